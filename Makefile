@@ -1,0 +1,34 @@
+# revisit — the two commands that matter: `make demo` and `make test`.
+GO      ?= go
+BIN     ?= bin/revisit
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+DEMO    ?= demo-out
+
+.PHONY: all build test test-deps bench demo lint fuzz clean
+
+all: build
+
+build:
+	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/revisit
+
+# Everything the tests need beyond Go (DuckDB for interop checks, Chromium
+# for the report test) is installed by scripts/ when it is missing.
+test-deps:
+	@bash scripts/install-test-deps.sh
+
+test: test-deps
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 30m ./...
+
+lint:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l . | tee /dev/stderr)" || (echo "gofmt: files above need formatting" && exit 1)
+
+bench: build
+	@bash bench/run.sh
+
+demo: build
+	@bash scripts/demo.sh "$(BIN)" "$(DEMO)"
+
+clean:
+	rm -rf bin $(DEMO)

@@ -1,0 +1,98 @@
+// Command revisit streams edit histories into Parquet update series, replays
+// them with virtual crawlers and measures the estimators of the update
+// process (see SPEC.md). This file only wires flags to the stage packages;
+// each subcommand lives in its own file.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+// Exit codes (SPEC §8).
+const (
+	exitOK       = 0
+	exitBadInput = 1
+	exitUsage    = 2
+)
+
+// usageError marks an error as bad usage (exit code 2) rather than bad input.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// globals are the flags every subcommand shares.
+type globals struct {
+	quiet bool
+}
+
+func newRoot() *cobra.Command {
+	g := &globals{}
+	root := &cobra.Command{
+		Use:   "revisit",
+		Short: "Measure how real things change: ingest edit histories, replay virtual crawlers, compare estimators",
+		Long: `revisit turns edit histories (Wikipedia dumps, the Yelp open dataset, any
+update log) into Parquet update series, replays them with virtual crawlers
+that see a page only when they visit it, and measures which estimator of the
+update process is right and how wrong the Poisson assumption is.
+
+Stages: ingest → replay → analyze → report; run does all of them.`,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "no progress bars or log lines")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(
+		newIngestCmd(g),
+		newGenerateCmd(g),
+		newReplayCmd(g),
+		newSimulateCmd(g),
+		newAnalyzeCmd(g),
+		newReportCmd(g),
+		newRunCmd(g),
+	)
+	return root
+}
+
+func main() {
+	os.Exit(execute(os.Args[1:]))
+}
+
+func execute(args []string) int {
+	root := newRoot()
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintln(os.Stderr, "revisit:", err)
+	var ue usageError
+	if errors.As(err, &ue) || isCobraUsage(err) {
+		fmt.Fprintln(os.Stderr, "Run 'revisit --help' for usage.")
+		return exitUsage
+	}
+	return exitBadInput
+}
+
+// isCobraUsage recognises cobra's own argument errors (unknown command,
+// wrong number of arguments), which it does not type.
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "accepts ", "requires at least", "requires at most", "unknown flag", "unknown shorthand", "invalid argument"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}

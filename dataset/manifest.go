@@ -1,0 +1,75 @@
+package dataset
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Manifest is manifest.json: what a dataset was made from and what was
+// kept, filtered and skipped on the way (SPEC §2). Nothing is dropped
+// silently: every filter and skip has a count here.
+type Manifest struct {
+	Tool    string    `json:"tool"`    // "revisit"
+	Version string    `json:"version"` // tool version
+	Created time.Time `json:"created"`
+	Inputs  []Input   `json:"inputs"`
+	Filters Filters   `json:"filters"`
+	Counts  Counts    `json:"counts"`
+	// Extra holds producer-specific facts (the generator's seed and models, …).
+	Extra map[string]any `json:"extra,omitempty"`
+}
+
+// Input describes one input file.
+type Input struct {
+	Name   string `json:"name"`
+	Size   int64  `json:"size"`   // bytes as stored (compressed); -1 for a stream of unknown size
+	SHA256 string `json:"sha256"` // of the stored bytes
+	Format string `json:"format"` // e.g. "mediawiki+bzip2", "yelp-review+gzip", "csv"
+}
+
+// Filters are the ingest filters in force.
+type Filters struct {
+	Namespaces  []int32    `json:"namespaces,omitempty"` // empty: all
+	MinUpdates  int        `json:"min_updates"`
+	Since       *time.Time `json:"since,omitempty"`
+	Until       *time.Time `json:"until,omitempty"`
+	NoRedirects bool       `json:"no_redirects"`
+	SkipBad     bool       `json:"skip_bad"`
+}
+
+// Counts are the ingest counts.
+type Counts struct {
+	PagesRead     int64 `json:"pages_read"`
+	PagesKept     int64 `json:"pages_kept"`
+	RevisionsRead int64 `json:"revisions_read"`
+	RevisionsKept int64 `json:"revisions_kept"` // revisions of kept pages inside the time range, before collapsing
+	Updates       int64 `json:"updates"`        // after collapsing same-second revisions
+	Collapsed     int64 `json:"collapsed"`
+	// Skipped counts pages or records left out, by reason
+	// ("namespace", "min_updates", "redirect", "time_range", "bad_record", …).
+	Skipped map[string]int64 `json:"skipped,omitempty"`
+}
+
+// ReadManifest reads dir/manifest.json.
+func ReadManifest(dir string) (*Manifest, error) {
+	b, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	if err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", dir, err)
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("dataset %s: %s: %w", dir, ManifestFile, err)
+	}
+	return &m, nil
+}
+
+func writeManifest(dir string, m *Manifest) error {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, ManifestFile), append(b, '\n'), 0o644)
+}

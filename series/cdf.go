@@ -1,0 +1,61 @@
+package series
+
+import (
+	"math"
+	"sort"
+)
+
+// CDF is a distribution function tabulated on a grid: P[i] = H(X[i]), with X
+// ascending. Every estimator of SPEC §4 returns this one shape, and so does
+// the ground truth of SPEC §3, so that errors (WMRD, KS) can be computed
+// between any two of them.
+type CDF struct {
+	Method  string    // SPEC name: "M2", "M6", "truth G_U", …
+	X       []float64 // grid points, ascending (x_n = nΔ or y_n = nh), in the series' unit
+	P       []float64 // values in [0, 1], non-decreasing for a proper CDF
+	Samples int       // number of samples (or pairs) the estimate used
+}
+
+// At evaluates the CDF as a right-continuous step function through the grid
+// points: the value at the largest grid point ≤ x (0 left of the grid).
+func (c CDF) At(x float64) float64 {
+	i := sort.SearchFloat64s(c.X, x)
+	if i < len(c.X) && c.X[i] == x {
+		return c.P[i]
+	}
+	if i == 0 {
+		return 0
+	}
+	return c.P[i-1]
+}
+
+// Linear evaluates the CDF by linear interpolation between grid points,
+// constant beyond the last one and 0 left of the first one.
+func (c CDF) Linear(x float64) float64 {
+	n := len(c.X)
+	if n == 0 || x < c.X[0] {
+		return 0
+	}
+	if x >= c.X[n-1] {
+		return c.P[n-1]
+	}
+	i := sort.SearchFloat64s(c.X, x)
+	if c.X[i] == x {
+		return c.P[i]
+	}
+	x0, x1 := c.X[i-1], c.X[i]
+	return c.P[i-1] + (c.P[i]-c.P[i-1])*(x-x0)/(x1-x0)
+}
+
+// Grid returns the uniform grid x_n = n·step for n = 0…N with N = ⌈max/step⌉.
+func Grid(step, max float64) []float64 {
+	if step <= 0 || max < 0 {
+		return nil
+	}
+	n := int(math.Ceil(max/step - 1e-9))
+	x := make([]float64, n+1)
+	for i := range x {
+		x[i] = float64(i) * step
+	}
+	return x
+}

@@ -1,0 +1,112 @@
+// Package series holds the domain types every stage of revisit shares: one
+// object's update series (a Wikipedia page, a Yelp business, a file in a git
+// history) and the tabulated distribution function every estimator returns.
+//
+// It is deliberately small and has no dependencies beyond the standard
+// library: ingest produces these values, every later stage consumes them.
+package series
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Page is one object's update series after ingest: the metadata SPEC §2 keeps
+// and the sorted, unique update times. Times are Unix seconds (UTC).
+type Page struct {
+	ID        int64
+	Source    string // enwiki, yelp, generated, …
+	Title     string
+	Namespace int32
+	Group     string // namespace name, a business's city, a site: the unit policies group by
+	Redirect  bool   // not stored in the dataset (redirects are filtered or kept at ingest)
+
+	// Collapsed counts revisions merged into another one because they
+	// shared its timestamp (at the source's resolution).
+	Collapsed int64
+	// Resolution is the time resolution of the source in seconds (1 for
+	// MediaWiki, 86400 for date-only Yelp files).
+	Resolution int32
+	// Updates are Unix seconds, strictly increasing.
+	Updates []int64
+}
+
+// NUpdates is the number of updates, len(Updates).
+func (p *Page) NUpdates() int { return len(p.Updates) }
+
+// First is the time of the first update (the zero time when there is none).
+func (p *Page) First() time.Time {
+	if len(p.Updates) == 0 {
+		return time.Time{}
+	}
+	return time.Unix(p.Updates[0], 0).UTC()
+}
+
+// Last is the time of the last update (the zero time when there is none).
+func (p *Page) Last() time.Time {
+	if len(p.Updates) == 0 {
+		return time.Time{}
+	}
+	return time.Unix(p.Updates[len(p.Updates)-1], 0).UTC()
+}
+
+// Validate checks the invariants a stored page must satisfy: at least one
+// update, strictly increasing update times.
+func (p *Page) Validate() error {
+	if len(p.Updates) == 0 {
+		return fmt.Errorf("page %d %q: no updates", p.ID, p.Title)
+	}
+	for i := 1; i < len(p.Updates); i++ {
+		if p.Updates[i] <= p.Updates[i-1] {
+			return fmt.Errorf("page %d %q: updates not strictly increasing at index %d (%d after %d)",
+				p.ID, p.Title, i, p.Updates[i], p.Updates[i-1])
+		}
+	}
+	return nil
+}
+
+// RawPage is one object as a reader found it in its input: revision times in
+// input order, possibly out of order and with same-second duplicates. Ingest
+// turns it into a Page with Normalize.
+type RawPage struct {
+	ID         int64
+	Source     string
+	Title      string
+	Namespace  int32
+	Group      string
+	Redirect   bool
+	Resolution int32
+	// Revisions are Unix seconds in input order.
+	Revisions []int64
+	// Anonymous and Minor, when not nil, have one flag per revision
+	// (contributor was an IP; the edit was marked minor).
+	Anonymous []bool
+	Minor     []bool
+	// Offset is the byte offset (or Line the line) in the decompressed
+	// input where the object starts, for error messages.
+	Offset int64
+	Line   int64
+}
+
+// Normalize sorts the revisions, collapses revisions with the same
+// timestamp into one update and counts how many were collapsed (SPEC §1.1).
+// The revisions slice of r is sorted in place.
+func (r *RawPage) Normalize() Page {
+	revs := r.Revisions
+	if !slices.IsSorted(revs) {
+		slices.Sort(revs)
+	}
+	ups := slices.Compact(slices.Clone(revs))
+	return Page{
+		ID:         r.ID,
+		Source:     r.Source,
+		Title:      r.Title,
+		Namespace:  r.Namespace,
+		Group:      r.Group,
+		Redirect:   r.Redirect,
+		Collapsed:  int64(len(revs) - len(ups)),
+		Resolution: r.Resolution,
+		Updates:    ups,
+	}
+}

@@ -1,0 +1,98 @@
+package transform
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/revisit-dev/revisit/series"
+)
+
+// Common units, in seconds.
+const (
+	Second = 1.0
+	Minute = 60.0
+	Hour   = 3600.0
+	Day    = 86400.0
+	Week   = 7 * Day
+	Year   = 365.25 * Day
+)
+
+// ParseUnit reads a unit name (s, min, h, d, w, y and their long forms) and
+// returns its length in seconds.
+func ParseUnit(s string) (float64, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "s", "sec", "second", "seconds":
+		return Second, nil
+	case "m", "min", "minute", "minutes":
+		return Minute, nil
+	case "h", "hour", "hours":
+		return Hour, nil
+	case "d", "day", "days":
+		return Day, nil
+	case "w", "week", "weeks":
+		return Week, nil
+	case "y", "year", "years":
+		return Year, nil
+	}
+	return 0, fmt.Errorf("unknown time unit %q (want s, min, h, d, w or y)", s)
+}
+
+// UnitName is the short name of a unit returned by ParseUnit.
+func UnitName(unit float64) string {
+	switch unit {
+	case Second:
+		return "s"
+	case Minute:
+		return "min"
+	case Hour:
+		return "h"
+	case Day:
+		return "d"
+	case Week:
+		return "w"
+	case Year:
+		return "y"
+	}
+	return time.Duration(unit * float64(time.Second)).String()
+}
+
+// DefaultUnit is hours for sources with 1-second resolution (Wikipedia, git
+// logs) and days for date-only sources (Yelp), as SPEC §3 says.
+func DefaultUnit(p *series.Page) float64 {
+	if p.Resolution >= 86400 {
+		return Day
+	}
+	return Hour
+}
+
+// Intervals returns U_i = (u_{i+1} − u_i)/unit for the page's sorted update
+// times: n−1 values for n updates.
+func Intervals(updates []int64, unit float64) []float64 {
+	if len(updates) < 2 {
+		return nil
+	}
+	u := make([]float64, len(updates)-1)
+	for i := range u {
+		u[i] = float64(updates[i+1]-updates[i]) / unit
+	}
+	return u
+}
+
+// Times returns the update times relative to the first one, in unit:
+// t_i = (u_i − u_0)/unit, so the observation window is [0, T].
+func Times(updates []int64, unit float64) []float64 {
+	t := make([]float64, len(updates))
+	for i, u := range updates {
+		t[i] = float64(u-updates[0]) / unit
+	}
+	return t
+}
+
+// Lifetime is T = u_last − u_first in unit.
+func Lifetime(updates []int64, unit float64) float64 {
+	if len(updates) == 0 {
+		return 0
+	}
+	return float64(updates[len(updates)-1]-updates[0]) / unit
+}

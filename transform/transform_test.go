@@ -1,0 +1,74 @@
+package transform
+
+import (
+	"math"
+	"testing"
+
+	"github.com/revisit-dev/revisit/series"
+)
+
+// Hand-computed: updates at 0, 1, 4, 6 h give U = {1, 3, 2}, ΣU = 6.
+// F_U: ≤0.5 → 0, ≤1 → 1/3, ≤2 → 2/3, ≤3 → 1.
+// G_U(x) = Σ min(U_i, x)/6: x=0.5 → 1.5/6, x=1 → 3/6, x=2 → 5/6, x=3 → 1.
+func TestTruthHandWorked(t *testing.T) {
+	u := Intervals([]int64{0, 3600, 4 * 3600, 6 * 3600}, Hour)
+	if len(u) != 3 || u[0] != 1 || u[1] != 3 || u[2] != 2 {
+		t.Fatalf("intervals %v", u)
+	}
+	grid := []float64{0, 0.5, 1, 2, 3, 4}
+	f := IntervalCDF(u, grid)
+	g := AgeCDF(u, grid)
+	wantF := []float64{0, 0, 1. / 3, 2. / 3, 1, 1}
+	wantG := []float64{0, 1.5 / 6, 3. / 6, 5. / 6, 1, 1}
+	for i := range grid {
+		if math.Abs(f.P[i]-wantF[i]) > 1e-12 || math.Abs(g.P[i]-wantG[i]) > 1e-12 {
+			t.Errorf("x=%g: F=%g (want %g) G=%g (want %g)", grid[i], f.P[i], wantF[i], g.P[i], wantG[i])
+		}
+	}
+	if MeanInterval(u) != 2 || Lifetime([]int64{0, 7200}, Hour) != 2 {
+		t.Fatal("mean or lifetime")
+	}
+}
+
+// AgeCDF must equal the naive definition on random inputs.
+func TestAgeCDFNaive(t *testing.T) {
+	u := []float64{0.3, 7, 2.2, 2.2, 0.01, 15, 4}
+	grid := series.Grid(0.25, 20)
+	g := AgeCDF(u, grid)
+	for i, x := range grid {
+		num, den := 0.0, 0.0
+		for _, v := range u {
+			num += math.Min(v, x)
+			den += v
+		}
+		if math.Abs(g.P[i]-num/den) > 1e-12 {
+			t.Fatalf("G(%g) = %g, naive %g", x, g.P[i], num/den)
+		}
+	}
+}
+
+func TestTopN(t *testing.T) {
+	pages := []series.Page{
+		{ID: 1, Updates: []int64{1, 2}},
+		{ID: 2, Updates: []int64{1, 2, 3}},
+		{ID: 3, Updates: []int64{1}},
+		{ID: 4, Updates: []int64{1, 2, 3}},
+	}
+	top := TopN(pages, 2)
+	if top[0].ID != 2 || top[1].ID != 4 {
+		t.Fatalf("TopN: %v", top)
+	}
+	k := NewTopKeeper(2)
+	for i := range pages {
+		k.Offer(&pages[i])
+	}
+	if got := k.Pages(); len(got) != 2 || got[0].ID != 2 || got[1].ID != 4 {
+		t.Fatalf("TopKeeper: %v", got)
+	}
+	if n := len(AtLeast(pages, 2)); n != 3 {
+		t.Fatalf("AtLeast: %d", n)
+	}
+	if n := len(Aggregate(pages, 1)); n != 1+2+0+2 {
+		t.Fatalf("Aggregate: %d", n)
+	}
+}

@@ -1,0 +1,64 @@
+package transform
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/revisit-dev/revisit/series"
+)
+
+// IntervalCDF is the empirical inter-update distribution of a sample path,
+// F_U(x) = #{U_i ≤ x} / n, evaluated on grid (SPEC §3). It is exact for
+// the path: no estimate is involved.
+func IntervalCDF(intervals, grid []float64) series.CDF {
+	u := slices.Clone(intervals)
+	slices.Sort(u)
+	p := make([]float64, len(grid))
+	n := float64(len(u))
+	for i, x := range grid {
+		if n > 0 {
+			p[i] = float64(upperBound(u, x)) / n
+		}
+	}
+	return series.CDF{Method: "truth F_U", X: slices.Clone(grid), P: p, Samples: len(u)}
+}
+
+// AgeCDF is the age (residual) distribution of a sample path, the fraction
+// of time the age is ≤ x: G_U(x) = Σ_i min(U_i, x) / Σ_i U_i (SPEC §3),
+// evaluated on grid with sorted intervals and prefix sums in
+// O((n + len(grid)) log n).
+func AgeCDF(intervals, grid []float64) series.CDF {
+	u := slices.Clone(intervals)
+	slices.Sort(u)
+	prefix := make([]float64, len(u)+1)
+	for i, v := range u {
+		prefix[i+1] = prefix[i] + v
+	}
+	total := prefix[len(u)]
+	p := make([]float64, len(grid))
+	for i, x := range grid {
+		if total <= 0 || x <= 0 {
+			continue
+		}
+		k := upperBound(u, x) // intervals ≤ x contribute themselves, the rest x each
+		p[i] = (prefix[k] + float64(len(u)-k)*x) / total
+	}
+	return series.CDF{Method: "truth G_U", X: slices.Clone(grid), P: p, Samples: len(u)}
+}
+
+// MeanInterval is E[U] of the path, Σ U_i / n (0 for no intervals).
+func MeanInterval(intervals []float64) float64 {
+	if len(intervals) == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, v := range intervals {
+		s += v
+	}
+	return s / float64(len(intervals))
+}
+
+// upperBound is the number of elements of sorted u that are ≤ x.
+func upperBound(u []float64, x float64) int {
+	return sort.Search(len(u), func(i int) bool { return u[i] > x })
+}
