@@ -61,6 +61,7 @@ Stages: ingest → replay → analyze → report; run does all of them.`,
 		newAnalyzeCmd(g),
 		newReportCmd(g),
 		newRunCmd(g),
+		newPoliciesCmd(g),
 	)
 	return root
 }

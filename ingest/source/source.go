@@ -1,0 +1,91 @@
+// Package source is the contract between ingest and its format readers
+// (mediawiki, yelp, generic): the Reader interface that yields one object's
+// raw revisions at a time, the typed ParseError every reader returns, and the
+// skip-bad policy. It holds no parsing code.
+package source
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/revisit-dev/revisit/series"
+)
+
+// Reader yields objects one at a time. Next returns io.EOF after the last
+// one. Readers of streams that are grouped by object (MediaWiki pages) emit
+// each object as soon as it is complete; readers of ungrouped streams (Yelp
+// reviews) gather all records first and emit objects in a documented,
+// deterministic order.
+type Reader interface {
+	Next() (*series.RawPage, error)
+}
+
+// ParseError reports bad input with its position: the file, the byte offset
+// in the decompressed stream and/or the line, and the object (page title or
+// id, business id) being read.
+type ParseError struct {
+	File   string
+	Offset int64 // byte offset in the decompressed stream; -1 if unknown
+	Line   int64 // 1-based line; 0 if not line-oriented
+	Page   string
+	Reason string // short machine-readable reason: "xml", "json", "timestamp", "truncated", "missing-field", …
+	Err    error
+}
+
+func (e *ParseError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, " line %d", e.Line)
+	}
+	if e.Offset >= 0 {
+		fmt.Fprintf(&b, " at byte %d", e.Offset)
+	}
+	if e.Page != "" {
+		fmt.Fprintf(&b, " (page %q)", e.Page)
+	}
+	b.WriteString(": ")
+	if e.Err != nil {
+		b.WriteString(e.Err.Error())
+	} else {
+		b.WriteString(e.Reason)
+	}
+	return b.String()
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// Sentinel causes callers can test with errors.Is.
+var (
+	ErrTruncated = errors.New("unexpected end of input (truncated file?)")
+	ErrTimestamp = errors.New("timestamp does not parse")
+	ErrNoUpdates = errors.New("object has no revisions")
+)
+
+// Options are what every reader is given.
+type Options struct {
+	// File names the input in error messages.
+	File string
+	// SkipBad makes the reader count a bad record, report it through
+	// OnBad, and go on; without it the first bad record is returned as a
+	// *ParseError.
+	SkipBad bool
+	// OnBad receives every skipped record when SkipBad is set (may be nil).
+	OnBad func(*ParseError)
+}
+
+// Bad handles one bad record according to the options: with SkipBad it is
+// reported to OnBad and Bad returns nil (go on); otherwise Bad returns it.
+func (o *Options) Bad(e *ParseError) error {
+	if e.File == "" {
+		e.File = o.File
+	}
+	if !o.SkipBad {
+		return e
+	}
+	if o.OnBad != nil {
+		o.OnBad(e)
+	}
+	return nil
+}

@@ -1,0 +1,96 @@
+package tables
+
+import (
+	"encoding/json"
+	"math"
+)
+
+// sanitize replaces NaN and ±Inf (which JSON cannot hold) by nil in table
+// rows and figure curves; curves drop such points instead.
+func sanitize(v any) any {
+	switch x := v.(type) {
+	case Table:
+		rows := make([][]any, len(x.Rows))
+		for i, r := range x.Rows {
+			rows[i] = make([]any, len(r))
+			for j, c := range r {
+				if f, ok := c.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
+					c = nil
+				}
+				rows[i][j] = c
+			}
+		}
+		x.Rows = rows
+		return x
+	case Figure:
+		curves := make([]Curve, len(x.Curves))
+		for i, c := range x.Curves {
+			var xs, ys []float64
+			for k := range c.X {
+				if k < len(c.Y) && finite(c.X[k]) && finite(c.Y[k]) {
+					xs = append(xs, c.X[k])
+					ys = append(ys, c.Y[k])
+				}
+			}
+			c.X, c.Y = xs, ys
+			curves[i] = c
+		}
+		x.Curves = curves
+		return x
+	}
+	return v
+}
+
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+
+// decodeCells turns the JSON-decoded cells back into the column's Go type:
+// int64 for Int, Bytes and Time, float64 for the other numeric kinds
+// (null → NaN), string for String.
+func (t *Table) decodeCells() {
+	for _, r := range t.Rows {
+		for j := range r {
+			if j >= len(t.Columns) {
+				continue
+			}
+			r[j] = decodeCell(t.Columns[j].Kind, r[j])
+		}
+	}
+}
+
+func decodeCell(k Kind, c any) any {
+	switch k {
+	case Int, Bytes, Time:
+		switch v := c.(type) {
+		case float64:
+			return int64(v)
+		case json.Number:
+			n, _ := v.Int64()
+			return n
+		case nil:
+			return nil
+		}
+	case Float, Percent, Seconds:
+		switch v := c.(type) {
+		case nil:
+			return math.NaN()
+		case float64:
+			return v
+		case json.Number:
+			f, _ := v.Float64()
+			return f
+		}
+	case String:
+		if c == nil {
+			return ""
+		}
+	}
+	return c
+}
+
+// Cell helpers for producers: they make the intended types explicit.
+
+// I is an Int cell.
+func I(v int) any { return int64(v) }
+
+// F is a Float (or Percent, Seconds) cell.
+func F(v float64) any { return v }

@@ -1,0 +1,183 @@
+// Package tables is the hand-off between the stages that compute results
+// (replay's simulate, analysis, policies) and reports, which renders them:
+// a Table is rows of typed cells with a title and a provenance line, a
+// Figure is named curves with axis labels and scales. Both are stored as
+// JSON in a results directory (tables/*.json, figures/*.json) so that
+// `revisit report` can render any of them as Markdown, CSV, LaTeX, HTML
+// and SVG without knowing what they mean.
+package tables
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Kind says how a column's cells are typed and printed.
+type Kind string
+
+const (
+	String  Kind = "string"
+	Int     Kind = "int"     // int64 (counts): thousands separators for people
+	Float   Kind = "float"   // float64: significant digits for people, full precision in CSV
+	Percent Kind = "percent" // float64 fraction in [0,1], printed as %
+	Seconds Kind = "seconds" // float64 duration in seconds: printed in the natural unit
+	Bytes   Kind = "bytes"   // int64: printed with SI sizes
+	Time    Kind = "time"    // int64 Unix seconds, printed as a UTC date
+)
+
+// Column describes one column.
+type Column struct {
+	Name string `json:"name"`
+	Unit string `json:"unit,omitempty"` // e.g. "h", "years"
+	Kind Kind   `json:"kind"`
+	Doc  string `json:"doc,omitempty"`
+}
+
+// Table is one result table. Cells are string, float64 or int64 according
+// to the column's kind (JSON numbers are decoded back to these); NaN is
+// stored as null and printed as "—".
+type Table struct {
+	ID      string   `json:"id"`      // file stem, e.g. "method_errors"
+	Title   string   `json:"title"`   // "Method comparison on the top-10 pages"
+	Source  string   `json:"source"`  // provenance: dataset, samplers, λ, h, seed
+	Section int      `json:"section"` // SPEC §7 item the table belongs to (1–7), 0 = other
+	Order   int      `json:"order"`   // order inside the section
+	Notes   []string `json:"notes,omitempty"`
+	Columns []Column `json:"columns"`
+	Rows    [][]any  `json:"rows"`
+}
+
+// Curve is one plotted line or set of points.
+type Curve struct {
+	Name   string    `json:"name"`
+	X      []float64 `json:"x"`
+	Y      []float64 `json:"y"`
+	Points bool      `json:"points,omitempty"` // scatter instead of a line
+	Step   bool      `json:"step,omitempty"`   // draw as a step function
+	Dashed bool      `json:"dashed,omitempty"` // model/fit curves
+}
+
+// Figure is one plot.
+type Figure struct {
+	ID      string  `json:"id"`
+	Title   string  `json:"title"`
+	Source  string  `json:"source"`
+	Section int     `json:"section"`
+	Order   int     `json:"order"`
+	XLabel  string  `json:"xlabel"` // with unit: "interval x (hours)"
+	YLabel  string  `json:"ylabel"`
+	LogX    bool    `json:"logx,omitempty"`
+	LogY    bool    `json:"logy,omitempty"`
+	Bars    bool    `json:"bars,omitempty"` // histogram: curves hold bin left edges and counts
+	Curves  []Curve `json:"curves"`
+	Caption string  `json:"caption,omitempty"`
+}
+
+// Bundle is what a results directory holds.
+type Bundle struct {
+	Tables  []Table
+	Figures []Figure
+}
+
+// Write stores every table and figure under dir (dir/tables/ID.json,
+// dir/figures/ID.json), creating the directories.
+func (b *Bundle) Write(dir string) error {
+	for _, t := range b.Tables {
+		if err := writeJSON(filepath.Join(dir, "tables", t.ID+".json"), t); err != nil {
+			return err
+		}
+	}
+	for _, f := range b.Figures {
+		if err := writeJSON(filepath.Join(dir, "figures", f.ID+".json"), f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Read loads every table and figure found under dir (and under its
+// sub-directories' tables/ and figures/ folders, so a run directory holding
+// analysis/ and simulate/ results reads as one bundle), sorted by section,
+// order and ID.
+func Read(dir string) (*Bundle, error) {
+	var b Bundle
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".json") {
+			return nil
+		}
+		switch filepath.Base(filepath.Dir(p)) {
+		case "tables":
+			var t Table
+			if err := readJSON(p, &t); err != nil {
+				return err
+			}
+			b.Tables = append(b.Tables, t)
+		case "figures":
+			var f Figure
+			if err := readJSON(p, &f); err != nil {
+				return err
+			}
+			b.Figures = append(b.Figures, f)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("results %s: %w", dir, err)
+	}
+	sort.SliceStable(b.Tables, func(i, j int) bool {
+		a, c := b.Tables[i], b.Tables[j]
+		if a.Section != c.Section {
+			return a.Section < c.Section
+		}
+		if a.Order != c.Order {
+			return a.Order < c.Order
+		}
+		return a.ID < c.ID
+	})
+	sort.SliceStable(b.Figures, func(i, j int) bool {
+		a, c := b.Figures[i], b.Figures[j]
+		if a.Section != c.Section {
+			return a.Section < c.Section
+		}
+		if a.Order != c.Order {
+			return a.Order < c.Order
+		}
+		return a.ID < c.ID
+	})
+	return &b, nil
+}
+
+func writeJSON(path string, v any) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(sanitize(v), "", " ")
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+func readJSON(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber() // int64 cells above 2^53 survive
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if t, ok := v.(*Table); ok {
+		t.decodeCells()
+	}
+	return nil
+}

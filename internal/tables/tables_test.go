@@ -1,0 +1,37 @@
+package tables
+
+import (
+	"math"
+	"reflect"
+	"testing"
+)
+
+func TestRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	in := Bundle{
+		Tables: []Table{{ID: "b", Section: 2, Title: "T", Columns: []Column{{Name: "n", Kind: Int}, {Name: "x", Kind: Float}, {Name: "s", Kind: String}},
+			Rows: [][]any{{int64(1<<60 + 1), 0.125, "a"}, {int64(2), math.NaN(), "b"}}},
+			{ID: "a", Section: 1, Title: "First"}},
+		Figures: []Figure{{ID: "f", Curves: []Curve{{Name: "c", X: []float64{1, math.Inf(1), 3}, Y: []float64{1, 2, 3}}}}},
+	}
+	if err := in.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	out, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Tables) != 2 || out.Tables[0].ID != "a" {
+		t.Fatalf("tables not sorted by section: %+v", out.Tables)
+	}
+	rows := out.Tables[1].Rows
+	if rows[0][0] != int64(1<<60+1) || rows[0][1] != 0.125 || rows[0][2] != "a" {
+		t.Fatalf("row 0 = %#v", rows[0])
+	}
+	if f, ok := rows[1][1].(float64); !ok || !math.IsNaN(f) {
+		t.Fatalf("NaN cell came back as %#v", rows[1][1])
+	}
+	if c := out.Figures[0].Curves[0]; !reflect.DeepEqual(c.X, []float64{1, 3}) {
+		t.Fatalf("non-finite point kept: %v", c.X)
+	}
+}
