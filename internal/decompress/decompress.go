@@ -1,0 +1,475 @@
+package decompress
+
+import (
+	"archive/tar"
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"sync/atomic"
+
+	"github.com/bodgit/sevenzip"
+	"github.com/cosnicolaou/pbzip2"
+	"github.com/klauspost/compress/zstd"
+	"github.com/klauspost/pgzip"
+	"github.com/ulikunitz/xz"
+	"github.com/ulikunitz/xz/lzma"
+)
+
+// Formats returned by Reader.Format.
+const (
+	Plain    = "plain"
+	Gzip     = "gzip"
+	Bzip2    = "bzip2"
+	Zstd     = "zstd"
+	XZ       = "xz"
+	LZMA     = "lzma"
+	SevenZip = "7z"
+)
+
+// Archive kinds returned by Reader.Archive.
+const (
+	NoArchive = ""
+	Tar       = "tar"
+	// SevenZip (the same string as the compression format) is the other archive kind.
+)
+
+// bufSize is the read-ahead buffer on both sides of the decompressor.
+const bufSize = 1 << 20
+
+// ErrUnknownArchive is returned by Next on a member that is not a regular file.
+var ErrUnknownArchive = errors.New("unsupported archive member")
+
+// Reader is an opened input: Read returns decompressed bytes. When the input
+// is an archive (tar, possibly compressed, or 7z), call Next to step to each
+// member and Read reads that member; a plain stream is a single member with
+// an empty name, so callers can always loop over Next.
+type Reader struct {
+	name    string
+	format  string
+	archive string
+	size    int64
+
+	src     *countingReader // the stored bytes
+	file    *os.File        // nil for stdin
+	spooled string          // temp file holding stdin for 7z
+	stream  io.Reader       // decompressed stream (nil for 7z)
+	closers []func() error
+
+	tr      *tar.Reader
+	sz      *sevenzip.Reader
+	szNext  int
+	szCur   io.ReadCloser
+	cur     *bufio.Reader // current member's content
+	curName string
+	curSize int64
+	offset  int64 // decompressed bytes of the current member read so far
+	started bool
+	done    bool
+	sum     string
+}
+
+// Open opens path ("-" is standard input) and detects its compression from
+// the first bytes (LZMA-alone, which has no magic number, from a sane header
+// or the .lzma name).
+func Open(path string) (*Reader, error) {
+	if path == "-" {
+		return open(os.Stdin, "<stdin>", false)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return open(f, path, true)
+}
+
+// open reads f; owned files are closed by Close and may be read at random
+// (7z), others (standard input, pipes) are read once.
+func open(f *os.File, path string, owned bool) (*Reader, error) {
+	r := &Reader{name: path, size: -1}
+	if owned {
+		r.file = f
+		r.closers = append(r.closers, f.Close)
+	}
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		r.size = st.Size()
+	}
+	r.src = &countingReader{r: f, h: sha256.New()}
+	br := bufio.NewReaderSize(r.src, bufSize)
+	head, err := br.Peek(16)
+	if err != nil && !errors.Is(err, io.EOF) {
+		r.Close()
+		return nil, fmt.Errorf("%s: %w", r.name, err)
+	}
+	r.format = Detect(head, path)
+	if err := r.openFormat(f, br); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("%s: %s: %w", r.name, r.format, err)
+	}
+	if r.format != SevenZip {
+		// A tar archive is recognised in the decompressed bytes.
+		dbr := bufio.NewReaderSize(r.stream, bufSize)
+		r.stream = dbr
+		if h, _ := dbr.Peek(512); IsTar(h) {
+			r.archive = Tar
+			r.tr = tar.NewReader(dbr)
+		} else {
+			r.cur = dbr
+		}
+	}
+	return r, nil
+}
+
+func (r *Reader) openFormat(f *os.File, br *bufio.Reader) error {
+	switch r.format {
+	case Gzip:
+		// pgzip decompresses in its own goroutine with read-ahead, so the
+		// parser runs concurrently with inflation (see bench/ingest.sh).
+		zr, err := pgzip.NewReaderN(br, 1<<20, 8)
+		if err != nil {
+			return err
+		}
+		r.stream = zr
+		r.closers = append(r.closers, zr.Close)
+	case Bzip2:
+		ctx, cancel := context.WithCancel(context.Background())
+		r.stream = pbzip2.NewReader(ctx, br, pbzip2.DecompressionOptions(pbzip2.BZConcurrency(runtime.GOMAXPROCS(0))))
+		r.closers = append(r.closers, func() error { cancel(); return nil })
+	case Zstd:
+		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(1<<31))
+		if err != nil {
+			return err
+		}
+		r.stream = zr
+		r.closers = append(r.closers, func() error { zr.Close(); return nil })
+	case XZ:
+		zr, err := xz.NewReader(br)
+		if err != nil {
+			return err
+		}
+		r.stream = zr
+	case LZMA:
+		zr, err := lzma.NewReader(br)
+		if err != nil {
+			return err
+		}
+		r.stream = zr
+	case SevenZip:
+		return r.open7z(f, br)
+	default:
+		r.stream = br
+	}
+	return nil
+}
+
+// open7z needs random access: a named file is read in place, standard input
+// is spooled to a temporary file first (hashing it on the way).
+func (r *Reader) open7z(f *os.File, br *bufio.Reader) error {
+	if r.file == nil || r.size < 0 {
+		tmp, err := os.CreateTemp("", "revisit-7z-*")
+		if err != nil {
+			return err
+		}
+		r.spooled = tmp.Name()
+		r.closers = append(r.closers, tmp.Close, func() error { return os.Remove(tmp.Name()) })
+		if _, err := io.Copy(tmp, br); err != nil {
+			return fmt.Errorf("spooling standard input: %w", err)
+		}
+		f = tmp
+		st, err := tmp.Stat()
+		if err != nil {
+			return err
+		}
+		r.size = st.Size()
+		r.sum = hex.EncodeToString(r.src.h.Sum(nil))
+	}
+	ra := &countingReaderAt{ra: f, n: &r.src.n}
+	if r.spooled != "" {
+		ra.n = new(atomic.Int64) // the spool already counted the stored bytes
+	} else {
+		r.src.n.Store(0) // count what the archive reader reads, not the sniffing
+	}
+	z, err := sevenzip.NewReader(ra, r.size)
+	if err != nil {
+		return err
+	}
+	r.sz = z
+	r.archive = SevenZip
+	r.closers = append(r.closers, func() error {
+		if r.szCur != nil {
+			return r.szCur.Close()
+		}
+		return nil
+	})
+	return nil
+}
+
+// Detect names the compression of a stream from its first bytes (at least
+// 13 are needed for LZMA-alone) and, for LZMA-alone only, its name.
+func Detect(head []byte, name string) string {
+	switch {
+	case len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b:
+		return Gzip
+	case len(head) >= 4 && head[0] == 'B' && head[1] == 'Z' && head[2] == 'h' && head[3] >= '1' && head[3] <= '9':
+		return Bzip2
+	case bytes.HasPrefix(head, []byte{0x28, 0xb5, 0x2f, 0xfd}):
+		return Zstd
+	case bytes.HasPrefix(head, []byte{0xfd, '7', 'z', 'X', 'Z', 0x00}):
+		return XZ
+	case bytes.HasPrefix(head, []byte{'7', 'z', 0xbc, 0xaf, 0x27, 0x1c}):
+		return SevenZip
+	case isLZMAHeader(head, strings.HasSuffix(strings.ToLower(name), ".lzma")):
+		return LZMA
+	}
+	return Plain
+}
+
+// isLZMAHeader checks the 13-byte header of an LZMA-alone stream: the
+// properties byte (lc,lp,pb) must be < 9·5·5 = 225, and the dictionary size
+// must be 2^n or 2^n + 2^(n−1) (what every encoder writes) and the
+// uncompressed size either unknown (all ones) or below 2^48. With the .lzma
+// name any dictionary size ≥ 4 KiB is accepted.
+func isLZMAHeader(h []byte, named bool) bool {
+	if len(h) < 13 || h[0] >= 225 {
+		return false
+	}
+	dict := binary.LittleEndian.Uint32(h[1:5])
+	size := binary.LittleEndian.Uint64(h[5:13])
+	if size != ^uint64(0) && size >= 1<<48 {
+		return false
+	}
+	if named {
+		return dict >= 1<<12
+	}
+	if dict < 1<<12 {
+		return false
+	}
+	low := dict & -dict // lowest set bit
+	rest := dict - low
+	return rest == 0 || rest == low<<1
+}
+
+// IsTar reports whether a 512-byte block is a POSIX/GNU tar header
+// ("ustar" magic at offset 257).
+func IsTar(block []byte) bool {
+	return len(block) >= 512 && bytes.Equal(block[257:262], []byte("ustar"))
+}
+
+// Name is the input's name as given ("<stdin>" for "-").
+func (r *Reader) Name() string { return r.name }
+
+// Format is the compression detected: plain, gzip, bzip2, zstd, xz, lzma or 7z.
+func (r *Reader) Format() string { return r.format }
+
+// Archive is "tar" or "7z" for archives, "" for a single stream.
+func (r *Reader) Archive() string { return r.archive }
+
+// Size is the stored (compressed) size in bytes, or −1 when unknown (a pipe).
+func (r *Reader) Size() int64 { return r.size }
+
+// Consumed is the number of stored bytes read so far; safe to call from
+// another goroutine (a progress display).
+func (r *Reader) Consumed() int64 { return r.src.n.Load() }
+
+// Offset is the number of decompressed bytes of the current member read so
+// far: the position to report in errors.
+func (r *Reader) Offset() int64 { return r.offset }
+
+// MemberName is the current member's path inside the archive ("" for a
+// single stream).
+func (r *Reader) MemberName() string { return r.curName }
+
+// Next steps to the next member and returns its name ("" for a single
+// stream) or io.EOF after the last one. Directories and other non-regular
+// tar entries are stepped over.
+func (r *Reader) Next() (string, error) {
+	if r.done {
+		return "", io.EOF
+	}
+	r.offset = 0
+	switch r.archive {
+	case NoArchive:
+		if r.started {
+			r.done = true
+			return "", io.EOF
+		}
+		r.started = true
+		return "", nil
+	case Tar:
+		for {
+			h, err := r.tr.Next()
+			if errors.Is(err, io.EOF) {
+				r.done = true
+				return "", io.EOF
+			}
+			if err != nil {
+				return "", fmt.Errorf("%s: tar: %w", r.name, err)
+			}
+			if h.Typeflag != tar.TypeReg && h.Typeflag != tar.TypeRegA {
+				continue
+			}
+			r.curName, r.curSize = h.Name, h.Size
+			r.cur = bufio.NewReaderSize(r.tr, bufSize)
+			return h.Name, nil
+		}
+	default: // 7z
+		if r.szCur != nil {
+			r.szCur.Close()
+			r.szCur = nil
+		}
+		for r.szNext < len(r.sz.File) {
+			f := r.sz.File[r.szNext]
+			r.szNext++
+			if f.FileInfo().IsDir() {
+				continue
+			}
+			rc, err := f.Open()
+			if err != nil {
+				return "", fmt.Errorf("%s: 7z member %s: %w", r.name, f.Name, err)
+			}
+			r.szCur = rc
+			r.curName, r.curSize = f.Name, int64(f.UncompressedSize)
+			r.cur = bufio.NewReaderSize(rc, bufSize)
+			return f.Name, nil
+		}
+		r.done = true
+		return "", io.EOF
+	}
+}
+
+// Read reads decompressed bytes of the current member (of the whole stream
+// when it is not an archive). A truncated or corrupt stream returns an
+// error; io.ErrUnexpectedEOF is returned for a stream cut short.
+func (r *Reader) Read(p []byte) (int, error) {
+	if r.cur == nil {
+		if r.archive != NoArchive {
+			return 0, fmt.Errorf("%s: %s archive: call Next before Read", r.name, r.archive)
+		}
+		return 0, io.EOF
+	}
+	if !r.started && r.archive == NoArchive {
+		r.started = true
+	}
+	n, err := r.cur.Read(p)
+	r.offset += int64(n)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return n, r.wrapErr(err)
+	}
+	return n, err
+}
+
+// Peek returns the next n decompressed bytes of the current member without
+// consuming them (fewer at the end of the member, with the error).
+func (r *Reader) Peek(n int) ([]byte, error) {
+	if r.cur == nil {
+		return nil, io.EOF
+	}
+	b, err := r.cur.Peek(n)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return b, r.wrapErr(err)
+	}
+	return b, err
+}
+
+// CorruptError is a failure of the decompressor itself: the stored stream is
+// truncated or damaged.
+type CorruptError struct {
+	File   string
+	Format string
+	Offset int64 // decompressed bytes delivered before the failure
+	Err    error
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("%s: %s stream is corrupt or truncated after %d decompressed bytes: %v", e.File, e.Format, e.Offset, e.Err)
+}
+
+func (e *CorruptError) Unwrap() error { return e.Err }
+
+func (r *Reader) wrapErr(err error) error {
+	var ce *CorruptError
+	if errors.As(err, &ce) {
+		return err
+	}
+	name := r.name
+	if r.curName != "" {
+		name += ":" + r.curName
+	}
+	return &CorruptError{File: name, Format: r.format, Offset: r.offset, Err: err}
+}
+
+// SHA256 reads whatever stored bytes the decompressor has not consumed
+// (trailing padding) and returns the hex SHA-256 of all stored bytes. Call it
+// after the last member was read to its end.
+func (r *Reader) SHA256() (string, error) {
+	if r.sum != "" {
+		return r.sum, nil
+	}
+	if r.sz != nil && r.file != nil {
+		// 7z is read at random: hash the file in one sequential pass.
+		if _, err := r.file.Seek(0, io.SeekStart); err != nil {
+			return "", err
+		}
+		h := sha256.New()
+		if _, err := io.Copy(h, r.file); err != nil {
+			return "", fmt.Errorf("%s: %w", r.name, err)
+		}
+		r.sum = hex.EncodeToString(h.Sum(nil))
+		return r.sum, nil
+	}
+	if _, err := io.Copy(io.Discard, r.src); err != nil {
+		return "", fmt.Errorf("%s: %w", r.name, err)
+	}
+	r.sum = hex.EncodeToString(r.src.h.Sum(nil))
+	return r.sum, nil
+}
+
+// Close releases the decompressors and the file (standard input is not
+// closed).
+func (r *Reader) Close() error {
+	var first error
+	for i := len(r.closers) - 1; i >= 0; i-- {
+		if err := r.closers[i](); err != nil && first == nil {
+			first = err
+		}
+	}
+	r.closers = nil
+	return first
+}
+
+// countingReader counts and hashes the stored bytes as the decompressor
+// reads them.
+type countingReader struct {
+	r io.Reader
+	h hash.Hash
+	n atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if n > 0 {
+		c.h.Write(p[:n])
+		c.n.Add(int64(n))
+	}
+	return n, err
+}
+
+type countingReaderAt struct {
+	ra io.ReaderAt
+	n  *atomic.Int64
+}
+
+func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.ra.ReadAt(p, off)
+	c.n.Add(int64(n))
+	return n, err
+}

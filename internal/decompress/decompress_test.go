@@ -1,0 +1,238 @@
+package decompress
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/ulikunitz/xz"
+
+	"github.com/revisit-dev/revisit/internal/realdata"
+)
+
+func readAll(t *testing.T, r *Reader) []byte {
+	t.Helper()
+	if _, err := r.Next(); err != nil {
+		t.Fatalf("Next: %v", err)
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatalf("read: %v", err)
+	}
+	if _, err := r.Next(); err != io.EOF {
+		t.Fatalf("second Next on a single stream: %v, want io.EOF", err)
+	}
+	return b
+}
+
+func fileSHA(t *testing.T, path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// The same Pyrus page in five compressions (SOURCES.md §1) must decode to the
+// bytes of the plain article-pyrus.xml, and each hash must equal the hash of
+// the stored file computed independently with crypto/sha256.
+func TestRealPyrusCompressions(t *testing.T) {
+	plainPath := realdata.Path(t, "wikipedia/wikimedia__pywikibot/article-pyrus.xml")
+	plain, err := os.ReadFile(plainPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ext, format := range map[string]string{"": Plain, ".gz": Gzip, ".bz2": Bzip2, ".xz": XZ, ".lzma": LZMA, ".7z": SevenZip} {
+		p := plainPath + ext
+		r, err := Open(p)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if r.Format() != format {
+			t.Errorf("%s: format %q, want %q", p, r.Format(), format)
+		}
+		name, err := r.Next()
+		if err != nil {
+			t.Fatalf("%s: Next: %v", p, err)
+		}
+		if format == SevenZip && name != "article-pyrus.xml" {
+			t.Errorf("%s: member %q", p, name)
+		}
+		got, err := io.ReadAll(r)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if !bytes.Equal(got, plain) {
+			t.Errorf("%s: decoded %d bytes, differ from the plain file (%d bytes)", p, len(got), len(plain))
+		}
+		if _, err := r.Next(); err != io.EOF {
+			t.Errorf("%s: Next after the only member: %v", p, err)
+		}
+		sum, err := r.SHA256()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fileSHA(t, p); sum != want {
+			t.Errorf("%s: sha256 %s, want %s", p, sum, want)
+		}
+		st, _ := os.Stat(p)
+		if r.Size() != st.Size() {
+			t.Errorf("%s: size %d, want %d", p, r.Size(), st.Size())
+		}
+		if r.Consumed() != st.Size() && format != SevenZip {
+			t.Errorf("%s: consumed %d of %d stored bytes", p, r.Consumed(), st.Size())
+		}
+		r.Close()
+	}
+}
+
+// hiwiki.tar.gz holds one member, hiwiki.xml of 1,909,725 bytes (SOURCES.md §1).
+func TestRealTarGz(t *testing.T) {
+	p := realdata.Path(t, "wikipedia/snukky__wikiedits/hiwiki.tar.gz")
+	r, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if r.Format() != Gzip || r.Archive() != Tar {
+		t.Fatalf("format %q archive %q, want gzip tar", r.Format(), r.Archive())
+	}
+	var names []string
+	var sizes []int
+	for {
+		name, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, filepath.Base(name))
+		sizes = append(sizes, len(b))
+	}
+	if len(names) != 1 || names[0] != "hiwiki.xml" || sizes[0] != 1909725 {
+		t.Fatalf("members %v sizes %v, want [hiwiki.xml] [1909725]", names, sizes)
+	}
+}
+
+// Streams cut short must fail with a CorruptError, never look like a clean end.
+func TestTruncatedStreams(t *testing.T) {
+	payload := bytes.Repeat([]byte("<revision><timestamp>2001-01-01T00:00:00Z</timestamp></revision>\n"), 20000)
+	var gz, zs, xzb bytes.Buffer
+	gw := gzip.NewWriter(&gz)
+	gw.Write(payload)
+	gw.Close()
+	zw, _ := zstd.NewWriter(&zs)
+	zw.Write(payload)
+	zw.Close()
+	xw, _ := xz.NewWriter(&xzb)
+	xw.Write(payload)
+	xw.Close()
+	dir := t.TempDir()
+	cases := map[string][]byte{"a.gz": gz.Bytes(), "a.zst": zs.Bytes(), "a.xz": xzb.Bytes()}
+	if p, ok := realdata.Root(); ok {
+		for _, f := range []string{"wikipedia/wikimedia__pywikibot/article-pyrus.xml.bz2", "wikipedia/Schuwi__wikiwho_rs/Hallo.xml"} {
+			b, err := os.ReadFile(filepath.Join(p, f))
+			if err == nil && filepath.Ext(f) == ".bz2" {
+				cases["a.bz2"] = b
+			}
+		}
+	}
+	for name, full := range cases {
+		// Reading the whole stream works…
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, full, 0o644)
+		r, err := Open(p)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if _, err := io.ReadAll(struct{ io.Reader }{r}); err != nil {
+			t.Fatalf("%s complete: %v", name, err)
+		}
+		r.Close()
+		// …the same stream without its second half does not.
+		os.WriteFile(p, full[:len(full)/2], 0o644)
+		r, err = Open(p)
+		if err != nil {
+			continue // failing at the header is fine too
+		}
+		_, err = io.ReadAll(r)
+		r.Close()
+		var ce *CorruptError
+		if !errors.As(err, &ce) {
+			t.Errorf("%s truncated: err %v, want a *CorruptError", name, err)
+			continue
+		}
+		if ce.File != p || ce.Offset < 0 {
+			t.Errorf("%s: error %v lacks file or offset", name, err)
+		}
+	}
+}
+
+func TestDetect(t *testing.T) {
+	for _, c := range []struct {
+		head []byte
+		name string
+		want string
+	}{
+		{[]byte{0x1f, 0x8b, 8, 0}, "x", Gzip},
+		{[]byte("BZh91AY&SY"), "x", Bzip2},
+		{[]byte("BZh0"), "x", Plain}, // block size digit must be 1–9
+		{[]byte{0x28, 0xb5, 0x2f, 0xfd, 0}, "x", Zstd},
+		{[]byte{0xfd, '7', 'z', 'X', 'Z', 0}, "x", XZ},
+		{[]byte{'7', 'z', 0xbc, 0xaf, 0x27, 0x1c, 0, 4}, "x", SevenZip},
+		// LZMA-alone: props 0x5d (lc=3 lp=0 pb=2), dict 2^23, size unknown.
+		{[]byte{0x5d, 0, 0, 0x80, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, "x", LZMA},
+		// dict 3·2^22 = 2^23 + 2^22 is a size xz writes too.
+		{[]byte{0x5d, 0, 0, 0xc0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, "x", LZMA},
+		// dict 0x00c00001 is not 2^n or 2^n+2^(n−1): only with the .lzma name.
+		{[]byte{0x5d, 1, 0, 0xc0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, "x", Plain},
+		{[]byte{0x5d, 1, 0, 0xc0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, "a.lzma", LZMA},
+		{[]byte("<mediawiki xmlns="), "a.lzma", Plain}, // 'm','e','d','i' is no dictionary… but named .lzma: size bytes fail
+		{[]byte("<mediawiki xmlns="), "x", Plain},
+		{[]byte(`{"business_id":"x"}`), "x", Plain},
+		{nil, "x", Plain},
+	} {
+		if got := Detect(c.head, c.name); got != c.want {
+			t.Errorf("Detect(% x, %q) = %s, want %s", c.head, c.name, got, c.want)
+		}
+	}
+}
+
+// Standard input (here a pipe) holding a 7z archive is spooled to a
+// temporary file, since 7z needs random access.
+func TestPipe7z(t *testing.T) {
+	p := realdata.Path(t, "wikipedia/wikimedia__pywikibot/article-pyrus.xml.7z")
+	plain, _ := os.ReadFile(realdata.Path(t, "wikipedia/wikimedia__pywikibot/article-pyrus.xml"))
+	data, _ := os.ReadFile(p)
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { pw.Write(data); pw.Close() }()
+	r, err := open(pr, "<stdin>", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	got := readAll(t, r)
+	if !bytes.Equal(got, plain) {
+		t.Fatalf("7z from a pipe: %d bytes, want %d", len(got), len(plain))
+	}
+	sum, _ := r.SHA256()
+	if sum != fileSHA(t, p) {
+		t.Fatal("sha256 of spooled stdin differs from the file's")
+	}
+}
