@@ -1,0 +1,11 @@
+// Package analysis computes the statistics of SPEC §5 from update series
+// and replayed estimates: per-page moments and the Poisson screen (CoV, a
+// Lilliefors-style KS test), dependence (autocorrelation with its power-law
+// fit, Hurst exponents by R/S, aggregated variance, DFA, GPH and local
+// Whittle), maximum-likelihood tail fits, the WMRD/KS error tables and the
+// method recommendation, and hands them to reports as tables and figures.
+//
+// It does not replay crawlers or estimate G_U itself (that is replay) and
+// it does not render anything (that is reports): it reads a dataset and an
+// optional replay directory and writes tables, figures, Parquet and CSV.
+package analysis

@@ -1,0 +1,321 @@
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/optimize"
+
+	"github.com/revisit-dev/revisit/model"
+)
+
+// Tail-fit family names, as they appear in tables.
+const (
+	FamilyExponential = "exponential"
+	FamilyPareto      = "pareto"
+	FamilyWeibull     = "weibull"
+	FamilyLognormal   = "lognormal"
+)
+
+// Param is one fitted parameter.
+type Param struct {
+	Name  string
+	Value float64
+}
+
+// Fit is a maximum-likelihood fit of one family to a sample of intervals
+// (SPEC §5, tail fits).
+type Fit struct {
+	Family string
+	Params []Param
+	Dist   model.Dist // the fitted distribution (CDF for figures and KS)
+	LogLik float64    // ℓ at the MLE
+	AIC    float64    // 2k − 2ℓ, k = number of parameters
+	KS     float64    // sup_x |F̂_n(x) − F(x)| against the sample's ECDF
+	N      int
+	// Boundary is set when the likelihood has no interior maximum inside
+	// the searched range (a Lomax fit to data lighter-tailed than the
+	// exponential runs off to α, β → ∞, which is the exponential).
+	Boundary bool
+}
+
+// ParamString prints the parameters, e.g. "α=2.5 β=1.3".
+func (f Fit) ParamString() string {
+	s := ""
+	for i, p := range f.Params {
+		if i > 0 {
+			s += " "
+		}
+		s += fmt.Sprintf("%s=%.4g", p.Name, p.Value)
+	}
+	return s
+}
+
+// ErrFitInput is returned for samples a fit cannot use.
+var ErrFitInput = errors.New("fit: need at least 2 finite positive values")
+
+func checkSample(x []float64) error {
+	if len(x) < 2 {
+		return fmt.Errorf("%w (got %d)", ErrFitInput, len(x))
+	}
+	for i, v := range x {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: value %d is %g", ErrFitInput, i, v)
+		}
+	}
+	return nil
+}
+
+// FitExponential is the MLE of F(x) = 1 − e^{−λx}: λ̂ = n / Σ x_i,
+// ℓ = n ln λ̂ − n.
+func FitExponential(x []float64) (Fit, error) {
+	if err := checkSample(x); err != nil {
+		return Fit{}, err
+	}
+	n := float64(len(x))
+	lam := n / sum(x)
+	ll := n*math.Log(lam) - n
+	d := model.Exponential{Rate: lam}
+	return finish(Fit{Family: FamilyExponential, Params: []Param{{"λ", lam}}, Dist: d, LogLik: ll}, x, 1), nil
+}
+
+// FitLognormal is the MLE of ln U ~ N(μ, σ²): μ̂ = mean(ln x),
+// σ̂² = mean((ln x − μ̂)²) (divisor n), ℓ = −Σ ln x − n ln σ̂ − (n/2)(ln 2π + 1).
+func FitLognormal(x []float64) (Fit, error) {
+	if err := checkSample(x); err != nil {
+		return Fit{}, err
+	}
+	n := float64(len(x))
+	sl, sl2 := 0.0, 0.0
+	for _, v := range x {
+		sl += math.Log(v)
+	}
+	mu := sl / n
+	for _, v := range x {
+		d := math.Log(v) - mu
+		sl2 += d * d
+	}
+	sigma := math.Sqrt(sl2 / n)
+	if sigma == 0 {
+		return Fit{}, fmt.Errorf("%w: all values equal", ErrFitInput)
+	}
+	ll := -sl - n*math.Log(sigma) - n/2*(math.Log(2*math.Pi)+1)
+	d := model.Lognormal{Mu: mu, Sigma: sigma}
+	return finish(Fit{Family: FamilyLognormal, Params: []Param{{"μ", mu}, {"σ", sigma}}, Dist: d, LogLik: ll}, x, 2), nil
+}
+
+// FitWeibull is the MLE of F̄(x) = exp(−(x/ν)^k) by profile likelihood in
+// k: for fixed k the MLE of the scale is ν̂(k) = (Σ x_i^k / n)^{1/k}, which
+// leaves ℓ_p(k) = n ln k − n ln(Σ x^k / n) + (k − 1) Σ ln x − n
+// (computed on x/s, s = the geometric mean, for stability, and shifted
+// back by the Jacobian −n ln s). ℓ_p is maximized over ln k ∈ [ln 0.01,
+// ln 100] by a grid and golden-section refinement.
+func FitWeibull(x []float64) (Fit, error) {
+	if err := checkSample(x); err != nil {
+		return Fit{}, err
+	}
+	n := float64(len(x))
+	ly := make([]float64, len(x))
+	ls := 0.0
+	for i, v := range x {
+		ly[i] = math.Log(v)
+		ls += ly[i]
+	}
+	lgs := ls / n // ln of the geometric mean
+	for i := range ly {
+		ly[i] -= lgs // Σ ln y = 0
+	}
+	// ln S_k − ln n where S_k = Σ y^k, by log-sum-exp.
+	lmean := func(k float64) float64 {
+		m := math.Inf(-1)
+		for _, l := range ly {
+			m = math.Max(m, k*l)
+		}
+		s := 0.0
+		for _, l := range ly {
+			s += math.Exp(k*l - m)
+		}
+		return m + math.Log(s/n)
+	}
+	prof := func(lk float64) float64 {
+		k := math.Exp(lk)
+		return n*lk - n*lmean(k) - n
+	}
+	lk, ll, boundary := maximize1D(prof, math.Log(0.01), math.Log(100), 80)
+	k := math.Exp(lk)
+	scale := math.Exp(lgs + lmean(k)/k)
+	ll -= n * lgs // Jacobian of y = x/s: Σ ln(1/s)
+	d := model.Weibull{K: k, Scale: scale}
+	return finish(Fit{Family: FamilyWeibull, Params: []Param{{"k", k}, {"ν", scale}}, Dist: d, LogLik: ll, Boundary: boundary}, x, 2), nil
+}
+
+// FitPareto is the MLE of the Lomax law F̄(x) = (1 + x/β)^{−α} (SPEC §5):
+// ℓ(α, β) = n ln α − n ln β − (α + 1) Σ ln(1 + x_i/β). The profile
+// ℓ_p(β) with α̂(β) = n / Σ ln(1 + x_i/β) is searched on a grid of ln β
+// (10⁻⁶ to 10⁶ times the median), then both parameters are refined
+// together by Nelder–Mead (gonum optimize) on (ln α, ln β). When the
+// maximum is at the upper end of β the data are not heavier-tailed than
+// the exponential (ℓ_p tends to the exponential's ℓ as β → ∞): Boundary is
+// set and the fit is reported there.
+func FitPareto(x []float64) (Fit, error) {
+	if err := checkSample(x); err != nil {
+		return Fit{}, err
+	}
+	n := float64(len(x))
+	med := median(x)
+	sl := func(beta float64) float64 {
+		s := 0.0
+		for _, v := range x {
+			s += math.Log1p(v / beta)
+		}
+		return s
+	}
+	prof := func(lb float64) float64 {
+		b := math.Exp(lb)
+		s := sl(b)
+		a := n / s
+		return n*math.Log(a) - n*lb - (a+1)*s
+	}
+	lo, hi := math.Log(med)-math.Log(1e6), math.Log(med)+math.Log(1e6)
+	lb, _, boundary := maximize1D(prof, lo, hi, 120)
+	la := math.Log(n / sl(math.Exp(lb)))
+	negll := func(p []float64) float64 {
+		a, b := math.Exp(p[0]), math.Exp(p[1])
+		if math.IsInf(a, 0) || math.IsInf(b, 0) || a == 0 || b == 0 {
+			return math.Inf(1)
+		}
+		return -(n*p[0] - n*p[1] - (a+1)*sl(b))
+	}
+	if !boundary {
+		res, err := optimize.Minimize(optimize.Problem{Func: negll}, []float64{la, lb}, &optimize.Settings{
+			Converger: &optimize.FunctionConverge{Absolute: 1e-10, Relative: 1e-12, Iterations: 50},
+		}, &optimize.NelderMead{})
+		if err == nil && res.F < negll([]float64{la, lb}) {
+			la, lb = res.X[0], res.X[1]
+		}
+	}
+	a, b := math.Exp(la), math.Exp(lb)
+	ll := -negll([]float64{la, lb})
+	d := model.Pareto{Alpha: a, Beta: b}
+	return finish(Fit{Family: FamilyPareto, Params: []Param{{"α", a}, {"β", b}}, Dist: d, LogLik: ll, Boundary: boundary}, x, 2), nil
+}
+
+// FitAll fits the four families of SPEC §5 and returns them sorted by AIC,
+// best first (the model selection: lowest AIC = 2k − 2ℓ). A family whose
+// fit fails is left out; the error is returned only when all fail.
+func FitAll(x []float64) ([]Fit, error) {
+	var fits []Fit
+	var firstErr error
+	for _, f := range []func([]float64) (Fit, error){FitExponential, FitPareto, FitWeibull, FitLognormal} {
+		fit, err := f(x)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		fits = append(fits, fit)
+	}
+	if len(fits) == 0 {
+		return nil, firstErr
+	}
+	slices.SortStableFunc(fits, func(a, b Fit) int {
+		switch {
+		case a.AIC < b.AIC:
+			return -1
+		case a.AIC > b.AIC:
+			return 1
+		}
+		return 0
+	})
+	return fits, nil
+}
+
+// finish fills AIC, KS and N.
+func finish(f Fit, x []float64, k int) Fit {
+	f.N = len(x)
+	f.AIC = 2*float64(k) - 2*f.LogLik
+	f.KS = KSStatistic(x, f.Dist.CDF)
+	return f
+}
+
+// KSStatistic is the one-sample Kolmogorov–Smirnov statistic
+// D_n = sup_x |F̂_n(x) − F(x)| = max_i max(F(x_(i)) − (i−1)/n, i/n − F(x_(i)))
+// over the sorted sample x_(1) ≤ … ≤ x_(n). x is not modified.
+func KSStatistic(x []float64, cdf func(float64) float64) float64 {
+	s := slices.Clone(x)
+	slices.Sort(s)
+	return ksSorted(s, cdf)
+}
+
+func ksSorted(s []float64, cdf func(float64) float64) float64 {
+	n := float64(len(s))
+	d := 0.0
+	for i, v := range s {
+		f := cdf(v)
+		d = math.Max(d, math.Max(f-float64(i)/n, float64(i+1)/n-f))
+	}
+	return d
+}
+
+// maximize1D maximizes f on [lo, hi]: a grid of the given number of steps
+// picks the best cell, golden-section search refines it. boundary is true
+// when the best grid point is an end of the range.
+func maximize1D(f func(float64) float64, lo, hi float64, steps int) (x, fx float64, boundary bool) {
+	best, bestF := lo, math.Inf(-1)
+	bi := 0
+	for i := 0; i <= steps; i++ {
+		t := lo + (hi-lo)*float64(i)/float64(steps)
+		if v := f(t); v > bestF || math.IsNaN(bestF) {
+			best, bestF, bi = t, v, i
+		}
+	}
+	if bi == 0 || bi == steps {
+		return best, bestF, true
+	}
+	h := (hi - lo) / float64(steps)
+	a, b := best-h, best+h
+	const g = 0.6180339887498949
+	c, d := b-g*(b-a), a+g*(b-a)
+	fc, fd := f(c), f(d)
+	for i := 0; i < 100 && b-a > 1e-10*(1+math.Abs(a)); i++ {
+		if fc > fd {
+			b, d, fd = d, c, fc
+			c = b - g*(b-a)
+			fc = f(c)
+		} else {
+			a, c, fc = c, d, fd
+			d = a + g*(b-a)
+			fd = f(d)
+		}
+	}
+	x = (a + b) / 2
+	fx = f(x)
+	if fx < bestF {
+		return best, bestF, false
+	}
+	return x, fx, false
+}
+
+func sum(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
+func median(x []float64) float64 {
+	s := slices.Clone(x)
+	slices.Sort(s)
+	n := len(s)
+	if n == 0 {
+		return math.NaN()
+	}
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
