@@ -1,0 +1,60 @@
+package linescan
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+)
+
+// TestLongLines checks lines far longer than the buffer and offsets against
+// a naive split of the same text (strings.SplitAfter on "\n").
+func TestLongLines(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 50; i++ {
+		b.WriteString(strings.Repeat(string(rune('a'+i%26)), i*997))
+		if i%7 == 3 {
+			b.WriteString("\r")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("tail")
+	text := b.String()
+	want := strings.SplitAfter(text, "\n")
+	s := New(strings.NewReader(text), 4096)
+	var off int64
+	for i, w := range want {
+		line, err := s.Next()
+		if err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		exp := strings.TrimSuffix(strings.TrimSuffix(w, "\n"), "\r")
+		if !bytes.Equal(line, []byte(exp)) || s.Line() != int64(i+1) || s.Offset() != off {
+			t.Fatalf("line %d: got %d bytes at line %d offset %d, want %d bytes at offset %d",
+				i+1, len(line), s.Line(), s.Offset(), len(exp), off)
+		}
+		off += int64(len(w))
+	}
+	if _, err := s.Next(); err != io.EOF {
+		t.Fatalf("after last line: %v, want EOF", err)
+	}
+	if s.Consumed() != int64(len(text)) {
+		t.Fatalf("consumed %d, want %d", s.Consumed(), len(text))
+	}
+}
+
+func TestEmpty(t *testing.T) {
+	s := New(strings.NewReader(""), 0)
+	if _, err := s.Next(); err != io.EOF {
+		t.Fatalf("got %v, want EOF", err)
+	}
+	// A blank line is a line: "\n" is one empty line.
+	s = New(strings.NewReader("\n"), 0)
+	line, err := s.Next()
+	if err != nil || len(line) != 0 || s.Line() != 1 {
+		t.Fatalf("got %q, %v, line %d", line, err, s.Line())
+	}
+	if _, err := s.Next(); err != io.EOF {
+		t.Fatalf("got %v, want EOF", err)
+	}
+}
