@@ -1,0 +1,504 @@
+package mediawiki
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/revisit-dev/revisit/ingest/source"
+	"github.com/revisit-dev/revisit/series"
+)
+
+// Options configure a Reader.
+type Options struct {
+	source.Options
+	// Source overrides the source name of every page; by default it is the
+	// dump's <dbname>, else a wiki database name at the start of the file
+	// name ("enwiki-20140102-…"), else one derived from <base>
+	// ("https://de.wiktionary.org/…" → "dewiktionary"), else "mediawiki".
+	Source string
+}
+
+// SiteInfo is what the dump's <siteinfo> says about the wiki.
+type SiteInfo struct {
+	DBName     string
+	Base       string
+	Namespaces *Namespaces // the English defaults when the dump lists none
+}
+
+// Reader streams the pages of one dump. It implements source.Reader: Next
+// returns each page as soon as its </page> is read, with its revision
+// timestamps in dump order (Resolution 1 s) and per-revision Anonymous
+// (<ip> contributor) and Minor flags. Memory is bounded by the largest page's
+// revision count, not by the dump.
+type Reader struct {
+	s    *scanner
+	opt  Options
+	site SiteInfo
+	src  string
+
+	nsNames   map[int32]string // collected from <siteinfo>
+	inSite    bool
+	rootSeen  bool
+	rootEnded bool
+	version   string
+
+	// current page
+	inPage, inRev, inContrib, inUpload bool
+	pageStart                          int64
+	page                               *series.RawPage
+	pageIDSet, nsSet, titleSet         bool
+	pageBad                            bool
+	// current revision
+	revStart        int64
+	revID           int64
+	revTime         int64
+	revHasTime      bool
+	revBad          bool
+	revAnon, revMin bool
+}
+
+// NewReader reads a dump from r (decompressed XML). opt.File names it in
+// errors.
+func NewReader(r io.Reader, opt Options) *Reader {
+	return &Reader{s: newScanner(r), opt: opt}
+}
+
+// Site returns the dump's site information (complete once the first page
+// has been returned).
+func (r *Reader) Site() SiteInfo { return r.site }
+
+// Version is the export schema version from <mediawiki version="…">.
+func (r *Reader) Version() string { return r.version }
+
+// Offset is the number of decompressed bytes consumed so far.
+func (r *Reader) Offset() int64 { return r.s.offset(r.s.pos) }
+
+// Source is the source name given to pages (see Options.Source).
+func (r *Reader) Source() string {
+	if r.src == "" {
+		r.src = r.deriveSource()
+	}
+	return r.src
+}
+
+var wikiDB = regexp.MustCompile(`^[a-z][a-z0-9_]*(wiki|wiktionary|wikibooks|wikinews|wikiquote|wikisource|wikiversity|wikivoyage|wikimedia)$`)
+
+func (r *Reader) deriveSource() string {
+	if r.opt.Source != "" {
+		return r.opt.Source
+	}
+	if r.site.DBName != "" {
+		return r.site.DBName
+	}
+	base := filepath.Base(r.opt.File)
+	if i := strings.IndexAny(base, "-."); i > 0 {
+		base = base[:i]
+	}
+	if wikiDB.MatchString(base) {
+		return base
+	}
+	if u, err := url.Parse(r.site.Base); err == nil && u.Host != "" {
+		parts := strings.Split(u.Hostname(), ".")
+		if len(parts) == 3 && parts[2] == "org" {
+			project := strings.TrimSuffix(parts[1], "pedia") // wikipedia → wiki
+			db := strings.ReplaceAll(parts[0], "-", "_") + project
+			if wikiDB.MatchString(db) {
+				return db
+			}
+		}
+	}
+	return "mediawiki"
+}
+
+func (r *Reader) perr(off int64, reason string, err error) *source.ParseError {
+	pe := &source.ParseError{File: r.opt.File, Offset: off, Reason: reason, Err: err}
+	if r.inPage && r.page != nil {
+		switch {
+		case r.titleSet:
+			pe.Page = r.page.Title
+		case r.pageIDSet:
+			pe.Page = fmt.Sprintf("id %d", r.page.ID)
+		}
+	}
+	return pe
+}
+
+// bad reports a bad record; it returns a non-nil error when the reader
+// must stop (SkipBad not set).
+func (r *Reader) bad(off int64, reason string, err error) error {
+	if e := r.opt.Bad(r.perr(off, reason, err)); e != nil {
+		return e
+	}
+	return nil
+}
+
+// Next returns the next page, or io.EOF after the last one. Errors are
+// *source.ParseError (with SkipBad, bad revisions and pages are reported
+// to OnBad and skipped; a truncated input ends the stream after reporting).
+func (r *Reader) Next() (*series.RawPage, error) {
+	s := r.s
+	for {
+		if !s.skipToByte('<') {
+			return nil, r.atEnd()
+		}
+		tagStart := s.pos
+		gt := s.indexByte('>')
+		if gt < 0 {
+			return nil, r.atEnd()
+		}
+		tagStart = s.pos // indexByte may have moved the window
+		tag := s.buf[s.pos+1 : s.pos+gt]
+		off := s.offset(tagStart)
+		s.pos += gt + 1
+		if len(tag) == 0 {
+			if err := r.malformed(off, "empty tag <>"); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		switch tag[0] {
+		case '/':
+			p, err := r.endTag(trimName(tag[1:]), off)
+			if err != nil || p != nil {
+				return p, err
+			}
+			continue
+		case '?':
+			continue
+		case '!':
+			if bytes.HasPrefix(tag, []byte("!--")) && !bytes.HasSuffix(tag, []byte("--")) {
+				if !s.skipPast([]byte("-->")) {
+					return nil, r.atEnd()
+				}
+			}
+			continue
+		}
+		self := tag[len(tag)-1] == '/'
+		name := trimName(tag)
+		if err := r.startTag(name, tag, self, off); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// trimName returns the element name at the start of a tag's bytes.
+func trimName(t []byte) []byte {
+	for i, c := range t {
+		if c == ' ' || c == '/' || c == '\t' || c == '\n' || c == '\r' {
+			return t[:i]
+		}
+	}
+	return t
+}
+
+// content reads the character data after a start tag, up to the next '<'.
+func (r *Reader) content(off int64) ([]byte, error) {
+	i := r.s.indexByte('<')
+	if i < 0 {
+		return nil, r.atEnd()
+	}
+	c := r.s.buf[r.s.pos : r.s.pos+i]
+	r.s.pos += i
+	return c, nil
+}
+
+func (r *Reader) malformed(off int64, msg string) error {
+	if err := r.bad(off, "xml", errors.New("malformed XML: "+msg)); err != nil {
+		return err
+	}
+	if r.inPage {
+		r.pageBad = true
+	}
+	return nil
+}
+
+func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
+	switch string(name) {
+	case "mediawiki":
+		r.rootSeen = true
+		r.version = attr(tag, "version")
+	case "siteinfo":
+		r.inSite = !self
+		r.nsNames = map[int32]string{}
+	case "dbname", "base":
+		if !r.inSite || self {
+			return nil
+		}
+		c, err := r.content(off)
+		if err != nil {
+			return err
+		}
+		v, _ := unescape(bytes.TrimSpace(c))
+		if name[0] == 'd' {
+			r.site.DBName = v
+		} else {
+			r.site.Base = v
+		}
+	case "namespace":
+		if !r.inSite {
+			return nil
+		}
+		k, ok := parseInt([]byte(attr(tag, "key")))
+		if !ok {
+			return r.bad(off, "xml", errors.New("malformed XML: <namespace> without a numeric key"))
+		}
+		v := ""
+		if !self {
+			c, err := r.content(off)
+			if err != nil {
+				return err
+			}
+			if v, err = unescape(c); err != nil {
+				return r.bad(off, "xml", err)
+			}
+		}
+		r.nsNames[int32(k)] = v
+	case "page":
+		if r.inPage {
+			// The previous page never ended: report it, start afresh.
+			if err := r.bad(r.pageStart, "xml", errors.New("malformed XML: <page> not closed before the next <page>")); err != nil {
+				return err
+			}
+		}
+		r.startPage(off)
+	case "title":
+		if !r.inPage || r.inRev || self {
+			return nil
+		}
+		c, err := r.content(off)
+		if err != nil {
+			return err
+		}
+		t, err := unescape(c)
+		if err != nil {
+			return r.malformed(off, "title: "+err.Error())
+		}
+		r.page.Title, r.titleSet = t, true
+	case "ns":
+		if !r.inPage || r.inRev || self {
+			return nil
+		}
+		c, err := r.content(off)
+		if err != nil {
+			return err
+		}
+		n, ok := parseInt(c)
+		if !ok || n != int64(int32(n)) {
+			return r.malformed(off, fmt.Sprintf("<ns> %q is not a number", c))
+		}
+		r.page.Namespace, r.nsSet = int32(n), true
+	case "id":
+		if !r.inPage || r.inContrib || r.inUpload || self {
+			return nil
+		}
+		if !r.inRev && r.pageIDSet {
+			return nil
+		}
+		c, err := r.content(off)
+		if err != nil {
+			return err
+		}
+		n, ok := parseInt(c)
+		if !ok {
+			return r.malformed(off, fmt.Sprintf("<id> %q is not a number", c))
+		}
+		if r.inRev {
+			r.revID = n
+		} else {
+			r.page.ID, r.pageIDSet = n, true
+		}
+	case "redirect":
+		if r.inPage && !r.inRev {
+			r.page.Redirect = true
+		}
+	case "revision":
+		if !r.inPage {
+			return r.bad(off, "xml", errors.New("malformed XML: <revision> outside a <page>"))
+		}
+		if r.inRev {
+			if err := r.malformed(off, "<revision> inside a <revision>"); err != nil {
+				return err
+			}
+		}
+		if self {
+			return nil
+		}
+		r.inRev, r.inContrib = true, false
+		r.revStart, r.revID, r.revHasTime, r.revBad, r.revAnon, r.revMin = off, 0, false, false, false, false
+	case "timestamp":
+		if !r.inRev || r.inContrib || self {
+			return nil
+		}
+		c, err := r.content(off)
+		if err != nil {
+			return err
+		}
+		t, perr := parseTimestamp(c)
+		if perr != nil {
+			r.revBad = true
+			return r.bad(off, "timestamp", fmt.Errorf("revision %d: %w: %v", r.revID, source.ErrTimestamp, perr))
+		}
+		r.revTime, r.revHasTime = t, true
+	case "contributor":
+		if r.inRev && !self {
+			r.inContrib = true
+		}
+	case "ip":
+		if r.inContrib {
+			r.revAnon = true
+		}
+	case "minor":
+		if r.inRev {
+			r.revMin = true
+		}
+	case "text":
+		if !self && !r.s.skipPast([]byte("</text>")) {
+			return r.atEnd()
+		}
+	case "upload":
+		if r.inPage && !r.inRev && !self {
+			r.inUpload = true
+		}
+	}
+	return nil
+}
+
+func (r *Reader) startPage(off int64) {
+	if r.inSite {
+		r.inSite = false
+	}
+	if r.site.Namespaces == nil {
+		if len(r.nsNames) == 0 {
+			r.site.Namespaces = newNamespaces(englishNamespaces)
+		} else {
+			r.site.Namespaces = newNamespaces(r.nsNames)
+		}
+		r.src = r.deriveSource()
+	}
+	r.inPage, r.inRev, r.inContrib, r.inUpload = true, false, false, false
+	r.pageStart = off
+	r.page = &series.RawPage{Source: r.src, Resolution: 1, Offset: off}
+	r.pageIDSet, r.nsSet, r.titleSet, r.pageBad = false, false, false, false
+}
+
+// endTag handles a closing tag; at </page> it returns the finished page.
+func (r *Reader) endTag(name []byte, off int64) (*series.RawPage, error) {
+	switch string(name) {
+	case "siteinfo":
+		r.inSite = false
+	case "contributor":
+		r.inContrib = false
+	case "upload":
+		r.inUpload = false
+	case "revision":
+		if !r.inRev {
+			return nil, r.malformed(off, "</revision> without <revision>")
+		}
+		r.inRev, r.inContrib = false, false
+		if r.revBad {
+			return nil, nil // already reported
+		}
+		if !r.revHasTime {
+			return nil, r.bad(r.revStart, "timestamp", fmt.Errorf("revision %d has no <timestamp>", r.revID))
+		}
+		p := r.page
+		p.Revisions = append(p.Revisions, r.revTime)
+		p.Anonymous = append(p.Anonymous, r.revAnon)
+		p.Minor = append(p.Minor, r.revMin)
+	case "page":
+		if !r.inPage {
+			return nil, r.malformed(off, "</page> without <page>")
+		}
+		if r.inRev {
+			if err := r.malformed(off, "</page> inside an open <revision>"); err != nil {
+				return nil, err
+			}
+		}
+		r.inPage, r.inRev, r.inContrib, r.inUpload = false, false, false, false
+		p := r.page
+		r.page = nil
+		switch {
+		case r.pageBad:
+			return nil, nil // already reported
+		case !r.titleSet || !r.pageIDSet:
+			r.inPage = true // so the error names what is known of the page
+			r.page = p
+			err := r.bad(r.pageStart, "xml", errors.New("malformed XML: page without <title> or <id>"))
+			r.inPage, r.page = false, nil
+			return nil, err
+		case len(p.Revisions) == 0:
+			r.inPage, r.page = true, p
+			err := r.bad(r.pageStart, "no-revisions", source.ErrNoUpdates)
+			r.inPage, r.page = false, nil
+			return nil, err
+		}
+		if !r.nsSet {
+			p.Namespace = r.site.Namespaces.FromTitle(p.Title)
+		}
+		p.Group = r.site.Namespaces.Group(p.Namespace)
+		return p, nil
+	case "mediawiki":
+		r.rootEnded = true
+	}
+	return nil, nil
+}
+
+// atEnd decides what the end of input means: io.EOF after </mediawiki>;
+// otherwise the dump is truncated (or the decompressor failed), which is
+// reported with the page being read.
+func (r *Reader) atEnd() error {
+	s := r.s
+	if s.err == nil && r.rootEnded && !r.inPage {
+		return io.EOF
+	}
+	off := s.offset(s.end)
+	reason, cause := "truncated", error(source.ErrTruncated)
+	switch {
+	case s.err != nil && errors.Is(s.err, errTooLong):
+		reason, cause = "xml", s.err
+	case s.err != nil:
+		reason, cause = "corrupt", s.err
+	case !r.rootSeen:
+		reason, cause = "xml", errors.New("not a MediaWiki XML export (no <mediawiki> element)")
+	}
+	if err := r.bad(off, reason, cause); err != nil {
+		return err
+	}
+	r.inPage = false
+	r.rootEnded = true
+	s.err = nil
+	s.eof = true
+	return io.EOF
+}
+
+// attr returns the value of name="…" in a tag's bytes ("" if absent).
+func attr(tag []byte, name string) string {
+	i := 0
+	for {
+		j := bytes.Index(tag[i:], []byte(name+"="))
+		if j < 0 {
+			return ""
+		}
+		j += i
+		if j > 0 && tag[j-1] != ' ' && tag[j-1] != '\t' && tag[j-1] != '\n' {
+			i = j + len(name)
+			continue
+		}
+		v := tag[j+len(name)+1:]
+		if len(v) == 0 || (v[0] != '"' && v[0] != '\'') {
+			return ""
+		}
+		k := bytes.IndexByte(v[1:], v[0])
+		if k < 0 {
+			return ""
+		}
+		s, _ := unescape(v[1 : 1+k])
+		return s
+	}
+}

@@ -1,0 +1,135 @@
+package mediawiki
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// bufSize is the scanner's window; it grows only for a single tag or
+// element content longer than that (up to maxElement), never for text
+// bodies, which are skipped through the window.
+const (
+	bufSize    = 1 << 20
+	maxElement = 64 << 20
+)
+
+var errTooLong = errors.New("element longer than 64 MiB")
+
+// scanner is a forward-only window over the decompressed XML.
+type scanner struct {
+	r    io.Reader
+	buf  []byte
+	pos  int   // next unread byte in buf
+	end  int   // end of valid bytes in buf
+	base int64 // stream offset of buf[0]
+	eof  bool
+	err  error // read error other than io.EOF
+}
+
+func newScanner(r io.Reader) *scanner {
+	return &scanner{r: r, buf: make([]byte, bufSize)}
+}
+
+// offset is the stream offset of buf[i].
+func (s *scanner) offset(i int) int64 { return s.base + int64(i) }
+
+// more reads more bytes, keeping buf[keep:end] (moved to the front). It
+// returns false at the end of input or on a read error.
+func (s *scanner) more(keep int) bool {
+	if s.eof || s.err != nil {
+		return false
+	}
+	if keep > 0 {
+		n := copy(s.buf, s.buf[keep:s.end])
+		s.base += int64(keep)
+		s.pos -= keep
+		s.end = n
+	}
+	if s.end == len(s.buf) {
+		if len(s.buf) >= maxElement {
+			s.err = errTooLong
+			return false
+		}
+		nb := make([]byte, 2*len(s.buf))
+		copy(nb, s.buf[:s.end])
+		s.buf = nb
+	}
+	for {
+		n, err := s.r.Read(s.buf[s.end:])
+		s.end += n
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				s.eof = true
+			} else {
+				s.err = err
+			}
+			return n > 0
+		}
+		if n > 0 {
+			return true
+		}
+	}
+}
+
+// skipToByte advances pos to the next c, discarding everything before it.
+func (s *scanner) skipToByte(c byte) bool {
+	for {
+		if i := bytes.IndexByte(s.buf[s.pos:s.end], c); i >= 0 {
+			s.pos += i
+			return true
+		}
+		s.pos = s.end
+		if !s.more(s.pos) {
+			return false
+		}
+	}
+}
+
+// skipPast advances pos past the next occurrence of sep, discarding what
+// comes before it; revision text is skipped this way.
+func (s *scanner) skipPast(sep []byte) bool {
+	for {
+		if i := bytes.Index(s.buf[s.pos:s.end], sep); i >= 0 {
+			s.pos += i + len(sep)
+			return true
+		}
+		// Keep a tail that may hold the start of sep.
+		keep := s.end - (len(sep) - 1)
+		if keep < s.pos {
+			keep = s.pos
+		}
+		s.pos = keep
+		if !s.more(keep) {
+			return false
+		}
+	}
+}
+
+// indexByte finds c at or after pos without discarding anything, reading
+// more input as needed; it returns the index relative to pos or −1.
+func (s *scanner) indexByte(c byte) int {
+	from := s.pos
+	for {
+		if i := bytes.IndexByte(s.buf[from:s.end], c); i >= 0 {
+			return from + i - s.pos
+		}
+		from = s.end - s.pos // relative, survives the move in more
+		if !s.more(s.pos) {
+			return -1
+		}
+		from += s.pos
+	}
+}
+
+// readErr describes why the input ended: a decompressor failure, or a
+// clean end of input.
+func (s *scanner) readErr() error {
+	if s.err != nil {
+		return s.err
+	}
+	return io.ErrUnexpectedEOF
+}
+
+func (s *scanner) String() string { return fmt.Sprintf("scanner@%d", s.offset(s.pos)) }

@@ -1,0 +1,148 @@
+package mediawiki
+
+import (
+	"bytes"
+	"errors"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// parseTimestamp reads a revision timestamp, "2001-01-21T02:12:21Z" in every
+// dump, into Unix seconds (UTC, 1-second resolution). The fixed layout is
+// decoded by hand; anything else is tried as RFC 3339 with an offset.
+func parseTimestamp(b []byte) (int64, error) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 20 && b[4] == '-' && b[7] == '-' && b[10] == 'T' && b[13] == ':' && b[16] == ':' && b[19] == 'Z' {
+		y, ok1 := digits(b[0:4])
+		mo, ok2 := digits(b[5:7])
+		d, ok3 := digits(b[8:10])
+		h, ok4 := digits(b[11:13])
+		mi, ok5 := digits(b[14:16])
+		s, ok6 := digits(b[17:19])
+		if ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && mo >= 1 && mo <= 12 && d >= 1 && d <= daysIn(y, mo) && h < 24 && mi < 60 && s < 60 {
+			return daysFromCivil(y, mo, d)*86400 + int64(h*3600+mi*60+s), nil
+		}
+		return 0, errors.New("bad timestamp " + strconv.Quote(string(b)))
+	}
+	t, err := time.Parse(time.RFC3339, string(b))
+	if err != nil {
+		return 0, errors.New("bad timestamp " + strconv.Quote(string(b)))
+	}
+	return t.Unix(), nil
+}
+
+func digits(b []byte) (int, bool) {
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+func daysIn(y, m int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// daysFromCivil is the number of days from 1970-01-01 to y-m-d in the
+// proleptic Gregorian calendar (H. Hinnant's days_from_civil).
+func daysFromCivil(y, m, d int) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := y / 400
+	if y < 0 && y%400 != 0 {
+		era = (y - 399) / 400
+	}
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era)*146097 + int64(doe) - 719468
+}
+
+// parseInt reads a decimal integer (optionally negative) with surrounding
+// white space.
+func parseInt(b []byte) (int64, bool) {
+	b = bytes.TrimSpace(b)
+	neg := false
+	if len(b) > 0 && b[0] == '-' {
+		neg, b = true, b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// unescape decodes the XML entities MediaWiki writes in titles and names:
+// &amp; &lt; &gt; &quot; &apos; and numeric &#NNN; / &#xHH;. An unknown or
+// malformed entity is an error.
+func unescape(b []byte) (string, error) {
+	i := bytes.IndexByte(b, '&')
+	if i < 0 {
+		return string(b), nil
+	}
+	out := make([]byte, 0, len(b))
+	for i >= 0 {
+		out = append(out, b[:i]...)
+		b = b[i:]
+		semi := bytes.IndexByte(b, ';')
+		if semi < 0 || semi > 12 {
+			return "", errors.New("unterminated entity in " + strconv.Quote(string(b)))
+		}
+		ent := b[1:semi]
+		switch string(ent) {
+		case "amp":
+			out = append(out, '&')
+		case "lt":
+			out = append(out, '<')
+		case "gt":
+			out = append(out, '>')
+		case "quot":
+			out = append(out, '"')
+		case "apos":
+			out = append(out, '\'')
+		default:
+			if len(ent) < 2 || ent[0] != '#' {
+				return "", errors.New("unknown entity &" + string(ent) + ";")
+			}
+			var r uint64
+			var err error
+			if ent[1] == 'x' || ent[1] == 'X' {
+				r, err = strconv.ParseUint(string(ent[2:]), 16, 32)
+			} else {
+				r, err = strconv.ParseUint(string(ent[1:]), 10, 32)
+			}
+			if err != nil || r > utf8.MaxRune || !utf8.ValidRune(rune(r)) {
+				return "", errors.New("bad character reference &" + string(ent) + ";")
+			}
+			out = utf8.AppendRune(out, rune(r))
+		}
+		b = b[semi+1:]
+		i = bytes.IndexByte(b, '&')
+	}
+	return string(append(out, b...)), nil
+}
