@@ -1,0 +1,165 @@
+package analysis
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/revisit-dev/revisit/series"
+	"github.com/revisit-dev/revisit/transform"
+)
+
+// PageStats are the per-page statistics of SPEC §5, in the analysis unit.
+type PageStats struct {
+	PageID    int64
+	Source    string
+	Title     string
+	Group     string
+	Updates   int     // n, the number of updates
+	Intervals int     // n − 1
+	Mean      float64 // E[U] = Σ U_i / (n−1)
+	Var       float64 // Var[U], sample variance with divisor n−2 (unbiased); NaN below 2 intervals
+	CoV       float64 // v = sd(U)/E[U]; 1 for exponential intervals
+	Lifetime  float64 // T = u_last − u_first
+	First     int64   // Unix seconds
+	Last      int64
+}
+
+// Stats computes n, E[U], Var[U], v and T for one page (SPEC §5) with
+// intervals in unit seconds. Pages with fewer than 3 updates have NaN
+// variance and CoV (fewer than 2 intervals).
+func Stats(p *series.Page, unit float64) PageStats {
+	u := transform.Intervals(p.Updates, unit)
+	s := PageStats{
+		PageID: p.ID, Source: p.Source, Title: p.Title, Group: p.Group,
+		Updates: len(p.Updates), Intervals: len(u),
+		Lifetime: transform.Lifetime(p.Updates, unit),
+		Mean:     math.NaN(), Var: math.NaN(), CoV: math.NaN(),
+	}
+	if len(p.Updates) > 0 {
+		s.First, s.Last = p.Updates[0], p.Updates[len(p.Updates)-1]
+	}
+	if len(u) > 0 {
+		s.Mean = sum(u) / float64(len(u))
+	}
+	if len(u) > 1 {
+		v := 0.0
+		for _, x := range u {
+			v += (x - s.Mean) * (x - s.Mean)
+		}
+		s.Var = v / float64(len(u)-1)
+		s.CoV = math.Sqrt(s.Var) / s.Mean
+	}
+	return s
+}
+
+// LillieforsMaxN is the largest sample size simulated at its own n by
+// LillieforsExp; larger samples use the null distribution of √n·D
+// simulated at this n (√n·D converges in law, and at n = 5,000 its
+// quantiles are within Monte-Carlo noise of the limit).
+const LillieforsMaxN = 5000
+
+// LillieforsExp is the Kolmogorov–Smirnov test of x against the
+// exponential law with its rate fitted from x (λ̂ = 1/x̄), with a p-value
+// that accounts for the fitting (Lilliefors' idea, by Monte Carlo): the
+// null distribution of D is simulated by drawing reps samples of the same
+// size from the unit exponential (the test is scale invariant), refitting
+// λ on each and computing D; p = (1 + #{D_sim ≥ D}) / (reps + 1). Samples
+// above LillieforsMaxN compare √n·D instead (see there). All draws come
+// from r. It returns D and p; NaN for fewer than 3 values.
+func LillieforsExp(x []float64, reps int, r *rand.Rand) (d, p float64) {
+	if len(x) < 3 || reps < 1 {
+		return math.NaN(), math.NaN()
+	}
+	s := slices.Clone(x)
+	slices.Sort(s)
+	d = ksExpFitted(s)
+	n := len(s)
+	nsim := min(n, LillieforsMaxN)
+	stat := d * math.Sqrt(float64(n))
+	buf := make([]float64, nsim)
+	ge := 1
+	for i := 0; i < reps; i++ {
+		for j := range buf {
+			buf[j] = r.ExpFloat64()
+		}
+		slices.Sort(buf)
+		if ksExpFitted(buf)*math.Sqrt(float64(nsim)) >= stat*(1-1e-12) {
+			ge++
+		}
+	}
+	return d, float64(ge) / float64(reps+1)
+}
+
+// ksExpFitted is D of sorted s against the exponential with λ = 1/mean(s).
+func ksExpFitted(s []float64) float64 {
+	lam := float64(len(s)) / sum(s)
+	return ksSorted(s, func(x float64) float64 { return -math.Expm1(-lam * x) })
+}
+
+// ScreenOptions are the knobs of the Poisson screen (SPEC §5).
+type ScreenOptions struct {
+	MinUpdates int     // K: pages with at least this many updates are screened (default 100)
+	Band       float64 // candidates have |v − 1| ≤ Band (default 0.1)
+	MaxLag     int     // ACF lags 1…MaxLag (default 100)
+	Reps       int     // Monte-Carlo replicates of the Lilliefors test (default 999)
+}
+
+func (o *ScreenOptions) defaults() {
+	if o.MinUpdates <= 0 {
+		o.MinUpdates = 100
+	}
+	if o.Band <= 0 {
+		o.Band = 0.1
+	}
+	if o.MaxLag <= 0 {
+		o.MaxLag = 100
+	}
+	if o.Reps <= 0 {
+		o.Reps = 999
+	}
+}
+
+// Candidate is one screened page with its goodness-of-fit and dependence
+// checks.
+type Candidate struct {
+	PageStats
+	InBand   bool    // |v − 1| ≤ Band
+	KS       float64 // D against the fitted exponential
+	KSP      float64 // Lilliefors Monte-Carlo p-value
+	Rho1     float64 // ρ(1)
+	LjungQ   float64 // Ljung–Box Q on lags 1…min(20, MaxLag)
+	LjungP   float64
+	ACF      []float64 // ρ(0…MaxLag)
+	PowerLaw PowerLaw
+	Hurst    []HurstEstimate
+}
+
+// Check runs the goodness-of-fit and dependence checks of SPEC §5 on one
+// page's intervals u: the Lilliefors KS test against the fitted
+// exponential, the ACF with its power-law fit, the Ljung–Box test and
+// every Hurst estimator.
+func Check(st PageStats, u []float64, opt ScreenOptions, r *rand.Rand) Candidate {
+	opt.defaults()
+	c := Candidate{PageStats: st, InBand: math.Abs(st.CoV-1) <= opt.Band}
+	c.KS, c.KSP = LillieforsExp(u, opt.Reps, r)
+	c.ACF = ACF(u, opt.MaxLag)
+	c.Rho1 = math.NaN()
+	if len(c.ACF) > 1 {
+		c.Rho1 = c.ACF[1]
+	}
+	c.PowerLaw = FitACFPowerLaw(c.ACF)
+	c.LjungQ, c.LjungP = LjungBox(c.ACF, len(u), min(20, opt.MaxLag))
+	c.Hurst = Hurst(u, opt.MaxLag)
+	return c
+}
+
+// HurstOf returns the estimate of the named method (NaN when absent).
+func (c *Candidate) HurstOf(method string) HurstEstimate {
+	for _, h := range c.Hurst {
+		if h.Method == method {
+			return h
+		}
+	}
+	return nanEstimate(method)
+}

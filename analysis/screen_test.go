@@ -1,0 +1,100 @@
+package analysis
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/revisit-dev/revisit/model"
+	"github.com/revisit-dev/revisit/series"
+)
+
+// TestStatsHand: updates at 0, 1, 3, 6 h → U = 1, 2, 3 h; E[U] = 2,
+// Var = ((−1)² + 0 + 1²)/2 = 1, v = 1/2, T = 6 h.
+func TestStatsHand(t *testing.T) {
+	p := series.Page{ID: 7, Title: "x", Updates: []int64{0, 3600, 3 * 3600, 6 * 3600}}
+	s := Stats(&p, 3600)
+	if s.Updates != 4 || s.Intervals != 3 || s.Mean != 2 || s.Var != 1 || s.CoV != 0.5 || s.Lifetime != 6 {
+		t.Errorf("stats %+v", s)
+	}
+	one := series.Page{Updates: []int64{5}}
+	if s := Stats(&one, 1); !math.IsNaN(s.CoV) || s.Intervals != 0 {
+		t.Errorf("single update: %+v", s)
+	}
+}
+
+// TestLillieforsNull checks the simulated null distribution against
+// Stephens (1974, Table 1A, exponential with estimated mean): the modified
+// statistic (D − 0.2/n)(√n + 0.26 + 0.5/√n) has upper 5 % point 1.094 and
+// 1 % point 1.308. At n = 100, 2,000 replicates estimate the 95 % quantile
+// with SE ≈ 0.01; a sample exactly at the critical value must get
+// p ≈ 0.05.
+func TestLillieforsNull(t *testing.T) {
+	const n, reps = 100, 2000
+	r := model.NewRand(11, 0)
+	sims := make([]float64, reps)
+	buf := make([]float64, n)
+	for i := range sims {
+		for j := range buf {
+			buf[j] = r.ExpFloat64()
+		}
+		slices.Sort(buf)
+		d := ksExpFitted(buf)
+		sims[i] = (d - 0.2/n) * (math.Sqrt(n) + 0.26 + 0.5/math.Sqrt(n))
+	}
+	slices.Sort(sims)
+	q95, q99 := sims[int(0.95*reps)], sims[int(0.99*reps)]
+	if math.Abs(q95-1.094) > 0.04 || math.Abs(q99-1.308) > 0.08 {
+		t.Errorf("simulated quantiles 95%% %.3f, 99%% %.3f; Stephens: 1.094, 1.308", q95, q99)
+	}
+	t.Logf("Lilliefors exponential n=%d: 95%% %.3f (Stephens 1.094), 99%% %.3f (1.308)", n, q95, q99)
+}
+
+// TestLillieforsPower: the p-value is roughly uniform under the null (about
+// 5 % of exponential samples rejected at 5 %: with 300 samples the count
+// is Binomial(300, 0.05) = 15 ± 3.8, 4 SE allowed) and Pareto samples
+// with v ≈ 1.3 are rejected.
+func TestLillieforsPower(t *testing.T) {
+	r := model.NewRand(12, 0)
+	rej := 0
+	for i := 0; i < 300; i++ {
+		x := draw(model.Exponential{Rate: 3}, 60, uint64(1000+i))
+		if _, p := LillieforsExp(x, 199, r); p < 0.05 {
+			rej++
+		}
+	}
+	if rej < 3 || rej > 30 { // 15 ± 15.2 (4 SE), and a test that never rejects fails
+		t.Errorf("%d of 300 exponential samples rejected at 5%%, want about 15", rej)
+	}
+	x := draw(model.Pareto{Alpha: 4, Beta: 3}, 2000, 3)
+	if d, p := LillieforsExp(x, 199, r); p > 0.01 {
+		t.Errorf("Pareto(4,3) sample: D = %.3f, p = %.3f, want rejection", d, p)
+	}
+	// Above LillieforsMaxN the √n scaling is used: exponential data must
+	// still not be rejected at 1 %.
+	big := draw(model.Exponential{Rate: 1}, 3*LillieforsMaxN, 4)
+	if _, p := LillieforsExp(big, 99, r); p < 0.01 {
+		t.Errorf("large exponential sample rejected: p = %g", p)
+	}
+}
+
+// TestCheckPoissonVsLRD: a Poisson page passes the screen's checks and an
+// LRD page (intervals exp(FGN) with H = 0.85) does not.
+func TestCheckPoissonVsLRD(t *testing.T) {
+	r := model.NewRand(13, 0)
+	u := draw(model.Exponential{Rate: 1}, 4000, 21)
+	st := PageStats{CoV: 1}
+	c := Check(st, u, ScreenOptions{Reps: 199}, r)
+	if c.KSP < 0.01 || c.LjungP < 0.001 || math.Abs(c.HurstOf(HurstDFA).H-0.5) > 0.06 {
+		t.Errorf("Poisson page: KS p %.3f, Ljung–Box p %.4f, H_DFA %.3f", c.KSP, c.LjungP, c.HurstOf(HurstDFA).H)
+	}
+	z, _ := model.FGN(4000, 0.85, model.NewRand(14, 0))
+	v := make([]float64, len(z))
+	for i := range z {
+		v[i] = math.Exp(0.5 * z[i])
+	}
+	c = Check(st, v, ScreenOptions{Reps: 199}, r)
+	if c.LjungP > 1e-6 || c.HurstOf(HurstDFA).H < 0.7 {
+		t.Errorf("LRD page: Ljung–Box p %.3g, H_DFA %.3f", c.LjungP, c.HurstOf(HurstDFA).H)
+	}
+}
