@@ -1,0 +1,123 @@
+package replay
+
+import (
+	"math"
+
+	"github.com/revisit-dev/revisit/series"
+)
+
+// Comparison-sampling estimators (SPEC §4.1): the crawler only learns
+// Q_{j−1,j}, whether the page changed since its previous visit. A visit
+// with Q_{j−1,j} = 1 is a detection. Nothing about the age is known before
+// the first detection, so the visits before it are not used (M4, G-M4) and
+// the first detection only opens M3's first sample.
+
+// cmpConst holds M3, M4 and M5, which need constant delays Δ; all three work
+// in integer multiples of Δ, so no rounding is involved.
+//
+// M3 ("create-based") samples D_k = (r_{k+1} − r_k)Δ, the distance between
+// consecutive detections r_k; its ECDF converges to the biased
+// 1 − Ḡ_3(x_n) with Ḡ_3(x_n) = (G_U(x_{n+1}) − G_U(x_n))/G_U(Δ) and
+// E[D_3] = Δ/G_U(Δ).
+//
+// M4 keeps a_j = Δ if Q_{j−1,j} = 1 else a_{j−1} + Δ (= A⁺(s_j) = Δ⌈A(s_j)/Δ⌉
+// for visits not exactly at an update) and takes the ECDF of all a_j:
+// Ĝ_4(x_n) → G_U(x_n). On the grid it equals M2 over the same visits,
+// because A(s_j) ≤ nΔ ⇔ A⁺(s_j) ≤ nΔ.
+//
+// M5 is G_5(x_n) = (1/T) Σ_j min(x_n, a_j) Q_{j,j+1}. The a_j with
+// Q_{j,j+1} = 1 are exactly M3's samples D_k, and T is taken as Σ_k D_k =
+// (r_K − r_1)Δ, the span the samples cover, so that G_5 reaches 1:
+// G_5(x_n) = Σ_k min(x_n, D_k)/Σ_k D_k, the age distribution of M3's samples.
+type cmpConst struct {
+	g        grid
+	last     int // index of the last detection, −1 before the first
+	m3, m4   hist
+	sumD     int64 // Σ D_k/Δ
+	detected int64
+}
+
+func newCmpConst(g grid) *cmpConst {
+	return &cmpConst{g: g, last: -1, m3: newHist(g), m4: newHist(g)}
+}
+
+func (e *cmpConst) add(o *Obs) {
+	if o.Q {
+		e.detected++
+		if e.last >= 0 {
+			d := o.J - e.last
+			e.m3.addBin(min(d, e.g.n+1), float64(d))
+			e.sumD += int64(d)
+		}
+		e.last = o.J
+	}
+	if e.last >= 0 {
+		a := o.J - e.last + 1
+		e.m4.addBin(min(a, e.g.n+1), float64(a))
+	}
+}
+
+func (e *cmpConst) m3CDF() series.CDF {
+	return series.CDF{Method: MethodM3, X: e.g.x, P: e.m3.ecdf(), Samples: int(e.m3.n)}
+}
+
+func (e *cmpConst) m4CDF() series.CDF {
+	return series.CDF{Method: MethodM4, X: e.g.x, P: e.m4.ecdf(), Samples: int(e.m4.n)}
+}
+
+// meanD3 is the mean of M3's samples, the estimate of E[D_3] = Δ/G_U(Δ).
+func (e *cmpConst) meanD3() float64 {
+	if e.m3.n == 0 {
+		return math.NaN()
+	}
+	return float64(e.sumD) / float64(e.m3.n) * e.g.step
+}
+
+// m5CDF is G_5(x_n) = Σ_k min(n, D_k/Δ) / Σ_k D_k/Δ from M3's histogram.
+func (e *cmpConst) m5CDF() series.CDF {
+	p := make([]float64, len(e.g.x))
+	if e.sumD == 0 {
+		for i := range p {
+			p[i] = math.NaN()
+		}
+		return series.CDF{Method: MethodM5, X: e.g.x, P: p}
+	}
+	// Σ_k min(n, d_k) = Σ_{d ≤ n} d·c_d + n·#{d > n}.
+	below, sumBelow := int64(0), int64(0)
+	for n := range p {
+		below += e.m3.c[n]
+		sumBelow += int64(n) * e.m3.c[n]
+		p[n] = float64(sumBelow+int64(n)*(e.m3.n-below)) / float64(e.sumD)
+	}
+	return series.CDF{Method: MethodM5, X: e.g.x, P: p, Samples: int(e.m3.n)}
+}
+
+// gm4 is G-M4, the generalisation of M4 to random delays: with
+// s*_j = max{s_k : k < j, Q_kj = 1} (the visit just before the last
+// detection at or before j) it samples s_j − s*_j and takes the ECDF. It is
+// biased for random S (SPEC shows it for contrast); with constant Δ it
+// equals M4.
+type gm4 struct {
+	g     grid
+	h     hist
+	prevS float64
+	star  float64
+	seen  bool
+}
+
+func newGM4(g grid) *gm4 { return &gm4{g: g, h: newHist(g)} }
+
+func (e *gm4) add(o *Obs) {
+	if o.Q {
+		e.star, e.seen = e.prevS, true
+	}
+	if e.seen {
+		d := o.S - e.star
+		e.h.addBin(binOf(d, e.g.inv, e.g.n), d*e.g.inv)
+	}
+	e.prevS = o.S
+}
+
+func (e *gm4) cdf() series.CDF {
+	return series.CDF{Method: MethodGM4, X: e.g.x, P: e.h.ecdf(), Samples: int(e.h.n)}
+}

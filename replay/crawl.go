@@ -1,0 +1,171 @@
+package replay
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// Obs is what the crawler knows after visit j (SPEC §4): the visit time, the
+// age A(s_j) = s_j − u_{N(s_j)} (time since the last update at or before
+// s_j, the Last-Modified header) and the change indicator Q_{j−1,j} (some
+// update in (s_{j−1}, s_j]). Cycle identifies the update cycle the visit
+// lies in; Q_ij = 1 exactly when Cycle differs, which M6 uses.
+type Obs struct {
+	J     int     // visit index, from 0
+	S     float64 // visit time s_j
+	A     float64 // age A(s_j)
+	Cycle int64   // number of updates in (u_first, s_j]: the update cycle of s_j
+	Q     bool    // Q_{j−1,j}; false for the first visit
+}
+
+// observer consumes the observations of one crawl, in visit order.
+type observer interface{ add(o *Obs) }
+
+// updateSource yields update times in increasing order; ok is false after
+// the last one.
+type updateSource interface{ next() (t float64, ok bool) }
+
+// sliceUpdates yields the update times of a stored page.
+type sliceUpdates struct {
+	t []float64
+	i int
+}
+
+func (s *sliceUpdates) next() (float64, bool) {
+	if s.i >= len(s.t) {
+		return 0, false
+	}
+	s.i++
+	return s.t[s.i-1], true
+}
+
+// renewalUpdates yields the updates of a renewal process that starts with
+// an update at 0 and has i.i.d. intervals from dist; it never ends (the
+// crawl stops at its window end). Sum records the intervals drawn so the
+// caller can check the path.
+type renewalUpdates struct {
+	next_ func(*rand.Rand) float64
+	r     *rand.Rand
+	cur   float64
+	first bool
+}
+
+func (s *renewalUpdates) next() (float64, bool) {
+	if !s.first {
+		s.first = true
+		return 0, true
+	}
+	s.cur += s.next_(s.r)
+	return s.cur, true
+}
+
+// crawl is the one merge pass of SPEC §4 over sorted update times and visit
+// times: O(updates + visits), no search per visit. The first update is the
+// start of the window; visits after end are not made. It returns the number
+// of visits.
+func crawl(up updateSource, vis visitSource, end float64, obs []observer) int {
+	cur, ok := up.next()
+	if !ok {
+		return 0
+	}
+	nxt, more := up.next()
+	var cycle int64
+	prev := int64(-1)
+	j := 0
+	for s := vis.next(); s <= end; s = vis.next() {
+		if s < cur { // before the window: not a visit
+			continue
+		}
+		for more && nxt <= s {
+			cur = nxt
+			cycle++
+			nxt, more = up.next()
+		}
+		o := Obs{J: j, S: s, A: s - cur, Cycle: cycle, Q: j > 0 && cycle != prev}
+		for _, e := range obs {
+			e.add(&o)
+		}
+		prev = cycle
+		j++
+	}
+	return j
+}
+
+// binTol absorbs the rounding of differences that are multiples of the
+// grid step in exact arithmetic (constant Δ: s_j − s_i = (j−i)Δ).
+const binTol = 1e-9
+
+// binOf is the grid index of y rounded up to the grid of step 1/inv:
+// ⌈y·inv − 10⁻⁹⌉ (SPEC §4's x⁺ = Δ⌈x/Δ⌉ and y° = h⌈y/h⌉, with a tolerance
+// for floating-point rounding), capped at limit+1 (beyond the grid).
+func binOf(y, inv float64, limit int) int {
+	v := y*inv - binTol
+	if !(v < float64(limit)) {
+		return limit + 1
+	}
+	if v <= 0 {
+		return 0
+	}
+	b := int(v)
+	if float64(b) < v {
+		b++
+	}
+	return b
+}
+
+// grid is the grid x_n = n·step, n = 0…N, the estimates are tabulated on.
+type grid struct {
+	step, inv float64
+	n         int // N, the last index
+	x         []float64
+}
+
+func newGrid(step, xmax float64) grid {
+	n := int(math.Ceil(xmax/step - 1e-9))
+	if n < 1 {
+		n = 1
+	}
+	x := make([]float64, n+1)
+	for i := range x {
+		x[i] = float64(i) * step
+	}
+	return grid{step: step, inv: 1 / step, n: n, x: x}
+}
+
+// hist counts samples by grid index (0…N) plus those beyond the grid.
+type hist struct {
+	c    []int64
+	over int64   // samples beyond x_N
+	sumO float64 // their sum in grid units (M5 needs it)
+	n    int64
+}
+
+func newHist(g grid) hist { return hist{c: make([]int64, g.n+1)} }
+
+func (h *hist) addBin(b int, units float64) {
+	h.n++
+	if b < len(h.c) {
+		h.c[b]++
+		return
+	}
+	h.over++
+	h.sumO += units
+}
+
+// ecdf is #{samples with index ≤ n}/#samples at every grid point; NaN
+// everywhere when there are no samples.
+func (h *hist) ecdf() []float64 {
+	p := make([]float64, len(h.c))
+	if h.n == 0 {
+		for i := range p {
+			p[i] = math.NaN()
+		}
+		return p
+	}
+	var cum int64
+	for i, c := range h.c {
+		cum += c
+		p[i] = float64(cum) / float64(h.n)
+	}
+	return p
+}

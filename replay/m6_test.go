@@ -1,0 +1,136 @@
+package replay
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/revisit-dev/revisit/model"
+)
+
+// naiveM6 is the Θ(m²) definition of SPEC §4.1, kept for tests only: over
+// all pairs i < j, W(y_n) += 1 where (s_j − s_i)° = y_n, and Z(y_n) += 1 if
+// some update lies in (s_i, s_j] (found by scanning the updates, not by
+// cycle numbers).
+func naiveM6(t, s []float64, h, xmax float64) (w, z []int64) {
+	g := newGrid(h, xmax)
+	w, z = make([]int64, g.n+1), make([]int64, g.n+1)
+	for j := range s {
+		for i := 0; i < j; i++ {
+			b := binOf(s[j]-s[i], g.inv, g.n)
+			if b > g.n {
+				continue
+			}
+			w[b]++
+			for _, u := range t {
+				if u > s[i] && u <= s[j] {
+					z[b]++
+					break
+				}
+			}
+		}
+	}
+	return w, z
+}
+
+// randomPath draws n updates of a renewal process and visits from sampler.
+func randomPath(seed uint64, n int, upd model.Dist, smp Sampler) (t, s []float64) {
+	r := model.NewRand(seed, 1)
+	t = []float64{0}
+	for len(t) < n {
+		t = append(t, t[len(t)-1]+upd.Rand(r))
+	}
+	end := t[len(t)-1]
+	v := newVisitGen(smp, r)
+	for x := v.next(); x <= end; x = v.next() {
+		s = append(s, x)
+	}
+	return t, s
+}
+
+// Fast M6 must equal the naive definition bin for bin (W and Z), on many
+// random small paths, for random and constant delays and grids that cut
+// off part of the pairs.
+func TestM6EqualsNaive(t *testing.T) {
+	cases := []struct {
+		upd, smp string
+		h, xmax  float64
+	}{
+		{"pareto:1.5,1", "exp:3", 0.1, 2},
+		{"exp:1", "exp:5", 0.05, 1},
+		{"weibull:0.5,1", "pareto:2.5,2", 0.2, 5},
+		{"const:1", "uniform:4", 0.25, 3},  // updates on a lattice
+		{"exp:0.5", "const:0.3", 0.3, 4},   // constant Δ: grid step Δ
+		{"pareto:3,1", "exp:1", 0.5, 1000}, // x_max beyond every pair
+	}
+	for _, c := range cases {
+		upd, err := model.Parse(c.upd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		smp, err := ParseSampler(c.smp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := uint64(1); seed <= 40; seed++ {
+			tt, ss := randomPath(seed, 5+int(seed%30), upd, smp)
+			step := smp.Step(c.h)
+			g := newGrid(step, c.xmax)
+			e := newM6(g)
+			crawl(&sliceUpdates{t: tt}, &sliceVisits{v: ss}, tt[len(tt)-1], []observer{e})
+			w, z := naiveM6(tt, ss, step, c.xmax)
+			name := fmt.Sprintf("%s/%s seed %d (%d updates, %d visits)", c.upd, c.smp, seed, len(tt), len(ss))
+			for b := range w {
+				if w[b] != e.w[b] || z[b] != e.z[b] {
+					t.Fatalf("%s: bin %d: fast W=%d Z=%d, naive W=%d Z=%d", name, b, e.w[b], e.z[b], w[b], z[b])
+				}
+			}
+			var pairs int64
+			for _, x := range w {
+				pairs += x
+			}
+			if pairs != e.pairs {
+				t.Fatalf("%s: fast counted %d pairs, naive %d", name, e.pairs, pairs)
+			}
+		}
+	}
+}
+
+// M4 is A⁺: on the grid x_n = nΔ it equals M2 computed over the same
+// visits (those from the first detection on, the only ones M4 can use),
+// because A ≤ nΔ ⇔ Δ⌈A/Δ⌉ ≤ nΔ. Checked exactly on random paths.
+func TestM4EqualsM2OnGrid(t *testing.T) {
+	smp, _ := ParseSampler("const:0.7")
+	upd := model.Pareto{Alpha: 2.5, Beta: 3}
+	for seed := uint64(1); seed <= 30; seed++ {
+		tt, ss := randomPath(seed, 200, upd, smp)
+		cfg := Config{Methods: []string{MethodM4}, H: 0.1, XMax: 20}
+		es, err := ReplayVisits(tt, ss, smp, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// the first detection: first visit whose cycle differs from the previous one
+		first := -1
+		for j := 1; j < len(ss) && first < 0; j++ {
+			for _, u := range tt {
+				if u > ss[j-1] && u <= ss[j] {
+					first = j
+					break
+				}
+			}
+		}
+		cfg.Methods = []string{MethodM2}
+		m2, err := ReplayVisits(tt, ss[first:], smp, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g4, g2 := es[0].CDF, m2[0].CDF
+		if g4.Samples != g2.Samples {
+			t.Fatalf("seed %d: M4 used %d visits, M2 %d", seed, g4.Samples, g2.Samples)
+		}
+		for i := range g4.P {
+			if g4.P[i] != g2.P[i] {
+				t.Fatalf("seed %d: at x=%g M4=%g M2=%g", seed, g4.X[i], g4.P[i], g2.P[i])
+			}
+		}
+	}
+}

@@ -1,0 +1,226 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/revisit-dev/revisit/series"
+	"github.com/revisit-dev/revisit/transform"
+)
+
+// Config selects the estimators and their grid for one crawl.
+type Config struct {
+	Methods []string // from ParseMethods; empty means all
+	// H is the bin width h of the grid y_n = nh for random delays (M6's
+	// bins); constant delays use the grid x_n = nΔ instead.
+	H float64
+	// XMax is the largest grid point of interest x_max (in units).
+	XMax float64
+	// Recover adds F_U recovered from M2, M4, M5 and M6 (SPEC §4.2).
+	Recover    bool
+	RecoverOpt RecoverOptions
+}
+
+// Check validates the configuration.
+func (c *Config) Check() error {
+	if !(c.H > 0) || math.IsInf(c.H, 0) {
+		return fmt.Errorf("bin width h must be > 0, got %g", c.H)
+	}
+	if !(c.XMax > 0) || math.IsInf(c.XMax, 0) {
+		return fmt.Errorf("x_max must be > 0, got %g", c.XMax)
+	}
+	if c.H > c.XMax {
+		return fmt.Errorf("bin width h = %g is larger than x_max = %g", c.H, c.XMax)
+	}
+	if len(c.Methods) == 0 {
+		c.Methods = AllMethods
+	}
+	for _, m := range c.Methods {
+		if _, ok := canonicalMethod(m); !ok {
+			return fmt.Errorf("unknown method %q", m)
+		}
+	}
+	return nil
+}
+
+// Estimate is one estimated (or true) distribution of one page seen by one
+// sampler: a row of estimates.parquet.
+type Estimate struct {
+	PageID  int64
+	Title   string
+	Sampler string     // the sampler spec as given, e.g. "exp:2"
+	Method  string     // "truth", "M1" … "M6", "G-M4", "naive", "cho", "matloff", "age-mle"
+	Kind    string     // "G" (G_U) or "F" (F_U)
+	CDF     series.CDF // on the sampler's grid; Samples = samples (M6: pairs) used
+	Rate    float64    // Poisson baselines: λ̂ per unit; F recovery: 1/E[U]; NaN otherwise
+	H       float64    // bin width: M6's h (Δ for constant delays), F recovery's h; 0 otherwise
+	Note    string     // why a value is undefined, M1's kept fraction, …
+	Visits  int        // visits the crawler made in the window
+}
+
+// pathResult is everything one crawl produced.
+type pathResult struct {
+	est    []Estimate
+	visits int
+	p1     float64 // M1's kept fraction (NaN if M1 not run)
+	meanD3 float64 // mean of M3's samples (NaN if M3 not run)
+}
+
+// replayPath runs one crawl and every selected applicable estimator.
+func replayPath(up updateSource, vis visitSource, end float64, s Sampler, cfg *Config) pathResult {
+	g := newGrid(s.Step(cfg.H), cfg.XMax)
+	has := func(m string) bool { return slices.Contains(cfg.Methods, m) && Applicable(m, s) }
+	var obs []observer
+	var (
+		e1  *m1
+		e2  *m2
+		ec  *cmpConst
+		eg  *gm4
+		e6  *m6
+		ep  *poisson
+		res = pathResult{p1: math.NaN(), meanD3: math.NaN()}
+	)
+	if has(MethodM1) {
+		e1 = newM1(g)
+		obs = append(obs, e1)
+	}
+	if has(MethodM2) {
+		e2 = newM2(g)
+		obs = append(obs, e2)
+	}
+	if has(MethodM3) || has(MethodM4) || has(MethodM5) {
+		ec = newCmpConst(g)
+		obs = append(obs, ec)
+	}
+	if has(MethodGM4) {
+		eg = newGM4(g)
+		obs = append(obs, eg)
+	}
+	if has(MethodM6) {
+		e6 = newM6(g)
+		obs = append(obs, e6)
+	}
+	if has(MethodNaive) || has(MethodCho) || has(MethodMatloff) || has(MethodAgeMLE) {
+		ep = &poisson{}
+		obs = append(obs, ep)
+	}
+	res.visits = crawl(up, vis, end, obs)
+
+	add := func(method, kind string, c series.CDF, rate, h float64, note string) {
+		c.Method = method
+		if note == "" && c.Samples == 0 && rate != rate && len(c.P) > 0 && c.P[0] != c.P[0] {
+			note = "no samples"
+		}
+		res.est = append(res.est, Estimate{Sampler: s.Spec, Method: method, Kind: kind, CDF: c,
+			Rate: rate, H: h, Note: note, Visits: res.visits})
+	}
+	nan := math.NaN()
+	for _, m := range cfg.Methods {
+		if !Applicable(m, s) {
+			continue
+		}
+		var c series.CDF
+		note, h := "", 0.0
+		switch m {
+		case MethodM1:
+			c, note = e1.cdf(), e1.note()
+			res.p1 = e1.p()
+		case MethodM2:
+			c = e2.cdf()
+		case MethodM3:
+			c = ec.m3CDF()
+			res.meanD3 = ec.meanD3()
+			if c.Samples > 0 {
+				note = fmt.Sprintf("E[D_3] = %.6g", res.meanD3)
+			}
+		case MethodM4:
+			c = ec.m4CDF()
+		case MethodM5:
+			c = ec.m5CDF()
+		case MethodGM4:
+			c = eg.cdf()
+		case MethodM6:
+			c, note = e6.cdf()
+			h = g.step
+		default: // Poisson baselines
+			r := ep.results(s)[m]
+			for _, kind := range []string{KindG, KindF} {
+				add(m, kind, ExpCDF(m, r.rate, g.x), r.rate, 0, r.note)
+			}
+			continue
+		}
+		add(m, KindG, c, nan, h, note)
+		if cfg.Recover && slices.Contains(recoverable, m) {
+			rec, err := RecoverF(c, cfg.RecoverOpt)
+			if err != nil {
+				p := make([]float64, len(g.x))
+				for i := range p {
+					p[i] = nan
+				}
+				add(m, KindF, series.CDF{X: g.x, P: p, Samples: c.Samples}, nan, rec.H, err.Error())
+				continue
+			}
+			add(m, KindF, rec.F, 1/rec.MeanU, rec.H, fmt.Sprintf("E[U] = %.6g", rec.MeanU))
+		}
+	}
+	return res
+}
+
+// ErrTooShort means a page has fewer than two updates: no interval, no
+// window to crawl.
+var ErrTooShort = errors.New("fewer than 2 updates: no interval to observe")
+
+// ReplayTimes crawls one sample path given by its update times t (in units,
+// ascending, the window is [t_0, t_last]) with sampler s, drawing the visits
+// from r, and returns every selected estimate followed by the truth rows
+// (Method "truth", Kind "G" = G_U and "F" = F_U of the path on the same grid).
+func ReplayTimes(t []float64, s Sampler, r *rand.Rand, cfg Config) ([]Estimate, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	if len(t) < 2 {
+		return nil, ErrTooShort
+	}
+	if t[0] != 0 {
+		return nil, fmt.Errorf("update times must start at 0 (use transform.Times), got %g", t[0])
+	}
+	res := replayPath(&sliceUpdates{t: t}, newVisitGen(s, r), t[len(t)-1], s, &cfg)
+	return append(res.est, truthRows(t, s, &cfg, res.visits)...), nil
+}
+
+// ReplayVisits is ReplayTimes with given visit times (ascending, inside
+// the window) instead of drawn ones; tests and hand-worked examples use it.
+func ReplayVisits(t, visits []float64, s Sampler, cfg Config) ([]Estimate, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	if len(t) < 2 {
+		return nil, ErrTooShort
+	}
+	if !slices.IsSorted(visits) {
+		return nil, errors.New("visit times must be ascending")
+	}
+	res := replayPath(&sliceUpdates{t: t}, &sliceVisits{v: visits}, t[len(t)-1], s, &cfg)
+	return append(res.est, truthRows(t, s, &cfg, res.visits)...), nil
+}
+
+// truthRows are G_U and F_U of the path's intervals on the sampler's grid.
+func truthRows(t []float64, s Sampler, cfg *Config, visits int) []Estimate {
+	u := make([]float64, len(t)-1)
+	for i := range u {
+		u[i] = t[i+1] - t[i]
+	}
+	g := newGrid(s.Step(cfg.H), cfg.XMax)
+	return truthFromIntervals(u, g.x, s.Spec, visits)
+}
+
+func truthFromIntervals(u, x []float64, sampler string, visits int) []Estimate {
+	nan := math.NaN()
+	return []Estimate{
+		{Sampler: sampler, Method: MethodTruth, Kind: KindG, CDF: transform.AgeCDF(u, x), Rate: nan, Visits: visits},
+		{Sampler: sampler, Method: MethodTruth, Kind: KindF, CDF: transform.IntervalCDF(u, x), Rate: nan, Visits: visits},
+	}
+}

@@ -1,0 +1,169 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/revisit-dev/revisit/series"
+)
+
+// RecoverOptions control the recovery of F_U from an estimated G_U.
+type RecoverOptions struct {
+	K     int     // points of the derivative rule: 5 (default) or 3
+	Extra int     // extra linear-interpolation points per grid step (default 9)
+	H     float64 // bin width h of the derivative; 0 chooses it automatically
+	Tol   float64 // relative change of E[U](h) that counts as flat (default 0.02)
+}
+
+func (o RecoverOptions) withDefaults() RecoverOptions {
+	if o.K == 0 {
+		o.K = 5
+	}
+	if o.Extra == 0 {
+		o.Extra = 9
+	}
+	if o.Tol == 0 {
+		o.Tol = 0.02
+	}
+	return o
+}
+
+// Recovered is an F_U recovered from an estimated G_U.
+type Recovered struct {
+	F     series.CDF // F_U on the grid of the input estimate
+	MeanU float64    // E[U] = 1/g_U(0)
+	H     float64    // the h used
+	// Scan is E[U](h) for every candidate h the automatic choice tried
+	// (empty when H was given).
+	Scan []HPoint
+}
+
+// HPoint is one point of the automatic h scan.
+type HPoint struct{ H, MeanU float64 }
+
+// ErrNoDensity means g_U(0) ≤ 0 (or undefined) on the estimate: E[U] and
+// F_U cannot be recovered.
+var ErrNoDensity = errors.New("recover F_U: the estimated density g_U(0) is not positive")
+
+// RecoverF recovers F_U from an estimated G_U (SPEC §4.2): g_U = G_U',
+// E[U] = 1/g_U(0), F_U(x) = 1 − g_U(x)/g_U(0). The estimate (tabulated on a
+// uniform grid of step d) is first linearly interpolated (Extra points per
+// step, 9 by default — for the step estimates of M4, M5 and M6 this is the
+// SPEC's rule; for the others it interpolates the tabulated values), then
+// differentiated on bins of width h with a K-point rule: at x ≥ 2h the
+// central (G(x−2h) − 8G(x−h) + 8G(x+h) − G(x+2h))/(12h), below that the
+// one-sided (−25G₀ + 48G₁ − 36G₂ + 16G₃ − 3G₄)/(12h) with G_k = G(x + kh)
+// (K = 3: (G(x+h) − G(x−h))/(2h) and (−3G₀ + 4G₁ − G₂)/(2h)).
+//
+// Automatic h: the candidates are h = c·d/(Extra+1) for c = Extra+1, then
+// growing by about 25 % per step (the estimate's own step d first: below
+// it the interpolation makes E[U](h) trivially flat) while 4h ≤ x_max/2.
+// E[U](h) first falls (too few samples near 0 make the slope at 0 too
+// small) and then flattens before the curvature of G_U biases it; the
+// chosen h is the start of the flat region: the first candidate after
+// which two consecutive relative changes of E[U](h) are both ≤ Tol. When
+// no such run exists, the candidate with the smallest relative change to
+// its successor is chosen.
+func RecoverF(g series.CDF, opt RecoverOptions) (Recovered, error) {
+	opt = opt.withDefaults()
+	if opt.K != 3 && opt.K != 5 {
+		return Recovered{}, fmt.Errorf("recover F_U: the derivative rule has %d points, want 3 or 5", opt.K)
+	}
+	if opt.H < 0 || math.IsNaN(opt.H) {
+		return Recovered{}, fmt.Errorf("recover F_U: h must be > 0, got %g", opt.H)
+	}
+	if len(g.X) < 3 {
+		return Recovered{}, fmt.Errorf("recover F_U: the estimate has %d grid points, need at least 3", len(g.X))
+	}
+	for _, p := range g.P {
+		if math.IsNaN(p) {
+			return Recovered{}, errors.New("recover F_U: the estimate is undefined (no samples)")
+		}
+	}
+	d := g.X[1] - g.X[0]
+	xmax := g.X[len(g.X)-1]
+	var rec Recovered
+	h := opt.H
+	if h == 0 {
+		fine := d / float64(opt.Extra+1)
+		var cand []float64
+		for c := opt.Extra + 1; 4*float64(c)*fine <= xmax/2; c = max(c+1, int(math.Round(float64(c)*1.25))) {
+			cand = append(cand, float64(c)*fine)
+		}
+		if len(cand) == 0 {
+			cand = []float64{d}
+		}
+		for _, hc := range cand {
+			rec.Scan = append(rec.Scan, HPoint{hc, 1 / slope0(g, hc, opt.K)})
+		}
+		h = chooseH(rec.Scan, opt.Tol)
+	}
+	g0 := slope0(g, h, opt.K)
+	if !(g0 > 0) || math.IsInf(g0, 0) {
+		return rec, ErrNoDensity
+	}
+	rec.H, rec.MeanU = h, 1/g0
+	f := make([]float64, len(g.X))
+	for i, x := range g.X {
+		f[i] = min(1, max(0, 1-slope(g, x, h, opt.K)/g0))
+	}
+	rec.F = series.CDF{Method: g.Method, X: g.X, P: f, Samples: g.Samples}
+	return rec, nil
+}
+
+// chooseH applies the flat-region rule to the scan.
+func chooseH(scan []HPoint, tol float64) float64 {
+	ok := func(i int) bool { v := scan[i].MeanU; return v > 0 && !math.IsInf(v, 0) && !math.IsNaN(v) }
+	rel := func(i int) float64 { // relative change from i to i+1
+		if !ok(i) || !ok(i+1) {
+			return math.Inf(1)
+		}
+		return math.Abs(scan[i+1].MeanU-scan[i].MeanU) / scan[i].MeanU
+	}
+	for i := 0; i+2 < len(scan); i++ {
+		if rel(i) <= tol && rel(i+1) <= tol {
+			return scan[i].H
+		}
+	}
+	best, bi := math.Inf(1), -1
+	for i := 0; i+1 < len(scan); i++ {
+		if r := rel(i); r < best {
+			best, bi = r, i
+		}
+	}
+	if bi < 0 {
+		for i := range scan {
+			if ok(i) {
+				return scan[i].H
+			}
+		}
+		return scan[0].H
+	}
+	return scan[bi].H
+}
+
+// slope0 is the one-sided K-point derivative at 0.
+func slope0(g series.CDF, h float64, k int) float64 { return forward(g, 0, h, k) }
+
+func forward(g series.CDF, x, h float64, k int) float64 {
+	G := func(i int) float64 { return g.Linear(x + float64(i)*h) }
+	if k == 3 {
+		return (-3*G(0) + 4*G(1) - G(2)) / (2 * h)
+	}
+	return (-25*G(0) + 48*G(1) - 36*G(2) + 16*G(3) - 3*G(4)) / (12 * h)
+}
+
+// slope is the K-point derivative at x: central where the stencil fits
+// inside [0, ∞), one-sided forward below.
+func slope(g series.CDF, x, h float64, k int) float64 {
+	half := float64(k-1) / 2
+	if x < half*h-1e-12*h {
+		return forward(g, x, h, k)
+	}
+	G := func(i float64) float64 { return g.Linear(x + i*h) }
+	if k == 3 {
+		return (G(1) - G(-1)) / (2 * h)
+	}
+	return (G(-2) - 8*G(-1) + 8*G(1) - G(2)) / (12 * h)
+}

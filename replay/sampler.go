@@ -1,0 +1,172 @@
+package replay
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/revisit-dev/revisit/model"
+)
+
+// SamplerSyntax documents the sampler specs ParseSampler reads.
+const SamplerSyntax = `exp:λ         exponential delays with rate λ per unit (mean 1/λ)
+const:Δ       constant delay Δ units (rate 1/Δ)
+uniform:λ     delays uniform on [0, 2/λ]
+pareto:α,λ    Lomax delays with shape α > 1, scale (α−1)/λ so that the mean is 1/λ
+dist:SPEC     delays from any model distribution (model.Parse), e.g. dist:weibull:0.5,1`
+
+// Sampler is a crawler's sampling process F_S (SPEC §4): i.i.d. delays S_j
+// between visits with rate λ = 1/E[S]. The first visit is placed uniformly
+// at random in the first cycle: s_1 = U·S_0 with U ~ Uniform[0, 1) and
+// S_0 ~ F_S (U·Δ for constant delays), so the crawler is not phase-locked
+// with the trace.
+type Sampler struct {
+	Spec  string     // as given, e.g. "exp:2"
+	Rate  float64    // λ = 1/E[S] per unit
+	Delta float64    // Δ for constant delays, 0 otherwise
+	Dist  model.Dist // F_S
+}
+
+// ParseSampler reads a sampler spec (see SamplerSyntax).
+func ParseSampler(spec string) (Sampler, error) {
+	s := strings.TrimSpace(spec)
+	name, args, ok := strings.Cut(s, ":")
+	if !ok || args == "" {
+		return Sampler{}, fmt.Errorf("sampler %q: want NAME:PARAMS, one of\n%s", spec, SamplerSyntax)
+	}
+	num := func(a string) (float64, error) {
+		v, err := strconv.ParseFloat(strings.TrimSpace(a), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, fmt.Errorf("sampler %q: %q is not a finite number", spec, a)
+		}
+		return v, nil
+	}
+	rate := func(a string) (float64, error) {
+		v, err := num(a)
+		if err != nil {
+			return 0, err
+		}
+		if v <= 0 {
+			return 0, fmt.Errorf("sampler %q: the rate λ must be > 0, got %g", spec, v)
+		}
+		return v, nil
+	}
+	out := Sampler{Spec: s}
+	switch strings.ToLower(name) {
+	case "exp", "exponential", "poisson":
+		l, err := rate(args)
+		if err != nil {
+			return Sampler{}, err
+		}
+		out.Rate, out.Dist = l, model.Exponential{Rate: l}
+	case "const", "constant":
+		d, err := num(args)
+		if err != nil {
+			return Sampler{}, err
+		}
+		if d <= 0 {
+			return Sampler{}, fmt.Errorf("sampler %q: the delay Δ must be > 0, got %g", spec, d)
+		}
+		out.Rate, out.Delta, out.Dist = 1/d, d, model.Constant{C: d}
+	case "uniform", "unif":
+		l, err := rate(args)
+		if err != nil {
+			return Sampler{}, err
+		}
+		out.Rate, out.Dist = l, model.Uniform{A: 0, B: 2 / l}
+	case "pareto", "lomax":
+		a, l, ok := strings.Cut(args, ",")
+		if !ok {
+			return Sampler{}, fmt.Errorf("sampler %q: pareto takes α,λ", spec)
+		}
+		alpha, err := num(a)
+		if err != nil {
+			return Sampler{}, err
+		}
+		if alpha <= 1 {
+			return Sampler{}, fmt.Errorf("sampler %q: the shape α must be > 1 for a finite mean, got %g", spec, alpha)
+		}
+		lam, err := rate(l)
+		if err != nil {
+			return Sampler{}, err
+		}
+		out.Rate, out.Dist = lam, model.Pareto{Alpha: alpha, Beta: (alpha - 1) / lam}
+	case "dist", "model":
+		d, err := model.Parse(args)
+		if err != nil {
+			return Sampler{}, fmt.Errorf("sampler %q: %w", spec, err)
+		}
+		m := d.Mean()
+		if !(m > 0) || math.IsInf(m, 0) {
+			return Sampler{}, fmt.Errorf("sampler %q: the delay distribution needs a finite mean > 0, got %g", spec, m)
+		}
+		out.Rate, out.Dist = 1/m, d
+		if c, ok := d.(model.Constant); ok {
+			out.Delta = c.C
+		}
+	default:
+		return Sampler{}, fmt.Errorf("sampler %q: unknown sampler %q, want one of\n%s", spec, name, SamplerSyntax)
+	}
+	return out, nil
+}
+
+// Constant reports whether the delays are a constant Δ (comparison methods
+// M3, M4, M5 and the Cho/Matloff baselines need it).
+func (s Sampler) Constant() bool { return s.Delta > 0 }
+
+// Step is the grid step of the estimates for this sampler: x_n = nΔ for
+// constant delays, y_n = nh otherwise.
+func (s Sampler) Step(h float64) float64 {
+	if s.Constant() {
+		return s.Delta
+	}
+	return h
+}
+
+// visitSource yields visit times in increasing order.
+type visitSource interface{ next() float64 }
+
+// visitGen draws the visits of Sampler s from r.
+type visitGen struct {
+	s     Sampler
+	r     *rand.Rand
+	j     int
+	start float64
+	cur   float64
+}
+
+func newVisitGen(s Sampler, r *rand.Rand) *visitGen { return &visitGen{s: s, r: r, j: -1} }
+
+func (g *visitGen) next() float64 {
+	g.j++
+	if g.s.Constant() {
+		// s_j = s_1 + jΔ, computed by multiplication so that visit
+		// differences are multiples of Δ up to one rounding.
+		if g.j == 0 {
+			g.start = g.r.Float64() * g.s.Delta
+		}
+		return g.start + float64(g.j)*g.s.Delta
+	}
+	if g.j == 0 {
+		g.cur = g.r.Float64() * g.s.Dist.Rand(g.r)
+		return g.cur
+	}
+	g.cur += g.s.Dist.Rand(g.r)
+	return g.cur
+}
+
+// sliceVisits yields given visit times, then +Inf.
+type sliceVisits struct {
+	v []float64
+	i int
+}
+
+func (s *sliceVisits) next() float64 {
+	if s.i >= len(s.v) {
+		return math.Inf(1)
+	}
+	s.i++
+	return s.v[s.i-1]
+}
