@@ -74,9 +74,9 @@ func TestHandWorked(t *testing.T) {
 	}
 	// Poisson: n = 5 pairs, X = 2, τ = 1.
 	rates := map[string]float64{
-		"naive":   2. / 5,                 // X/(nτ)
-		"cho":     math.Log(5.5 / 3.5),    // −ln((5−2+0.5)/(5+0.5))
-		"matloff": math.Log(5. / 3),       // −ln(1 − 2/5)
+		"naive":   2. / 5,                     // X/(nτ)
+		"cho":     math.Log(5.5 / 3.5),        // −ln((5−2+0.5)/(5+0.5))
+		"matloff": math.Log(5. / 3),           // −ln(1 − 2/5)
 		"age-mle": 6. / (0.5*3 + 1.5*2 + 2.5), // m/ΣA = 6/7
 	}
 	for name, want := range rates {
