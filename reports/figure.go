@@ -1,0 +1,404 @@
+package reports
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/revisit-dev/revisit/internal/tables"
+)
+
+// Figure size: wide enough for a 4-decade log axis and a legend, small
+// enough to sit in a page column; the HTML scales it to the page width.
+const (
+	figWidth  = 7 * vg.Inch
+	figHeight = 4.3 * vg.Inch
+	// maxLinePoints is the size from which a line is thinned to what the
+	// eye can resolve (points closer than about a quarter of a point on the
+	// page are merged); the CSV keeps every point.
+	maxLinePoints = 3000
+)
+
+// palette is Okabe and Ito's colour-blind-safe palette (without yellow,
+// which is unreadable on white), then grey.
+var palette = []color.RGBA{
+	{0x00, 0x72, 0xB2, 0xff}, // blue
+	{0xD5, 0x5E, 0x00, 0xff}, // vermillion
+	{0x00, 0x9E, 0x73, 0xff}, // bluish green
+	{0xCC, 0x79, 0xA7, 0xff}, // reddish purple
+	{0xE6, 0x9F, 0x00, 0xff}, // orange
+	{0x56, 0xB4, 0xE9, 0xff}, // sky blue
+	{0x00, 0x00, 0x00, 0xff}, // black
+	{0x88, 0x88, 0x88, 0xff}, // grey
+}
+
+// dashes are the patterns of dashed (fit, model) curves, in turn.
+var dashes = [][]vg.Length{
+	{vg.Points(6), vg.Points(3)},
+	{vg.Points(2), vg.Points(2)},
+	{vg.Points(8), vg.Points(3), vg.Points(2), vg.Points(3)},
+	{vg.Points(4), vg.Points(4)},
+}
+
+var glyphs = []draw.GlyphDrawer{
+	draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.CrossGlyph{},
+	draw.RingGlyph{}, draw.PyramidGlyph{}, draw.BoxGlyph{}, draw.PlusGlyph{},
+}
+
+// sans is the plot font: Liberation Sans, metric-compatible with Arial and
+// Helvetica, which the SVG names as fallbacks for viewers without it.
+var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
+// SVG renders f as a standalone SVG document with gonum/plot: lines (step
+// functions drawn as post-steps, fits and models dashed), points, or bars
+// for histograms (curve X = left bin edges, Y = counts); logarithmic axes
+// with decade ticks when LogX/LogY; a legend placed in the emptiest corner.
+// Points a log axis cannot show (x ≤ 0 or y ≤ 0) are dropped; notes says
+// how many, for the caption. A figure that cannot be drawn returns an
+// error, never a panic.
+func SVG(f *tables.Figure) (svg []byte, notes []string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			svg, notes, err = nil, nil, fmt.Errorf("figure %s: plotting failed: %v", f.ID, r)
+		}
+	}()
+	p, notes, err := buildPlot(f)
+	if err != nil {
+		return nil, nil, fmt.Errorf("figure %s: %w", f.ID, err)
+	}
+	c := vgsvg.New(figWidth, figHeight)
+	p.Draw(draw.New(c))
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, nil, fmt.Errorf("figure %s: %w", f.ID, err)
+	}
+	out := strings.ReplaceAll(buf.String(), "font-family:Liberation Sans;", "font-family:Liberation Sans,Arial,Helvetica,sans-serif;")
+	return []byte(out), notes, nil
+}
+
+// curvePoints is one curve after dropping the points its axes cannot show.
+type curvePoints struct {
+	c   tables.Curve
+	xys plotter.XYs
+}
+
+func buildPlot(f *tables.Figure) (*plot.Plot, []string, error) {
+	p := plot.New()
+	setFonts(p)
+	p.Title.Text = f.Title
+	p.X.Label.Text = f.XLabel
+	p.Y.Label.Text = f.YLabel
+	p.Title.Padding = vg.Points(6)
+
+	// Keep the points the axes can show.
+	var notes []string
+	var curves []curvePoints
+	droppedX, droppedY, total := 0, 0, 0
+	for _, c := range f.Curves {
+		n := min(len(c.X), len(c.Y))
+		if len(c.X) != len(c.Y) {
+			notes = append(notes, fmt.Sprintf("curve %q has %d x and %d y values; the first %d pairs are plotted", c.Name, len(c.X), len(c.Y), n))
+		}
+		xys := make(plotter.XYs, 0, n)
+		for i := range n {
+			x, y := c.X[i], c.Y[i]
+			if !finite(x) || !finite(y) {
+				continue
+			}
+			total++
+			if f.LogX && x <= 0 {
+				droppedX++
+				continue
+			}
+			if f.LogY && y <= 0 {
+				droppedY++
+				continue
+			}
+			xys = append(xys, plotter.XY{X: x, Y: y})
+		}
+		curves = append(curves, curvePoints{c, xys})
+	}
+	if droppedX > 0 {
+		notes = append(notes, fmt.Sprintf("%s of %s points with x ≤ 0 not shown on the logarithmic x axis", Human(tables.Int, int64(droppedX)), Human(tables.Int, int64(total))))
+	}
+	if droppedY > 0 {
+		what := "points"
+		if f.Bars {
+			what = "bins"
+		}
+		notes = append(notes, fmt.Sprintf("%s of %s %s with y ≤ 0 not shown on the logarithmic y axis", Human(tables.Int, int64(droppedY)), Human(tables.Int, int64(total)), what))
+	}
+	kept := 0
+	for _, c := range curves {
+		kept += len(c.xys)
+	}
+	logX, logY := f.LogX, f.LogY
+	if kept == 0 {
+		notes = append(notes, "no points to plot")
+		logX, logY = false, false
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
+	}
+	if logX {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = logTicks{}
+	}
+	if logY {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = logTicks{}
+	}
+	p.Add(gridLines())
+
+	// Ranges in plot coordinates (log10 on log axes), for thinning and
+	// for the legend's corner.
+	tx := func(v float64) float64 { return v }
+	ty := tx
+	if logX {
+		tx = math.Log10
+	}
+	if logY {
+		ty = math.Log10
+	}
+	xr, yr := span(curves, tx, true), span(curves, ty, false)
+
+	nDashed, nPoints := 0, 0
+	for i, cp := range curves {
+		if len(cp.xys) == 0 {
+			continue
+		}
+		col := palette[i%len(palette)]
+		var thumb plot.Thumbnailer
+		switch {
+		case f.Bars:
+			h := bars(cp.xys, col, logY)
+			p.Add(h)
+			thumb = h
+		case cp.c.Points:
+			s, err := plotter.NewScatter(cp.xys)
+			if err != nil {
+				return nil, nil, fmt.Errorf("curve %q: %w", cp.c.Name, err)
+			}
+			s.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(2.5), Shape: glyphs[nPoints%len(glyphs)]}
+			nPoints++
+			p.Add(s)
+			thumb = s
+		default:
+			xys := cp.xys
+			if len(xys) > maxLinePoints {
+				xys = thin(xys, tx, ty, xr, yr)
+			}
+			l, err := plotter.NewLine(xys)
+			if err != nil {
+				return nil, nil, fmt.Errorf("curve %q: %w", cp.c.Name, err)
+			}
+			l.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(1.6)}
+			if cp.c.Step {
+				l.StepStyle = plotter.PostStep
+			}
+			if cp.c.Dashed {
+				l.LineStyle.Dashes = dashes[nDashed%len(dashes)]
+				l.LineStyle.Width = vg.Points(1.8)
+				nDashed++
+			}
+			p.Add(l)
+			thumb = l
+		}
+		if cp.c.Name != "" {
+			p.Legend.Add(cp.c.Name, thumb)
+		}
+	}
+	p.Legend.Top, p.Legend.Left = legendCorner(curves, tx, ty, xr, yr)
+	p.Legend.Padding = vg.Points(3)
+	p.Legend.XOffs, p.Legend.YOffs = vg.Points(-6), vg.Points(-6)
+	if p.Legend.Left {
+		p.Legend.XOffs = vg.Points(6)
+	}
+	if !p.Legend.Top {
+		p.Legend.YOffs = vg.Points(6)
+	}
+	return p, notes, nil
+}
+
+func setFonts(p *plot.Plot) {
+	p.Title.TextStyle.Font = font.From(sans, 13)
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font = font.From(sans, 11.5)
+		a.Tick.Label.Font = font.From(sans, 10)
+	}
+	p.Legend.TextStyle.Font = font.From(sans, 10)
+}
+
+func gridLines() *plotter.Grid {
+	g := plotter.NewGrid()
+	light := color.Gray{Y: 0xdd}
+	g.Vertical.Color, g.Horizontal.Color = light, light
+	g.Vertical.Width, g.Horizontal.Width = vg.Points(0.5), vg.Points(0.5)
+	return g
+}
+
+// bars turns (left edge, count) points into histogram bins; a bin ends
+// where the next begins, the last one is as wide as the one before it.
+func bars(xys plotter.XYs, col color.RGBA, logY bool) *plotter.Histogram {
+	bins := make([]plotter.HistogramBin, len(xys))
+	for i, pt := range xys {
+		var w float64
+		switch {
+		case i+1 < len(xys):
+			w = xys[i+1].X - pt.X
+		case i > 0:
+			w = pt.X - xys[i-1].X
+		default:
+			w = 1
+		}
+		if w <= 0 {
+			w = 1
+		}
+		bins[i] = plotter.HistogramBin{Min: pt.X, Max: pt.X + w, Weight: pt.Y}
+	}
+	fill := col
+	fill.A = 0xa0
+	h := &plotter.Histogram{Bins: bins, FillColor: fill, LogY: logY}
+	h.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(0.8)}
+	return h
+}
+
+// span is the range of the curves' x (or y) values in plot coordinates.
+func span(curves []curvePoints, t func(float64) float64, isX bool) [2]float64 {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, c := range curves {
+		for _, pt := range c.xys {
+			v := pt.Y
+			if isX {
+				v = pt.X
+			}
+			v = t(v)
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	if !(hi > lo) {
+		return [2]float64{lo - 0.5, lo + 0.5}
+	}
+	return [2]float64{lo, hi}
+}
+
+// thin drops the points of a long line that lie within a quarter of a
+// point (on the page) of the last point kept, keeping the first and last.
+func thin(xys plotter.XYs, tx, ty func(float64) float64, xr, yr [2]float64) plotter.XYs {
+	const eps = 0.25
+	sx := float64(figWidth.Points()) / (xr[1] - xr[0])
+	sy := float64(figHeight.Points()) / (yr[1] - yr[0])
+	out := plotter.XYs{xys[0]}
+	lx, ly := tx(xys[0].X)*sx, ty(xys[0].Y)*sy
+	for i := 1; i < len(xys)-1; i++ {
+		x, y := tx(xys[i].X)*sx, ty(xys[i].Y)*sy
+		if math.Abs(x-lx) < eps && math.Abs(y-ly) < eps {
+			continue
+		}
+		out = append(out, xys[i])
+		lx, ly = x, y
+	}
+	return append(out, xys[len(xys)-1])
+}
+
+// legendCorner picks the corner of the plot (top/bottom, left/right) whose
+// third of each axis holds the fewest points; ties go to top right, then
+// top left, bottom right, bottom left.
+func legendCorner(curves []curvePoints, tx, ty func(float64) float64, xr, yr [2]float64) (top, left bool) {
+	var n [4]int // TR, TL, BR, BL
+	for _, c := range curves {
+		for _, pt := range c.xys {
+			u := (tx(pt.X) - xr[0]) / (xr[1] - xr[0])
+			v := (ty(pt.Y) - yr[0]) / (yr[1] - yr[0])
+			switch {
+			case u >= 0.55 && v >= 0.6:
+				n[0]++
+			case u <= 0.45 && v >= 0.6:
+				n[1]++
+			case u >= 0.55 && v <= 0.4:
+				n[2]++
+			case u <= 0.45 && v <= 0.4:
+				n[3]++
+			}
+		}
+	}
+	best := 0
+	for i := 1; i < 4; i++ {
+		if n[i] < n[best] {
+			best = i
+		}
+	}
+	return best < 2, best == 1 || best == 3
+}
+
+// logTicks marks decades on a logarithmic axis, labelling 10^k (and 2 and 5
+// times it, or every integer multiple, when the axis spans less than two
+// decades so that at least two labels show).
+type logTicks struct{}
+
+func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(lo > 0) || !(hi >= lo) || math.IsInf(hi, 0) {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	k0, k1 := int(math.Floor(math.Log10(lo))), int(math.Ceil(math.Log10(hi)))
+	inRange := func(v float64) bool { return v >= lo*(1-1e-9) && v <= hi*(1+1e-9) }
+	for _, labelled := range [][]int{{1}, {1, 2, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}} {
+		var ticks []plot.Tick
+		nl := 0
+		for k := k0; k <= k1; k++ {
+			for m := 1; m <= 9; m++ {
+				v := float64(m) * math.Pow(10, float64(k))
+				if !inRange(v) {
+					continue
+				}
+				t := plot.Tick{Value: v}
+				for _, l := range labelled {
+					if m == l {
+						t.Label = tickLabel(m, k)
+						nl++
+					}
+				}
+				ticks = append(ticks, t)
+			}
+		}
+		if nl >= 2 {
+			return ticks
+		}
+	}
+	return plot.DefaultTicks{}.Ticks(lo, hi)
+}
+
+// tickLabel prints m×10^k: plainly between 0.001 and 10,000, else as
+// "10⁵" or "2×10⁻⁴".
+func tickLabel(m, k int) string {
+	if k >= -3 && k <= 4 {
+		return strconv.FormatFloat(float64(m)*math.Pow(10, float64(k)), 'f', max(0, -k), 64)
+	}
+	e := "10" + superscript(k)
+	if m == 1 {
+		return e
+	}
+	return strconv.Itoa(m) + "×" + e
+}
+
+func superscript(k int) string {
+	const digits = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+	sup := []rune(digits)
+	var b strings.Builder
+	if k < 0 {
+		b.WriteRune('⁻')
+		k = -k
+	}
+	for _, c := range strconv.Itoa(k) {
+		b.WriteRune(sup[c-'0'])
+	}
+	return b.String()
+}

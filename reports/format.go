@@ -1,0 +1,354 @@
+package reports
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dustin/go-humanize"
+
+	"github.com/revisit-dev/revisit/internal/tables"
+)
+
+// dash is printed for a missing value (NaN, null).
+const dash = "—"
+
+// Human formats one cell for people, by its column's kind: thousands
+// separators for Int, about 4 significant digits for Float, a percentage for
+// Percent, the natural unit for Seconds ("4.8 h", "3.2 d", "8.3 y"), SI sizes
+// for Bytes, a UTC date for Time; NaN and missing cells print as "—".
+func Human(k tables.Kind, v any) string {
+	switch k {
+	case tables.Int:
+		if n, ok := asInt(v); ok {
+			return comma(n)
+		}
+	case tables.Bytes:
+		if n, ok := asInt(v); ok {
+			return siBytes(n)
+		}
+	case tables.Time:
+		if n, ok := asInt(v); ok {
+			t := time.Unix(n, 0).UTC()
+			if n%86400 == 0 {
+				return t.Format("2006-01-02")
+			}
+			return t.Format("2006-01-02 15:04:05")
+		}
+	case tables.Float:
+		if f, ok := asFloat(v); ok {
+			return humanFloat(f)
+		}
+	case tables.Percent:
+		if f, ok := asFloat(v); ok {
+			if !finite(f) {
+				return humanFloat(f)
+			}
+			return humanFloat(100*f) + "%"
+		}
+	case tables.Seconds:
+		if f, ok := asFloat(v); ok {
+			return humanSeconds(f)
+		}
+	}
+	return humanOther(v)
+}
+
+// humanOther prints a string cell, or a cell whose type does not match its
+// column (shown as it is rather than dropped).
+func humanOther(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return dash
+	case string:
+		return x
+	case float64:
+		return humanFloat(x)
+	case int64:
+		return comma(x)
+	case int:
+		return comma(int64(x))
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return strings.TrimSpace(strings.ReplaceAll(fmt.Sprint(v), "\n", " "))
+}
+
+// humanFloat prints about 4 significant digits: 0.1235, 12.35, 999.9, and
+// integers with separators from 1,000 up (1,235, 12,346); 1.235e-05 below
+// 10⁻³ and 1.235e+15 from 10¹⁵ up.
+func humanFloat(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return dash
+	case math.IsInf(f, 1):
+		return "∞"
+	case math.IsInf(f, -1):
+		return "−∞"
+	case f == 0:
+		return "0"
+	}
+	a := math.Abs(f)
+	neg := ""
+	if f < 0 {
+		neg = "−"
+	}
+	switch {
+	case a >= 1e15:
+		return neg + strconv.FormatFloat(a, 'e', 3, 64)
+	case a >= 999.95: // 4 or more integer digits: round to an integer
+		return neg + comma(int64(math.Round(a)))
+	case a >= 1e-3:
+		return neg + strconv.FormatFloat(a, 'g', 4, 64)
+	default:
+		return neg + strconv.FormatFloat(a, 'e', 3, 64)
+	}
+}
+
+// durationUnits are the natural units of humanSeconds, largest first.
+var durationUnits = []struct {
+	name string
+	s    float64
+}{
+	{"y", 365.25 * 86400},
+	{"d", 86400},
+	{"h", 3600},
+	{"min", 60},
+	{"s", 1},
+	{"ms", 1e-3},
+	{"µs", 1e-6},
+}
+
+// humanSeconds prints a duration in seconds in its natural unit: the
+// largest unit in which it is at least 1, one decimal below 10 of that unit
+// and none from 10 up ("4.8 h", "3.2 d", "8.3 y", "45 min").
+func humanSeconds(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return dash
+	case math.IsInf(f, 0):
+		return humanFloat(f)
+	case f == 0:
+		return "0 s"
+	}
+	a := math.Abs(f)
+	neg := ""
+	if f < 0 {
+		neg = "−"
+	}
+	u := durationUnits[len(durationUnits)-1]
+	for _, c := range durationUnits {
+		if a >= c.s {
+			u = c
+			break
+		}
+	}
+	x := a / u.s
+	var s string
+	if math.Round(x*10)/10 < 10 {
+		s = strconv.FormatFloat(x, 'f', 1, 64)
+	} else {
+		s = comma(int64(math.Round(x)))
+	}
+	return neg + s + " " + u.name
+}
+
+// Machine formats one cell for CSV: integers in full, floats with the
+// shortest representation that reads back to the same float64, Percent as
+// the fraction, Seconds in seconds, Time as RFC 3339 UTC, NaN and missing
+// cells as the empty field.
+func Machine(k tables.Kind, v any) string {
+	switch k {
+	case tables.Time:
+		if n, ok := asInt(v); ok {
+			return time.Unix(n, 0).UTC().Format(time.RFC3339)
+		}
+	case tables.Int, tables.Bytes:
+		if n, ok := asInt(v); ok {
+			return strconv.FormatInt(n, 10)
+		}
+	}
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case float64:
+		switch {
+		case math.IsNaN(x):
+			return ""
+		case math.IsInf(x, 1):
+			return "Inf"
+		case math.IsInf(x, -1):
+			return "-Inf"
+		}
+		return machineFloat(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case int:
+		return strconv.Itoa(x)
+	}
+	return fmt.Sprint(v)
+}
+
+// machineHeader names a CSV column with the unit its raw values are in.
+func machineHeader(c tables.Column) string {
+	unit := c.Unit
+	switch c.Kind {
+	case tables.Percent:
+		unit = "fraction"
+	case tables.Seconds:
+		unit = "s"
+	case tables.Bytes:
+		unit = "bytes"
+	case tables.Time:
+		unit = "UTC"
+	}
+	if unit == "" {
+		return c.Name
+	}
+	return c.Name + " (" + unit + ")"
+}
+
+// humanHeader names a column for people: its unit when the printed cells
+// do not already carry one.
+func humanHeader(c tables.Column) string {
+	switch c.Kind {
+	case tables.Percent, tables.Seconds, tables.Bytes, tables.Time:
+		return c.Name
+	}
+	if c.Unit == "" {
+		return c.Name
+	}
+	return c.Name + " (" + c.Unit + ")"
+}
+
+// numeric reports whether a column is right-aligned.
+func numeric(k tables.Kind) bool {
+	switch k {
+	case tables.Int, tables.Float, tables.Percent, tables.Seconds, tables.Bytes:
+		return true
+	}
+	return false
+}
+
+// cell returns row[j], or nil when the row is short.
+func cell(row []any, j int) any {
+	if j < len(row) {
+		return row[j]
+	}
+	return nil
+}
+
+func asInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case int:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<62 {
+			return int64(x), true
+		}
+	}
+	return 0, false
+}
+
+func asFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	}
+	return 0, false
+}
+
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+
+// machineFloat is the shortest decimal that reads back to the same float64:
+// fixed notation from 10⁻⁴ to 10²¹ (262250660, 0.254), exponent notation
+// outside (1.2346e-05).
+func machineFloat(x float64) string {
+	if a := math.Abs(x); a == 0 || a >= 1e-4 && a < 1e21 {
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// comma prints an integer with thousands separators and a true minus sign.
+func comma(n int64) string {
+	if n < 0 {
+		return "−" + humanize.Comma(-n)
+	}
+	return humanize.Comma(n)
+}
+
+// siBytes prints a size with SI prefixes: "999 B", "1.9 MB", "123 MB",
+// "1.0 GB" (one decimal below 10 of the unit, none from 10 up; rounding
+// that reaches 1000 moves to the next unit).
+func siBytes(n int64) string {
+	neg := ""
+	a := float64(n)
+	if n < 0 {
+		neg, a = "−", -a
+	}
+	if a < 1000 {
+		return neg + strconv.FormatFloat(a, 'f', 0, 64) + " B"
+	}
+	units := []string{"kB", "MB", "GB", "TB", "PB", "EB"}
+	for i, u := range units {
+		x := a / math.Pow(1000, float64(i+1))
+		if math.Round(x) >= 1000 && i+1 < len(units) {
+			continue
+		}
+		if math.Round(x*10)/10 < 10 {
+			return neg + strconv.FormatFloat(x, 'f', 1, 64) + " " + u
+		}
+		return neg + strconv.FormatFloat(x, 'f', 0, 64) + " " + u
+	}
+	return neg + strconv.FormatFloat(a, 'e', 2, 64) + " B"
+}
+
+// humanRows formats every cell of t for people (see Human), column by
+// column: a Time column whose values all fall on midnight UTC prints dates
+// only, otherwise every cell shows date and time.
+func humanRows(t *tables.Table) [][]string {
+	dateOnly := make([]bool, len(t.Columns))
+	for j, c := range t.Columns {
+		if c.Kind != tables.Time {
+			continue
+		}
+		dateOnly[j] = true
+		for _, r := range t.Rows {
+			if n, ok := asInt(cell(r, j)); ok && n%86400 != 0 {
+				dateOnly[j] = false
+				break
+			}
+		}
+	}
+	out := make([][]string, len(t.Rows))
+	for i, r := range t.Rows {
+		row := make([]string, len(t.Columns))
+		for j, c := range t.Columns {
+			v := cell(r, j)
+			if c.Kind == tables.Time && !dateOnly[j] {
+				if n, ok := asInt(v); ok {
+					row[j] = time.Unix(n, 0).UTC().Format("2006-01-02 15:04:05")
+					continue
+				}
+			}
+			row[j] = Human(c.Kind, v)
+		}
+		out[i] = row
+	}
+	return out
+}

@@ -1,0 +1,86 @@
+package reports
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/revisit-dev/revisit/internal/tables"
+)
+
+// WriteMarkdown writes t as a GitHub-flavoured Markdown document: the title
+// as a heading, the provenance line, a pipe table with numbers for people
+// (see Human; numeric columns right-aligned) and the notes.
+func WriteMarkdown(w io.Writer, t *tables.Table) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "## %s\n\n", mdText(titleOf(t)))
+	if t.Source != "" {
+		fmt.Fprintf(bw, "Source: %s\n\n", mdText(t.Source))
+	}
+	if len(t.Columns) > 0 {
+		bw.WriteString("|")
+		for _, c := range t.Columns {
+			fmt.Fprintf(bw, " %s |", mdCell(humanHeader(c)))
+		}
+		bw.WriteString("\n|")
+		for _, c := range t.Columns {
+			if numeric(c.Kind) {
+				bw.WriteString("---:|")
+			} else {
+				bw.WriteString(":---|")
+			}
+		}
+		bw.WriteString("\n")
+		for _, r := range humanRows(t) {
+			bw.WriteString("|")
+			for _, c := range r {
+				fmt.Fprintf(bw, " %s |", mdCell(c))
+			}
+			bw.WriteString("\n")
+		}
+		if len(t.Rows) == 0 {
+			bw.WriteString("\n(no rows)\n")
+		}
+		bw.WriteString("\n")
+	}
+	if docs := columnDocs(t); len(docs) > 0 || len(t.Notes) > 0 {
+		for _, n := range t.Notes {
+			fmt.Fprintf(bw, "- %s\n", mdText(n))
+		}
+		for _, d := range docs {
+			fmt.Fprintf(bw, "- %s\n", mdText(d))
+		}
+		bw.WriteString("\n")
+	}
+	return bw.Flush()
+}
+
+// columnDocs lists "name: doc" for the columns that carry a Doc.
+func columnDocs(t *tables.Table) []string {
+	var out []string
+	for _, c := range t.Columns {
+		if c.Doc != "" {
+			out = append(out, c.Name+": "+c.Doc)
+		}
+	}
+	return out
+}
+
+func titleOf(t *tables.Table) string {
+	if t.Title != "" {
+		return t.Title
+	}
+	return t.ID
+}
+
+// mdText keeps a line of prose on one line.
+func mdText(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// mdCell escapes what would break a pipe-table cell.
+func mdCell(s string) string {
+	s = mdText(s)
+	return strings.ReplaceAll(s, "|", `\|`)
+}
