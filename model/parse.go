@@ -102,7 +102,7 @@ func Parse(spec string) (Dist, error) {
 
 func parseMixture(spec, args string) (Dist, error) {
 	var m Mixture
-	for _, term := range strings.Split(args, "+") {
+	for _, term := range splitTerms(args) {
 		ws, ds, ok := strings.Cut(term, "*")
 		if !ok {
 			return nil, fmt.Errorf("distribution %q: mixture term %q is not WEIGHT*SPEC", spec, term)
@@ -122,4 +122,22 @@ func parseMixture(spec, args string) (Dist, error) {
 		return nil, fmt.Errorf("distribution %q: empty mixture", spec)
 	}
 	return m, nil
+}
+
+// splitTerms splits a mixture at '+', except a '+' that is the sign of an
+// exponent ("1e+06", as %g prints large parameters).
+func splitTerms(s string) []string {
+	var out []string
+	from := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '+' {
+			continue
+		}
+		if i >= 2 && (s[i-1] == 'e' || s[i-1] == 'E') && s[i-2] >= '0' && s[i-2] <= '9' {
+			continue
+		}
+		out = append(out, s[from:i])
+		from = i + 1
+	}
+	return append(out, s[from:])
 }

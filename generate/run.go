@@ -1,0 +1,418 @@
+package generate
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/pgzip"
+
+	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/series"
+)
+
+// Output formats.
+const (
+	FormatMediaWiki = "mediawiki"
+	FormatYelp      = "yelp"
+	FormatParquet   = "parquet"
+)
+
+// Source is the dataset source name of Parquet output.
+const Source = "generated"
+
+// Options are a generation run: the corpus and where it goes.
+type Options struct {
+	Config
+	// Format is mediawiki, yelp or parquet.
+	Format string
+	// Out is the output: a file for mediawiki (gzip when it ends in .gz),
+	// a directory for yelp and parquet, or "-" for standard output
+	// (mediawiki XML or yelp reviews).
+	Out string
+	// Truth is where truth.json goes; "" means the default beside Out
+	// (none for "-").
+	Truth string
+	// Gzip compresses standard output (files: by their .gz name).
+	Gzip bool
+	// GzipImpl chooses the gzip writer: "pgzip" (parallel, the default) or
+	// "gzip" (klauspost/compress, one goroutine).
+	GzipImpl string
+	// Stdout is where "-" writes (os.Stdout when nil).
+	Stdout io.Writer
+	// Version goes into the truth and the manifest.
+	Version string
+	// Progress, when set, is called after every page with the pages done
+	// and the uncompressed bytes written so far.
+	Progress func(pages int, bytes int64)
+}
+
+// Summary is what a run produced.
+type Summary struct {
+	Totals
+	Bytes   int64 // uncompressed bytes of the main output (XML, review JSON); 0 for parquet
+	Out     string
+	Truth   string
+	Elapsed time.Duration
+}
+
+// DefaultTruthPath is where truth.json goes when Options.Truth is empty:
+// inside the output directory (yelp, parquet), or beside a dump file with
+// its extensions replaced (x.xml.gz → x.truth.json); "" for "-".
+func DefaultTruthPath(format, out string) string {
+	if out == "-" {
+		return ""
+	}
+	if format != FormatMediaWiki {
+		return filepath.Join(out, TruthFile)
+	}
+	base := out
+	for _, ext := range []string{".gz", ".xml"} {
+		base = strings.TrimSuffix(base, ext)
+	}
+	return base + ".truth.json"
+}
+
+// Run generates the corpus of opt. Files appear atomically: they are
+// written under temporary names and renamed when complete, and removed on
+// error.
+func Run(opt Options) (*Summary, error) {
+	t0 := time.Now()
+	g, err := NewGenerator(opt.Config)
+	if err != nil {
+		return nil, err
+	}
+	switch opt.Format {
+	case FormatMediaWiki, FormatYelp, FormatParquet:
+	default:
+		return nil, fmt.Errorf("format %q: want mediawiki, yelp or parquet", opt.Format)
+	}
+	if opt.Out == "" {
+		return nil, errors.New("no output given")
+	}
+	if opt.Out == "-" && opt.Format == FormatParquet {
+		return nil, errors.New("parquet output needs a directory, not -")
+	}
+	if opt.Stdout == nil {
+		opt.Stdout = os.Stdout
+	}
+	truthPath := opt.Truth
+	if truthPath == "" {
+		truthPath = DefaultTruthPath(opt.Format, opt.Out)
+	}
+	var files []*atomicFile
+	abort := func() {
+		for _, f := range files {
+			f.abort()
+		}
+	}
+	open := func(path string) (*atomicFile, error) {
+		f, err := createAtomic(path)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+		return f, nil
+	}
+
+	// Output directory for yelp (parquet: dataset.Create handles it).
+	if opt.Format == FormatYelp && opt.Out != "-" {
+		if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+			return nil, fmt.Errorf("output %s: %w", opt.Out, err)
+		}
+	}
+
+	var tw *truthWriter
+	if truthPath != "" && opt.Format != FormatParquet {
+		f, err := open(truthPath)
+		if err != nil {
+			return nil, err
+		}
+		if tw, err = newTruthWriter(f.w, truthHeader(&opt)); err != nil {
+			abort()
+			return nil, err
+		}
+	}
+	// Parquet: the truth goes into the dataset directory, which appears
+	// only at Close; write it to a temporary file beside it first.
+	var parquetTruth *atomicFile
+	if truthPath != "" && opt.Format == FormatParquet {
+		tmpTruth := filepath.Join(filepath.Dir(filepath.Clean(opt.Out)), "."+filepath.Base(opt.Out)+".truth.json")
+		if parquetTruth, err = open(tmpTruth); err != nil {
+			return nil, err
+		}
+		if tw, err = newTruthWriter(parquetTruth.w, truthHeader(&opt)); err != nil {
+			abort()
+			return nil, err
+		}
+	}
+
+	var main io.Writer // uncompressed stream of the main output
+	var closers []func() error
+	if opt.Format != FormatParquet {
+		var raw io.Writer
+		name := opt.Out
+		if opt.Format == FormatYelp && opt.Out != "-" {
+			name = filepath.Join(opt.Out, YelpReviewFile)
+		}
+		gz := opt.Gzip
+		if opt.Out == "-" {
+			raw = opt.Stdout
+		} else {
+			f, err := open(name)
+			if err != nil {
+				abort()
+				return nil, err
+			}
+			raw = f.w
+			gz = strings.HasSuffix(name, ".gz")
+		}
+		main = raw
+		if gz {
+			zw, err := newGzip(raw, opt.GzipImpl)
+			if err != nil {
+				abort()
+				return nil, err
+			}
+			main = zw
+			closers = append(closers, zw.Close)
+		}
+		if opt.Out == "-" {
+			bw := bufio.NewWriterSize(main, 1<<16)
+			main = bw
+			closers = append([]func() error{bw.Flush}, closers...)
+		}
+	}
+
+	sum := &Summary{Out: opt.Out, Truth: truthPath}
+	var page Page
+	fail := func(err error) (*Summary, error) {
+		abort()
+		return nil, err
+	}
+	switch opt.Format {
+	case FormatMediaWiki:
+		mw, err := newMediaWikiWriter(main, opt.Seed)
+		if err != nil {
+			return fail(fmt.Errorf("output %s: %w", opt.Out, err))
+		}
+		for i := 0; i < opt.Pages; i++ {
+			if err := g.Page(i, &page); err != nil {
+				return fail(err)
+			}
+			if err := mw.page(&page); err != nil {
+				return fail(fmt.Errorf("output %s: %w", opt.Out, err))
+			}
+			if err := sum.add(g, tw, &page, NamespaceName(page.Namespace), ""); err != nil {
+				return fail(err)
+			}
+			if opt.Progress != nil {
+				opt.Progress(i+1, mw.bytes())
+			}
+		}
+		if err := mw.close(); err != nil {
+			return fail(fmt.Errorf("output %s: %w", opt.Out, err))
+		}
+		sum.Bytes = mw.bytes()
+	case FormatYelp:
+		yw := &yelpWriter{rev: main, seed: opt.Seed}
+		if opt.Out != "-" {
+			f, err := open(filepath.Join(opt.Out, YelpBusinessFile))
+			if err != nil {
+				return fail(err)
+			}
+			yw.biz = f.w
+		}
+		for i := 0; i < opt.Pages; i++ {
+			if err := g.Page(i, &page); err != nil {
+				return fail(err)
+			}
+			yp, err := yw.page(&page)
+			if err != nil {
+				return fail(fmt.Errorf("output %s: %w", opt.Out, err))
+			}
+			page.Title = yp.name
+			if err := sum.add(g, tw, &page, yp.city, yp.key); err != nil {
+				return fail(err)
+			}
+			if opt.Progress != nil {
+				opt.Progress(i+1, yw.n)
+			}
+		}
+		sum.Bytes = yw.n
+	case FormatParquet:
+		dw, err := dataset.Create(opt.Out)
+		if err != nil {
+			return fail(err)
+		}
+		for i := 0; i < opt.Pages; i++ {
+			if err := g.Page(i, &page); err != nil {
+				dw.Abort()
+				return fail(err)
+			}
+			sp := series.Page{ID: page.ID, Source: Source, Title: page.Title, Namespace: page.Namespace,
+				Group: NamespaceName(page.Namespace), Collapsed: page.Collapsed, Resolution: 1, Updates: page.Updates}
+			if err := dw.Write(&sp); err != nil {
+				dw.Abort()
+				return fail(err)
+			}
+			if err := sum.add(g, tw, &page, sp.Group, ""); err != nil {
+				dw.Abort()
+				return fail(err)
+			}
+			if opt.Progress != nil {
+				opt.Progress(i+1, 0)
+			}
+		}
+		if err := dw.Close(manifest(&opt, sum)); err != nil {
+			return fail(err)
+		}
+	}
+	for _, c := range closers {
+		if err := c(); err != nil {
+			return fail(fmt.Errorf("output %s: %w", opt.Out, err))
+		}
+	}
+	if tw != nil {
+		if err := tw.close(); err != nil {
+			return fail(fmt.Errorf("truth %s: %w", truthPath, err))
+		}
+	}
+	if parquetTruth != nil {
+		parquetTruth.final = truthPath
+	}
+	for _, f := range files {
+		if err := f.commit(); err != nil {
+			return fail(err)
+		}
+	}
+	sum.Elapsed = time.Since(t0)
+	return sum, nil
+}
+
+func (s *Summary) add(g *Generator, tw *truthWriter, p *Page, group, key string) error {
+	s.Pages++
+	s.Revisions += int64(len(p.Revisions))
+	s.Updates += int64(len(p.Updates))
+	s.Collapsed += p.Collapsed
+	if tw == nil {
+		return nil
+	}
+	pt := g.pageTruth(p, group)
+	pt.Key = key
+	return tw.page(&pt)
+}
+
+func truthHeader(opt *Options) *Truth {
+	src := Source
+	switch opt.Format {
+	case FormatMediaWiki:
+		src = DBName
+	case FormatYelp:
+		src = "yelp"
+	}
+	t := &Truth{
+		Tool: truthTool, Version: opt.Version, Seed: opt.Seed, Format: opt.Format, Output: opt.Out, Source: src,
+		Start: opt.Start.UTC(), End: opt.Start.Add(time.Duration(opt.Span) * time.Second).UTC(), SpanS: opt.Span,
+		Unit: opt.UnitName, UnitS: opt.Unit, TalkFraction: opt.TalkFraction, MaxUpdates: opt.MaxUpdates,
+	}
+	for _, m := range opt.Models {
+		t.Models = append(t.Models, TruthMix{Weight: m.Weight, Spec: m.Model.String()})
+	}
+	return t
+}
+
+// manifest is the dataset manifest of Parquet output. Created is the end
+// of the generated window, not the wall clock, so the same seed gives the
+// same bytes.
+func manifest(opt *Options, s *Summary) *dataset.Manifest {
+	models := make([]string, len(opt.Models))
+	for i, m := range opt.Models {
+		models[i] = fmt.Sprintf("%g*%s", m.Weight, m.Model)
+	}
+	return &dataset.Manifest{
+		Tool: "revisit", Version: opt.Version,
+		Created: opt.Start.Add(time.Duration(opt.Span) * time.Second).UTC(),
+		Inputs:  []dataset.Input{{Name: "revisit generate", Size: -1, Format: "generated"}},
+		Counts: dataset.Counts{PagesRead: s.Pages, PagesKept: s.Pages, RevisionsRead: s.Revisions,
+			RevisionsKept: s.Revisions, Updates: s.Updates, Collapsed: s.Collapsed},
+		Extra: map[string]any{
+			"generator": map[string]any{"seed": opt.Seed, "models": models, "start": opt.Start.UTC(),
+				"span_s": opt.Span, "unit": opt.UnitName, "talk_fraction": opt.TalkFraction},
+		},
+	}
+}
+
+// newGzip returns the gzip writer at BestSpeed: parallel pgzip by default
+// (see bench/generate.sh for the measurements behind the choice).
+func newGzip(w io.Writer, impl string) (io.WriteCloser, error) {
+	switch impl {
+	case "", "pgzip":
+		zw, err := pgzip.NewWriterLevel(w, pgzip.BestSpeed)
+		if err != nil {
+			return nil, err
+		}
+		if err := zw.SetConcurrency(1<<20, 4); err != nil {
+			return nil, err
+		}
+		return zw, nil
+	case "gzip":
+		return gzip.NewWriterLevel(w, gzip.BestSpeed)
+	}
+	return nil, fmt.Errorf("gzip implementation %q: want pgzip or gzip", impl)
+}
+
+// atomicFile is a file written under a temporary name in its directory
+// and renamed to its final name by commit.
+type atomicFile struct {
+	f     *os.File
+	w     *bufio.Writer
+	tmp   string
+	final string
+}
+
+func createAtomic(path string) (*atomicFile, error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("output %s: %w", path, err)
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("output %s: is a directory", path)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-")
+	if err != nil {
+		return nil, fmt.Errorf("output %s: %w", path, err)
+	}
+	return &atomicFile{f: f, w: bufio.NewWriterSize(f, 1<<20), tmp: f.Name(), final: path}, nil
+}
+
+func (a *atomicFile) commit() error {
+	if err := a.w.Flush(); err != nil {
+		a.abort()
+		return fmt.Errorf("output %s: %w", a.final, err)
+	}
+	if err := a.f.Chmod(0o644); err != nil {
+		a.abort()
+		return fmt.Errorf("output %s: %w", a.final, err)
+	}
+	if err := a.f.Close(); err != nil {
+		os.Remove(a.tmp)
+		return fmt.Errorf("output %s: %w", a.final, err)
+	}
+	if err := os.Rename(a.tmp, a.final); err != nil {
+		os.Remove(a.tmp)
+		return fmt.Errorf("output %s: %w", a.final, err)
+	}
+	return nil
+}
+
+func (a *atomicFile) abort() {
+	a.f.Close()
+	os.Remove(a.tmp)
+}
