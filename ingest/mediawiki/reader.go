@@ -147,14 +147,29 @@ func (r *Reader) Next() (*series.RawPage, error) {
 		if !s.skipToByte('<') {
 			return nil, r.atEnd()
 		}
-		tagStart := s.pos
-		gt := s.indexByte('>')
-		if gt < 0 {
-			return nil, r.atEnd()
+		if s.end-s.pos < 512 && !s.eof {
+			s.more(s.pos) // keep short tags inside the window
 		}
-		tagStart = s.pos // indexByte may have moved the window
-		tag := s.buf[s.pos+1 : s.pos+gt]
-		off := s.offset(tagStart)
+		// Scan the element name, then (only if attributes follow) the '>'.
+		buf := s.buf[s.pos:s.end]
+		n := 1
+		for n < len(buf) && !nameEnd[buf[n]] {
+			n++
+		}
+		gt := n
+		if n >= len(buf) || buf[n] != '>' {
+			gt = s.indexByte('>')
+			if gt < 0 {
+				return nil, r.atEnd()
+			}
+			buf = s.buf[s.pos:s.end]
+			for n < gt && !nameEnd[buf[n]] {
+				n++
+			}
+		}
+		tag := buf[1:gt]
+		name := buf[1:n]
+		off := s.offset(s.pos)
 		s.pos += gt + 1
 		if len(tag) == 0 {
 			if err := r.malformed(off, "empty tag <>"); err != nil {
@@ -180,12 +195,14 @@ func (r *Reader) Next() (*series.RawPage, error) {
 			continue
 		}
 		self := tag[len(tag)-1] == '/'
-		name := trimName(tag)
 		if err := r.startTag(name, tag, self, off); err != nil {
 			return nil, err
 		}
 	}
 }
+
+// nameEnd marks the bytes that end an element name.
+var nameEnd = [256]bool{' ': true, '/': true, '>': true, '\t': true, '\n': true, '\r': true}
 
 // trimName returns the element name at the start of a tag's bytes.
 func trimName(t []byte) []byte {

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/revisit-dev/revisit/ingest/source"
 	"github.com/revisit-dev/revisit/internal/decompress"
 	"github.com/revisit-dev/revisit/internal/realdata"
-	"github.com/revisit-dev/revisit/ingest/source"
 	"github.com/revisit-dev/revisit/series"
 )
 
