@@ -1,0 +1,422 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/series"
+)
+
+// SPEC §7 report sections the tables belong to.
+const (
+	secCorpus  = 1
+	secTop     = 2
+	secTails   = 3
+	secScreen  = 4
+	secMethods = 5
+	secFigures = 6
+)
+
+func pageStatsColumns(unit string) []tables.Column {
+	return []tables.Column{
+		{Name: "page_id", Kind: tables.Int},
+		{Name: "source", Kind: tables.String},
+		{Name: "title", Kind: tables.String},
+		{Name: "group", Kind: tables.String},
+		{Name: "n_updates", Kind: tables.Int, Doc: "n"},
+		{Name: "mean_interval", Unit: unit, Kind: tables.Float, Doc: "E[U]"},
+		{Name: "var_interval", Unit: unit + "²", Kind: tables.Float, Doc: "Var[U] (divisor n−2)"},
+		{Name: "cov", Kind: tables.Float, Doc: "v = sd(U)/E[U]"},
+		{Name: "lifetime", Unit: unit, Kind: tables.Float, Doc: "T = u_last − u_first"},
+		{Name: "first", Kind: tables.Time},
+		{Name: "last", Kind: tables.Time},
+	}
+}
+
+func pageStatsRow(s PageStats) []any {
+	return []any{s.PageID, s.Source, s.Title, s.Group, int64(s.Updates), s.Mean, s.Var, s.CoV, s.Lifetime, s.First, s.Last}
+}
+
+func (o *Options) source(res *Result) string {
+	return fmt.Sprintf("dataset %s (%d pages), unit %s, K = %d, CoV band ±%g, ACF lags 1…%d, seed %d, Monte-Carlo reps %d",
+		o.Dataset, res.Pages, res.UnitName, o.MinUpdates, o.Band, o.MaxLag, o.Seed, o.Reps)
+}
+
+func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
+	b := &tables.Bundle{}
+	src := o.source(res)
+	u := res.UnitName
+
+	// 1. corpus summary (what analysis saw).
+	span := math.NaN()
+	if res.Last > res.First {
+		span = float64(res.Last - res.First)
+	}
+	b.Tables = append(b.Tables, tables.Table{
+		ID: "analysis_corpus", Title: "Corpus as analysed", Source: src, Section: secCorpus, Order: 5,
+		Columns: []tables.Column{{Name: "pages", Kind: tables.Int}, {Name: "updates", Kind: tables.Int}, {Name: "intervals", Kind: tables.Int},
+			{Name: "first", Kind: tables.Time}, {Name: "last", Kind: tables.Time}, {Name: "span", Kind: tables.Seconds}},
+		Rows: [][]any{{int64(res.Pages), res.Updates, res.Intervals, res.First, res.Last, span}},
+	})
+
+	// 2. top-N pages.
+	top := tables.Table{
+		ID: "top_pages", Title: fmt.Sprintf("Top-%d pages by number of updates", len(res.Top)), Source: src, Section: secTop,
+		Columns: []tables.Column{{Name: "rank", Kind: tables.Int}, {Name: "page_id", Kind: tables.Int}, {Name: "title", Kind: tables.String},
+			{Name: "updates", Kind: tables.Int}, {Name: "E[U]", Unit: u, Kind: tables.Float}, {Name: "v", Kind: tables.Float, Doc: "CoV sd/E"},
+			{Name: "T", Unit: "years", Kind: tables.Float, Doc: "lifetime"}},
+	}
+	for i, s := range res.Top {
+		top.Rows = append(top.Rows, []any{int64(i + 1), s.PageID, s.Title, int64(s.Updates), s.Mean, s.CoV, s.Lifetime * res.Unit / (365.25 * 86400)})
+	}
+	b.Tables = append(b.Tables, top)
+
+	// 3. tails.
+	aggNote := fmt.Sprintf("aggregate: every interval of every page counts once; fits on a uniform sample of %d of %d intervals", res.AggregateN, res.Intervals)
+	if len(res.Aggregate) > 0 {
+		b.Tables = append(b.Tables, fitTable("tail_fits_aggregate", "Tail fits (MLE) to the aggregate of all intervals", src, 1, res.Aggregate, []string{aggNote}))
+		b.Figures = append(b.Figures, tailFigure("tail_aggregate", "Aggregate inter-update survival with fitted tails", src, 1, u, res.Survival, res.Aggregate, aggNote))
+	}
+	if len(res.TopFits) > 0 && len(res.Top) > 0 {
+		t0 := res.Top[0]
+		b.Tables = append(b.Tables, fitTable("tail_fits_top", fmt.Sprintf("Tail fits (MLE) to the top page, %s", t0.Title), src, 2, res.TopFits, nil))
+		b.Figures = append(b.Figures, tailFigure("tail_top", fmt.Sprintf("Inter-update survival of %s with fitted tails", t0.Title), src, 2, u, res.TopSurvival, res.TopFits, ""))
+	}
+
+	// 4. Poisson screen.
+	b.Tables = append(b.Tables, tables.Table{
+		ID: "poisson_screen", Title: "Poisson screen", Source: src, Section: secScreen, Order: 1,
+		Columns: []tables.Column{{Name: "pages", Kind: tables.Int}, {Name: fmt.Sprintf("≥ %d updates", o.MinUpdates), Kind: tables.Int},
+			{Name: fmt.Sprintf("|v − 1| ≤ %g", o.Band), Kind: tables.Int}, {Name: "KS p ≥ 0.05", Kind: tables.Int}, {Name: "KS p ≥ 0.05 and Ljung–Box p ≥ 0.05", Kind: tables.Int}},
+		Rows:  [][]any{{int64(res.Pages), int64(res.Screened), int64(res.InBand), int64(countCands(res.Candidates, false)), int64(countCands(res.Candidates, true))}},
+		Notes: []string{"KS: Lilliefors-style test against the exponential with fitted rate, Monte-Carlo p-value; Ljung–Box on ρ(1…20)"},
+	})
+	b.Figures = append(b.Figures, covHistogram(res, src, o))
+	b.Tables = append(b.Tables, candidateTable("screen_candidates", fmt.Sprintf("Pages with |v − 1| ≤ %g: goodness of fit and dependence", o.Band), src, 2, res.Candidates))
+	b.Tables = append(b.Tables, candidateTable("screen_closest", "The closest-to-Poisson pages", src, 3, res.Closest))
+	b.Tables = append(b.Tables, hurstTable(res.Closest, src))
+	if len(res.Closest) > 0 {
+		b.Figures = append(b.Figures, acfFigure(res.Closest, src, o))
+	}
+
+	// 5. method comparison.
+	if len(res.PageErrors) > 0 {
+		rsrc := src + "; " + res.ReplaySource
+		b.Tables = append(b.Tables, summaryTable(res.Summary, rsrc, o))
+		b.Tables = append(b.Tables, pageErrorsTable(res, o, true))
+		b.Tables = append(b.Tables, recommendTable(res.Summary, rsrc))
+		b.Figures = append(b.Figures, methodFigures(res, rows, rsrc)...)
+	}
+	return b
+}
+
+func countCands(cs []Candidate, indep bool) int {
+	n := 0
+	for _, c := range cs {
+		if c.KSP >= 0.05 && (!indep || c.LjungP >= 0.05) {
+			n++
+		}
+	}
+	return n
+}
+
+func fitTable(id, title, src string, order int, fits []Fit, notes []string) tables.Table {
+	t := tables.Table{
+		ID: id, Title: title, Source: src, Section: secTails, Order: order, Notes: append(notes, "sorted by AIC = 2k − 2ℓ; ΔAIC against the best; KS = sup |F̂_n − F|"),
+		Columns: []tables.Column{{Name: "family", Kind: tables.String}, {Name: "parameters", Kind: tables.String}, {Name: "log-likelihood", Kind: tables.Float},
+			{Name: "AIC", Kind: tables.Float}, {Name: "ΔAIC", Kind: tables.Float}, {Name: "KS", Kind: tables.Float}, {Name: "n", Kind: tables.Int}},
+	}
+	for _, f := range fits {
+		name := f.Family
+		if f.Boundary {
+			name += " (boundary)"
+		}
+		t.Rows = append(t.Rows, []any{name, f.ParamString(), f.LogLik, f.AIC, f.AIC - fits[0].AIC, f.KS, int64(f.N)})
+	}
+	return t
+}
+
+func tailFigure(id, title, src string, order int, unit string, surv [][2]float64, fits []Fit, caption string) tables.Figure {
+	f := tables.Figure{ID: id, Title: title, Source: src, Section: secTails, Order: order,
+		XLabel: "interval x (" + unit + ")", YLabel: "survival P(U ≥ x)", LogX: true, LogY: true, Caption: caption}
+	var xs, ys []float64
+	for _, p := range surv {
+		xs = append(xs, p[0])
+		ys = append(ys, p[1])
+	}
+	f.Curves = append(f.Curves, tables.Curve{Name: "empirical", X: xs, Y: ys, Points: true})
+	if len(xs) > 0 {
+		grid := logGrid(xs[0], xs[len(xs)-1], 100)
+		for _, fit := range fits {
+			c := tables.Curve{Name: fit.Family + " fit", Dashed: true, X: grid}
+			for _, x := range grid {
+				c.Y = append(c.Y, 1-fit.Dist.CDF(x))
+			}
+			f.Curves = append(f.Curves, c)
+		}
+	}
+	return f
+}
+
+func logGrid(lo, hi float64, n int) []float64 {
+	if lo <= 0 || hi <= lo {
+		return []float64{lo}
+	}
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = lo * math.Pow(hi/lo, float64(i)/float64(n-1))
+	}
+	return out
+}
+
+func covHistogram(res *Result, src string, o *Options) tables.Figure {
+	const width, maxV = 0.1, 5.0
+	nb := int(maxV / width)
+	counts := make([]float64, nb)
+	edges := make([]float64, nb)
+	for i := range edges {
+		edges[i] = float64(i) * width
+	}
+	for _, v := range res.CoVs {
+		i := int(v / width)
+		if i >= nb {
+			i = nb - 1
+		}
+		counts[i]++
+	}
+	return tables.Figure{ID: "cov_histogram", Title: fmt.Sprintf("Coefficient of variation of the pages with ≥ %d updates", o.MinUpdates), Source: src,
+		Section: secScreen, Order: 1, XLabel: "v = sd(U)/E[U]", YLabel: "pages", Bars: true,
+		Curves:  []tables.Curve{{Name: "pages", X: edges, Y: counts}},
+		Caption: fmt.Sprintf("bins of width %g; the last bin holds every v ≥ %g; exponential intervals have v = 1", width, maxV-width)}
+}
+
+func candidateTable(id, title, src string, order int, cs []Candidate) tables.Table {
+	t := tables.Table{ID: id, Title: title, Source: src, Section: secScreen, Order: order,
+		Columns: []tables.Column{{Name: "page_id", Kind: tables.Int}, {Name: "title", Kind: tables.String}, {Name: "updates", Kind: tables.Int},
+			{Name: "v", Kind: tables.Float}, {Name: "KS D", Kind: tables.Float}, {Name: "KS p", Kind: tables.Float},
+			{Name: "ρ(1)", Kind: tables.Float}, {Name: "Ljung–Box p", Kind: tables.Float},
+			{Name: "H (ACF)", Kind: tables.Float}, {Name: "H (DFA)", Kind: tables.Float}, {Name: "H (local Whittle)", Kind: tables.Float}},
+		Notes: []string{"KS p: Lilliefors-style Monte-Carlo p-value against the fitted exponential; H (ACF) = 1 − γ/2 from ρ(k) ≈ c k^{−γ} on the positive lags"},
+	}
+	for _, c := range cs {
+		t.Rows = append(t.Rows, []any{c.PageID, c.Title, int64(c.Updates), c.CoV, c.KS, c.KSP, c.Rho1, c.LjungP,
+			c.PowerLaw.H, c.HurstOf(HurstDFA).H, c.HurstOf(HurstLW).H})
+	}
+	return t
+}
+
+func hurstTable(cs []Candidate, src string) tables.Table {
+	t := tables.Table{ID: "hurst_closest", Title: "Hurst exponent of the closest-to-Poisson pages, every estimator", Source: src, Section: secScreen, Order: 4,
+		Columns: []tables.Column{{Name: "page_id", Kind: tables.Int}, {Name: "title", Kind: tables.String}, {Name: "estimator", Kind: tables.String},
+			{Name: "H", Kind: tables.Float}, {Name: "SE", Kind: tables.Float}, {Name: "95% low", Kind: tables.Float}, {Name: "95% high", Kind: tables.Float}, {Name: "points", Kind: tables.Int}},
+		Notes: []string{"the report relies on DFA-1 and local Whittle (validated on exact FGN, n = 2¹⁶: within ±0.05 for H = 0.5, 0.7, 0.9); SEs of the regression estimators are OLS slope errors and understate the uncertainty"},
+	}
+	for _, c := range cs {
+		for _, h := range c.Hurst {
+			t.Rows = append(t.Rows, []any{c.PageID, c.Title, h.Method, h.H, h.SE, h.Lo, h.Hi, int64(h.Points)})
+		}
+	}
+	return t
+}
+
+func acfFigure(cs []Candidate, src string, o *Options) tables.Figure {
+	f := tables.Figure{ID: "acf_closest", Title: "Autocorrelation of the intervals of the closest-to-Poisson pages, with power-law fits", Source: src,
+		Section: secScreen, Order: 2, XLabel: "lag k", YLabel: "ρ(k)", LogX: true, LogY: true,
+		Caption: "points: ρ(k) > 0 (negative lags cannot be drawn on log axes and are left out of the fit); dashed: c·k^{−γ}, H = 1 − γ/2"}
+	for _, c := range cs {
+		var xs, ys []float64
+		for k := 1; k < len(c.ACF); k++ {
+			if c.ACF[k] > 0 {
+				xs = append(xs, float64(k))
+				ys = append(ys, c.ACF[k])
+			}
+		}
+		f.Curves = append(f.Curves, tables.Curve{Name: fmt.Sprintf("%s (v = %.2f)", c.Title, c.CoV), X: xs, Y: ys, Points: true})
+		if !math.IsNaN(c.PowerLaw.H) {
+			fit := tables.Curve{Name: fmt.Sprintf("%s fit, H = %.2f", c.Title, c.PowerLaw.H), Dashed: true}
+			for k := 1; k < len(c.ACF); k++ {
+				fit.X = append(fit.X, float64(k))
+				fit.Y = append(fit.Y, c.PowerLaw.C*math.Pow(float64(k), -c.PowerLaw.Gamma))
+			}
+			f.Curves = append(f.Curves, fit)
+		}
+	}
+	return f
+}
+
+func summaryTable(sum []MethodSummary, src string, o *Options) tables.Table {
+	t := tables.Table{ID: "method_errors", Title: "Method comparison: WMRD and KS against the true G_U (and F_U)", Source: src, Section: secMethods, Order: 1,
+		Columns: []tables.Column{{Name: "sampler", Kind: tables.String}, {Name: "kind", Kind: tables.String}, {Name: "method", Kind: tables.String},
+			{Name: "pages", Kind: tables.Int}, {Name: "mean WMRD", Kind: tables.Float}, {Name: "median WMRD", Kind: tables.Float},
+			{Name: "mean KS", Kind: tables.Float}, {Name: "median KS", Kind: tables.Float}, {Name: "undefined", Kind: tables.Int}, {Name: "class", Kind: tables.String}},
+		Notes: []string{fmt.Sprintf("errors on the grid x_n in [0, %s]; step estimates (M3, M4, M5, M6, G-M4) interpolated linearly with %d extra points per step (SPEC §4.2)", xmaxText(o.XMax), o.Extra)},
+	}
+	for _, m := range sum {
+		t.Rows = append(t.Rows, []any{m.Sampler, m.Kind, m.Method, int64(m.Pages), m.MeanWMRD, m.MedianWMRD, m.MeanKS, m.MedianKS, int64(m.Undefined), methodClass(m.Method)})
+	}
+	return t
+}
+
+func xmaxText(x float64) string {
+	if x <= 0 {
+		return "grid end"
+	}
+	return fmt.Sprintf("%g", x)
+}
+
+func methodClass(m string) string {
+	switch m {
+	case "M2", "M4", "M5", "M6":
+		return "unbiased"
+	case "M1", "M3", "G-M4":
+		return "biased"
+	case "naive", "cho", "matloff", "age-mle":
+		return "Poisson baseline"
+	}
+	return ""
+}
+
+func pageErrorsTable(res *Result, o *Options, topOnly bool) tables.Table {
+	t := tables.Table{ID: "page_errors", Title: "Errors per page, method and sampler", Source: o.source(res) + "; " + res.ReplaySource, Section: secMethods, Order: 2,
+		Columns: []tables.Column{{Name: "page_id", Kind: tables.Int}, {Name: "title", Kind: tables.String}, {Name: "sampler", Kind: tables.String},
+			{Name: "kind", Kind: tables.String}, {Name: "method", Kind: tables.String}, {Name: "WMRD", Kind: tables.Float}, {Name: "KS", Kind: tables.Float},
+			{Name: "points", Kind: tables.Int}, {Name: "note", Kind: tables.String}}}
+	for _, e := range res.PageErrors {
+		t.Rows = append(t.Rows, []any{e.PageID, e.Title, e.Sampler, e.Kind, e.Method, e.WMRD, e.KS, int64(e.Points), e.Note})
+	}
+	if topOnly && len(t.Rows) > 200 {
+		t.Notes = append(t.Notes, fmt.Sprintf("first 200 of %d rows; all in page_errors.parquet/.csv", len(t.Rows)))
+		t.Rows = t.Rows[:200]
+	}
+	return t
+}
+
+// Scenarios are the four situations of SPEC §5's recommendation.
+var Scenarios = []Scenario{
+	{Age: true, Sampler: "random"},
+	{Sampler: "constant"},
+	{Sampler: "constant", OldM3: true},
+	{Sampler: "random"},
+}
+
+// Describe is a short description of a scenario.
+func (s Scenario) Describe() string {
+	switch {
+	case s.Age:
+		return "age available"
+	case s.OldM3:
+		return "constant S, old M3 traces"
+	case s.Sampler == "constant":
+		return "constant S, new measurement"
+	}
+	return "random S, no age"
+}
+
+func recommendTable(sum []MethodSummary, src string) tables.Table {
+	t := tables.Table{ID: "recommendation", Title: "Recommended method per scenario (SPEC §5), with its measured error", Source: src, Section: secMethods, Order: 3,
+		Columns: []tables.Column{{Name: "scenario", Kind: tables.String}, {Name: "method", Kind: tables.String}, {Name: "sampler", Kind: tables.String},
+			{Name: "mean WMRD", Kind: tables.Float}, {Name: "mean KS", Kind: tables.Float}, {Name: "best method measured", Kind: tables.String}, {Name: "its mean WMRD", Kind: tables.Float}}}
+	for _, s := range Scenarios {
+		rec, err := Recommend(s, sum)
+		if err != nil {
+			continue
+		}
+		samplers := map[string]bool{}
+		for _, e := range rec.Evidence {
+			samplers[e.Sampler] = true
+		}
+		keys := make([]string, 0, len(samplers))
+		for k := range samplers {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		if len(keys) == 0 {
+			t.Rows = append(t.Rows, []any{s.Describe(), rec.Method, "", math.NaN(), math.NaN(), "", math.NaN()})
+		}
+		for _, sp := range keys {
+			w, k := math.NaN(), math.NaN()
+			best, bw := "", math.NaN()
+			for _, e := range rec.Evidence {
+				if e.Sampler != sp {
+					continue
+				}
+				if e.Method == rec.Method {
+					w, k = e.MeanWMRD, e.MeanKS
+				}
+				if best == "" && !math.IsNaN(e.MeanWMRD) {
+					best, bw = e.Method, e.MeanWMRD
+				}
+			}
+			t.Rows = append(t.Rows, []any{s.Describe(), rec.Method, sp, w, k, best, bw})
+		}
+	}
+	return t
+}
+
+// methodFigures are SPEC §7 item 6 for the top page of the replay: the
+// true G_U against M3 and M4 under a constant sampler, plotted as tails
+// 1 − G on log-log axes, and the F_U recovered from M2 against the truth.
+func methodFigures(res *Result, rows []EstimateRow, src string) []tables.Figure {
+	if len(rows) == 0 {
+		return nil
+	}
+	page := rows[0].PageID
+	if len(res.Top) > 0 {
+		for _, r := range rows {
+			if r.PageID == res.Top[0].PageID {
+				page = r.PageID
+				break
+			}
+		}
+	}
+	var title string
+	find := func(method, kind string, constant bool) (EstimateRow, bool) {
+		for _, r := range rows {
+			if r.PageID == page && r.Method == method && r.Kind == kind && (!constant || samplerKind(r.Sampler) == "constant") {
+				title = r.Title
+				return r, true
+			}
+		}
+		return EstimateRow{}, false
+	}
+	var figs []tables.Figure
+	if m4, ok := find("M4", "G", true); ok {
+		f := tables.Figure{ID: "top_g_m3_m4", Section: secFigures, Order: 1, Source: src, LogX: true, LogY: true,
+			XLabel: "age x (" + res.UnitName + ")", YLabel: "1 − G(x)",
+			Title: fmt.Sprintf("True G_U against M3 and M4 for %s (sampler %s)", title, m4.Sampler)}
+		for _, m := range []string{"truth", "M3", "M4"} {
+			for _, r := range rows {
+				if r.PageID == page && r.Method == m && r.Kind == "G" && r.Sampler == m4.Sampler {
+					f.Curves = append(f.Curves, tailCurve(r.CDF, m, m != "truth"))
+				}
+			}
+		}
+		figs = append(figs, f)
+	}
+	if m2, ok := find("M2", "F", false); ok {
+		f := tables.Figure{ID: "top_f_from_m2", Section: secFigures, Order: 2, Source: src,
+			XLabel: "interval x (" + res.UnitName + ")", YLabel: "F(x)",
+			Title: fmt.Sprintf("F_U recovered from M2 (SPEC §4.2) against the truth for %s (sampler %s)", title, m2.Sampler)}
+		for _, r := range rows {
+			if r.PageID == page && r.Kind == "F" && r.Sampler == m2.Sampler && (r.Method == "truth" || r.Method == "M2") {
+				f.Curves = append(f.Curves, tables.Curve{Name: r.Method, X: r.CDF.X, Y: r.CDF.P, Step: r.Method == "truth"})
+			}
+		}
+		figs = append(figs, f)
+	}
+	return figs
+}
+
+// tailCurve is 1 − P on the positive grid points (log axes).
+func tailCurve(c series.CDF, name string, step bool) tables.Curve {
+	out := tables.Curve{Name: name, Step: step}
+	for i, x := range c.X {
+		if x > 0 && c.P[i] < 1 {
+			out.X = append(out.X, x)
+			out.Y = append(out.Y, 1-c.P[i])
+		}
+	}
+	return out
+}

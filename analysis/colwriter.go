@@ -1,0 +1,232 @@
+package analysis
+
+import (
+	"encoding/csv"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/revisit-dev/revisit/internal/tables"
+)
+
+// colWriterGroup is the number of rows per Parquet row group: the writer
+// holds at most this many rows in memory.
+const colWriterGroup = 1 << 16
+
+// colWriter streams rows of typed cells to stem.parquet and stem.csv at
+// once, so per-page results can be loaded by DuckDB, pandas or a
+// spreadsheet without revisit. The schema is derived from the columns:
+// String → string, Int/Bytes → int64, Time → timestamp[s] (UTC),
+// Float/Percent/Seconds → float64 (NaN stored as null, empty in CSV).
+// Files are written under temporary names and renamed by Close; Abort
+// removes them.
+type colWriter struct {
+	cols      []tables.Column
+	stem      string
+	pqTmp     string
+	csvTmp    string
+	pqFile    *os.File
+	csvFile   *os.File
+	csv       *csv.Writer
+	fw        *pqarrow.FileWriter
+	b         *array.RecordBuilder
+	pending   int
+	rows      int64
+	closed    bool
+	csvRecord []string
+}
+
+func arrowType(k tables.Kind) arrow.DataType {
+	switch k {
+	case tables.String:
+		return arrow.BinaryTypes.String
+	case tables.Int, tables.Bytes:
+		return arrow.PrimitiveTypes.Int64
+	case tables.Time:
+		return &arrow.TimestampType{Unit: arrow.Second, TimeZone: "UTC"}
+	}
+	return arrow.PrimitiveTypes.Float64
+}
+
+func newColWriter(stem string, cols []tables.Column) (*colWriter, error) {
+	if err := os.MkdirAll(filepath.Dir(stem), 0o755); err != nil {
+		return nil, err
+	}
+	fields := make([]arrow.Field, len(cols))
+	for i, c := range cols {
+		fields[i] = arrow.Field{Name: c.Name, Type: arrowType(c.Kind), Nullable: true}
+	}
+	schema := arrow.NewSchema(fields, nil)
+	w := &colWriter{cols: cols, stem: stem, csvRecord: make([]string, len(cols))}
+	var err error
+	if w.pqFile, err = os.CreateTemp(filepath.Dir(stem), "."+filepath.Base(stem)+".parquet.tmp-"); err != nil {
+		return nil, err
+	}
+	w.pqTmp = w.pqFile.Name()
+	if w.csvFile, err = os.CreateTemp(filepath.Dir(stem), "."+filepath.Base(stem)+".csv.tmp-"); err != nil {
+		w.pqFile.Close()
+		os.Remove(w.pqTmp)
+		return nil, err
+	}
+	w.csvTmp = w.csvFile.Name()
+	props := parquet.NewWriterProperties(
+		parquet.WithCompression(compress.Codecs.Zstd),
+		parquet.WithMaxRowGroupLength(colWriterGroup),
+	)
+	if w.fw, err = pqarrow.NewFileWriter(schema, w.pqFile, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema())); err != nil {
+		w.pqFile.Close()
+		w.csvFile.Close()
+		os.Remove(w.pqTmp)
+		os.Remove(w.csvTmp)
+		return nil, err
+	}
+	w.b = array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	w.csv = csv.NewWriter(w.csvFile)
+	header := make([]string, len(cols))
+	for i, c := range cols {
+		header[i] = c.Name
+		if c.Unit != "" {
+			header[i] += "_" + c.Unit
+		}
+	}
+	if err := w.csv.Write(header); err != nil {
+		w.Abort()
+		return nil, err
+	}
+	return w, nil
+}
+
+// Append writes one row; cells are typed as the columns say (int64 for
+// Int/Bytes/Time, float64 for Float/Percent/Seconds, string for String).
+func (w *colWriter) Append(row []any) error {
+	if len(row) != len(w.cols) {
+		return fmt.Errorf("%s: row has %d cells, want %d", w.stem, len(row), len(w.cols))
+	}
+	for i, c := range w.cols {
+		fb := w.b.Field(i)
+		switch c.Kind {
+		case tables.String:
+			s, _ := row[i].(string)
+			fb.(*array.StringBuilder).Append(s)
+			w.csvRecord[i] = s
+		case tables.Int, tables.Bytes:
+			v := toInt64(row[i])
+			fb.(*array.Int64Builder).Append(v)
+			w.csvRecord[i] = strconv.FormatInt(v, 10)
+		case tables.Time:
+			v := toInt64(row[i])
+			fb.(*array.TimestampBuilder).Append(arrow.Timestamp(v))
+			w.csvRecord[i] = time.Unix(v, 0).UTC().Format(time.RFC3339)
+		default:
+			f, ok := row[i].(float64)
+			if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+				fb.(*array.Float64Builder).AppendNull()
+				w.csvRecord[i] = ""
+			} else {
+				fb.(*array.Float64Builder).Append(f)
+				w.csvRecord[i] = strconv.FormatFloat(f, 'g', -1, 64)
+			}
+		}
+	}
+	if err := w.csv.Write(w.csvRecord); err != nil {
+		return fmt.Errorf("%s.csv: %w", w.stem, err)
+	}
+	w.rows++
+	w.pending++
+	if w.pending >= colWriterGroup {
+		return w.flush()
+	}
+	return nil
+}
+
+func toInt64(c any) int64 {
+	switch v := c.(type) {
+	case int64:
+		return v
+	case int:
+		return int64(v)
+	case int32:
+		return int64(v)
+	case float64:
+		return int64(v)
+	}
+	return 0
+}
+
+func (w *colWriter) flush() error {
+	if w.pending == 0 {
+		return nil
+	}
+	rec := w.b.NewRecordBatch()
+	defer rec.Release()
+	w.pending = 0
+	if err := w.fw.Write(rec); err != nil {
+		return fmt.Errorf("%s.parquet: %w", w.stem, err)
+	}
+	return nil
+}
+
+// Close finishes both files and renames them to stem.parquet and stem.csv.
+func (w *colWriter) Close() (err error) {
+	defer func() {
+		if err != nil {
+			w.Abort()
+		}
+	}()
+	if err := w.flush(); err != nil {
+		return err
+	}
+	w.closed = true
+	w.b.Release()
+	if err := w.fw.Close(); err != nil {
+		return fmt.Errorf("%s.parquet: %w", w.stem, err)
+	}
+	w.csv.Flush()
+	if err := w.csv.Error(); err != nil {
+		return fmt.Errorf("%s.csv: %w", w.stem, err)
+	}
+	if err := w.csvFile.Close(); err != nil {
+		return fmt.Errorf("%s.csv: %w", w.stem, err)
+	}
+	if err := os.Rename(w.pqTmp, w.stem+".parquet"); err != nil {
+		return err
+	}
+	return os.Rename(w.csvTmp, w.stem+".csv")
+}
+
+// Abort removes the temporary files.
+func (w *colWriter) Abort() {
+	if !w.closed {
+		w.closed = true
+		w.b.Release()
+		w.fw.Close()
+		w.csvFile.Close()
+	}
+	os.Remove(w.pqTmp)
+	os.Remove(w.csvTmp)
+}
+
+// writeTableFiles writes a whole table as stem.parquet and stem.csv.
+func writeTableFiles(stem string, t tables.Table) error {
+	w, err := newColWriter(stem, t.Columns)
+	if err != nil {
+		return err
+	}
+	for _, r := range t.Rows {
+		if err := w.Append(r); err != nil {
+			w.Abort()
+			return err
+		}
+	}
+	return w.Close()
+}

@@ -1,0 +1,124 @@
+package analysis
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/dustin/go-humanize"
+
+	"github.com/revisit-dev/revisit/internal/tables"
+)
+
+// Fprint writes a table for people: aligned columns, thousands
+// separators, 4 significant digits, dates, durations in the natural unit
+// and "—" for undefined values. Machine-readable copies are the JSON, CSV
+// and Parquet files Run writes.
+func Fprint(w io.Writer, t tables.Table) error {
+	head := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		head[i] = c.Name
+		if c.Unit != "" {
+			head[i] += " (" + c.Unit + ")"
+		}
+	}
+	cells := [][]string{head}
+	for _, r := range t.Rows {
+		row := make([]string, len(t.Columns))
+		for i := range t.Columns {
+			if i < len(r) {
+				row[i] = Cell(t.Columns[i].Kind, r[i])
+			}
+		}
+		cells = append(cells, row)
+	}
+	width := make([]int, len(head))
+	for _, r := range cells {
+		for i, c := range r {
+			width[i] = max(width[i], utf8.RuneCountInString(c))
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", t.Title)
+	for k, r := range cells {
+		for i, c := range r {
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
+			if t.Columns[i].Kind == tables.String {
+				b.WriteString(c + pad)
+			} else {
+				b.WriteString(pad + c)
+			}
+			if i < len(r)-1 {
+				b.WriteString("  ")
+			}
+		}
+		b.WriteString("\n")
+		if k == 0 {
+			for i := range r {
+				b.WriteString(strings.Repeat("-", width[i]))
+				if i < len(r)-1 {
+					b.WriteString("  ")
+				}
+			}
+			b.WriteString("\n")
+		}
+	}
+	for _, n := range t.Notes {
+		fmt.Fprintf(&b, "  note: %s\n", n)
+	}
+	b.WriteString("\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Cell formats one cell of the given kind for people.
+func Cell(k tables.Kind, c any) string {
+	switch v := c.(type) {
+	case nil:
+		return "—"
+	case string:
+		return v
+	case int64:
+		switch k {
+		case tables.Time:
+			return time.Unix(v, 0).UTC().Format("2006-01-02")
+		case tables.Bytes:
+			return humanize.Bytes(uint64(max(v, 0)))
+		}
+		return humanize.Comma(v)
+	case int:
+		return humanize.Comma(int64(v))
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return "—"
+		}
+		switch k {
+		case tables.Percent:
+			return fmt.Sprintf("%.1f%%", 100*v)
+		case tables.Seconds:
+			return naturalDuration(v)
+		}
+		if math.Abs(v) >= 1e4 && math.Abs(v) < 1e15 {
+			return humanize.Commaf(math.Round(v))
+		}
+		return fmt.Sprintf("%.4g", v)
+	}
+	return fmt.Sprint(c)
+}
+
+func naturalDuration(s float64) string {
+	switch a := math.Abs(s); {
+	case a >= 365.25*86400:
+		return fmt.Sprintf("%.2f years", s/(365.25*86400))
+	case a >= 86400:
+		return fmt.Sprintf("%.1f days", s/86400)
+	case a >= 3600:
+		return fmt.Sprintf("%.1f h", s/3600)
+	case a >= 60:
+		return fmt.Sprintf("%.1f min", s/60)
+	}
+	return fmt.Sprintf("%.3g s", s)
+}

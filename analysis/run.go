@@ -1,0 +1,371 @@
+package analysis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/model"
+	"github.com/revisit-dev/revisit/series"
+	"github.com/revisit-dev/revisit/transform"
+)
+
+// Options are the knobs of Run; zero values take the documented defaults.
+type Options struct {
+	Dataset string // dataset directory (SPEC §2)
+	Replay  string // replay output directory; "" = no error tables
+	Out     string // output directory
+
+	Unit       float64 // interval unit in seconds; 0 = hours, or days for date-only sources (transform.DefaultUnit)
+	Top        int     // top-N pages (default 10)
+	MinUpdates int     // K of the Poisson screen (default 100)
+	Band       float64 // CoV band |v − 1| ≤ Band (default 0.1)
+	MaxLag     int     // ACF lags 1…MaxLag (default 100)
+	Closest    int     // closest-to-Poisson pages given ACF and Hurst (default 5)
+	XMax       float64 // errors on [0, XMax] in Unit; 0 = the estimates' whole grid
+	Extra      int     // points inserted per step for step estimates (default DefaultExtra = 9)
+	Seed       uint64  // seed of every Monte-Carlo draw
+	Reps       int     // Lilliefors Monte-Carlo replicates (default 999)
+	// AggregateMax bounds the intervals kept for the aggregate tail fits:
+	// a uniform reservoir sample (seeded) of every interval of every page,
+	// so each interval counts once whatever its page (default 2²⁰).
+	AggregateMax int
+
+	// Estimates reads a replay directory into rows and a provenance line.
+	// The command line passes replay.ReadEstimates through ReplayReader;
+	// nil with Replay set is an error.
+	Estimates func(dir string) ([]EstimateRow, string, error)
+
+	// Log receives progress lines (nil: silent).
+	Log io.Writer
+}
+
+func (o *Options) defaults() {
+	if o.Top <= 0 {
+		o.Top = 10
+	}
+	if o.MinUpdates <= 0 {
+		o.MinUpdates = 100
+	}
+	if o.Band <= 0 {
+		o.Band = 0.1
+	}
+	if o.MaxLag <= 0 {
+		o.MaxLag = 100
+	}
+	if o.Closest <= 0 {
+		o.Closest = 5
+	}
+	if o.Extra < 0 {
+		o.Extra = 0
+	} else if o.Extra == 0 {
+		o.Extra = DefaultExtra
+	}
+	if o.Reps <= 0 {
+		o.Reps = 999
+	}
+	if o.AggregateMax <= 0 {
+		o.AggregateMax = 1 << 20
+	}
+}
+
+// Result is what Run computed; Bundle holds the same as tables and
+// figures for reports.
+type Result struct {
+	Unit     float64
+	UnitName string
+
+	Pages        int // pages read
+	Updates      int64
+	Intervals    int64 // intervals of all pages (the aggregate)
+	First, Last  int64 // Unix seconds over all pages
+	Screened     int   // pages with ≥ K updates
+	InBand       int   // of those, |v − 1| ≤ Band
+	CoVs         []float64
+	Top          []PageStats
+	Candidates   []Candidate // pages in the band, with their checks
+	Closest      []Candidate // the pages with the smallest |v − 1| among the screened
+	Aggregate    []Fit       // fits to the aggregate, best AIC first
+	AggregateN   int         // intervals the aggregate fits used (≤ AggregateMax)
+	TopFits      []Fit       // fits to the top page's intervals
+	Survival     [][2]float64
+	TopSurvival  [][2]float64
+	PageErrors   []PageError
+	Summary      []MethodSummary
+	ReplaySource string
+
+	Bundle *tables.Bundle
+}
+
+// PageSource calls fn for every page (dataset.Reader.Each has this shape).
+type PageSource func(fn func(*series.Page) error) error
+
+// Run reads the dataset (and the replay output, if any), computes every
+// statistic of SPEC §5 and writes to opt.Out: the tables/figures bundle
+// (tables/*.json, figures/*.json) for reports, and page_stats,
+// screen, hurst, tail_fits and page_errors as Parquet and CSV.
+func Run(ctx context.Context, opt Options) (*Result, error) {
+	r, err := dataset.Open(opt.Dataset)
+	if err != nil {
+		return nil, err
+	}
+	return Analyze(ctx, r.Each, opt)
+}
+
+var errStop = errors.New("stop")
+
+// Analyze is Run on any source of pages (Run passes the dataset's Each).
+func Analyze(ctx context.Context, pages PageSource, opt Options) (*Result, error) {
+	opt.defaults()
+	if opt.Out == "" {
+		return nil, errors.New("analyze: no output directory")
+	}
+	if opt.Replay != "" && opt.Estimates == nil {
+		return nil, fmt.Errorf("analyze: replay directory %s given but no reader for it", opt.Replay)
+	}
+	res := &Result{Unit: opt.Unit}
+	if res.Unit == 0 {
+		err := pages(func(p *series.Page) error {
+			res.Unit = transform.DefaultUnit(p)
+			return errStop
+		})
+		if err != nil && !errors.Is(err, errStop) {
+			return nil, err
+		}
+		if res.Unit == 0 {
+			res.Unit = transform.Hour
+		}
+	}
+	res.UnitName = transform.UnitName(res.Unit)
+	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+		return nil, fmt.Errorf("analyze: %w", err)
+	}
+
+	statsW, err := newColWriter(filepath.Join(opt.Out, "page_stats"), pageStatsColumns(res.UnitName))
+	if err != nil {
+		return nil, fmt.Errorf("analyze: %w", err)
+	}
+	defer statsW.Abort()
+
+	top := transform.NewTopKeeper(opt.Top)
+	agg := newReservoir(opt.AggregateMax, model.NewRand(opt.Seed, 0xa66))
+	bins := map[int]int64{}
+	type near struct {
+		st PageStats
+		u  []float64
+	}
+	var closest []near
+	checked := map[int64]Candidate{}
+	sopt := ScreenOptions{MinUpdates: opt.MinUpdates, Band: opt.Band, MaxLag: opt.MaxLag, Reps: opt.Reps}
+	logf(opt.Log, "analyze: reading pages (unit %s)", res.UnitName)
+
+	err = pages(func(p *series.Page) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		st := Stats(p, res.Unit)
+		if err := statsW.Append(pageStatsRow(st)); err != nil {
+			return err
+		}
+		res.Pages++
+		res.Updates += int64(len(p.Updates))
+		if len(p.Updates) > 0 {
+			if res.First == 0 || p.Updates[0] < res.First {
+				res.First = p.Updates[0]
+			}
+			res.Last = max(res.Last, p.Updates[len(p.Updates)-1])
+		}
+		top.Offer(p)
+		u := transform.Intervals(p.Updates, res.Unit)
+		for _, x := range u {
+			agg.offer(x)
+			if x > 0 {
+				bins[int(math.Floor(survBinsPerDecade*math.Log10(x)))]++
+			}
+		}
+		res.Intervals += int64(len(u))
+		if len(p.Updates) < opt.MinUpdates || math.IsNaN(st.CoV) {
+			return nil
+		}
+		res.Screened++
+		res.CoVs = append(res.CoVs, st.CoV)
+		if math.Abs(st.CoV-1) <= opt.Band {
+			res.InBand++
+			c := Check(st, u, sopt, model.NewRand(opt.Seed, uint64(p.ID)))
+			res.Candidates = append(res.Candidates, c)
+			checked[p.ID] = c
+		}
+		d := math.Abs(st.CoV - 1)
+		i, _ := slices.BinarySearchFunc(closest, d, func(e near, t float64) int {
+			if math.Abs(e.st.CoV-1) <= t {
+				return -1
+			}
+			return 1
+		})
+		if i < opt.Closest {
+			closest = slices.Insert(closest, i, near{st, u})
+			if len(closest) > opt.Closest {
+				closest = closest[:opt.Closest]
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("analyze: %w", err)
+	}
+	if err := statsW.Close(); err != nil {
+		return nil, fmt.Errorf("analyze: %w", err)
+	}
+	logf(opt.Log, "analyze: %d pages, %d intervals, %d screened (≥ %d updates), %d in the band", res.Pages, res.Intervals, res.Screened, opt.MinUpdates, res.InBand)
+
+	for _, n := range closest {
+		c, ok := checked[n.st.PageID]
+		if !ok {
+			c = Check(n.st, n.u, sopt, model.NewRand(opt.Seed, uint64(n.st.PageID)))
+		}
+		res.Closest = append(res.Closest, c)
+	}
+	for _, p := range top.Pages() {
+		res.Top = append(res.Top, Stats(&p, res.Unit))
+	}
+
+	// Tail fits: the aggregate (reservoir sample) and the top page.
+	res.AggregateN = len(agg.x)
+	res.Survival = survivalFromBins(bins, res.Intervals)
+	if pos := positive(agg.x); len(pos) >= 2 {
+		if res.Aggregate, err = FitAll(pos); err != nil {
+			return nil, fmt.Errorf("analyze: aggregate fit: %w", err)
+		}
+	}
+	if tp := top.Pages(); len(tp) > 0 {
+		u := positive(transform.Intervals(tp[0].Updates, res.Unit))
+		if len(u) >= 2 {
+			if res.TopFits, err = FitAll(u); err != nil {
+				return nil, fmt.Errorf("analyze: top page fit: %w", err)
+			}
+			res.TopSurvival = empiricalSurvival(u)
+		}
+	}
+
+	// Error tables from the replay output.
+	var rows []EstimateRow
+	if opt.Replay != "" {
+		var src string
+		rows, src, err = opt.Estimates(opt.Replay)
+		if err != nil {
+			return nil, fmt.Errorf("analyze: %w", err)
+		}
+		res.ReplaySource = src
+		if res.PageErrors, err = PageErrors(rows, opt.XMax, opt.Extra); err != nil {
+			return nil, fmt.Errorf("analyze: replay %s: %w", opt.Replay, err)
+		}
+		res.Summary = Summarize(res.PageErrors)
+		logf(opt.Log, "analyze: %d estimates compared with the truth", len(res.PageErrors))
+	}
+
+	res.Bundle = buildBundle(res, &opt, rows)
+	if err := res.Bundle.Write(opt.Out); err != nil {
+		return nil, fmt.Errorf("analyze: %w", err)
+	}
+	for _, t := range res.Bundle.Tables {
+		if t.ID == "page_stats_top" {
+			continue
+		}
+		if err := writeTableFiles(filepath.Join(opt.Out, "csv", t.ID), t); err != nil {
+			return nil, fmt.Errorf("analyze: %w", err)
+		}
+	}
+	if len(res.PageErrors) > 0 {
+		if err := writeTableFiles(filepath.Join(opt.Out, "page_errors"), pageErrorsTable(res, &opt, false)); err != nil {
+			return nil, fmt.Errorf("analyze: %w", err)
+		}
+	}
+	return res, nil
+}
+
+func logf(w io.Writer, format string, a ...any) {
+	if w != nil {
+		fmt.Fprintf(w, format+"\n", a...)
+	}
+}
+
+func positive(x []float64) []float64 {
+	out := make([]float64, 0, len(x))
+	for _, v := range x {
+		if v > 0 {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// reservoir keeps a uniform random sample of at most k values of a stream
+// (Vitter's algorithm R).
+type reservoir struct {
+	k    int
+	seen int64
+	x    []float64
+	r    *rand.Rand
+}
+
+func newReservoir(k int, r *rand.Rand) *reservoir { return &reservoir{k: k, r: r} }
+
+func (s *reservoir) offer(v float64) {
+	s.seen++
+	if len(s.x) < s.k {
+		s.x = append(s.x, v)
+		return
+	}
+	if j := s.r.Int64N(s.seen); j < int64(s.k) {
+		s.x[j] = v
+	}
+}
+
+// survBinsPerDecade is the resolution of the aggregate survival curve.
+const survBinsPerDecade = 20
+
+// survivalFromBins turns counts of intervals per log bin
+// [10^{b/20}, 10^{(b+1)/20}) into points (x, P(U ≥ x)) at the bin edges:
+// exact for every interval of every page, at that resolution.
+func survivalFromBins(bins map[int]int64, total int64) [][2]float64 {
+	if total == 0 {
+		return nil
+	}
+	keys := make([]int, 0, len(bins))
+	for k := range bins {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var out [][2]float64
+	above := int64(0)
+	for _, k := range keys {
+		above += bins[k]
+	}
+	for _, k := range keys {
+		out = append(out, [2]float64{math.Pow(10, float64(k)/survBinsPerDecade), float64(above) / float64(total)})
+		above -= bins[k]
+	}
+	return out
+}
+
+// empiricalSurvival is (x_(i), P̂(U ≥ x_(i))) at up to 400 order
+// statistics spread evenly in rank.
+func empiricalSurvival(u []float64) [][2]float64 {
+	s := slices.Clone(u)
+	slices.Sort(s)
+	n := len(s)
+	step := max(1, n/400)
+	var out [][2]float64
+	for i := 0; i < n; i += step {
+		out = append(out, [2]float64{s[i], float64(n-i) / float64(n)})
+	}
+	return out
+}
