@@ -16,6 +16,7 @@ const MaxDepth = 10000
 type Error struct {
 	Offset int    // 0-based byte offset in the scanned text
 	Msg    string // what was wrong
+	EOF    bool   // the text ended inside a value (a truncated line)
 
 	cause error // an error returned by a callback, passed through unchanged
 }
@@ -166,7 +167,7 @@ func (s *scanner) ws() {
 }
 
 func (s *scanner) eof(what string) *Error {
-	return s.err("unexpected end of input in " + what)
+	return &Error{Offset: s.pos, Msg: "unexpected end of input in " + what, EOF: true}
 }
 
 // str scans a string starting at the opening quote.

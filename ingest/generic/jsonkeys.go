@@ -1,0 +1,51 @@
+package generic
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/revisit-dev/revisit/ingest/generic/jsonscan"
+	"github.com/revisit-dev/revisit/ingest/source"
+)
+
+// gatherJSONKeys reads one JSON object whose keys are the timestamps (the
+// values are validated and ignored), as in the per-edition revision files
+// of ajoer/Newswork-on-Wikipedia. The whole file is one object, named from
+// the file name, and is held in memory while it is scanned. A key that is
+// not a timestamp is a bad record; a syntax error ends the object (with
+// SkipBad the keys read before it are kept and one bad record is counted).
+func (r *Reader) gatherJSONKeys() error {
+	b, err := io.ReadAll(r.br)
+	if err != nil {
+		return &source.ParseError{File: r.so.File, Offset: r.skipBytes + int64(len(b)), Reason: "read", Err: err}
+	}
+	id := []byte(FileID(r.opt.FileName, r.opt.IDFromDir))
+	// lineOf counts lines incrementally: offsets only grow during the scan.
+	lastOff, lastLine := 0, int64(r.opt.SkipLines)+1
+	lineOf := func(off int) int64 {
+		if off >= lastOff {
+			lastLine += int64(bytes.Count(b[lastOff:off], []byte{'\n'}))
+			lastOff = off
+		}
+		return lastLine
+	}
+	err = jsonscan.Members(b, func(key []byte, v jsonscan.Value) error {
+		t, err := r.tp.parse(key)
+		if err != nil {
+			return r.bad(&source.ParseError{File: r.so.File, Offset: r.skipBytes + int64(v.Offset), Line: lineOf(v.Offset), Page: string(id), Reason: "timestamp",
+				Err: fmt.Errorf("key %q: %w", key, err)}, 1)
+		}
+		r.add(id, nil, t, lineOf(v.Offset), r.skipBytes+int64(v.Offset))
+		return nil
+	})
+	if err == nil {
+		return nil
+	}
+	var je *jsonscan.Error
+	if !errors.As(err, &je) {
+		return err // a bad record without SkipBad, already a *source.ParseError
+	}
+	return r.bad(&source.ParseError{File: r.so.File, Offset: r.skipBytes + int64(je.Offset), Line: lineOf(je.Offset), Page: string(id), Reason: "json", Err: je}, 1)
+}

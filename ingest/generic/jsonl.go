@@ -1,0 +1,169 @@
+package generic
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/revisit-dev/revisit/ingest/generic/jsonscan"
+	"github.com/revisit-dev/revisit/ingest/generic/linescan"
+	"github.com/revisit-dev/revisit/ingest/source"
+)
+
+// errConfig marks errors of the options against the data (a field name for
+// a file of arrays), which SkipBad does not skip.
+var errConfig = errors.New("options do not fit the data")
+
+// jsonField finds one field of a JSON line by name (objects) or index
+// (arrays).
+type jsonField struct {
+	spec  string
+	name  []byte
+	index int // -1: not an index
+}
+
+func newJSONField(spec string) jsonField {
+	f := jsonField{spec: spec, name: []byte(spec), index: -1}
+	if n, err := strconv.Atoi(spec); err == nil && n >= 0 {
+		f.index = n
+	}
+	return f
+}
+
+// gatherJSONL reads one JSON value per line: an object whose fields are
+// found by name, or an array whose fields are found by 0-based index. Blank
+// lines are counted and passed over. A line that is not valid JSON, lacks
+// the id or time field, or has a time that does not parse is a bad record.
+func (r *Reader) gatherJSONL() error {
+	ls := linescan.New(r.br, 1<<20)
+	idf, tf, gf := newJSONField(r.opt.ID), newJSONField(r.opt.Time), newJSONField(r.opt.Group)
+	var fileID []byte
+	if r.opt.IDFromFileName {
+		fileID = []byte(FileID(r.opt.FileName, r.opt.IDFromDir))
+	}
+	var id, tv, group jsonscan.Value
+	var hasID, hasT, hasG bool
+	take := func(_ jsonField, v jsonscan.Value, dst *jsonscan.Value, has *bool) {
+		*dst, *has = v, true
+	}
+	onMember := func(key []byte, v jsonscan.Value) error {
+		switch {
+		case fileID == nil && bytes.Equal(key, idf.name):
+			take(idf, v, &id, &hasID)
+		case bytes.Equal(key, tf.name):
+			take(tf, v, &tv, &hasT)
+		case r.opt.Group != "" && bytes.Equal(key, gf.name):
+			take(gf, v, &group, &hasG)
+		}
+		return nil
+	}
+	onElem := func(i int, v jsonscan.Value) error {
+		if fileID == nil && i == idf.index {
+			take(idf, v, &id, &hasID)
+		}
+		if i == tf.index {
+			take(tf, v, &tv, &hasT)
+		}
+		if r.opt.Group != "" && i == gf.index {
+			take(gf, v, &group, &hasG)
+		}
+		return nil
+	}
+	for {
+		line, err := ls.Next()
+		if err == io.EOF {
+			return nil
+		}
+		lineNo := ls.Line() + int64(r.opt.SkipLines)
+		off := ls.Offset() + r.skipBytes
+		if err != nil {
+			return &source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Reason: "read", Err: err}
+		}
+		trimmed := bytes.TrimSpace(line)
+		if len(trimmed) == 0 {
+			r.stats.Blank++
+			continue
+		}
+		hasID, hasT, hasG = false, false, false
+		var serr error
+		if trimmed[0] == '[' {
+			for _, f := range []jsonField{idf, tf, gf} {
+				if f.spec != "" && f.index < 0 && !(f.spec == idf.spec && fileID != nil) {
+					return &source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Reason: "options",
+						Err: fmt.Errorf("%w: field %q is a name but the line holds a JSON array: give a 0-based index", errConfig, f.spec)}
+				}
+			}
+			serr = jsonscan.Elements(line, onElem)
+		} else {
+			serr = jsonscan.Members(line, onMember)
+		}
+		page := ""
+		if fileID != nil {
+			page = string(fileID)
+		} else if hasID {
+			page = string(id.Str())
+		}
+		if serr != nil {
+			var je *jsonscan.Error
+			o := off
+			if errors.As(serr, &je) {
+				o += int64(je.Offset)
+			}
+			reason := "json"
+			if je != nil && je.EOF {
+				reason = "truncated"
+				serr = fmt.Errorf("%w: %v", source.ErrTruncated, serr)
+			}
+			if err := r.bad(&source.ParseError{File: r.so.File, Offset: o, Line: lineNo, Page: page, Reason: reason, Err: serr}, 1); err != nil {
+				return err
+			}
+			continue
+		}
+		missing := ""
+		switch {
+		case fileID == nil && !hasID:
+			missing = "id field " + strconv.Quote(idf.spec)
+		case !hasT:
+			missing = "time field " + strconv.Quote(tf.spec)
+		case fileID == nil && !scalar(id):
+			missing = "a string or number in id field " + strconv.Quote(idf.spec)
+		case !scalar(tv):
+			missing = "a string or number in time field " + strconv.Quote(tf.spec)
+		}
+		if missing != "" {
+			if err := r.bad(&source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Page: page, Reason: "missing-field",
+				Err: fmt.Errorf("no %s", missing)}, 1); err != nil {
+				return err
+			}
+			continue
+		}
+		t, err := r.tp.parse(tv.Str())
+		if err != nil {
+			if err := r.bad(&source.ParseError{File: r.so.File, Offset: off + int64(tv.Offset), Line: lineNo, Page: page, Reason: "timestamp",
+				Err: fmt.Errorf("field %q: %w", tf.spec, err)}, 1); err != nil {
+				return err
+			}
+			continue
+		}
+		idb := fileID
+		if idb == nil {
+			idb = id.Str()
+			if len(idb) == 0 {
+				if err := r.bad(&source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Reason: "missing-field",
+					Err: fmt.Errorf("empty id in field %q", idf.spec)}, 1); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		var g []byte
+		if hasG && scalar(group) {
+			g = group.Str()
+		}
+		r.add(idb, g, t, lineNo, off)
+	}
+}
+
+func scalar(v jsonscan.Value) bool { return v.Kind == jsonscan.String || v.Kind == jsonscan.Number }

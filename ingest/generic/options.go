@@ -1,0 +1,128 @@
+package generic
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Formats accepted in Options.Format.
+const (
+	FormatAuto     = "auto"     // decided by SniffFormat on the head of the input
+	FormatCSV      = "csv"      // RFC 4180, comma, first record is the header
+	FormatTSV      = "tsv"      // as csv with tab separators
+	FormatJSONL    = "jsonl"    // one JSON object (fields by name) or array (fields by index) per line
+	FormatJSONKeys = "jsonkeys" // one JSON object per file whose keys are the timestamps
+)
+
+// Options say how to find objects and times in a generic log.
+type Options struct {
+	// Format is csv, tsv, jsonl, jsonkeys or auto ("" = auto).
+	Format string
+	// ID is the column (name, or 0-based index) holding the object id;
+	// empty when IDFromFileName is set.
+	ID string
+	// Time is the column (name, or 0-based index) holding the timestamp;
+	// ignored for jsonkeys, where the keys are the timestamps.
+	Time string
+	// Group is an optional column (name or index) whose value becomes the
+	// object's group (e.g. a site); the first value seen for an object wins.
+	Group string
+	// IDFromFileName makes the whole file one object whose id is the file
+	// name without directory and extensions (covid/fr.json.gz → fr).
+	IDFromFileName bool
+	// IDFromDir, with IDFromFileName, takes the name of the file's directory
+	// instead, for layouts like <Article>/Revisions.csv.
+	IDFromDir bool
+	// FileName is the input's name, for IDFromFileName.
+	FileName string
+	// TimeLayout is auto, rfc3339, date, datetime, epoch, epochms or a Go
+	// layout ("" = auto). See the Layout constants.
+	TimeLayout string
+	// Source is the dataset's source column (default "generic").
+	Source string
+	// SkipLines is a number of lines before the header (a title line such
+	// as "Data pulled on …") that are skipped and counted.
+	SkipLines int
+}
+
+// column is a resolved column spec: a name or an index.
+type column struct {
+	spec  string
+	name  string
+	index int // -1 until resolved for names
+}
+
+func parseColumn(spec string) column {
+	c := column{spec: spec, name: spec, index: -1}
+	if n, err := strconv.Atoi(spec); err == nil && n >= 0 {
+		c.index = n
+	}
+	return c
+}
+
+// resolve finds the column in a header: an exact name first, then an
+// index, then a name equal up to surrounding spaces and case.
+func (c *column) resolve(header []string, what string) error {
+	for i, h := range header {
+		if h == c.spec {
+			c.index = i
+			return nil
+		}
+	}
+	if n, err := strconv.Atoi(c.spec); err == nil && n >= 0 {
+		if n >= len(header) {
+			return fmt.Errorf("%s column %d: the header has only %d columns %q", what, n, len(header), header)
+		}
+		c.index = n
+		return nil
+	}
+	want := strings.ToLower(strings.TrimSpace(c.spec))
+	for i, h := range header {
+		if strings.ToLower(strings.TrimSpace(h)) == want {
+			c.index = i
+			return nil
+		}
+	}
+	return fmt.Errorf("%s column %q is not in the header %q", what, c.spec, header)
+}
+
+// FileID is the object id IDFromFileName derives from a file name: the
+// base name without any extensions (fr.json.gz → fr), or with dir set the
+// name of the directory holding it (Monsanto/Revisions.csv → Monsanto).
+func FileID(name string, dir bool) string {
+	name = filepath.ToSlash(name)
+	if dir {
+		return path.Base(path.Dir(name))
+	}
+	base := path.Base(name)
+	if i := strings.IndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	return base
+}
+
+func (o *Options) check() error {
+	switch o.Format {
+	case "", FormatAuto, FormatCSV, FormatTSV, FormatJSONL, FormatJSONKeys:
+	default:
+		return fmt.Errorf("format %q: want csv, tsv, jsonl, jsonkeys or auto", o.Format)
+	}
+	if o.IDFromFileName {
+		if o.FileName == "" || o.FileName == "-" {
+			return errors.New("id from the file name needs a file name (not standard input)")
+		}
+		if o.ID != "" {
+			return fmt.Errorf("both an id column (%q) and the id from the file name", o.ID)
+		}
+	} else if o.ID == "" {
+		return errors.New("no id column: give one, or take the id from the file name")
+	}
+	if o.SkipLines < 0 {
+		return fmt.Errorf("skip lines %d < 0", o.SkipLines)
+	}
+	return validLayout(o.TimeLayout)
+}

@@ -1,0 +1,294 @@
+package generic
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/revisit-dev/revisit/ingest/source"
+)
+
+// Time layouts accepted in Options.TimeLayout. Anything else is taken as a
+// Go reference layout for time.Parse (interpreted in UTC when it has no
+// zone).
+const (
+	// LayoutAuto detects the layout from the first value of the column:
+	// the ISO family (any of rfc3339, date, datetime), epoch seconds for a
+	// number in [1e8, 1e11) (1973 to 5138), epoch milliseconds for a number
+	// in [1e11, 1e14). Smaller numbers are refused: they are relative times
+	// or counts far more often than dates before 1973.
+	LayoutAuto = "auto"
+	// LayoutRFC3339 is RFC 3339 with a zone: 2006-01-02T15:04:05Z,
+	// …T15:04:05.123+02:00 (a space may replace the T).
+	LayoutRFC3339 = "rfc3339"
+	// LayoutDate is YYYY-MM-DD (UTC midnight; 1-day resolution).
+	LayoutDate = "date"
+	// LayoutDateTime is YYYY-MM-DD HH:MM:SS or YYYY-MM-DDTHH:MM:SS without
+	// a zone, taken as UTC.
+	LayoutDateTime = "datetime"
+	// LayoutEpoch is seconds since 1970-01-01 UTC, integer or decimal
+	// (fractions are floored). Relative seconds (since a page's first edit)
+	// read with this layout keep their intervals exactly.
+	LayoutEpoch = "epoch"
+	// LayoutEpochMS is milliseconds since 1970-01-01 UTC.
+	LayoutEpochMS = "epochms"
+	// layoutISO is what auto detects for the ISO family: any of rfc3339,
+	// date and datetime, value by value.
+	layoutISO = "iso"
+)
+
+// ParseISO parses a timestamp of the ISO 8601 / RFC 3339 family into Unix
+// seconds: YYYY-MM-DD, or YYYY-MM-DD followed by 'T' or ' ' and HH:MM:SS,
+// an optional fraction (floored to the second) and an optional zone (Z or
+// ±HH:MM; none means UTC). dateOnly reports the first form. zoned reports
+// whether a zone was given.
+func ParseISO(b []byte) (sec int64, dateOnly, zoned bool, err error) {
+	bad := func(why string) (int64, bool, bool, error) {
+		return 0, false, false, fmt.Errorf("%w: %q: %s", source.ErrTimestamp, b, why)
+	}
+	if len(b) < 10 || b[4] != '-' || b[7] != '-' {
+		return bad("want YYYY-MM-DD[ HH:MM:SS]")
+	}
+	y, ok1 := digits(b[0:4])
+	mo, ok2 := digits(b[5:7])
+	d, ok3 := digits(b[8:10])
+	if !ok1 || !ok2 || !ok3 {
+		return bad("want YYYY-MM-DD[ HH:MM:SS]")
+	}
+	if mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) {
+		return bad("no such date")
+	}
+	days := daysFromCivil(y, mo, d)
+	if len(b) == 10 {
+		return days * 86400, true, false, nil
+	}
+	if len(b) < 19 || (b[10] != 'T' && b[10] != ' ') || b[13] != ':' || b[16] != ':' {
+		return bad("want YYYY-MM-DD HH:MM:SS or YYYY-MM-DDTHH:MM:SS after the date")
+	}
+	h, ok1 := digits(b[11:13])
+	mi, ok2 := digits(b[14:16])
+	s, ok3 := digits(b[17:19])
+	if !ok1 || !ok2 || !ok3 {
+		return bad("time of day is not HH:MM:SS")
+	}
+	if h > 23 || mi > 59 || s > 59 {
+		return bad("time of day out of range")
+	}
+	sec = days*86400 + h*3600 + mi*60 + s
+	rest := b[19:]
+	if len(rest) > 0 && rest[0] == '.' {
+		i := 1
+		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+			i++
+		}
+		if i == 1 {
+			return bad("empty fraction of a second")
+		}
+		rest = rest[i:]
+	}
+	switch {
+	case len(rest) == 0:
+		return sec, false, false, nil
+	case len(rest) == 1 && (rest[0] == 'Z' || rest[0] == 'z'):
+		return sec, false, true, nil
+	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
+		oh, ok1 := digits(rest[1:3])
+		om, ok2 := digits(rest[4:6])
+		if !ok1 || !ok2 || oh > 23 || om > 59 {
+			return bad("bad zone offset")
+		}
+		off := oh*3600 + om*60
+		if rest[0] == '+' {
+			off = -off
+		}
+		return sec + off, false, true, nil
+	}
+	return bad("trailing text after the time of day (want Z or ±HH:MM)")
+}
+
+func digits(b []byte) (int64, bool) {
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
+}
+
+func isLeap(y int64) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
+
+func daysIn(y, m int64) int64 {
+	switch m {
+	case 2:
+		if isLeap(y) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// daysFromCivil is the number of days from 1970-01-01 to y-m-d in the
+// proleptic Gregorian calendar (H. Hinnant's days_from_civil).
+func daysFromCivil(y, m, d int64) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := y / 400
+	if y < 0 && y%400 != 0 {
+		era--
+	}
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return era*146097 + doe - 719468
+}
+
+// parseEpoch parses integer or decimal seconds (or other units, scale per
+// second) and floors the result to whole seconds.
+func parseEpoch(b []byte, scale int64) (int64, error) {
+	s := string(b)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	ip, frac, hasFrac := strings.Cut(s, ".")
+	if ip == "" || (hasFrac && frac == "") {
+		return 0, fmt.Errorf("%w: %q is not a number of seconds", source.ErrTimestamp, b)
+	}
+	for _, c := range []byte(ip + frac) {
+		if c < '0' || c > '9' {
+			return 0, fmt.Errorf("%w: %q is not a number of seconds", source.ErrTimestamp, b)
+		}
+	}
+	n, err := strconv.ParseInt(ip, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %q: %v", source.ErrTimestamp, b, err)
+	}
+	q, r := n/scale, n%scale
+	fracNonZero := r != 0 || strings.Trim(frac, "0") != ""
+	if neg {
+		q = -q
+		if fracNonZero {
+			q--
+		}
+	}
+	return q, nil
+}
+
+// timeParser parses one column's timestamps with a fixed layout (auto is
+// resolved on the first value) and remembers whether every value so far was
+// date-only (→ 1-day resolution).
+type timeParser struct {
+	layout   string
+	n        int64 // values parsed
+	dateOnly int64 // values without time of day
+}
+
+func newTimeParser(layout string) *timeParser {
+	if layout == "" {
+		layout = LayoutAuto
+	}
+	return &timeParser{layout: layout}
+}
+
+// resolve picks the layout for auto from the first value.
+func (p *timeParser) resolve(b []byte) error {
+	if _, _, _, err := ParseISO(b); err == nil {
+		p.layout = layoutISO
+		return nil
+	}
+	if v, err := strconv.ParseFloat(string(b), 64); err == nil && !strings.ContainsAny(string(b), "eExXpP_") {
+		switch {
+		case v >= 1e8 && v < 1e11:
+			p.layout = LayoutEpoch
+			return nil
+		case v >= 1e11 && v < 1e14:
+			p.layout = LayoutEpochMS
+			return nil
+		}
+		return fmt.Errorf("%w: cannot tell the time layout from the first value %q: numbers below 1e8 are not taken as epoch seconds (before 1973) — relative seconds or a count? Give the layout explicitly (epoch keeps intervals of relative seconds)", source.ErrTimestamp, b)
+	}
+	return fmt.Errorf("%w: cannot tell the time layout from the first value %q: not RFC 3339, YYYY-MM-DD[ HH:MM:SS] or epoch seconds; give the layout explicitly (a Go layout such as 02/01/2006 15:04)", source.ErrTimestamp, b)
+}
+
+// Layout is the layout in use ("iso" once auto detected the ISO family).
+func (p *timeParser) Layout() string { return p.layout }
+
+func (p *timeParser) parse(b []byte) (int64, error) {
+	if p.layout == LayoutAuto {
+		if err := p.resolve(b); err != nil {
+			return 0, err
+		}
+	}
+	var sec int64
+	var err error
+	dateOnly := false
+	switch p.layout {
+	case layoutISO:
+		sec, dateOnly, _, err = ParseISO(b)
+	case LayoutRFC3339:
+		var zoned bool
+		sec, dateOnly, zoned, err = ParseISO(b)
+		if err == nil && (dateOnly || !zoned) {
+			err = fmt.Errorf("%w: %q is not RFC 3339 (date, time and zone)", source.ErrTimestamp, b)
+		}
+	case LayoutDate:
+		sec, dateOnly, _, err = ParseISO(b)
+		if err == nil && !dateOnly {
+			err = fmt.Errorf("%w: %q is not YYYY-MM-DD", source.ErrTimestamp, b)
+		}
+	case LayoutDateTime:
+		var zoned bool
+		sec, dateOnly, zoned, err = ParseISO(b)
+		if err == nil && (dateOnly || zoned) {
+			err = fmt.Errorf("%w: %q is not YYYY-MM-DD HH:MM:SS", source.ErrTimestamp, b)
+		}
+	case LayoutEpoch:
+		sec, err = parseEpoch(b, 1)
+	case LayoutEpochMS:
+		sec, err = parseEpoch(b, 1000)
+	default:
+		var t time.Time
+		t, err = time.Parse(p.layout, string(b))
+		if err != nil {
+			err = fmt.Errorf("%w: %v", source.ErrTimestamp, err)
+		}
+		sec = t.Unix()
+	}
+	if err != nil {
+		return 0, err
+	}
+	p.n++
+	if dateOnly {
+		p.dateOnly++
+	}
+	return sec, nil
+}
+
+// resolution is 86400 when any value parsed was date-only, else 1: a file
+// that mixes dates and date-times has the coarsest resolution present, since
+// its date-only updates are known only to the day.
+func (p *timeParser) resolution() int32 {
+	if p.dateOnly > 0 {
+		return 86400
+	}
+	return 1
+}
+
+func validLayout(l string) error {
+	switch l {
+	case "", LayoutAuto, LayoutRFC3339, LayoutDate, LayoutDateTime, LayoutEpoch, LayoutEpochMS:
+		return nil
+	}
+	if !strings.ContainsAny(l, "0123456789") {
+		return fmt.Errorf("time layout %q: want auto, rfc3339, date, datetime, epoch, epochms or a Go layout such as 2006-01-02 15:04", l)
+	}
+	return nil
+}
