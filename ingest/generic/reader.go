@@ -28,9 +28,9 @@ type Stats struct {
 	// after it, which RFC 4180 cannot tell from a long quoted field.
 	LongestRecord     int64
 	LongestRecordLine int64
-	Objects    int    // distinct objects (pages) found
-	Revisions  int64  // timestamps kept (= Records)
-	DateOnly   int64  // timestamps without a time of day
+	Objects           int   // distinct objects (pages) found
+	Revisions         int64 // timestamps kept (= Records)
+	DateOnly          int64 // timestamps without a time of day
 }
 
 // Reader reads one generic log and yields one *series.RawPage per object.
