@@ -77,7 +77,9 @@ func SVG(f *tables.Figure) (svg []byte, notes []string, err error) {
 		return nil, nil, fmt.Errorf("figure %s: %w", f.ID, err)
 	}
 	c := vgsvg.New(figWidth, figHeight)
-	p.Draw(draw.New(c))
+	// A margin on the top and right so that the last tick labels are not
+	// cut off (there is no title above the plot).
+	p.Draw(draw.Crop(draw.New(c), 0, -vg.Points(10), 0, -vg.Points(8)))
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, nil, fmt.Errorf("figure %s: %w", f.ID, err)
@@ -95,10 +97,10 @@ type curvePoints struct {
 func buildPlot(f *tables.Figure) (*plot.Plot, []string, error) {
 	p := plot.New()
 	setFonts(p)
-	p.Title.Text = f.Title
+	// No title inside the plot: the report's heading and caption carry it
+	// (as in a paper), and the plot area keeps the space.
 	p.X.Label.Text = f.XLabel
 	p.Y.Label.Text = f.YLabel
-	p.Title.Padding = vg.Points(6)
 
 	// Keep the points the axes can show.
 	var notes []string
@@ -216,6 +218,16 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []string, error) {
 			p.Legend.Add(cp.c.Name, thumb)
 		}
 	}
+	if logY && f.Bars {
+		// Bars start at the axis: leave room for the smallest one.
+		if lo := minY(curves); lo > 0 {
+			p.Y.Min = lo / 2
+		}
+	} else if logY {
+		if lo, ok := dataFloor(curves); ok {
+			p.Y.Min = lo // model curves may fall far below the data: clip them
+		}
+	}
 	p.Legend.Top, p.Legend.Left = legendCorner(curves, tx, ty, xr, yr)
 	p.Legend.Padding = vg.Points(3)
 	p.Legend.XOffs, p.Legend.YOffs = vg.Points(-6), vg.Points(-6)
@@ -264,11 +276,41 @@ func bars(xys plotter.XYs, col color.RGBA, logY bool) *plotter.Histogram {
 		}
 		bins[i] = plotter.HistogramBin{Min: pt.X, Max: pt.X + w, Weight: pt.Y}
 	}
-	fill := col
-	fill.A = 0xa0
+	fill := color.NRGBA{R: col.R, G: col.G, B: col.B, A: 0x90}
 	h := &plotter.Histogram{Bins: bins, FillColor: fill, LogY: logY}
 	h.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(0.8)}
 	return h
+}
+
+// dataFloor is a tenth of the smallest y of the data curves (neither
+// dashed fits nor models), when a fit or model goes below it: on a log
+// axis an exponential fit falls to 10⁻¹⁰⁰ and would squash the data into a
+// sliver. ok is false when there is nothing to clip.
+func dataFloor(curves []curvePoints) (lo float64, ok bool) {
+	dataMin, allMin := math.Inf(1), math.Inf(1)
+	for _, c := range curves {
+		for _, pt := range c.xys {
+			allMin = math.Min(allMin, pt.Y)
+			if !c.c.Dashed {
+				dataMin = math.Min(dataMin, pt.Y)
+			}
+		}
+	}
+	if math.IsInf(dataMin, 1) || allMin >= dataMin/10 {
+		return 0, false
+	}
+	return dataMin / 10, true
+}
+
+// minY is the smallest y of all curves (+Inf when there is none).
+func minY(curves []curvePoints) float64 {
+	lo := math.Inf(1)
+	for _, c := range curves {
+		for _, pt := range c.xys {
+			lo = math.Min(lo, pt.Y)
+		}
+	}
+	return lo
 }
 
 // span is the range of the curves' x (or y) values in plot coordinates.
@@ -340,8 +382,8 @@ func legendCorner(curves []curvePoints, tx, ty func(float64) float64, xr, yr [2]
 }
 
 // logTicks marks decades on a logarithmic axis, labelling 10^k (and 2 and 5
-// times it, or every integer multiple, when the axis spans less than two
-// decades so that at least two labels show).
+// times it, or every integer multiple, when that leaves fewer than three
+// labels on the axis).
 type logTicks struct{}
 
 func (logTicks) Ticks(lo, hi float64) []plot.Tick {
@@ -350,6 +392,20 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 	}
 	k0, k1 := int(math.Floor(math.Log10(lo))), int(math.Ceil(math.Log10(hi)))
 	inRange := func(v float64) bool { return v >= lo*(1-1e-9) && v <= hi*(1+1e-9) }
+	if n := k1 - k0; n > 12 { // many decades: label every step-th, no minor ticks
+		step := (n + 9) / 10
+		var ticks []plot.Tick
+		for k := k0; k <= k1; k++ {
+			if v := math.Pow(10, float64(k)); inRange(v) {
+				t := plot.Tick{Value: v}
+				if (k-k0)%step == 0 {
+					t.Label = tickLabel(1, k)
+				}
+				ticks = append(ticks, t)
+			}
+		}
+		return ticks
+	}
 	for _, labelled := range [][]int{{1}, {1, 2, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}} {
 		var ticks []plot.Tick
 		nl := 0
@@ -369,7 +425,7 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 				ticks = append(ticks, t)
 			}
 		}
-		if nl >= 2 {
+		if nl >= 3 {
 			return ticks
 		}
 	}

@@ -1,0 +1,227 @@
+package reports
+
+import (
+	"encoding/csv"
+	"encoding/xml"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/revisit-dev/revisit/internal/tables"
+)
+
+var keep = flag.String("keep", "", "also write the sample report to this directory, to look at")
+
+func writeSample(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "report")
+	if err := Write(sampleBundle(), dir, Options{Title: "Sample report", Inputs: []string{"results/a", "results/b"}, Version: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if *keep != "" {
+		if err := Write(sampleBundle(), *keep, Options{Title: "Sample report", Inputs: []string{"results/a"}, Version: "test"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestWriteLayout(t *testing.T) {
+	dir := writeSample(t)
+	want := []string{"index.html", "report.md", marker,
+		"tables/corpus.md", "tables/corpus.csv", "tables/corpus.tex",
+		"tables/empty.md", "tables/empty.csv", "tables/empty.tex"}
+	for _, f := range sampleFigures() {
+		want = append(want, "figures/"+f.ID+".svg", "figures/"+f.ID+".csv")
+	}
+	for _, f := range want {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("missing %s: %v", f, err)
+		}
+	}
+	// No temporary directory is left beside the report.
+	ents, _ := os.ReadDir(filepath.Dir(dir))
+	if len(ents) != 1 {
+		t.Errorf("leftovers beside the report: %v", ents)
+	}
+	// Every curve point is in the figure CSV, in full precision: the tail
+	// figure has 5,000 + 21 + 2 points (helpers_test.go), the SVG thins
+	// the 5,000-point line but the CSV must not.
+	fcsv, err := os.Open(filepath.Join(dir, "figures", "tail.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(fcsv).ReadAll()
+	fcsv.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 1+5000+21+2 {
+		t.Errorf("tail.csv has %d records, want 1 header + 5023 points", len(recs))
+	}
+	// Every SVG is well-formed XML with a viewBox (so the page can scale it).
+	for _, f := range sampleFigures() {
+		data, err := os.ReadFile(filepath.Join(dir, "figures", f.ID+".svg"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := wellFormed(string(data)); err != nil {
+			t.Errorf("%s.svg: %v", f.ID, err)
+		}
+		if !strings.Contains(string(data), "viewBox=") {
+			t.Errorf("%s.svg has no viewBox", f.ID)
+		}
+	}
+}
+
+// wellFormed parses s as XML to its end.
+func wellFormed(s string) error {
+	d := xml.NewDecoder(strings.NewReader(s))
+	for {
+		_, err := d.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// The caption says what a log axis could not show: the tail figure's
+// empirical curve starts at x = 0 (1 point of 5,023), the histogram has
+// one empty bin (1 of 5), the last figure has no positive point at all.
+func TestFigureNotes(t *testing.T) {
+	figs := sampleFigures()
+	cases := map[string]string{
+		"tail":     "1 of 5,023 points with x ≤ 0 not shown on the logarithmic x axis",
+		"cov-hist": "1 of 5 bins with y ≤ 0 not shown on the logarithmic y axis",
+		"nothing":  "no points to plot",
+	}
+	for i := range figs {
+		want, ok := cases[figs[i].ID]
+		if !ok {
+			continue
+		}
+		_, notes, err := SVG(&figs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !contains(notes, want) {
+			t.Errorf("%s: notes %q lack %q", figs[i].ID, notes, want)
+		}
+	}
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Decade ticks: labels at powers of ten; a range inside one decade gets
+// 2× and 5× labels, a narrower one every integer multiple.
+func TestLogTicks(t *testing.T) {
+	labels := func(lo, hi float64) []string {
+		var out []string
+		for _, tk := range (logTicks{}).Ticks(lo, hi) {
+			if tk.Label != "" {
+				out = append(out, tk.Label)
+			}
+		}
+		return out
+	}
+	cases := []struct {
+		lo, hi float64
+		want   string
+	}{
+		{0.003, 2000, "0.01 0.1 1 10 100 1000"},
+		{1e-6, 1e6, "10⁻⁶ 10⁻⁵ 10⁻⁴ 0.001 0.01 0.1 1 10 100 1000 10000 10⁵ 10⁶"},
+		{1.5, 30, "2 5 10 20"},
+		{2, 8, "2 3 4 5 6 7 8"},
+		{1e-100, 1, "10⁻¹⁰⁰ 10⁻⁹⁰ 10⁻⁸⁰ 10⁻⁷⁰ 10⁻⁶⁰ 10⁻⁵⁰ 10⁻⁴⁰ 10⁻³⁰ 10⁻²⁰ 10⁻¹⁰ 1"},
+	}
+	for _, c := range cases {
+		if got := strings.Join(labels(c.lo, c.hi), " "); got != c.want {
+			t.Errorf("ticks [%g, %g] = %q, want %q", c.lo, c.hi, got, c.want)
+		}
+	}
+}
+
+func TestWriteReplacesOnlyReports(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "out")
+	b := sampleBundle()
+	if err := Write(b, dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	// A second report replaces the first.
+	b.Tables = b.Tables[:1]
+	if err := Write(b, dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "tables", "empty.csv")); !os.IsNotExist(err) {
+		t.Errorf("stale file of the previous report survived: %v", err)
+	}
+	// A directory of the user's is never replaced.
+	user := filepath.Join(root, "mine")
+	os.MkdirAll(user, 0o755)
+	os.WriteFile(filepath.Join(user, "thesis.tex"), []byte("x"), 0o644)
+	err := Write(b, user, Options{})
+	if err == nil || !strings.Contains(err.Error(), "refusing to replace") {
+		t.Errorf("Write over a user directory: err = %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(user, "thesis.tex")); err != nil {
+		t.Errorf("user file lost: %v", err)
+	}
+	// Nothing to render is an error, not an empty report.
+	if err := Write(&tables.Bundle{}, filepath.Join(root, "empty"), Options{}); err == nil {
+		t.Error("empty bundle: no error")
+	}
+	ents, _ := os.ReadDir(root)
+	for _, e := range ents {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("temporary directory left: %s", e.Name())
+		}
+	}
+}
+
+// Merge orders sections 1–7, then simulation (0), and makes duplicate IDs
+// from several results directories unique in the report's files.
+func TestMergeAndDuplicateIDs(t *testing.T) {
+	a := &tables.Bundle{Tables: []tables.Table{{ID: "m", Section: 0, Title: "sim"}, {ID: "x", Section: 5, Title: "five"}}}
+	b := &tables.Bundle{Tables: []tables.Table{{ID: "x", Section: 1, Title: "one"}}}
+	m := Merge(a, b)
+	var got []string
+	for _, tb := range m.Tables {
+		got = append(got, tb.Title)
+	}
+	if strings.Join(got, ",") != "one,five,sim" {
+		t.Errorf("merged order = %v, want one,five,sim", got)
+	}
+	dir := filepath.Join(t.TempDir(), "r")
+	if err := Write(m, dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"tables/x.md", "tables/x-2.md", "tables/m.md"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	html, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	order := regexp.MustCompile(`<h2>([^<]*)</h2>`).FindAllStringSubmatch(string(html), -1)
+	var heads []string
+	for _, o := range order {
+		heads = append(heads, o[1])
+	}
+	if strings.Join(heads, "|") != "Contents|1 Corpus|5 Method comparison|Simulation" {
+		t.Errorf("section headings = %q", heads)
+	}
+}
