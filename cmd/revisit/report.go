@@ -1,18 +1,77 @@
 package main
 
 import (
-	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
+
+	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/reports"
 )
 
-// TODO(scaffold): replaced by the report implementation.
 func newReportCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
-		Use:   "report",
-		Short: "report (not implemented yet)",
+	var out, title string
+	cmd := &cobra.Command{
+		Use:   "report RESULTS_DIR... -o REPORT_DIR",
+		Short: "Render results (tables and figures) as HTML, Markdown, CSV, LaTeX and SVG",
+		Long: `report reads every table (tables/*.json) and figure (figures/*.json) found
+under the results directories — what analyze, replay, simulate and policies
+write — and renders them as one self-contained report directory:
+
+  index.html        all tables and figures (inline SVG) by SPEC §7 section,
+                    with a table of contents; no script, no network needed
+  report.md         the same as one Markdown document
+  tables/ID.md      one Markdown table per table (numbers for people)
+  tables/ID.csv     the same in full precision, for machines
+  tables/ID.tex     the same as a LaTeX booktabs table
+  figures/ID.svg    each figure; figures/ID.csv holds its curves' points
+
+The report is written to a temporary directory and renamed into place when
+complete; an earlier report at REPORT_DIR is replaced, any other non-empty
+directory is left alone.`,
+		Example: `  revisit report out/analysis -o out/report
+  revisit report out/analysis out/simulate -o out/report --title "enwiki 2024"
+  xdg-open out/report/index.html`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("report: not implemented yet")
+			if out == "" {
+				return usagef("report: -o REPORT_DIR is required")
+			}
+			var bs []*tables.Bundle
+			for _, dir := range args {
+				st, err := os.Stat(dir)
+				if err != nil {
+					return fmt.Errorf("report: %w", err)
+				}
+				if !st.IsDir() {
+					return fmt.Errorf("report: %s is not a directory (give the results directories analyze, replay or simulate wrote)", dir)
+				}
+				b, err := tables.Read(dir)
+				if err != nil {
+					return fmt.Errorf("report: %w", err)
+				}
+				if len(b.Tables)+len(b.Figures) == 0 {
+					return fmt.Errorf("report: no tables or figures under %s (expected tables/*.json or figures/*.json, as analyze writes)", dir)
+				}
+				bs = append(bs, b)
+			}
+			b := reports.Merge(bs...)
+			opt := reports.Options{Title: title, Inputs: args, Version: version}
+			if !g.quiet {
+				opt.Log = func(format string, a ...any) { fmt.Fprintf(os.Stderr, format+"\n", a...) }
+			}
+			if err := reports.Write(b, out, opt); err != nil {
+				return err
+			}
+			if !g.quiet {
+				fmt.Fprintf(os.Stderr, "report: %d tables, %d figures → %s\n", len(b.Tables), len(b.Figures), filepath.Join(out, "index.html"))
+			}
+			return nil
 		},
 	}
+	cmd.Flags().StringVarP(&out, "output", "o", "", "report directory to write (required)")
+	cmd.Flags().StringVar(&title, "title", "revisit report", "title of the report")
+	return cmd
 }
