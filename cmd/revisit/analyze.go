@@ -1,18 +1,229 @@
 package main
 
 import (
-	"errors"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/revisit-dev/revisit/analysis"
+	"github.com/revisit-dev/revisit/replay"
+	"github.com/revisit-dev/revisit/transform"
 )
 
-// TODO(scaffold): replaced by the analyze implementation.
 func newAnalyzeCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
-		Use:   "analyze",
-		Short: "analyze (not implemented yet)",
+	var (
+		opt       analysis.Options
+		unit      string
+		recommend bool
+		age       string
+		sampler   string
+		oldM3     bool
+	)
+	cmd := &cobra.Command{
+		Use:   "analyze DATASET [REPLAY_DIR] -o OUT",
+		Short: "Poisson screen, dependence (ACF, Hurst), tail fits, method errors and recommendation (SPEC §5)",
+		Long: `analyze reads DATASET (and, when given, the output of 'revisit replay') and
+computes SPEC §5's statistics:
+
+  per page       n, E[U], Var[U], CoV v = sd/E, lifetime T
+  Poisson screen pages with ≥ --min-updates updates; those with |v − 1| ≤ --band;
+                 for each, a KS test against the fitted exponential with a
+                 Lilliefors-style Monte-Carlo p-value (--reps, seeded by --seed),
+                 the ACF ρ(1…--max-lag) with its power-law fit (H = 1 − γ/2),
+                 Ljung–Box, and Hurst by R/S, aggregated variance, DFA, GPH and
+                 local Whittle (the report relies on DFA and local Whittle)
+  tail fits      exponential, Pareto (Lomax), Weibull, lognormal by maximum
+                 likelihood, with KS and AIC, for the top page and the aggregate
+                 of all intervals (every interval of every page counts once)
+  method errors  with REPLAY_DIR: WMRD and KS of every estimate against the
+                 true G_U (and F_U) on [0, --x-max], per page and per method and
+                 sampler (mean and median over pages)
+
+OUT receives tables/*.json and figures/*.json for 'revisit report', every
+table as csv/<id>.csv and .parquet, page_stats.parquet/.csv (one row per
+page) and page_errors.parquet/.csv.
+
+--recommend prints the method SPEC §5 recommends for your scenario (age
+available → M2; constant revisit interval → M4, or M5 for old M3 traces;
+random revisits without age → M6) and the errors measured on your own
+replay output that back it. With --recommend the only argument is the
+replay directory (optional); give DATASET REPLAY_DIR -o OUT to also run
+the full analysis.`,
+		Example: `  revisit analyze data/enwiki out/replay -o out/analysis
+  revisit analyze data/yelp -o out/yelp-analysis --unit d --min-updates 100 --top 10
+  revisit analyze data/enwiki -o out/a --seed 7 --reps 1999 --max-lag 200
+  revisit analyze --recommend --age=no --sampler=random out/replay`,
+		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("analyze: not implemented yet")
+			if unit != "" {
+				u, err := transform.ParseUnit(unit)
+				if err != nil {
+					return usagef("--unit: %v", err)
+				}
+				opt.Unit = u
+			}
+			if opt.Band < 0 || opt.Band > 1 {
+				return usagef("--band %g: want a value in (0, 1]", opt.Band)
+			}
+			opt.Estimates = readReplay
+			out := cmd.OutOrStdout()
+			if recommend {
+				sc, err := scenario(age, sampler, oldM3)
+				if err != nil {
+					return err
+				}
+				if len(args) < 2 || opt.Out == "" {
+					if len(args) == 2 || (len(args) == 1 && opt.Out != "") {
+						return usagef("--recommend: give REPLAY_DIR alone, or DATASET REPLAY_DIR -o OUT")
+					}
+					var sum []analysis.MethodSummary
+					if len(args) == 1 {
+						rows, _, err := readReplay(args[0])
+						if err != nil {
+							return err
+						}
+						pe, err := analysis.PageErrors(rows, opt.XMax, opt.Extra)
+						if err != nil {
+							return err
+						}
+						sum = analysis.Summarize(pe)
+					}
+					return printRecommendation(out, sc, sum)
+				}
+				res, err := runAnalyze(cmd.Context(), g, &opt, args)
+				if err != nil {
+					return err
+				}
+				return printRecommendation(out, sc, res.Summary)
+			}
+			if len(args) == 0 {
+				return usagef("analyze: missing DATASET")
+			}
+			if opt.Out == "" {
+				return usagef("analyze: missing -o OUT")
+			}
+			res, err := runAnalyze(cmd.Context(), g, &opt, args)
+			if err != nil {
+				return err
+			}
+			if g.quiet {
+				return nil
+			}
+			for _, t := range res.Bundle.Tables {
+				switch t.ID {
+				case "top_pages", "tail_fits_aggregate", "tail_fits_top", "poisson_screen", "screen_closest", "method_errors", "recommendation":
+					if len(t.Rows) > 0 {
+						if err := analysis.Fprint(out, t); err != nil {
+							return err
+						}
+					}
+				}
+			}
+			fmt.Fprintf(out, "wrote %s (tables/, figures/, csv/, page_stats.parquet/.csv)\n", opt.Out)
+			return nil
 		},
 	}
+	f := cmd.Flags()
+	f.StringVarP(&opt.Out, "out", "o", "", "output directory")
+	f.StringVar(&unit, "unit", "", "interval unit: s, min, h, d, w, y (default: h, or d for date-only sources)")
+	f.IntVar(&opt.Top, "top", 10, "top-N pages by number of updates")
+	f.IntVar(&opt.MinUpdates, "min-updates", 100, "K: pages with at least K updates enter the Poisson screen")
+	f.Float64Var(&opt.Band, "band", 0.1, "CoV band: candidates have |v − 1| ≤ band")
+	f.IntVar(&opt.MaxLag, "max-lag", 100, "ACF lags 1…max-lag")
+	f.IntVar(&opt.Closest, "closest", 5, "closest-to-Poisson pages given ACF and Hurst tables")
+	f.Float64Var(&opt.XMax, "x-max", 0, "errors on [0, x-max] in --unit (0: the estimates' whole grid)")
+	f.IntVar(&opt.Extra, "extra", analysis.DefaultExtra, "points inserted per step when comparing step estimates (SPEC §4.2)")
+	f.Uint64Var(&opt.Seed, "seed", 1, "seed of every Monte-Carlo draw")
+	f.IntVar(&opt.Reps, "reps", 999, "Monte-Carlo replicates of the Lilliefors KS test")
+	f.IntVar(&opt.AggregateMax, "aggregate-max", 1<<20, "intervals sampled (uniformly, seeded) for the aggregate tail fits")
+	f.BoolVar(&recommend, "recommend", false, "print the recommended method for the scenario given by --age, --sampler, --old-m3")
+	f.StringVar(&age, "age", "no", "with --recommend: are ages (Last-Modified) observed? yes or no")
+	f.StringVar(&sampler, "sampler", "random", "with --recommend: revisit delays are constant or random")
+	f.BoolVar(&oldM3, "old-m3", false, "with --recommend: only traces collected with M3 exist (constant delays)")
+	return cmd
+}
+
+func runAnalyze(ctx context.Context, g *globals, opt *analysis.Options, args []string) (*analysis.Result, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	opt.Dataset = args[0]
+	if len(args) == 2 {
+		opt.Replay = args[1]
+	}
+	if !g.quiet {
+		opt.Log = os.Stderr
+	}
+	return analysis.Run(ctx, *opt)
+}
+
+func scenario(age, sampler string, oldM3 bool) (analysis.Scenario, error) {
+	var sc analysis.Scenario
+	switch strings.ToLower(age) {
+	case "yes", "y", "true", "1":
+		sc.Age = true
+	case "no", "n", "false", "0", "":
+	default:
+		return sc, usagef("--age %q: want yes or no", age)
+	}
+	switch strings.ToLower(sampler) {
+	case "constant", "const", "random":
+	default:
+		return sc, usagef("--sampler %q: want constant or random", sampler)
+	}
+	sc.Sampler, sc.OldM3 = strings.ToLower(sampler), oldM3
+	if _, err := analysis.Recommend(sc, nil); err != nil {
+		return sc, usagef("%v", err)
+	}
+	return sc, nil
+}
+
+func printRecommendation(w io.Writer, sc analysis.Scenario, sum []analysis.MethodSummary) error {
+	rec, err := analysis.Recommend(sc, sum)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	fmt.Fprintf(w, "Scenario: %s\nRecommended method: %s\n  %s\n", sc.Describe(), rec.Method, rec.Reason)
+	if len(rec.Evidence) == 0 {
+		fmt.Fprintln(w, "\nNo measured errors for this scenario: give a replay directory with a matching sampler to see them.")
+		return nil
+	}
+	fmt.Fprintf(w, "\nMeasured errors against the true G_U (%s samplers), best mean WMRD first:\n", rec.Scenario.Sampler)
+	fmt.Fprintf(w, "  %-12s %-8s %6s %10s %10s %10s %10s\n", "sampler", "method", "pages", "mean WMRD", "med WMRD", "mean KS", "med KS")
+	for _, e := range rec.Evidence {
+		mark := " "
+		if e.Method == rec.Method {
+			mark = "*"
+		}
+		fmt.Fprintf(w, "%s %-12s %-8s %6d %10s %10s %10s %10s\n", mark, e.Sampler, e.Method, e.Pages, num(e.MeanWMRD), num(e.MedianWMRD), num(e.MeanKS), num(e.MedianKS))
+	}
+	return nil
+}
+
+func num(v float64) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	return fmt.Sprintf("%.4f", v)
+}
+
+// readReplay adapts replay.ReadEstimates to analysis.EstimateRow and a
+// provenance line (samplers, h, seed, unit).
+func readReplay(dir string) ([]analysis.EstimateRow, string, error) {
+	meta, est, err := replay.ReadEstimates(dir)
+	if err != nil {
+		return nil, "", err
+	}
+	rows := make([]analysis.EstimateRow, len(est))
+	for i, e := range est {
+		rows[i] = analysis.EstimateRow{PageID: e.PageID, Title: e.Title, Sampler: e.Sampler, Method: e.Method, Kind: e.Kind, CDF: e.CDF, Rate: e.Rate, Note: e.Note}
+	}
+	src := fmt.Sprintf("replay %s: samplers %s, h %g, x_max %g, seed %d, unit %s, %d pages",
+		dir, strings.Join(meta.Samplers, " "), meta.H, meta.XMax, meta.Seed, meta.UnitName, meta.Pages)
+	return rows, src, nil
 }
