@@ -44,18 +44,33 @@ func (e *m6) add(o *Obs) {
 		copy(e.c, e.c[e.head:])
 		e.s, e.c, e.head = e.s[:n], e.c[:n], 0
 	}
-	i := len(e.s) - 1
-	for ; i >= e.head && e.c[i] == o.Cycle; i-- { // same cycle: Q_ij = 0
-		e.w[binOf(o.S-e.s[i], inv, limit)]++
+	// Every visit from head on pairs with o inside the grid (bins are
+	// monotone in the distance), so the loops bin without the limit check:
+	// ceilBin is binOf for 0 ≤ y·inv ≤ limit.
+	s, c, w, z := e.s[e.head:], e.c[e.head:], e.w, e.z
+	i := len(s) - 1
+	for ; i >= 0 && c[i] == o.Cycle; i-- { // same cycle: Q_ij = 0
+		w[ceilBin(o.S-s[i], inv)]++
 	}
-	for ; i >= e.head; i-- { // different cycles: Q_ij = 1
-		b := binOf(o.S-e.s[i], inv, limit)
-		e.w[b]++
-		e.z[b]++
+	for ; i >= 0; i-- { // different cycles: Q_ij = 1
+		b := ceilBin(o.S-s[i], inv)
+		w[b]++
+		z[b]++
 	}
 	e.pairs += int64(len(e.s) - e.head)
 	e.s = append(e.s, o.S)
 	e.c = append(e.c, o.Cycle)
+}
+
+// ceilBin is ⌈y·inv − 10⁻⁹⌉ for y·inv ≥ 0 small enough for an int: binOf
+// without its range checks, for M6's inner loops.
+func ceilBin(y, inv float64) int {
+	v := y*inv - binTol
+	b := int(v)
+	if float64(b) < v {
+		b++
+	}
+	return b
 }
 
 func (e *m6) cdf() (series.CDF, string) {

@@ -56,15 +56,15 @@ var ErrNoDensity = errors.New("recover F_U: the estimated density g_U(0) is not 
 // one-sided (−25G₀ + 48G₁ − 36G₂ + 16G₃ − 3G₄)/(12h) with G_k = G(x + kh)
 // (K = 3: (G(x+h) − G(x−h))/(2h) and (−3G₀ + 4G₁ − G₂)/(2h)).
 //
-// Automatic h: the candidates are h = c·d/(Extra+1) for c = Extra+1, then
-// growing by about 25 % per step (the estimate's own step d first: below
-// it the interpolation makes E[U](h) trivially flat) while 4h ≤ x_max/2.
-// E[U](h) first falls (too few samples near 0 make the slope at 0 too
-// small) and then flattens before the curvature of G_U biases it; the
-// chosen h is the start of the flat region: the first candidate after
-// which two consecutive relative changes of E[U](h) are both ≤ Tol. When
-// no such run exists, the candidate with the smallest relative change to
-// its successor is chosen.
+// Automatic h: the candidates are h = c·d/(Extra+1) for c = 1, 2, 3, …
+// growing by about 15 % per step while 4h ≤ x_max/2. E[U](h) = 1/g_U(0)
+// first falls — below d/4 the stencil sees only the chord of the first
+// step, G(d)/d, which underestimates the slope at 0, and a noisy estimate
+// has too few samples near 0 — then flattens, and for large h the curvature
+// of G_U biases it upwards. The chosen h is the start of the flat region:
+// the first candidate whose E[U](h), after a running median of 3 against
+// noise, is within Tol (2 %) of the smallest smoothed E[U] at that or any
+// larger candidate.
 func RecoverF(g series.CDF, opt RecoverOptions) (Recovered, error) {
 	opt = opt.withDefaults()
 	if opt.K != 3 && opt.K != 5 {
@@ -88,7 +88,7 @@ func RecoverF(g series.CDF, opt RecoverOptions) (Recovered, error) {
 	if h == 0 {
 		fine := d / float64(opt.Extra+1)
 		var cand []float64
-		for c := opt.Extra + 1; 4*float64(c)*fine <= xmax/2; c = max(c+1, int(math.Round(float64(c)*1.25))) {
+		for c := 1; 4*float64(c)*fine <= xmax/2; c = max(c+1, int(math.Round(float64(c)*1.15))) {
 			cand = append(cand, float64(c)*fine)
 		}
 		if len(cand) == 0 {
@@ -114,33 +114,34 @@ func RecoverF(g series.CDF, opt RecoverOptions) (Recovered, error) {
 
 // chooseH applies the flat-region rule to the scan.
 func chooseH(scan []HPoint, tol float64) float64 {
-	ok := func(i int) bool { v := scan[i].MeanU; return v > 0 && !math.IsInf(v, 0) && !math.IsNaN(v) }
-	rel := func(i int) float64 { // relative change from i to i+1
-		if !ok(i) || !ok(i+1) {
-			return math.Inf(1)
+	n := len(scan)
+	e := make([]float64, n)
+	for i, p := range scan {
+		e[i] = p.MeanU
+		if !(e[i] > 0) || math.IsInf(e[i], 0) {
+			e[i] = math.Inf(1) // g(0) ≤ 0: no density yet
 		}
-		return math.Abs(scan[i+1].MeanU-scan[i].MeanU) / scan[i].MeanU
 	}
-	for i := 0; i+2 < len(scan); i++ {
-		if rel(i) <= tol && rel(i+1) <= tol {
+	sm := make([]float64, n) // running median of 3
+	for i := range e {
+		if i == 0 || i == n-1 {
+			sm[i] = e[i]
+			continue
+		}
+		a, b, c := e[i-1], e[i], e[i+1]
+		sm[i] = max(min(a, b), min(max(a, b), c))
+	}
+	suffix := make([]float64, n+1) // smallest smoothed E at or after i
+	suffix[n] = math.Inf(1)
+	for i := n - 1; i >= 0; i-- {
+		suffix[i] = min(sm[i], suffix[i+1])
+	}
+	for i := range sm {
+		if !math.IsInf(sm[i], 1) && sm[i] <= suffix[i]*(1+tol) {
 			return scan[i].H
 		}
 	}
-	best, bi := math.Inf(1), -1
-	for i := 0; i+1 < len(scan); i++ {
-		if r := rel(i); r < best {
-			best, bi = r, i
-		}
-	}
-	if bi < 0 {
-		for i := range scan {
-			if ok(i) {
-				return scan[i].H
-			}
-		}
-		return scan[0].H
-	}
-	return scan[bi].H
+	return scan[0].H
 }
 
 // slope0 is the one-sided K-point derivative at 0.

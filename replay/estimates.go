@@ -1,0 +1,311 @@
+package replay
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/revisit-dev/revisit/series"
+)
+
+// File names inside a replay output directory.
+const (
+	EstimatesFile = "estimates.parquet"
+	MetaFile      = "replay.json"
+)
+
+// Meta is replay.json: what a replay output was made from, so that analysis
+// and reports can state its provenance.
+type Meta struct {
+	Tool       string    `json:"tool"`
+	Version    string    `json:"version"`
+	Created    time.Time `json:"created"`
+	Dataset    string    `json:"dataset"`   // dataset directory replayed ("" for a simulation)
+	Unit       float64   `json:"unit"`      // seconds per unit
+	UnitName   string    `json:"unit_name"` // "h", "d", …
+	Samplers   []string  `json:"samplers"`
+	Methods    []string  `json:"methods"`
+	Seed       uint64    `json:"seed"`
+	H          float64   `json:"h"`     // bin width h for random delays
+	XMax       float64   `json:"x_max"` // largest grid point
+	Top        int       `json:"top"`   // 0: every page
+	MinUpdates int       `json:"min_updates"`
+	Pages      int       `json:"pages"` // pages replayed
+	Rows       int64     `json:"rows"`  // rows of estimates.parquet
+	// Grid is the grid step of each sampler: Δ for constant delays, h otherwise.
+	Grid map[string]float64 `json:"grid"`
+	// Skipped counts pages left out, by reason ("min_updates",
+	// "fewer_than_2_updates", "not_in_top").
+	Skipped map[string]int64 `json:"skipped,omitempty"`
+	// NotApplicable lists method×sampler pairs that were not run (M3, M4,
+	// M5, cho and matloff need constant delays).
+	NotApplicable []string        `json:"not_applicable,omitempty"`
+	Recover       bool            `json:"recover"`
+	Derivative    RecoverOptions  `json:"derivative"`
+	Summary       []MethodSummary `json:"summary"`
+	ElapsedS      float64         `json:"elapsed_s"`
+}
+
+// MethodSummary is the mean error of one method (and kind) over the pages
+// for one sampler, against the page's true G_U (Kind G) or F_U (Kind F),
+// with SPEC §5's WMRD and KS on the sampler's grid.
+type MethodSummary struct {
+	Sampler   string   `json:"sampler"`
+	Method    string   `json:"method"`
+	Kind      string   `json:"kind"`
+	Pages     int      `json:"pages"`          // pages with a defined estimate
+	Undefined int      `json:"undefined"`      // pages where it was undefined (NaN)
+	WMRD      *float64 `json:"wmrd,omitempty"` // mean over pages with a defined estimate; absent when none
+	KS        *float64 `json:"ks,omitempty"`
+}
+
+// estimateSchema is the Arrow schema of estimates.parquet: one row per
+// estimate (long format).
+var estimateSchema = arrow.NewSchema([]arrow.Field{
+	{Name: "page_id", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "title", Type: arrow.BinaryTypes.String},
+	{Name: "sampler", Type: arrow.BinaryTypes.String},
+	{Name: "method", Type: arrow.BinaryTypes.String},
+	{Name: "kind", Type: arrow.BinaryTypes.String},
+	{Name: "x", Type: arrow.ListOfNonNullable(arrow.PrimitiveTypes.Float64)},
+	{Name: "p", Type: arrow.ListOfNonNullable(arrow.PrimitiveTypes.Float64)},
+	{Name: "samples", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "rate", Type: arrow.PrimitiveTypes.Float64},
+	{Name: "h", Type: arrow.PrimitiveTypes.Float64},
+	{Name: "note", Type: arrow.BinaryTypes.String},
+	{Name: "visits", Type: arrow.PrimitiveTypes.Int64},
+}, nil)
+
+const (
+	ecPage = iota
+	ecTitle
+	ecSampler
+	ecMethod
+	ecKind
+	ecX
+	ecP
+	ecSamples
+	ecRate
+	ecH
+	ecNote
+	ecVisits
+)
+
+// maxGroupValues bounds a row group by the number of grid values held.
+const maxGroupValues = 1 << 21
+
+// estimateWriter streams estimates into one Parquet file.
+type estimateWriter struct {
+	f      *os.File
+	fw     *pqarrow.FileWriter
+	b      *array.RecordBuilder
+	values int
+	rows   int64
+}
+
+func newEstimateWriter(path string) (*estimateWriter, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	props := parquet.NewWriterProperties(
+		parquet.WithCompression(compress.Codecs.Zstd),
+		parquet.WithCompressionLevel(3),
+		parquet.WithDictionaryFor("sampler", true),
+		parquet.WithDictionaryFor("method", true),
+		parquet.WithDictionaryFor("kind", true),
+	)
+	fw, err := pqarrow.NewFileWriter(estimateSchema, f, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &estimateWriter{f: f, fw: fw, b: array.NewRecordBuilder(memory.DefaultAllocator, estimateSchema)}, nil
+}
+
+func (w *estimateWriter) write(e *Estimate) error {
+	b := w.b
+	b.Field(ecPage).(*array.Int64Builder).Append(e.PageID)
+	b.Field(ecTitle).(*array.StringBuilder).Append(e.Title)
+	b.Field(ecSampler).(*array.StringBuilder).Append(e.Sampler)
+	b.Field(ecMethod).(*array.StringBuilder).Append(e.Method)
+	b.Field(ecKind).(*array.StringBuilder).Append(e.Kind)
+	for _, col := range []struct {
+		i int
+		v []float64
+	}{{ecX, e.CDF.X}, {ecP, e.CDF.P}} {
+		lb := b.Field(col.i).(*array.ListBuilder)
+		lb.Append(true)
+		lb.ValueBuilder().(*array.Float64Builder).AppendValues(col.v, nil)
+	}
+	b.Field(ecSamples).(*array.Int64Builder).Append(int64(e.CDF.Samples))
+	b.Field(ecRate).(*array.Float64Builder).Append(e.Rate)
+	b.Field(ecH).(*array.Float64Builder).Append(e.H)
+	b.Field(ecNote).(*array.StringBuilder).Append(e.Note)
+	b.Field(ecVisits).(*array.Int64Builder).Append(int64(e.Visits))
+	w.rows++
+	w.values += 2 * len(e.CDF.X)
+	if w.values >= maxGroupValues {
+		return w.flush()
+	}
+	return nil
+}
+
+func (w *estimateWriter) flush() error {
+	if w.values == 0 && w.b.Field(0).Len() == 0 {
+		return nil
+	}
+	rec := w.b.NewRecordBatch()
+	defer rec.Release()
+	w.values = 0
+	return w.fw.Write(rec)
+}
+
+func (w *estimateWriter) close() error {
+	err := w.flush()
+	w.b.Release()
+	if cerr := w.fw.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func (w *estimateWriter) abort() {
+	w.b.Release()
+	w.fw.Close()
+}
+
+// ReadMeta reads dir/replay.json.
+func ReadMeta(dir string) (*Meta, error) {
+	b, err := os.ReadFile(filepath.Join(dir, MetaFile))
+	if err != nil {
+		return nil, fmt.Errorf("replay output %s: %w", dir, err)
+	}
+	var m Meta
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("replay output %s: %s: %w", dir, MetaFile, err)
+	}
+	return &m, nil
+}
+
+// ReadEstimates reads a replay output directory into memory.
+func ReadEstimates(dir string) (*Meta, []Estimate, error) {
+	m, err := ReadMeta(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []Estimate
+	err = EachEstimate(dir, func(e *Estimate) error {
+		out = append(out, *e)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, out, nil
+}
+
+// EachEstimate streams the rows of dir/estimates.parquet in file order
+// (pages in replay order, then sampler, then method); the Estimate passed
+// to fn is fresh and may be kept. An error from fn stops the iteration.
+func EachEstimate(dir string, fn func(*Estimate) error) error {
+	name := filepath.Join(dir, EstimatesFile)
+	pf, err := file.OpenParquetFile(name, false)
+	if err != nil {
+		return fmt.Errorf("replay output %s: %w", name, err)
+	}
+	defer pf.Close()
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 1024}, memory.DefaultAllocator)
+	if err != nil {
+		return fmt.Errorf("replay output %s: %w", name, err)
+	}
+	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
+	if err != nil {
+		return fmt.Errorf("replay output %s: %w", name, err)
+	}
+	defer rr.Release()
+	for {
+		rec, err := rr.Read()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("replay output %s: %w", name, err)
+		}
+		if err := eachEstimateIn(name, rec, fn); err != nil {
+			return err
+		}
+	}
+}
+
+func eachEstimateIn(name string, rec arrow.RecordBatch, fn func(*Estimate) error) error {
+	s := rec.Schema()
+	if s.NumFields() < estimateSchema.NumFields() {
+		return fmt.Errorf("replay output %s: %d columns, want %d (%v)", name, s.NumFields(), estimateSchema.NumFields(), estimateSchema)
+	}
+	for i, want := range estimateSchema.Fields() {
+		if got := s.Field(i); got.Name != want.Name || got.Type.ID() != want.Type.ID() {
+			return fmt.Errorf("replay output %s: column %d is %s %s, want %s %s", name, i, got.Name, got.Type, want.Name, want.Type)
+		}
+	}
+	page := rec.Column(ecPage).(*array.Int64)
+	title := rec.Column(ecTitle).(*array.String)
+	smp := rec.Column(ecSampler).(*array.String)
+	meth := rec.Column(ecMethod).(*array.String)
+	kind := rec.Column(ecKind).(*array.String)
+	xs := rec.Column(ecX).(*array.List)
+	ps := rec.Column(ecP).(*array.List)
+	samples := rec.Column(ecSamples).(*array.Int64)
+	rate := rec.Column(ecRate).(*array.Float64)
+	h := rec.Column(ecH).(*array.Float64)
+	note := rec.Column(ecNote).(*array.String)
+	visits := rec.Column(ecVisits).(*array.Int64)
+	list := func(l *array.List, i int) []float64 {
+		v := l.ListValues().(*array.Float64).Float64Values()
+		off := l.Offsets()
+		return append([]float64(nil), v[off[i]:off[i+1]]...)
+	}
+	for i := 0; i < int(rec.NumRows()); i++ {
+		e := &Estimate{
+			PageID:  page.Value(i),
+			Title:   title.Value(i),
+			Sampler: smp.Value(i),
+			Method:  meth.Value(i),
+			Kind:    kind.Value(i),
+			CDF:     series.CDF{Method: meth.Value(i), X: list(xs, i), P: list(ps, i), Samples: int(samples.Value(i))},
+			Rate:    rate.Value(i),
+			H:       h.Value(i),
+			Note:    note.Value(i),
+			Visits:  int(visits.Value(i)),
+		}
+		if len(e.CDF.X) != len(e.CDF.P) {
+			return fmt.Errorf("replay output %s: page %d %s %s: %d grid points but %d values", name, e.PageID, e.Method, e.Kind, len(e.CDF.X), len(e.CDF.P))
+		}
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeMeta writes m as dir/replay.json.
+func writeMeta(dir string, m *Meta) error {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, MetaFile), append(b, '\n'), 0o644)
+}

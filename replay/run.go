@@ -1,0 +1,447 @@
+package replay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/model"
+	"github.com/revisit-dev/revisit/series"
+	"github.com/revisit-dev/revisit/transform"
+)
+
+// Options configure Run.
+type Options struct {
+	Dataset string // dataset directory (dataset.Open)
+	Out     string // output directory: estimates.parquet + replay.json
+
+	Samplers []string // sampler specs (ParseSampler), at least one
+	Methods  []string // method names (ParseMethods); empty means all
+	// Unit is the time unit in seconds (transform.ParseUnit); 0 takes
+	// transform.DefaultUnit of the first page replayed (hours for 1-second
+	// sources, days for date-only ones).
+	Unit       float64
+	H          float64 // bin width h for random delays, in units
+	XMax       float64 // x_max, in units
+	Top        int     // replay only the Top pages with the most updates (0: all)
+	MinUpdates int     // replay only pages with at least this many updates
+	Seed       uint64
+	Workers    int // 0: runtime.GOMAXPROCS(0)
+
+	Recover    bool // also recover F_U from M2, M4, M5, M6
+	RecoverOpt RecoverOptions
+
+	Version string                        // tool version recorded in replay.json
+	Log     func(format string, a ...any) // progress lines; nil for none
+}
+
+// OptionError is an invalid option (bad usage rather than bad input).
+type OptionError struct{ Err error }
+
+func (e *OptionError) Error() string { return e.Err.Error() }
+func (e *OptionError) Unwrap() error { return e.Err }
+
+// Validate checks the options and returns the parsed samplers and methods.
+// Every error it returns is an *OptionError.
+func (o *Options) Validate() ([]Sampler, []string, error) {
+	bad := func(err error) ([]Sampler, []string, error) { return nil, nil, &OptionError{err} }
+	if len(o.Samplers) == 0 {
+		return bad(errors.New("no sampler given (e.g. --sampler exp:2 or --sampler const:0.5)"))
+	}
+	var smp []Sampler
+	seen := map[string]bool{}
+	for _, spec := range o.Samplers {
+		s, err := ParseSampler(spec)
+		if err != nil {
+			return bad(err)
+		}
+		if seen[s.Spec] {
+			return bad(fmt.Errorf("sampler %q given twice", s.Spec))
+		}
+		seen[s.Spec] = true
+		smp = append(smp, s)
+	}
+	methods := AllMethods
+	if len(o.Methods) > 0 {
+		var err error
+		if methods, err = ParseMethods(o.Methods); err != nil {
+			return bad(err)
+		}
+	}
+	cfg := Config{Methods: methods, H: o.H, XMax: o.XMax}
+	if err := cfg.Check(); err != nil {
+		return bad(err)
+	}
+	if o.Unit < 0 || math.IsNaN(o.Unit) {
+		return bad(fmt.Errorf("unit must be > 0 seconds, got %g", o.Unit))
+	}
+	if o.Top < 0 || o.MinUpdates < 0 || o.Workers < 0 {
+		return bad(errors.New("--top, --min-updates and --workers must be ≥ 0"))
+	}
+	for _, s := range smp {
+		if n := o.XMax / s.Step(o.H); n > 1e7 {
+			return bad(fmt.Errorf("sampler %s: x_max/step = %.3g grid points is too many (at most 10⁷)", s.Spec, n))
+		}
+	}
+	if o.Out == "" {
+		return bad(errors.New("no output directory (-o)"))
+	}
+	return smp, methods, nil
+}
+
+// streamOf is the random stream of one page and sampler: a hash of both,
+// so that a page's draws do not depend on which other pages or samplers
+// are replayed, nor on the order the workers take them in.
+func streamOf(pageID int64, sampler string) uint64 {
+	h := fnv.New64a()
+	var b [8]byte
+	for i := range b {
+		b[i] = byte(uint64(pageID) >> (8 * i))
+	}
+	h.Write(b[:])
+	h.Write([]byte(sampler))
+	return h.Sum64()
+}
+
+type job struct {
+	seq  int
+	page *series.Page
+	si   int
+}
+
+type jobResult struct {
+	seq int
+	est []Estimate
+}
+
+// Run replays the selected pages of a dataset with every sampler and
+// method and writes estimates.parquet and replay.json to opt.Out,
+// atomically: they appear (replacing an earlier replay output there) only
+// when everything succeeded. Pages stream from the dataset (only the Top
+// pages are held when Top > 0); page × sampler jobs are spread over the
+// workers and written in a deterministic order.
+func Run(ctx context.Context, opt Options) (*Meta, error) {
+	start := time.Now()
+	smp, methods, err := opt.Validate()
+	if err != nil {
+		return nil, err
+	}
+	logf := opt.Log
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	ds, err := dataset.Open(opt.Dataset)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkReplaceable(opt.Out); err != nil {
+		return nil, err
+	}
+	parent := filepath.Dir(filepath.Clean(opt.Out))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(opt.Out)+".tmp-")
+	if err != nil {
+		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
+	}
+	defer os.RemoveAll(tmp) // after a successful rename there is nothing left
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
+	}
+	w, err := newEstimateWriter(filepath.Join(tmp, EstimatesFile))
+	if err != nil {
+		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
+	}
+	workers := opt.Workers
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	meta := &Meta{
+		Tool: "revisit", Version: opt.Version, Dataset: opt.Dataset, Samplers: opt.Samplers,
+		Methods: methods, Seed: opt.Seed, H: opt.H, XMax: opt.XMax, Top: opt.Top,
+		MinUpdates: opt.MinUpdates, Grid: map[string]float64{}, Skipped: map[string]int64{},
+		Recover: opt.Recover, Derivative: opt.RecoverOpt.withDefaults(),
+	}
+	for _, s := range smp {
+		meta.Grid[s.Spec] = s.Step(opt.H)
+		for _, m := range methods {
+			if !Applicable(m, s) {
+				meta.NotApplicable = append(meta.NotApplicable, m+" on "+s.Spec+" (needs constant delays)")
+			}
+		}
+	}
+	cfg := Config{Methods: methods, H: opt.H, XMax: opt.XMax, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan job)
+	results := make(chan jobResult, workers)
+	inflight := make(chan struct{}, 4*workers) // bounds the reorder buffer
+	unit := opt.Unit
+	var unitOnce sync.Once
+	setUnit := func(p *series.Page) {
+		unitOnce.Do(func() {
+			if unit == 0 {
+				unit = transform.DefaultUnit(p)
+			}
+		})
+	}
+
+	// workers
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				s := smp[j.si]
+				t := transform.Times(j.page.Updates, unit)
+				r := model.NewRand(opt.Seed, streamOf(j.page.ID, s.Spec))
+				res := replayPath(&sliceUpdates{t: t}, newVisitGen(s, r), t[len(t)-1], s, &cfg)
+				est := append(res.est, truthRows(t, s, &cfg, res.visits)...)
+				for i := range est {
+					est[i].PageID, est[i].Title = j.page.ID, j.page.Title
+				}
+				select {
+				case results <- jobResult{j.seq, est}:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+
+	// producer
+	var prodErr error
+	pages := 0
+	go func() {
+		defer close(jobs)
+		seq := 0
+		send := func(p *series.Page) error {
+			setUnit(p)
+			pages++
+			for si := range smp {
+				select {
+				case inflight <- struct{}{}:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+				select {
+				case jobs <- job{seq, p, si}:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+				seq++
+			}
+			return nil
+		}
+		var keep *transform.TopKeeper
+		if opt.Top > 0 {
+			keep = transform.NewTopKeeper(opt.Top)
+		}
+		read := 0
+		err := ds.Each(func(p *series.Page) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			read++
+			switch {
+			case len(p.Updates) < opt.MinUpdates:
+				meta.Skipped["min_updates"]++
+			case len(p.Updates) < 2:
+				meta.Skipped["fewer_than_2_updates"]++
+			case keep != nil:
+				keep.Offer(p)
+			default:
+				return send(p)
+			}
+			return nil
+		})
+		if err == nil && keep != nil {
+			kept := keep.Pages()
+			meta.Skipped["not_in_top"] = int64(read) - meta.Skipped["min_updates"] - meta.Skipped["fewer_than_2_updates"] - int64(len(kept))
+			for i := range kept {
+				if err = send(&kept[i]); err != nil {
+					break
+				}
+			}
+		}
+		prodErr = err
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	// writer: in job order
+	sum := newSummary()
+	pending := map[int][]Estimate{}
+	next := 0
+	var werr error
+	lastLog := time.Now()
+	for res := range results {
+		pending[res.seq] = res.est
+		for {
+			est, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			<-inflight
+			if werr != nil {
+				continue
+			}
+			for i := range est {
+				if err := w.write(&est[i]); err != nil {
+					werr = fmt.Errorf("replay output %s: %w", opt.Out, err)
+					cancel()
+					break
+				}
+			}
+			sum.add(est)
+			if time.Since(lastLog) > 5*time.Second {
+				logf("replay: %d page×sampler jobs done (%.0f/s)", next, float64(next)/time.Since(start).Seconds())
+				lastLog = time.Now()
+			}
+		}
+	}
+	if werr == nil {
+		werr = prodErr
+	}
+	if werr == nil {
+		werr = ctx.Err()
+	}
+	if werr != nil {
+		w.abort()
+		return nil, werr
+	}
+	if err := w.close(); err != nil {
+		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
+	}
+	if unit == 0 {
+		unit = transform.Hour
+	}
+	meta.Unit, meta.UnitName = unit, transform.UnitName(unit)
+	meta.Pages, meta.Rows = pages, w.rows
+	meta.Summary = sum.result(smp, methods)
+	meta.Created = time.Now().UTC()
+	meta.ElapsedS = time.Since(start).Seconds()
+	if err := writeMeta(tmp, meta); err != nil {
+		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
+	}
+	if err := replaceDir(tmp, opt.Out); err != nil {
+		return nil, err
+	}
+	logf("replay: %d pages × %d samplers, %d rows in %.1fs → %s", pages, len(smp), meta.Rows, meta.ElapsedS, opt.Out)
+	return meta, nil
+}
+
+// summary accumulates WMRD and KS per sampler, method and kind.
+type summary struct {
+	w, k      map[[3]string][]float64
+	undefined map[[3]string]int
+}
+
+func newSummary() *summary {
+	return &summary{w: map[[3]string][]float64{}, k: map[[3]string][]float64{}, undefined: map[[3]string]int{}}
+}
+
+// add takes one page × sampler's rows (truth rows included).
+func (s *summary) add(est []Estimate) {
+	truth := map[string][]float64{}
+	for _, e := range est {
+		if e.Method == MethodTruth {
+			truth[e.Kind] = e.CDF.P
+		}
+	}
+	for _, e := range est {
+		if e.Method == MethodTruth {
+			continue
+		}
+		key := [3]string{e.Sampler, e.Method, e.Kind}
+		w, k := wmrd(e.CDF.P, truth[e.Kind]), ks(e.CDF.P, truth[e.Kind])
+		if math.IsNaN(w) || math.IsNaN(k) {
+			s.undefined[key]++
+			continue
+		}
+		s.w[key] = append(s.w[key], w)
+		s.k[key] = append(s.k[key], k)
+	}
+}
+
+func (s *summary) result(smp []Sampler, methods []string) []MethodSummary {
+	var out []MethodSummary
+	for _, sm := range smp {
+		for _, m := range methods {
+			for _, kind := range []string{KindG, KindF} {
+				key := [3]string{sm.Spec, m, kind}
+				if len(s.w[key]) == 0 && s.undefined[key] == 0 {
+					continue
+				}
+				ms := MethodSummary{Sampler: sm.Spec, Method: m, Kind: kind, Pages: len(s.w[key]), Undefined: s.undefined[key]}
+				if len(s.w[key]) > 0 {
+					w, _, _ := meanCI(s.w[key])
+					k, _, _ := meanCI(s.k[key])
+					ms.WMRD, ms.KS = &w, &k
+				}
+				out = append(out, ms)
+			}
+		}
+	}
+	return out
+}
+
+// checkReplaceable refuses to replace anything but an earlier replay
+// output (a directory holding replay.json) or an empty directory.
+func checkReplaceable(dir string) error {
+	st, err := os.Stat(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("replay output %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("replay output %s: exists and is not a directory", dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, MetaFile)); err == nil {
+		return nil
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("replay output %s: %w", dir, err)
+	}
+	if len(ents) > 0 {
+		return fmt.Errorf("replay output %s: directory exists, is not empty and holds no %s; refusing to replace it", dir, MetaFile)
+	}
+	return nil
+}
+
+// replaceDir renames tmp to dir, moving an existing dir aside first and
+// deleting it only after the rename succeeded.
+func replaceDir(tmp, dir string) error {
+	old := ""
+	if _, err := os.Stat(dir); err == nil {
+		old = tmp + ".old"
+		if err := os.Rename(dir, old); err != nil {
+			return fmt.Errorf("replay output %s: moving the old output aside: %w", dir, err)
+		}
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if old != "" {
+			os.Rename(old, dir)
+		}
+		return fmt.Errorf("replay output %s: %w", dir, err)
+	}
+	if old != "" {
+		os.RemoveAll(old)
+	}
+	return nil
+}
