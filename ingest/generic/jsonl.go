@@ -106,17 +106,8 @@ func (r *Reader) gatherJSONL() error {
 			page = string(id.Str())
 		}
 		if serr != nil {
-			var je *jsonscan.Error
-			o := off
-			if errors.As(serr, &je) {
-				o += int64(je.Offset)
-			}
-			reason := "json"
-			if je != nil && je.EOF {
-				reason = "truncated"
-				serr = fmt.Errorf("%w: %v", source.ErrTruncated, serr)
-			}
-			if err := r.bad(&source.ParseError{File: r.so.File, Offset: o, Line: lineNo, Page: page, Reason: reason, Err: serr}, 1); err != nil {
+			reason, cause := JSONCause(serr)
+			if err := r.bad(&source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Page: page, Reason: reason, Err: cause}, 1); err != nil {
 				return err
 			}
 			continue
@@ -141,7 +132,7 @@ func (r *Reader) gatherJSONL() error {
 		}
 		t, err := r.tp.parse(tv.Str())
 		if err != nil {
-			if err := r.bad(&source.ParseError{File: r.so.File, Offset: off + int64(tv.Offset), Line: lineNo, Page: page, Reason: "timestamp",
+			if err := r.bad(&source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Page: page, Reason: "timestamp",
 				Err: fmt.Errorf("field %q: %w", tf.spec, err)}, 1); err != nil {
 				return err
 			}
@@ -167,3 +158,18 @@ func (r *Reader) gatherJSONL() error {
 }
 
 func scalar(v jsonscan.Value) bool { return v.Kind == jsonscan.String || v.Kind == jsonscan.Number }
+
+// JSONCause turns a syntax error of a JSON line into a ParseError reason
+// ("json", or "truncated" when the line ends inside a value) and a cause
+// that names the column (1-based byte in the line); a truncated line's
+// cause wraps source.ErrTruncated.
+func JSONCause(err error) (reason string, cause error) {
+	var je *jsonscan.Error
+	if !errors.As(err, &je) {
+		return "json", err
+	}
+	if je.EOF {
+		return "truncated", fmt.Errorf("%w: %s at column %d", source.ErrTruncated, je.Msg, je.Offset+1)
+	}
+	return "json", fmt.Errorf("invalid JSON: %s at column %d", je.Msg, je.Offset+1)
+}

@@ -228,11 +228,12 @@ func (r *Reader) sortObjects() error {
 		r.order[i] = int32(i)
 	}
 	slices.SortFunc(r.order, func(a, b int32) int { return cmp.Compare(r.objs[a].id, r.objs[b].id) })
-	return checkCollisions(len(r.objs), func(i int) string { return r.objs[i].id }, r.so.File)
+	return CheckCollisions(len(r.objs), func(i int) string { return r.objs[i].id }, r.so.File)
 }
 
-// checkCollisions reports two distinct ids with the same PageID.
-func checkCollisions(n int, id func(int) string, file string) error {
+// CheckCollisions reports an error naming two distinct ids among id(0),
+// …, id(n-1) that have the same PageID (file names the input).
+func CheckCollisions(n int, id func(int) string, file string) error {
 	type hid struct {
 		h int64
 		i int
