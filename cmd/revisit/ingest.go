@@ -1,18 +1,196 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/revisit-dev/revisit/ingest"
+	"github.com/revisit-dev/revisit/ingest/source"
+	"github.com/revisit-dev/revisit/internal/progress"
 )
 
-// TODO(scaffold): replaced by the ingest implementation.
+// maxBadShown is how many skipped bad records --skip-bad prints.
+const maxBadShown = 10
+
 func newIngestCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
-		Use:   "ingest",
-		Short: "ingest (not implemented yet)",
+	var (
+		opt          ingest.Options
+		out, nsList  string
+		since, until string
+		allNS        bool
+	)
+	cmd := &cobra.Command{
+		Use:   "ingest [flags] INPUT... -o DATASET_DIR",
+		Short: "Stream dumps and update logs (MediaWiki XML, Yelp JSON, CSV/JSON) into a Parquet dataset",
+		Long: `ingest reads edit histories and writes the dataset of SPEC §2: pages.parquet
+(one row per page with its sorted, unique update times) and manifest.json
+(inputs with size and SHA-256, filters, counts, everything skipped by reason).
+
+INPUTS are files or - for standard input; several may be given (dumps come in
+parts). Compression is detected from the magic bytes: gzip, bzip2 (decoded in
+parallel), zstd, xz, LZMA-alone (.lzma), 7z, or none; tar archives (.tar,
+.tgz, .tar.gz) are read member by member. The content is detected too:
+  MediaWiki XML export (schema 0.3–0.11, stub-meta-history or
+    pages-meta-history; revision text is skipped, never kept);
+  Yelp review/tip/checkin JSON lines (business JSON joins name and city);
+  any other CSV/TSV/JSON-lines log when --id and --time say where the object
+    id and the timestamp are (--format forces it).
+
+Filters, applied in this order and each counted: --namespaces (MediaWiki
+only; default 0 = articles), --no-redirects, --since/--until (revisions
+outside [since, until) are dropped), then revisions in the same second are
+collapsed into one update, then --min-updates.
+
+Bad input (a truncated or corrupt stream, malformed XML or JSON, a timestamp
+that does not parse, a page without revisions) stops with an error naming
+the file, the byte offset (or line) and the page, exit code 1, and nothing
+is left at DATASET_DIR. With --skip-bad such records are counted, reported
+in the summary and the manifest, and skipped.
+
+Page ids are MediaWiki page ids (or stable hashes of string ids); if two
+sources (two wikis) use the same id, the page read later gets the id
+hash("<source>:<id>") and the summary counts it; the same id twice in one
+source (overlapping dump parts) is bad input.`,
+		Example: `  # a Wikipedia stub dump, articles only
+  revisit ingest enwiki-20240101-stub-meta-history.xml.gz -o enwiki
+
+  # several parts, talk pages too, pages with at least 100 updates since 2010
+  revisit ingest dewiki-*-pages-meta-history*.xml.bz2 --namespaces 0,1 \
+      --min-updates 100 --since 2010-01-01 -o dewiki
+
+  # the Yelp dataset tar (reviews, tips, check-ins, business names/cities)
+  revisit ingest yelp_dataset.tar -o yelp
+
+  # a git history as CSV: a file is a page, a commit an update
+  revisit ingest file_commits.csv.gz --id path --time commit_time_utc -o git
+
+  # one object per file, keyed by timestamps (id from the file name)
+  revisit ingest covid19/*.json --format jsonkeys --id-from-filename -o covid
+
+  # from a pipe
+  curl -s https://…/dump.xml.zst | revisit ingest - -o out`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("ingest: not implemented yet")
+			if len(args) == 0 {
+				return usagef("ingest: no INPUT given")
+			}
+			if out == "" {
+				return usagef("ingest: -o DATASET_DIR is required")
+			}
+			opt.Inputs, opt.Output = args, out
+			if allNS && cmd.Flags().Changed("namespaces") {
+				return usagef("ingest: --namespaces and --all-namespaces exclude each other")
+			}
+			opt.AllNamespaces = allNS
+			ns, err := parseNamespaces(nsList)
+			if err != nil {
+				return usagef("ingest: --namespaces: %v", err)
+			}
+			opt.Namespaces = ns
+			if opt.Since, err = parseWhen(since); err != nil {
+				return usagef("ingest: --since: %v", err)
+			}
+			if opt.Until, err = parseWhen(until); err != nil {
+				return usagef("ingest: --until: %v", err)
+			}
+			opt.Version = version
+			disp := progress.New(os.Stderr, "ingest", g.quiet)
+			opt.Progress = disp
+			var mu sync.Mutex
+			shown := 0
+			opt.OnBad = func(e *source.ParseError) {
+				mu.Lock()
+				defer mu.Unlock()
+				shown++
+				if g.quiet || shown > maxBadShown {
+					return
+				}
+				fmt.Fprintln(os.Stderr, "revisit: skipped:", e)
+				if shown == maxBadShown {
+					fmt.Fprintf(os.Stderr, "revisit: (only the first %d skipped records are shown; the summary counts all)\n", maxBadShown)
+				}
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			sum, err := ingest.Run(ctx, opt)
+			if err != nil {
+				var oe *ingest.OptionError
+				if errors.As(err, &oe) {
+					return usagef("ingest: %v", oe.Err)
+				}
+				if errors.Is(err, context.Canceled) {
+					return fmt.Errorf("ingest: interrupted; nothing written to %s", out)
+				}
+				return fmt.Errorf("ingest: %w (nothing written to %s)", err, out)
+			}
+			if !g.quiet {
+				fmt.Fprint(cmd.OutOrStdout(), sum.String())
+			}
+			return nil
 		},
 	}
+	f := cmd.Flags()
+	f.StringVarP(&out, "output", "o", "", "dataset directory to write (replaced atomically if it holds a dataset)")
+	f.StringVar(&nsList, "namespaces", "0", "MediaWiki namespaces to keep, comma-separated (0 = articles, 1 = talk, …)")
+	f.BoolVar(&allNS, "all-namespaces", false, "keep pages of every namespace")
+	f.IntVar(&opt.MinUpdates, "min-updates", 0, "drop pages with fewer updates (after the time range and collapsing)")
+	f.StringVar(&since, "since", "", "keep revisions at or after this time (RFC 3339 or YYYY-MM-DD, UTC)")
+	f.StringVar(&until, "until", "", "keep revisions before this time (RFC 3339 or YYYY-MM-DD, UTC)")
+	f.BoolVar(&opt.NoRedirects, "no-redirects", false, "drop MediaWiki redirect pages")
+	f.BoolVar(&opt.SkipBad, "skip-bad", false, "count and skip bad records instead of failing")
+	f.StringVar(&opt.Source, "source", "", "source name of MediaWiki pages (default: the dump's dbname) and of generic logs (default: generic)")
+	f.StringVar(&opt.Generic.Format, "format", "auto", "generic log format: csv, tsv, jsonl, jsonkeys or auto")
+	f.StringVar(&opt.Generic.ID, "id", "", "generic log: column (name or 0-based index) holding the object id")
+	f.StringVar(&opt.Generic.Time, "time", "", "generic log: column (name or 0-based index) holding the timestamp")
+	f.StringVar(&opt.Generic.Group, "group", "", "generic log: optional column holding the object's group (site)")
+	f.BoolVar(&opt.Generic.IDFromFileName, "id-from-filename", false, "generic log: the whole file is one object named after the file")
+	f.BoolVar(&opt.Generic.IDFromDir, "id-from-dir", false, "with --id-from-filename: name the object after the file's directory")
+	f.StringVar(&opt.Generic.TimeLayout, "time-layout", "auto", "generic log timestamps: auto, rfc3339, date, datetime, epoch, epochms or a Go layout")
+	f.IntVar(&opt.Generic.SkipLines, "skip-lines", 0, "generic log: lines to skip before the header")
+	cmd.PreRun = func(cmd *cobra.Command, args []string) {
+		// --source names generic logs too.
+		opt.Generic.Source = opt.Source
+	}
+	return cmd
+}
+
+// parseNamespaces reads "0,1,-2".
+func parseNamespaces(s string) ([]int32, error) {
+	var ns []int32
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		n, err := strconv.ParseInt(f, 10, 32)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a namespace number", f)
+		}
+		ns = append(ns, int32(n))
+	}
+	if len(ns) == 0 {
+		return nil, errors.New("no namespace given")
+	}
+	return ns, nil
+}
+
+// parseWhen reads a time bound: RFC 3339, or a date meaning its midnight UTC.
+func parseWhen(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is not RFC 3339 (2006-01-02T15:04:05Z) or a date (2006-01-02)", s)
 }

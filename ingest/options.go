@@ -1,0 +1,115 @@
+package ingest
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/revisit-dev/revisit/ingest/generic"
+	"github.com/revisit-dev/revisit/ingest/source"
+)
+
+// Options are everything `revisit ingest` can be told.
+type Options struct {
+	// Inputs are file paths; "-" is standard input.
+	Inputs []string
+	// Output is the dataset directory (written atomically).
+	Output string
+
+	// Namespaces keeps MediaWiki pages of these namespaces (nil: {0}, the
+	// articles). AllNamespaces keeps every namespace. The filter applies to
+	// MediaWiki inputs only; other sources have no namespaces.
+	Namespaces    []int32
+	AllNamespaces bool
+	// MinUpdates drops pages with fewer updates, counted after the time
+	// range and after collapsing same-second revisions.
+	MinUpdates int
+	// Since (inclusive) and Until (exclusive) keep revisions inside
+	// [Since, Until); a zero time is no bound.
+	Since, Until time.Time
+	// NoRedirects drops MediaWiki redirect pages.
+	NoRedirects bool
+	// SkipBad counts bad records and goes on instead of failing.
+	SkipBad bool
+
+	// Source overrides the source name of MediaWiki pages (default: the
+	// dump's dbname, see mediawiki.Options).
+	Source string
+	// Generic tells the generic CSV/JSON reader where ids and times are.
+	// Inputs that are neither MediaWiki XML nor Yelp JSON are read with it
+	// when an id is given (Generic.ID or Generic.IDFromFileName); a Format
+	// other than "" or "auto" forces every non-MediaWiki input through it.
+	// FileName is filled in per input.
+	Generic generic.Options
+
+	// Version is the tool version written to the manifest.
+	Version string
+	// Progress, if not nil, is told the total stored bytes and the work done.
+	Progress Progress
+	// OnBad, if not nil, sees every bad record skipped under SkipBad (to
+	// log a few of them).
+	OnBad func(*source.ParseError)
+}
+
+// Progress receives the progress of a run; internal/progress implements it
+// for terminals and logs. Calls come from the goroutine that called Run.
+type Progress interface {
+	// Start is called once with the total stored size of the inputs
+	// (−1 when one of them is a pipe).
+	Start(total int64)
+	// Add reports stored bytes read, pages and revisions since the last call.
+	Add(bytes, pages, revisions int64)
+	// Finish ends the display.
+	Finish()
+}
+
+// DefaultNamespaces is the namespace filter when none is given: articles.
+var DefaultNamespaces = []int32{0}
+
+func (o *Options) check() error {
+	if len(o.Inputs) == 0 {
+		return fmt.Errorf("no input files")
+	}
+	if o.Output == "" {
+		return fmt.Errorf("no output directory")
+	}
+	stdin := 0
+	for _, in := range o.Inputs {
+		if in == "-" {
+			stdin++
+		}
+	}
+	if stdin > 1 {
+		return fmt.Errorf("standard input (-) given %d times", stdin)
+	}
+	if o.MinUpdates < 0 {
+		return fmt.Errorf("min updates %d < 0", o.MinUpdates)
+	}
+	if !o.Since.IsZero() && !o.Until.IsZero() && !o.Since.Before(o.Until) {
+		return fmt.Errorf("since %s is not before until %s", o.Since.Format(time.RFC3339), o.Until.Format(time.RFC3339))
+	}
+	return nil
+}
+
+func (o *Options) namespaces() []int32 {
+	if o.AllNamespaces {
+		return nil
+	}
+	if len(o.Namespaces) == 0 {
+		return DefaultNamespaces
+	}
+	ns := slices.Clone(o.Namespaces)
+	slices.Sort(ns)
+	return slices.Compact(ns)
+}
+
+// genericForced reports whether the user asked for the generic reader
+// explicitly (a format other than auto).
+func (o *Options) genericForced() bool {
+	return o.Generic.Format != "" && o.Generic.Format != generic.FormatAuto
+}
+
+// genericGiven reports whether enough was given to read a generic log.
+func (o *Options) genericGiven() bool {
+	return o.Generic.ID != "" || o.Generic.IDFromFileName
+}

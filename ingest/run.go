@@ -1,0 +1,452 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/ingest/generic"
+	"github.com/revisit-dev/revisit/ingest/mediawiki"
+	"github.com/revisit-dev/revisit/ingest/source"
+	"github.com/revisit-dev/revisit/internal/decompress"
+	"github.com/revisit-dev/revisit/series"
+)
+
+// OptionError is a problem with the options rather than the input (exit
+// code 2 in the CLI).
+type OptionError struct{ Err error }
+
+func (e *OptionError) Error() string { return e.Err.Error() }
+func (e *OptionError) Unwrap() error { return e.Err }
+
+// FormatError is an input whose content no reader recognises.
+type FormatError struct {
+	File string
+	Head string // the first bytes, quoted for the message
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("%s: unknown format: not MediaWiki XML, not Yelp JSON lines; for a CSV/TSV/JSON log give --id and --time (starts with %s)", e.File, e.Head)
+}
+
+// batchSize is the number of pages the parsing goroutine hands over at once.
+const batchSize = 256
+
+type driver struct {
+	opt      Options
+	ns       []int32
+	since    int64
+	until    int64
+	hasSince bool
+	hasUntil bool
+
+	w      *dataset.Writer
+	ids    *idRegistry
+	counts dataset.Counts
+	inputs []dataset.Input
+	bytes  int64
+
+	badMu sync.Mutex
+	bad   map[string]int64
+
+	// Pages of ungrouped readers (generic, yelp), merged by (source, id)
+	// across inputs and written after the last input.
+	merged     map[mergeKey]*series.RawPage
+	mergeOrder []mergeKey
+	kinds      map[mergeKey]string
+	files      map[mergeKey]string
+
+	lastConsumed int64
+}
+
+type mergeKey struct {
+	source string
+	id     int64
+}
+
+// Run ingests opt.Inputs into the dataset opt.Output. On any error nothing
+// is left at opt.Output (an existing dataset there is kept); bad input is
+// reported as a *source.ParseError, *decompress.CorruptError or
+// *FormatError naming the file, and option problems as *OptionError.
+func Run(ctx context.Context, opt Options) (*Summary, error) {
+	start := time.Now()
+	if err := opt.check(); err != nil {
+		return nil, &OptionError{err}
+	}
+	d := &driver{
+		opt:    opt,
+		ns:     opt.namespaces(),
+		ids:    newIDRegistry(),
+		bad:    map[string]int64{},
+		merged: map[mergeKey]*series.RawPage{},
+		kinds:  map[mergeKey]string{},
+		files:  map[mergeKey]string{},
+	}
+	d.counts.Skipped = map[string]int64{}
+	if !opt.Since.IsZero() {
+		d.since, d.hasSince = opt.Since.Unix(), true
+	}
+	if !opt.Until.IsZero() {
+		d.until, d.hasUntil = opt.Until.Unix(), true
+	}
+	// Every input must exist before anything is written.
+	total := int64(0)
+	for _, in := range opt.Inputs {
+		if in == "-" {
+			total = -1
+			continue
+		}
+		st, err := os.Stat(in)
+		if err != nil {
+			return nil, err
+		}
+		if st.IsDir() {
+			return nil, fmt.Errorf("%s: is a directory", in)
+		}
+		if total >= 0 {
+			total += st.Size()
+		}
+	}
+	w, err := dataset.Create(opt.Output)
+	if err != nil {
+		return nil, err
+	}
+	d.w = w
+	committed := false
+	defer func() {
+		if !committed {
+			w.Abort()
+		}
+	}()
+	if opt.Progress != nil {
+		opt.Progress.Start(total)
+		defer opt.Progress.Finish()
+	}
+	for _, in := range opt.Inputs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := d.input(ctx, in); err != nil {
+			return nil, err
+		}
+	}
+	if err := d.flushMerged(); err != nil {
+		return nil, err
+	}
+	s := d.summary(time.Since(start))
+	m := &dataset.Manifest{
+		Tool:    "revisit",
+		Version: opt.Version,
+		Created: time.Now().UTC(),
+		Inputs:  d.inputs,
+		Filters: s.Filters,
+		Counts:  d.counts,
+		Extra: map[string]any{
+			"remapped_page_ids": d.ids.remapped,
+			"sources":           d.ids.order,
+		},
+	}
+	if err := w.Close(m); err != nil {
+		return nil, err
+	}
+	committed = true
+	return s, nil
+}
+
+// input reads every member of one input.
+func (d *driver) input(ctx context.Context, path string) error {
+	r, err := decompress.Open(path)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	d.lastConsumed = 0
+	var kinds []string
+	for {
+		member, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		name := r.Name()
+		if member != "" {
+			name += ":" + member
+		}
+		head, err := r.Peek(64 << 10)
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+			var ce *decompress.CorruptError
+			if errors.As(err, &ce) || len(head) == 0 {
+				return err
+			}
+		}
+		kind, ok := d.sniff(head)
+		if !ok {
+			if r.Archive() != decompress.NoArchive {
+				// Archives hold other files too (licences, user lists):
+				// counted, not fatal.
+				d.counts.Skipped["archive_members_unknown_format"]++
+				kinds = append(kinds, "skipped:"+member)
+				if _, err := io.Copy(io.Discard, r); err != nil {
+					return err
+				}
+				continue
+			}
+			return &FormatError{File: name, Head: quoteHead(head)}
+		}
+		if err := d.stream(ctx, r, name, kind); err != nil {
+			return err
+		}
+		kinds = append(kinds, kind)
+	}
+	sum, err := r.SHA256()
+	if err != nil {
+		return err
+	}
+	d.report(r, 0, 0)
+	size := r.Size()
+	if size < 0 {
+		size = r.Consumed()
+	}
+	format := strings.Join(slices.Compact(slices.Clone(kinds)), ",")
+	switch {
+	case r.Archive() == decompress.SevenZip:
+		format = "7z[" + format + "]"
+	case r.Archive() == decompress.Tar && r.Format() != decompress.Plain:
+		format = "tar+" + r.Format() + "[" + format + "]"
+	case r.Archive() == decompress.Tar:
+		format = "tar[" + format + "]"
+	case r.Format() != decompress.Plain:
+		format += "+" + r.Format()
+	}
+	d.inputs = append(d.inputs, dataset.Input{Name: r.Name(), Size: size, SHA256: sum, Format: format})
+	d.bytes += size
+	return nil
+}
+
+func quoteHead(head []byte) string {
+	if len(head) > 40 {
+		head = head[:40]
+	}
+	return fmt.Sprintf("%q", head)
+}
+
+// report passes the stored bytes read since the last call to Progress.
+func (d *driver) report(r *decompress.Reader, pages, revs int64) {
+	if d.opt.Progress == nil {
+		return
+	}
+	c := r.Consumed()
+	d.opt.Progress.Add(c-d.lastConsumed, pages, revs)
+	d.lastConsumed = c
+}
+
+func (d *driver) sourceOptions(name string) source.Options {
+	return source.Options{File: name, SkipBad: d.opt.SkipBad, OnBad: d.onBad}
+}
+
+// onBad counts a skipped bad record; readers call it from the parsing
+// goroutine.
+func (d *driver) onBad(e *source.ParseError) {
+	d.badMu.Lock()
+	d.bad[e.Reason]++
+	d.badMu.Unlock()
+	if d.opt.OnBad != nil {
+		d.opt.OnBad(e)
+	}
+}
+
+// newReader builds the reader for one stream.
+func (d *driver) newReader(r *decompress.Reader, name, kind string) (source.Reader, error) {
+	switch kind {
+	case KindMediaWiki:
+		return mediawiki.NewReader(r, mediawiki.Options{Options: d.sourceOptions(name), Source: d.opt.Source}), nil
+	case KindGeneric:
+		g := d.opt.Generic
+		g.FileName = name
+		if m := r.MemberName(); m != "" {
+			g.FileName = m
+		} else if r.Name() != "<stdin>" {
+			g.FileName = r.Name()
+		}
+		gr, err := generic.NewReader(r, g, d.sourceOptions(name))
+		if err != nil {
+			var pe *source.ParseError
+			if errors.As(err, &pe) {
+				return nil, err
+			}
+			return nil, &OptionError{err}
+		}
+		return gr, nil
+	}
+	return d.newYelpReader(r, name, kind)
+}
+
+// stream runs the reader in its own goroutine (so parsing overlaps with
+// filtering and Parquet encoding here) and handles its pages in batches.
+func (d *driver) stream(ctx context.Context, r *decompress.Reader, name, kind string) error {
+	src, err := d.newReader(r, name, kind)
+	if err != nil {
+		return err
+	}
+	type batch struct {
+		pages []*series.RawPage
+		err   error
+	}
+	ch := make(chan batch, 4)
+	stop := make(chan struct{})
+	go func() {
+		defer close(ch)
+		b := make([]*series.RawPage, 0, batchSize)
+		for {
+			p, err := src.Next()
+			if errors.Is(err, io.EOF) {
+				err = nil
+			}
+			if p != nil {
+				b = append(b, p)
+			}
+			if err != nil || p == nil || len(b) == batchSize {
+				select {
+				case ch <- batch{b, err}:
+				case <-stop:
+					return
+				}
+				if err != nil || p == nil {
+					return
+				}
+				b = make([]*series.RawPage, 0, batchSize)
+			}
+		}
+	}()
+	defer func() {
+		close(stop)
+		for range ch { // let the parser stop at its next batch
+		}
+	}()
+	grouped := kind == KindMediaWiki
+	for b := range ch {
+		var revs int64
+		for _, p := range b.pages {
+			revs += int64(len(p.Revisions))
+			if grouped {
+				if err := d.page(p, kind, name); err != nil {
+					return err
+				}
+			} else {
+				d.merge(p, kind, name)
+			}
+		}
+		d.report(r, int64(len(b.pages)), revs)
+		if b.err != nil {
+			return b.err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// merge collects a page of an ungrouped reader; the same (source, id) from
+// several inputs (a business in the review and the tip file) becomes one page.
+func (d *driver) merge(p *series.RawPage, kind, name string) {
+	k := mergeKey{p.Source, p.ID}
+	if q, ok := d.merged[k]; ok {
+		q.Revisions = append(q.Revisions, p.Revisions...)
+		return
+	}
+	d.merged[k] = p
+	d.mergeOrder = append(d.mergeOrder, k)
+	d.kinds[k] = kind
+	d.files[k] = name
+}
+
+func (d *driver) flushMerged() error {
+	for _, k := range d.mergeOrder {
+		p := d.merged[k]
+		delete(d.merged, k)
+		if err := d.page(p, d.kinds[k], d.files[k]); err != nil {
+			return err
+		}
+	}
+	d.mergeOrder = nil
+	return nil
+}
+
+func (d *driver) skip(reason string, p *series.RawPage) {
+	d.counts.Skipped[reason]++
+	d.counts.Skipped["revisions_of_skipped_pages"] += int64(len(p.Revisions))
+}
+
+// page applies the filters of SPEC §1.1 in order — namespace, redirect,
+// time range (on revisions), collapsing, minimum updates, id uniqueness —
+// counting each, and writes what is left.
+func (d *driver) page(p *series.RawPage, kind, file string) error {
+	c := &d.counts
+	c.PagesRead++
+	c.RevisionsRead += int64(len(p.Revisions))
+	if kind == KindMediaWiki && d.ns != nil {
+		if _, ok := slices.BinarySearch(d.ns, p.Namespace); !ok {
+			d.skip("namespace", p)
+			return nil
+		}
+	}
+	if d.opt.NoRedirects && p.Redirect {
+		d.skip("redirect", p)
+		return nil
+	}
+	if d.hasSince || d.hasUntil {
+		kept := p.Revisions[:0]
+		for _, t := range p.Revisions {
+			if (!d.hasSince || t >= d.since) && (!d.hasUntil || t < d.until) {
+				kept = append(kept, t)
+			}
+		}
+		if out := len(p.Revisions) - len(kept); out > 0 {
+			c.Skipped["revisions_outside_time_range"] += int64(out)
+			p.Revisions = kept
+			p.Anonymous, p.Minor = nil, nil // no longer aligned
+		}
+		if len(kept) == 0 {
+			d.skip("time_range", p)
+			return nil
+		}
+	}
+	pg := p.Normalize()
+	if pg.NUpdates() < d.opt.MinUpdates {
+		d.skip("min_updates", p)
+		return nil
+	}
+	id, dup := d.ids.claim(pg.Source, pg.ID)
+	if dup {
+		pe := &source.ParseError{File: file, Offset: p.Offset, Line: p.Line, Page: p.Title, Reason: "duplicate-page",
+			Err: fmt.Errorf("page id %d of %s was already read (overlapping inputs?)", pg.ID, pg.Source)}
+		if p.Line > 0 {
+			pe.Offset = -1
+		}
+		so := d.sourceOptions(file)
+		if err := so.Bad(pe); err != nil {
+			return err
+		}
+		d.counts.Skipped["revisions_of_skipped_pages"] += int64(len(p.Revisions))
+		return nil
+	}
+	pg.ID = id
+	if err := d.w.Write(&pg); err != nil {
+		return err
+	}
+	c.PagesKept++
+	c.RevisionsKept += int64(len(p.Revisions))
+	c.Updates += int64(len(pg.Updates))
+	c.Collapsed += pg.Collapsed
+	return nil
+}
