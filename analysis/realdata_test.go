@@ -263,6 +263,41 @@ func checkFacts(t *testing.T, name string, res *Result, pages []series.Page) {
 		if res.InBand != 0 {
 			t.Errorf("Anarchism in the Poisson band")
 		}
+		// Measured: H_DFA = 0.73, H_LW = 0.89, Ljung–Box p = 0 (Q off
+		// the table): strongly dependent intervals.
+		c := res.Closest[0]
+		if c.HurstOf(HurstDFA).H < 0.6 || c.HurstOf(HurstLW).H < 0.6 || c.LjungP > 1e-10 {
+			t.Errorf("Anarchism: H_DFA %.2f, H_LW %.2f, Ljung–Box p %.3g; want long-range dependence",
+				c.HurstOf(HurstDFA).H, c.HurstOf(HurstLW).H, c.LjungP)
+		}
+	case "Kevinisagirl (1,000 enwiki articles)":
+		// SOURCES.md: 1,000 pages, 352 with ≥ 100 revisions (the 28
+		// same-second duplicates do not move any page across 100).
+		if res.Pages != 1000 || res.Screened != 352 {
+			t.Errorf("%d pages, %d screened; want 1,000 and 352", res.Pages, res.Screened)
+		}
+		if res.InBand != 0 || res.Top[0].Title != "Antisemitism" || res.Top[0].CoV < 3 {
+			t.Errorf("in band %d, top %q v %.2f; want none in band and Antisemitism with v > 3 (measured 4.59)", res.InBand, res.Top[0].Title, res.Top[0].CoV)
+		}
+	case "covid19_editions.csv.gz":
+		// A breaking-news page: bursty in every edition.
+		if res.InBand != 0 || res.Top[0].CoV < 3 {
+			t.Errorf("in band %d, top v %.2f; want none in band and v > 3 (measured 3.61)", res.InBand, res.Top[0].CoV)
+		}
+	case "simonw-help-scraper_file_commits.csv.gz":
+		// aws/aws-version.txt has v = 1.02 (in the band) but its changes
+		// are seen only at the daily poll: the intervals are near
+		// multiples of 24 h, so the KS test must reject the exponential.
+		if res.InBand < 1 {
+			t.Fatalf("no page in the band; aws/aws-version.txt has v = 1.02")
+		}
+		for _, c := range res.Candidates {
+			if c.Title == "aws/aws-version.txt" && c.KSP > 0.01 {
+				t.Errorf("aws/aws-version.txt: KS p = %.3f, want rejection of the exponential", c.KSP)
+			}
+		}
 	}
 }
-const anarchismMinCoV = 1.0
+
+// anarchismMinCoV: measured v = 6.18 on the 15,178 intervals.
+const anarchismMinCoV = 5.0
