@@ -318,7 +318,7 @@ func truthHeader(opt *Options) *Truth {
 		src = "yelp"
 	}
 	t := &Truth{
-		Tool: truthTool, Version: opt.Version, Seed: opt.Seed, Format: opt.Format, Output: opt.Out, Source: src,
+		Tool: truthTool, Version: opt.Version, Seed: opt.Seed, Format: opt.Format, Output: filepath.Base(opt.Out), Source: src,
 		Start: opt.Start.UTC(), End: opt.Start.Add(time.Duration(opt.Span) * time.Second).UTC(), SpanS: opt.Span,
 		Unit: opt.UnitName, UnitS: opt.Unit, TalkFraction: opt.TalkFraction, MaxUpdates: opt.MaxUpdates,
 	}

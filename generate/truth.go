@@ -27,7 +27,7 @@ type Truth struct {
 	Version      string      `json:"version"`
 	Seed         uint64      `json:"seed"`
 	Format       string      `json:"format"`
-	Output       string      `json:"output"`
+	Output       string      `json:"output"` // base name of the output
 	Source       string      `json:"source"` // the dataset source name ingest will give the pages
 	Start        time.Time   `json:"start"`
 	End          time.Time   `json:"end"`
