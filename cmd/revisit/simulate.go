@@ -2,17 +2,138 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+
+	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/replay"
 )
 
-// TODO(scaffold): replaced by the simulate implementation.
 func newSimulateCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var (
+		opt       replay.SimOptions
+		ts, out   string
+		noRecover bool
+	)
+	cmd := &cobra.Command{
 		Use:   "simulate",
-		Short: "simulate (not implemented yet)",
+		Short: "Convergence of every estimator on synthetic renewal processes (SPEC §6.2)",
+		Long: `simulate draws renewal update processes with intervals from --update, starting
+with an update at time 0, crawls each for a window of length T with every
+--sampler, runs the estimators (as replay does) and prints:
+
+  - convergence: mean WMRD and KS of each method against the closed-form
+    G_U (kind G) or F_U (kind F, recovered from M2, M4, M5, M6 and the
+    Poisson baselines) per T, with the half-width of a 95 % interval over
+    --paths paths; for the biased M1 and M3 also their errors against their
+    closed-form limits 1 − Ḡ_1 and 1 − Ḡ_3;
+  - checks: M1's kept fraction p against E[G_U(S)], M3's mean sample against
+    E[D_3] = Δ/G_U(Δ).
+
+With -o DIR the tables and figures (convergence curves, M1/M3 tails against
+the model) are also written to DIR/tables and DIR/figures as JSON, section 0,
+for 'revisit report'.
+
+Windows (--T): A..B is every power of ten from A to B, or a comma list.
+Cost grows with T × λ × paths, and M6 with x_max/h: T = 10⁷ with const:1 is
+10⁷ visits per path. Defaults: h = E[U]/10, x_max = the x with G_U(x) = 0.999.
+
+Samplers: ` + indent(replay.SamplerSyntax),
+		Example: `  revisit simulate --update pareto:3,1 --sampler const:1 --T 1e2..1e5 --paths 20
+  revisit simulate --update weibull:0.5,1 --sampler exp:4 --sampler const:0.25 --methods M2,M4,M6 -o out/sim
+  revisit simulate --update exp:1 --sampler const:0.5 --T 100,1000,10000 --paths 50 --seed 7`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("simulate: not implemented yet")
+			var err error
+			if opt.Ts, err = replay.ParseTs(ts); err != nil {
+				return usagef("simulate: --T: %v", err)
+			}
+			opt.Recover = !noRecover
+			if !g.quiet {
+				opt.Log = func(format string, a ...any) { fmt.Fprintf(os.Stderr, format+"\n", a...) }
+			}
+			res, err := replay.Simulate(cmd.Context(), opt)
+			if err != nil {
+				var oe *replay.OptionError
+				if errors.As(err, &oe) {
+					return usagef("simulate: %v", err)
+				}
+				return fmt.Errorf("simulate: %w", err)
+			}
+			b := res.Bundle()
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "simulate: update %s (E[U] = %.4g), h = %.4g, x_max = %.4g, %d paths per T, %s\n\n",
+				res.Update, res.EU, res.H, res.XMax, res.Paths, res.Elapsed.Round(1e6))
+			for _, t := range b.Tables {
+				printTable(w, t)
+			}
+			if out != "" {
+				if err := b.Write(out); err != nil {
+					return fmt.Errorf("simulate: %w", err)
+				}
+				if !g.quiet {
+					fmt.Fprintf(os.Stderr, "simulate: %d tables and %d figures → %s\n", len(b.Tables), len(b.Figures), out)
+				}
+			}
+			return nil
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&opt.Update, "update", "pareto:3,1", "update interval distribution `SPEC` (exp:R, pareto:A,B, weibull:K,S, lognormal:M,S, uniform:A,B, const:C, mix:…)")
+	f.StringArrayVar(&opt.Samplers, "sampler", []string{"const:1"}, "sampling process `SPEC`, repeatable")
+	f.StringVar(&ts, "T", "1e2..1e5", "window lengths: A..B (powers of ten) or a comma list")
+	f.IntVar(&opt.Paths, "paths", 20, "independent sample paths per T and sampler")
+	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of M1,M2,M3,M4,M5,G-M4,M6,naive,cho,matloff,age-mle")
+	f.Uint64Var(&opt.Seed, "seed", 1, "random seed (same seed, same output)")
+	f.Float64Var(&opt.H, "h", 0, "bin width h for random delays (0: E[U]/10)")
+	f.Float64Var(&opt.XMax, "xmax", 0, "largest grid point (0: the 0.999 quantile of G_U)")
+	f.BoolVar(&noRecover, "no-recover", false, "do not recover F_U from M2, M4, M5, M6")
+	f.IntVar(&opt.Workers, "workers", 0, "parallel workers (0: all cores)")
+	f.StringVarP(&out, "output", "o", "", "also write tables and figures (JSON) under this directory")
+	return cmd
+}
+
+// printTable prints a table as aligned text for the terminal.
+func printTable(w io.Writer, t tables.Table) {
+	fmt.Fprintln(w, t.Title)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	var head []string
+	for _, c := range t.Columns {
+		head = append(head, c.Name)
+	}
+	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
+	for _, r := range t.Rows {
+		var cells []string
+		for j, c := range r {
+			cells = append(cells, cellText(t.Columns[j].Kind, c))
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
+	}
+	tw.Flush()
+	for _, n := range t.Notes {
+		fmt.Fprintln(w, "  "+n)
+	}
+	fmt.Fprintln(w)
+}
+
+func cellText(k tables.Kind, c any) string {
+	switch v := c.(type) {
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return "—"
+		}
+		if k == tables.Percent {
+			return fmt.Sprintf("%+.2f%%", 100*v)
+		}
+		return fmt.Sprintf("%.4g", v)
+	case int64:
+		return fmt.Sprint(v)
+	}
+	return fmt.Sprint(c)
 }

@@ -13,6 +13,9 @@ type Cycle struct {
 	T      int64 // download time
 	Budget int
 	Rand   *rand.Rand
+	// Prev is this policy's ChangeRatio in the previous cycle (NaN in the
+	// first one).
+	Prev float64
 	// Last[p] is the time of the crawler's last download of page p (Start
 	// if never downloaded); Downloads[p] and Detected[p] count its
 	// downloads and those that found a change; Covered[p] sums the time
@@ -111,6 +114,7 @@ func Replay(c *Corpus, p Policy, budget int, rng *rand.Rand) (Result, error) {
 		cy.Last[i] = c.Start
 	}
 	res := Result{Policy: p.Name()}
+	cy.Prev = math.NaN()
 	for k := 0; k < c.N; k++ {
 		cy.Index, cy.T = k, c.At(k)
 		cy.took, cy.spent, cy.changed = make(map[int]bool, budget), 0, 0
@@ -122,6 +126,7 @@ func Replay(c *Corpus, p Policy, budget int, rng *rand.Rand) (Result, error) {
 		}
 		res.Spent = append(res.Spent, cy.spent)
 		res.Ratio = append(res.Ratio, float64(cy.changed)/float64(cy.spent))
+		cy.Prev = res.Ratio[k]
 	}
 	return res, nil
 }
