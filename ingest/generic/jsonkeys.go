@@ -47,5 +47,6 @@ func (r *Reader) gatherJSONKeys() error {
 	if !errors.As(err, &je) {
 		return err // a bad record without SkipBad, already a *source.ParseError
 	}
-	return r.bad(&source.ParseError{File: r.so.File, Offset: r.skipBytes + int64(je.Offset), Line: lineOf(je.Offset), Page: string(id), Reason: "json", Err: je}, 1)
+	reason, cause := JSONCause(je)
+	return r.bad(&source.ParseError{File: r.so.File, Offset: r.skipBytes + int64(je.Offset), Line: lineOf(je.Offset), Page: string(id), Reason: reason, Err: cause}, 1)
 }

@@ -91,10 +91,15 @@ func NewReader(r io.Reader, opt Options, so source.Options) (*Reader, error) {
 		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 			return nil, &source.ParseError{File: so.File, Offset: 0, Reason: "read", Err: err}
 		}
+		for i := 0; i < opt.SkipLines; i++ {
+			if j := bytes.IndexByte(head, '\n'); j >= 0 {
+				head = head[j+1:]
+			}
+		}
 		f := SniffFormat(head)
 		if f == "" {
 			return nil, &source.ParseError{File: so.File, Offset: 0, Line: 1, Reason: "format",
-				Err: fmt.Errorf("not a generic log: neither CSV/TSV with a header nor JSON lines nor a JSON object keyed by timestamps")}
+				Err: fmt.Errorf("not a generic log: neither CSV/TSV with a header nor JSON lines nor a JSON object keyed by timestamps (a title line before the header? skip it, or give the format)")}
 		}
 		rd.opt.Format = f
 	}

@@ -497,3 +497,32 @@ func TestRealMikewesthadBrokenCSV(t *testing.T) {
 			c.article, st.Records, st.Bad, st.BadLines, anchored, st.LongestRecord, st.LongestRecordLine)
 	}
 }
+
+// TestRealEarlYelpCSV reads the earl Yelp review CSV (quoted review texts
+// with commas, doubled quotes and newlines) with id=business_id time=date.
+func TestRealEarlYelpCSV(t *testing.T) {
+	path := realdata.Path(t, "yelp/josiahdavis__earl/yelp_review.csv")
+	pages, st, err := readAll(t, path, Options{ID: "business_id", Time: "date", Group: "city", Source: "yelp"}, source.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := naiveCSV(readText(t, path))
+	header := recs[0].fields
+	bi, di := slices.Index(header, "business_id"), slices.Index(header, "date")
+	ref := map[string][]int64{}
+	for _, r := range recs[1:] {
+		if r.quoteErr || len(r.fields) != len(header) {
+			t.Fatalf("reference: record at line %d is malformed", r.start)
+		}
+		tm, err := time.Parse("2006-01-02", r.fields[di])
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref[r.fields[bi]] = append(ref[r.fields[bi]], tm.Unix())
+	}
+	sameSeries(t, "earl", pages, ref)
+	// SOURCES.md §2: 365 reviews, 21 businesses, date-only.
+	if st.Records != 365 || len(pages) != 21 || total(ref) != 365 || st.Bad != 0 || pages[firstKey(ref)].Resolution != 86400 {
+		t.Errorf("stats %+v, %d pages, reference %d; SOURCES.md says 365 / 21", st, len(pages), total(ref))
+	}
+}
