@@ -169,7 +169,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 	defer r.Close()
 	d.lastConsumed = 0
 	var kinds []string
-	for {
+	for !r.Failed() { // after a skipped corrupt stream (--skip-bad) nothing more can be read
 		member, err := r.Next()
 		if errors.Is(err, io.EOF) {
 			break

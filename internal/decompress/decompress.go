@@ -75,6 +75,7 @@ type Reader struct {
 	offset  int64 // decompressed bytes of the current member read so far
 	started bool
 	done    bool
+	failed  bool
 	sum     string
 }
 
@@ -119,7 +120,12 @@ func open(f *os.File, path string, owned bool) (*Reader, error) {
 		// A tar archive is recognised in the decompressed bytes.
 		dbr := bufio.NewReaderSize(r.stream, bufSize)
 		r.stream = dbr
-		if h, _ := dbr.Peek(512); IsTar(h) {
+		h, err := dbr.Peek(512)
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+			r.Close()
+			return nil, r.wrapErr(err)
+		}
+		if IsTar(h) {
 			r.archive = Tar
 			r.tr = tar.NewReader(dbr)
 		} else {
@@ -284,6 +290,10 @@ func (r *Reader) Consumed() int64 { return r.src.n.Load() }
 // far: the position to report in errors.
 func (r *Reader) Offset() int64 { return r.offset }
 
+// Failed reports whether the decompressor failed (a CorruptError was
+// returned): nothing more can be read from this input.
+func (r *Reader) Failed() bool { return r.failed }
+
 // MemberName is the current member's path inside the archive ("" for a
 // single stream).
 func (r *Reader) MemberName() string { return r.curName }
@@ -396,6 +406,7 @@ func (e *CorruptError) Error() string {
 func (e *CorruptError) Unwrap() error { return e.Err }
 
 func (r *Reader) wrapErr(err error) error {
+	r.failed = true
 	var ce *CorruptError
 	if errors.As(err, &ce) {
 		return err
