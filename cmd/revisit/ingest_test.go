@@ -1,0 +1,64 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/revisit-dev/revisit/dataset"
+)
+
+// Exit codes of `revisit ingest` (SPEC §8): 0 success, 1 bad input, 2 bad
+// usage; no dataset is left behind on failure.
+func TestIngestExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	fixture := "../../testdata/mediawiki/filters.xml"
+	data, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truncated := filepath.Join(dir, "cut.xml")
+	os.WriteFile(truncated, data[:len(data)/2], 0o644)
+	junk := filepath.Join(dir, "junk.bin")
+	os.WriteFile(junk, []byte{0, 1, 2, 3, 0xff, 0xfe}, 0o644)
+	out := filepath.Join(dir, "ds")
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"no output", []string{"ingest", fixture}, exitUsage},
+		{"no input", []string{"ingest", "-o", out}, exitUsage},
+		{"bad since", []string{"ingest", fixture, "-o", out, "--since", "last week"}, exitUsage},
+		{"bad namespaces", []string{"ingest", fixture, "-o", out, "--namespaces", "talk"}, exitUsage},
+		{"both namespace flags", []string{"ingest", fixture, "-o", out, "--namespaces", "1", "--all-namespaces"}, exitUsage},
+		{"unknown flag", []string{"ingest", fixture, "-o", out, "--frobnicate"}, exitUsage},
+		{"bad generic format", []string{"ingest", junk, "-o", out, "--format", "parquet", "--id", "a", "--time", "b"}, exitUsage},
+		{"missing file", []string{"ingest", filepath.Join(dir, "nope.xml"), "-o", out}, exitBadInput},
+		{"truncated", []string{"-q", "ingest", truncated, "-o", out}, exitBadInput},
+		{"unknown format", []string{"-q", "ingest", junk, "-o", out}, exitBadInput},
+		{"truncated, skip bad", []string{"-q", "ingest", truncated, "-o", out, "--skip-bad"}, exitOK},
+		{"ok", []string{"-q", "ingest", fixture, "-o", out, "--all-namespaces", "--since", "2001-01-02", "--until", "2011-01-01T00:00:00Z"}, exitOK},
+	} {
+		os.RemoveAll(out)
+		if got := execute(c.args); got != c.code {
+			t.Errorf("%s: exit %d, want %d", c.name, got, c.code)
+		}
+		_, err := os.Stat(out)
+		if c.code != exitOK && !os.IsNotExist(err) {
+			t.Errorf("%s: output left behind", c.name)
+		}
+		if c.code == exitOK && err != nil {
+			t.Errorf("%s: no dataset written", c.name)
+		}
+	}
+	// The last run: since 2001-01-02, until 2011: Alpha keeps 2010-01-01,
+	// Talk:Alpha its 2001-01-02, Old name both, Beta its 2009-12-31, Single its one.
+	r, err := dataset.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := r.NumPages(); n != 5 || r.Manifest.Counts.Skipped["revisions_outside_time_range"] != 3 {
+		t.Errorf("%d pages, counts %+v", n, r.Manifest.Counts)
+	}
+}
