@@ -99,6 +99,10 @@ func TestRecommend(t *testing.T) {
 		}
 	}
 	r, _ := Recommend(Scenario{Sampler: "random"}, sum)
+	if len(r.Evidence) != 2 || r.Evidence[0].Method != "M6" || r.Evidence[1].Method != "G-M4" {
+		t.Errorf("evidence %+v, want the random-sampler G rows without age methods, sorted by WMRD", r.Evidence)
+	}
+	r, _ = Recommend(Scenario{Age: true, Sampler: "random"}, sum)
 	if len(r.Evidence) != 3 || r.Evidence[0].Method != "M2" || r.Evidence[1].Method != "M6" {
 		t.Errorf("evidence %+v, want the 3 random-sampler G rows sorted by WMRD", r.Evidence)
 	}

@@ -55,6 +55,7 @@ func Fprint(w io.Writer, t tables.Table) error {
 				b.WriteString("  ")
 			}
 		}
+		trimLine(&b)
 		b.WriteString("\n")
 		if k == 0 {
 			for i := range r {
@@ -121,4 +122,15 @@ func naturalDuration(s float64) string {
 		return fmt.Sprintf("%.1f min", s/60)
 	}
 	return fmt.Sprintf("%.3g s", s)
+}
+
+// trimLine removes the spaces that padding left at the end of the line
+// being built.
+func trimLine(b *strings.Builder) {
+	s := b.String()
+	t := strings.TrimRight(s, " ")
+	if len(t) != len(s) {
+		b.Reset()
+		b.WriteString(t)
+	}
 }

@@ -30,8 +30,9 @@ type Recommendation struct {
 
 // Recommend applies SPEC §5: age available → M2; constant S with a new
 // measurement → M4; constant S with old M3 traces → M5; random S without
-// age → M6. summaries (may be nil) are filtered to the scenario's sampler
-// kind and attached as evidence.
+// age → M6. summaries (may be nil) are filtered to the G_U rows of the
+// scenario's sampler kind (and, without age, to the methods that do not
+// need it: not M1, M2, age-mle) and attached as evidence.
 func Recommend(s Scenario, summaries []MethodSummary) (Recommendation, error) {
 	kind := strings.ToLower(strings.TrimSpace(s.Sampler))
 	switch kind {
@@ -62,7 +63,7 @@ func Recommend(s Scenario, summaries []MethodSummary) (Recommendation, error) {
 		rec.Reason = "random revisit delays, comparison only: M6 (pair counts on the h-grid) is consistent for G_U as h → 0"
 	}
 	for _, m := range summaries {
-		if m.Kind != "G" || samplerKind(m.Sampler) != kind {
+		if m.Kind != "G" || samplerKind(m.Sampler) != kind || (!s.Age && needsAge[m.Method]) {
 			continue
 		}
 		rec.Evidence = append(rec.Evidence, m)
@@ -72,6 +73,10 @@ func Recommend(s Scenario, summaries []MethodSummary) (Recommendation, error) {
 	})
 	return rec, nil
 }
+
+// needsAge are the methods that observe ages (Last-Modified): they are
+// left out of the evidence when the scenario has no age.
+var needsAge = map[string]bool{"M1": true, "M2": true, "age-mle": true}
 
 // samplerKind classifies a sampler spec as "constant" (model.Constant) or
 // "random" (anything else); unparsable specs count as random.

@@ -209,7 +209,7 @@ func num(v float64) string {
 	if math.IsNaN(v) {
 		return "—"
 	}
-	return fmt.Sprintf("%.4f", v)
+	return fmt.Sprintf("%.4g", v)
 }
 
 // readReplay adapts replay.ReadEstimates to analysis.EstimateRow and a
