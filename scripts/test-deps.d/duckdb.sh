@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs DuckDB's Node API (npm @duckdb/node-api) into internal/interop/
+# for the Parquet interop test. Idempotent: a fast no-op when it is there.
+set -euo pipefail
+dir=$(cd "$(dirname "$0")/../../internal/interop" && pwd)
+if [ -f "$dir/node_modules/@duckdb/node-api/package.json" ] &&
+   node -e "require('$dir/node_modules/@duckdb/node-api')" 2>/dev/null; then
+  exit 0
+fi
+if ! command -v npm >/dev/null 2>&1; then
+  echo "duckdb.sh: npm not found; the DuckDB interop test will be skipped (fails under CI=true)" >&2
+  exit 1
+fi
+echo "duckdb.sh: installing @duckdb/node-api into $dir" >&2
+cd "$dir"
+npm install --no-audit --no-fund --loglevel=error >&2
