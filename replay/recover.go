@@ -57,14 +57,17 @@ var ErrNoDensity = errors.New("recover F_U: the estimated density g_U(0) is not 
 // (K = 3: (G(x+h) − G(x−h))/(2h) and (−3G₀ + 4G₁ − G₂)/(2h)).
 //
 // Automatic h: the candidates are h = c·d/(Extra+1) for c = 1, 2, 3, …
-// growing by about 15 % per step while 4h ≤ x_max/2. E[U](h) = 1/g_U(0)
-// first falls — below d/4 the stencil sees only the chord of the first
-// step, G(d)/d, which underestimates the slope at 0, and a noisy estimate
-// has too few samples near 0 — then flattens, and for large h the curvature
-// of G_U biases it upwards. The chosen h is the start of the flat region:
-// the first candidate whose E[U](h), after a running median of 3 against
-// noise, is within Tol (2 %) of the smallest smoothed E[U] at that or any
-// larger candidate.
+// growing by about 15 % per step while 4h ≤ x_max/2, leaving out those
+// whose whole stencil, (K−1)h, lies inside the first grid step (there the
+// interpolation makes E[U](h) the chord d/G(d), trivially flat). E[U](h) =
+// 1/g_U(0) moves while h is too small for the noise or the steps of the
+// estimate, then flattens, and for large h the curvature of G_U biases it.
+// After a running median of 3 (against noise), the chosen h is the start of
+// the first flat region: the first candidate from which 4 consecutive
+// values of E[U](h) stay within Tol (2 %) of each other ((max − min)/min).
+// When there is no such run, the start of the run of 4 with the smallest
+// relative spread is chosen (with fewer than 4 candidates, the one with
+// the smallest E[U]).
 func RecoverF(g series.CDF, opt RecoverOptions) (Recovered, error) {
 	opt = opt.withDefaults()
 	if opt.K != 3 && opt.K != 5 {
@@ -89,7 +92,9 @@ func RecoverF(g series.CDF, opt RecoverOptions) (Recovered, error) {
 		fine := d / float64(opt.Extra+1)
 		var cand []float64
 		for c := 1; 4*float64(c)*fine <= xmax/2; c = max(c+1, int(math.Round(float64(c)*1.15))) {
-			cand = append(cand, float64(c)*fine)
+			if float64(opt.K-1)*float64(c)*fine > d*(1+1e-9) {
+				cand = append(cand, float64(c)*fine)
+			}
 		}
 		if len(cand) == 0 {
 			cand = []float64{d}
@@ -131,17 +136,34 @@ func chooseH(scan []HPoint, tol float64) float64 {
 		a, b, c := e[i-1], e[i], e[i+1]
 		sm[i] = max(min(a, b), min(max(a, b), c))
 	}
-	suffix := make([]float64, n+1) // smallest smoothed E at or after i
-	suffix[n] = math.Inf(1)
-	for i := n - 1; i >= 0; i-- {
-		suffix[i] = min(sm[i], suffix[i+1])
+	const run = 4
+	if n < run {
+		best, bi := math.Inf(1), 0
+		for i, v := range sm {
+			if v < best {
+				best, bi = v, i
+			}
+		}
+		return scan[bi].H
 	}
-	for i := range sm {
-		if !math.IsInf(sm[i], 1) && sm[i] <= suffix[i]*(1+tol) {
+	best, bi := math.Inf(1), 0
+	for i := 0; i+run <= n; i++ {
+		lo, hi := math.Inf(1), 0.0
+		for _, v := range sm[i : i+run] {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		spread := (hi - lo) / lo
+		if math.IsInf(hi, 1) || math.IsNaN(spread) {
+			continue
+		}
+		if spread <= tol {
 			return scan[i].H
 		}
+		if spread < best {
+			best, bi = spread, i
+		}
 	}
-	return scan[0].H
+	return scan[bi].H
 }
 
 // slope0 is the one-sided K-point derivative at 0.

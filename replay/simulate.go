@@ -188,11 +188,14 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 		gr := newGrid(s.Step(opt.H), opt.XMax)
 		var tr truth
 		p := KeptFraction(u, s)
+		withM1, withM3 := slicesContains(methods, MethodM1), slicesContains(methods, MethodM3)
 		for _, x := range gr.x {
 			tr.g = append(tr.g, u.AgeCDF(x))
 			tr.f = append(tr.f, u.CDF(x))
-			tr.lim1 = append(tr.lim1, 1-(ExpectG(u, s, x)-u.AgeCDF(x))/p)
-			if s.Constant() {
+			if withM1 {
+				tr.lim1 = append(tr.lim1, 1-(ExpectG(u, s, x)-u.AgeCDF(x))/p)
+			}
+			if withM3 && s.Constant() {
 				tr.lim3 = append(tr.lim3, 1-M3Tail(u, s.Delta, x))
 			}
 		}

@@ -22,7 +22,7 @@ func ExpectG(u model.Dist, s Sampler, x float64) float64 {
 	f := func(v float64) float64 { return (1 - s.Dist.CDF(v)) * (1 - u.CDF(x+v)) / mu }
 	var integral float64
 	if un, ok := s.Dist.(model.Uniform); ok {
-		integral = simpson(f, un.A, un.B, 2000) // F̄_S = 1 on [0, A]: below
+		integral = simpson(f, un.A, un.B, 1000) // F̄_S = 1 on [0, A]: below
 		if un.A > 0 {
 			integral += simpson(func(v float64) float64 { return (1 - u.CDF(x+v)) / mu }, 0, un.A, 2000)
 		}
@@ -39,7 +39,7 @@ func ExpectG(u model.Dist, s Sampler, x float64) float64 {
 			}
 			return r
 		}
-		integral = simpson(g, 0, 1, 4000)
+		integral = simpson(g, 0, 1, 1000)
 	}
 	return u.AgeCDF(x) + integral
 }

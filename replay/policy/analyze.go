@@ -166,7 +166,7 @@ func Run(pages []series.Page, opt Options) (*tables.Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
-	main := tables.Table{
+	ct := tables.Table{
 		ID: "policy_change_ratio", Title: "Download policies under a budget: ChangeRatio", Source: src, Section: 7, Order: 20,
 		Notes: []string{"ChangeRatio = changed pages downloaded / pages downloaded in a cycle; a page is changed if it has an update since the crawler's last download of it. Every policy spends exactly R downloads per cycle."},
 		Columns: []tables.Column{{Name: "policy", Kind: tables.String}, {Name: "ChangeRatio", Kind: tables.Percent},
@@ -177,9 +177,9 @@ func Run(pages []series.Page, opt Options) (*tables.Bundle, error) {
 		for _, s := range r.Spent {
 			total += s
 		}
-		main.Rows = append(main.Rows, []any{r.Policy, r.Mean(), r.SD(), tables.I(len(r.Ratio)), tables.I(total)})
+		ct.Rows = append(ct.Rows, []any{r.Policy, r.Mean(), r.SD(), tables.I(len(r.Ratio)), tables.I(total)})
 	}
-	b.Tables = append(b.Tables, main)
+	b.Tables = append(b.Tables, ct)
 
 	if !opt.NoSweeps {
 		sizes := opt.SampleSizes
@@ -238,10 +238,7 @@ func Run(pages []series.Page, opt Options) (*tables.Bundle, error) {
 		}
 		for j, R := range budgets {
 			o := opt
-			o.Budget = R
-			if opt.SampleSize == 0 {
-				o.SampleSize = 0 // re-derived from R
-			}
+			o.Budget = R // a zero SampleSize is re-derived from R
 			prm := o.params(c)
 			row := []any{tables.I(R), float64(R) / float64(len(pages))}
 			for i, n := range names {

@@ -1,0 +1,112 @@
+package policy
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/revisit-dev/revisit/internal/realdata"
+	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/replay/policy/traces"
+	"github.com/revisit-dev/revisit/series"
+)
+
+// Run produces the policy table (one row per policy), the greedy sweep
+// with its figure, the budget sweep and the site table, all in section 7,
+// and writes them.
+func TestRunBundle(t *testing.T) {
+	pages := genCorpus(20, 30, 6, 1000, uniform(20), 4)
+	b, err := Run(pages, Options{Cycle: 1000, Budget: 60, Seed: 1, Dataset: "generated"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]tables.Table{}
+	for _, tb := range b.Tables {
+		ids[tb.ID] = tb
+		if tb.Section != 7 || tb.Source == "" {
+			t.Errorf("%s: section %d, source %q", tb.ID, tb.Section, tb.Source)
+		}
+	}
+	for _, id := range []string{"policy_change_ratio", "policy_greedy_sample", "policy_budget", "policy_sites"} {
+		if _, ok := ids[id]; !ok {
+			t.Errorf("table %s missing", id)
+		}
+	}
+	if n := len(ids["policy_change_ratio"].Rows); n != len(Names) {
+		t.Errorf("%d policy rows, want %d", n, len(Names))
+	}
+	// Budget sweep R/8 … 4R of 60 → 8, 15, 30, 60, 120, 240.
+	if n := len(ids["policy_budget"].Rows); n != 6 {
+		t.Errorf("%d budget rows, want 6", n)
+	}
+	if len(b.Figures) != 2 {
+		t.Errorf("%d figures, want 2", len(b.Figures))
+	}
+	if err := b.Write(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(pages, Options{Cycle: 1000, Budget: 60, Grouping: "bogus"}); err == nil {
+		t.Error("unknown grouping accepted")
+	}
+	if _, err := Run(pages, Options{Cycle: 1000, Budget: 60, Policies: []string{"lottery"}}); err == nil {
+		t.Error("unknown policy accepted")
+	}
+}
+
+// TestRealTraces replays the policies on real traces and logs their
+// ChangeRatio (go test -v -run RealTraces): the help-scraper repository's
+// 17,615 files grouped by top directory with a weekly cycle, the 1,000
+// Kevinisagirl enwiki articles in 20 hash sites with a 30-day cycle, and
+// the 118 COVID-19 editions in 8 hash sites with a daily cycle.
+func TestRealTraces(t *testing.T) {
+	for _, s := range []struct {
+		name, path string
+		read       func(string) ([]series.Page, error)
+		opt        Options
+	}{
+		{"help-scraper by top directory, 7d", traces.HelpScraper, traces.GitFiles, Options{Cycle: 7 * 86400, Budget: 200}},
+		{"Kevinisagirl enwiki, hash:20, 30d", traces.Kevinisagirl, traces.Kevin, Options{Cycle: 30 * 86400, Budget: 50, Grouping: "hash:20"}},
+		{"COVID-19 editions, hash:8, 1d", traces.CovidEditions, traces.Covid, Options{Cycle: 86400, Budget: 10, Grouping: "hash:8"}},
+	} {
+		if testing.Short() && s.path != traces.CovidEditions {
+			continue
+		}
+		pages, err := s.read(realdata.Path(t, s.path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := NewCorpus(pages, s.opt.Grouping, s.opt.Cycle, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.opt.Seed = 1
+		res, err := Results(c, s.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg := ""
+		var oracle float64
+		for _, r := range res {
+			if r.Policy == "oracle" {
+				oracle = r.Mean()
+			} else if r.Mean() > oracle+1e-12 {
+				t.Errorf("%s: %s %.4f above the oracle %.4f", s.name, r.Policy, r.Mean(), oracle)
+			}
+			msg += " " + r.Policy + " " + pct(r.Mean()) + "±" + pct(r.SD()) + ";"
+		}
+		sizes := defaultSizes(c, s.opt.Budget)
+		mean, _, err := GreedySweep(c, s.opt, sizes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		best := 0
+		for i := range mean {
+			if mean[i] > mean[best] {
+				best = i
+			}
+		}
+		t.Logf("%s: %d pages, %d sites, %d cycles, R=%d:%s greedy best s=%d (%s) vs √(N r)=%.2f",
+			s.name, len(pages), len(c.Sites), c.N, s.opt.Budget, msg, sizes[best], pct(mean[best]), OptimalSample(c, s.opt.Budget))
+	}
+}
+
+func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
