@@ -2,6 +2,7 @@ package jsonscan
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"unicode/utf16"
@@ -143,6 +144,18 @@ var strSafe = func() (t [256]bool) {
 	return t
 }()
 
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// hasZero is non-zero when some byte of x is 0; hasLess when some byte is
+// below n (n ≤ 128). Both may flag a byte above a true hit (borrows), never
+// miss one, which is all the fast path needs.
+func hasZero(x uint64) uint64 { return (x - lsb) &^ x & msb }
+
+func hasLess(x uint64, n uint64) uint64 { return (x - lsb*n) &^ x & msb }
+
 // scanner walks one text; it is a value type on the caller's stack.
 type scanner struct {
 	b   []byte
@@ -175,6 +188,15 @@ func (s *scanner) str() *Error {
 	b := s.b
 	i := s.pos + 1
 	for {
+		// Eight bytes at a time while none of them needs a look (SWAR:
+		// no byte < 0x20, no '"', no '\\'), then byte by byte.
+		for i+8 <= len(b) {
+			x := binary.LittleEndian.Uint64(b[i:])
+			if hasLess(x, 0x20)|hasZero(x^(lsb*'"'))|hasZero(x^(lsb*'\\')) != 0 {
+				break
+			}
+			i += 8
+		}
 		for i < len(b) && strSafe[b[i]] {
 			i++
 		}

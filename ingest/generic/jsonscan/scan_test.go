@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -152,4 +153,29 @@ func FuzzMembers(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestStringFastPath checks the eight-byte path on every position of every
+// special byte inside a long string, against json.Valid.
+func TestStringFastPath(t *testing.T) {
+	for _, special := range []byte{'"', '\\', 0x00, 0x1f, 0x20, 0x7f, 0x80, 0xff, 'n'} {
+		for pos := 0; pos < 24; pos++ {
+			s := []byte(`"` + "abcdefghijklmnopqrstuvwxyz0123456789" + `"`)
+			s[1+pos] = special
+			if got, want := Valid(s), json.Valid(s); got != want {
+				t.Errorf("byte %#x at %d: Valid %v, json.Valid %v", special, pos, got, want)
+			}
+		}
+	}
+}
+
+func BenchmarkMembers(b *testing.B) {
+	line := []byte(`{"review_id":"lWC-xP3rd6obsecCYsGZRg","user_id":"ak0TdVmGKo4pwqdJSTLwWw","business_id":"buF9druCkbuXLX526sGELQ","stars":4.0,"useful":3,"funny":1,"cool":1,"text":"` +
+		strings.Repeat(`Apparently Prides Osteria had a rough summer as evidenced by the almost empty dining room. \"Waitstaff\" was warm.\n\n`, 6) + `","date":"2016-01-30 02:18:30"}`)
+	b.SetBytes(int64(len(line)))
+	for i := 0; i < b.N; i++ {
+		if err := Members(line, func(key []byte, v Value) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
