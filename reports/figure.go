@@ -79,13 +79,35 @@ func SVG(f *tables.Figure) (svg []byte, notes []string, err error) {
 	c := vgsvg.New(figWidth, figHeight)
 	// A margin on the top and right so that the last tick labels are not
 	// cut off (there is no title above the plot).
-	p.Draw(draw.Crop(draw.New(c), 0, -vg.Points(10), 0, -vg.Points(8)))
+	dc := draw.Crop(draw.New(c), 0, -vg.Points(10), 0, -vg.Points(8))
+	if _, logY := p.Y.Scale.(plot.LogScale); logY && p.Y.Label.Text != "" {
+		dc = drawYLabel(p, dc)
+	}
+	p.Draw(dc)
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, nil, fmt.Errorf("figure %s: %w", f.ID, err)
 	}
 	out := strings.ReplaceAll(buf.String(), "font-family:Liberation Sans;", "font-family:Liberation Sans,Arial,Helvetica,sans-serif;")
 	return []byte(out), notes, nil
+}
+
+// drawYLabel draws the y axis label itself, in a strip cropped off the
+// left of dc, and removes it from p: gonum/plot places the label's glyph
+// box at the arithmetic middle of the y range, which on a log axis lies
+// near the top and makes it shrink the plot area by the label's length.
+func drawYLabel(p *plot.Plot, dc draw.Canvas) draw.Canvas {
+	lab := p.Y.Label
+	p.Y.Label.Text = ""
+	sty := lab.TextStyle
+	sty.Rotation += math.Pi / 2
+	h := lab.TextStyle.Height(lab.Text)
+	desc := lab.TextStyle.FontExtents().Descent
+	// The x axis (tick labels, label, paddings) is about 40 pt high: centre
+	// the label on the plot area above it.
+	y := (dc.Min.Y + vg.Points(40) + dc.Max.Y) / 2
+	dc.FillText(sty, vg.Point{X: dc.Min.X + h - desc, Y: y}, lab.Text)
+	return draw.Crop(dc, h+lab.Padding+vg.Points(3), 0, 0, 0)
 }
 
 // curvePoints is one curve after dropping the points its axes cannot show.

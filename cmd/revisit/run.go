@@ -1,18 +1,317 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/revisit-dev/revisit/analysis"
+	"github.com/revisit-dev/revisit/analysis/staleness"
+	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/ingest"
+	"github.com/revisit-dev/revisit/internal/progress"
+	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/replay"
+	"github.com/revisit-dev/revisit/replay/nhpp"
+	"github.com/revisit-dev/revisit/reports"
+	"github.com/revisit-dev/revisit/series"
+	"github.com/revisit-dev/revisit/transform"
 )
 
-// TODO(scaffold): replaced by the run implementation.
+// runFlags are the knobs of `revisit run`; everything else takes the
+// stages' defaults.
+type runFlags struct {
+	out, unit, title string
+	rate, h, xmax    float64
+	samplers         []string
+	include          []string
+	top, nhppPages   int
+	seed             uint64
+	reps, workers    int
+	ingest           ingest.Options
+	nsList           string
+	allNS            bool
+}
+
 func newRunCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
-		Use:   "run",
-		Short: "run (not implemented yet)",
+	var rf runFlags
+	cmd := &cobra.Command{
+		Use:   "run INPUT... -o OUT",
+		Short: "Ingest → replay → analyze → report in one go, with sensible defaults",
+		Long: `run does the whole job on edit histories (Wikipedia dumps, Yelp files, update
+logs — anything 'revisit ingest' reads) and writes, under OUT:
+
+  dataset/    the Parquet dataset of update series (revisit ingest)
+  replay/     estimates of every method by virtual crawlers (revisit replay)
+  analysis/   statistics, tail fits, method errors (revisit analyze)
+  nhpp/       localized-rate (NHPP) results for the top pages
+  staleness/  staleness of a crawler's copy, exact vs Poisson
+  report/     the report: open report/index.html (revisit report)
+
+Defaults: the top --top pages are replayed with two crawlers of rate λ,
+exponential (exp:λ) and constant (const:1/λ) delays; λ = 2 per hour for
+sources with 1-second timestamps (Wikipedia, logs; unit h) and 1 per day
+for date-only sources (Yelp; unit d); h = 0.05 and x_max = 1000 in that
+unit. Every random draw comes from --seed: the same seed gives the same
+report. --include adds other results directories (e.g. from
+'revisit simulate') to the report.`,
+		Example: `  revisit run enwiki-latest-stub-meta-history.xml.gz -o out
+  revisit run yelp_academic_dataset_review.json -o yelp-out --top 20
+  revisit run dump.xml.bz2 -o out --rate 0.5 --seed 7 --include sim-out
+  revisit run large.xml.lzma -o anarchism --sampler const:0.25 --sampler exp:4`,
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("run: not implemented yet")
+			if len(args) == 0 {
+				return usagef("run: no INPUT given")
+			}
+			if rf.out == "" {
+				return usagef("run: -o OUT is required")
+			}
+			if rf.rate < 0 || rf.h <= 0 || rf.xmax <= 0 || rf.top < 1 {
+				return usagef("run: --rate must be ≥ 0 (0: automatic), --h and --x-max > 0, --top ≥ 1")
+			}
+			if rf.allNS && cmd.Flags().Changed("namespaces") {
+				return usagef("run: --namespaces and --all-namespaces exclude each other")
+			}
+			ns, err := parseNamespaces(rf.nsList)
+			if err != nil {
+				return usagef("run: --namespaces: %v", err)
+			}
+			rf.ingest.Namespaces, rf.ingest.AllNamespaces = ns, rf.allNS
+			for _, s := range rf.samplers {
+				if _, err := replay.ParseSampler(s); err != nil {
+					return usagef("run: --sampler %q: %v", s, err)
+				}
+			}
+			var unitS float64
+			if rf.unit != "" {
+				if unitS, err = transform.ParseUnit(rf.unit); err != nil {
+					return usagef("run: --unit: %v", err)
+				}
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			return runAll(ctx, g, &rf, args, unitS)
 		},
 	}
+	f := cmd.Flags()
+	f.StringVarP(&rf.out, "output", "o", "", "output directory (dataset/, replay/, analysis/, report/ … are made inside)")
+	f.IntVar(&rf.top, "top", 10, "replay and analyse the N pages with the most updates")
+	f.Float64Var(&rf.rate, "rate", 0, "crawler rate λ per --unit (0: 2 per hour, or 1 per day for date-only sources)")
+	f.StringArrayVar(&rf.samplers, "sampler", nil, "crawler `SPEC` instead of exp:λ and const:1/λ, repeatable (see revisit replay --help)")
+	f.StringVar(&rf.unit, "unit", "", "time unit of λ, h, x_max and the report: s, min, h, d, w, y (default h, or d for date-only sources)")
+	f.Float64Var(&rf.h, "h", 0.05, "bin width h for random delays, in units")
+	f.Float64Var(&rf.xmax, "x-max", 1000, "errors and estimates on [0, x_max], in units")
+	f.Uint64Var(&rf.seed, "seed", 1, "seed of every random draw")
+	f.IntVar(&rf.reps, "reps", 999, "Monte-Carlo replicates of the Poisson screen's KS test")
+	f.IntVar(&rf.nhppPages, "nhpp-pages", 200, "pages (most updates first) analysed for NHPP windows and staleness")
+	f.IntVar(&rf.workers, "workers", 0, "parallel replay workers (0: all cores)")
+	f.StringArrayVar(&rf.include, "include", nil, "another results `DIR` to render in the report (e.g. from revisit simulate), repeatable")
+	f.StringVar(&rf.title, "title", "", "report title (default: revisit report on the inputs' names)")
+	f.StringVar(&rf.nsList, "namespaces", "0", "MediaWiki namespaces to keep, comma-separated")
+	f.BoolVar(&rf.allNS, "all-namespaces", false, "keep pages of every namespace")
+	f.IntVar(&rf.ingest.MinUpdates, "min-updates", 2, "drop pages with fewer updates at ingest")
+	f.BoolVar(&rf.ingest.SkipBad, "skip-bad", false, "count and skip bad records instead of failing")
+	return cmd
 }
+
+// stageLog prints one line per stage (the whole run's progress display
+// between the ingest bar and the report's path), nothing when quiet.
+type stageLog struct {
+	quiet bool
+	start time.Time
+	n     int
+}
+
+func (s *stageLog) stage(name string) {
+	s.n++
+	if !s.quiet {
+		fmt.Fprintf(os.Stderr, "revisit run: [%d/6] %s (%s elapsed)\n", s.n, name, time.Since(s.start).Round(100*time.Millisecond))
+	}
+}
+
+func (s *stageLog) logf(format string, a ...any) {
+	if !s.quiet {
+		fmt.Fprintf(os.Stderr, "  "+format+"\n", a...)
+	}
+}
+
+func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unitS float64) error {
+	st := &stageLog{quiet: g.quiet, start: time.Now()}
+	dir := func(name string) string { return filepath.Join(rf.out, name) }
+	if err := os.MkdirAll(rf.out, 0o755); err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+
+	// 1. Ingest.
+	st.stage("ingest " + fmt.Sprint(inputs))
+	iopt := rf.ingest
+	iopt.Inputs, iopt.Output, iopt.Version = inputs, dir("dataset"), version
+	disp := progress.New(os.Stderr, "ingest", g.quiet)
+	iopt.Progress = disp
+	sum, err := ingest.Run(ctx, iopt)
+	if err != nil {
+		var oe *ingest.OptionError
+		if errors.As(err, &oe) {
+			return usagef("run: ingest: %v", oe.Err)
+		}
+		return fmt.Errorf("run: ingest: %w", err)
+	}
+	if !g.quiet {
+		fmt.Fprint(os.Stderr, sum.String())
+	}
+
+	// The unit and λ follow the source's resolution (SPEC §3); the top
+	// pages for NHPP and staleness are kept in the same pass.
+	ds, err := dataset.Open(dir("dataset"))
+	if err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	keep := transform.NewTopKeeper(rf.nhppPages)
+	var first *series.Page
+	if err := ds.Each(func(p *series.Page) error {
+		if first == nil {
+			c := *p
+			first = &c
+		}
+		keep.Offer(p)
+		return ctx.Err()
+	}); err != nil {
+		return fmt.Errorf("run: reading %s: %w", dir("dataset"), err)
+	}
+	if first == nil {
+		return fmt.Errorf("run: the dataset %s has no pages (every page was filtered out: see the ingest summary above)", dir("dataset"))
+	}
+	dateOnly := first.Resolution >= 86400
+	if unitS == 0 {
+		unitS = transform.DefaultUnit(first)
+	}
+	unitName := unitLabel(unitS)
+	samplers := rf.samplers
+	if len(samplers) == 0 {
+		lambda := rf.rate
+		if lambda == 0 {
+			lambda = 2 * unitS / 3600 // 2 per hour
+			if dateOnly {
+				lambda = unitS / 86400 // 1 per day
+			}
+		}
+		samplers = []string{"exp:" + fnum(lambda), "const:" + fnum(1/lambda)}
+	}
+	st.logf("unit %s, samplers %v, h = %g %s, x_max = %g %s, top %d, seed %d", unitName, samplers, rf.h, unitName, rf.xmax, unitName, rf.top, rf.seed)
+
+	// 2. Replay.
+	st.stage("replay")
+	ropt := replay.Options{Dataset: dir("dataset"), Out: dir("replay"), Samplers: samplers, Unit: unitS, H: rf.h, XMax: rf.xmax,
+		Top: rf.top, Seed: rf.seed, Workers: rf.workers, Recover: true, Version: version, Log: st.logf}
+	ropt.RecoverOpt.K, ropt.RecoverOpt.Extra = 5, 9
+	if _, err := replay.Run(ctx, ropt); err != nil {
+		return fmt.Errorf("run: replay: %w", err)
+	}
+
+	// 3. Analysis.
+	st.stage("analyze")
+	aopt := analysis.Options{Dataset: dir("dataset"), Replay: dir("replay"), Out: dir("analysis"), Unit: unitS, Top: rf.top,
+		XMax: rf.xmax, Seed: rf.seed, Reps: rf.reps, Estimates: readReplay}
+	if !g.quiet {
+		aopt.Log = os.Stderr
+	}
+	if _, err := analysis.Run(ctx, aopt); err != nil {
+		return fmt.Errorf("run: analyze: %w", err)
+	}
+
+	// 4. Localized rates (NHPP) and 5. staleness on the top pages.
+	pages := keep.Pages()
+	st.stage(fmt.Sprintf("NHPP windows on %d pages", len(pages)))
+	nb, err := nhpp.Analyze(pages, unitS, nhpp.Options{Dataset: dir("dataset")})
+	if err != nil {
+		return fmt.Errorf("run: nhpp: %w", err)
+	}
+	if err := replaceBundle(nb, dir("nhpp")); err != nil {
+		return err
+	}
+	st.stage(fmt.Sprintf("staleness on %d pages", len(pages)))
+	sb, err := staleness.Analyze(pages, unitS, staleness.Options{Seed: rf.seed, Dataset: dir("dataset")})
+	if err != nil {
+		return fmt.Errorf("run: staleness: %w", err)
+	}
+	if err := replaceBundle(sb, dir("staleness")); err != nil {
+		return err
+	}
+
+	// 6. Report.
+	st.stage("report")
+	dirs := []string{dir("analysis"), dir("nhpp"), dir("staleness")}
+	dirs = append(dirs, rf.include...)
+	var bs []*tables.Bundle
+	for _, d := range dirs {
+		b, err := tables.Read(d)
+		if err != nil {
+			return fmt.Errorf("run: report: %w", err)
+		}
+		bs = append(bs, b)
+	}
+	title := rf.title
+	if title == "" {
+		title = "revisit report: " + filepath.Base(inputs[0])
+		if len(inputs) > 1 {
+			title += fmt.Sprintf(" and %d more", len(inputs)-1)
+		}
+	}
+	b := reports.Merge(bs...)
+	ropts := reports.Options{Title: title, Inputs: dirs, Version: version}
+	if !g.quiet {
+		ropts.Log = st.logf
+	}
+	if err := reports.Write(b, dir("report"), ropts); err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	if !g.quiet {
+		fmt.Fprintf(os.Stderr, "revisit run: done in %s: %d tables, %d figures\n", time.Since(st.start).Round(100*time.Millisecond), len(b.Tables), len(b.Figures))
+	}
+	fmt.Fprintln(os.Stdout, filepath.Join(dir("report"), "index.html"))
+	return nil
+}
+
+// replaceBundle writes b as a results directory at dir, replacing the one
+// an earlier run left there.
+func replaceBundle(b *tables.Bundle, dir string) error {
+	tmp := dir + ".tmp"
+	os.RemoveAll(tmp)
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	if err := b.Write(tmp); err != nil {
+		os.RemoveAll(tmp)
+		return fmt.Errorf("run: %s: %w", dir, err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	return nil
+}
+
+// unitLabel names a unit length in seconds.
+func unitLabel(s float64) string {
+	for _, u := range []struct {
+		name string
+		s    float64
+	}{{"s", 1}, {"min", 60}, {"h", 3600}, {"d", 86400}, {"w", 7 * 86400}, {"y", 365.25 * 86400}} {
+		if s == u.s {
+			return u.name
+		}
+	}
+	return fnum(s) + " s"
+}
+
+func fnum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
