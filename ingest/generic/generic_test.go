@@ -302,4 +302,11 @@ func TestFileIDAndPageID(t *testing.T) {
 	if err := CheckCollisions(3, func(i int) string { return []string{"a", "b", "a"}[i] }, "f"); err != nil {
 		t.Errorf("equal ids are no collision: %v", err)
 	}
+	// A 63-bit FNV collision cannot be found in a test's time; a weak hash
+	// (the length) makes "ab" and "cd" collide.
+	ids := []string{"a", "ab", "xyz", "cd"}
+	err := checkCollisionsHash(len(ids), func(i int) string { return ids[i] }, "f.csv", func(s string) int64 { return int64(len(s)) })
+	if err == nil || !strings.Contains(err.Error(), `"ab" and "cd"`) || !strings.Contains(err.Error(), "f.csv") {
+		t.Errorf("collision not reported: %v", err)
+	}
 }

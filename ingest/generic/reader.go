@@ -239,13 +239,17 @@ func (r *Reader) sortObjects() error {
 // CheckCollisions reports an error naming two distinct ids among id(0),
 // …, id(n-1) that have the same PageID (file names the input).
 func CheckCollisions(n int, id func(int) string, file string) error {
+	return checkCollisionsHash(n, id, file, PageID)
+}
+
+func checkCollisionsHash(n int, id func(int) string, file string, hash func(string) int64) error {
 	type hid struct {
 		h int64
 		i int
 	}
 	hs := make([]hid, n)
 	for i := range hs {
-		hs[i] = hid{PageID(id(i)), i}
+		hs[i] = hid{hash(id(i)), i}
 	}
 	slices.SortFunc(hs, func(a, b hid) int { return cmp.Compare(a.h, b.h) })
 	for i := 1; i < len(hs); i++ {
