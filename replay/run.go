@@ -207,7 +207,9 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 				t := transform.Times(j.page.Updates, unit)
 				r := model.NewRand(opt.Seed, streamOf(j.page.ID, s.Spec))
 				res := replayPath(&sliceUpdates{t: t}, newVisitGen(s, r), t[len(t)-1], s, &cfg)
-				est := append(res.est, truthRows(t, s, &cfg, res.visits)...)
+				// truth from the exact integer intervals (transform.Intervals), not from differences of t
+				est := append(res.est, truthFromIntervals(transform.Intervals(j.page.Updates, unit),
+					newGrid(s.Step(cfg.H), cfg.XMax).x, s.Spec, res.visits)...)
 				for i := range est {
 					est[i].PageID, est[i].Title = j.page.ID, j.page.Title
 				}

@@ -142,6 +142,7 @@ func (oracle) Plan(c *Cycle) error {
 type siteSample struct {
 	site    int
 	order   []int
+	rank    []int // rank[p] is page p's position in its site's random order
 	sampled int
 	changed int
 }
@@ -176,19 +177,26 @@ func (s *siteSample) sample(c *Cycle, m int) error {
 // random choice, and on real traces it is much better.
 func (s *siteSample) rest(c *Cycle) []int {
 	r := s.order[s.sampled:]
-	slices.SortStableFunc(r, func(a, b int) int { return cmp.Compare(c.Last[a], c.Last[b]) })
+	slices.SortFunc(r, func(a, b int) int {
+		if x := cmp.Compare(c.Last[a], c.Last[b]); x != 0 {
+			return x
+		}
+		return cmp.Compare(s.rank[a], s.rank[b])
+	})
 	return r
 }
 
 func newSamples(c *Cycle) []*siteSample {
 	ss := make([]*siteSample, 0, len(c.C.Sites))
+	rank := make([]int, len(c.C.Pages))
 	for _, i := range c.Rand.Perm(len(c.C.Sites)) {
 		pages := c.C.Sites[i]
 		order := make([]int, len(pages))
 		for j, k := range c.Rand.Perm(len(pages)) {
 			order[j] = pages[k]
+			rank[pages[k]] = j
 		}
-		ss = append(ss, &siteSample{site: i, order: order})
+		ss = append(ss, &siteSample{site: i, order: order, rank: rank})
 	}
 	return ss
 }

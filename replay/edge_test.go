@@ -1,0 +1,185 @@
+package replay
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/revisit-dev/revisit/model"
+)
+
+// A page with no interval cannot be crawled; a page with one interval can.
+func TestPageWithZeroOrOneInterval(t *testing.T) {
+	s, _ := ParseSampler("const:1")
+	cfg := Config{H: 0.5, XMax: 4}
+	if _, err := ReplayTimes([]float64{0}, s, model.NewRand(1, 1), cfg); !errors.Is(err, ErrTooShort) {
+		t.Fatalf("one update: err = %v, want ErrTooShort", err)
+	}
+	// One interval [0, 3], visits 0.5, 1.5, 2.5: ages 0.5, 1.5, 2.5, no detection.
+	es, err := ReplayVisits([]float64{0, 3}, []float64{0.5, 1.5, 2.5}, s, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := byMethod(es)
+	checkP(t, "M2", m["M2/G"].CDF.P, []float64{0, 1. / 3, 2. / 3, 1, 1})
+	// No detection: M1, M3, M4, M5, G-M4 have no sample and are undefined (NaN), with a note.
+	for _, name := range []string{"M1", "M3", "M4", "M5", "G-M4"} {
+		e := m[name+"/G"]
+		if e.CDF.Samples != 0 || !math.IsNaN(e.CDF.P[1]) || e.Note == "" {
+			t.Errorf("%s: samples %d P %v note %q, want undefined", name, e.CDF.Samples, e.CDF.P, e.Note)
+		}
+	}
+	// M6: all pairs in the same cycle → Z = 0: G_6 = 0 on the lags seen.
+	checkP(t, "M6", m["M6/G"].CDF.P, []float64{0, 0, 0, 0, 0})
+	// X = 0: naive, Cho, Matloff give rate 0.
+	for _, name := range []string{"naive", "cho", "matloff"} {
+		if r := m[name+"/F"].Rate; r != 0 {
+			t.Errorf("%s rate %g, want 0", name, r)
+		}
+	}
+	// Truth of the single interval: G_U(x) = min(x, 3)/3, F_U = 1 from 3.
+	checkP(t, "truth G", m["truth/G"].CDF.P, []float64{0, 1. / 3, 2. / 3, 1, 1})
+	checkP(t, "truth F", m["truth/F"].CDF.P, []float64{0, 0, 0, 1, 1})
+}
+
+// A visit exactly at an update sees age 0 and detects that update.
+func TestVisitAtUpdate(t *testing.T) {
+	s, _ := ParseSampler("const:0.5")
+	cfg := Config{H: 0.5, XMax: 2}
+	// Updates 0, 1, 2; visits 0.5, 1.0 (at the update), 1.5.
+	es, err := ReplayVisits([]float64{0, 1, 2}, []float64{0.5, 1, 1.5}, s, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := byMethod(es)
+	// Ages 0.5, 0, 0.5 on the grid 0, 0.5, 1, …: A ≤ 0 for one of three.
+	checkP(t, "M2", m["M2/G"].CDF.P, []float64{1. / 3, 1, 1, 1, 1})
+	// Q_{0,1} = 1 (update 1 ∈ (0.5, 1]), so M4: a = Δ, 2Δ for visits 1, 2.
+	checkP(t, "M4", m["M4/G"].CDF.P, []float64{0, 0.5, 1, 1, 1})
+	// M1 keeps the age before the detection: A(0.5) = 0.5.
+	checkP(t, "M1", m["M1/G"].CDF.P, []float64{0, 1, 1, 1, 1})
+}
+
+// λ so large that every interval is seen: with Δ = 0.001 and integer
+// intervals, M3's samples D_k are the intervals up to ±Δ, so at
+// half-integers M3's ECDF equals F_U exactly; M1's kept ages are the
+// intervals minus less than Δ. The last update is the window's end, where
+// no visit (almost surely) lands, so the last interval is never closed by a
+// detection: M3 sees U_2…U_5 (4 samples), M1 U_1…U_5 (5).
+func TestEveryIntervalSeen(t *testing.T) {
+	times := []float64{0, 1, 3, 6, 10, 11, 13}
+	u := []float64{1, 2, 3, 4, 1, 2}
+	s, _ := ParseSampler("const:0.001")
+	cfg := Config{H: 0.001, XMax: 5, Methods: []string{MethodM1, MethodM3}}
+	es, err := ReplayTimes(times, s, model.NewRand(9, 9), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := byMethod(es)
+	for _, x := range []float64{0.5, 1.5, 2.5, 3.5, 4.5} {
+		f3, f1 := 0.0, 0.0
+		for i, v := range u[:5] {
+			if v <= x {
+				f1++
+				if i > 0 {
+					f3++
+				}
+			}
+		}
+		if got := m["M3/G"].CDF.At(x); math.Abs(got-f3/4) > 1e-12 {
+			t.Errorf("M3 at %g = %g, want %g", x, got, f3/4)
+		}
+		if got := m["M1/G"].CDF.At(x); math.Abs(got-f1/5) > 1e-12 {
+			t.Errorf("M1 at %g = %g, want %g", x, got, f1/5)
+		}
+	}
+}
+
+// λ so small that every visit detects a change
+// (Δ = 10 with intervals ≤ 1): X = n, so Matloff is undefined (a note, no
+// crash), Cho is finite, naive is 1/Δ; M4's a_j are all Δ; M6 sees only
+// pairs in different cycles (G_6 = 1 from the first lag).
+func TestEveryVisitDetects(t *testing.T) {
+	var times []float64
+	for i := 0; i <= 100; i++ {
+		times = append(times, float64(i)*0.7)
+	}
+	s, _ := ParseSampler("const:10")
+	es, err := ReplayVisits(times, []float64{5, 15, 25, 35, 45, 55, 65}, s, Config{H: 1, XMax: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := byMethod(es)
+	mat := m["matloff/F"]
+	if !math.IsNaN(mat.Rate) || !strings.Contains(mat.Note, "X = n") || !math.IsNaN(mat.CDF.P[1]) {
+		t.Errorf("Matloff with X = n: rate %g note %q", mat.Rate, mat.Note)
+	}
+	// Cho: −(1/10) ln(0.5/6.5) with n = X = 6.
+	if got, want := m["cho/F"].Rate, -math.Log(0.5/6.5)/10; math.Abs(got-want) > 1e-12 {
+		t.Errorf("Cho rate %g, want %g", got, want)
+	}
+	if got := m["naive/F"].Rate; math.Abs(got-0.1) > 1e-12 {
+		t.Errorf("naive rate %g, want 1/Δ = 0.1", got)
+	}
+	checkP(t, "M4", m["M4/G"].CDF.P, []float64{0, 1, 1, 1, 1})
+	checkP(t, "M6", m["M6/G"].CDF.P, []float64{0, 1, 1, 1, 1})
+}
+
+// Matloff, Cho and naive on their own, including X = n.
+func TestRateEstimators(t *testing.T) {
+	if r, note := Matloff(5, 5, 1); !math.IsNaN(r) || note == "" {
+		t.Errorf("Matloff X=n: %g %q", r, note)
+	}
+	if r, _ := Matloff(1, 2, 0.5); math.Abs(r-2*math.Ln2) > 1e-12 { // −2 ln(1/2)
+		t.Errorf("Matloff(1,2,0.5) = %g", r)
+	}
+	if r, _ := ChoGarciaMolina(1, 2, 0.5); math.Abs(r+2*math.Log(1.5/2.5)) > 1e-12 {
+		t.Errorf("Cho(1,2,0.5) = %g", r)
+	}
+	if r, note := AgeMLE(3, 0); !math.IsNaN(r) || note == "" {
+		t.Errorf("AgeMLE with zero ages: %g %q", r, note)
+	}
+	// Ages of a Poisson process are Exp(λ): the MLE of λ = 2 from many draws.
+	rng := model.NewRand(1, 1)
+	sum := 0.0
+	const n = 200000
+	for range n {
+		sum += rng.ExpFloat64() / 2
+	}
+	if r, _ := AgeMLE(n, sum); math.Abs(r-2) > 0.02 {
+		t.Errorf("AgeMLE on Exp(2) ages: %g", r)
+	}
+}
+
+// Clear errors for bad samplers, methods, h and x_max.
+func TestBadOptions(t *testing.T) {
+	for _, spec := range []string{"exp:0", "exp:-1", "const:0", "uniform:-2", "pareto:1,2", "pareto:3,0",
+		"foo:1", "exp", "exp:x", "dist:nope:1", "dist:pareto:1,1"} {
+		if _, err := ParseSampler(spec); err == nil {
+			t.Errorf("sampler %q accepted", spec)
+		}
+	}
+	if _, err := ParseSampler("exp:-1"); err == nil || !strings.Contains(err.Error(), "λ must be > 0") {
+		t.Errorf("exp:-1: %v", err)
+	}
+	if _, err := ParseMethods([]string{"M2,M7"}); err == nil || !strings.Contains(err.Error(), `"M7"`) {
+		t.Errorf("unknown method: %v", err)
+	}
+	if ms, err := ParseMethods([]string{"gm4", "m2", "ALL"}); err != nil || len(ms) != len(AllMethods) {
+		t.Errorf("ParseMethods: %v %v", ms, err)
+	}
+	for _, c := range []Config{{H: 0, XMax: 1}, {H: -1, XMax: 1}, {H: 0.1, XMax: 0}, {H: math.NaN(), XMax: 1}} {
+		if err := c.Check(); err == nil {
+			t.Errorf("config %+v accepted", c)
+		}
+	}
+	o := Options{Samplers: []string{"exp:0"}, H: 1, XMax: 2, Out: "x"}
+	var oe *OptionError
+	if _, _, err := o.Validate(); !errors.As(err, &oe) {
+		t.Errorf("Validate: %v, want *OptionError", err)
+	}
+	if _, err := RecoverF(ExpCDF("x", 1, newGrid(0.1, 5).x), RecoverOptions{K: 4}); err == nil {
+		t.Error("4-point rule accepted")
+	}
+}
