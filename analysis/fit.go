@@ -143,7 +143,7 @@ func FitWeibull(x []float64) (Fit, error) {
 		k := math.Exp(lk)
 		return n*lk - n*lmean(k) - n
 	}
-	lk, ll, boundary := maximize1D(prof, math.Log(0.01), math.Log(100), 80)
+	lk, ll, boundary := maximize1D(prof, math.Log(0.01), math.Log(100), 40)
 	k := math.Exp(lk)
 	scale := math.Exp(lgs + lmean(k)/k)
 	ll -= n * lgs // Jacobian of y = x/s: Σ ln(1/s)
@@ -179,7 +179,7 @@ func FitPareto(x []float64) (Fit, error) {
 		return n*math.Log(a) - n*lb - (a+1)*s
 	}
 	lo, hi := math.Log(med)-math.Log(1e6), math.Log(med)+math.Log(1e6)
-	lb, _, boundary := maximize1D(prof, lo, hi, 120)
+	lb, _, boundary := maximize1D(prof, lo, hi, 56)
 	la := math.Log(n / sl(math.Exp(lb)))
 	negll := func(p []float64) float64 {
 		a, b := math.Exp(p[0]), math.Exp(p[1])
@@ -190,7 +190,8 @@ func FitPareto(x []float64) (Fit, error) {
 	}
 	if !boundary {
 		res, err := optimize.Minimize(optimize.Problem{Func: negll}, []float64{la, lb}, &optimize.Settings{
-			Converger: &optimize.FunctionConverge{Absolute: 1e-10, Relative: 1e-12, Iterations: 50},
+			Converger:       &optimize.FunctionConverge{Absolute: 1e-9, Relative: 1e-11, Iterations: 10},
+			MajorIterations: 100,
 		}, &optimize.NelderMead{})
 		if err == nil && res.F < negll([]float64{la, lb}) {
 			la, lb = res.X[0], res.X[1]
@@ -280,7 +281,7 @@ func maximize1D(f func(float64) float64, lo, hi float64, steps int) (x, fx float
 	const g = 0.6180339887498949
 	c, d := b-g*(b-a), a+g*(b-a)
 	fc, fd := f(c), f(d)
-	for i := 0; i < 100 && b-a > 1e-10*(1+math.Abs(a)); i++ {
+	for i := 0; i < 100 && b-a > 1e-8*(1+math.Abs(a)); i++ {
 		if fc > fd {
 			b, d, fd = d, c, fc
 			c = b - g*(b-a)

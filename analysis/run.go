@@ -36,7 +36,7 @@ type Options struct {
 	Reps       int     // Lilliefors Monte-Carlo replicates (default 999)
 	// AggregateMax bounds the intervals kept for the aggregate tail fits:
 	// a uniform reservoir sample (seeded) of every interval of every page,
-	// so each interval counts once whatever its page (default 2²⁰).
+	// so each interval counts once whatever its page (default 2¹⁸).
 	AggregateMax int
 
 	// Estimates reads a replay directory into rows and a provenance line.
@@ -73,7 +73,7 @@ func (o *Options) defaults() {
 		o.Reps = 999
 	}
 	if o.AggregateMax <= 0 {
-		o.AggregateMax = 1 << 20
+		o.AggregateMax = 1 << 18
 	}
 }
 

@@ -140,7 +140,7 @@ the full analysis.`,
 	f.IntVar(&opt.Extra, "extra", analysis.DefaultExtra, "points inserted per step when comparing step estimates (SPEC §4.2)")
 	f.Uint64Var(&opt.Seed, "seed", 1, "seed of every Monte-Carlo draw")
 	f.IntVar(&opt.Reps, "reps", 999, "Monte-Carlo replicates of the Lilliefors KS test")
-	f.IntVar(&opt.AggregateMax, "aggregate-max", 1<<20, "intervals sampled (uniformly, seeded) for the aggregate tail fits")
+	f.IntVar(&opt.AggregateMax, "aggregate-max", 1<<18, "intervals sampled (uniformly, seeded) for the aggregate tail fits")
 	f.BoolVar(&recommend, "recommend", false, "print the recommended method for the scenario given by --age, --sampler, --old-m3")
 	f.StringVar(&age, "age", "no", "with --recommend: are ages (Last-Modified) observed? yes or no")
 	f.StringVar(&sampler, "sampler", "random", "with --recommend: revisit delays are constant or random")
