@@ -15,6 +15,7 @@ import (
 	"github.com/revisit-dev/revisit/ingest/generic"
 	"github.com/revisit-dev/revisit/ingest/mediawiki"
 	"github.com/revisit-dev/revisit/ingest/source"
+	"github.com/revisit-dev/revisit/ingest/yelp"
 	"github.com/revisit-dev/revisit/internal/decompress"
 	"github.com/revisit-dev/revisit/series"
 )
@@ -64,6 +65,9 @@ type driver struct {
 	files      map[mergeKey]string
 
 	lastConsumed int64
+
+	businesses               yelp.Businesses
+	yelpJoined, yelpUnjoined int64
 }
 
 type mergeKey struct {
@@ -153,6 +157,10 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 			"sources":           d.ids.order,
 		},
 	}
+	if d.businesses != nil {
+		m.Extra["yelp_businesses_joined"] = d.yelpJoined
+		m.Extra["yelp_businesses_not_in_business_file"] = d.yelpUnjoined
+	}
 	if err := w.Close(m); err != nil {
 		return nil, err
 	}
@@ -202,7 +210,12 @@ func (d *driver) input(ctx context.Context, path string) error {
 			}
 			return &FormatError{File: name, Head: quoteHead(head)}
 		}
-		if err := d.stream(ctx, r, name, kind); err != nil {
+		if kind == KindYelpBusiness {
+			err = d.readBusinesses(r, name)
+		} else {
+			err = d.stream(ctx, r, name, kind)
+		}
+		if err != nil {
 			return err
 		}
 		kinds = append(kinds, kind)
@@ -374,6 +387,7 @@ func (d *driver) flushMerged() error {
 	for _, k := range d.mergeOrder {
 		p := d.merged[k]
 		delete(d.merged, k)
+		d.joinBusiness(p)
 		if err := d.page(p, d.kinds[k], d.files[k]); err != nil {
 			return err
 		}

@@ -25,8 +25,11 @@ type Summary struct {
 	// Remapped counts pages whose id clashed with another source's and was
 	// replaced (see idRegistry).
 	Remapped int64
-	Bytes    int64 // stored bytes read
-	Elapsed  time.Duration
+	// YelpJoined and YelpUnjoined count Yelp businesses found and not found
+	// in the business file (both 0 without one).
+	YelpJoined, YelpUnjoined int64
+	Bytes                    int64 // stored bytes read
+	Elapsed                  time.Duration
 }
 
 func (d *driver) summary(elapsed time.Duration) *Summary {
@@ -51,7 +54,7 @@ func (d *driver) summary(elapsed time.Duration) *Summary {
 		f.Until = &t
 	}
 	return &Summary{Output: d.opt.Output, Inputs: d.inputs, Filters: f, Counts: d.counts, Bad: bad,
-		Remapped: d.ids.remapped, Bytes: d.bytes, Elapsed: elapsed}
+		Remapped: d.ids.remapped, Bytes: d.bytes, Elapsed: elapsed, YelpJoined: d.yelpJoined, YelpUnjoined: d.yelpUnjoined}
 }
 
 func n(v int64) string { return humanize.Comma(v) }
@@ -98,6 +101,9 @@ func (s *Summary) String() string {
 			total += s.Bad[k]
 		}
 		fmt.Fprintf(&b, "bad records skipped (--skip-bad): %s (%s)\n", n(total), strings.Join(items, ", "))
+	}
+	if s.YelpJoined+s.YelpUnjoined > 0 {
+		fmt.Fprintf(&b, "yelp businesses: %s joined to the business file, %s not in it\n", n(s.YelpJoined), n(s.YelpUnjoined))
 	}
 	if s.Remapped > 0 {
 		fmt.Fprintf(&b, "page ids remapped because two sources used the same id: %s\n", n(s.Remapped))

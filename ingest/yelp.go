@@ -1,24 +1,69 @@
 package ingest
 
-// Yelp JSON lines are read by ingest/yelp, which is not in the tree yet:
-// until it lands, Yelp files are recognised (so the error says so) but read
-// only through the generic reader with --id/--time.
-
 import (
-	"bytes"
+	"strings"
 
 	"github.com/revisit-dev/revisit/ingest/source"
+	"github.com/revisit-dev/revisit/ingest/yelp"
+	"github.com/revisit-dev/revisit/internal/decompress"
+	"github.com/revisit-dev/revisit/series"
 )
 
-// sniffYelp recognises a Yelp record by its business_id field.
+// Yelp kinds as the driver names them (also in the manifest's formats).
+const (
+	KindYelpBusiness = "yelp-" + yelp.KindBusiness
+	yelpPrefix       = "yelp-"
+)
+
+// sniffYelp recognises a Yelp review, tip, check-in or business file by its
+// first record.
 func sniffYelp(head []byte) (string, bool) {
-	l := firstLine(head)
-	if bytes.HasPrefix(bytes.TrimSpace(l), []byte("{")) && bytes.Contains(l, []byte(`"business_id"`)) {
-		return "yelp", true
+	k, ok := yelp.Sniff(firstLine(head))
+	if !ok {
+		return "", false
 	}
-	return "", false
+	return yelpPrefix + k, true
 }
 
-func (d *driver) newYelpReader(r interface{ Read([]byte) (int, error) }, name, kind string) (source.Reader, error) {
-	return nil, &FormatError{File: name, Head: "a Yelp record: the Yelp reader is not available in this build; use --format jsonl --id business_id --time date"}
+func isYelp(kind string) bool { return strings.HasPrefix(kind, yelpPrefix) }
+
+func (d *driver) newYelpReader(r *decompress.Reader, name, kind string) (source.Reader, error) {
+	return yelp.NewReader(r, d.sourceOptions(name))
+}
+
+// readBusinesses reads a Yelp business file. The join is done when the
+// merged Yelp pages are written, after every input, so the business file
+// may come before or after the review, tip and check-in files (in a tar or
+// on the command line).
+func (d *driver) readBusinesses(r *decompress.Reader, name string) error {
+	bs, err := yelp.ReadBusinesses(r, d.sourceOptions(name))
+	if err != nil {
+		return err
+	}
+	if d.businesses == nil {
+		d.businesses = yelp.Businesses{}
+	}
+	for id, b := range bs {
+		d.businesses[id] = b
+	}
+	d.report(r, 0, 0)
+	return nil
+}
+
+// joinBusiness gives a Yelp page its business's name as title and city as
+// group (SPEC §1.2) when the business file was among the inputs.
+func (d *driver) joinBusiness(p *series.RawPage) {
+	if p.Source != yelp.Source || d.businesses == nil {
+		return
+	}
+	b, ok := d.businesses[p.Title] // the title is the business_id until joined
+	if !ok {
+		d.yelpUnjoined++
+		return
+	}
+	d.yelpJoined++
+	if b.Name != "" {
+		p.Title = b.Name
+	}
+	p.Group = b.City
 }
