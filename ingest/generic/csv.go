@@ -1,24 +1,100 @@
 package generic
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/revisit-dev/revisit/ingest/generic/linescan"
 	"github.com/revisit-dev/revisit/ingest/source"
 )
 
-// gatherCSV reads CSV or TSV with encoding/csv (RFC 4180: quoted fields may
-// hold separators, doubled quotes and newlines). The first record is the
-// header; every record must have as many fields as the header. A malformed
-// record (a bare or unterminated quote, a wrong number of fields) is a bad
-// record: reading resumes on the line after the one where the error was
-// found, and the lines the record spanned are counted in BadLines.
-func (r *Reader) gatherCSV(sep rune) error {
+// table is a header with the id, time and group columns resolved.
+type table struct {
+	header         []string
+	id, time, grp  column
+	fileID         []byte // the id when it comes from the file name
+	skip           int64  // lines skipped before the header
+	file           string // for messages
+	longest, where int64
+}
+
+// newTable resolves the columns of opt in header (found on line).
+func (r *Reader) newTable(header []string, line int64) (*table, error) {
+	header = append([]string(nil), header...)
+	header[0] = strings.TrimPrefix(header[0], "\ufeff")
+	tb := &table{header: header, id: parseColumn(r.opt.ID), time: parseColumn(r.opt.Time), grp: parseColumn(r.opt.Group),
+		skip: int64(r.opt.SkipLines), file: r.so.File}
+	for _, c := range []struct {
+		col  *column
+		what string
+		use  bool
+	}{{&tb.id, "id", !r.opt.IDFromFileName}, {&tb.time, "time", true}, {&tb.grp, "group", r.opt.Group != ""}} {
+		if !c.use {
+			c.col.index = -1
+			continue
+		}
+		if err := c.col.resolve(header, c.what); err != nil {
+			return nil, &source.ParseError{File: r.so.File, Offset: r.skipBytes, Line: line, Reason: "header", Err: err}
+		}
+	}
+	if r.opt.IDFromFileName {
+		tb.fileID = []byte(FileID(r.opt.FileName, r.opt.IDFromDir))
+	}
+	return tb, nil
+}
+
+// page is the id of a record for messages ("" if it has none).
+func (tb *table) page(rec []string) string {
+	if tb.fileID != nil {
+		return string(tb.fileID)
+	}
+	if tb.id.index < len(rec) {
+		return rec[tb.id.index]
+	}
+	return ""
+}
+
+// record adds one well-formed record (as many fields as the header) that
+// starts on line at byte start, or handles it as bad.
+func (r *Reader) record(tb *table, rec []string, line, start int64) error {
+	id := tb.fileID
+	if id == nil {
+		id = []byte(rec[tb.id.index])
+	}
+	if len(id) == 0 {
+		e := &source.ParseError{File: r.so.File, Offset: start, Line: line, Reason: "missing-field",
+			Err: fmt.Errorf("empty id in column %q", tb.header[tb.id.index])}
+		return r.bad(e, recordLines(rec))
+	}
+	t, err := r.tp.parse([]byte(rec[tb.time.index]))
+	if err != nil {
+		e := &source.ParseError{File: r.so.File, Offset: start, Line: line, Page: string(id), Reason: "timestamp",
+			Err: fmt.Errorf("column %q: %w", tb.header[tb.time.index], err)}
+		return r.bad(e, recordLines(rec))
+	}
+	var group []byte
+	if tb.grp.index >= 0 {
+		group = []byte(rec[tb.grp.index])
+	}
+	if n := recordLines(rec); n > r.stats.LongestRecord {
+		r.stats.LongestRecord, r.stats.LongestRecordLine = n, line
+	}
+	r.add(id, group, t, line, start)
+	return nil
+}
+
+// gatherCSV reads CSV with encoding/csv (RFC 4180: quoted fields may hold
+// commas, doubled quotes and newlines). The first record is the header;
+// every record must have as many fields as the header. A malformed record
+// (a bare or unterminated quote, a wrong number of fields) is a bad record:
+// reading resumes on the line after the one where the error was found, and
+// the lines the record spanned are counted in BadLines.
+func (r *Reader) gatherCSV() error {
 	cr := csv.NewReader(r.br)
-	cr.Comma = sep
 	cr.ReuseRecord = true
 	skip := int64(r.opt.SkipLines)
 	header, err := cr.Read()
@@ -29,25 +105,9 @@ func (r *Reader) gatherCSV(sep rune) error {
 	if err != nil {
 		return &source.ParseError{File: r.so.File, Offset: r.skipBytes, Line: skip + 1, Reason: "header", Err: csvCause(err, skip)}
 	}
-	header = slicesClone(header)
-	header[0] = strings.TrimPrefix(header[0], "\ufeff")
-	idc, tc, gc := parseColumn(r.opt.ID), parseColumn(r.opt.Time), parseColumn(r.opt.Group)
-	for _, c := range []struct {
-		col  *column
-		what string
-		use  bool
-	}{{&idc, "id", !r.opt.IDFromFileName}, {&tc, "time", true}, {&gc, "group", r.opt.Group != ""}} {
-		if !c.use {
-			c.col.index = -1
-			continue
-		}
-		if err := c.col.resolve(header, c.what); err != nil {
-			return &source.ParseError{File: r.so.File, Offset: r.skipBytes, Line: skip + 1, Reason: "header", Err: err}
-		}
-	}
-	var fileID []byte
-	if r.opt.IDFromFileName {
-		fileID = []byte(FileID(r.opt.FileName, r.opt.IDFromDir))
+	tb, err := r.newTable(header, skip+1)
+	if err != nil {
+		return err
 	}
 	for {
 		start := r.skipBytes + cr.InputOffset()
@@ -61,22 +121,11 @@ func (r *Reader) gatherCSV(sep rune) error {
 				return &source.ParseError{File: r.so.File, Offset: start, Reason: "read", Err: err}
 			}
 			lines := int64(pe.Line - pe.StartLine + 1)
-			page := ""
+			e := &source.ParseError{File: r.so.File, Offset: start, Line: skip + int64(pe.StartLine), Reason: "csv", Err: csvCause(err, skip)}
 			if errors.Is(err, csv.ErrFieldCount) {
-				lines = 1
-				for _, f := range rec {
-					lines += int64(strings.Count(f, "\n"))
-				}
-				if fileID != nil {
-					page = string(fileID)
-				} else if idc.index < len(rec) {
-					page = rec[idc.index]
-				}
-			}
-			e := &source.ParseError{File: r.so.File, Offset: start, Line: skip + int64(pe.StartLine), Page: page, Reason: "csv",
-				Err: csvCause(err, skip)}
-			if errors.Is(err, csv.ErrFieldCount) {
-				e.Err = fmt.Errorf("%w: %d fields, the header has %d", csv.ErrFieldCount, len(rec), len(header))
+				lines = recordLines(rec)
+				e.Page = tb.page(rec)
+				e.Err = fmt.Errorf("%w: %d fields, the header has %d", csv.ErrFieldCount, len(rec), len(tb.header))
 			}
 			if err := r.bad(e, lines); err != nil {
 				return err
@@ -84,35 +133,60 @@ func (r *Reader) gatherCSV(sep rune) error {
 			continue
 		}
 		line, _ := cr.FieldPos(0)
-		id := fileID
-		if id == nil {
-			id = []byte(rec[idc.index])
+		if err := r.record(tb, rec, skip+int64(line), start); err != nil {
+			return err
 		}
-		if len(id) == 0 {
-			e := &source.ParseError{File: r.so.File, Offset: start, Line: skip + int64(line), Reason: "missing-field",
-				Err: fmt.Errorf("empty id in column %q", header[idc.index])}
-			if err := r.bad(e, recordLines(rec)); err != nil {
-				return err
+	}
+}
+
+// gatherTSV reads tab-separated values as IANA text/tab-separated-values
+// defines them: one record per line, fields split at every tab, no quoting
+// (a quote is an ordinary character). The first line is the header; a line
+// with another number of fields is a bad record. Blank lines are counted
+// and passed over.
+func (r *Reader) gatherTSV() error {
+	ls := linescan.New(r.br, 1<<20)
+	skip := int64(r.opt.SkipLines)
+	var tb *table
+	var rec []string
+	for {
+		line, err := ls.Next()
+		if err == io.EOF {
+			if tb == nil {
+				return &source.ParseError{File: r.so.File, Offset: r.skipBytes, Line: skip + 1, Reason: "header",
+					Err: fmt.Errorf("%w: no header line", source.ErrTruncated)}
 			}
-			continue
+			return nil
 		}
-		t, err := r.tp.parse([]byte(rec[tc.index]))
+		lineNo, start := skip+ls.Line(), r.skipBytes+ls.Offset()
 		if err != nil {
-			e := &source.ParseError{File: r.so.File, Offset: start, Line: skip + int64(line), Page: string(id), Reason: "timestamp",
-				Err: fmt.Errorf("column %q: %w", header[tc.index], err)}
-			if err := r.bad(e, recordLines(rec)); err != nil {
+			return &source.ParseError{File: r.so.File, Offset: start, Line: lineNo, Reason: "read", Err: err}
+		}
+		if tb != nil && len(bytes.TrimSpace(line)) == 0 {
+			r.stats.Blank++
+			continue
+		}
+		rec = rec[:0]
+		for _, f := range bytes.Split(line, []byte{'\t'}) {
+			rec = append(rec, string(f))
+		}
+		if tb == nil {
+			if tb, err = r.newTable(rec, lineNo); err != nil {
 				return err
 			}
 			continue
 		}
-		var group []byte
-		if gc.index >= 0 {
-			group = []byte(rec[gc.index])
+		if len(rec) != len(tb.header) {
+			e := &source.ParseError{File: r.so.File, Offset: start, Line: lineNo, Page: tb.page(rec), Reason: "tsv",
+				Err: fmt.Errorf("%w: %d fields, the header has %d", csv.ErrFieldCount, len(rec), len(tb.header))}
+			if err := r.bad(e, 1); err != nil {
+				return err
+			}
+			continue
 		}
-		if n := recordLines(rec); n > r.stats.LongestRecord {
-			r.stats.LongestRecord, r.stats.LongestRecordLine = n, skip+int64(line)
+		if err := r.record(tb, rec, lineNo, start); err != nil {
+			return err
 		}
-		r.add(id, group, t, skip+int64(line), start)
 	}
 }
 
@@ -136,5 +210,3 @@ func csvCause(err error, skip int64) error {
 	}
 	return fmt.Errorf("%w (column %d)", pe.Err, pe.Column)
 }
-
-func slicesClone(s []string) []string { return append([]string(nil), s...) }

@@ -310,3 +310,18 @@ func TestFileIDAndPageID(t *testing.T) {
 		t.Errorf("collision not reported: %v", err)
 	}
 }
+
+func TestTSVNoQuoting(t *testing.T) {
+	// Quotes are ordinary in TSV; a line with 3 fields is bad; blank lines pass.
+	in := "page\twhen\tcomment\n\"Main\"\t2020-01-01\tsaid \"hi\"\n\nMain\t2020-01-02\n"
+	var bad []*source.ParseError
+	pages, rd, err := read(t, strings.NewReader(in), Options{Format: "auto", ID: "page", Time: "when"},
+		source.Options{SkipBad: true, OnBad: func(e *source.ParseError) { bad = append(bad, e) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The bad line is line 4 at byte 18+28+1 = 47 (counted by hand).
+	if rd.Stats().Format != "tsv" || len(pages) != 1 || pages[0].Title != `"Main"` || len(bad) != 1 || bad[0].Line != 4 || bad[0].Offset != 47 || rd.Stats().Blank != 1 {
+		t.Fatalf("stats %+v pages %v bad %v", rd.Stats(), pages, bad)
+	}
+}

@@ -13,7 +13,7 @@ import (
 const (
 	FormatAuto     = "auto"     // decided by SniffFormat on the head of the input
 	FormatCSV      = "csv"      // RFC 4180, comma, first record is the header
-	FormatTSV      = "tsv"      // as csv with tab separators
+	FormatTSV      = "tsv"      // tab-separated, one record per line, no quoting; first line is the header
 	FormatJSONL    = "jsonl"    // one JSON object (fields by name) or array (fields by index) per line
 	FormatJSONKeys = "jsonkeys" // one JSON object per file whose keys are the timestamps
 )

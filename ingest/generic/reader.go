@@ -18,7 +18,7 @@ type Stats struct {
 	TimeLayout string // the time layout used ("iso" when auto found the ISO family)
 	Lines      int64  // physical lines read, header and skipped lines included
 	SkipLines  int64  // lines skipped before the header (Options.SkipLines)
-	Blank      int64  // blank lines in JSON lines input (CSV readers pass over them)
+	Blank      int64  // blank lines in JSON lines and TSV input (passed over; CSV skips them too, uncounted)
 	Records    int64  // good records (for jsonkeys: keys)
 	Bad        int64  // bad records skipped with SkipBad
 	BadLines   int64  // physical lines spanned by the bad records
@@ -165,9 +165,9 @@ func (r *Reader) gather() error {
 	var err error
 	switch r.opt.Format {
 	case FormatCSV:
-		err = r.gatherCSV(',')
+		err = r.gatherCSV()
 	case FormatTSV:
-		err = r.gatherCSV('\t')
+		err = r.gatherTSV()
 	case FormatJSONL:
 		err = r.gatherJSONL()
 	case FormatJSONKeys:

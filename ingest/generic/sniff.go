@@ -61,15 +61,12 @@ func SniffFormat(head []byte) string {
 	case '<':
 		return ""
 	}
-	for _, sep := range []rune{'\t', ','} {
-		cr := csv.NewReader(bytes.NewReader(first))
-		cr.Comma = sep
-		if rec, err := cr.Read(); err == nil && len(rec) >= 2 {
-			if sep == '\t' {
-				return FormatTSV
-			}
-			return FormatCSV
-		}
+	if bytes.IndexByte(first, '\t') >= 0 {
+		return FormatTSV
+	}
+	cr := csv.NewReader(bytes.NewReader(first))
+	if rec, err := cr.Read(); err == nil && len(rec) >= 2 {
+		return FormatCSV
 	}
 	return ""
 }
