@@ -286,3 +286,5 @@ func (c *countingReader) physicalLines() int64 {
 	}
 	return c.lines
 }
+
+var _ source.Reader = (*Reader)(nil)

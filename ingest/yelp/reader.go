@@ -329,3 +329,5 @@ func (r *Reader) add(bid []byte, times []int64) {
 	b := &r.biz[k]
 	b.times = append(b.times, times...)
 }
+
+var _ source.Reader = (*Reader)(nil)
