@@ -522,3 +522,66 @@ func TestParseHelpers(t *testing.T) {
 		}
 	}
 }
+
+// TestFixtures reads the committed fixtures in testdata/generate with the
+// independent encoding/xml and encoding/json readings and checks that each
+// agrees with its own truth file (so readers may rely on both).
+func TestFixtures(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "generate")
+	raw, err := os.ReadFile(filepath.Join(dir, "small-stub-meta-history.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := ReadTruth(filepath.Join(dir, "small-stub-meta-history.truth.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d xmlDump
+	if err := xml.Unmarshal(raw, &d); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Pages) != len(tr.Pages) {
+		t.Fatalf("%d pages, truth %d", len(d.Pages), len(tr.Pages))
+	}
+	for i, p := range d.Pages {
+		var secs []int64
+		for _, r := range p.Revisions {
+			ts, err := time.Parse(time.RFC3339, r.Timestamp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			secs = append(secs, ts.Unix())
+		}
+		ups := slices.Compact(secs)
+		pt := tr.Pages[i]
+		if p.ID != pt.ID || p.Title != pt.Title || p.NS != pt.Namespace || int64(len(p.Revisions)) != pt.Revisions ||
+			UpdatesHash(ups) != pt.UpdatesHash || int64(len(secs)-len(ups)) != pt.Collapsed {
+			t.Errorf("page %d disagrees with its truth %+v", p.ID, pt)
+		}
+	}
+	ytr, err := ReadTruth(filepath.Join(dir, "yelp-small", TruthFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byBiz := map[string][]int64{}
+	scan(t, filepath.Join(dir, "yelp-small", YelpReviewFile), func(line []byte) {
+		var r struct {
+			BusinessID string `json:"business_id"`
+			Date       string `json:"date"`
+		}
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatal(err)
+		}
+		ts, err := time.Parse("2006-01-02 15:04:05", r.Date)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byBiz[r.BusinessID] = append(byBiz[r.BusinessID], ts.Unix())
+	})
+	for _, pt := range ytr.Pages {
+		ups := slices.Compact(byBiz[pt.Key])
+		if UpdatesHash(ups) != pt.UpdatesHash || int64(len(byBiz[pt.Key])) != pt.Revisions {
+			t.Errorf("business %s disagrees with its truth %+v", pt.Key, pt)
+		}
+	}
+}

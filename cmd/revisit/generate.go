@@ -60,7 +60,7 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
   revisit generate --pages 10000 --span 5y -o gen-stub-meta-history.xml.gz
 
   # straight into ingest
-  revisit generate --pages 1000 -o - --truth truth.json | revisit ingest - -o ds
+  revisit generate --pages 1000 -o - --truth truth.json | revisit ingest - -o ds --all-namespaces
 
   # a Parquet dataset of Poisson pages with lognormal rates
   revisit generate --format parquet --model 'exp:{lognormal:-3,1.5}' -o ds
