@@ -103,11 +103,15 @@ func GreedySweep(c *Corpus, opt Options, sizes []int) (mean, sd []float64, err e
 	return mean, sd, nil
 }
 
+// defaultSizes is a √2-spaced grid of sample sizes from 1 to the point
+// where sampling alone takes the whole budget (⌈R/sites⌉, or the largest
+// site), with round(√(N r)) in it.
 func defaultSizes(c *Corpus, budget int) []int {
 	largest := 0
 	for _, s := range c.Sites {
 		largest = max(largest, len(s))
 	}
+	largest = min(largest, max(1, (budget+len(c.Sites)-1)/len(c.Sites)))
 	set := map[int]bool{max(1, int(math.Round(OptimalSample(c, budget)))): true}
 	for s := 1.0; int(s) <= largest; s *= math.Sqrt2 {
 		set[int(math.Round(s))] = true

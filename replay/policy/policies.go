@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -171,17 +170,58 @@ func (s *siteSample) sample(c *Cycle, m int) error {
 }
 
 // rest is the site's unsampled pages, the oldest copy (earliest last
-// download) first; ties keep their random order. Which of a site's pages to
-// spend the budget on is not the sampling policies' question (they choose
-// sites): taking the stalest first is never worse in expectation than a
-// random choice, and on real traces it is much better.
-func (s *siteSample) rest(c *Cycle) []int {
+// download) first, ties in the site's random order; only the first k are
+// guaranteed in that order (k ≥ all: the whole rest). Which of a site's
+// pages to spend the budget on is not the sampling policies' question
+// (they choose sites): taking the stalest first is never worse in
+// expectation than a random choice, and on real traces it is much better.
+func (s *siteSample) rest(c *Cycle, k int) []int {
 	r := s.order[s.sampled:]
-	slices.SortFunc(r, func(a, b int) int {
-		if x := cmp.Compare(c.Last[a], c.Last[b]); x != 0 {
-			return x
+	less := func(a, b int) bool {
+		if c.Last[a] != c.Last[b] {
+			return c.Last[a] < c.Last[b]
 		}
-		return cmp.Compare(s.rank[a], s.rank[b])
+		return s.rank[a] < s.rank[b]
+	}
+	if k < len(r)/4 {
+		// Partial selection: a max-heap of the k best in r[:k], the rest
+		// swapped in when better; O(n log k) instead of a full sort.
+		h := r[:k]
+		down := func(i int) {
+			for {
+				l := 2*i + 1
+				if l >= len(h) {
+					return
+				}
+				if m := l + 1; m < len(h) && less(h[l], h[m]) {
+					l = m
+				}
+				if !less(h[i], h[l]) {
+					return
+				}
+				h[i], h[l] = h[l], h[i]
+				i = l
+			}
+		}
+		for i := len(h)/2 - 1; i >= 0; i-- {
+			down(i)
+		}
+		for j := k; j < len(r); j++ {
+			if len(h) > 0 && less(r[j], h[0]) {
+				h[0], r[j] = r[j], h[0]
+				down(0)
+			}
+		}
+		r = h
+	}
+	slices.SortFunc(r, func(a, b int) int {
+		if less(a, b) {
+			return -1
+		}
+		if less(b, a) {
+			return 1
+		}
+		return 0
 	})
 	return r
 }
@@ -250,7 +290,7 @@ func (p sampling) Plan(c *Cycle) error {
 			if c.Left() == 0 {
 				break
 			}
-			if err := fill(c, x.rest(c)); err != nil {
+			if err := fill(c, x.rest(c, c.Left())); err != nil {
 				return err
 			}
 		}
@@ -266,7 +306,7 @@ func (p sampling) Plan(c *Cycle) error {
 		if a == 0 {
 			continue
 		}
-		if err := fill(c, sampled[i].rest(c)[:a]); err != nil {
+		if err := fill(c, sampled[i].rest(c, a)[:a]); err != nil {
 			return err
 		}
 	}
@@ -407,7 +447,7 @@ func (p adaptive) Plan(c *Cycle) error {
 			if c.Left() == 0 {
 				break
 			}
-			if err := fill(c, x.rest(c)); err != nil {
+			if err := fill(c, x.rest(c, c.Left())); err != nil {
 				return err
 			}
 			x.sampled = len(x.order)
@@ -419,7 +459,7 @@ func (p adaptive) Plan(c *Cycle) error {
 		if c.Left() == 0 {
 			break
 		}
-		if err := fill(c, x.rest(c)); err != nil {
+		if err := fill(c, x.rest(c, c.Left())); err != nil {
 			return err
 		}
 	}

@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/revisit-dev/revisit/model"
@@ -215,5 +216,40 @@ func TestWilson(t *testing.T) {
 	lo, hi = Wilson(0, 10, 1.96)
 	if lo != 0 || math.Abs(hi-3.8416/13.8416) > 1e-9 {
 		t.Errorf("Wilson(0, 10) = [%g, %g]", lo, hi)
+	}
+}
+
+// rest's partial selection returns the same k pages, in the same order, as
+// a full sort by (last download, random rank): checked against a naive
+// sort on random keys with many ties.
+func TestRestSelection(t *testing.T) {
+	rng := model.NewRand(5, 0)
+	const n = 500
+	pages := make([]series.Page, n)
+	for i := range pages {
+		pages[i] = series.Page{ID: int64(i + 1), Updates: []int64{0}, Group: "one"}
+	}
+	c, err := NewCorpus(pages, "group", 10, 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cy := &Cycle{C: c, Rand: rng, Last: make([]int64, n)}
+	for i := range cy.Last {
+		cy.Last[i] = rng.Int64N(20)
+	}
+	for _, k := range []int{0, 1, 7, 50, 124, 125, 300, 499} {
+		x := newSamples(cy)[0]
+		x.sampled = 1
+		want := slices.Clone(x.order[1:])
+		slices.SortFunc(want, func(a, b int) int {
+			if cy.Last[a] != cy.Last[b] {
+				return int(cy.Last[a] - cy.Last[b])
+			}
+			return x.rank[a] - x.rank[b]
+		})
+		got := x.rest(cy, k)
+		if len(got) < k || !slices.Equal(got[:k], want[:k]) {
+			t.Fatalf("k=%d: rest %v…, want %v…", k, got[:min(k, 10)], want[:min(k, 10)])
+		}
 	}
 }
