@@ -32,7 +32,7 @@ func testOptions(t *testing.T, format, out string, models ...string) Options {
 		t.Fatal(err)
 	}
 	return Options{
-		Config: Config{Pages: 60, Models: ms, Start: time.Date(2015, 3, 1, 0, 0, 0, 0, time.UTC), Span: 90 * 86400,
+		Config: Config{Pages: 60, Models: ms, Start: time.Date(2015, 3, 1, 0, 0, 0, 0, time.UTC), Span: 30 * 86400,
 			UnitName: "h", Unit: 3600, Seed: 42, TalkFraction: 0.2, MaxUpdates: 1_000_000},
 		Format: format, Out: out, Version: "test",
 	}
@@ -216,6 +216,7 @@ func TestTruthClosedForms(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := map[string]bool{}
+	lambda := nhppLambda(tr)
 	for i := range tr.Pages {
 		pt := &tr.Pages[i]
 		p, err := tr.ProcessOf(pt)
@@ -240,8 +241,8 @@ func TestTruthClosedForms(t *testing.T) {
 			if pt.MeanInterval == nil || !close(*pt.MeanInterval, (4+100/0.3)/4) || pt.ClosedFormF {
 				t.Errorf("onoff page %+v", pt)
 			}
-		case "nhpp": // trend: no long-run mean; E[count] = 1 + Λ, Λ by the midpoint rule here (≈ 0.05·2160 h·(1 + 1/2) = 162)
-			if pt.MeanInterval != nil || pt.ExpectedUpdates == nil || !closeTol(*pt.ExpectedUpdates, 1+nhppLambda(tr), 1e-6*162) {
+		case "nhpp": // trend: no long-run mean; E[count] = 1 + Λ, Λ by the midpoint rule here (≈ 0.05·720 h·(1 + 1/2) = 54)
+			if pt.MeanInterval != nil || pt.ExpectedUpdates == nil || !closeTol(*pt.ExpectedUpdates, 1+lambda, 1e-6*lambda) {
 				t.Errorf("nhpp page %+v", pt)
 			}
 		case "lrd": // marginal exp:0.1, E[U] = 10, F and G of the marginal
@@ -318,7 +319,7 @@ func TestYelp(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt.Models = ms
-	opt.Span = 3 * 365 * 86400
+	opt.Span = 365 * 86400
 	run(t, opt)
 	want := pages(t, opt)
 	tr, err := ReadTruth(filepath.Join(opt.Out, TruthFile))
