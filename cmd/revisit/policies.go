@@ -1,18 +1,205 @@
 package main
 
 import (
-	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/generate"
+	"github.com/revisit-dev/revisit/replay/policy"
 )
 
-// TODO(scaffold): replaced by the policies implementation.
 func newPoliciesCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
-		Use:   "policies",
-		Short: "policies (not implemented yet)",
+	var (
+		cycle, budget, grouping, start, end, out string
+		names                                    []string
+		samples, budgets                         []int
+		opt                                      policy.Options
+		noSweeps                                 bool
+	)
+	cmd := &cobra.Command{
+		Use:   "policies DATASET",
+		Short: "Replay download policies under a budget of R downloads per cycle and compare their ChangeRatio",
+		Long: `policies replays download policies on a dataset's real update series
+(SPEC §4.5). Pages are grouped into sites (the dataset's group column:
+Wikipedia namespace or wiki, Yelp city; --group picks another grouping), time
+is cut into cycles of --cycle, and every cycle the crawler downloads exactly
+--budget pages in total. A page is "changed" in a cycle if it has an update
+since the crawler's last download of it; the crawler holds a copy of every
+page at the start.
+
+POLICIES (--policies, default all):
+  oracle        downloads only changed pages: the upper bound
+  adaptive      samples --k pages per site per round; drops a site when the
+                upper end of its --alpha confidence interval on the change
+                fraction is below --rho, downloads it whole when the lower
+                end is above (--rho 0: the previous cycle's ChangeRatio)
+  greedy        samples s pages per site, then downloads the sites with the
+                highest sampled change fraction first
+  proportional  samples s pages per site, spends the rest in proportion to
+                each site's estimated number of changed pages
+  subset        greedy on a random subset of about R/(2s) sites (small R)
+  frequency     the R pages most likely changed, by each page's history of
+                detected changes
+  round-robin   every page in turn
+
+Metric: ChangeRatio = changed pages downloaded / pages downloaded, mean and
+standard deviation over cycles. Unless --no-sweeps, also greedy's ChangeRatio
+against the sample size s (with √(N r) marked: N pages per site, r = R/pages)
+and every policy's ChangeRatio against the budget (R/8 … 4R).`,
+		Example: `  # weekly cycles, 500 downloads a week, sites from the group column
+  revisit policies ds --cycle 7d --budget 500
+
+  # 2 % of the pages a day, 20 synthetic sites, tables for revisit report
+  revisit policies ds --cycle 1d --budget 2% --group hash:20 -o results/policies
+
+  # only the sampling policies, fixed sample size, a given period
+  revisit policies ds --cycle 30d --budget 100 --policies greedy,proportional,adaptive --sample 4 --start 2005-01-01 --end 2008-01-01`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("policies: not implemented yet")
+			c, err := generate.ParseDuration(cycle)
+			if err != nil {
+				return usagef("--cycle: %v", err)
+			}
+			opt.Cycle = c
+			if budget == "" {
+				return usagef("--budget is required (downloads per cycle, or a percentage of the pages such as 2%%)")
+			}
+			if _, err := policy.SiteKey(grouping); err != nil {
+				return usagef("--group: %v", err)
+			}
+			opt.Grouping = grouping
+			for _, n := range names {
+				if _, ok := policy.New(n, policy.Params{}); !ok {
+					return usagef("--policies: unknown policy %q (want %s)", n, strings.Join(policy.Names, ", "))
+				}
+			}
+			opt.Policies = names
+			for _, s := range []struct {
+				flag string
+				v    string
+				to   *int64
+			}{{"--start", start, &opt.Start}, {"--end", end, &opt.End}} {
+				if s.v == "" {
+					continue
+				}
+				t, err := generate.ParseStart(s.v)
+				if err != nil {
+					return usagef("%s: %v", s.flag, err)
+				}
+				*s.to = t.Unix()
+			}
+			if opt.Start != 0 && opt.End != 0 && opt.End <= opt.Start {
+				return usagef("--end must be after --start")
+			}
+			if !(opt.Alpha > 0 && opt.Alpha < 1) {
+				return usagef("--alpha %g: want a confidence level in (0, 1)", opt.Alpha)
+			}
+			if opt.RhoT < 0 || opt.RhoT >= 1 {
+				return usagef("--rho %g: want a change fraction in [0, 1) (0: adaptive)", opt.RhoT)
+			}
+			if opt.SampleSize < 0 || opt.K < 1 {
+				return usagef("--sample must be ≥ 0 and --k ≥ 1")
+			}
+			for _, s := range samples {
+				if s < 1 {
+					return usagef("--samples: sizes must be ≥ 1")
+				}
+			}
+			opt.SampleSizes, opt.NoSweeps = samples, noSweeps
+
+			ds, err := dataset.Open(args[0])
+			if err != nil {
+				return err
+			}
+			pages, err := ds.All()
+			if err != nil {
+				return err
+			}
+			if len(pages) == 0 {
+				return fmt.Errorf("dataset %s: no pages", args[0])
+			}
+			r, err := parseBudget(budget, len(pages))
+			if err != nil {
+				return usagef("--budget: %v", err)
+			}
+			opt.Budget = r
+			for _, b := range budgets {
+				if b < 1 || b > len(pages) {
+					return usagef("--budgets: %d outside [1, %d pages]", b, len(pages))
+				}
+			}
+			opt.Budgets = budgets
+			opt.Dataset = args[0]
+			if !g.quiet {
+				fmt.Fprintf(os.Stderr, "policies: %d pages, cycle %s, R = %d per cycle…\n", len(pages), cycle, r)
+			}
+			b, err := policy.Run(pages, opt)
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			for _, t := range b.Tables {
+				if t.ID == "policy_sites" && len(t.Rows) > 15 {
+					t.Rows = t.Rows[:15]
+					t.Notes = append([]string{"(first 15 sites; all in the written table)"}, t.Notes...)
+				}
+				printTable(w, t)
+			}
+			if len(b.Tables) > 0 {
+				fmt.Fprintln(w, "Source:", b.Tables[0].Source)
+			}
+			if out != "" {
+				if err := b.Write(out); err != nil {
+					return fmt.Errorf("policies: %w", err)
+				}
+				if !g.quiet {
+					fmt.Fprintf(os.Stderr, "policies: wrote %d tables and %d figures under %s\n", len(b.Tables), len(b.Figures), out)
+				}
+			}
+			return nil
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&cycle, "cycle", "7d", "cycle length (s, m, h, d, w, y), e.g. 7d")
+	f.StringVar(&budget, "budget", "", "downloads per cycle R in total, or a percentage of the pages (e.g. 2%) (required)")
+	f.StringVar(&grouping, "group", "group", "sites by: group (the dataset's group column), namespace, source, or hash:K (K synthetic sites)")
+	f.StringSliceVar(&names, "policies", nil, "policies to replay (comma-separated; default all: "+strings.Join(policy.Names, ",")+")")
+	f.IntVar(&opt.SampleSize, "sample", 0, "pages sampled per site s by greedy, proportional and subset (0: round(√(N r)))")
+	f.IntVar(&opt.K, "k", 5, "adaptive: pages sampled per site per round")
+	f.Float64Var(&opt.Alpha, "alpha", 0.95, "adaptive: confidence level of the interval on a site's change fraction")
+	f.Float64Var(&opt.RhoT, "rho", 0, "adaptive: threshold ρ_t on the change fraction (0: the previous cycle's ChangeRatio)")
+	f.Uint64Var(&opt.Seed, "seed", 1, "random seed (same seed, same output)")
+	f.StringVar(&start, "start", "", "start of the replay, YYYY-MM-DD (default: the earliest update)")
+	f.StringVar(&end, "end", "", "end of the replay, YYYY-MM-DD (default: the latest update)")
+	f.IntSliceVar(&samples, "samples", nil, "sample sizes of the greedy sweep (default: 1, √2, 2, … up to R/sites)")
+	f.IntSliceVar(&budgets, "budgets", nil, "budgets of the budget sweep (default: R/8, R/4, R/2, R, 2R, 4R)")
+	f.BoolVar(&noSweeps, "no-sweeps", false, "skip the sample-size and budget sweeps")
+	f.StringVarP(&out, "output", "o", "", "also write tables and figures (JSON) under this directory for revisit report")
+	return cmd
+}
+
+// parseBudget reads R as a count or as a percentage of the pages.
+func parseBudget(s string, pages int) (int, error) {
+	s = strings.TrimSpace(s)
+	if p, ok := strings.CutSuffix(s, "%"); ok {
+		v, err := strconv.ParseFloat(p, 64)
+		if err != nil || !(v > 0 && v <= 100) {
+			return 0, fmt.Errorf("%q: want a percentage in (0, 100]", s)
+		}
+		return max(1, int(math.Round(v/100*float64(pages)))), nil
+	}
+	r, err := strconv.Atoi(s)
+	if err != nil || r < 1 {
+		return 0, fmt.Errorf("%q: want a positive number of downloads or a percentage", s)
+	}
+	if r > pages {
+		return 0, fmt.Errorf("%d downloads per cycle exceeds the %d pages", r, pages)
+	}
+	return r, nil
 }
