@@ -91,12 +91,14 @@ func crawl(up updateSource, vis visitSource, end float64, obs []observer) int {
 	return j
 }
 
-// binTol absorbs the rounding of differences that are multiples of the
-// grid step in exact arithmetic (constant Δ: s_j − s_i = (j−i)Δ).
-const binTol = 1e-9
+// binTol absorbs the rounding of values that are multiples of the grid step
+// in exact arithmetic (with constant Δ, G-M4's s_j − s*_j = kΔ computed
+// from times up to 10⁸ units): a value within 10⁻⁶ steps above a grid
+// point is counted at that point.
+const binTol = 1e-6
 
 // binOf is the grid index of y rounded up to the grid of step 1/inv:
-// ⌈y·inv − 10⁻⁹⌉ (SPEC §4's x⁺ = Δ⌈x/Δ⌉ and y° = h⌈y/h⌉, with a tolerance
+// ⌈y·inv − 10⁻⁶⌉ (SPEC §4's x⁺ = Δ⌈x/Δ⌉ and y° = h⌈y/h⌉, with a tolerance
 // for floating-point rounding), capped at limit+1 (beyond the grid).
 func binOf(y, inv float64, limit int) int {
 	v := y*inv - binTol

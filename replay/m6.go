@@ -17,64 +17,96 @@ import (
 // left edge only moves forward): the cost is O(m + pairs within x_max).
 // Q_ij = 1 exactly when s_i and s_j lie in different update cycles, and the
 // earlier visits of j's own cycle are the most recent ones, so the pairs of
-// the window split into a same-cycle run (counted in W only) and the rest
-// (counted in W and Z): Z = W − same-cycle pairs, cycle by cycle. Bins with
-// no pair (W = 0) carry the previous value forward (0 before the first).
+// the window split into a same-cycle run and the rest: each pair costs one
+// increment, of same(y_n) or of Z(y_n), and W = same + Z, counted cycle by
+// cycle. Bins with no pair (W = 0) carry the previous value forward (0
+// before the first).
+//
+// Binning: for random delays the visit times are scaled once, σ = s/h, and
+// a pair's bin is ⌈(σ_j − ε) − σ_i⌉ with ε = 10⁻⁶ (pairBin). For constant
+// delays the visits are s_1 + jΔ and the grid step is Δ, so a pair's bin is
+// its lag j − i, exactly, with no floating-point rounding at all.
 type m6 struct {
-	g     grid
-	w, z  []int64
-	s     []float64 // visit times inside the window, oldest first from head
-	c     []int64   // their update cycles
-	head  int
-	pairs int64
+	g       grid
+	lattice bool // constant delays: bin = lag
+	same, z []int64
+	sig     []float64 // scaled visit times σ inside the window, oldest first from head
+	c       []int64   // their update cycles
+	head    int
+	pairs   int64
 }
 
-func newM6(g grid) *m6 {
-	return &m6{g: g, w: make([]int64, g.n+1), z: make([]int64, g.n+1)}
+func newM6(g grid, lattice bool) *m6 {
+	return &m6{g: g, lattice: lattice, same: make([]int64, g.n+1), z: make([]int64, g.n+1)}
 }
 
-func (e *m6) add(o *Obs) {
-	inv, limit := e.g.inv, e.g.n
-	// Drop visits that can no longer pair with o or any later visit.
-	for e.head < len(e.s) && binOf(o.S-e.s[e.head], inv, limit) > limit {
-		e.head++
-	}
-	if e.head > 4096 && e.head*2 > len(e.s) {
-		n := copy(e.s, e.s[e.head:])
-		copy(e.c, e.c[e.head:])
-		e.s, e.c, e.head = e.s[:n], e.c[:n], 0
-	}
-	// Every visit from head on pairs with o inside the grid (bins are
-	// monotone in the distance), so the loops bin without the limit check:
-	// ceilBin is binOf for 0 ≤ y·inv ≤ limit.
-	s, c, w, z := e.s[e.head:], e.c[e.head:], e.w, e.z
-	i := len(s) - 1
-	for ; i >= 0 && c[i] == o.Cycle; i-- { // same cycle: Q_ij = 0
-		w[ceilBin(o.S-s[i], inv)]++
-	}
-	for ; i >= 0; i-- { // different cycles: Q_ij = 1
-		b := ceilBin(o.S-s[i], inv)
-		w[b]++
-		z[b]++
-	}
-	e.pairs += int64(len(e.s) - e.head)
-	e.s = append(e.s, o.S)
-	e.c = append(e.c, o.Cycle)
-}
-
-// ceilBin is ⌈y·inv − 10⁻⁹⌉ for y·inv ≥ 0 small enough for an int: binOf
-// without its range checks, for M6's inner loops.
-func ceilBin(y, inv float64) int {
-	v := y*inv - binTol
+// pairBin is M6's bin of the pair (i, j) for random delays: ⌈(σ_j − ε) − σ_i⌉
+// given adj = σ_j − ε. It is ≥ 0 for σ_i ≤ σ_j.
+func pairBin(adj, si float64) int {
+	v := adj - si
 	b := int(v)
 	if float64(b) < v {
 		b++
 	}
+	if b < 0 {
+		return 0
+	}
 	return b
 }
 
+func (e *m6) add(o *Obs) {
+	limit := e.g.n
+	sig := o.S * e.g.inv
+	adj := sig - binTol
+	// Drop visits that can no longer pair with o or any later visit.
+	if e.lattice {
+		if n := len(e.sig) - e.head; n > limit {
+			e.head += n - limit
+		}
+	} else {
+		for e.head < len(e.sig) && adj-e.sig[e.head] > float64(limit) {
+			e.head++
+		}
+	}
+	if e.head > 4096 && e.head*2 > len(e.sig) {
+		n := copy(e.sig, e.sig[e.head:])
+		copy(e.c, e.c[e.head:])
+		e.sig, e.c, e.head = e.sig[:n], e.c[:n], 0
+	}
+	s, c, same, z := e.sig[e.head:], e.c[e.head:], e.same, e.z
+	i := len(s) - 1
+	if e.lattice {
+		for ; i >= 0 && c[i] == o.Cycle; i-- { // same cycle: Q_ij = 0
+			same[len(s)-i]++
+		}
+		for ; i >= 0; i-- { // different cycles: Q_ij = 1
+			z[len(s)-i]++
+		}
+	} else {
+		// Every visit from head on is within the grid: adj − σ_i ≤ limit.
+		for ; i >= 0 && c[i] == o.Cycle; i-- {
+			same[pairBin(adj, s[i])]++
+		}
+		for ; i >= 0; i-- {
+			z[pairBin(adj, s[i])]++
+		}
+	}
+	e.pairs += int64(len(s))
+	e.sig = append(e.sig, sig)
+	e.c = append(e.c, o.Cycle)
+}
+
+// w is W = same + Z.
+func (e *m6) w() []int64 {
+	w := make([]int64, len(e.z))
+	for i := range w {
+		w[i] = e.same[i] + e.z[i]
+	}
+	return w
+}
+
 func (e *m6) cdf() (series.CDF, string) {
-	return ratioCDF(e.g.x, e.w, e.z, e.pairs)
+	return ratioCDF(e.g.x, e.w(), e.z, e.pairs)
 }
 
 // ratioCDF is G_6 = Z/W with empty bins carried forward.

@@ -100,7 +100,7 @@ func replayPath(up updateSource, vis visitSource, end float64, s Sampler, cfg *C
 		obs = append(obs, eg)
 	}
 	if has(MethodM6) {
-		e6 = newM6(g)
+		e6 = newM6(g, s.Constant())
 		obs = append(obs, e6)
 	}
 	if has(MethodNaive) || has(MethodCho) || has(MethodMatloff) || has(MethodAgeMLE) {
@@ -202,6 +202,13 @@ func ReplayVisits(t, visits []float64, s Sampler, cfg Config) ([]Estimate, error
 	}
 	if !slices.IsSorted(visits) {
 		return nil, errors.New("visit times must be ascending")
+	}
+	if s.Constant() {
+		for j, v := range visits {
+			if want := visits[0] + float64(j)*s.Delta; math.Abs(v-want) > 1e-9*max(1, math.Abs(v)) {
+				return nil, fmt.Errorf("sampler %s: visit %d at %g is not s_1 + jΔ = %g", s.Spec, j, v, want)
+			}
+		}
 	}
 	res := replayPath(&sliceUpdates{t: t}, &sliceVisits{v: visits}, t[len(t)-1], s, &cfg)
 	return append(res.est, truthRows(t, s, &cfg, res.visits)...), nil

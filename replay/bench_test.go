@@ -1,0 +1,139 @@
+package replay
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/model"
+	"github.com/revisit-dev/revisit/series"
+)
+
+// tenYearPage is a Wikipedia-like page over 10 years in hours (Lomax
+// intervals with E[U] = 5 h, like the busiest real pages) and the visits
+// of a crawler with exponential delays at λ = 2/h: about 175,000 visits.
+func tenYearPage() (t, s []float64, cycles []int64) {
+	return benchPath(87660)
+}
+
+func benchPath(span float64) (t, s []float64, cycles []int64) {
+	r := model.NewRand(2024, 1)
+	u := model.Pareto{Alpha: 2, Beta: 5}
+	t = []float64{0}
+	for t[len(t)-1] < span {
+		t = append(t, t[len(t)-1]+u.Rand(r))
+	}
+	v := newVisitGen(Sampler{Rate: 2, Dist: model.Exponential{Rate: 2}}, r)
+	k := 0
+	for x := v.next(); x <= t[len(t)-1]; x = v.next() {
+		for k+1 < len(t) && t[k+1] <= x {
+			k++
+		}
+		s = append(s, x)
+		cycles = append(cycles, int64(k))
+	}
+	return t, s, cycles
+}
+
+// naiveM6Cycles is the paper's Θ(m²) M6: every pair compared, Q_ij from
+// the update cycles (O(1) per pair), no bound on the distance.
+func naiveM6Cycles(s []float64, cyc []int64, g grid) (w, z []int64) {
+	w, z = make([]int64, g.n+1), make([]int64, g.n+1)
+	for j := range s {
+		for i := 0; i < j; i++ {
+			b := pairBin(s[j]*g.inv-binTol, s[i]*g.inv)
+			if b > g.n {
+				continue
+			}
+			w[b]++
+			if cyc[i] != cyc[j] {
+				z[b]++
+			}
+		}
+	}
+	return w, z
+}
+
+// The naive M6 must equal the fast one on the benchmark's kind of path
+// (short prefix), so the benchmark compares like with like.
+func TestNaiveCyclesEqualsFast(t *testing.T) {
+	tt, s, cyc := benchPath(500)
+	g := newGrid(0.05, 50)
+	w, z := naiveM6Cycles(s, cyc, g)
+	e := newM6(g, false)
+	crawl(&sliceUpdates{t: tt}, &sliceVisits{v: s}, tt[len(tt)-1], []observer{e})
+	ew := e.w()
+	for b := range w {
+		if w[b] != ew[b] || z[b] != e.z[b] {
+			t.Fatalf("bin %d: fast %d/%d naive %d/%d", b, e.z[b], ew[b], z[b], w[b])
+		}
+	}
+}
+
+// BenchmarkM6Fast: M6 on the 10-year page (≈175,000 visits at λ = 2/h),
+// h = 0.05 h, for two x_max. Reported per crawl.
+func BenchmarkM6Fast(b *testing.B) {
+	tt, s, _ := tenYearPage()
+	for _, xmax := range []float64{100, 1000} {
+		b.Run(fmt.Sprintf("visits=%d/xmax=%g", len(s), xmax), func(b *testing.B) {
+			g := newGrid(0.05, xmax)
+			for range b.N {
+				e := newM6(g, false)
+				crawl(&sliceUpdates{t: tt}, &sliceVisits{v: s}, tt[len(tt)-1], []observer{e})
+			}
+		})
+	}
+}
+
+// BenchmarkM6Naive: the Θ(m²) M6 on the first m visits of the same page;
+// its time grows as m², so the full page's naive time is extrapolated by
+// (175,000/m)² (bench/replay.sh does it).
+func BenchmarkM6Naive(b *testing.B) {
+	_, s, cyc := tenYearPage()
+	for _, m := range []int{5000, 10000} {
+		b.Run(fmt.Sprintf("visits=%d", m), func(b *testing.B) {
+			g := newGrid(0.05, 1000)
+			for range b.N {
+				naiveM6Cycles(s[:m], cyc[:m], g)
+			}
+		})
+	}
+}
+
+// BenchmarkReplayTop10: Run on the 10 busiest of 30 Wikipedia-like pages
+// (8–10 years, Lomax intervals with E[U] from 3 to 12 h: 7,000–29,000
+// updates each), all methods, samplers exp:2 and const:0.5, h = 0.05,
+// x_max = 1000 h, all cores.
+func BenchmarkReplayTop10(b *testing.B) {
+	dir := filepath.Join(b.TempDir(), "ds")
+	w, err := dataset.Create(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range 30 {
+		r := model.NewRand(99, uint64(i))
+		eu := 3 + 9*float64(i%10)/9
+		d := model.Pareto{Alpha: 1.8, Beta: 0.8 * eu}
+		span := (8 + 2*r.Float64()) * 8766 * 3600
+		ups := []int64{1_000_000_000}
+		for float64(ups[len(ups)-1]-ups[0]) < span {
+			ups = append(ups, ups[len(ups)-1]+1+int64(d.Rand(r)*3600))
+		}
+		if err := w.Write(&series.Page{ID: int64(i), Title: fmt.Sprint("p", i), Resolution: 1, Updates: ups}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := w.Close(nil); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		_, err := Run(context.Background(), Options{Dataset: dir, Out: filepath.Join(b.TempDir(), "out"),
+			Samplers: []string{"exp:2", "const:0.5"}, H: 0.05, XMax: 1000, Top: 10, Seed: 1, Recover: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
