@@ -260,22 +260,23 @@ func (r *Reader) gather() error {
 func (r *Reader) record(line []byte) error {
 	r.hasBid, r.hasDate = false, false
 	serr := jsonscan.Members(line, r.onMember)
-	pe := source.ParseError{Offset: r.ls.Offset(), Line: r.ls.Line()}
 	var bid []byte
 	if r.hasBid && r.bid.Kind == jsonscan.String {
 		bid = r.bid.Str()
 	}
+	var reason string
+	var cause error
 	switch {
 	case serr != nil:
-		pe.Reason, pe.Err = generic.JSONCause(serr)
+		reason, cause = generic.JSONCause(serr)
 	case !r.hasBid || len(bid) == 0:
-		pe.Reason, pe.Err = "missing-field", errors.New("no business_id (or not a non-empty string)")
+		reason, cause = "missing-field", errors.New("no business_id (or not a non-empty string)")
 	case !r.hasDate || r.date.Kind != jsonscan.String:
-		pe.Reason, pe.Err = "missing-field", errors.New("no date (or not a string)")
+		reason, cause = "missing-field", errors.New("no date (or not a string)")
 	default:
 		times, dateOnly, err := r.parseDates(r.date.Str())
 		if err != nil {
-			pe.Reason, pe.Err = "timestamp", err
+			reason, cause = "timestamp", err
 			break
 		}
 		r.add(bid, times)
@@ -284,8 +285,8 @@ func (r *Reader) record(line []byte) error {
 		r.stats.DateOnly += dateOnly
 		return nil
 	}
-	pe.Page = string(bid)
-	return r.bad(&pe)
+	// Built only here, so that good records allocate nothing.
+	return r.bad(&source.ParseError{Offset: r.ls.Offset(), Line: r.ls.Line(), Page: string(bid), Reason: reason, Err: cause})
 }
 
 // parseDates parses a date, or for check-ins a comma-separated list of
