@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"testing"
 
 	"github.com/revisit-dev/revisit/ingest/source"
@@ -70,4 +71,35 @@ func BenchmarkText(b *testing.B) {
 	}
 	d.WriteString("</page></mediawiki>")
 	benchParse(b, d.Bytes())
+}
+
+// BenchmarkFile is the parser alone on the plain XML file named by
+// REVISIT_BENCH_XML, streamed from disk (bench/ingest.sh); skipped when unset.
+func BenchmarkFile(b *testing.B) {
+	name := os.Getenv("REVISIT_BENCH_XML")
+	if name == "" {
+		b.Skip("set REVISIT_BENCH_XML to a plain XML dump")
+	}
+	st, err := os.Stat(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	for b.Loop() {
+		f, err := os.Open(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r := NewReader(f, Options{Options: source.Options{File: name}})
+		for {
+			_, err := r.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		f.Close()
+	}
 }

@@ -10,7 +10,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"os"
 	"runtime"
@@ -104,7 +103,8 @@ func open(f *os.File, path string, owned bool) (*Reader, error) {
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 		r.size = st.Size()
 	}
-	r.src = &countingReader{r: f, h: sha256.New()}
+	r.src = &countingReader{r: f, h: newAsyncHash()}
+	r.closers = append(r.closers, func() error { r.src.h.stop(); return nil })
 	br := bufio.NewReaderSize(r.src, bufSize)
 	head, err := br.Peek(16)
 	if err != nil && !errors.Is(err, io.EOF) {
@@ -196,7 +196,7 @@ func (r *Reader) open7z(f *os.File, br *bufio.Reader) error {
 			return err
 		}
 		r.size = st.Size()
-		r.sum = hex.EncodeToString(r.src.h.Sum(nil))
+		r.sum = hex.EncodeToString(r.src.h.Sum())
 	}
 	ra := &countingReaderAt{ra: f, n: &r.src.n}
 	if r.spooled != "" {
@@ -440,7 +440,7 @@ func (r *Reader) SHA256() (string, error) {
 	if _, err := io.Copy(io.Discard, r.src); err != nil {
 		return "", fmt.Errorf("%s: %w", r.name, err)
 	}
-	r.sum = hex.EncodeToString(r.src.h.Sum(nil))
+	r.sum = hex.EncodeToString(r.src.h.Sum())
 	return r.sum, nil
 }
 
@@ -461,7 +461,7 @@ func (r *Reader) Close() error {
 // reads them.
 type countingReader struct {
 	r io.Reader
-	h hash.Hash
+	h *asyncHash
 	n atomic.Int64
 }
 
