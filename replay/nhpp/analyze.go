@@ -54,7 +54,11 @@ type PageResult struct {
 	RelSSE  [3][]float64 // Σ ((t̂_i − t_i)/t_n)²
 	Invalid [3][]int
 	Valid   [3][]int // points of the windows where estimator e existed
-	Points  [3]int
+	// WindowRel[s][e] lists, per window of state s, estimator e's relative
+	// RMSE sqrt(Σ((t̂_i − t_i)/t_n)²/n): its median is robust to the few
+	// short windows where an estimate explodes.
+	WindowRel [3][][]float64
+	Points    [3]int
 	// Pred[e] is the next-update prediction of Predictors[e] over all windows.
 	Pred []Prediction
 }
@@ -73,6 +77,7 @@ func AnalyzePage(p *series.Page, unit float64, opt Options) (*PageResult, error)
 		r.RelSSE[s] = make([]float64, len(EstimatorNames))
 		r.Invalid[s] = make([]int, len(EstimatorNames))
 		r.Valid[s] = make([]int, len(EstimatorNames))
+		r.WindowRel[s] = make([][]float64, len(EstimatorNames))
 	}
 	for _, w := range ws {
 		lt := w.Local(times)
@@ -86,6 +91,7 @@ func AnalyzePage(p *series.Page, unit float64, opt Options) (*PageResult, error)
 			}
 			r.SSE[s][e] += sse
 			r.Valid[s][e] += len(lt)
+			r.WindowRel[s][e] = append(r.WindowRel[s][e], math.Sqrt(sse/(tn*tn)/float64(len(lt))))
 			r.RelSSE[s][e] += sse / (tn * tn)
 		}
 		r.Points[s] += len(lt)
@@ -139,10 +145,12 @@ func Analyze(pages []series.Page, unit float64, opt Options) (*tables.Bundle, er
 		Notes: []string{
 			"Windows: MTBU(t_i) = t_i/i from the page's first update; each window is fitted in its own time, from its origin (the previous window's last update).",
 			"Rebuilt times t̂_i = Λ^{−1}(i); MSE = Σ(t̂_i − t_i)²/points; relative RMSE = sqrt(Σ((t̂_i − t_i)/t_n)²/points).",
+			"The corrected intensity's factor (n−3)/(n−2) with a small β̃ makes Λ̌^{−1} explode in short bursty windows: compare the medians.",
 		},
 		Columns: []tables.Column{{Name: "window type", Kind: tables.String}, {Name: "estimator", Kind: tables.String},
 			{Name: "windows", Kind: tables.Int}, {Name: "points", Kind: tables.Int}, {Name: "undefined", Kind: tables.Int, Doc: "windows where the estimate does not exist"},
-			{Name: "MSE", Unit: un + "²", Kind: tables.Float}, {Name: "RMSE", Unit: un, Kind: tables.Float}, {Name: "relative RMSE", Kind: tables.Percent}},
+			{Name: "MSE", Unit: un + "²", Kind: tables.Float}, {Name: "RMSE", Unit: un, Kind: tables.Float}, {Name: "relative RMSE", Kind: tables.Percent},
+			{Name: "median window relative RMSE", Kind: tables.Percent, Doc: "median over windows of sqrt(Σ((t̂_i − t_i)/t_n)²/n)"}},
 	}
 	for _, st := range States {
 		s := int(st)
@@ -160,14 +168,21 @@ func Analyze(pages []series.Page, unit float64, opt Options) (*tables.Bundle, er
 		for e, name := range EstimatorNames {
 			var sse, rel float64
 			pts, inv := 0, 0
+			var per []float64
 			for _, r := range res {
 				sse += r.SSE[s][e]
 				rel += r.RelSSE[s][e]
 				inv += r.Invalid[s][e]
 				pts += r.Valid[s][e]
+				per = append(per, r.WindowRel[s][e]...)
+			}
+			med := math.NaN()
+			if len(per) > 0 {
+				sort.Float64s(per)
+				med = per[len(per)/2]
 			}
 			m := sse / float64(pts)
-			mse.Rows = append(mse.Rows, []any{st.String(), name, tables.I(nw), tables.I(pts), tables.I(inv), m, math.Sqrt(m), math.Sqrt(rel / float64(pts))})
+			mse.Rows = append(mse.Rows, []any{st.String(), name, tables.I(nw), tables.I(pts), tables.I(inv), m, math.Sqrt(m), math.Sqrt(rel / float64(pts)), med})
 		}
 	}
 
@@ -210,6 +225,9 @@ func Analyze(pages []series.Page, unit float64, opt Options) (*tables.Bundle, er
 			ns = append(ns, w.N())
 		}
 		sort.Ints(ns)
+		if len(ns) == 0 {
+			continue
+		}
 		pp.Rows = append(pp.Rows, []any{r.Page.Title, tables.I(len(r.Times)), tables.I(len(r.Windows)),
 			tables.I(cnt[Increasing]), tables.I(cnt[Decreasing]), tables.I(cnt[Constant]), tables.I(ns[len(ns)/2]),
 			r.Pred[1].Precision(), r.Pred[3].Precision()})

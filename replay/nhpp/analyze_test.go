@@ -65,7 +65,12 @@ func TestRealTraces(t *testing.T) {
 		{"wikipedia revision_timestamps", traces.RevisionTimestamps, traces.Revisions},
 		{"COVID-19 editions", traces.CovidEditions, traces.Covid},
 		{"ca-fires files", traces.CAFires, traces.GitFiles},
+		{"Kevinisagirl 1000 articles", traces.Kevinisagirl, traces.Kevin},
+		{"help-scraper files", traces.HelpScraper, traces.GitFiles},
 	} {
+		if testing.Short() && (s.path == traces.Kevinisagirl || s.path == traces.HelpScraper) {
+			continue
+		}
 		pages, err := s.read(realdata.Path(t, s.path))
 		if err != nil {
 			t.Fatal(err)
@@ -106,7 +111,7 @@ func TestRealTraces(t *testing.T) {
 		for _, tb := range b.Tables {
 			if tb.ID == "nhpp_mse" {
 				for _, r := range tb.Rows {
-					t.Logf("  %s %-18s windows %5d  relative RMSE %6.2f%%", r[0], r[1], r[2], 100*r[7].(float64))
+					t.Logf("  %-10s %-18s windows %5d  relative RMSE %8.2f%%  median per window %6.2f%%", r[0], r[1], r[2], 100*r[7].(float64), 100*r[8].(float64))
 				}
 			}
 		}
