@@ -15,11 +15,13 @@ import (
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/analysis/staleness"
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/generate"
 	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/internal/progress"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/replay/nhpp"
+	"github.com/revisit-dev/revisit/replay/policy"
 	"github.com/revisit-dev/revisit/reports"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
@@ -35,6 +37,8 @@ type runFlags struct {
 	top, nhppPages   int
 	seed             uint64
 	reps, workers    int
+	cycle, budget    string
+	policyMax        int64
 	ingest           ingest.Options
 	nsList           string
 	allNS            bool
@@ -53,13 +57,18 @@ logs — anything 'revisit ingest' reads) and writes, under OUT:
   analysis/   statistics, tail fits, method errors (revisit analyze)
   nhpp/       localized-rate (NHPP) results for the top pages
   staleness/  staleness of a crawler's copy, exact vs Poisson
+  policies/   download policies under a budget (when the corpus has at
+              least 20 pages and at most --policy-max-updates updates)
   report/     the report: open report/index.html (revisit report)
 
 Defaults: the top --top pages are replayed with two crawlers of rate λ,
 exponential (exp:λ) and constant (const:1/λ) delays; λ = 2 per hour for
 sources with 1-second timestamps (Wikipedia, logs; unit h) and 1 per day
 for date-only sources (Yelp; unit d); h = 0.05 and x_max = 1000 in that
-unit. Every random draw comes from --seed: the same seed gives the same
+unit. Policies replay weekly cycles (monthly for date-only sources) with
+a budget of 10 % of the pages, grouping pages into sites by the dataset's
+group column, or into 10 hashed sites when it has one group only. Every
+random draw comes from --seed: the same seed gives the same
 report. --include adds other results directories (e.g. from
 'revisit simulate') to the report.`,
 		Example: `  revisit run enwiki-latest-stub-meta-history.xml.gz -o out
@@ -90,6 +99,14 @@ report. --include adds other results directories (e.g. from
 					return usagef("run: --sampler %q: %v", s, err)
 				}
 			}
+			if rf.cycle != "" {
+				if _, err := generate.ParseDuration(rf.cycle); err != nil {
+					return usagef("run: --cycle: %v", err)
+				}
+			}
+			if _, err := parseBudget(rf.budget, 1000); err != nil {
+				return usagef("run: --budget: %v", err)
+			}
 			var unitS float64
 			if rf.unit != "" {
 				if unitS, err = transform.ParseUnit(rf.unit); err != nil {
@@ -112,6 +129,9 @@ report. --include adds other results directories (e.g. from
 	f.Uint64Var(&rf.seed, "seed", 1, "seed of every random draw")
 	f.IntVar(&rf.reps, "reps", 999, "Monte-Carlo replicates of the Poisson screen's KS test")
 	f.IntVar(&rf.nhppPages, "nhpp-pages", 200, "pages (most updates first) analysed for NHPP windows and staleness")
+	f.StringVar(&rf.cycle, "cycle", "", "download-policy cycle (e.g. 7d; default 7d, or 30d for date-only sources)")
+	f.StringVar(&rf.budget, "budget", "10%", "download-policy budget per cycle: pages, or a percentage of the pages")
+	f.Int64Var(&rf.policyMax, "policy-max-updates", 50_000_000, "skip the download policies above this many updates (they hold every page in memory)")
 	f.IntVar(&rf.workers, "workers", 0, "parallel replay workers (0: all cores)")
 	f.StringArrayVar(&rf.include, "include", nil, "another results `DIR` to render in the report (e.g. from revisit simulate), repeatable")
 	f.StringVar(&rf.title, "title", "", "report title (default: revisit report on the inputs' names)")
@@ -133,7 +153,7 @@ type stageLog struct {
 func (s *stageLog) stage(name string) {
 	s.n++
 	if !s.quiet {
-		fmt.Fprintf(os.Stderr, "revisit run: [%d/6] %s (%s elapsed)\n", s.n, name, time.Since(s.start).Round(100*time.Millisecond))
+		fmt.Fprintf(os.Stderr, "revisit run: [%d/7] %s (%s elapsed)\n", s.n, name, time.Since(s.start).Round(100*time.Millisecond))
 	}
 }
 
@@ -176,10 +196,17 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	}
 	keep := transform.NewTopKeeper(rf.nhppPages)
 	var first *series.Page
+	var nPages, nUpdates int64
+	groups := map[string]bool{}
 	if err := ds.Each(func(p *series.Page) error {
 		if first == nil {
 			c := *p
 			first = &c
+		}
+		nPages++
+		nUpdates += int64(len(p.Updates))
+		if len(groups) < 2 {
+			groups[p.Group] = true
 		}
 		keep.Offer(p)
 		return ctx.Err()
@@ -246,9 +273,29 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 		return err
 	}
 
-	// 6. Report.
-	st.stage("report")
+	// 6. Download policies, when the corpus supports them.
 	dirs := []string{dir("analysis"), dir("nhpp"), dir("staleness")}
+	switch {
+	case nPages < 20:
+		st.stage(fmt.Sprintf("download policies skipped: %d pages (need at least 20)", nPages))
+		os.RemoveAll(dir("policies"))
+	case nUpdates > rf.policyMax:
+		st.stage(fmt.Sprintf("download policies skipped: %d updates > --policy-max-updates %d", nUpdates, rf.policyMax))
+		os.RemoveAll(dir("policies"))
+	default:
+		st.stage(fmt.Sprintf("download policies on %d pages", nPages))
+		pb, err := runPolicies(ds, rf, dateOnly, len(groups) > 1)
+		if err != nil {
+			return fmt.Errorf("run: policies: %w", err)
+		}
+		if err := replaceBundle(pb, dir("policies")); err != nil {
+			return err
+		}
+		dirs = append(dirs, dir("policies"))
+	}
+
+	// 7. Report.
+	st.stage("report")
 	dirs = append(dirs, rf.include...)
 	var bs []*tables.Bundle
 	for _, d := range dirs {
@@ -278,6 +325,36 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	}
 	fmt.Fprintln(os.Stdout, filepath.Join(dir("report"), "index.html"))
 	return nil
+}
+
+// runPolicies replays the download policies of SPEC §4.5 on every page:
+// cycles of --cycle, a budget of --budget, sites from the group column (or
+// 10 hashed sites when there is a single group).
+func runPolicies(ds *dataset.Reader, rf *runFlags, dateOnly, manyGroups bool) (*tables.Bundle, error) {
+	pages, err := ds.All()
+	if err != nil {
+		return nil, err
+	}
+	cycle := rf.cycle
+	if cycle == "" {
+		cycle = "7d"
+		if dateOnly {
+			cycle = "30d"
+		}
+	}
+	c, err := generate.ParseDuration(cycle)
+	if err != nil {
+		return nil, err
+	}
+	r, err := parseBudget(rf.budget, len(pages))
+	if err != nil {
+		return nil, err
+	}
+	grouping := "group"
+	if !manyGroups {
+		grouping = "hash:10"
+	}
+	return policy.Run(pages, policy.Options{Cycle: c, Budget: r, Grouping: grouping, Seed: rf.seed, Dataset: ds.Dir})
 }
 
 // replaceBundle writes b as a results directory at dir, replacing the one
