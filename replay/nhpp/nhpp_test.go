@@ -242,3 +242,34 @@ func TestPrefixMatchesDirect(t *testing.T) {
 		}
 	}
 }
+
+// Short windows are merged half left, half right: a 3-event window between
+// two long ones gives its first event (3/2 = 1, rounded down) to the left
+// and the other two to the right; at either end everything goes to the
+// only neighbour.
+func TestMergeHalfLeftHalfRight(t *testing.T) {
+	cases := []struct {
+		in, want []Window
+	}{
+		{[]Window{{0, 5, Decreasing}, {5, 8, Constant}, {8, 14, Increasing}},
+			[]Window{{0, 6, Decreasing}, {6, 14, Increasing}}},
+		{[]Window{{0, 3, Constant}, {3, 10, Increasing}},
+			[]Window{{0, 10, Increasing}}},
+		{[]Window{{0, 6, Decreasing}, {6, 8, Constant}},
+			[]Window{{0, 8, Decreasing}}},
+		{[]Window{{0, 2, Constant}}, []Window{{0, 2, Constant}}},
+	}
+	for _, c := range cases {
+		got := merge(append([]Window(nil), c.in...))
+		if len(got) != len(c.want) {
+			t.Errorf("merge(%v) = %v, want %v", c.in, got, c.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Errorf("merge(%v) = %v, want %v", c.in, got, c.want)
+				break
+			}
+		}
+	}
+}
