@@ -237,7 +237,7 @@ func Run(opt Options) (*Summary, error) {
 			if err != nil {
 				return fail(fmt.Errorf("output %s: %w", opt.Out, err))
 			}
-			page.Title = yp.name
+			page.Title, page.Namespace = yp.name, 0 // Yelp has no namespaces
 			if err := sum.add(g, tw, &page, yp.city, yp.key); err != nil {
 				return fail(err)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -32,12 +33,20 @@ func options(t *testing.T, format, out string) generate.Options {
 // updates (count, hash of the times, first, last) and collapsed counts.
 func check(t *testing.T, dir string, tr *generate.Truth) {
 	t.Helper()
+	checkBy(t, dir, tr, func(p *series.Page) string { return strconv.FormatInt(p.ID, 10) },
+		func(pt *generate.PageTruth) string { return strconv.FormatInt(pt.ID, 10) })
+}
+
+// checkBy is check with pages matched by a key (the page id for MediaWiki,
+// the business name for Yelp, whose page ids are hashes of business_id).
+func checkBy(t *testing.T, dir string, tr *generate.Truth, key func(*series.Page) string, tkey func(*generate.PageTruth) string) {
+	t.Helper()
 	r, err := dataset.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[int64]*series.Page{}
-	if err := r.Each(func(p *series.Page) error { got[p.ID] = p; return nil }); err != nil {
+	got := map[string]*series.Page{}
+	if err := r.Each(func(p *series.Page) error { got[key(p)] = p; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != len(tr.Pages) {
@@ -45,7 +54,7 @@ func check(t *testing.T, dir string, tr *generate.Truth) {
 	}
 	var collapsed int64
 	for _, pt := range tr.Pages {
-		p := got[pt.ID]
+		p := got[tkey(&pt)]
 		if p == nil {
 			t.Fatalf("page %d %q missing", pt.ID, pt.Title)
 		}
@@ -121,4 +130,25 @@ func TestMediaWikiPipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(t, out, tr)
+}
+
+// TestYelp: generated review and business files through ingest.Run: every
+// business is a page titled by its name, grouped by its city, holding
+// exactly the generated review times (1-second dates).
+func TestYelp(t *testing.T) {
+	dir := t.TempDir()
+	opt := options(t, generate.FormatYelp, filepath.Join(dir, "yelp"))
+	if _, err := generate.Run(opt); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := generate.ReadTruth(filepath.Join(opt.Out, generate.TruthFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "ds")
+	in := []string{filepath.Join(opt.Out, generate.YelpReviewFile), filepath.Join(opt.Out, generate.YelpBusinessFile)}
+	if _, err := ingest.Run(context.Background(), ingest.Options{Inputs: in, Output: out}); err != nil {
+		t.Fatal(err)
+	}
+	checkBy(t, out, tr, func(p *series.Page) string { return p.Title }, func(pt *generate.PageTruth) string { return pt.Title })
 }
