@@ -49,6 +49,8 @@ func SiteKey(spec string) (func(p *series.Page) string, error) {
 }
 
 // Corpus is the pages of a replay grouped into sites, with the cycle grid.
+// Every page counts from Start on, also one whose first update comes later:
+// before that update a download of it finds no change.
 type Corpus struct {
 	Pages []series.Page
 	Site  []int    // site index of each page

@@ -124,14 +124,17 @@ type oracle struct{}
 
 func (oracle) Name() string { return "oracle" }
 func (oracle) Plan(c *Cycle) error {
-	var ch []int
+	// The first R changed pages of a random order are a uniform choice
+	// among the changed ones; stop looking once the budget is spent.
 	for _, p := range c.Rand.Perm(len(c.C.Pages)) {
-		if c.Peek(p) {
-			ch = append(ch, p)
+		if c.Left() == 0 {
+			return nil
 		}
-	}
-	if err := fill(c, ch); err != nil {
-		return err
+		if c.Peek(p) {
+			if _, err := c.Download(p); err != nil {
+				return err
+			}
+		}
 	}
 	return fillRandom(c)
 }
