@@ -2,6 +2,7 @@ package generate
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 )
 
@@ -45,16 +46,20 @@ const base36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 // appendSHA1 appends 31 random base-36 digits, the shape of MediaWiki's
 // <sha1> (a SHA-1 in base 36); the generator has no text to hash.
+// Each digit is the integer part of 36·v for a 64-bit fraction v, which is
+// then replaced by the fractional part (one multiplication per digit, 11
+// digits per draw).
 func appendSHA1(b []byte, r *rand.Rand) []byte {
 	for k := 0; k < 3; k++ {
 		v := r.Uint64()
-		n := 12
+		n := 11
 		if k == 2 {
-			n = 7
+			n = 9
 		}
 		for j := 0; j < n; j++ {
-			b = append(b, base36[v%36])
-			v /= 36
+			var d uint64
+			d, v = bits.Mul64(v, 36)
+			b = append(b, base36[d])
 		}
 	}
 	return b
@@ -111,7 +116,12 @@ func appendEscaped(b []byte, s string) []byte {
 // logUniformInt draws an integer in [1, n] with P(k) ∝ roughly 1/k (a
 // heavy-tailed choice: a few users or cities take most of the activity).
 func logUniformInt(r *rand.Rand, n int) int {
-	k := int(math.Exp(r.Float64() * math.Log(float64(n))))
+	return logUniform(r, n, math.Log(float64(n)))
+}
+
+// logUniform is logUniformInt with ln n given.
+func logUniform(r *rand.Rand, n int, logn float64) int {
+	k := int(math.Exp(r.Float64() * logn))
 	if k < 1 {
 		k = 1
 	}

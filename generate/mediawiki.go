@@ -2,6 +2,7 @@ package generate
 
 import (
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/revisit-dev/revisit/model"
@@ -47,6 +48,8 @@ func NamespaceName(ns int32) string {
 	return "(Main)"
 }
 
+var log50000 = math.Log(50000)
+
 var comments = []string{"", "", "", "copyedit", "/* History */ expand", "rv vandalism & <cleanup>", "typo", "Added reference", "", ""}
 
 // mediawikiWriter writes pages as <page> elements. Revision ids increase
@@ -84,15 +87,17 @@ func (x *mediawikiWriter) page(p *Page) error {
 	b = strconv.AppendInt(b, p.ID, 10)
 	b = append(b, "</id>\n"...)
 	size := 200 + r.IntN(5000)
-	var parent int64
+	var idBuf, parentBuf [20]byte
+	var parent []byte
 	for _, t := range p.Revisions {
 		x.revID += 1 + int64(r.IntN(3))
+		id := strconv.AppendInt(idBuf[:0], x.revID, 10)
 		b = append(b, "    <revision>\n      <id>"...)
-		b = strconv.AppendInt(b, x.revID, 10)
+		b = append(b, id...)
 		b = append(b, "</id>\n"...)
-		if parent != 0 {
+		if parent != nil {
 			b = append(b, "      <parentid>"...)
-			b = strconv.AppendInt(b, parent, 10)
+			b = append(b, parent...)
 			b = append(b, "</parentid>\n"...)
 		}
 		b = append(b, "      <timestamp>"...)
@@ -104,7 +109,7 @@ func (x *mediawikiWriter) page(p *Page) error {
 			b = appendIP(b, v>>8)
 			b = append(b, "</ip>\n"...)
 		} else {
-			u := logUniformInt(r, 50000)
+			u := logUniform(r, 50000, log50000)
 			b = append(b, "        <username>Editor"...)
 			b = strconv.AppendInt(b, int64(u), 10)
 			b = append(b, "</username>\n        <id>"...)
@@ -121,7 +126,7 @@ func (x *mediawikiWriter) page(p *Page) error {
 			b = append(b, "</comment>\n"...)
 		}
 		b = append(b, "      <origin>"...)
-		b = strconv.AppendInt(b, x.revID, 10)
+		b = append(b, id...)
 		b = append(b, "</origin>\n      <model>wikitext</model>\n      <format>text/x-wiki</format>\n      <text bytes=\""...)
 		size += int(v>>20%401) - 180
 		if size < 0 {
@@ -129,11 +134,11 @@ func (x *mediawikiWriter) page(p *Page) error {
 		}
 		b = strconv.AppendInt(b, int64(size), 10)
 		b = append(b, "\" id=\""...)
-		b = strconv.AppendInt(b, x.revID, 10)
+		b = append(b, id...)
 		b = append(b, "\" />\n      <sha1>"...)
 		b = appendSHA1(b, r)
 		b = append(b, "</sha1>\n    </revision>\n"...)
-		parent = x.revID
+		parent = append(parentBuf[:0], id...)
 		if len(b) > 1<<16 {
 			x.buf = b
 			if err := x.flush(); err != nil {
