@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
@@ -72,14 +73,34 @@ func SVG(f *tables.Figure) (svg []byte, notes []string, err error) {
 			svg, notes, err = nil, nil, fmt.Errorf("figure %s: plotting failed: %v", f.ID, r)
 		}
 	}()
-	p, notes, err := buildPlot(f)
+	p, below, notes, err := buildPlot(f)
 	if err != nil {
 		return nil, nil, fmt.Errorf("figure %s: %w", f.ID, err)
 	}
-	c := vgsvg.New(figWidth, figHeight)
+	// A long legend goes below the plot (in two columns when the names
+	// fit), and the figure grows to hold it.
+	legends := belowLegends(p.Legend.TextStyle, below, figWidth-vg.Points(50))
+	stripH := vg.Length(0)
+	for _, l := range legends {
+		r := l.Rectangle(draw.Canvas{})
+		stripH = max(stripH, r.Max.Y-r.Min.Y)
+	}
+	if len(legends) > 0 {
+		stripH += vg.Points(12)
+	}
+	c := vgsvg.New(figWidth, figHeight+stripH)
+	full := draw.New(c)
+	if len(legends) > 0 {
+		strip := draw.Crop(full, vg.Points(40), -vg.Points(10), vg.Points(4), -(figHeight + vg.Points(4)))
+		colW := (strip.Max.X - strip.Min.X) / vg.Length(len(legends))
+		for i, l := range legends {
+			l.Draw(draw.Crop(strip, vg.Length(i)*colW, -colW*vg.Length(len(legends)-1-i), 0, 0))
+		}
+		full = draw.Crop(full, 0, 0, stripH, 0)
+	}
 	// A margin on the top and right so that the last tick labels are not
 	// cut off (there is no title above the plot).
-	dc := draw.Crop(draw.New(c), 0, -vg.Points(10), 0, -vg.Points(8))
+	dc := draw.Crop(full, 0, -vg.Points(10), 0, -vg.Points(8))
 	if _, logY := p.Y.Scale.(plot.LogScale); logY && p.Y.Label.Text != "" {
 		dc = drawYLabel(p, dc)
 	}
@@ -116,7 +137,44 @@ type curvePoints struct {
 	xys plotter.XYs
 }
 
-func buildPlot(f *tables.Figure) (*plot.Plot, []string, error) {
+// legendEntry is one line of a legend drawn below the plot.
+type legendEntry struct {
+	name  string
+	thumb plot.Thumbnailer
+}
+
+// belowLegends splits a long legend into two columns of width w/2, or
+// keeps one column when a name would not fit in half the width.
+func belowLegends(sty text.Style, entries []legendEntry, w vg.Length) []*plot.Legend {
+	if len(entries) == 0 {
+		return nil
+	}
+	cols := 2
+	for _, e := range entries {
+		if sty.Width(e.name)+vg.Points(30) > w/2 {
+			cols = 1
+		}
+	}
+	rows := (len(entries) + cols - 1) / cols
+	var out []*plot.Legend
+	for i := 0; i < cols; i++ {
+		l := plot.NewLegend()
+		l.TextStyle = sty
+		l.Top, l.Left, l.Padding = true, true, vg.Points(2)
+		for _, e := range entries[min(i*rows, len(entries)):min((i+1)*rows, len(entries))] {
+			l.Add(e.name, e.thumb)
+		}
+		out = append(out, &l)
+	}
+	return out
+}
+
+// maxInsideLegend is the longest legend drawn inside the plot area.
+const maxInsideLegend = 5
+
+// buildPlot makes the plot; the legend is in it when short, returned as
+// entries to draw below it when longer than maxInsideLegend.
+func buildPlot(f *tables.Figure) (*plot.Plot, []legendEntry, []string, error) {
 	p := plot.New()
 	setFonts(p)
 	// No title inside the plot: the report's heading and caption carry it
@@ -195,6 +253,7 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []string, error) {
 	xr, yr := span(curves, tx, true), span(curves, ty, false)
 
 	nDashed, nPoints := 0, 0
+	var entries []legendEntry
 	for i, cp := range curves {
 		if len(cp.xys) == 0 {
 			continue
@@ -209,7 +268,7 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []string, error) {
 		case cp.c.Points:
 			s, err := plotter.NewScatter(cp.xys)
 			if err != nil {
-				return nil, nil, fmt.Errorf("curve %q: %w", cp.c.Name, err)
+				return nil, nil, nil, fmt.Errorf("curve %q: %w", cp.c.Name, err)
 			}
 			s.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(2.5), Shape: glyphs[nPoints%len(glyphs)]}
 			nPoints++
@@ -222,7 +281,7 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []string, error) {
 			}
 			l, err := plotter.NewLine(xys)
 			if err != nil {
-				return nil, nil, fmt.Errorf("curve %q: %w", cp.c.Name, err)
+				return nil, nil, nil, fmt.Errorf("curve %q: %w", cp.c.Name, err)
 			}
 			l.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(1.6)}
 			if cp.c.Step {
@@ -237,7 +296,7 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []string, error) {
 			thumb = l
 		}
 		if cp.c.Name != "" {
-			p.Legend.Add(cp.c.Name, thumb)
+			entries = append(entries, legendEntry{cp.c.Name, thumb})
 		}
 	}
 	if logY && f.Bars {
@@ -250,6 +309,12 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []string, error) {
 			p.Y.Min = lo // model curves may fall far below the data: clip them
 		}
 	}
+	if len(entries) > maxInsideLegend {
+		return p, entries, notes, nil
+	}
+	for _, e := range entries {
+		p.Legend.Add(e.name, e.thumb)
+	}
 	p.Legend.Top, p.Legend.Left = legendCorner(curves, tx, ty, xr, yr)
 	p.Legend.Padding = vg.Points(3)
 	p.Legend.XOffs, p.Legend.YOffs = vg.Points(-6), vg.Points(-6)
@@ -259,7 +324,7 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []string, error) {
 	if !p.Legend.Top {
 		p.Legend.YOffs = vg.Points(6)
 	}
-	return p, notes, nil
+	return p, nil, notes, nil
 }
 
 func setFonts(p *plot.Plot) {
