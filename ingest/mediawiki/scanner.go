@@ -15,6 +15,10 @@ const (
 	maxElement = 64 << 20
 )
 
+// readMin is the smallest read the scanner asks for: reads of at least the
+// decompressor's peek buffer (64 KiB) go straight into the window.
+const readMin = 64 << 10
+
 var errTooLong = errors.New("element longer than 64 MiB")
 
 // scanner is a forward-only window over the decompressed XML.
@@ -41,7 +45,10 @@ func (s *scanner) more(keep int) bool {
 	if s.eof || s.err != nil {
 		return false
 	}
-	if keep > 0 {
+	if keep > 0 && (keep >= s.end-keep || len(s.buf)-s.end < readMin) {
+		// Move the kept bytes to the front when that is cheap (they are
+		// fewer than the bytes dropped) or the free space is too small for
+		// a large read.
 		n := copy(s.buf, s.buf[keep:s.end])
 		s.base += int64(keep)
 		s.pos -= keep

@@ -42,8 +42,14 @@ const (
 	// SevenZip (the same string as the compression format) is the other archive kind.
 )
 
-// bufSize is the read-ahead buffer on both sides of the decompressor.
-const bufSize = 1 << 20
+// bufSize is the read-ahead buffer of the stored bytes; peekSize the
+// buffer of the decompressed bytes: it only needs to hold what callers Peek
+// at (the driver sniffs 64 KiB), and reads at least that large bypass it,
+// so decompressed data is not copied one extra time.
+const (
+	bufSize  = 1 << 20
+	peekSize = 64 << 10
+)
 
 // ErrUnknownArchive is returned by Next on a member that is not a regular file.
 var ErrUnknownArchive = errors.New("unsupported archive member")
@@ -118,7 +124,7 @@ func open(f *os.File, path string, owned bool) (*Reader, error) {
 	}
 	if r.format != SevenZip {
 		// A tar archive is recognised in the decompressed bytes.
-		dbr := bufio.NewReaderSize(r.stream, bufSize)
+		dbr := bufio.NewReaderSize(r.stream, peekSize)
 		r.stream = dbr
 		h, err := dbr.Peek(512)
 		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
@@ -328,7 +334,7 @@ func (r *Reader) Next() (string, error) {
 				continue
 			}
 			r.curName, r.curSize = h.Name, h.Size
-			r.cur = bufio.NewReaderSize(r.tr, bufSize)
+			r.cur = bufio.NewReaderSize(r.tr, peekSize)
 			return h.Name, nil
 		}
 	default: // 7z
@@ -348,7 +354,7 @@ func (r *Reader) Next() (string, error) {
 			}
 			r.szCur = rc
 			r.curName, r.curSize = f.Name, int64(f.UncompressedSize)
-			r.cur = bufio.NewReaderSize(rc, bufSize)
+			r.cur = bufio.NewReaderSize(rc, peekSize)
 			return f.Name, nil
 		}
 		r.done = true
