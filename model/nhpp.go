@@ -94,8 +94,15 @@ func (p NHPP) Mean() float64 {
 	return 1 / p.Rate
 }
 
-// Interval is nil: the intervals of an NHPP are not identically distributed.
-func (p NHPP) Interval() Dist { return nil }
+// Interval is nil: the intervals of an NHPP are not identically
+// distributed — except without trend and cycles, where the process is
+// homogeneous Poisson and F_U is exponential with rate Rate.
+func (p NHPP) Interval() Dist {
+	if p.Trend == 0 && p.Day == 0 && p.Week == 0 {
+		return Exponential{Rate: p.Rate}
+	}
+	return nil
+}
 
 func (p NHPP) String() string {
 	return fmt.Sprintf("nhpp:%g,%g,%g,%g", p.Rate, p.Trend, p.Day, p.Week)

@@ -341,8 +341,11 @@ func TestParseProcess(t *testing.T) {
 			t.Errorf("ParseProcess(%q) accepted", s)
 		}
 	}
-	if p, _ := ParseProcess("nhpp:1", 86400); p.(NHPP).DayPeriod != 1 {
-		t.Errorf("nhpp with unit d: day period %g, want 1", p.(NHPP).DayPeriod)
+	if p, _ := ParseProcess("nhpp:1", 86400); p.(NHPP).DayPeriod != 1 || p.Interval() != (Exponential{Rate: 1}) {
+		t.Errorf("nhpp:1 with unit d: day period %g, want 1; F_U %v, want exp:1 (homogeneous)", p.(NHPP).DayPeriod, p.Interval())
+	}
+	if p, _ := ParseProcess("nhpp:1,0,0.5", 3600); p.Interval() != nil {
+		t.Errorf("nhpp with a daily cycle has F_U %v, want none", p.Interval())
 	}
 }
 
