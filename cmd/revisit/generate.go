@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/dustin/go-humanize"
 	"github.com/schollz/progressbar/v3"
@@ -128,17 +129,20 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
 				return fmt.Errorf("generate: %w", err)
 			}
 			if !g.quiet {
-				rate := ""
-				if sum.Bytes > 0 && sum.Elapsed > 0 {
-					rate = fmt.Sprintf(", %s/s", humanize.Bytes(uint64(float64(sum.Bytes)/sum.Elapsed.Seconds())))
+				size := ""
+				if sum.Bytes > 0 {
+					size = ", " + humanize.Bytes(uint64(sum.Bytes)) + " uncompressed"
+					if s := sum.Elapsed.Seconds(); s > 0 {
+						size += fmt.Sprintf(" (%s/s)", humanize.Bytes(uint64(float64(sum.Bytes)/s)))
+					}
 				}
 				where := sum.Out
 				if sum.Truth != "" {
 					where += ", truth " + sum.Truth
 				}
-				fmt.Fprintf(os.Stderr, "generate: %s pages, %s revisions, %s updates (%s collapsed same-second), %s uncompressed in %s%s → %s\n",
+				fmt.Fprintf(os.Stderr, "generate: %s pages, %s revisions, %s updates (%s same-second revisions collapsed)%s in %s → %s\n",
 					humanize.Comma(sum.Pages), humanize.Comma(sum.Revisions), humanize.Comma(sum.Updates),
-					humanize.Comma(sum.Collapsed), humanize.Bytes(uint64(sum.Bytes)), sum.Elapsed.Round(1e6), rate, where)
+					humanize.Comma(sum.Collapsed), size, sum.Elapsed.Round(time.Millisecond), where)
 			}
 			return nil
 		},
@@ -151,7 +155,7 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
 	f.StringVar(&unit, "unit", "h", "time unit of model parameters: s, m, h, d, w, y")
 	f.Uint64Var(&seed, "seed", 1, "random seed (same seed, same bytes)")
 	f.StringVar(&format, "format", generate.FormatMediaWiki, "output format: mediawiki, yelp or parquet")
-	f.StringVarP(&out, "output", "o", "", "output file (mediawiki; .gz compresses), directory (yelp, parquet) or - for stdout (default generated-stub-meta-history.xml.gz, generated-yelp, generated-dataset)")
+	f.StringVarP(&out, "output", "o", "", "output file (mediawiki; .gz compresses), directory (yelp, parquet) or - for stdout (MediaWiki XML, or Yelp reviews without the business file) (default generated-stub-meta-history.xml.gz, generated-yelp, generated-dataset)")
 	f.StringVar(&truth, "truth", "", "truth.json path (default beside the output: X.truth.json or DIR/truth.json; none for -)")
 	f.BoolVar(&gz, "gzip", false, "gzip standard output")
 	f.StringVar(&gzipImpl, "gzip-impl", "pgzip", "gzip writer: pgzip (parallel) or gzip (one core)")
