@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -138,6 +139,25 @@ func TestRenderInChromium(t *testing.T) {
 		}
 	}
 
+	// Each SVG's own aspect ratio (7 in × 4.3 in, taller with a legend
+	// below the plot), from its viewBox.
+	aspect := map[string]float64{}
+	vb := regexp.MustCompile(`viewBox="0 0 ([0-9.]+) ([0-9.]+)"`)
+	for _, f := range b.Figures {
+		data, _ := os.ReadFile(filepath.Join(dir, "figures", f.ID+".svg"))
+		if m := vb.FindStringSubmatch(string(data)); m != nil {
+			w, _ := strconv.ParseFloat(m[1], 64)
+			h, _ := strconv.ParseFloat(m[2], 64)
+			aspect[f.ID] = w / h
+		}
+	}
+	if a := aspect["tail"]; math.Abs(a-7/4.3) > 0.01 {
+		t.Errorf("tail figure aspect %.3f, want 7/4.3", a)
+	}
+	if a := aspect["many"]; !(a < 7/4.3-0.2) {
+		t.Errorf("figure with 8 legend entries has aspect %.3f: legend not below the plot", a)
+	}
+
 	// 2. What the browser laid out: every SVG has the plot's aspect ratio
 	// and a drawing inside it; every table shows all its rows.
 	h := filepath.Join(t.TempDir(), "harness.html")
@@ -160,8 +180,8 @@ func TestRenderInChromium(t *testing.T) {
 			if n[0] < 300 || n[1] < 150 {
 				t.Errorf("figure %s laid out at %d×%d px", f[1], n[0], n[1])
 			}
-			if ratio := float64(n[0]) / float64(n[1]); ratio < 1.5 || ratio > 1.75 { // 7 in × 4.3 in = 1.63
-				t.Errorf("figure %s aspect %.2f, want 7/4.3", f[1], ratio)
+			if want, ok := aspect[f[1]]; !ok || math.Abs(float64(n[0])/float64(n[1])-want) > 0.02*want {
+				t.Errorf("figure %s laid out at %d×%d px, want the SVG's aspect %.3f", f[1], n[0], n[1], want)
 			}
 			if n[2] < 300 || n[3] < 150 || n[4] < 5 || n[5] < 4 {
 				t.Errorf("figure %s: drawing %d×%d with %d paths and %d texts: not drawn", f[1], n[2], n[3], n[4], n[5])

@@ -25,9 +25,9 @@ const (
 	figWidth  = 7 * vg.Inch
 	figHeight = 4.3 * vg.Inch
 	// maxLinePoints is the size from which a line is thinned to what the
-	// eye can resolve (points closer than about a quarter of a point on the
-	// page are merged); the CSV keeps every point.
-	maxLinePoints = 3000
+	// eye can resolve (points within 0.4 pt of the last one kept, on the
+	// page, are merged); the CSV keeps every point.
+	maxLinePoints = 1000
 )
 
 // palette is Okabe and Ito's colour-blind-safe palette (without yellow,
@@ -127,8 +127,8 @@ func drawYLabel(p *plot.Plot, dc draw.Canvas) draw.Canvas {
 	// The x axis (tick labels, label, paddings) is about 40 pt high: centre
 	// the label on the plot area above it.
 	y := (dc.Min.Y + vg.Points(40) + dc.Max.Y) / 2
-	dc.FillText(sty, vg.Point{X: dc.Min.X + h - desc, Y: y}, lab.Text)
-	return draw.Crop(dc, h+lab.Padding+vg.Points(3), 0, 0, 0)
+	dc.FillText(sty, vg.Point{X: dc.Min.X + vg.Points(3) + h - desc, Y: y}, lab.Text)
+	return draw.Crop(dc, h+lab.Padding+vg.Points(6), 0, 0, 0)
 }
 
 // curvePoints is one curve after dropping the points its axes cannot show.
@@ -419,10 +419,10 @@ func span(curves []curvePoints, t func(float64) float64, isX bool) [2]float64 {
 	return [2]float64{lo, hi}
 }
 
-// thin drops the points of a long line that lie within a quarter of a
-// point (on the page) of the last point kept, keeping the first and last.
+// thin drops the points of a long line that lie within 0.4 pt (on the
+// page) of the last point kept, keeping the first and last.
 func thin(xys plotter.XYs, tx, ty func(float64) float64, xr, yr [2]float64) plotter.XYs {
-	const eps = 0.25
+	const eps = 0.4
 	sx := float64(figWidth.Points()) / (xr[1] - xr[0])
 	sy := float64(figHeight.Points()) / (yr[1] - yr[0])
 	out := plotter.XYs{xys[0]}

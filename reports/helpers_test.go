@@ -82,6 +82,8 @@ func sampleFigures() []tables.Figure {
 			Curves: []tables.Curve{{Name: "pages", X: []float64{0, 0.5, 1, 1.5, 2}, Y: []float64{3, 10, 0, 4, 1}}}},
 		{ID: "narrow", Title: "Narrow log range", Section: 6, XLabel: "x (h)", YLabel: "G_U(x)", LogX: true, LogY: true,
 			Curves: []tables.Curve{{Name: "G_U", X: []float64{2, 3, 5, 8}, Y: []float64{0.3, 0.4, 0.5, 0.6}, Step: true}}},
+		{ID: "many", Title: "Eight curves: legend below the plot", Section: 5, XLabel: "T", YLabel: "WMRD", LogX: true, LogY: true,
+			Curves: manyCurves(8)},
 		{ID: "nothing", Title: "Nothing positive", Section: 0, XLabel: "T", YLabel: "WMRD", LogX: true, LogY: true,
 			Curves: []tables.Curve{{Name: "M1", X: []float64{0, -1}, Y: []float64{1, 2}}}},
 	}
@@ -89,4 +91,19 @@ func sampleFigures() []tables.Figure {
 
 func sampleBundle() *tables.Bundle {
 	return &tables.Bundle{Tables: []tables.Table{corpusTable(), emptyTable()}, Figures: sampleFigures()}
+}
+
+// manyCurves makes n power laws y = k·x^(−1/2), k = 1…n, half of them
+// dashed, with names long enough to force a single legend column.
+func manyCurves(n int) []tables.Curve {
+	var out []tables.Curve
+	for k := 1; k <= n; k++ {
+		c := tables.Curve{Name: "method number " + string(rune('0'+k)) + " with a rather long descriptive name", Dashed: k%2 == 0}
+		for _, x := range []float64{100, 1000, 10000, 100000} {
+			c.X = append(c.X, x)
+			c.Y = append(c.Y, float64(k)/math.Sqrt(x))
+		}
+		out = append(out, c)
+	}
+	return out
 }
