@@ -4,10 +4,10 @@
 # included): plain XML, gzip with pgzip (parallel, the default) and with
 # klauspost/compress gzip (one goroutine), and the ratios between them;
 # then `revisit ingest` on the same dump, for the ratio generate / ingest.
-# BENCH_PAGES (default 400, about 100 MB of XML) sets the size.
+# BENCH_PAGES (default 100, about 120 MB of XML) sets the size.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-pages=${BENCH_PAGES:-400}
+pages=${BENCH_PAGES:-100}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/revisit" ./cmd/revisit
