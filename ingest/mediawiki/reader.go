@@ -144,15 +144,27 @@ func (r *Reader) bad(off int64, reason string, err error) error {
 func (r *Reader) Next() (*series.RawPage, error) {
 	s := r.s
 	for {
-		if !s.skipToByte('<') {
-			return nil, r.atEnd()
+		// Inline fast path for the few bytes of indentation between tags.
+		if i, lim := s.pos, min(s.end, s.pos+32); true {
+			for i < lim && s.buf[i] != '<' {
+				i++
+			}
+			if i < lim {
+				s.pos = i
+			} else if !s.skipToByte('<') {
+				return nil, r.atEnd()
+			}
 		}
 		if s.end-s.pos < 512 && !s.eof {
 			s.more(s.pos) // keep short tags inside the window
 		}
 		// Scan the element name, then (only if attributes follow) the '>'.
 		buf := s.buf[s.pos:s.end]
-		n := 1
+		start := 1
+		if len(buf) > 1 && buf[1] == '/' {
+			start = 2
+		}
+		n := start
 		for n < len(buf) && !nameEnd[buf[n]] {
 			n++
 		}
@@ -168,7 +180,7 @@ func (r *Reader) Next() (*series.RawPage, error) {
 			}
 		}
 		tag := buf[1:gt]
-		name := buf[1:n]
+		name := buf[start:n]
 		off := s.offset(s.pos)
 		s.pos += gt + 1
 		if len(tag) == 0 {
@@ -179,7 +191,7 @@ func (r *Reader) Next() (*series.RawPage, error) {
 		}
 		switch tag[0] {
 		case '/':
-			p, err := r.endTag(trimName(tag[1:]), off)
+			p, err := r.endTag(name, off)
 			if err != nil || p != nil {
 				return p, err
 			}
@@ -203,16 +215,6 @@ func (r *Reader) Next() (*series.RawPage, error) {
 
 // nameEnd marks the bytes that end an element name.
 var nameEnd = [256]bool{' ': true, '/': true, '>': true, '\t': true, '\n': true, '\r': true}
-
-// trimName returns the element name at the start of a tag's bytes.
-func trimName(t []byte) []byte {
-	for i, c := range t {
-		if c == ' ' || c == '/' || c == '\t' || c == '\n' || c == '\r' {
-			return t[:i]
-		}
-	}
-	return t
-}
 
 // content reads the character data after a start tag, up to the next '<'.
 func (r *Reader) content(off int64) ([]byte, error) {
