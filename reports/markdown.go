@@ -12,9 +12,12 @@ import (
 // WriteMarkdown writes t as a GitHub-flavoured Markdown document: the title
 // as a heading, the provenance line, a pipe table with numbers for people
 // (see Human; numeric columns right-aligned) and the notes.
-func WriteMarkdown(w io.Writer, t *tables.Table) error {
+func WriteMarkdown(w io.Writer, t *tables.Table) error { return writeMarkdown(w, t, 2) }
+
+// writeMarkdown writes t with its title as a heading of the given level.
+func writeMarkdown(w io.Writer, t *tables.Table, level int) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "## %s\n\n", mdText(titleOf(t)))
+	fmt.Fprintf(bw, "%s %s\n\n", strings.Repeat("#", level), mdText(titleOf(t)))
 	if t.Source != "" {
 		fmt.Fprintf(bw, "Source: %s\n\n", mdText(t.Source))
 	}

@@ -319,17 +319,17 @@ func writeReportMarkdown(w io.Writer, items []*item, opt Options) error {
 	for _, it := range items {
 		if it.section != sec {
 			sec = it.section
-			fmt.Fprintf(&buf, "# %s\n\n", sectionHeading(sec))
+			fmt.Fprintf(&buf, "## %s\n\n", sectionHeading(sec))
 		}
 		if it.table != nil {
-			if err := WriteMarkdown(&buf, it.table); err != nil {
+			if err := writeMarkdown(&buf, it.table, 3); err != nil {
 				return err
 			}
 			fmt.Fprintf(&buf, "Files: [CSV](tables/%[1]s.csv) · [Markdown](tables/%[1]s.md) · [LaTeX](tables/%[1]s.tex)\n\n", it.stem)
 			continue
 		}
 		f := it.figure
-		fmt.Fprintf(&buf, "## %s\n\n", mdText(figTitle(f)))
+		fmt.Fprintf(&buf, "### %s\n\n", mdText(figTitle(f)))
 		if it.svg != nil {
 			fmt.Fprintf(&buf, "![%s](figures/%s.svg)\n\n", mdCell(figTitle(f)), it.stem)
 		} else {
