@@ -1,6 +1,8 @@
 package yelp
 
 import (
+	"bytes"
+
 	"github.com/revisit-dev/revisit/ingest/generic/jsonscan"
 )
 
@@ -87,6 +89,7 @@ func (s *shape) aggregated() bool { return s.checkinInfo || !s.date }
 // cut short: the members before the cut are enough.
 func Sniff(firstLine []byte) (kind string, ok bool) {
 	var s shape
+	firstLine = bytes.TrimPrefix(firstLine, []byte("\ufeff"))
 	_ = jsonscan.Members(firstLine, func(key []byte, v jsonscan.Value) error {
 		s.member(key, v)
 		return nil

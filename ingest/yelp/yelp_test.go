@@ -248,6 +248,7 @@ func TestSniff(t *testing.T) {
 		{`{"user_id":"u","name":"n","yelping_since":"2010-01-01"}`, ""},
 		{`{"votes":{}, "type": "user", "user_id": "u"}`, ""},
 		{`<mediawiki>`, ""},
+		{"\ufeff" + `{"business_id":"b","date":"2010-10-08 22:21:20"}`, KindCheckin},
 		{`path,commit,author_time_utc`, ""},
 	} {
 		k, ok := Sniff([]byte(c.line))

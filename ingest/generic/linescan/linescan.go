@@ -2,9 +2,12 @@ package linescan
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
 )
+
+var bom = []byte("\ufeff")
 
 // Scanner reads lines from a stream. Lines may be of any length; the line
 // terminator ("\n" or "\r\n") is not part of the returned line.
@@ -27,7 +30,9 @@ func New(r io.Reader, size int) *Scanner {
 }
 
 // Next returns the next line, or io.EOF after the last one (a last line
-// without a trailing newline is returned like any other). The returned
+// without a trailing newline is returned like any other). A UTF-8 byte-order
+// mark at the start of the stream is dropped from the first line (Offset
+// and Consumed still count its 3 bytes). The returned
 // slice is only valid until the following call. Any other error is the
 // underlying reader's.
 func (s *Scanner) Next() ([]byte, error) {
@@ -55,7 +60,10 @@ func (s *Scanner) Next() ([]byte, error) {
 	s.line++
 	s.offset = s.next
 	s.next += int64(len(line))
-	if n := len(line); line[n-1] == '\n' {
+	if s.line == 1 && bytes.HasPrefix(line, bom) {
+		line = line[len(bom):]
+	}
+	if n := len(line); n > 0 && line[n-1] == '\n' {
 		line = line[:n-1]
 		if n := len(line); n > 0 && line[n-1] == '\r' {
 			line = line[:n-1]

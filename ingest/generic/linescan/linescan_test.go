@@ -58,3 +58,16 @@ func TestEmpty(t *testing.T) {
 		t.Fatalf("got %v, want EOF", err)
 	}
 }
+
+func TestBOM(t *testing.T) {
+	s := New(strings.NewReader("\ufeff{\"a\":1}\n\ufeffx"), 0)
+	l1, _ := s.Next()
+	if string(l1) != `{"a":1}` {
+		t.Errorf("line 1 = %q", l1)
+	}
+	// Only the stream's first bytes are a byte-order mark.
+	l2, _ := s.Next()
+	if string(l2) != "\ufeffx" || s.Offset() != 11 {
+		t.Errorf("line 2 = %q at %d, want offset 3+7+1 = 11", l2, s.Offset())
+	}
+}
