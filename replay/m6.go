@@ -25,7 +25,9 @@ import (
 // Binning: for random delays the visit times are scaled once, σ = s/h, and
 // a pair's bin is ⌈(σ_j − ε) − σ_i⌉ with ε = 10⁻⁶ (pairBin). For constant
 // delays the visits are s_1 + jΔ and the grid step is Δ, so a pair's bin is
-// its lag j − i, exactly, with no floating-point rounding at all.
+// its lag L = j − i, exactly, and no pair is visited at all: W(L) = m − L,
+// and the same-cycle pairs at lag L are Σ_c max(0, k_c − L) over the update
+// cycles c holding k_c visits, from a histogram of the k_c: O(m + N).
 type m6 struct {
 	g       grid
 	lattice bool // constant delays: bin = lag
@@ -34,6 +36,12 @@ type m6 struct {
 	c       []int64   // their update cycles
 	head    int
 	pairs   int64
+
+	// lattice: visits per cycle
+	m      int64   // visits
+	k      int64   // visits in the current cycle
+	cycle  int64   // the current cycle
+	kCount []int64 // kCount[k] = cycles with k visits (closed ones)
 }
 
 func newM6(g grid, lattice bool) *m6 {
@@ -55,49 +63,87 @@ func pairBin(adj, si float64) int {
 }
 
 func (e *m6) add(o *Obs) {
+	if e.lattice {
+		e.addLattice(o)
+		return
+	}
 	limit := e.g.n
 	sig := o.S * e.g.inv
 	adj := sig - binTol
 	// Drop visits that can no longer pair with o or any later visit.
-	if e.lattice {
-		if n := len(e.sig) - e.head; n > limit {
-			e.head += n - limit
-		}
-	} else {
-		for e.head < len(e.sig) && adj-e.sig[e.head] > float64(limit) {
-			e.head++
-		}
+	for e.head < len(e.sig) && adj-e.sig[e.head] > float64(limit) {
+		e.head++
 	}
 	if e.head > 4096 && e.head*2 > len(e.sig) {
 		n := copy(e.sig, e.sig[e.head:])
 		copy(e.c, e.c[e.head:])
 		e.sig, e.c, e.head = e.sig[:n], e.c[:n], 0
 	}
+	// Every visit from head on is within the grid: adj − σ_i ≤ limit.
 	s, c, same, z := e.sig[e.head:], e.c[e.head:], e.same, e.z
 	i := len(s) - 1
-	if e.lattice {
-		for ; i >= 0 && c[i] == o.Cycle; i-- { // same cycle: Q_ij = 0
-			same[len(s)-i]++
-		}
-		for ; i >= 0; i-- { // different cycles: Q_ij = 1
-			z[len(s)-i]++
-		}
-	} else {
-		// Every visit from head on is within the grid: adj − σ_i ≤ limit.
-		for ; i >= 0 && c[i] == o.Cycle; i-- {
-			same[pairBin(adj, s[i])]++
-		}
-		for ; i >= 0; i-- {
-			z[pairBin(adj, s[i])]++
-		}
+	for ; i >= 0 && c[i] == o.Cycle; i-- { // same cycle: Q_ij = 0
+		same[pairBin(adj, s[i])]++
+	}
+	for ; i >= 0; i-- { // different cycles: Q_ij = 1
+		z[pairBin(adj, s[i])]++
 	}
 	e.pairs += int64(len(s))
 	e.sig = append(e.sig, sig)
 	e.c = append(e.c, o.Cycle)
 }
 
+// addLattice counts the visits of each update cycle.
+func (e *m6) addLattice(o *Obs) {
+	if e.m > 0 && o.Cycle != e.cycle {
+		e.closeCycle()
+	}
+	e.cycle = o.Cycle
+	e.k++
+	e.m++
+}
+
+func (e *m6) closeCycle() {
+	for int64(len(e.kCount)) <= e.k {
+		e.kCount = append(e.kCount, 0)
+	}
+	e.kCount[e.k]++
+	e.k = 0
+}
+
+// finishLattice turns the cycle histogram into same(L) and Z(L):
+// W(L) = max(0, m − L), same(L) = Σ_{k>L} (k − L)·kCount[k]. It runs once.
+func (e *m6) finishLattice() {
+	if !e.lattice || e.m == 0 {
+		return
+	}
+	if e.k > 0 {
+		e.closeCycle()
+	}
+	n := len(e.kCount)
+	var s0, s1 int64 // Σ_{k>L} kCount[k] and Σ_{k>L} k·kCount[k]
+	for k := n - 1; k > e.g.n; k-- {
+		s0 += e.kCount[k]
+		s1 += int64(k) * e.kCount[k]
+	}
+	e.pairs = 0
+	for L := e.g.n; L >= 1; L-- {
+		same := s1 - int64(L)*s0
+		w := max(0, e.m-int64(L))
+		e.same[L] = same
+		e.z[L] = w - same
+		e.pairs += w
+		if L < n {
+			s0 += e.kCount[L]
+			s1 += int64(L) * e.kCount[L]
+		}
+	}
+	e.m, e.kCount = 0, nil
+}
+
 // w is W = same + Z.
 func (e *m6) w() []int64 {
+	e.finishLattice()
 	w := make([]int64, len(e.z))
 	for i := range w {
 		w[i] = e.same[i] + e.z[i]
@@ -106,6 +152,7 @@ func (e *m6) w() []int64 {
 }
 
 func (e *m6) cdf() (series.CDF, string) {
+	e.finishLattice()
 	return ratioCDF(e.g.x, e.w(), e.z, e.pairs)
 }
 
