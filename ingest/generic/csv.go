@@ -70,7 +70,13 @@ func (r *Reader) record(tb *table, rec []string, line, start int64) error {
 			Err: fmt.Errorf("empty id in column %q", tb.header[tb.id.index])}
 		return r.bad(e, recordLines(rec))
 	}
-	t, err := r.tp.parse([]byte(rec[tb.time.index]))
+	tv := rec[tb.time.index]
+	if strings.TrimSpace(tv) == "" {
+		e := &source.ParseError{File: r.so.File, Offset: start, Line: line, Page: string(id), Reason: "timestamp",
+			Err: fmt.Errorf("%w: column %q is empty", source.ErrTimestamp, tb.header[tb.time.index])}
+		return r.bad(e, recordLines(rec))
+	}
+	t, err := r.tp.parse([]byte(tv))
 	if err != nil {
 		e := &source.ParseError{File: r.so.File, Offset: start, Line: line, Page: string(id), Reason: "timestamp",
 			Err: fmt.Errorf("column %q: %w", tb.header[tb.time.index], err)}
