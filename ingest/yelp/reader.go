@@ -20,7 +20,7 @@ const Source = "yelp"
 
 // ErrAggregatedCheckins is the cause when a check-in file is in the old
 // format (weekday/hour counts in checkin_info), which has no timestamps.
-var ErrAggregatedCheckins = errors.New("old Yelp check-in format: checkin_info holds weekday/hour counts, not timestamps, so it has no update times (use the 2019+ check-in file, whose date field lists every check-in)")
+var ErrAggregatedCheckins = errors.New("old Yelp check-in format: checkin_info (≤2016) or time (2017-2018) holds weekday/hour counts, not timestamps, so it has no update times (use the 2019+ check-in file, whose date field lists every check-in)")
 
 // Stats count what a Reader read, for the ingest summary and manifest.
 type Stats struct {

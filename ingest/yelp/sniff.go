@@ -19,6 +19,7 @@ type shape struct {
 	typ                                          string // the old format's "type" field
 	businessID, reviewID, userID, date, name     bool
 	city, categories, checkinInfo, text, address bool
+	timeTable                                    bool // 2017-2018 check-ins: "time": {"Monday": {"0:00": 1, …}}
 }
 
 func (s *shape) member(key []byte, v jsonscan.Value) {
@@ -43,6 +44,8 @@ func (s *shape) member(key []byte, v jsonscan.Value) {
 		s.categories = true
 	case "checkin_info":
 		s.checkinInfo = true
+	case "time":
+		s.timeTable = v.Kind == jsonscan.Object
 	case "text":
 		s.text = true
 	case "address", "full_address":
@@ -65,7 +68,7 @@ func (s *shape) kind() string {
 		return ""
 	case s.reviewID:
 		return KindReview
-	case s.checkinInfo:
+	case s.checkinInfo, s.timeTable && !s.date:
 		return KindCheckin
 	case s.name && (s.city || s.categories || s.address):
 		return KindBusiness
@@ -77,8 +80,8 @@ func (s *shape) kind() string {
 	return ""
 }
 
-// aggregated reports the old check-in format (weekday/hour counts in
-// checkin_info, no timestamps).
+// aggregated reports the old check-in formats (weekday/hour counts in
+// checkin_info, ≤2016, or in time, 2017-2018; no timestamps).
 func (s *shape) aggregated() bool { return s.checkinInfo || !s.date }
 
 // Sniff tells whether firstLine is the first record of a Yelp file and of

@@ -167,6 +167,7 @@ func TestRejected(t *testing.T) {
 	}{
 		{"checkin_old.json", "", ErrAggregatedCheckins, "weekday/hour counts"},
 		{"business.json", "", nil, "ReadBusinesses"},
+		{"", `{"time":{"Friday":{"20:00":1}},"business_id":"b"}`, ErrAggregatedCheckins, "weekday/hour counts"},
 		{"", `{"user_id":"u","name":"n","review_count":3,"yelping_since":"2010-01-01"}`, nil, "not a Yelp review"},
 		{"", "\n\n", nil, "no Yelp record"},
 	} {
@@ -241,6 +242,7 @@ func TestSniff(t *testing.T) {
 		{`{"user_id": "u", "text": "t", "business_id": "b", "likes": 0, "date": "2011-02-09", "type": "tip"}`, KindTip},
 		{`{"business_id":"b","date":"2010-10-08 22:21:20, 2010-11-01 21:29:14"}`, KindCheckin},
 		{`{"checkin_info": {"9-5": 1}, "type": "checkin", "business_id": "b"}`, KindCheckin},
+		{`{"time":{"Friday":{"20:00":1},"Monday":{"0:00":1}},"business_id":"b"}`, KindCheckin}, // 2017-2018
 		{`{"business_id":"b","name":"n","address":"a","city":"c","state":"s"}`, KindBusiness},
 		// Cut short after the fields that decide: still recognised.
 		{`{"review_id":"x","user_id":"u","business_id":"b","stars":4.0,"text":"a very long te`, KindReview},
