@@ -137,6 +137,38 @@ type curvePoints struct {
 	xys plotter.XYs
 }
 
+// curveColours gives each curve a palette colour in turn, except that a
+// dashed fit or model named after an earlier curve ("page 7 fit, H = 0.6"
+// after "page 7 (v = 1.00)") takes that curve's colour, so that each fit
+// reads as belonging to its data.
+func curveColours(cs []tables.Curve) []color.RGBA {
+	key := func(name string) string {
+		cut := len(name)
+		for _, sep := range []string{" (", " fit", ","} {
+			if i := strings.Index(name, sep); i >= 0 && i < cut {
+				cut = i
+			}
+		}
+		return strings.TrimSpace(name[:cut])
+	}
+	out := make([]color.RGBA, len(cs))
+	byKey := map[string]color.RGBA{}
+	next := 0
+	for i, c := range cs {
+		k := key(c.Name)
+		if col, ok := byKey[k]; ok && c.Dashed && k != "" {
+			out[i] = col
+			continue
+		}
+		out[i] = palette[next%len(palette)]
+		next++
+		if k != "" && !c.Dashed {
+			byKey[k] = out[i]
+		}
+	}
+	return out
+}
+
 // legendEntry is one line of a legend drawn below the plot.
 type legendEntry struct {
 	name  string
@@ -254,11 +286,12 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []legendEntry, []string, error) {
 
 	nDashed, nPoints := 0, 0
 	var entries []legendEntry
+	colours := curveColours(f.Curves)
 	for i, cp := range curves {
 		if len(cp.xys) == 0 {
 			continue
 		}
-		col := palette[i%len(palette)]
+		col := colours[i]
 		var thumb plot.Thumbnailer
 		switch {
 		case f.Bars:

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"encoding/csv"
+	"image/color"
 	"encoding/xml"
 	"flag"
 	"io"
@@ -223,5 +224,25 @@ func TestMergeAndDuplicateIDs(t *testing.T) {
 	}
 	if strings.Join(heads, "|") != "Contents|1 Corpus|5 Method comparison|Simulation" {
 		t.Errorf("section headings = %q", heads)
+	}
+}
+
+// A fit named after its data curve takes the data's colour; other curves
+// take the next palette colour.
+func TestCurveColours(t *testing.T) {
+	cs := []tables.Curve{
+		{Name: "page 7 (v = 1.00)", Points: true},
+		{Name: "page 7 fit, H = 0.63", Dashed: true},
+		{Name: "page 9 (v = 0.98)", Points: true},
+		{Name: "page 9 fit, H = 0.71", Dashed: true},
+		{Name: "exponential fit", Dashed: true},
+		{Name: "page 7 again"}, // solid: a new colour even if the name matches
+	}
+	got := curveColours(cs)
+	want := []color.RGBA{palette[0], palette[0], palette[1], palette[1], palette[2], palette[3]}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("curve %q: colour %v, want %v", cs[i].Name, got[i], want[i])
+		}
 	}
 }
