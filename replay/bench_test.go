@@ -43,7 +43,7 @@ func naiveM6Cycles(s []float64, cyc []int64, g grid) (w, z []int64) {
 	w, z = make([]int64, g.n+1), make([]int64, g.n+1)
 	for j := range s {
 		for i := 0; i < j; i++ {
-			b := pairBin(s[j]*g.inv-binTol, s[i]*g.inv)
+			b := pairBin(quantize(s[j], g.inv)+1<<qBits-1, quantize(s[i], g.inv))
 			if b > g.n {
 				continue
 			}

@@ -22,8 +22,10 @@ import (
 // cycle. Bins with no pair (W = 0) carry the previous value forward (0
 // before the first).
 //
-// Binning: for random delays the visit times are scaled once, σ = s/h, and
-// a pair's bin is ⌈(σ_j − ε) − σ_i⌉ with ε = 10⁻⁶ (pairBin). For constant
+// Binning: for random delays the visit times are scaled once and kept as
+// integers q = round(s/h·2²⁰) (a resolution of 2⁻²⁰ bins, far below any
+// clock), and a pair's bin is ⌈(q_j − q_i)/2²⁰⌉, exact in integer arithmetic
+// (pairBin). For constant
 // delays the visits are s_1 + jΔ and the grid step is Δ, so a pair's bin is
 // its lag L = j − i, exactly, and no pair is visited at all: W(L) = m − L,
 // and the same-cycle pairs at lag L are Σ_c max(0, k_c − L) over the update
@@ -32,7 +34,7 @@ type m6 struct {
 	g       grid
 	lattice bool // constant delays: bin = lag
 	same, z []int64
-	sig     []float64 // scaled visit times σ inside the window, oldest first from head
+	sig     []int64 // quantized visit times q = round(s/h·2^qBits) inside the window, oldest first from head
 	c       []int64   // their update cycles
 	head    int
 	pairs   int64
@@ -48,30 +50,27 @@ func newM6(g grid, lattice bool) *m6 {
 	return &m6{g: g, lattice: lattice, same: make([]int64, g.n+1), z: make([]int64, g.n+1)}
 }
 
-// pairBin is M6's bin of the pair (i, j) for random delays: ⌈(σ_j − ε) − σ_i⌉
-// given adj = σ_j − ε. It is ≥ 0 for σ_i ≤ σ_j.
-func pairBin(adj, si float64) int {
-	v := adj - si
-	b := int(v)
-	if float64(b) < v {
-		b++
-	}
-	if b < 0 {
-		return 0
-	}
-	return b
-}
+// qBits is the resolution of M6's visit times for random delays: 2^−20 of
+// a bin (5·10⁻⁸ h for h = 0.05 h).
+const qBits = 20
+
+// quantize is a visit time in units of 2^−qBits bins: round(s/h·2^qBits).
+func quantize(s, inv float64) int64 { return int64(math.Round(s * inv * (1 << qBits))) }
+
+// pairBin is M6's bin of the pair (i, j) for random delays, exactly in
+// integers: ⌈(q_j − q_i)/2^qBits⌉, given adj = q_j + 2^qBits − 1.
+func pairBin(adj, qi int64) int { return int((adj - qi) >> qBits) }
 
 func (e *m6) add(o *Obs) {
 	if e.lattice {
 		e.addLattice(o)
 		return
 	}
-	limit := e.g.n
-	sig := o.S * e.g.inv
-	adj := sig - binTol
+	limit := int64(e.g.n)
+	q := quantize(o.S, e.g.inv)
+	adj := q + 1<<qBits - 1
 	// Drop visits that can no longer pair with o or any later visit.
-	for e.head < len(e.sig) && adj-e.sig[e.head] > float64(limit) {
+	for e.head < len(e.sig) && (adj-e.sig[e.head])>>qBits > limit {
 		e.head++
 	}
 	if e.head > 4096 && e.head*2 > len(e.sig) {
@@ -79,7 +78,7 @@ func (e *m6) add(o *Obs) {
 		copy(e.c, e.c[e.head:])
 		e.sig, e.c, e.head = e.sig[:n], e.c[:n], 0
 	}
-	// Every visit from head on is within the grid: adj − σ_i ≤ limit.
+	// Every visit from head on is within the grid: bin ≤ limit.
 	s, c, same, z := e.sig[e.head:], e.c[e.head:], e.same, e.z
 	i := len(s) - 1
 	for ; i >= 0 && c[i] == o.Cycle; i-- { // same cycle: Q_ij = 0
@@ -89,7 +88,7 @@ func (e *m6) add(o *Obs) {
 		z[pairBin(adj, s[i])]++
 	}
 	e.pairs += int64(len(s))
-	e.sig = append(e.sig, sig)
+	e.sig = append(e.sig, q)
 	e.c = append(e.c, o.Cycle)
 }
 

@@ -19,7 +19,7 @@ func naiveM6(t, s []float64, h, xmax float64, lattice bool) (w, z []int64) {
 		for i := 0; i < j; i++ {
 			b := j - i
 			if !lattice {
-				b = pairBin(s[j]*g.inv-binTol, s[i]*g.inv)
+				b = pairBin(quantize(s[j], g.inv)+1<<qBits-1, quantize(s[i], g.inv))
 			}
 			if b > g.n {
 				continue
