@@ -35,7 +35,7 @@ type m6 struct {
 	lattice bool // constant delays: bin = lag
 	same, z []int64
 	sig     []int64 // quantized visit times q = round(s/h·2^qBits) inside the window, oldest first from head
-	c       []int64   // their update cycles
+	c       []int64 // their update cycles
 	head    int
 	pairs   int64
 
