@@ -26,6 +26,9 @@ func BenchmarkMediaWiki(b *testing.B) {
 		{"xml", func(w io.Writer) (io.WriteCloser, error) { return nopCloser{w}, nil }},
 		{"pgzip", func(w io.Writer) (io.WriteCloser, error) { return newGzip(w, "pgzip") }},
 		{"klauspost-gzip", func(w io.Writer) (io.WriteCloser, error) { return newGzip(w, "gzip") }},
+		{"klauspost-stateless", func(w io.Writer) (io.WriteCloser, error) {
+			return kgzip.NewWriterLevel(w, kgzip.StatelessCompression)
+		}},
 		{"klauspost-huffman", func(w io.Writer) (io.WriteCloser, error) { return kgzip.NewWriterLevel(w, kgzip.HuffmanOnly) }},
 		{"stdlib-gzip", func(w io.Writer) (io.WriteCloser, error) { return gzip.NewWriterLevel(w, gzip.BestSpeed) }},
 	} {
