@@ -33,7 +33,8 @@ type Options struct {
 	SkipBad bool
 
 	// Source overrides the source name of MediaWiki pages (default: the
-	// dump's dbname, see mediawiki.Options).
+	// dump's dbname, see mediawiki.Options) and names generic logs when
+	// Generic.Source is empty (default "generic").
 	Source string
 	// Generic tells the generic CSV/JSON reader where ids and times are.
 	// Inputs that are neither MediaWiki XML nor Yelp JSON are read with it

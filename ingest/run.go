@@ -284,6 +284,9 @@ func (d *driver) newReader(r *decompress.Reader, name, kind string) (source.Read
 		return mediawiki.NewReader(r, mediawiki.Options{Options: d.sourceOptions(name), Source: d.opt.Source}), nil
 	case KindGeneric:
 		g := d.opt.Generic
+		if g.Source == "" {
+			g.Source = d.opt.Source
+		}
 		g.FileName = name
 		if m := r.MemberName(); m != "" {
 			g.FileName = m

@@ -155,10 +155,6 @@ source (overlapping dump parts) is bad input.`,
 	f.BoolVar(&opt.Generic.IDFromDir, "id-from-dir", false, "with --id-from-filename: name the object after the file's directory")
 	f.StringVar(&opt.Generic.TimeLayout, "time-layout", "auto", "generic log timestamps: auto, rfc3339, date, datetime, epoch, epochms or a Go layout")
 	f.IntVar(&opt.Generic.SkipLines, "skip-lines", 0, "generic log: lines to skip before the header")
-	cmd.PreRun = func(cmd *cobra.Command, args []string) {
-		// --source names generic logs too.
-		opt.Generic.Source = opt.Source
-	}
 	return cmd
 }
 

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"os"
 	"path/filepath"
 	"testing"
@@ -60,5 +62,41 @@ func TestIngestExitCodes(t *testing.T) {
 	}
 	if n, _ := r.NumPages(); n != 5 || r.Manifest.Counts.Skipped["revisions_outside_time_range"] != 3 {
 		t.Errorf("%d pages, counts %+v", n, r.Manifest.Counts)
+	}
+}
+
+// "-" reads standard input (here a gzip file put in its place).
+func TestIngestStdin(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../testdata/mediawiki/filters.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gz := filepath.Join(dir, "in.gz")
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(data)
+	zw.Close()
+	os.WriteFile(gz, buf.Bytes(), 0o644)
+	f, err := os.Open(gz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	old := os.Stdin
+	os.Stdin = f
+	defer func() { os.Stdin = old }()
+	out := filepath.Join(dir, "ds")
+	if code := execute([]string{"-q", "ingest", "-", "-o", out}); code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	r, err := dataset.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := r.Manifest.Inputs
+	// filters.xml: 3 pages in namespace 0 (Alpha, Old name, Single).
+	if n, _ := r.NumPages(); n != 3 || len(in) != 1 || in[0].Name != "<stdin>" || in[0].Format != "mediawiki+gzip" || in[0].Size != int64(buf.Len()) {
+		t.Fatalf("%d pages, inputs %+v", n, in)
 	}
 }
