@@ -140,14 +140,14 @@ func Run(opt Options) (*Summary, error) {
 		}
 	}
 	// Parquet: the truth goes into the dataset directory, which appears
-	// only at Close; write it to a temporary file beside it first.
-	var parquetTruth *atomicFile
+	// only at Close; its temporary file waits in the parent directory.
 	if truthPath != "" && opt.Format == FormatParquet {
-		tmpTruth := filepath.Join(filepath.Dir(filepath.Clean(opt.Out)), "."+filepath.Base(opt.Out)+".truth.json")
-		if parquetTruth, err = open(tmpTruth); err != nil {
+		f, err := createAtomicIn(filepath.Dir(filepath.Clean(opt.Out)), truthPath)
+		if err != nil {
 			return nil, err
 		}
-		if tw, err = newTruthWriter(parquetTruth.w, truthHeader(&opt)); err != nil {
+		files = append(files, f)
+		if tw, err = newTruthWriter(f.w, truthHeader(&opt)); err != nil {
 			abort()
 			return nil, err
 		}
@@ -284,9 +284,6 @@ func Run(opt Options) (*Summary, error) {
 			return fail(fmt.Errorf("truth %s: %w", truthPath, err))
 		}
 	}
-	if parquetTruth != nil {
-		parquetTruth.final = truthPath
-	}
 	for _, f := range files {
 		if err := f.commit(); err != nil {
 			return fail(err)
@@ -378,7 +375,12 @@ type atomicFile struct {
 }
 
 func createAtomic(path string) (*atomicFile, error) {
-	dir := filepath.Dir(path)
+	return createAtomicIn(filepath.Dir(path), path)
+}
+
+// createAtomicIn is createAtomic with the temporary file in dir, which must
+// be on the file system of path.
+func createAtomicIn(dir, path string) (*atomicFile, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("output %s: %w", path, err)
 	}
