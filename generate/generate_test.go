@@ -490,6 +490,15 @@ func TestFailureLeavesNothing(t *testing.T) {
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Errorf("left behind: %v", ents)
 	}
+	for _, format := range []string{FormatYelp, FormatParquet} {
+		opt.Format, opt.Out = format, filepath.Join(dir, "out")
+		if _, err := Run(opt); !errors.Is(err, model.ErrTooMany) {
+			t.Fatalf("%s: error %v, want ErrTooMany", format, err)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+			t.Errorf("%s: left behind: %v", format, ents)
+		}
+	}
 }
 
 func TestParseHelpers(t *testing.T) {

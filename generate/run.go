@@ -111,6 +111,7 @@ func Run(opt Options) (*Summary, error) {
 		for _, f := range files {
 			f.abort()
 		}
+		files = nil
 	}
 	open := func(path string) (*atomicFile, error) {
 		f, err := createAtomic(path)
@@ -121,8 +122,16 @@ func Run(opt Options) (*Summary, error) {
 		return f, nil
 	}
 
-	// Output directory for yelp (parquet: dataset.Create handles it).
+	// Output directory for yelp (parquet: dataset.Create handles it),
+	// removed again on failure if this run made it.
 	if opt.Format == FormatYelp && opt.Out != "-" {
+		if _, err := os.Stat(opt.Out); errors.Is(err, os.ErrNotExist) {
+			defer func() {
+				if files == nil {
+					os.Remove(opt.Out) // only if still empty
+				}
+			}()
+		}
 		if err := os.MkdirAll(opt.Out, 0o755); err != nil {
 			return nil, fmt.Errorf("output %s: %w", opt.Out, err)
 		}
