@@ -21,6 +21,7 @@ func FuzzGenericJSONL(f *testing.F) {
 		`{"id":"a","t":1577934245}` + "\n" + `{"id":7,"t":"1577934245.5"}`,
 		`{"id":"a"}` + "\n\n" + `{"id":"a","t":"x"}` + "\n" + `{"id":"a","t":1e3}`,
 		`{"id":"\u00e9","t":-1.5,"x":[{}]}` + "\r\n" + `{"id":"a","t":12,`,
+		"\ufeff" + `{"id":"a","t":1577934245}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -152,8 +153,10 @@ func FuzzGenericCSV(f *testing.F) {
 }
 
 // splitLines splits b into lines as a line reader does: a final newline
-// ends the last line rather than starting an empty one.
+// ends the last line rather than starting an empty one, and a byte-order
+// mark at the very start is not part of the first line.
 func splitLines(b []byte) [][]byte {
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
 	if len(b) == 0 {
 		return nil
 	}
