@@ -104,7 +104,12 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	total := int64(0)
 	for _, in := range opt.Inputs {
 		if in == "-" {
-			total = -1
+			// Standard input redirected from a file has a size; a pipe has none.
+			if st, err := os.Stdin.Stat(); err == nil && st.Mode().IsRegular() && total >= 0 {
+				total += st.Size()
+			} else {
+				total = -1
+			}
 			continue
 		}
 		st, err := os.Stat(in)

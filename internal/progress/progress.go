@@ -66,12 +66,12 @@ func (d *Display) Start(total int64) {
 		progressbar.OptionSetDescription(d.label),
 		progressbar.OptionShowBytes(true),
 		progressbar.OptionShowTotalBytes(true),
+		progressbar.OptionShowCount(),
 		progressbar.OptionSetPredictTime(true),
 		progressbar.OptionSetWidth(24),
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionShowDescriptionAtLineEnd(),
 		progressbar.OptionSetRenderBlankState(true),
-		progressbar.OptionOnCompletion(func() { fmt.Fprintln(d.w) }),
 	)
 }
 
@@ -132,6 +132,7 @@ func (d *Display) Finish() {
 	if d.bar != nil {
 		d.bar.Describe(d.label + " " + d.rates(d.now()))
 		d.bar.Finish()
+		fmt.Fprintln(d.w)
 		return
 	}
 	if d.last != d.start {
