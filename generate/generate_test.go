@@ -254,6 +254,40 @@ func TestTruthClosedForms(t *testing.T) {
 	if len(seen) != 5 {
 		t.Errorf("models seen: %v, want all five", seen)
 	}
+	if tr.ByID()[7].ID != 7 {
+		t.Error("ByID does not index by id")
+	}
+}
+
+// TestExpectedUpdates: the closed-form expected counts of truth.json
+// against the generated counts. const:5 h over 48 h gives times 0, 5, …,
+// 45: exactly ⌈48/5⌉ = 10. exp:2 over 48 h gives 1 + Poisson(96): the mean
+// over 200 pages must be within 5·√(96/200) of 97.
+func TestExpectedUpdates(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		spec string
+		want float64
+		tol  float64
+	}{{"const:5", 10, 0}, {"exp:2", 97, 5 * math.Sqrt(96.0/200)}} {
+		opt := testOptions(t, FormatParquet, filepath.Join(dir, "ds"), c.spec)
+		opt.Pages, opt.Span = 200, 48*3600
+		run(t, opt)
+		tr, err := ReadTruth(filepath.Join(opt.Out, TruthFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := 0.0
+		for _, p := range tr.Pages {
+			if p.ExpectedUpdates == nil || !closeTol(*p.ExpectedUpdates, c.want, 1e-9) {
+				t.Fatalf("%s: expected updates %v, want %g", c.spec, p.ExpectedUpdates, c.want)
+			}
+			sum += float64(p.Revisions)
+		}
+		if mean := sum / float64(len(tr.Pages)); math.Abs(mean-c.want) > c.tol {
+			t.Errorf("%s: mean count %.2f, want %g ± %.2f", c.spec, mean, c.want, c.tol)
+		}
+	}
 }
 
 // nhppLambda is ∫ λ(t) dt of nhpp:0.05,1,0.8,0.5 over the window of tr, by

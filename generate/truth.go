@@ -69,8 +69,10 @@ type PageTruth struct {
 	// forms (then the Dist of model.ParseProcess(Process).Interval()).
 	ClosedFormF bool `json:"closed_form_F"`
 	ClosedFormG bool `json:"closed_form_G"`
-	// ExpectedUpdates is E[number of updates] in the window where it has a
-	// closed form (nhpp: 1 + Λ).
+	// ExpectedUpdates is the expected number of generated times (revisions,
+	// before same-second collapsing) in the window where it has a closed
+	// form: 1 + Λ for nhpp (the creation plus the Poisson count), 1 + λT for
+	// the Poisson renewal exp:λ, ⌈T/C⌉ for const:C.
 	ExpectedUpdates *float64 `json:"expected_updates,omitempty"`
 	Revisions       int64    `json:"revisions"`
 	Updates         int64    `json:"updates"`
@@ -91,6 +93,15 @@ type Totals struct {
 // ProcessOf rebuilds the page's process from the truth.
 func (t *Truth) ProcessOf(p *PageTruth) (model.Process, error) {
 	return model.ParseProcess(p.Process, t.UnitS)
+}
+
+// ByID indexes the pages by id.
+func (t *Truth) ByID() map[int64]*PageTruth {
+	m := make(map[int64]*PageTruth, len(t.Pages))
+	for i := range t.Pages {
+		m[t.Pages[i].ID] = &t.Pages[i]
+	}
+	return m
 }
 
 // ReadTruth reads a truth.json written by Run.
@@ -134,8 +145,19 @@ func (g *Generator) pageTruth(p *Page, group string) PageTruth {
 		pt.ClosedFormF = true
 		pt.ClosedFormG = !math.IsInf(d.Mean(), 1) && !math.IsNaN(d.AgeCDF(1))
 	}
-	if n, ok := p.Process.(model.NHPP); ok {
-		e := 1 + n.Integral(g.start, g.end, g.start, g.end)
+	var e float64
+	switch q := p.Process.(type) {
+	case model.NHPP:
+		e = 1 + q.Integral(g.start, g.end, g.start, g.end)
+	case model.Renewal:
+		switch d := q.U.(type) {
+		case model.Exponential:
+			e = 1 + d.Rate*(g.end-g.start)
+		case model.Constant:
+			e = math.Ceil((g.end - g.start) / d.C)
+		}
+	}
+	if e > 0 {
 		pt.ExpectedUpdates = &e
 	}
 	return pt
