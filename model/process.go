@@ -71,4 +71,3 @@ func (p Renewal) Interval() Dist { return p.U }
 // String is the interval distribution's spec (a renewal process is written
 // as its F_U: "pareto:3,1").
 func (p Renewal) String() string { return p.U.String() }
-
