@@ -503,12 +503,18 @@ func legendCorner(curves []curvePoints, tx, ty func(float64) float64, xr, yr [2]
 
 // logTicks marks decades on a logarithmic axis, labelling 10^k (and 2 and 5
 // times it, or every integer multiple, when that leaves fewer than three
-// labels on the axis).
+// labels on the axis); an axis spanning less than a decade gets the round
+// numbers of a linear axis.
 type logTicks struct{}
 
 func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(lo > 0) || !(hi >= lo) || math.IsInf(hi, 0) {
 		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	if hi < 10*lo {
+		// Less than a decade: ordinary round numbers (0.7, 0.8, …, 1.4)
+		// label it better than decades would.
+		return niceTicks(lo, hi)
 	}
 	k0, k1 := int(math.Floor(math.Log10(lo))), int(math.Ceil(math.Log10(hi)))
 	inRange := func(v float64) bool { return v >= lo*(1-1e-9) && v <= hi*(1+1e-9) }
@@ -550,6 +556,40 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 	}
 	return plot.DefaultTicks{}.Ticks(lo, hi)
+}
+
+// niceTicks labels [lo, hi] with 3 to 7 round numbers spaced 1, 2, 2.5 or
+// 5 × 10^k apart.
+func niceTicks(lo, hi float64) []plot.Tick {
+	span := hi - lo
+	if !(span > 0) {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	mag := math.Pow(10, math.Floor(math.Log10(span/5)))
+	step, dec := 0.0, 0
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		step = m * mag
+		dec = max(0, -int(math.Floor(math.Log10(step)+1e-9)))
+		if m == 2.5 {
+			dec++
+		}
+		if span/step <= 7 {
+			break
+		}
+	}
+	var ticks []plot.Tick
+	first := math.Ceil(lo/step - 1e-9)
+	for i := 0; ; i++ {
+		v := (first + float64(i)) * step
+		if v > hi*(1+1e-9) {
+			break
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', dec, 64)})
+		if half := v + step/2; half < hi {
+			ticks = append(ticks, plot.Tick{Value: half})
+		}
+	}
+	return ticks
 }
 
 // tickLabel prints m×10^k: plainly between 0.001 and 10,000, else as

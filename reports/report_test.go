@@ -2,9 +2,9 @@ package reports
 
 import (
 	"encoding/csv"
-	"image/color"
 	"encoding/xml"
 	"flag"
+	"image/color"
 	"io"
 	"os"
 	"path/filepath"
@@ -146,7 +146,8 @@ func TestLogTicks(t *testing.T) {
 		{0.003, 2000, "0.01 0.1 1 10 100 1000"},
 		{1e-6, 1e6, "10⁻⁶ 10⁻⁵ 10⁻⁴ 0.001 0.01 0.1 1 10 100 1000 10000 10⁵ 10⁶"},
 		{1.5, 30, "2 5 10 20"},
-		{2, 8, "2 3 4 5 6 7 8"},
+		{1.5, 14, "2 4 6 8 10 12 14"},
+		{0.63, 1.46, "0.8 1.0 1.2 1.4"},
 		{1e-100, 1, "10⁻¹⁰⁰ 10⁻⁹⁰ 10⁻⁸⁰ 10⁻⁷⁰ 10⁻⁶⁰ 10⁻⁵⁰ 10⁻⁴⁰ 10⁻³⁰ 10⁻²⁰ 10⁻¹⁰ 1"},
 	}
 	for _, c := range cases {
@@ -154,6 +155,7 @@ func TestLogTicks(t *testing.T) {
 			t.Errorf("ticks [%g, %g] = %q, want %q", c.lo, c.hi, got, c.want)
 		}
 	}
+
 }
 
 func TestWriteReplacesOnlyReports(t *testing.T) {
