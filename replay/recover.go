@@ -10,10 +10,10 @@ import (
 
 // RecoverOptions control the recovery of F_U from an estimated G_U.
 type RecoverOptions struct {
-	K     int     // points of the derivative rule: 5 (default) or 3
-	Extra int     // extra linear-interpolation points per grid step (default 9)
-	H     float64 // bin width h of the derivative; 0 chooses it automatically
-	Tol   float64 // relative change of E[U](h) that counts as flat (default 0.02)
+	K     int     `json:"k"`     // points of the derivative rule: 5 (default) or 3
+	Extra int     `json:"extra"` // extra linear-interpolation points per grid step (default 9)
+	H     float64 `json:"h"`     // bin width h of the derivative; 0 chooses it automatically
+	Tol   float64 `json:"tol"`   // relative spread of E[U](h) that counts as flat (default 0.02)
 }
 
 func (o RecoverOptions) withDefaults() RecoverOptions {

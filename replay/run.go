@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/revisit-dev/revisit/dataset"
@@ -40,7 +41,10 @@ type Options struct {
 	RecoverOpt RecoverOptions
 
 	Version string                        // tool version recorded in replay.json
-	Log     func(format string, a ...any) // progress lines; nil for none
+	Log     func(format string, a ...any) // progress lines every 5 s; nil for none
+	// Progress, if set, is called after each page × sampler job is written
+	// with the jobs done and the total (−1 while pages are still streaming).
+	Progress func(done, total int)
 }
 
 // OptionError is an invalid option (bad usage rather than bad input).
@@ -166,12 +170,13 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	meta := &Meta{
-		Tool: "revisit", Version: opt.Version, Dataset: opt.Dataset, Samplers: opt.Samplers,
+		Tool: "revisit", Version: opt.Version, Dataset: opt.Dataset,
 		Methods: methods, Seed: opt.Seed, H: opt.H, XMax: opt.XMax, Top: opt.Top,
 		MinUpdates: opt.MinUpdates, Grid: map[string]float64{}, Skipped: map[string]int64{},
 		Recover: opt.Recover, Derivative: opt.RecoverOpt.withDefaults(),
 	}
 	for _, s := range smp {
+		meta.Samplers = append(meta.Samplers, s.Spec)
 		meta.Grid[s.Spec] = s.Step(opt.H)
 		for _, m := range methods {
 			if !Applicable(m, s) {
@@ -225,6 +230,8 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	// producer
 	var prodErr error
 	pages := 0
+	var total atomic.Int64 // jobs in all, once known; −1 before
+	total.Store(-1)
 	go func() {
 		defer close(jobs)
 		seq := 0
@@ -270,6 +277,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		})
 		if err == nil && keep != nil {
 			kept := keep.Pages()
+			total.Store(int64(len(kept) * len(smp)))
 			meta.Skipped["not_in_top"] = int64(read) - meta.Skipped["min_updates"] - meta.Skipped["fewer_than_2_updates"] - int64(len(kept))
 			for i := range kept {
 				if err = send(&kept[i]); err != nil {
@@ -308,6 +316,9 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 				}
 			}
 			sum.add(est)
+			if opt.Progress != nil {
+				opt.Progress(next, int(total.Load()))
+			}
 			if time.Since(lastLog) > 5*time.Second {
 				logf("replay: %d page×sampler jobs done (%.0f/s)", next, float64(next)/time.Since(start).Seconds())
 				lastLog = time.Now()

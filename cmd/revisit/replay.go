@@ -7,6 +7,7 @@ import (
 	"os"
 	"text/tabwriter"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/replay"
@@ -57,13 +58,32 @@ also printed as a summary).`,
 			}
 			opt.Recover = !noRecover
 			opt.Version = version
-			if !g.quiet {
-				opt.Log = func(format string, a ...any) { fmt.Fprintf(os.Stderr, format+"\n", a...) }
-			}
 			if _, _, err := opt.Validate(); err != nil {
 				return usagef("replay: %v", err)
 			}
+			var bar *progressbar.ProgressBar
+			switch {
+			case g.quiet:
+			case isTerminal(os.Stderr):
+				bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(os.Stderr),
+					progressbar.OptionSetDescription("replay"), progressbar.OptionShowCount(),
+					progressbar.OptionShowIts(), progressbar.OptionSetItsString("page×sampler"),
+					progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
+				max := -1
+				opt.Progress = func(done, total int) {
+					if total != max && total > 0 {
+						max = total
+						bar.ChangeMax(total)
+					}
+					bar.Set(done)
+				}
+			default:
+				opt.Log = func(format string, a ...any) { fmt.Fprintf(os.Stderr, format+"\n", a...) }
+			}
 			meta, err := replay.Run(cmd.Context(), opt)
+			if bar != nil {
+				bar.Finish()
+			}
 			if err != nil {
 				var oe *replay.OptionError
 				if errors.As(err, &oe) {
@@ -71,7 +91,7 @@ also printed as a summary).`,
 				}
 				return fmt.Errorf("replay: %w", err)
 			}
-			printReplaySummary(cmd.OutOrStdout(), meta)
+			printReplaySummary(cmd.OutOrStdout(), meta, opt.Out)
 			return nil
 		},
 	}
@@ -105,8 +125,9 @@ func indent(s string) string {
 }
 
 // printReplaySummary prints the mean errors per sampler and method.
-func printReplaySummary(w io.Writer, m *replay.Meta) {
-	fmt.Fprintf(w, "replayed %d pages with %d samplers (unit %s, seed %d) → %s\n", m.Pages, len(m.Samplers), m.UnitName, m.Seed, "estimates.parquet")
+func printReplaySummary(w io.Writer, m *replay.Meta, out string) {
+	fmt.Fprintf(w, "replayed %d pages with %d samplers (unit %s, seed %d) → %s/%s (%d rows)\n", m.Pages, len(m.Samplers), m.UnitName, m.Seed, out, replay.EstimatesFile, m.Rows)
+	fmt.Fprintln(w, "mean WMRD and KS against each page's true G_U (kind G) or F_U (kind F):")
 	for reason, n := range m.Skipped {
 		if n > 0 {
 			fmt.Fprintf(w, "  skipped %d pages: %s\n", n, reason)
