@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/schollz/progressbar/v3"
@@ -127,12 +128,15 @@ func indent(s string) string {
 // printReplaySummary prints the mean errors per sampler and method.
 func printReplaySummary(w io.Writer, m *replay.Meta, out string) {
 	fmt.Fprintf(w, "replayed %d pages with %d samplers (unit %s, seed %d) → %s/%s (%d rows)\n", m.Pages, len(m.Samplers), m.UnitName, m.Seed, out, replay.EstimatesFile, m.Rows)
-	fmt.Fprintln(w, "mean WMRD and KS against each page's true G_U (kind G) or F_U (kind F):")
-	for reason, n := range m.Skipped {
-		if n > 0 {
-			fmt.Fprintf(w, "  skipped %d pages: %s\n", n, reason)
+	for _, reason := range []string{"min_updates", "fewer_than_2_updates", "not_in_top"} {
+		if n := m.Skipped[reason]; n > 0 {
+			fmt.Fprintf(w, "  skipped %d pages: %s\n", n, strings.ReplaceAll(reason, "_", " "))
 		}
 	}
+	for _, na := range m.NotApplicable {
+		fmt.Fprintf(w, "  not run: %s\n", na)
+	}
+	fmt.Fprintln(w, "mean WMRD and KS against each page's true G_U (kind G) or F_U (kind F):")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "sampler\tmethod\tkind\tpages\tundefined\tmean WMRD\tmean KS\t")
 	for _, s := range m.Summary {
