@@ -262,6 +262,7 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []legendEntry, []string, error) {
 		logX, logY = false, false
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
 	}
+	p.X.Tick.Marker, p.Y.Tick.Marker = niceTicker{}, niceTicker{}
 	if logX {
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = logTicks{}
@@ -557,6 +558,11 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 	}
 	return plot.DefaultTicks{}.Ticks(lo, hi)
 }
+
+// niceTicker marks a linear axis with niceTicks.
+type niceTicker struct{}
+
+func (niceTicker) Ticks(lo, hi float64) []plot.Tick { return niceTicks(lo, hi) }
 
 // niceTicks labels [lo, hi] with 3 to 7 round numbers spaced 1, 2, 2.5 or
 // 5 × 10^k apart.

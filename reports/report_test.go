@@ -148,6 +148,7 @@ func TestLogTicks(t *testing.T) {
 		{1.5, 30, "2 5 10 20"},
 		{1.5, 14, "2 4 6 8 10 12 14"},
 		{0.63, 1.46, "0.8 1.0 1.2 1.4"},
+		{2, 8, "2 3 4 5 6 7 8"},
 		{1e-100, 1, "10⁻¹⁰⁰ 10⁻⁹⁰ 10⁻⁸⁰ 10⁻⁷⁰ 10⁻⁶⁰ 10⁻⁵⁰ 10⁻⁴⁰ 10⁻³⁰ 10⁻²⁰ 10⁻¹⁰ 1"},
 	}
 	for _, c := range cases {
@@ -156,6 +157,31 @@ func TestLogTicks(t *testing.T) {
 		}
 	}
 
+}
+
+// Linear axes: 3 to 7 round labels.
+func TestNiceTicks(t *testing.T) {
+	cases := []struct {
+		lo, hi float64
+		want   string
+	}{
+		{0, 5, "0 1 2 3 4 5"},
+		{0, 100, "0 20 40 60 80 100"},
+		{0, 1, "0.0 0.2 0.4 0.6 0.8 1.0"},
+		{-0.13, 0.5, "-0.1 0.0 0.1 0.2 0.3 0.4 0.5"},
+		{0, 0.0075, "0.000 0.002 0.004 0.006"},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, tk := range niceTicks(c.lo, c.hi) {
+			if tk.Label != "" {
+				got = append(got, tk.Label)
+			}
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("niceTicks(%g, %g) = %q, want %q", c.lo, c.hi, got, c.want)
+		}
+	}
 }
 
 func TestWriteReplacesOnlyReports(t *testing.T) {
