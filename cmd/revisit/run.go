@@ -67,10 +67,11 @@ sources with 1-second timestamps (Wikipedia, logs; unit h) and 1 per day
 for date-only sources (Yelp; unit d); h = 0.05 and x_max = 1000 in that
 unit. Policies replay weekly cycles (monthly for date-only sources) with
 a budget of 10 % of the pages, grouping pages into sites by the dataset's
-group column, or into 10 hashed sites when it has one group only. Every
-random draw comes from --seed: the same seed gives the same
-report. --include adds other results directories (e.g. from
-'revisit simulate') to the report.`,
+group column, or into 10 hashed sites when it has one group only.
+
+Every random draw comes from --seed: the same seed gives the same report.
+--include adds other results directories (e.g. from 'revisit simulate')
+to the report.`,
 		Example: `  revisit run enwiki-latest-stub-meta-history.xml.gz -o out
   revisit run yelp_academic_dataset_review.json -o yelp-out --top 20
   revisit run dump.xml.bz2 -o out --rate 0.5 --seed 7 --include sim-out
