@@ -56,12 +56,12 @@ var ErrNoDensity = errors.New("recover F_U: the estimated density g_U(0) is not 
 // one-sided (−25G₀ + 48G₁ − 36G₂ + 16G₃ − 3G₄)/(12h) with G_k = G(x + kh)
 // (K = 3: (G(x+h) − G(x−h))/(2h) and (−3G₀ + 4G₁ − G₂)/(2h)).
 //
-// Automatic h: the candidates are h = c·d/(Extra+1) for c = 1, 2, 3, …
-// growing by about 15 % per step while 4h ≤ x_max/2, leaving out those
-// whose whole stencil, (K−1)h, lies inside the first grid step (there the
-// interpolation makes E[U](h) the chord d/G(d), trivially flat). E[U](h) =
-// 1/g_U(0) moves while h is too small for the noise or the steps of the
-// estimate, then flattens, and for large h the curvature of G_U biases it.
+// Automatic h: the candidates are h = c·d/(Extra+1) for c = Extra+1,
+// Extra+2, … growing by about 15 % per step while 4h ≤ x_max/2: h = d,
+// 1.1d, 1.2d, … with the default 9 extra points. (Below d the stencil would
+// read the interpolating chords instead of the estimate.) E[U](h) = 1/g_U(0)
+// moves while h is too small for the noise or the steps of the estimate,
+// then flattens, and for large h the curvature of G_U biases it.
 // After a running median of 3 (against noise), the chosen h is the start of
 // the first flat region: the first candidate from which 4 consecutive
 // values of E[U](h) stay within Tol (2 %) of each other ((max − min)/min).
@@ -91,10 +91,8 @@ func RecoverF(g series.CDF, opt RecoverOptions) (Recovered, error) {
 	if h == 0 {
 		fine := d / float64(opt.Extra+1)
 		var cand []float64
-		for c := 1; 4*float64(c)*fine <= xmax/2; c = max(c+1, int(math.Round(float64(c)*1.15))) {
-			if float64(opt.K-1)*float64(c)*fine > d*(1+1e-9) {
-				cand = append(cand, float64(c)*fine)
-			}
+		for c := opt.Extra + 1; 4*float64(c)*fine <= xmax/2; c = max(c+1, int(math.Round(float64(c)*1.15))) {
+			cand = append(cand, float64(c)*fine)
 		}
 		if len(cand) == 0 {
 			cand = []float64{d}
