@@ -43,3 +43,22 @@ func TestRealGenericCSV(t *testing.T) {
 		t.Error("a missing time column was accepted")
 	}
 }
+
+// Many inputs in one run and a gzip JSON-arrays log (SOURCES.md §4): the
+// COVID-19 article in 118 editions, one jsonkeys file each (74,224
+// revisions), and Kevinisagirl's 1,000 enwiki articles (231,538 revisions,
+// 28 same-second duplicates).
+func TestRealGenericManyInputs(t *testing.T) {
+	dir := realdata.Path(t, "wikipedia/ajoer__Newswork-on-Wikipedia/covid19_020720")
+	ins, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	s, ps := run(t, Options{Inputs: ins, Source: "covid19",
+		Generic: generic.Options{Format: generic.FormatJSONKeys, IDFromFileName: true}})
+	if len(ins) != 118 || len(ps) != 118 || s.Counts.RevisionsRead != 74224 || len(s.Inputs) != 118 {
+		t.Errorf("covid: %d files, %d pages, %d revisions", len(ins), len(ps), s.Counts.RevisionsRead)
+	}
+	kev := realdata.Path(t, "wikipedia/Kevinisagirl__Wikipedia-Revisions-1000-articleid-sample/articlesthatareoldenough.txt.gz")
+	s, ps = run(t, Options{Inputs: []string{kev}, Generic: generic.Options{ID: "0", Time: "2"}})
+	if len(ps) != 1000 || s.Counts.RevisionsRead != 231538 || s.Counts.Collapsed != 28 {
+		t.Errorf("kevinisagirl: %d pages, %d revisions, %d collapsed", len(ps), s.Counts.RevisionsRead, s.Counts.Collapsed)
+	}
+}
