@@ -240,6 +240,14 @@ func TestRenderInChromium(t *testing.T) {
 		t.Errorf("screenshot %dx%d with %d colours: blank page?", bd.Dx(), bd.Dy(), len(colours))
 	}
 	t.Logf("screenshot of the first screen: %s", shot)
+	if *keep != "" { // -keep DIR: keep the screenshot beside the sample report
+		if data, err := os.ReadFile(shot); err == nil {
+			kept := filepath.Join(*keep, "screenshot.png")
+			if err := os.WriteFile(kept, data, 0o644); err == nil {
+				t.Logf("kept: %s", kept)
+			}
+		}
+	}
 }
 
 func atoi(ss []string) []int {
