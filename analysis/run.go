@@ -44,6 +44,9 @@ type Options struct {
 	// nil with Replay set is an error.
 	Estimates func(dir string) ([]EstimateRow, string, error)
 
+	// Localized adds the NHPP and staleness analyses on the busiest pages.
+	Localized LocalizedOptions
+
 	// Log receives progress lines (nil: silent).
 	Log io.Writer
 }
@@ -156,6 +159,7 @@ func Analyze(ctx context.Context, pages PageSource, opt Options) (*Result, error
 	defer statsW.Abort()
 
 	top := transform.NewTopKeeper(opt.Top)
+	keep := newLocalizedKeeper(&opt)
 	agg := newReservoir(opt.AggregateMax, model.NewRand(opt.Seed, 0xa66))
 	bins := map[int]int64{}
 	type near struct {
@@ -184,6 +188,9 @@ func Analyze(ctx context.Context, pages PageSource, opt Options) (*Result, error
 			res.Last = max(res.Last, p.Updates[len(p.Updates)-1])
 		}
 		top.Offer(p)
+		if keep != nil {
+			keep.Offer(p)
+		}
 		u := transform.Intervals(p.Updates, res.Unit)
 		for _, x := range u {
 			agg.offer(x)
@@ -272,6 +279,15 @@ func Analyze(ctx context.Context, pages PageSource, opt Options) (*Result, error
 	}
 
 	res.Bundle = buildBundle(res, &opt, rows)
+	if keep != nil {
+		logf(opt.Log, "analyze: localized rates and staleness on the %d busiest pages", len(keep.Pages()))
+		lb, err := localizedBundle(keep.Pages(), res.Unit, &opt)
+		if err != nil {
+			return nil, fmt.Errorf("analyze: %w", err)
+		}
+		res.Bundle.Tables = append(res.Bundle.Tables, lb.Tables...)
+		res.Bundle.Figures = append(res.Bundle.Figures, lb.Figures...)
+	}
 	if err := res.Bundle.Write(opt.Out); err != nil {
 		return nil, fmt.Errorf("analyze: %w", err)
 	}

@@ -40,6 +40,11 @@ computes SPEC §5's statistics:
   tail fits      exponential, Pareto (Lomax), Weibull, lognormal by maximum
                  likelihood, with KS and AIC, for the top page and the aggregate
                  of all intervals (every interval of every page counts once)
+  localized      with --nhpp: SPEC §4.4 consistent windows, power-law (Weibull)
+                 MLE with bias corrections, Duane plot, next-update prediction;
+  staleness      (on by default) the exact fraction of time a crawler's copy is
+                 stale at revisit interval Δ vs the exponential model's
+                 prediction, and the Δ each needs for staleness ≤ ε
   method errors  with REPLAY_DIR: WMRD and KS of every estimate against the
                  true G_U (and F_U) on [0, --x-max], per page and per method and
                  sampler (mean and median over pages)
@@ -141,6 +146,12 @@ the full analysis.`,
 	f.Uint64Var(&opt.Seed, "seed", 1, "seed of every Monte-Carlo draw")
 	f.IntVar(&opt.Reps, "reps", 999, "Monte-Carlo replicates of the Lilliefors KS test")
 	f.IntVar(&opt.AggregateMax, "aggregate-max", 1<<18, "intervals sampled (uniformly, seeded) for the aggregate tail fits")
+	f.BoolVar(&opt.Localized.NHPP, "nhpp", false, "localized rates (SPEC §4.4): consistent windows, Weibull/Duane fits, next-update prediction")
+	f.Float64Var(&opt.Localized.Theta, "nhpp-theta", 0.1, "with --nhpp: consistency threshold of the windows")
+	f.BoolVar(&opt.Localized.Staleness, "staleness", true, "cost of assuming Poisson: exact staleness of a crawler's copy vs the exponential model")
+	f.Float64Var(&opt.Localized.Delta, "stale-delta", 0, "revisit interval Δ for --staleness in --unit (0: each page's E[U])")
+	f.Float64Var(&opt.Localized.Epsilon, "stale-eps", 0.1, "staleness target ε for the Δ each model needs")
+	f.IntVar(&opt.Localized.SelectMax, "select-max", analysis.DefaultSelectMax, "NHPP and staleness run on at most this many pages, the busiest")
 	f.BoolVar(&recommend, "recommend", false, "print the recommended method for the scenario given by --age, --sampler, --old-m3")
 	f.StringVar(&age, "age", "no", "with --recommend: are ages (Last-Modified) observed? yes or no")
 	f.StringVar(&sampler, "sampler", "random", "with --recommend: revisit delays are constant or random")

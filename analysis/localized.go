@@ -1,0 +1,65 @@
+package analysis
+
+import (
+	"fmt"
+
+	"github.com/revisit-dev/revisit/analysis/staleness"
+	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/replay/nhpp"
+	"github.com/revisit-dev/revisit/series"
+	"github.com/revisit-dev/revisit/transform"
+)
+
+// DefaultSelectMax bounds the pages kept in memory for the localized-rate
+// (NHPP, SPEC §4.4) and staleness analyses: the busiest pages, so memory
+// does not grow with the corpus.
+const DefaultSelectMax = 2000
+
+// LocalizedOptions switch on the analyses that need whole update series of
+// a selection of pages rather than one streaming pass: localized rates
+// (replay/nhpp) and the cost of assuming Poisson (analysis/staleness).
+type LocalizedOptions struct {
+	NHPP      bool    // SPEC §4.4 windows, Weibull/Duane fits, prediction
+	Theta     float64 // consistency threshold of the NHPP windows (0 → 0.1)
+	Staleness bool    // exact staleness vs the Poisson prediction
+	Delta     float64 // revisit interval Δ in the unit (0 → each page's E[U])
+	Epsilon   float64 // staleness target ε (0 → 0.1)
+	SelectMax int     // at most this many pages, the busiest (0 → DefaultSelectMax)
+}
+
+func (o LocalizedOptions) enabled() bool { return o.NHPP || o.Staleness }
+
+// localizedBundle runs the enabled analyses on the kept pages and returns
+// their tables and figures (SPEC §7 item 7).
+func localizedBundle(pages []series.Page, unit float64, opt *Options) (*tables.Bundle, error) {
+	b := &tables.Bundle{}
+	lo := opt.Localized
+	if lo.NHPP {
+		nb, err := nhpp.Analyze(pages, unit, nhpp.Options{Theta: lo.Theta, Dataset: opt.Dataset})
+		if err != nil {
+			return nil, fmt.Errorf("nhpp: %w", err)
+		}
+		b.Tables = append(b.Tables, nb.Tables...)
+		b.Figures = append(b.Figures, nb.Figures...)
+	}
+	if lo.Staleness {
+		sb, err := staleness.Analyze(pages, unit, staleness.Options{Delta: lo.Delta, Epsilon: lo.Epsilon, Seed: opt.Seed, Dataset: opt.Dataset})
+		if err != nil {
+			return nil, fmt.Errorf("staleness: %w", err)
+		}
+		b.Tables = append(b.Tables, sb.Tables...)
+		b.Figures = append(b.Figures, sb.Figures...)
+	}
+	return b, nil
+}
+
+func newLocalizedKeeper(opt *Options) *transform.TopKeeper {
+	if !opt.Localized.enabled() {
+		return nil
+	}
+	n := opt.Localized.SelectMax
+	if n <= 0 {
+		n = DefaultSelectMax
+	}
+	return transform.NewTopKeeper(n)
+}
