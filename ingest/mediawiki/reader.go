@@ -483,6 +483,9 @@ func (r *Reader) atEnd() error {
 		reason, cause = "xml", s.err
 	case s.err != nil:
 		reason, cause = "corrupt", s.err
+		if sh, ok := s.err.(interface{ Short() string }); ok {
+			cause = shortError{s.err, sh.Short()} // file and offset are in the ParseError
+		}
 	case !r.rootSeen:
 		reason, cause = "xml", errors.New("not a MediaWiki XML export (no <mediawiki> element)")
 	}
@@ -521,3 +524,13 @@ func attr(tag []byte, name string) string {
 		return s
 	}
 }
+
+// shortError replaces the message of an error that repeats what the
+// ParseError around it says, keeping it for errors.Is/As.
+type shortError struct {
+	err error
+	msg string
+}
+
+func (e shortError) Error() string { return e.msg }
+func (e shortError) Unwrap() error { return e.err }

@@ -411,6 +411,12 @@ func (e *CorruptError) Error() string {
 
 func (e *CorruptError) Unwrap() error { return e.Err }
 
+// Short is the message without the file and offset, for callers that
+// report those already (a parser's *source.ParseError).
+func (e *CorruptError) Short() string {
+	return fmt.Sprintf("%s stream is corrupt or truncated: %v", e.Format, e.Err)
+}
+
 func (r *Reader) wrapErr(err error) error {
 	r.failed = true
 	var ce *CorruptError
