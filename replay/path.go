@@ -154,7 +154,11 @@ func replayPath(up updateSource, vis visitSource, end float64, s Sampler, cfg *C
 		}
 		add(m, KindG, c, nan, h, note)
 		if cfg.Recover && slices.Contains(recoverable, m) {
-			rec, err := RecoverF(c, cfg.RecoverOpt)
+			recover := RecoverF
+			if m == MethodM6 && !s.Constant() {
+				recover = recoverMidpoints // bins hold means over (y_n − h, y_n]
+			}
+			rec, err := recover(c, cfg.RecoverOpt)
 			if err != nil {
 				p := make([]float64, len(g.x))
 				for i := range p {

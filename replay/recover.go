@@ -65,10 +65,36 @@ var ErrNoDensity = errors.New("recover F_U: the estimated density g_U(0) is not 
 // After a running median of 3 (against noise), the chosen h is the start of
 // the first flat region: the first candidate from which 4 consecutive
 // values of E[U](h) stay within Tol (2 %) of each other ((max − min)/min).
-// When there is no such run, the start of the run of 4 with the smallest
+// When there is no such run (a noisy estimate), the tolerance is doubled,
+// up to 16·Tol; beyond that the start of the run of 4 with the smallest
 // relative spread is chosen (with fewer than 4 candidates, the one with
 // the smallest E[U]).
 func RecoverF(g series.CDF, opt RecoverOptions) (Recovered, error) {
+	return recoverOn(g, g.X, opt)
+}
+
+// recoverMidpoints recovers F_U from an estimate whose value at grid point
+// x_n is the mean of G_U over the bin (x_n − d, x_n] — M6 for random
+// delays, where a pair's distance is rounded up to its bin — by placing
+// each value at its bin's midpoint x_n − d/2 (≈ where G_U takes that mean;
+// the shift removes the O(d) bias that otherwise halves the slope at 0)
+// and returning F_U on the original grid.
+func recoverMidpoints(g series.CDF, opt RecoverOptions) (Recovered, error) {
+	if len(g.X) < 3 {
+		return RecoverF(g, opt)
+	}
+	d := g.X[1] - g.X[0]
+	mid := series.CDF{Method: g.Method, X: make([]float64, len(g.X)), P: g.P, Samples: g.Samples}
+	for i, x := range g.X {
+		if i > 0 {
+			mid.X[i] = x - d/2
+		}
+	}
+	return recoverOn(mid, g.X, opt)
+}
+
+// recoverOn recovers F_U from g and tabulates it on out.
+func recoverOn(g series.CDF, out []float64, opt RecoverOptions) (Recovered, error) {
 	opt = opt.withDefaults()
 	if opt.K != 3 && opt.K != 5 {
 		return Recovered{}, fmt.Errorf("recover F_U: the derivative rule has %d points, want 3 or 5", opt.K)
@@ -84,7 +110,7 @@ func RecoverF(g series.CDF, opt RecoverOptions) (Recovered, error) {
 			return Recovered{}, errors.New("recover F_U: the estimate is undefined (no samples)")
 		}
 	}
-	d := g.X[1] - g.X[0]
+	d := g.X[len(g.X)-1] - g.X[len(g.X)-2] // the grid step (the first may be a half step)
 	xmax := g.X[len(g.X)-1]
 	var rec Recovered
 	h := opt.H
@@ -107,11 +133,11 @@ func RecoverF(g series.CDF, opt RecoverOptions) (Recovered, error) {
 		return rec, ErrNoDensity
 	}
 	rec.H, rec.MeanU = h, 1/g0
-	f := make([]float64, len(g.X))
-	for i, x := range g.X {
+	f := make([]float64, len(out))
+	for i, x := range out {
 		f[i] = min(1, max(0, 1-slope(g, x, h, opt.K)/g0))
 	}
-	rec.F = series.CDF{Method: g.Method, X: g.X, P: f, Samples: g.Samples}
+	rec.F = series.CDF{Method: g.Method, X: out, P: f, Samples: g.Samples}
 	return rec, nil
 }
 
@@ -144,21 +170,28 @@ func chooseH(scan []HPoint, tol float64) float64 {
 		}
 		return scan[bi].H
 	}
-	best, bi := math.Inf(1), 0
-	for i := 0; i+run <= n; i++ {
+	spread := make([]float64, n-run+1) // relative spread of each run of 4
+	for i := range spread {
 		lo, hi := math.Inf(1), 0.0
 		for _, v := range sm[i : i+run] {
 			lo, hi = min(lo, v), max(hi, v)
 		}
-		spread := (hi - lo) / lo
-		if math.IsInf(hi, 1) || math.IsNaN(spread) {
-			continue
+		spread[i] = (hi - lo) / lo
+		if math.IsInf(hi, 1) || math.IsNaN(spread[i]) {
+			spread[i] = math.Inf(1)
 		}
-		if spread <= tol {
-			return scan[i].H
+	}
+	for t := tol; t <= 16*tol; t *= 2 {
+		for i, sp := range spread {
+			if sp <= t {
+				return scan[i].H
+			}
 		}
-		if spread < best {
-			best, bi = spread, i
+	}
+	best, bi := math.Inf(1), 0
+	for i, sp := range spread {
+		if sp < best {
+			best, bi = sp, i
 		}
 	}
 	return scan[bi].H
