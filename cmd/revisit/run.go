@@ -251,6 +251,13 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	if !g.quiet {
 		aopt.Log = os.Stderr
 	}
+	// A previous run's tables and figures must not survive into this
+	// report: analysis writes its bundle without clearing the directory.
+	for _, sub := range []string{"tables", "figures"} {
+		if err := os.RemoveAll(filepath.Join(dir("analysis"), sub)); err != nil {
+			return fmt.Errorf("run: %w", err)
+		}
+	}
 	if _, err := analysis.Run(ctx, aopt); err != nil {
 		return fmt.Errorf("run: analyze: %w", err)
 	}
