@@ -169,6 +169,12 @@ func TestBadOptions(t *testing.T) {
 	if ms, err := ParseMethods([]string{"gm4", "m2", "ALL"}); err != nil || len(ms) != len(AllMethods) {
 		t.Errorf("ParseMethods: %v %v", ms, err)
 	}
+	// Lower-case names in a Config select the methods too.
+	s, _ := ParseSampler("const:1")
+	es, err := ReplayVisits([]float64{0, 1, 4, 6}, []float64{0.5, 1.5, 2.5}, s, Config{Methods: []string{"m2", "gm4"}, H: 1, XMax: 3})
+	if err != nil || len(es) != 2+2 || es[0].Method != MethodM2 || es[1].Method != MethodGM4 {
+		t.Errorf("lower-case methods: %d rows, %v", len(es), err)
+	}
 	for _, c := range []Config{{H: 0, XMax: 1}, {H: -1, XMax: 1}, {H: 0.1, XMax: 0}, {H: math.NaN(), XMax: 1}} {
 		if err := c.Check(); err == nil {
 			t.Errorf("config %+v accepted", c)

@@ -24,7 +24,8 @@ type Config struct {
 	RecoverOpt RecoverOptions
 }
 
-// Check validates the configuration.
+// Check validates the configuration and puts the method names in canonical
+// form and output order.
 func (c *Config) Check() error {
 	if !(c.H > 0) || math.IsInf(c.H, 0) {
 		return fmt.Errorf("bin width h must be > 0, got %g", c.H)
@@ -38,11 +39,11 @@ func (c *Config) Check() error {
 	if len(c.Methods) == 0 {
 		c.Methods = AllMethods
 	}
-	for _, m := range c.Methods {
-		if _, ok := canonicalMethod(m); !ok {
-			return fmt.Errorf("unknown method %q", m)
-		}
+	ms, err := ParseMethods(c.Methods)
+	if err != nil {
+		return err
 	}
+	c.Methods = ms // canonical names, output order
 	return nil
 }
 
