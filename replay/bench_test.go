@@ -41,9 +41,14 @@ func benchPath(span float64) (t, s []float64, cycles []int64) {
 // the update cycles (O(1) per pair), no bound on the distance.
 func naiveM6Cycles(s []float64, cyc []int64, g grid) (w, z []int64) {
 	w, z = make([]int64, g.n+1), make([]int64, g.n+1)
+	q := make([]int64, len(s)) // the same quantized times as the fast M6, computed once
+	for i, v := range s {
+		q[i] = quantize(v, g.inv)
+	}
 	for j := range s {
+		adj := q[j] + 1<<qBits - 1
 		for i := 0; i < j; i++ {
-			b := pairBin(quantize(s[j], g.inv)+1<<qBits-1, quantize(s[i], g.inv))
+			b := pairBin(adj, q[i])
 			if b > g.n {
 				continue
 			}
