@@ -43,7 +43,13 @@ ones. Output (OUT, written atomically): estimates.parquet — one row per
 page × sampler × method × kind with columns page_id, title, sampler, method,
 kind (G or F), x, p (lists), samples, rate, h, note, visits — and replay.json
 (options, counts, and the mean WMRD/KS of each method against the truth,
-also printed as a summary).`,
+also printed as a summary).
+
+Cost: one pass over each page's updates and visits per sampler; with random
+delays M6 pairs each visit with the λ·x_max visits before it (about 1 s for
+a 10-year page at λ = 2/h with x_max = 1000 h), so a smaller --xmax is the
+lever on very long pages. Memory: the selected pages (--top) or one page per
+worker, and the grids.`,
 		Example: `  revisit replay data/enwiki --sampler exp:2 --sampler const:0.5 -o out/replay
   revisit replay data/enwiki --top 10 --methods M2,M4,M6 --h 0.05 --xmax 1000 --seed 7 -o out/replay
   revisit replay data/yelp --unit d --sampler const:7 --min-updates 100 --top 0 -o out/yelp-replay`,

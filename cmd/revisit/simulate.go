@@ -41,10 +41,12 @@ the model) are also written to DIR/tables and DIR/figures as JSON, section 0,
 for 'revisit report'.
 
 Windows (--T): A..B is every power of ten from A to B, or a comma list.
-Cost grows with T × λ × paths, and M6 with x_max/h: T = 10⁷ with const:1 is
-10⁷ visits per path. Defaults: h = E[U]/10, x_max = the x with G_U(x) = 0.999.
+Cost grows with T × λ × paths (T = 10⁷ with const:1 is 10⁷ visits per
+path); with random delays M6 also pairs each visit with the λ·x_max visits
+before it. Defaults: h = E[U]/10, x_max = the x with G_U(x) = 0.999.
 
-Samplers: ` + indent(replay.SamplerSyntax),
+Samplers (--sampler, repeatable; λ per unit of the update model):
+  ` + indent(replay.SamplerSyntax),
 		Example: `  revisit simulate --update pareto:3,1 --sampler const:1 --T 1e2..1e5 --paths 20
   revisit simulate --update weibull:0.5,1 --sampler exp:4 --sampler const:0.25 --methods M2,M4,M6 -o out/sim
   revisit simulate --update exp:1 --sampler const:0.5 --T 100,1000,10000 --paths 50 --seed 7`,
