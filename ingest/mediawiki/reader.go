@@ -217,14 +217,45 @@ func (r *Reader) Next() (*series.RawPage, error) {
 var nameEnd = [256]bool{' ': true, '/': true, '>': true, '\t': true, '\n': true, '\r': true}
 
 // content reads the character data after a start tag, up to the next '<'.
-func (r *Reader) content(off int64) ([]byte, error) {
-	i := r.s.indexByte('<')
+// When the closing tag "</name>" follows at once (a leaf element, as
+// in every dump), it is consumed too, which saves the main loop a turn.
+func (r *Reader) content(off int64, name string) ([]byte, error) {
+	s := r.s
+	i := s.indexByte('<')
 	if i < 0 {
 		return nil, r.atEnd()
 	}
-	c := r.s.buf[r.s.pos : r.s.pos+i]
-	r.s.pos += i
+	c := s.buf[s.pos : s.pos+i]
+	s.pos += i
+	if name != "" {
+		s.closeLeaf(name)
+	}
 	return c, nil
+}
+
+// skipLeaf skips the character data after a start tag up to the next '<'
+// within the window, and the closing tag "</name>" if that is what
+// follows. name must point into the current window (no refill since the
+// tag was read); outside the window nothing is skipped and the main loop
+// carries on as usual.
+func (s *scanner) skipLeaf(name []byte) {
+	i := index(s.buf[s.pos:s.end], '<')
+	if i < 0 {
+		return
+	}
+	s.pos += i
+	b := s.buf[s.pos:s.end]
+	if n := len(name); len(b) >= n+3 && b[1] == '/' && b[2+n] == '>' && string(b[2:2+n]) == string(name) {
+		s.pos += n + 3
+	}
+}
+
+// closeLeaf consumes "</name>" at the current position when it is there.
+func (s *scanner) closeLeaf(name string) {
+	b := s.buf[s.pos:s.end]
+	if n := len(name); len(b) >= n+3 && b[1] == '/' && b[2+n] == '>' && string(b[2:2+n]) == name {
+		s.pos += n + 3
+	}
 }
 
 func (r *Reader) malformed(off int64, msg string) error {
@@ -249,7 +280,7 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 		if !r.inSite || self {
 			return nil
 		}
-		c, err := r.content(off)
+		c, err := r.content(off, "")
 		if err != nil {
 			return err
 		}
@@ -269,7 +300,7 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 		}
 		v := ""
 		if !self {
-			c, err := r.content(off)
+			c, err := r.content(off, "namespace")
 			if err != nil {
 				return err
 			}
@@ -290,7 +321,7 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 		if !r.inPage || r.inRev || self {
 			return nil
 		}
-		c, err := r.content(off)
+		c, err := r.content(off, "title")
 		if err != nil {
 			return err
 		}
@@ -303,7 +334,7 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 		if !r.inPage || r.inRev || self {
 			return nil
 		}
-		c, err := r.content(off)
+		c, err := r.content(off, "ns")
 		if err != nil {
 			return err
 		}
@@ -319,7 +350,7 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 		if !r.inRev && r.pageIDSet {
 			return nil
 		}
-		c, err := r.content(off)
+		c, err := r.content(off, "id")
 		if err != nil {
 			return err
 		}
@@ -354,7 +385,7 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 		if !r.inRev || r.inContrib || self {
 			return nil
 		}
-		c, err := r.content(off)
+		c, err := r.content(off, "timestamp")
 		if err != nil {
 			return err
 		}
@@ -372,6 +403,9 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 		if r.inContrib {
 			r.revAnon = true
 		}
+		if !self {
+			r.s.skipLeaf(name)
+		}
 	case "minor":
 		if r.inRev {
 			r.revMin = true
@@ -383,6 +417,11 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 	case "upload":
 		if r.inPage && !r.inRev && !self {
 			r.inUpload = true
+		}
+	case "parentid", "username", "comment", "model", "format", "sha1", "origin", "sitename", "generator", "case", "restrictions":
+		// Leaves of no interest: their content and closing tag at once.
+		if !self {
+			r.s.skipLeaf(name)
 		}
 	}
 	return nil
