@@ -144,6 +144,9 @@ func (r *Reader) bad(off int64, reason string, err error) error {
 func (r *Reader) Next() (*series.RawPage, error) {
 	s := r.s
 	for {
+		if r.inRev && !r.revBad {
+			r.revisionBody()
+		}
 		// Inline fast path for the few bytes of indentation between tags.
 		if i, lim := s.pos, min(s.end, s.pos+32); true {
 			for i < lim && s.buf[i] != '<' {
@@ -239,7 +242,7 @@ func (r *Reader) content(off int64, name string) ([]byte, error) {
 // tag was read); outside the window nothing is skipped and the main loop
 // carries on as usual.
 func (s *scanner) skipLeaf(name []byte) {
-	i := index(s.buf[s.pos:s.end], '<')
+	i := bytes.IndexByte(s.buf[s.pos:s.end], '<')
 	if i < 0 {
 		return
 	}
@@ -573,3 +576,88 @@ type shortError struct {
 
 func (e shortError) Error() string { return e.msg }
 func (e shortError) Unwrap() error { return e.err }
+
+// revisionBody is the fast path through a revision's elements: it jumps
+// from '<' to '<' (character data never holds a literal '<' in a dump, so
+// this also steps over text bodies) and handles the elements a stub or full
+// dump repeats in every revision by their first bytes, without parsing tag
+// names. At anything else — <id> and <timestamp> of the revision, </revision>,
+// a tag with attributes it does not know, the end of the window — it
+// returns with the scanner at that '<' and the main loop takes over, so
+// malformed input is checked there as usual.
+func (r *Reader) revisionBody() {
+	s := r.s
+	for {
+		i := bytes.IndexByte(s.buf[s.pos:s.end], '<')
+		if i < 0 {
+			return
+		}
+		s.pos += i
+		b := s.buf[s.pos:s.end]
+		if len(b) < 16 {
+			return
+		}
+		switch b[1] {
+		case '/':
+			switch {
+			case b[2] == 'c' && string(b[2:14]) == "contributor>":
+				r.inContrib = false
+				s.pos += 14
+				continue
+			case b[2] == 'r' || b[2] == 'p' || b[2] == 'u' || b[2] == 'm':
+				return // </revision>, </page>, … : bookkeeping in endTag
+			}
+		case 'i':
+			if string(b[1:4]) == "ip>" {
+				r.revAnon = r.revAnon || r.inContrib
+				s.pos += 4
+				continue
+			}
+			if string(b[1:4]) != "id>" || !r.inContrib {
+				return // the revision's own <id> is read by startTag
+			}
+		case 'c':
+			if string(b[1:13]) == "contributor>" {
+				r.inContrib = true
+				s.pos += 13
+				continue
+			}
+			if string(b[1:9]) != "comment>" {
+				return
+			}
+		case 'm':
+			if string(b[1:6]) == "minor" && nameEnd[b[6]] {
+				r.revMin = true
+			} else if string(b[1:7]) != "model>" {
+				return
+			}
+		case 't':
+			if string(b[1:5]) != "text" || !nameEnd[b[5]] {
+				return // <timestamp> is parsed by startTag
+			}
+		case 'p':
+			if string(b[1:10]) != "parentid>" {
+				return
+			}
+		case 'u':
+			if string(b[1:10]) != "username>" {
+				return
+			}
+		case 's':
+			if string(b[1:6]) != "sha1>" {
+				return
+			}
+		case 'f':
+			if string(b[1:8]) != "format>" {
+				return
+			}
+		case 'o':
+			if string(b[1:8]) != "origin>" {
+				return
+			}
+		default:
+			return
+		}
+		s.pos++ // an element of no interest, or its closing tag
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -282,33 +281,6 @@ func TestUnescape(t *testing.T) {
 	for _, in := range []string{"&nbsp;", "&#xD800;", "&#99999999;", "a & b", "&amp"} {
 		if _, err := unescape([]byte(in)); err == nil {
 			t.Errorf("unescape(%q) accepted", in)
-		}
-	}
-}
-
-// index must agree with bytes.IndexByte (the reference) at every length and
-// position, around the 8-byte words and the 64-byte switch to IndexByte.
-func TestIndexMatchesIndexByte(t *testing.T) {
-	for n := 0; n < 200; n++ {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = byte('a' + i%7)
-			if i%13 == 12 {
-				b[i] = 0xbc // '<' | 0x80: must not match
-			}
-		}
-		if got, want := index(b, '<'), strings.IndexByte(string(b), '<'); got != want {
-			t.Fatalf("len %d without '<': %d, want %d", n, got, want)
-		}
-		for p := 0; p < n; p++ {
-			c := slices.Clone(b)
-			c[p] = '<'
-			if p+3 < n {
-				c[p+3] = '<'
-			}
-			if got, want := index(c, '<'), strings.IndexByte(string(c), '<'); got != want {
-				t.Fatalf("len %d, '<' at %d: %d, want %d", n, p, got, want)
-			}
 		}
 	}
 }

@@ -83,7 +83,7 @@ func (s *scanner) more(keep int) bool {
 // skipToByte advances pos to the next c, discarding everything before it.
 func (s *scanner) skipToByte(c byte) bool {
 	for {
-		if i := index(s.buf[s.pos:s.end], c); i >= 0 {
+		if i := bytes.IndexByte(s.buf[s.pos:s.end], c); i >= 0 {
 			s.pos += i
 			return true
 		}
@@ -119,7 +119,7 @@ func (s *scanner) skipPast(sep []byte) bool {
 func (s *scanner) indexByte(c byte) int {
 	from := s.pos
 	for {
-		if i := index(s.buf[from:s.end], c); i >= 0 {
+		if i := bytes.IndexByte(s.buf[from:s.end], c); i >= 0 {
 			return from + i - s.pos
 		}
 		from = s.end - s.pos // relative, survives the move in more
@@ -140,26 +140,3 @@ func (s *scanner) readErr() error {
 }
 
 func (s *scanner) String() string { return fmt.Sprintf("scanner@%d", s.offset(s.pos)) }
-
-// index is bytes.IndexByte with a plain loop over the first bytes: in
-// stub dumps most searches end within a few bytes (the indentation between
-// tags, a tag name), where the call into the vectorised search costs more
-// than it saves.
-func index(b []byte, c byte) int {
-	n := len(b)
-	if n > 16 {
-		n = 16
-	}
-	for i := 0; i < n; i++ {
-		if b[i] == c {
-			return i
-		}
-	}
-	if n == len(b) {
-		return -1
-	}
-	if i := bytes.IndexByte(b[n:], c); i >= 0 {
-		return n + i
-	}
-	return -1
-}
