@@ -398,7 +398,8 @@ func methodFigures(res *Result, rows []EstimateRow, src string) []tables.Figure 
 		figs = append(figs, f)
 	}
 	if m2, ok := find("M2", "F", false); ok {
-		f := tables.Figure{ID: "top_f_from_m2", Section: secFigures, Order: 2, Source: src,
+		// Log x: intervals span decades and F rises near 0 (x = 0 is dropped).
+		f := tables.Figure{ID: "top_f_from_m2", Section: secFigures, Order: 2, Source: src, LogX: true,
 			XLabel: "interval x (" + res.UnitName + ")", YLabel: "F(x)",
 			Title: fmt.Sprintf("F_U recovered from M2 (SPEC §4.2) against the truth for %s (sampler %s)", title, m2.Sampler)}
 		for _, r := range rows {
