@@ -613,8 +613,23 @@ func (r *Reader) revisionBody() {
 				s.pos += 4
 				continue
 			}
-			if string(b[1:4]) != "id>" || !r.inContrib {
-				return // the revision's own <id> is read by startTag
+			if string(b[1:4]) != "id>" {
+				return
+			}
+			if !r.inContrib {
+				// The revision's own id, when the value and "</id>" are in
+				// the window and well formed; else startTag reads it.
+				v, n, ok := leafValue(b[4:], "id")
+				if !ok {
+					return
+				}
+				id, ok := parseInt(v)
+				if !ok {
+					return
+				}
+				r.revID = id
+				s.pos += 4 + n
+				continue
 			}
 		case 'c':
 			if string(b[1:13]) == "contributor>" {
@@ -632,8 +647,21 @@ func (r *Reader) revisionBody() {
 				return
 			}
 		case 't':
+			if string(b[1:11]) == "timestamp>" && !r.inContrib {
+				v, n, ok := leafValue(b[11:], "timestamp")
+				if !ok {
+					return
+				}
+				t, err := parseTimestamp(v)
+				if err != nil {
+					return // startTag reports it
+				}
+				r.revTime, r.revHasTime = t, true
+				s.pos += 11 + n
+				continue
+			}
 			if string(b[1:5]) != "text" || !nameEnd[b[5]] {
-				return // <timestamp> is parsed by startTag
+				return
 			}
 		case 'p':
 			if string(b[1:10]) != "parentid>" {
@@ -660,4 +688,15 @@ func (r *Reader) revisionBody() {
 		}
 		s.pos++ // an element of no interest, or its closing tag
 	}
+}
+
+// leafValue splits b, the bytes after a start tag, into the character data
+// up to "</name>" and the length consumed including that closing tag; ok is
+// false when the closing tag is not next (or not in b).
+func leafValue(b []byte, name string) (v []byte, n int, ok bool) {
+	i := bytes.IndexByte(b, '<')
+	if i < 0 || len(b) < i+len(name)+3 || b[i+1] != '/' || string(b[i+2:i+2+len(name)]) != name || b[i+2+len(name)] != '>' {
+		return nil, 0, false
+	}
+	return b[:i], i + len(name) + 3, true
 }
