@@ -62,6 +62,9 @@ func TestRoundTrip(t *testing.T) {
 	if r.Manifest.Counts.PagesKept != int64(len(want)) || r.Manifest.Tool != "revisit" {
 		t.Fatalf("manifest %+v", r.Manifest)
 	}
+	if st, err := os.Stat(dir); err != nil || st.Mode().Perm() != 0o755 {
+		t.Fatalf("dataset directory mode: %v %v", st.Mode(), err)
+	}
 	ents, _ := os.ReadDir(filepath.Dir(dir))
 	if len(ents) != 1 {
 		t.Fatalf("temporary files left: %v", ents)
