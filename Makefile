@@ -30,5 +30,10 @@ bench: build
 demo: build
 	@bash scripts/demo.sh "$(BIN)" "$(DEMO)"
 
+# Fuzz the parsers for a few minutes each (crashers land in testdata/fuzz).
+fuzz:
+	$(GO) test -run XXX -fuzz=FuzzMediaWiki -fuzztime=3m ./ingest/mediawiki
+	$(GO) test -run XXX -fuzz=FuzzYelp -fuzztime=3m ./ingest/yelp
+
 clean:
 	rm -rf bin $(DEMO)
