@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,6 +18,7 @@ import (
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/generate"
 	"github.com/revisit-dev/revisit/ingest"
+	"github.com/revisit-dev/revisit/ingest/source"
 	"github.com/revisit-dev/revisit/internal/progress"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/replay"
@@ -41,6 +43,7 @@ type runFlags struct {
 	policyMax        int64
 	ingest           ingest.Options
 	nsList           string
+	since, until     string
 	allNS            bool
 }
 
@@ -50,7 +53,8 @@ func newRunCmd(g *globals) *cobra.Command {
 		Use:   "run INPUT... -o OUT",
 		Short: "Ingest → replay → analyze → report in one go, with sensible defaults",
 		Long: `run does the whole job on edit histories (Wikipedia dumps, Yelp files, update
-logs — anything 'revisit ingest' reads) and writes, under OUT:
+logs — anything 'revisit ingest' reads, with the same filters and the same
+--id/--time/--format options for CSV/JSON logs) and writes, under OUT:
 
   dataset/    the Parquet dataset of update series (revisit ingest)
   replay/     estimates of every method by virtual crawlers (revisit replay)
@@ -74,6 +78,7 @@ Every random draw comes from --seed: the same seed gives the same report.
 to the report.`,
 		Example: `  revisit run enwiki-latest-stub-meta-history.xml.gz -o out
   revisit run yelp_academic_dataset_review.json -o yelp-out --top 20
+  revisit run file_commits.csv.gz --id path --time commit_time_utc -o git-out
   revisit run dump.xml.bz2 -o out --rate 0.5 --seed 7 --include sim-out
   revisit run large.xml.lzma -o anarchism --sampler const:0.25 --sampler exp:4`,
 		Args: cobra.ArbitraryArgs,
@@ -95,6 +100,12 @@ to the report.`,
 				return usagef("run: --namespaces: %v", err)
 			}
 			rf.ingest.Namespaces, rf.ingest.AllNamespaces = ns, rf.allNS
+			if rf.ingest.Since, err = parseWhen(rf.since); err != nil {
+				return usagef("run: --since: %v", err)
+			}
+			if rf.ingest.Until, err = parseWhen(rf.until); err != nil {
+				return usagef("run: --until: %v", err)
+			}
 			for _, s := range rf.samplers {
 				if _, err := replay.ParseSampler(s); err != nil {
 					return usagef("run: --sampler %q: %v", s, err)
@@ -140,6 +151,20 @@ to the report.`,
 	f.BoolVar(&rf.allNS, "all-namespaces", false, "keep pages of every namespace")
 	f.IntVar(&rf.ingest.MinUpdates, "min-updates", 2, "drop pages with fewer updates at ingest")
 	f.BoolVar(&rf.ingest.SkipBad, "skip-bad", false, "count and skip bad records instead of failing")
+	// The rest of ingest's filters and generic-log options, so that
+	// anything 'revisit ingest' reads 'revisit run' reads too.
+	f.StringVar(&rf.since, "since", "", "keep revisions at or after this time (RFC 3339 or YYYY-MM-DD, UTC)")
+	f.StringVar(&rf.until, "until", "", "keep revisions before this time (RFC 3339 or YYYY-MM-DD, UTC)")
+	f.BoolVar(&rf.ingest.NoRedirects, "no-redirects", false, "drop MediaWiki redirect pages")
+	f.StringVar(&rf.ingest.Source, "source", "", "source name of MediaWiki pages (default: the dump's dbname) and of generic logs (default: generic)")
+	f.StringVar(&rf.ingest.Generic.Format, "format", "auto", "generic log format: csv, tsv, jsonl, jsonkeys or auto")
+	f.StringVar(&rf.ingest.Generic.ID, "id", "", "generic log: column (name or 0-based index) holding the object id")
+	f.StringVar(&rf.ingest.Generic.Time, "time", "", "generic log: column (name or 0-based index) holding the timestamp")
+	f.StringVar(&rf.ingest.Generic.Group, "group", "", "generic log: optional column holding the object's group (site)")
+	f.BoolVar(&rf.ingest.Generic.IDFromFileName, "id-from-filename", false, "generic log: the whole file is one object named after the file")
+	f.BoolVar(&rf.ingest.Generic.IDFromDir, "id-from-dir", false, "with --id-from-filename: name the object after the file's directory")
+	f.StringVar(&rf.ingest.Generic.TimeLayout, "time-layout", "auto", "generic log timestamps: auto, rfc3339, date, datetime, epoch, epochms or a Go layout")
+	f.IntVar(&rf.ingest.Generic.SkipLines, "skip-lines", 0, "generic log: lines to skip before the header")
 	return cmd
 }
 
@@ -177,6 +202,20 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	iopt.Inputs, iopt.Output, iopt.Version = inputs, dir("dataset"), version
 	disp := progress.New(os.Stderr, "ingest", g.quiet)
 	iopt.Progress = disp
+	var mu sync.Mutex
+	shown := 0
+	iopt.OnBad = func(e *source.ParseError) {
+		mu.Lock()
+		defer mu.Unlock()
+		shown++
+		if g.quiet || shown > maxBadShown {
+			return
+		}
+		fmt.Fprintln(os.Stderr, "revisit: skipped:", e)
+		if shown == maxBadShown {
+			fmt.Fprintf(os.Stderr, "revisit: (only the first %d skipped records are shown; the summary counts all)\n", maxBadShown)
+		}
+	}
 	sum, err := ingest.Run(ctx, iopt)
 	if err != nil {
 		var oe *ingest.OptionError

@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/csv"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/revisit-dev/revisit/internal/realdata"
 	"github.com/revisit-dev/revisit/internal/tables"
@@ -167,5 +169,56 @@ func TestRunGeneratedSections(t *testing.T) {
 	// The two reports differ only in the results directories they name.
 	if strings.ReplaceAll(string(a), filepath.Join(dir, "a"), "OUT") != strings.ReplaceAll(string(b), filepath.Join(dir, "b"), "OUT") {
 		t.Error("the same seed gave different reports")
+	}
+}
+
+// run reads generic logs as ingest does: --id and --time say which CSV
+// columns hold the object and the timestamp, and --since filters. The log
+// below has 3 objects with 30 updates each, one every 2 hours, from
+// 2021-01-01 (object k starts k hours later); --since 2021-01-02 keeps the
+// updates at or after 24 h, i.e. 30 − 12 = 18 per object (hours 24…58
+// for object 0: t = 2i ≥ 24 ⇔ i ≥ 12), so the corpus table must say
+// 3 pages and 54 updates.
+func TestRunGenericLogFlags(t *testing.T) {
+	dir := t.TempDir()
+	var sb strings.Builder
+	sb.WriteString("commit,path,when\n")
+	t0 := time.Date(2021, 1, 1, 0, 0, 0, 0, time.UTC)
+	for k := 0; k < 3; k++ {
+		for i := 0; i < 30; i++ {
+			at := t0.Add(time.Duration(k)*time.Minute + time.Duration(2*i)*time.Hour)
+			fmt.Fprintf(&sb, "c%d_%d,file%d.txt,%s\n", k, i, k, at.Format(time.RFC3339))
+		}
+	}
+	in := filepath.Join(dir, "log.csv")
+	if err := os.WriteFile(in, []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	if code := execute([]string{"-q", "run", in, "--id", "path", "--time", "when", "--since", "2021-01-02",
+		"-o", out, "--top", "3", "--reps", "19", "--x-max", "10"}); code != exitOK {
+		t.Fatalf("run with --id/--time: exit %d", code)
+	}
+	fh, err := os.Open(filepath.Join(out, "report", "tables", "analysis_corpus.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	recs, err := csv.NewReader(fh).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	if got := recs[1][col["pages"]]; got != "3" {
+		t.Errorf("pages = %s, want 3", got)
+	}
+	if got := recs[1][col["updates"]]; got != "54" {
+		t.Errorf("updates = %s, want 54", got)
+	}
+	if code := execute([]string{"-q", "run", in, "--since", "yesterday", "-o", filepath.Join(dir, "o2")}); code != exitUsage {
+		t.Errorf("run --since yesterday: exit %d, want %d", code, exitUsage)
 	}
 }
