@@ -73,17 +73,27 @@ func main() {
 func execute(args []string) int {
 	root := newRoot()
 	root.SetArgs(args)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	if err == nil {
 		return exitOK
 	}
 	fmt.Fprintln(os.Stderr, "revisit:", err)
 	var ue usageError
 	if errors.As(err, &ue) || isCobraUsage(err) {
-		fmt.Fprintln(os.Stderr, "Run 'revisit --help' for usage.")
+		fmt.Fprintln(os.Stderr, usageHint(cmd))
 		return exitUsage
 	}
 	return exitBadInput
+}
+
+// usageHint points at the help of the command that failed ('revisit run
+// --help' after a bad flag of run), not at the root's list of commands.
+func usageHint(cmd *cobra.Command) string {
+	path := "revisit"
+	if cmd != nil {
+		path = cmd.CommandPath()
+	}
+	return "Run '" + path + " --help' for usage."
 }
 
 // isCobraUsage recognises cobra's own argument errors (unknown command,
