@@ -43,12 +43,12 @@ func naiveM6Cycles(s []float64, cyc []int64, g grid) (w, z []int64) {
 	w, z = make([]int64, g.n+1), make([]int64, g.n+1)
 	q := make([]int64, len(s)) // the same quantized times as the fast M6, computed once
 	for i, v := range s {
-		q[i] = quantize(v, g.inv)
+		q[i] = quantize(v, g.inv, qBits)
 	}
 	for j := range s {
 		adj := q[j] + 1<<qBits - 1
 		for i := 0; i < j; i++ {
-			b := pairBin(adj, q[i])
+			b := pairBin(adj, q[i], qBits)
 			if b > g.n {
 				continue
 			}
@@ -67,7 +67,7 @@ func TestNaiveCyclesEqualsFast(t *testing.T) {
 	tt, s, cyc := benchPath(500)
 	g := newGrid(0.05, 50)
 	w, z := naiveM6Cycles(s, cyc, g)
-	e := newM6(g, false)
+	e := newM6(g, false, tt[len(tt)-1])
 	crawl(&sliceUpdates{t: tt}, &sliceVisits{v: s}, tt[len(tt)-1], []observer{e})
 	ew := e.w()
 	for b := range w {
@@ -85,7 +85,7 @@ func BenchmarkM6Fast(b *testing.B) {
 		b.Run(fmt.Sprintf("visits=%d/xmax=%g", len(s), xmax), func(b *testing.B) {
 			g := newGrid(0.05, xmax)
 			for range b.N {
-				e := newM6(g, false)
+				e := newM6(g, false, tt[len(tt)-1])
 				crawl(&sliceUpdates{t: tt}, &sliceVisits{v: s}, tt[len(tt)-1], []observer{e})
 			}
 		})

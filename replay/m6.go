@@ -24,8 +24,8 @@ import (
 //
 // Binning: for random delays the visit times are scaled once and kept as
 // integers q = round(s/h·2²⁰) (a resolution of 2⁻²⁰ bins, far below any
-// clock), and a pair's bin is ⌈(q_j − q_i)/2²⁰⌉, exact in integer arithmetic
-// (pairBin). For constant
+// clock; coarser only for windows of ≥ 2⁴² bins, see m6Bits), and a pair's
+// bin is ⌈(q_j − q_i)/2²⁰⌉, exact in integer arithmetic (pairBin). For constant
 // delays the visits are s_1 + jΔ and the grid step is Δ, so a pair's bin is
 // its lag L = j − i, exactly, and no pair is visited at all: W(L) = m − L,
 // and the same-cycle pairs at lag L are Σ_c max(0, k_c − L) over the update
@@ -38,6 +38,7 @@ type m6 struct {
 	c       []int64 // their update cycles
 	head    int
 	pairs   int64
+	bits    int // resolution of the quantized times: 2^−bits bins (m6Bits); −1: window too long
 
 	// lattice: visits per cycle
 	m      int64   // visits
@@ -46,31 +47,53 @@ type m6 struct {
 	kCount []int64 // kCount[k] = cycles with k visits (closed ones)
 }
 
-func newM6(g grid, lattice bool) *m6 {
-	return &m6{g: g, lattice: lattice, same: make([]int64, g.n+1), z: make([]int64, g.n+1)}
+// newM6 is M6 on grid g for visits in a window ending at end (in units).
+func newM6(g grid, lattice bool, end float64) *m6 {
+	return &m6{g: g, lattice: lattice, bits: m6Bits(end, g.inv), same: make([]int64, g.n+1), z: make([]int64, g.n+1)}
 }
 
 // qBits is the resolution of M6's visit times for random delays: 2^−20 of
 // a bin (5·10⁻⁸ h for h = 0.05 h).
 const qBits = 20
 
-// quantize is a visit time in units of 2^−qBits bins: round(s/h·2^qBits).
-func quantize(s, inv float64) int64 { return int64(math.Round(s * inv * (1 << qBits))) }
+// m6Bits is the resolution 2^−bits bins at which visit times up to end can
+// be quantized without overflowing an int64 (|q| < 2^62, so q_j + 2^bits
+// cannot overflow either): qBits, or fewer when the window holds 2^42 bins
+// or more (e.g. 10⁹ s at h = 10⁻⁴ s); −1 when even whole bins overflow.
+func m6Bits(end, inv float64) int {
+	n := end * inv // bins in the window
+	if n < 1<<(62-qBits) {
+		return qBits
+	}
+	if !(n < 1<<62) {
+		return -1
+	}
+	_, exp := math.Frexp(n) // n < 2^exp
+	return 62 - exp
+}
+
+// quantize is a visit time in units of 2^−bits bins: round(s/h·2^bits).
+func quantize(s, inv float64, bits int) int64 {
+	return int64(math.Round(math.Ldexp(s*inv, bits)))
+}
 
 // pairBin is M6's bin of the pair (i, j) for random delays, exactly in
-// integers: ⌈(q_j − q_i)/2^qBits⌉, given adj = q_j + 2^qBits − 1.
-func pairBin(adj, qi int64) int { return int((adj - qi) >> qBits) }
+// integers: ⌈(q_j − q_i)/2^bits⌉, given adj = q_j + 2^bits − 1.
+func pairBin(adj, qi int64, bits int) int { return int((adj - qi) >> (uint(bits) & 63)) }
 
 func (e *m6) add(o *Obs) {
 	if e.lattice {
 		e.addLattice(o)
 		return
 	}
-	limit := int64(e.g.n)
-	q := quantize(o.S, e.g.inv)
-	adj := q + 1<<qBits - 1
+	if e.bits < 0 {
+		return
+	}
+	limit, bits := int64(e.g.n), e.bits
+	q := quantize(o.S, e.g.inv, bits)
+	adj := q + 1<<bits - 1
 	// Drop visits that can no longer pair with o or any later visit.
-	for e.head < len(e.sig) && (adj-e.sig[e.head])>>qBits > limit {
+	for e.head < len(e.sig) && int64(pairBin(adj, e.sig[e.head], bits)) > limit {
 		e.head++
 	}
 	if e.head > 4096 && e.head*2 > len(e.sig) {
@@ -81,11 +104,20 @@ func (e *m6) add(o *Obs) {
 	// Every visit from head on is within the grid: bin ≤ limit.
 	s, c, same, z := e.sig[e.head:], e.c[e.head:], e.same, e.z
 	i := len(s) - 1
-	for ; i >= 0 && c[i] == o.Cycle; i-- { // same cycle: Q_ij = 0
-		same[pairBin(adj, s[i])]++
-	}
-	for ; i >= 0; i-- { // different cycles: Q_ij = 1
-		z[pairBin(adj, s[i])]++
+	if bits == qBits { // the usual case: a constant shift keeps the loop tight
+		for ; i >= 0 && c[i] == o.Cycle; i-- { // same cycle: Q_ij = 0
+			same[(adj-s[i])>>qBits]++
+		}
+		for ; i >= 0; i-- { // different cycles: Q_ij = 1
+			z[(adj-s[i])>>qBits]++
+		}
+	} else {
+		for ; i >= 0 && c[i] == o.Cycle; i-- {
+			same[pairBin(adj, s[i], bits)]++
+		}
+		for ; i >= 0; i-- {
+			z[pairBin(adj, s[i], bits)]++
+		}
 	}
 	e.pairs += int64(len(s))
 	e.sig = append(e.sig, q)
@@ -152,7 +184,11 @@ func (e *m6) w() []int64 {
 
 func (e *m6) cdf() (series.CDF, string) {
 	e.finishLattice()
-	return ratioCDF(e.g.x, e.w(), e.z, e.pairs)
+	c, note := ratioCDF(e.g.x, e.w(), e.z, e.pairs)
+	if !e.lattice && e.bits < 0 {
+		note = fmt.Sprintf("not run: the window holds ≥ 2^62 bins of width %g (h is too small for it)", e.g.step)
+	}
+	return c, note
 }
 
 // ratioCDF is G_6 = Z/W with empty bins carried forward.

@@ -19,7 +19,7 @@ func naiveM6(t, s []float64, h, xmax float64, lattice bool) (w, z []int64) {
 		for i := 0; i < j; i++ {
 			b := j - i
 			if !lattice {
-				b = pairBin(quantize(s[j], g.inv)+1<<qBits-1, quantize(s[i], g.inv))
+				b = pairBin(quantize(s[j], g.inv, qBits)+1<<qBits-1, quantize(s[i], g.inv, qBits), qBits)
 			}
 			if b > g.n {
 				continue
@@ -79,7 +79,7 @@ func TestM6EqualsNaive(t *testing.T) {
 			tt, ss := randomPath(seed, 5+int(seed%30), upd, smp)
 			step := smp.Step(c.h)
 			g := newGrid(step, c.xmax)
-			e := newM6(g, smp.Constant())
+			e := newM6(g, smp.Constant(), tt[len(tt)-1])
 			crawl(&sliceUpdates{t: tt}, &sliceVisits{v: ss}, tt[len(tt)-1], []observer{e})
 			w, z := naiveM6(tt, ss, step, c.xmax, smp.Constant())
 			ew := e.w()
@@ -136,6 +136,38 @@ func TestM4EqualsM2OnGrid(t *testing.T) {
 			if g4.P[i] != g2.P[i] {
 				t.Fatalf("seed %d: at x=%g M4=%g M2=%g", seed, g4.X[i], g4.P[i], g2.P[i])
 			}
+		}
+	}
+}
+
+// M6's bins for random delays must stay exact on a long window with a fine
+// h: T/h = 10⁹ h / 10⁻⁴ h = 10¹³ bins, where visit times scaled by 2²⁰ per
+// bin (10¹⁹) no longer fit in an int64. Updates at 0, 10⁹ + 0.0003 and
+// 10⁹ + 1; visits at 10⁹ + {0, 0.000152, 0.00025, 0.000451, 0.00058}
+// (float64 resolves 1.2·10⁻⁷ there; every distance is ≥ 10⁻⁶ from a bin
+// edge). By hand, pair distances in units of h = 10⁻⁴, bin = ⌈d⌉, and
+// Q_ij = 1 iff the update at +0.0003 lies in (s_i, s_j], i.e. i ≤ 2 < j:
+//
+//	(0,1) 1.52→2 Q0  (0,2) 2.5→3 Q0   (0,3) 4.51→5 Q1  (0,4) 5.8→6 Q1
+//	(1,2) 0.98→1 Q0  (1,3) 2.99→3 Q1  (1,4) 4.28→5 Q1
+//	(2,3) 2.01→3 Q1  (2,4) 3.3→4 Q1   (3,4) 1.29→2 Q0
+func TestM6LongWindowFineBins(t *testing.T) {
+	base := 1e9
+	tt := []float64{0, base + 0.0003, base + 1}
+	off := []float64{0, 0.000152, 0.00025, 0.000451, 0.00058}
+	vis := make([]float64, len(off))
+	for i, o := range off {
+		vis[i] = base + o
+	}
+	g := newGrid(1e-4, 1e-3)
+	e := newM6(g, false, tt[len(tt)-1])
+	crawl(&sliceUpdates{t: tt}, &sliceVisits{v: vis}, tt[len(tt)-1], []observer{e})
+	wantW := []int64{0, 1, 2, 3, 1, 2, 1, 0, 0, 0, 0}
+	wantZ := []int64{0, 0, 0, 2, 1, 2, 1, 0, 0, 0, 0}
+	w := e.w()
+	for b := range wantW {
+		if w[b] != wantW[b] || e.z[b] != wantZ[b] {
+			t.Fatalf("bin %d: W=%d Z=%d, want W=%d Z=%d (all W %v Z %v)", b, w[b], e.z[b], wantW[b], wantZ[b], w, e.z)
 		}
 	}
 }

@@ -101,7 +101,7 @@ func replayPath(up updateSource, vis visitSource, end float64, s Sampler, cfg *C
 		obs = append(obs, eg)
 	}
 	if has(MethodM6) {
-		e6 = newM6(g, s.Constant())
+		e6 = newM6(g, s.Constant(), end)
 		obs = append(obs, e6)
 	}
 	if has(MethodNaive) || has(MethodCho) || has(MethodMatloff) || has(MethodAgeMLE) {
