@@ -320,10 +320,15 @@ func siBytes(n int64) string {
 
 // humanRows formats every cell of t for people (see Human), column by
 // column: a Time column whose values all fall on midnight UTC prints dates
-// only, otherwise every cell shows date and time.
+// only, otherwise every cell shows date and time; a Float column with a
+// value below 10⁻³ (and none from 1,000 up) prints every value in the
+// same scientific notation, so that errors of 2.4e-04 and 1.2e-02 can be
+// compared at a glance instead of reading 2.421e-04 next to 0.01218.
 func humanRows(t *tables.Table) [][]string {
 	dateOnly := make([]bool, len(t.Columns))
+	sci := make([]bool, len(t.Columns))
 	for j, c := range t.Columns {
+		sci[j] = c.Kind == tables.Float && sciColumn(t.Rows, j)
 		if c.Kind != tables.Time {
 			continue
 		}
@@ -346,9 +351,45 @@ func humanRows(t *tables.Table) [][]string {
 					continue
 				}
 			}
+			if sci[j] {
+				if f, ok := asFloat(v); ok && finite(f) && f != 0 {
+					row[j] = sciFloat(f)
+					continue
+				}
+			}
 			row[j] = Human(c.Kind, v)
 		}
 		out[i] = row
 	}
 	return out
+}
+
+// sciColumn tells whether column j of rows holds a finite non-zero value
+// below 10⁻³ in magnitude and none of 1,000 or more (where thousands
+// separators read better).
+func sciColumn(rows [][]any, j int) bool {
+	tiny := false
+	for _, r := range rows {
+		f, ok := asFloat(cell(r, j))
+		if !ok || !finite(f) || f == 0 {
+			continue
+		}
+		a := math.Abs(f)
+		if a >= 999.95 {
+			return false
+		}
+		if a < 1e-3 {
+			tiny = true
+		}
+	}
+	return tiny
+}
+
+// sciFloat prints f with 4 significant digits in scientific notation:
+// 2.421e-04, 1.218e-02, −3.000e-01.
+func sciFloat(f float64) string {
+	if f < 0 {
+		return "−" + strconv.FormatFloat(-f, 'e', 3, 64)
+	}
+	return strconv.FormatFloat(f, 'e', 3, 64)
 }

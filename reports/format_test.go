@@ -122,3 +122,36 @@ func TestTexEscapes(t *testing.T) {
 		t.Errorf("texNumber = %q", got)
 	}
 }
+
+// A Float column mixing values below 10⁻³ with larger ones prints all of
+// them in one scientific notation (4 significant digits, written out by
+// hand below), zero and missing cells as usual; a column without tiny
+// values, or with a value ≥ 1,000, keeps the ordinary format.
+func TestHumanRowsScientificColumn(t *testing.T) {
+	tb := tables.Table{Columns: []tables.Column{
+		{Name: "wmrd", Kind: tables.Float},
+		{Name: "ks", Kind: tables.Float},
+		{Name: "big", Kind: tables.Float},
+	}, Rows: [][]any{
+		{2.421e-4, 0.5, 1234.0},
+		{0.001218, 0.03961, 5e-4},
+		{0.01267, 0.25, 2.0},
+		{0.0, math.NaN(), 3.0},
+		{-0.3, 0.1, 4.0},
+	}}
+	want := [][]string{
+		{"2.421e-04", "0.5", "1,234"},
+		{"1.218e-03", "0.03961", "5.000e-04"},
+		{"1.267e-02", "0.25", "2"},
+		{"0", "—", "3"},
+		{"−3.000e-01", "0.1", "4"},
+	}
+	got := humanRows(&tb)
+	for i := range want {
+		for j := range want[i] {
+			if got[i][j] != want[i][j] {
+				t.Errorf("row %d col %s: %q, want %q", i, tb.Columns[j].Name, got[i][j], want[i][j])
+			}
+		}
+	}
+}
