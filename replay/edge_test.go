@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"context"
 	"errors"
 	"math"
 	"strings"
@@ -184,6 +185,19 @@ func TestBadOptions(t *testing.T) {
 	var oe *OptionError
 	if _, _, err := o.Validate(); !errors.As(err, &oe) {
 		t.Errorf("Validate: %v, want *OptionError", err)
+	}
+	// Methods that need constant delays with only random samplers: nothing
+	// would be estimated (only truth rows written), a usage error.
+	for _, o := range []Options{
+		{Samplers: []string{"exp:1", "uniform:2"}, Methods: []string{"M3,M4,cho"}, H: 1, XMax: 2, Out: "x"},
+	} {
+		if _, _, err := o.Validate(); !errors.As(err, &oe) || !strings.Contains(err.Error(), "constant delays") {
+			t.Errorf("Validate %v on %v: %v, want an *OptionError about constant delays", o.Methods, o.Samplers, err)
+		}
+	}
+	if _, err := Simulate(context.Background(), SimOptions{Update: "exp:1", Samplers: []string{"exp:1"},
+		Methods: []string{"M5"}, Ts: []float64{10}, Paths: 1}); !errors.As(err, &oe) {
+		t.Errorf("Simulate M5 with exp:1: %v, want an *OptionError", err)
 	}
 	if _, err := RecoverF(ExpCDF("x", 1, newGrid(0.1, 5).x), RecoverOptions{K: 4}); err == nil {
 		t.Error("4-point rule accepted")

@@ -94,3 +94,18 @@ func canonicalMethod(name string) (string, bool) {
 	}
 	return "", false
 }
+
+// checkApplicable fails when no selected method can run on any of the
+// samplers (e.g. only M3, M4, M5, cho or matloff with random delays):
+// such a run would write nothing but the truth.
+func checkApplicable(methods []string, smp []Sampler) error {
+	for _, s := range smp {
+		for _, m := range methods {
+			if Applicable(m, s) {
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("none of the methods %s can run on the samplers given (%s need constant delays: add a const:Δ sampler)",
+		strings.Join(methods, ", "), strings.Join(constantOnly, ", "))
+}

@@ -84,6 +84,9 @@ func (o *Options) Validate() ([]Sampler, []string, error) {
 	if err := cfg.Check(); err != nil {
 		return bad(err)
 	}
+	if err := checkApplicable(methods, smp); err != nil {
+		return bad(err)
+	}
 	if o.Unit < 0 || math.IsNaN(o.Unit) {
 		return bad(fmt.Errorf("unit must be > 0 seconds, got %g", o.Unit))
 	}

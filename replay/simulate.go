@@ -152,6 +152,9 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 			return bad(err)
 		}
 	}
+	if err := checkApplicable(methods, smp); err != nil {
+		return bad(err)
+	}
 	if len(opt.Ts) == 0 {
 		return bad(errors.New("no window length T given"))
 	}
