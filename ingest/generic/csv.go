@@ -115,6 +115,7 @@ func (r *Reader) gatherCSV() error {
 	if err != nil {
 		return err
 	}
+	next := int64(2) // the line (in the CSV, without skipped lines) after the last record read
 	for {
 		start := r.skipBytes + cr.InputOffset()
 		rec, err := cr.Read()
@@ -124,7 +125,8 @@ func (r *Reader) gatherCSV() error {
 		if err != nil {
 			var pe *csv.ParseError
 			if !errors.As(err, &pe) {
-				return &source.ParseError{File: r.so.File, Offset: start, Reason: "read", Err: err}
+				// The record after the last one read (which ended on line next-1).
+				return r.readErr(start, skip+next, err)
 			}
 			lines := int64(pe.Line - pe.StartLine + 1)
 			e := &source.ParseError{File: r.so.File, Offset: start, Line: skip + int64(pe.StartLine), Reason: "csv", Err: csvCause(err, skip)}
@@ -139,6 +141,7 @@ func (r *Reader) gatherCSV() error {
 			continue
 		}
 		line, _ := cr.FieldPos(0)
+		next = int64(line) + recordLines(rec)
 		if err := r.record(tb, rec, skip+int64(line), start); err != nil {
 			return err
 		}
@@ -166,7 +169,7 @@ func (r *Reader) gatherTSV() error {
 		}
 		lineNo, start := skip+ls.Line(), r.skipBytes+ls.Offset()
 		if err != nil {
-			return &source.ParseError{File: r.so.File, Offset: start, Line: lineNo, Reason: "read", Err: err}
+			return r.readErr(r.skipBytes+ls.Consumed(), lineNo+1, err)
 		}
 		if tb != nil && len(bytes.TrimSpace(line)) == 0 {
 			r.stats.Blank++

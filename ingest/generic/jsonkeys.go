@@ -19,7 +19,8 @@ import (
 func (r *Reader) gatherJSONKeys() error {
 	b, err := io.ReadAll(r.br)
 	if err != nil {
-		return &source.ParseError{File: r.so.File, Offset: r.skipBytes + int64(len(b)), Reason: "read", Err: err}
+		// The object is cut: its keys cannot be told from garbage.
+		return source.ReadError(r.so.File, r.skipBytes+int64(len(b)), 0, FileID(r.opt.FileName, r.opt.IDFromDir), err)
 	}
 	id := []byte(FileID(r.opt.FileName, r.opt.IDFromDir))
 	// lineOf counts lines incrementally: offsets only grow during the scan.

@@ -79,7 +79,7 @@ func (r *Reader) gatherJSONL() error {
 		lineNo := ls.Line() + int64(r.opt.SkipLines)
 		off := ls.Offset() + r.skipBytes
 		if err != nil {
-			return &source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Reason: "read", Err: err}
+			return r.readErr(ls.Consumed()+r.skipBytes, lineNo+1, err)
 		}
 		trimmed := bytes.TrimSpace(line)
 		if len(trimmed) == 0 {

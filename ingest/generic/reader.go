@@ -89,7 +89,7 @@ func NewReader(r io.Reader, opt Options, so source.Options) (*Reader, error) {
 	if opt.Format == "" || opt.Format == FormatAuto {
 		head, err := rd.br.Peek(64 << 10)
 		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-			return nil, &source.ParseError{File: so.File, Offset: 0, Reason: "read", Err: err}
+			return nil, source.ReadError(so.File, 0, 0, "", err)
 		}
 		for i := 0; i < opt.SkipLines; i++ {
 			if j := bytes.IndexByte(head, '\n'); j >= 0 {
@@ -193,7 +193,7 @@ func (r *Reader) skipLines() error {
 			return nil
 		}
 		if err != nil {
-			return &source.ParseError{File: r.so.File, Offset: r.skipBytes, Line: int64(i + 1), Reason: "read", Err: err}
+			return source.ReadError(r.so.File, r.skipBytes, int64(i+1), "", err)
 		}
 		r.stats.SkipLines++
 	}
@@ -212,6 +212,18 @@ func (r *Reader) add(id []byte, group []byte, t int64, line, offset int64) {
 	o.times = append(o.times, t)
 	r.stats.Records++
 	r.stats.Revisions++
+}
+
+// readErr handles a failure to read the stream at offset (line): a corrupt
+// or truncated compressed stream is a bad record (with SkipBad it is
+// counted, nil is returned and the stream ends there); any other read
+// error is returned.
+func (r *Reader) readErr(offset, line int64, err error) error {
+	pe := source.ReadError(r.so.File, offset, line, "", err)
+	if pe.Reason == "corrupt" {
+		return r.bad(pe, 0)
+	}
+	return pe
 }
 
 // bad handles one bad record: counts it and goes on with SkipBad, or

@@ -89,3 +89,30 @@ func (o *Options) Bad(e *ParseError) error {
 	}
 	return nil
 }
+
+// ReadError is the ParseError for a failure to read the input itself at
+// offset (line, page). A decompressor that reports a truncated or damaged
+// stream (an error with a Short() message that leaves out the file and
+// position, as internal/decompress's CorruptError does) gives reason
+// "corrupt" and that short message, the error still wrapped for errors.As;
+// any other error (an I/O failure) gives reason "read". Readers hand a
+// "corrupt" one to Options.Bad: with SkipBad it is counted and the stream
+// ends there, since nothing after the failure can be decoded.
+func ReadError(file string, offset, line int64, page string, err error) *ParseError {
+	pe := &ParseError{File: file, Offset: offset, Line: line, Page: page, Reason: "read", Err: err}
+	var sh interface{ Short() string }
+	if errors.As(err, &sh) {
+		pe.Reason, pe.Err = "corrupt", shortError{err, sh.Short()}
+	}
+	return pe
+}
+
+// shortError replaces the message of an error that repeats what the
+// ParseError around it says, keeping it for errors.Is/As.
+type shortError struct {
+	err error
+	msg string
+}
+
+func (e shortError) Error() string { return e.msg }
+func (e shortError) Unwrap() error { return e.err }

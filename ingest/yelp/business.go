@@ -36,7 +36,13 @@ func ReadBusinesses(r io.Reader, opt source.Options) (Businesses, error) {
 			return bs, nil
 		}
 		if err != nil {
-			return nil, &source.ParseError{File: opt.File, Offset: ls.Consumed(), Line: ls.Line() + 1, Reason: "read", Err: err}
+			pe := source.ReadError(opt.File, ls.Consumed(), ls.Line()+1, "", err)
+			if pe.Reason == "corrupt" {
+				if err := opt.Bad(pe); err == nil {
+					return bs, nil // counted with SkipBad: the stream ends here
+				}
+			}
+			return nil, pe
 		}
 		if isBlank(line) {
 			continue

@@ -92,7 +92,7 @@ func NewReader(r io.Reader, opt source.Options) (*Reader, error) {
 				Err: errors.New("no Yelp record in the file")}
 		}
 		if err != nil {
-			return nil, rd.readErr(err)
+			return nil, source.ReadError(opt.File, rd.ls.Consumed(), rd.ls.Line()+1, "", err)
 		}
 		rd.stats.Lines++
 		if isBlank(line) {
@@ -205,8 +205,15 @@ func (r *Reader) Next() (*series.RawPage, error) {
 	return p, nil
 }
 
+// readErr handles a failure to read the stream: a corrupt or truncated
+// compressed stream is a bad record (with SkipBad it is counted, nil is
+// returned and the stream ends there); any other read error is returned.
 func (r *Reader) readErr(err error) error {
-	return &source.ParseError{File: r.opt.File, Offset: r.ls.Consumed(), Line: r.ls.Line() + 1, Reason: "read", Err: err}
+	pe := source.ReadError(r.opt.File, r.ls.Consumed(), r.ls.Line()+1, "", err)
+	if pe.Reason == "corrupt" {
+		return r.bad(pe)
+	}
+	return pe
 }
 
 // bad handles one bad record (File is filled in by opt.Bad).
