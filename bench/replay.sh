@@ -12,9 +12,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
-BIN=${BIN:-bin/revisit}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
+# Measure the code as it is now: build a fresh binary unless BIN names one
+# (a leftover bin/revisit may predate the last change).
+BIN=${BIN:-}
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
@@ -39,7 +41,10 @@ awk -v v="$visits" -v f100="$f100" -v f1000="$f1000" -v n5="$n5" -v n10="$n10" '
 
 echo
 echo "replay: 10 busiest pages of a generated Wikipedia-like corpus, all methods, exp:2 + const:0.5 ($RUNS runs)"
-[ -x "$BIN" ] || go build -o "$BIN" ./cmd/revisit
+if [ -z "$BIN" ]; then
+  BIN="$WORK/revisit"
+  go build -o "$BIN" ./cmd/revisit
+fi
 "$BIN" generate -q --pages 300 --span 10y --format parquet --model 'pareto:1.8,{lognormal:2,0.8}' --seed 1 -o "$WORK/corpus"
 TIMEFORMAT='%R %U %S'
 for i in $(seq "$RUNS"); do
