@@ -427,7 +427,11 @@ func (r *Reader) wrapErr(err error) error {
 	if r.curName != "" {
 		name += ":" + r.curName
 	}
-	return &CorruptError{File: name, Format: r.format, Offset: r.offset, Err: err}
+	format := r.format
+	if format == Plain && r.archive == Tar {
+		format = Tar // an uncompressed tar cut short: the archive is what is truncated
+	}
+	return &CorruptError{File: name, Format: format, Offset: r.offset, Err: err}
 }
 
 // SHA256 reads whatever stored bytes the decompressor has not consumed

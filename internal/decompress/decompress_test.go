@@ -1,6 +1,7 @@
 package decompress
 
 import (
+	"archive/tar"
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
@@ -234,5 +235,36 @@ func TestPipe7z(t *testing.T) {
 	sum, _ := r.SHA256()
 	if sum != fileSHA(t, p) {
 		t.Fatal("sha256 of spooled stdin differs from the file's")
+	}
+}
+
+// A plain tar cut inside a member: the error says the tar archive is
+// truncated and names the member (not a "plain stream", which would send
+// the user looking for a compression problem).
+func TestTruncatedTar(t *testing.T) {
+	var b bytes.Buffer
+	tw := tar.NewWriter(&b)
+	body := bytes.Repeat([]byte("{\"business_id\":\"x\",\"date\":\"2020-01-01\"}\n"), 2000)
+	tw.WriteHeader(&tar.Header{Name: "reviews.json", Mode: 0o644, Size: int64(len(body))})
+	tw.Write(body)
+	tw.Close()
+	p := filepath.Join(t.TempDir(), "y.tar")
+	cut := 512 + len(body)/2 // the header and half the member
+	os.WriteFile(p, b.Bytes()[:cut], 0o644)
+	r, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := r.Next(); err != nil {
+		t.Fatal(err)
+	}
+	_, err = io.ReadAll(r)
+	var ce *CorruptError
+	if !errors.As(err, &ce) {
+		t.Fatalf("err %v, want a *CorruptError", err)
+	}
+	if ce.Format != "tar" || ce.File != p+":reviews.json" || ce.Offset != int64(len(body)/2) {
+		t.Errorf("error %v: format %q file %q offset %d; want tar, %s:reviews.json, %d", err, ce.Format, ce.File, ce.Offset, p, len(body)/2)
 	}
 }
