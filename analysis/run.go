@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -125,7 +124,13 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 
 var errStop = errors.New("stop")
 
+// resultsLegacy are the entries of an analysis directory written before
+// the .revisit-analysis marker existed: such a directory is replaced too.
+var resultsLegacy = []string{"tables", "figures", "csv", "page_stats.parquet", "page_stats.csv", "page_errors.parquet", "page_errors.csv"}
+
 // Analyze is Run on any source of pages (Run passes the dataset's Each).
+// The results directory opt.Out is written atomically (WriteResults): it
+// appears, or replaces an earlier one, only when everything succeeded.
 func Analyze(ctx context.Context, pages PageSource, opt Options) (*Result, error) {
 	opt.defaults()
 	if opt.Out == "" {
@@ -134,6 +139,20 @@ func Analyze(ctx context.Context, pages PageSource, opt Options) (*Result, error
 	if opt.Replay != "" && opt.Estimates == nil {
 		return nil, fmt.Errorf("analyze: replay directory %s given but no reader for it", opt.Replay)
 	}
+	var res *Result
+	err := WriteResults(opt.Out, "analysis", resultsLegacy, func(tmp string) error {
+		var err error
+		res, err = analyze(ctx, pages, opt, tmp)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// analyze computes everything and writes the results into out.
+func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*Result, error) {
 	res := &Result{Unit: opt.Unit}
 	if res.Unit == 0 {
 		err := pages(func(p *series.Page) error {
@@ -148,11 +167,7 @@ func Analyze(ctx context.Context, pages PageSource, opt Options) (*Result, error
 		}
 	}
 	res.UnitName = transform.UnitName(res.Unit)
-	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
-		return nil, fmt.Errorf("analyze: %w", err)
-	}
-
-	statsW, err := newColWriter(filepath.Join(opt.Out, "page_stats"), pageStatsColumns(res.UnitName))
+	statsW, err := newColWriter(filepath.Join(out, "page_stats"), pageStatsColumns(res.UnitName))
 	if err != nil {
 		return nil, fmt.Errorf("analyze: %w", err)
 	}
@@ -288,19 +303,19 @@ func Analyze(ctx context.Context, pages PageSource, opt Options) (*Result, error
 		res.Bundle.Tables = append(res.Bundle.Tables, lb.Tables...)
 		res.Bundle.Figures = append(res.Bundle.Figures, lb.Figures...)
 	}
-	if err := res.Bundle.Write(opt.Out); err != nil {
+	if err := res.Bundle.Write(out); err != nil {
 		return nil, fmt.Errorf("analyze: %w", err)
 	}
 	for _, t := range res.Bundle.Tables {
 		if t.ID == "page_stats_top" {
 			continue
 		}
-		if err := writeTableFiles(filepath.Join(opt.Out, "csv", t.ID), t); err != nil {
+		if err := writeTableFiles(filepath.Join(out, "csv", t.ID), t); err != nil {
 			return nil, fmt.Errorf("analyze: %w", err)
 		}
 	}
 	if len(res.PageErrors) > 0 {
-		if err := writeTableFiles(filepath.Join(opt.Out, "page_errors"), pageErrorsTable(res, &opt, false)); err != nil {
+		if err := writeTableFiles(filepath.Join(out, "page_errors"), pageErrorsTable(res, &opt, false)); err != nil {
 			return nil, fmt.Errorf("analyze: %w", err)
 		}
 	}
