@@ -66,7 +66,7 @@ func TestRecoverExponentialAutoH(t *testing.T) {
 // (x_n − d, x_n] (M6 for random delays). U uniform on [0, 2]: G_U(x) =
 // x − x²/4, whose bin mean is, by integration, (P(x_n) − P(x_n − d))/d with
 // P(x) = x²/2 − x³/12; it equals G_U at the bin's midpoint minus d²/48 (the
-// mean of a quadratic with G” = −1/2). Placed at the midpoints, the
+// mean of a quadratic whose second derivative is −1/2). At the midpoints the
 // recovery gives E[U] = 1 and F_U(x) = x/2 to O(d²/h) ≈ 10⁻⁴ (d = 0.01,
 // h = 0.02). Read at the bin ends instead, every value but G(0) = 0 is
 // shifted by half a bin, which the one-sided rule at 0 turns into a slope
