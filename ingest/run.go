@@ -65,6 +65,7 @@ type driver struct {
 	files      map[mergeKey]string
 
 	lastConsumed int64
+	compressed   bool // the current input is compressed: parse offsets are in the decompressed stream
 
 	businesses               yelp.Businesses
 	yelpJoined, yelpUnjoined int64
@@ -181,6 +182,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 	}
 	defer r.Close()
 	d.lastConsumed = 0
+	d.compressed = r.Format() != decompress.Plain
 	var kinds []string
 	for !r.Failed() { // after a skipped corrupt stream (--skip-bad) nothing more can be read
 		member, err := r.Next()
@@ -221,6 +223,10 @@ func (d *driver) input(ctx context.Context, path string) error {
 			err = d.stream(ctx, r, name, kind)
 		}
 		if err != nil {
+			var pe *source.ParseError
+			if errors.As(err, &pe) && d.compressed {
+				pe.Decompressed = true
+			}
 			return err
 		}
 		kinds = append(kinds, kind)
@@ -277,6 +283,9 @@ func (d *driver) onBad(e *source.ParseError) {
 	d.badMu.Lock()
 	d.bad[e.Reason]++
 	d.badMu.Unlock()
+	if d.compressed {
+		e.Decompressed = true
+	}
 	if d.opt.OnBad != nil {
 		d.opt.OnBad(e)
 	}

@@ -31,6 +31,9 @@ type ParseError struct {
 	Page   string
 	Reason string // short machine-readable reason: "xml", "json", "timestamp", "truncated", "missing-field", …
 	Err    error
+	// Decompressed says that File is compressed, so Offset is not a
+	// position in the file itself; the message says "decompressed byte".
+	Decompressed bool
 }
 
 func (e *ParseError) Error() string {
@@ -40,7 +43,11 @@ func (e *ParseError) Error() string {
 		fmt.Fprintf(&b, " line %d", e.Line)
 	}
 	if e.Offset >= 0 {
-		fmt.Fprintf(&b, " at byte %d", e.Offset)
+		if e.Decompressed {
+			fmt.Fprintf(&b, " at decompressed byte %d", e.Offset)
+		} else {
+			fmt.Fprintf(&b, " at byte %d", e.Offset)
+		}
 	}
 	if e.Page != "" {
 		fmt.Fprintf(&b, " (page %q)", e.Page)
