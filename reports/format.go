@@ -323,7 +323,10 @@ func siBytes(n int64) string {
 // only, otherwise every cell shows date and time; a Float column with a
 // value below 10⁻³ (and none from 1,000 up) prints every value in the
 // same scientific notation, so that errors of 2.4e-04 and 1.2e-02 can be
-// compared at a glance instead of reading 2.421e-04 next to 0.01218.
+// compared at a glance instead of reading 2.421e-04 next to 0.01218; an
+// Int column of identifiers (page_id, id, …_id) prints plain digits, since
+// an id is a name, not a quantity (1663608137959423511, not
+// 1,663,608,137,959,423,511).
 func humanRows(t *tables.Table) [][]string {
 	dateOnly := make([]bool, len(t.Columns))
 	sci := make([]bool, len(t.Columns))
@@ -348,6 +351,12 @@ func humanRows(t *tables.Table) [][]string {
 			if c.Kind == tables.Time && !dateOnly[j] {
 				if n, ok := asInt(v); ok {
 					row[j] = time.Unix(n, 0).UTC().Format("2006-01-02 15:04:05")
+					continue
+				}
+			}
+			if c.Kind == tables.Int && idColumn(c.Name) {
+				if n, ok := asInt(v); ok {
+					row[j] = strconv.FormatInt(n, 10)
 					continue
 				}
 			}
@@ -392,4 +401,11 @@ func sciFloat(f float64) string {
 		return "−" + strconv.FormatFloat(-f, 'e', 3, 64)
 	}
 	return strconv.FormatFloat(f, 'e', 3, 64)
+}
+
+// idColumn tells whether a column named name holds identifiers rather than
+// counts: "id", "page_id", "business_id", "rev id", ….
+func idColumn(name string) bool {
+	n := strings.ToLower(strings.TrimSpace(name))
+	return n == "id" || strings.HasSuffix(n, "_id") || strings.HasSuffix(n, " id")
 }

@@ -155,3 +155,21 @@ func TestHumanRowsScientificColumn(t *testing.T) {
 		}
 	}
 }
+
+// Identifier columns print plain digits (an id is a name: a hashed page id
+// 1663608137959423511 must not read 1,663,608,137,959,423,511), counts
+// keep their thousands separators.
+func TestHumanRowsIDColumn(t *testing.T) {
+	tb := tables.Table{Columns: []tables.Column{
+		{Name: "page_id", Kind: tables.Int},
+		{Name: "updates", Kind: tables.Int},
+		{Name: "id", Kind: tables.Int},
+	}, Rows: [][]any{{int64(1663608137959423511), int64(15180), int64(12345)}}}
+	got := humanRows(&tb)[0]
+	want := []string{"1663608137959423511", "15,180", "12345"}
+	for j := range want {
+		if got[j] != want[j] {
+			t.Errorf("%s: %q, want %q", tb.Columns[j].Name, got[j], want[j])
+		}
+	}
+}
