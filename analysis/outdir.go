@@ -52,6 +52,12 @@ func WriteResults(dir, kind string, legacy []string, fill func(tmp string) error
 	return replaceResultsDir(tmp, dir, kind, legacy)
 }
 
+// CheckResults reports whether WriteResults could replace dir (see there),
+// so that a command can refuse a wrong -o before its long computation.
+func CheckResults(dir, kind string, legacy []string) error {
+	return checkResultsDir(filepath.Clean(dir), kind, legacy)
+}
+
 // checkResultsDir refuses a dir that exists and is a file, or a non-empty
 // directory that is neither marked as kind's results nor legacy results.
 func checkResultsDir(dir, kind string, legacy []string) error {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/generate"
 	"github.com/revisit-dev/revisit/replay/policy"
@@ -113,6 +114,11 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 			}
 			opt.SampleSizes, opt.NoSweeps = samples, noSweeps
 
+			if out != "" {
+				if err := analysis.CheckResults(out, "policies", policiesLegacy); err != nil {
+					return err
+				}
+			}
 			ds, err := dataset.Open(args[0])
 			if err != nil {
 				return err
@@ -155,8 +161,15 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 				fmt.Fprintln(w, "Source:", b.Tables[0].Source)
 			}
 			if out != "" {
-				if err := b.Write(out); err != nil {
-					return fmt.Errorf("policies: %w", err)
+				// Atomically: a failure leaves no half-written results.
+				err := analysis.WriteResults(out, "policies", policiesLegacy, func(tmp string) error {
+					if err := b.Write(tmp); err != nil {
+						return fmt.Errorf("policies: %w", err)
+					}
+					return nil
+				})
+				if err != nil {
+					return err
 				}
 				if !g.quiet {
 					fmt.Fprintf(os.Stderr, "policies: wrote %d tables and %d figures under %s\n", len(b.Tables), len(b.Figures), out)
@@ -180,9 +193,13 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 	f.IntSliceVar(&samples, "samples", nil, "sample sizes of the greedy sweep (default: 1, √2, 2, … up to R/sites)")
 	f.IntSliceVar(&budgets, "budgets", nil, "budgets of the budget sweep (default: R/8, R/4, R/2, R, 2R, 4R)")
 	f.BoolVar(&noSweeps, "no-sweeps", false, "skip the sample-size and budget sweeps")
-	f.StringVarP(&out, "output", "o", "", "also write tables and figures (JSON) under this directory for revisit report")
+	f.StringVarP(&out, "output", "o", "", "also write tables and figures (JSON) under this directory for revisit report (replaces earlier policies results there; refuses any other non-empty directory)")
 	return cmd
 }
+
+// policiesLegacy are the entries of a policies results directory written
+// before the .revisit-policies marker existed: it is replaced too.
+var policiesLegacy = []string{"tables", "figures"}
 
 // parseBudget reads R as a count or as a percentage of the pages.
 func parseBudget(s string, pages int) (int, error) {
