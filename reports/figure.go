@@ -270,6 +270,8 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []legendEntry, []string, error) {
 	if logY {
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = logTicks{}
+	} else if f.Bars {
+		p.Y.Tick.Marker = countTicker{} // histograms count whole things
 	}
 	p.Add(gridLines())
 
@@ -563,6 +565,28 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 type niceTicker struct{}
 
 func (niceTicker) Ticks(lo, hi float64) []plot.Tick { return niceTicks(lo, hi) }
+
+// countTicker marks the linear count axis of a histogram: whole numbers
+// only (0 1 2 3 pages, not 0.0 0.5 1.0 … 3.0).
+type countTicker struct{}
+
+func (countTicker) Ticks(lo, hi float64) []plot.Tick { return countTicks(lo, hi) }
+
+// countTicks is niceTicks without fractional steps: below a span of 5 it
+// labels every whole number in [lo, hi].
+func countTicks(lo, hi float64) []plot.Tick {
+	if hi-lo >= 5 {
+		return niceTicks(lo, hi)
+	}
+	var ticks []plot.Tick
+	for v := math.Ceil(lo - 1e-9); v <= hi*(1+1e-9)+1e-9; v++ {
+		if v == 0 {
+			v = 0 // −0 from Ceil of a tiny negative prints as "-0"
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
+	}
+	return ticks
+}
 
 // niceTicks labels [lo, hi] with 3 to 7 round numbers spaced 1, 2, 2.5 or
 // 5 × 10^k apart.

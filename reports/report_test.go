@@ -274,3 +274,28 @@ func TestCurveColours(t *testing.T) {
 		}
 	}
 }
+
+// Histogram count axes: whole numbers only. Spans of 5 or more are
+// niceTicks' (integer steps 1, 2, 5, … there); below, every whole number.
+func TestCountTicks(t *testing.T) {
+	cases := []struct {
+		lo, hi float64
+		want   string
+	}{
+		{0, 3, "0 1 2 3"},
+		{0, 1, "0 1"},
+		{0, 3.2, "0 1 2 3"},
+		{0, 100, "0 20 40 60 80 100"},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, tk := range countTicks(c.lo, c.hi) {
+			if tk.Label != "" {
+				got = append(got, tk.Label)
+			}
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("countTicks(%g, %g) = %q, want %q", c.lo, c.hi, got, c.want)
+		}
+	}
+}
