@@ -22,6 +22,22 @@ var englishNamespaces = map[int32]string{
 	710: "TimedText", 711: "TimedText talk", 828: "Module", 829: "Module talk",
 }
 
+// englishAliases are the other names MediaWiki accepts for namespaces of
+// englishNamespaces; old dumps without <siteinfo> use them in titles
+// ("Image:" named namespace 6 until MediaWiki 1.14).
+var englishAliases = map[string]int32{"Image": 6, "Image talk": 7, "Project": 4, "Project talk": 5}
+
+// defaultNamespaces are the English names and their aliases, for dumps
+// without <siteinfo>.
+func defaultNamespaces() *Namespaces {
+	n := newNamespaces(englishNamespaces)
+	for v, k := range englishAliases {
+		n.byName[v] = k
+		n.folded[strings.ToLower(v)] = k
+	}
+	return n
+}
+
 // Namespaces maps namespace numbers to names (from the dump's <siteinfo>, or
 // the English defaults) and back.
 type Namespaces struct {

@@ -436,7 +436,7 @@ func (r *Reader) startPage(off int64) {
 	}
 	if r.site.Namespaces == nil {
 		if len(r.nsNames) == 0 {
-			r.site.Namespaces = newNamespaces(englishNamespaces)
+			r.site.Namespaces = defaultNamespaces()
 		} else {
 			r.site.Namespaces = newNamespaces(r.nsNames)
 		}
