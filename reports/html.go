@@ -23,7 +23,9 @@ type htmlItem struct {
 	IsTable bool
 	Head    []htmlHead
 	Rows    [][]htmlCell
-	Hidden  int // rows left out of the HTML (all are in the CSV)
+	Hidden  int  // rows left out of the HTML (all are in the CSV)
+	Long    bool // more than longTableRows rows: a scroll box with a fixed header
+	NRows   int
 	// figure
 	SVG     template.HTML
 	Caption string
@@ -74,6 +76,12 @@ func writeHTML(w io.Writer, items []*item, opt Options) error {
 	return err
 }
 
+// longTableRows is the most rows a table shows in full height; a longer
+// one (200 page × method rows) scrolls inside a box of about that height
+// with its header fixed, instead of pushing the rest of the report
+// several screens down.
+const longTableRows = 25
+
 func htmlView(it *item, opt Options) htmlItem {
 	if t := it.table; t != nil {
 		v := htmlItem{IsTable: true, Anchor: "t-" + it.stem, Stem: it.stem, Title: titleOf(t), Source: t.Source, Notes: t.Notes}
@@ -85,6 +93,7 @@ func htmlView(it *item, opt Options) htmlItem {
 			v.Hidden = len(rows) - opt.MaxHTMLRows
 			rows = rows[:opt.MaxHTMLRows]
 		}
+		v.Long, v.NRows = len(rows) > longTableRows, len(rows)
 		human := humanRows(t)
 		for i := range rows {
 			cells := make([]htmlCell, len(t.Columns))
@@ -140,6 +149,8 @@ nav.toc h2 { border: 0; margin: 6px 0; font-size: 1.1em; }
 nav.toc ol { margin: 4px 0; padding-left: 22px; }
 nav.toc ol ol { list-style: disc; font-size: 0.92em; }
 .tablewrap { overflow-x: auto; }
+.tablewrap.long { max-height: 34em; overflow-y: auto; border-bottom: 1px solid var(--rule); }
+.tablewrap.long th { position: sticky; top: 0; z-index: 1; }
 table.data { border-collapse: collapse; margin: 6px 0; font-variant-numeric: tabular-nums; font-size: 0.93em; }
 table.data th, table.data td { padding: 4px 10px; border-bottom: 1px solid var(--rule); text-align: left; white-space: nowrap; }
 table.data th { border-bottom: 2px solid #888; background: #fff; }
@@ -152,7 +163,7 @@ svg.plot { display: block; width: 100%; max-width: 820px; height: auto; }
 svg.plot text { font-family: "Liberation Sans", Arial, Helvetica, sans-serif !important; }
 .error { color: #a00; border: 1px solid #a00; padding: 8px; }
 footer { margin-top: 40px; padding-bottom: 30px; border-top: 1px solid var(--rule); padding-top: 8px; }
-@media print { nav.toc { display: none; } figure, .table { break-inside: avoid; } }
+@media print { nav.toc { display: none; } figure, .table { break-inside: avoid; } .tablewrap.long { max-height: none; overflow: visible; } }
 </style>
 </head>
 <body>
@@ -182,7 +193,10 @@ footer { margin-top: 40px; padding-bottom: 30px; border-top: 1px solid var(--rul
 <div class="table" id="{{.Anchor}}" data-table="{{.Stem}}">
 <h3>{{.Title}}</h3>
 {{with .Source}}<p class="source">Source: {{.}}</p>{{end}}
-<div class="tablewrap"><table class="data">
+{{- if .Long}}
+<p class="notes">{{.NRows}} rows: scroll inside the table to see them all.</p>
+{{- end}}
+<div class="tablewrap{{if .Long}} long{{end}}"><table class="data">
 <thead><tr>{{range .Head}}<th{{if .Num}} class="num"{{end}}{{with .Doc}} title="{{.}}"{{end}}>{{.Text}}</th>{{end}}</tr></thead>
 <tbody>
 {{- range .Rows}}

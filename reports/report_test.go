@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/xml"
 	"flag"
+	"fmt"
 	"image/color"
 	"io"
 	"os"
@@ -297,5 +298,37 @@ func TestCountTicks(t *testing.T) {
 		if strings.Join(got, " ") != c.want {
 			t.Errorf("countTicks(%g, %g) = %q, want %q", c.lo, c.hi, got, c.want)
 		}
+	}
+}
+
+// A table longer than longTableRows scrolls in a box of its own (class
+// "tablewrap long", with a note saying how many rows it holds); a short
+// one is shown at full height.
+func TestHTMLLongTableScrolls(t *testing.T) {
+	long := corpusTable()
+	long.ID = "long"
+	row := long.Rows[0]
+	long.Rows = nil
+	for i := 0; i < longTableRows+1; i++ {
+		long.Rows = append(long.Rows, row)
+	}
+	b := &tables.Bundle{Tables: []tables.Table{corpusTable(), long}}
+	dir := filepath.Join(t.TempDir(), "r")
+	if err := Write(b, dir, Options{Title: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	html, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(html)
+	if n := strings.Count(s, `<div class="tablewrap long">`); n != 1 {
+		t.Errorf("%d long table boxes, want 1 (the %d-row table only)", n, longTableRows+1)
+	}
+	if n := strings.Count(s, `<div class="tablewrap">`); n != 1 {
+		t.Errorf("%d plain table boxes, want 1 (the corpus table)", n)
+	}
+	if want := fmt.Sprintf("%d rows: scroll", longTableRows+1); !strings.Contains(s, want) {
+		t.Errorf("no note %q", want)
 	}
 }
