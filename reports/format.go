@@ -320,8 +320,9 @@ func siBytes(n int64) string {
 
 // humanRows formats every cell of t for people (see Human), column by
 // column: a Time column whose values all fall on midnight UTC prints dates
-// only, otherwise every cell shows date and time; a Float column with a
-// value below 10⁻³ (and none from 1,000 up) prints every value in the
+// only, otherwise every cell shows date and time; a Float column of
+// non-negative values with one below 10⁻³ (and none from 1,000 up) prints
+// every value in the
 // same scientific notation, so that errors of 2.4e-04 and 1.2e-02 can be
 // compared at a glance instead of reading 2.421e-04 next to 0.01218; an
 // Int column of identifiers (page_id, id, …_id) prints plain digits, since
@@ -374,8 +375,10 @@ func humanRows(t *tables.Table) [][]string {
 }
 
 // sciColumn tells whether column j of rows holds a finite non-zero value
-// below 10⁻³ in magnitude and none of 1,000 or more (where thousands
-// separators read better).
+// below 10⁻³, none of 1,000 or more (where thousands separators read
+// better) and no negative one: errors, distances and p-values, not signed
+// quantities such as correlations, whose values near 0 mean "about 0"
+// and read better as −0.001113 than as −1.113e-03.
 func sciColumn(rows [][]any, j int) bool {
 	tiny := false
 	for _, r := range rows {
@@ -383,7 +386,10 @@ func sciColumn(rows [][]any, j int) bool {
 		if !ok || !finite(f) || f == 0 {
 			continue
 		}
-		a := math.Abs(f)
+		if f < 0 {
+			return false
+		}
+		a := f
 		if a >= 999.95 {
 			return false
 		}
@@ -394,14 +400,9 @@ func sciColumn(rows [][]any, j int) bool {
 	return tiny
 }
 
-// sciFloat prints f with 4 significant digits in scientific notation:
-// 2.421e-04, 1.218e-02, −3.000e-01.
-func sciFloat(f float64) string {
-	if f < 0 {
-		return "−" + strconv.FormatFloat(-f, 'e', 3, 64)
-	}
-	return strconv.FormatFloat(f, 'e', 3, 64)
-}
+// sciFloat prints f ≥ 0 with 4 significant digits in scientific notation:
+// 2.421e-04, 1.218e-02.
+func sciFloat(f float64) string { return strconv.FormatFloat(f, 'e', 3, 64) }
 
 // idColumn tells whether a column named name holds identifiers rather than
 // counts: "id", "page_id", "business_id", "rev id", ….

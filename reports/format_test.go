@@ -123,28 +123,30 @@ func TestTexEscapes(t *testing.T) {
 	}
 }
 
-// A Float column mixing values below 10⁻³ with larger ones prints all of
-// them in one scientific notation (4 significant digits, written out by
-// hand below), zero and missing cells as usual; a column without tiny
-// values, or with a value ≥ 1,000, keeps the ordinary format.
+// A Float column of non-negative values mixing values below 10⁻³ with
+// larger ones prints all of them in one scientific notation (4 significant
+// digits, written out by hand below), zero and missing cells as usual; a
+// column without tiny values, with a value ≥ 1,000, or with a negative
+// value (a correlation) keeps the ordinary format.
 func TestHumanRowsScientificColumn(t *testing.T) {
 	tb := tables.Table{Columns: []tables.Column{
 		{Name: "wmrd", Kind: tables.Float},
 		{Name: "ks", Kind: tables.Float},
 		{Name: "big", Kind: tables.Float},
+		{Name: "rho", Kind: tables.Float},
 	}, Rows: [][]any{
-		{2.421e-4, 0.5, 1234.0},
-		{0.001218, 0.03961, 5e-4},
-		{0.01267, 0.25, 2.0},
-		{0.0, math.NaN(), 3.0},
-		{-0.3, 0.1, 4.0},
+		{2.421e-4, 0.5, 1234.0, 0.4537},
+		{0.001218, 0.03961, 5e-4, -0.001113},
+		{0.01267, 0.25, 2.0, 5.25e-4},
+		{0.0, math.NaN(), 3.0, 0.0},
+		{0.3, 0.1, 4.0, 0.1},
 	}}
 	want := [][]string{
-		{"2.421e-04", "0.5", "1,234"},
-		{"1.218e-03", "0.03961", "5.000e-04"},
-		{"1.267e-02", "0.25", "2"},
-		{"0", "—", "3"},
-		{"−3.000e-01", "0.1", "4"},
+		{"2.421e-04", "0.5", "1,234", "0.4537"},
+		{"1.218e-03", "0.03961", "5.000e-04", "−0.001113"},
+		{"1.267e-02", "0.25", "2", "5.250e-04"},
+		{"0", "—", "3", "0"},
+		{"3.000e-01", "0.1", "4", "0.1"},
 	}
 	got := humanRows(&tb)
 	for i := range want {

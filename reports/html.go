@@ -77,10 +77,10 @@ func writeHTML(w io.Writer, items []*item, opt Options) error {
 }
 
 // longTableRows is the most rows a table shows in full height; a longer
-// one (200 page × method rows) scrolls inside a box of about that height
+// one (200 page × method rows, 167 screened pages) scrolls inside a box of about that height
 // with its header fixed, instead of pushing the rest of the report
 // several screens down.
-const longTableRows = 25
+const longTableRows = 50
 
 func htmlView(it *item, opt Options) htmlItem {
 	if t := it.table; t != nil {
