@@ -227,6 +227,15 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	if !g.quiet {
 		fmt.Fprint(os.Stderr, sum.String())
 	}
+	// The dataset now holds the new corpus: the results and the report of
+	// an earlier run at OUT describe another one and must not survive a
+	// failure further down next to it (SPEC §1.3: nothing half-written
+	// where a finished output is expected).
+	for _, sub := range runOutputs {
+		if err := os.RemoveAll(dir(sub)); err != nil {
+			return fmt.Errorf("run: removing the earlier run's %s: %w", dir(sub), err)
+		}
+	}
 
 	// The unit and λ follow the source's resolution (SPEC §3); the top
 	// pages for NHPP and staleness are kept in the same pass.
@@ -373,6 +382,9 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	fmt.Fprintln(os.Stdout, filepath.Join(dir("report"), "index.html"))
 	return nil
 }
+
+// runOutputs are the directories run writes under OUT after the dataset.
+var runOutputs = []string{"replay", "analysis", "nhpp", "staleness", "policies", "report"}
 
 // runPolicies replays the download policies of SPEC §4.5 on every page:
 // cycles of --cycle, a budget of --budget, sites from the group column (or

@@ -222,3 +222,43 @@ func TestRunGenericLogFlags(t *testing.T) {
 		t.Errorf("run --since yesterday: exit %d, want %d", code, exitUsage)
 	}
 }
+
+// A run that fails after ingest leaves no report of an earlier corpus next
+// to the new dataset: run A succeeds, run B at the same OUT (same log,
+// x_max = 10⁹ with h = 0.05: 2·10¹⁰ grid points, which replay refuses)
+// fails in replay, and OUT/report must then be gone rather than show A.
+func TestRunFailureLeavesNoStaleReport(t *testing.T) {
+	dir := t.TempDir()
+	var sb strings.Builder
+	sb.WriteString("path,when\n")
+	t0 := time.Date(2021, 1, 1, 0, 0, 0, 0, time.UTC)
+	for k := 0; k < 2; k++ {
+		for i := 0; i < 20; i++ {
+			fmt.Fprintf(&sb, "f%d,%s\n", k, t0.Add(time.Duration(3*i+k)*time.Hour).Format(time.RFC3339))
+		}
+	}
+	in := filepath.Join(dir, "log.csv")
+	if err := os.WriteFile(in, []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	args := []string{"-q", "run", in, "--id", "path", "--time", "when", "-o", out, "--top", "2", "--reps", "19", "--x-max", "10"}
+	if code := execute(args); code != exitOK {
+		t.Fatalf("run A: exit %d", code)
+	}
+	if _, err := os.Stat(filepath.Join(out, "report", "index.html")); err != nil {
+		t.Fatalf("run A wrote no report: %v", err)
+	}
+	args[len(args)-1] = "1e9"
+	if code := execute(args); code != exitBadInput {
+		t.Fatalf("run B: exit %d, want %d", code, exitBadInput)
+	}
+	for _, sub := range []string{"report", "analysis", "replay"} {
+		if _, err := os.Stat(filepath.Join(out, sub)); !os.IsNotExist(err) {
+			t.Errorf("the failed run left the earlier run's %s/ (err %v)", sub, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "dataset", "manifest.json")); err != nil {
+		t.Errorf("the dataset the failed run ingested is gone: %v", err)
+	}
+}
