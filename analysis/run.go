@@ -183,7 +183,9 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 	}
 	var closest []near
 	checked := map[int64]Candidate{}
-	sopt := ScreenOptions{MinUpdates: opt.MinUpdates, Band: opt.Band, MaxLag: opt.MaxLag, Reps: opt.Reps}
+	// One Lilliefors null distribution per sample size, shared by the pages.
+	sopt := ScreenOptions{MinUpdates: opt.MinUpdates, Band: opt.Band, MaxLag: opt.MaxLag, Reps: opt.Reps,
+		Null: NewLillieforsNull(opt.Seed, opt.Reps)}
 	logf(opt.Log, "analyze: reading pages (unit %s)", res.UnitName)
 
 	err = pages(func(p *series.Page) error {

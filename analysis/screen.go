@@ -4,7 +4,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 
+	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -71,24 +73,85 @@ func LillieforsExp(x []float64, reps int, r *rand.Rand) (d, p float64) {
 	if len(x) < 3 || reps < 1 {
 		return math.NaN(), math.NaN()
 	}
+	d, stat, nsim := lillieforsStat(x)
+	return d, lillieforsP(stat, simulateLillieforsNull(nsim, reps, r))
+}
+
+// lillieforsStat returns D of x against its fitted exponential, √n·D and
+// the sample size nsim = min(n, LillieforsMaxN) whose null distribution
+// √n·D is compared with.
+func lillieforsStat(x []float64) (d, stat float64, nsim int) {
 	s := slices.Clone(x)
 	slices.Sort(s)
 	d = ksExpFitted(s)
-	n := len(s)
-	nsim := min(n, LillieforsMaxN)
-	stat := d * math.Sqrt(float64(n))
+	return d, d * math.Sqrt(float64(len(s))), min(len(s), LillieforsMaxN)
+}
+
+// simulateLillieforsNull draws reps unit-exponential samples of size nsim
+// from r and returns their √nsim·D against the refitted exponential,
+// sorted.
+func simulateLillieforsNull(nsim, reps int, r *rand.Rand) []float64 {
 	buf := make([]float64, nsim)
-	ge := 1
-	for i := 0; i < reps; i++ {
+	null := make([]float64, reps)
+	for i := range null {
 		for j := range buf {
 			buf[j] = r.ExpFloat64()
 		}
 		slices.Sort(buf)
-		if ksExpFitted(buf)*math.Sqrt(float64(nsim)) >= stat*(1-1e-12) {
-			ge++
-		}
+		null[i] = ksExpFitted(buf) * math.Sqrt(float64(nsim))
 	}
-	return d, float64(ge) / float64(reps+1)
+	slices.Sort(null)
+	return null
+}
+
+// lillieforsP is (1 + #{null ≥ stat}) / (len(null) + 1) for sorted null
+// (with a relative tolerance of 10⁻¹² so that rounding cannot split ties).
+func lillieforsP(stat float64, null []float64) float64 {
+	i := sort.SearchFloat64s(null, stat*(1-1e-12))
+	return float64(1+len(null)-i) / float64(len(null)+1)
+}
+
+// LillieforsNull holds the simulated null distributions of LillieforsExp,
+// one per sample size, so that pages with the same number of intervals
+// share one simulation instead of each drawing reps samples again (the
+// null law of D does not depend on the page: the test is scale invariant).
+// The distribution for size n is drawn from model.NewRand(seed,
+// LillieforsStream(n)), so a p-value depends only on the page's intervals,
+// the seed and reps, not on which pages came before. Memory: 8·reps bytes
+// per distinct size ≤ LillieforsMaxN. Not safe for concurrent use.
+type LillieforsNull struct {
+	seed      uint64
+	reps      int
+	byN       map[int][]float64
+	Simulated int // null distributions simulated so far (distinct sizes)
+}
+
+// NewLillieforsNull returns an empty cache of null distributions of reps
+// replicates each, drawn with seed.
+func NewLillieforsNull(seed uint64, reps int) *LillieforsNull {
+	return &LillieforsNull{seed: seed, reps: reps, byN: map[int][]float64{}}
+}
+
+// LillieforsStream is the random stream (model.NewRand's second argument)
+// of the null distribution for samples of size n: n is first capped at
+// LillieforsMaxN, as the simulation is.
+func LillieforsStream(n int) uint64 { return 0x1111ef<<32 | uint64(min(n, LillieforsMaxN)) }
+
+// Test is LillieforsExp(x, reps, model.NewRand(seed, LillieforsStream(len(x))))
+// with the null distribution simulated once per sample size: the same D
+// and p, bit for bit.
+func (l *LillieforsNull) Test(x []float64) (d, p float64) {
+	if len(x) < 3 || l.reps < 1 {
+		return math.NaN(), math.NaN()
+	}
+	d, stat, nsim := lillieforsStat(x)
+	null, ok := l.byN[nsim]
+	if !ok {
+		null = simulateLillieforsNull(nsim, l.reps, model.NewRand(l.seed, LillieforsStream(nsim)))
+		l.byN[nsim] = null
+		l.Simulated++
+	}
+	return d, lillieforsP(stat, null)
 }
 
 // ksExpFitted is D of sorted s against the exponential with λ = 1/mean(s).
@@ -103,6 +166,10 @@ type ScreenOptions struct {
 	Band       float64 // candidates have |v − 1| ≤ Band (default 0.1)
 	MaxLag     int     // ACF lags 1…MaxLag (default 100)
 	Reps       int     // Monte-Carlo replicates of the Lilliefors test (default 999)
+	// Null, when set, supplies the Lilliefors null distributions (shared
+	// across pages, with its own seed and replicates) instead of
+	// simulating one per page from Check's r.
+	Null *LillieforsNull
 }
 
 func (o *ScreenOptions) defaults() {
@@ -142,7 +209,11 @@ type Candidate struct {
 func Check(st PageStats, u []float64, opt ScreenOptions, r *rand.Rand) Candidate {
 	opt.defaults()
 	c := Candidate{PageStats: st, InBand: math.Abs(st.CoV-1) <= opt.Band}
-	c.KS, c.KSP = LillieforsExp(u, opt.Reps, r)
+	if opt.Null != nil {
+		c.KS, c.KSP = opt.Null.Test(u)
+	} else {
+		c.KS, c.KSP = LillieforsExp(u, opt.Reps, r)
+	}
 	c.ACF = ACF(u, opt.MaxLag)
 	c.Rho1 = math.NaN()
 	if len(c.ACF) > 1 {

@@ -98,3 +98,61 @@ func TestCheckPoissonVsLRD(t *testing.T) {
 		t.Errorf("LRD page: Ljung–Box p %.3g, H_DFA %.3f", c.LjungP, c.HurstOf(HurstDFA).H)
 	}
 }
+
+// TestLillieforsNullShared: the shared null distributions give exactly
+// the D and p of LillieforsExp drawing from the same stream (the
+// reference: one full simulation per call), simulate once per sample
+// size, and depend on the order of the pages only through their sizes.
+func TestLillieforsNullShared(t *testing.T) {
+	const seed, reps = 9, 99
+	xs := [][]float64{
+		draw(model.Exponential{Rate: 2}, 50, 1),
+		draw(model.Pareto{Alpha: 3, Beta: 1}, 50, 2), // same n: reuses the null
+		draw(model.Exponential{Rate: 1}, 80, 3),
+		draw(model.Exponential{Rate: 1}, LillieforsMaxN+7, 4), // capped at LillieforsMaxN
+		draw(model.Exponential{Rate: 1}, LillieforsMaxN+900, 5),
+	}
+	null := NewLillieforsNull(seed, reps)
+	for i, x := range xs {
+		d, p := null.Test(x)
+		wd, wp := LillieforsExp(x, reps, model.NewRand(seed, LillieforsStream(len(x))))
+		if d != wd || p != wp {
+			t.Errorf("sample %d (n = %d): shared (D %g, p %g), per call (D %g, p %g)", i, len(x), d, p, wd, wp)
+		}
+		// p is (1 + count)/(reps + 1): a multiple of 1/100 in (0, 1].
+		if k := p * (reps + 1); math.Abs(k-math.Round(k)) > 1e-9 || p <= 0 || p > 1 {
+			t.Errorf("sample %d: p = %g is not (1 + count)/%d", i, p, reps+1)
+		}
+	}
+	if null.Simulated != 3 { // sizes 50, 80 and LillieforsMaxN
+		t.Errorf("simulated %d null distributions, want 3", null.Simulated)
+	}
+	// In reverse order, the same p-values.
+	rev := NewLillieforsNull(seed, reps)
+	for i := len(xs) - 1; i >= 0; i-- {
+		_, p := rev.Test(xs[i])
+		_, want := null.Test(xs[i])
+		if p != want {
+			t.Errorf("sample %d: p %g in reverse order, %g in order", i, p, want)
+		}
+	}
+	if d, p := null.Test([]float64{1, 2}); !math.IsNaN(d) || !math.IsNaN(p) {
+		t.Errorf("n = 2: D %g, p %g, want NaN", d, p)
+	}
+}
+
+// TestLillieforsPHandCount: p = (1 + #{null ≥ stat})/(reps + 1) counted by
+// hand on a small sorted null.
+func TestLillieforsPHandCount(t *testing.T) {
+	null := []float64{0.5, 0.7, 0.7, 0.9}
+	for _, c := range []struct{ stat, want float64 }{
+		{0.1, 5.0 / 5}, // 1 + 4: all ≥ 0.1
+		{0.7, 4.0 / 5}, // 1 + 3: 0.7, 0.7, 0.9 (ties count as ≥)
+		{0.8, 2.0 / 5}, // 1 + 1: 0.9
+		{1.0, 1.0 / 5}, // 1 + 0
+	} {
+		if got := lillieforsP(c.stat, null); math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("stat %g: p = %g, want %g", c.stat, got, c.want)
+		}
+	}
+}
