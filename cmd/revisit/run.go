@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/analysis"
@@ -312,7 +313,7 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 
 	// 4. Localized rates (NHPP) and 5. staleness on the top pages.
 	pages := keep.Pages()
-	st.stage(fmt.Sprintf("NHPP windows on %d pages", len(pages)))
+	st.stage(fmt.Sprintf("NHPP windows on %s pages", humanize.Comma(int64(len(pages)))))
 	nb, err := nhpp.Analyze(pages, unitS, nhpp.Options{Dataset: dir("dataset")})
 	if err != nil {
 		return fmt.Errorf("run: nhpp: %w", err)
@@ -320,7 +321,7 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	if err := replaceBundle(nb, dir("nhpp")); err != nil {
 		return err
 	}
-	st.stage(fmt.Sprintf("staleness on %d pages", len(pages)))
+	st.stage(fmt.Sprintf("staleness on %s pages", humanize.Comma(int64(len(pages)))))
 	sb, err := staleness.Analyze(pages, unitS, staleness.Options{Seed: rf.seed, Dataset: dir("dataset")})
 	if err != nil {
 		return fmt.Errorf("run: staleness: %w", err)
@@ -333,13 +334,13 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	dirs := []string{dir("analysis"), dir("nhpp"), dir("staleness")}
 	switch {
 	case nPages < 20:
-		st.stage(fmt.Sprintf("download policies skipped: %d pages (need at least 20)", nPages))
+		st.stage(fmt.Sprintf("download policies skipped: %s pages (need at least 20)", humanize.Comma(nPages)))
 		os.RemoveAll(dir("policies"))
 	case nUpdates > rf.policyMax:
-		st.stage(fmt.Sprintf("download policies skipped: %d updates > --policy-max-updates %d", nUpdates, rf.policyMax))
+		st.stage(fmt.Sprintf("download policies skipped: %s updates > --policy-max-updates %s", humanize.Comma(nUpdates), humanize.Comma(rf.policyMax)))
 		os.RemoveAll(dir("policies"))
 	default:
-		st.stage(fmt.Sprintf("download policies on %d pages", nPages))
+		st.stage(fmt.Sprintf("download policies on %s pages", humanize.Comma(nPages)))
 		pb, err := runPolicies(ds, rf, dateOnly, len(groups) > 1)
 		if err != nil {
 			return fmt.Errorf("run: policies: %w", err)
