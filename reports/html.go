@@ -204,6 +204,9 @@ footer { margin-top: 40px; padding-bottom: 30px; border-top: 1px solid var(--rul
 {{- end}}
 </tbody>
 </table></div>
+{{- if not .Rows}}
+<p class="notes">No rows: nothing in these results meets this table's condition.</p>
+{{- end}}
 {{- if .Hidden}}
 <p class="notes">{{.Hidden}} more rows are in the CSV.</p>
 {{- end}}

@@ -332,3 +332,21 @@ func TestHTMLLongTableScrolls(t *testing.T) {
 		t.Errorf("no note %q", want)
 	}
 }
+
+// A table without rows says so in the HTML instead of showing a bare
+// header (the Anarchism screen has no page with |v − 1| ≤ 0.1); a table
+// with rows does not carry the note.
+func TestHTMLEmptyTableSaysSo(t *testing.T) {
+	b := &tables.Bundle{Tables: []tables.Table{corpusTable(), emptyTable()}}
+	dir := filepath.Join(t.TempDir(), "r")
+	if err := Write(b, dir, Options{Title: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	html, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(html), "No rows:"); n != 1 {
+		t.Errorf("%d 'No rows' notes, want 1 (the empty table only)", n)
+	}
+}
