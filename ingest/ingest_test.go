@@ -417,9 +417,9 @@ func TestTruncatedMultiBlock(t *testing.T) {
 			var pe *source.ParseError
 			var ce *decompress.CorruptError
 			if c.tool == "bzip2" {
-				// The parallel bzip2 reader looks for the stream trailer
-				// before it delivers the first block: a cut file fails at
-				// once, with the file named, before any page.
+				// Hallo.xml fits in one bzip2 block: cut, no block is
+				// whole, so the file fails at once, with the file named,
+				// before any page.
 				if !errors.As(err, &ce) || ce.File != p {
 					t.Fatalf("err %v", err)
 				}

@@ -83,7 +83,7 @@ func TestTruncatedLineStreams(t *testing.T) {
 			}
 			msg := err.Error()
 			if pe.Reason != "corrupt" || pe.File != p || pe.Line <= int64(c.header) || strings.Count(msg, p) != 1 ||
-				!strings.Contains(msg, "gzip stream is corrupt or truncated") || !strings.Contains(msg, " at decompressed byte ") {
+				!strings.Contains(msg, "truncated gzip stream") || !strings.Contains(msg, " at decompressed byte ") {
 				t.Errorf("error %q (reason %q, line %d)", msg, pe.Reason, pe.Line)
 			}
 			if _, err := os.Stat(out); !os.IsNotExist(err) {

@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bufio"
 	"bytes"
+	"compress/bzip2"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -153,6 +154,14 @@ func (r *Reader) openFormat(f *os.File, br *bufio.Reader) error {
 		r.stream = zr
 		r.closers = append(r.closers, zr.Close)
 	case Bzip2:
+		if r.file != nil && r.size > 0 && !hasBzip2Trailer(r.file, r.size) {
+			// A file cut short: the parallel decoder would report the
+			// missing trailer at a moment that depends on scheduling,
+			// after a varying number of blocks. The sequential decoder
+			// delivers every complete block, then the error, every time.
+			r.stream = bzip2.NewReader(br)
+			break
+		}
 		ctx, cancel := context.WithCancel(context.Background())
 		r.stream = pbzip2.NewReader(ctx, br, pbzip2.DecompressionOptions(pbzip2.BZConcurrency(runtime.GOMAXPROCS(0))))
 		r.closers = append(r.closers, func() error { cancel(); return nil })
@@ -396,6 +405,42 @@ func (r *Reader) Peek(n int) ([]byte, error) {
 	return b, err
 }
 
+// bzip2EOS is the 48-bit end-of-stream magic of bzip2 (√π in BCD).
+const bzip2EOS = 0x177245385090
+
+// hasBzip2Trailer reports whether the file of the given size ends with a
+// bzip2 end-of-stream trailer: the 48-bit magic, the 32-bit stream CRC and
+// at most 7 zero bits of padding to the byte boundary (the trailer is not
+// byte-aligned). A file without one was cut short (or has bytes after its
+// last stream, which the parallel decoder rejects too).
+func hasBzip2Trailer(f *os.File, size int64) bool {
+	var b [11]byte
+	if size < int64(len(b)) {
+		return false
+	}
+	if _, err := f.ReadAt(b[:], size-int64(len(b))); err != nil {
+		return true // cannot tell: leave it to the decoder
+	}
+	for pad := 0; pad < 8; pad++ {
+		// The magic occupies bits [88-80-pad, 88-32-pad) of the 88 bits.
+		start := 8 - pad
+		if bitsAt(b[:], start, 48) == bzip2EOS && bitsAt(b[:], 88-pad, pad) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// bitsAt reads n ≤ 64 bits of b starting at bit start (most significant
+// bit first).
+func bitsAt(b []byte, start, n int) uint64 {
+	var v uint64
+	for i := start; i < start+n; i++ {
+		v = v<<1 | uint64(b[i/8]>>(7-i%8)&1)
+	}
+	return v
+}
+
 // CorruptError is a failure of the decompressor itself: the stored stream is
 // truncated or damaged.
 type CorruptError struct {
@@ -403,10 +448,20 @@ type CorruptError struct {
 	Format string
 	Offset int64 // decompressed bytes delivered before the failure
 	Err    error
+	// Truncated: the stored stream ends before its end (the decoder wanted
+	// more bytes, or a bzip2 file has no end-of-stream trailer).
+	Truncated bool
 }
 
 func (e *CorruptError) Error() string {
-	return fmt.Sprintf("%s: %s stream is corrupt or truncated after %d decompressed bytes: %v", e.File, e.Format, e.Offset, e.Err)
+	return fmt.Sprintf("%s: %s after %d decompressed bytes: %v", e.File, e.what(), e.Offset, e.Err)
+}
+
+func (e *CorruptError) what() string {
+	if e.Truncated {
+		return "truncated " + e.Format + " stream"
+	}
+	return e.Format + " stream is corrupt or truncated"
 }
 
 func (e *CorruptError) Unwrap() error { return e.Err }
@@ -414,7 +469,7 @@ func (e *CorruptError) Unwrap() error { return e.Err }
 // Short is the message without the file and offset, for callers that
 // report those already (a parser's *source.ParseError).
 func (e *CorruptError) Short() string {
-	return fmt.Sprintf("%s stream is corrupt or truncated: %v", e.Format, e.Err)
+	return fmt.Sprintf("%s: %v", e.what(), e.Err)
 }
 
 func (r *Reader) wrapErr(err error) error {
@@ -431,7 +486,16 @@ func (r *Reader) wrapErr(err error) error {
 	if format == Plain && r.archive == Tar {
 		format = Tar // an uncompressed tar cut short: the archive is what is truncated
 	}
-	return &CorruptError{File: name, Format: format, Offset: r.offset, Err: err}
+	// The parallel bzip2 decoder looks for the stream's trailer before it
+	// delivers the first block, so a cut file fails here, at offset 0.
+	// (Files are checked for it first and read sequentially when it is
+	// missing; standard input cannot be.)
+	noTrailer := r.format == Bzip2 && strings.Contains(err.Error(), "failed to find trailer")
+	truncated := errors.Is(err, io.ErrUnexpectedEOF) || noTrailer
+	if noTrailer {
+		err = fmt.Errorf("%w (the stream ends before the bzip2 end-of-stream trailer; from standard input the parallel decoder cannot tell how many blocks before the cut are whole, so what was read before the error varies)", err)
+	}
+	return &CorruptError{File: name, Format: format, Offset: r.offset, Err: err, Truncated: truncated}
 }
 
 // SHA256 reads whatever stored bytes the decompressor has not consumed
