@@ -37,3 +37,29 @@ func BenchmarkLilliefors(b *testing.B) {
 		LillieforsExp(x, 999, r)
 	}
 }
+
+// BenchmarkLillieforsPages tests 20 pages of 2,000 intervals each with 999
+// replicates: "per-page" simulates the null for every page (LillieforsExp),
+// "shared" once for the size (LillieforsNull, as Run does). The ratio of
+// the two is the saving on a corpus of equally long pages.
+func BenchmarkLillieforsPages(b *testing.B) {
+	var pages [][]float64
+	for i := 0; i < 20; i++ {
+		pages = append(pages, draw(model.Exponential{Rate: 1}, 2000, uint64(10+i)))
+	}
+	b.Run("per-page", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			for j, x := range pages {
+				LillieforsExp(x, 999, model.NewRand(1, uint64(j)))
+			}
+		}
+	})
+	b.Run("shared", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			null := NewLillieforsNull(1, 999)
+			for _, x := range pages {
+				null.Test(x)
+			}
+		}
+	})
+}
