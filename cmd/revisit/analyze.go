@@ -51,7 +51,9 @@ computes SPEC §5's statistics:
 
 OUT receives tables/*.json and figures/*.json for 'revisit report', every
 table as csv/<id>.csv and .parquet, page_stats.parquet/.csv (one row per
-page) and page_errors.parquet/.csv.
+page) and page_errors.parquet/.csv. OUT is built in a temporary directory
+beside it and appears only when the analysis is complete; an earlier
+analysis at OUT is replaced, any other non-empty directory is refused.
 
 --recommend prints the method SPEC §5 recommends for your scenario (age
 available → M2; constant revisit interval → M4, or M5 for old M3 traces;
