@@ -169,7 +169,15 @@ func JSONCause(err error) (reason string, cause error) {
 		return "json", err
 	}
 	if je.EOF {
-		return "truncated", fmt.Errorf("%w: %s at column %d", source.ErrTruncated, je.Msg, je.Offset+1)
+		return "truncated", cutJSONLine(fmt.Sprintf("the line ends inside a JSON value (a cut line?): %s at column %d", je.Msg, je.Offset+1))
 	}
 	return "json", fmt.Errorf("invalid JSON: %s at column %d", je.Msg, je.Offset+1)
 }
+
+// cutJSONLine is the cause of a JSON line that ends inside a value; it is
+// source.ErrTruncated for errors.Is, without that error's "truncated
+// file?", which misleads about a line in the middle of a file.
+type cutJSONLine string
+
+func (e cutJSONLine) Error() string        { return string(e) }
+func (e cutJSONLine) Is(target error) bool { return target == source.ErrTruncated }
