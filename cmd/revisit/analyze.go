@@ -77,6 +77,14 @@ the full analysis.`,
 			if opt.Band < 0 || opt.Band > 1 {
 				return usagef("--band %g: want a value in (0, 1]", opt.Band)
 			}
+			// Checked here, not after the whole pass over the dataset.
+			if lo := opt.Localized; !(lo.Theta > 0 && lo.Theta < 1) {
+				return usagef("--nhpp-theta %g: want a threshold in (0, 1)", lo.Theta)
+			} else if !(lo.Epsilon > 0 && lo.Epsilon < 1) {
+				return usagef("--stale-eps %g: want a staleness in (0, 1)", lo.Epsilon)
+			} else if !(lo.Delta >= 0) {
+				return usagef("--stale-delta %g: want Δ ≥ 0 (0: each page's E[U])", lo.Delta)
+			}
 			opt.Estimates = readReplay
 			out := cmd.OutOrStdout()
 			if recommend {
