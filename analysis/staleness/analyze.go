@@ -21,7 +21,7 @@ type Options struct {
 	// MinUpdates skips pages with fewer updates (0 → 10; at least 3).
 	MinUpdates int
 	// Seed draws the random phase of the single-phase column (model.NewRand,
-	// one stream per page index).
+	// one stream per page id).
 	Seed uint64
 	// Top is the number of pages listed in the per-page table, by number of
 	// updates (0 → 30); the distribution covers every page analysed.
@@ -95,7 +95,7 @@ func Pages(pages []series.Page, unit float64, opt Options) ([]PageResult, error)
 		if r.Delta == 0 {
 			r.Delta = mean
 		}
-		rng := model.NewRand(opt.Seed, uint64(i))
+		rng := model.NewRand(opt.Seed, uint64(p.ID)) // by page, not position: a page keeps its phase whatever else is selected
 		r.PhaseVal = rng.Float64() * r.Delta
 		r.Exact = PhaseAveraged(u, r.Delta)
 		r.Phase = AtPhase(transform.Times(p.Updates, unit), r.Delta, r.PhaseVal)

@@ -120,3 +120,26 @@ func TestRealTraces(t *testing.T) {
 			s.name, len(res), quantile(r, 0.5), quantile(r, 0.1), quantile(r, 0.9), below, quantile(d, 0.5), quantile(d, 0.1), quantile(d, 0.9))
 	}
 }
+
+// TestPhaseByPage: a page's seeded phase (and so its "S at phase") does
+// not depend on which other pages are analysed with it or in what order:
+// the same page alone and behind another page gets the same phase, the
+// one model.NewRand(seed, page id) draws first.
+func TestPhaseByPage(t *testing.T) {
+	a := genPage(7, model.Exponential{Rate: 1}, 300, 3)
+	b := genPage(8, model.Pareto{Alpha: 2.5, Beta: 1.5}, 300, 3)
+	alone, err := Pages([]series.Page{a}, 3600, Options{Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pair, err := Pages([]series.Page{b, a}, 3600, Options{Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alone[0].PhaseVal != pair[1].PhaseVal || alone[0].Phase != pair[1].Phase {
+		t.Errorf("page 7: phase %g (S %g) alone, %g (S %g) behind page 8", alone[0].PhaseVal, alone[0].Phase, pair[1].PhaseVal, pair[1].Phase)
+	}
+	if want := model.NewRand(5, 7).Float64() * alone[0].Delta; alone[0].PhaseVal != want {
+		t.Errorf("page 7: phase %g, want %g", alone[0].PhaseVal, want)
+	}
+}
