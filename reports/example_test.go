@@ -31,7 +31,7 @@ func ExampleWriteMarkdown() {
 	//
 	// | title | updates | E[U] | share |
 	// |:---|---:|---:|---:|
-	// | Anarchism | 15,180 | 4.8 h | 50% |
+	// | Anarchism | 15,180 | 4.8 h | 50.0% |
 	//
 	// title,updates,E[U] (s),share (fraction)
 	// Anarchism,15180,17280,0.5

@@ -327,12 +327,18 @@ func siBytes(n int64) string {
 // compared at a glance instead of reading 2.421e-04 next to 0.01218; an
 // Int column of identifiers (page_id, id, …_id) prints plain digits, since
 // an id is a name, not a quantity (1663608137959423511, not
-// 1,663,608,137,959,423,511).
+// 1,663,608,137,959,423,511); a Percent column prints every value with
+// the same number of decimals (81.2% 85.5% 4.3%, not 81.2% 85.46% 4.3%),
+// exactly 0 and 100% as such.
 func humanRows(t *tables.Table) [][]string {
 	dateOnly := make([]bool, len(t.Columns))
 	sci := make([]bool, len(t.Columns))
+	pctDec := make([]int, len(t.Columns))
 	for j, c := range t.Columns {
 		sci[j] = c.Kind == tables.Float && sciColumn(t.Rows, j)
+		if c.Kind == tables.Percent {
+			pctDec[j] = percentDecimals(t.Rows, j)
+		}
 		if c.Kind != tables.Time {
 			continue
 		}
@@ -358,6 +364,12 @@ func humanRows(t *tables.Table) [][]string {
 			if c.Kind == tables.Int && idColumn(c.Name) {
 				if n, ok := asInt(v); ok {
 					row[j] = strconv.FormatInt(n, 10)
+					continue
+				}
+			}
+			if c.Kind == tables.Percent {
+				if f, ok := asFloat(v); ok && finite(f) {
+					row[j] = percent(f, pctDec[j])
 					continue
 				}
 			}
@@ -409,4 +421,44 @@ func sciFloat(f float64) string { return strconv.FormatFloat(f, 'e', 3, 64) }
 func idColumn(name string) bool {
 	n := strings.ToLower(strings.TrimSpace(name))
 	return n == "id" || strings.HasSuffix(n, "_id") || strings.HasSuffix(n, " id")
+}
+
+// percentDecimals chooses one number of decimals for the percentages of
+// column j: 1, or more while the smallest non-zero |value| would print
+// with fewer than 2 significant digits (0.25% → 2, 0.012% → 3), at most 3.
+func percentDecimals(rows [][]any, j int) int {
+	lo := math.Inf(1)
+	for _, r := range rows {
+		if f, ok := asFloat(cell(r, j)); ok && finite(f) && f != 0 {
+			lo = math.Min(lo, math.Abs(100*f))
+		}
+	}
+	switch {
+	case lo >= 1:
+		return 1
+	case lo >= 0.1:
+		return 2
+	default:
+		return 3
+	}
+}
+
+// percent prints the fraction f as a percentage with dec decimals, with
+// a true minus sign; exactly 0 and 1 print as "0%" and "100%" (the oracle's
+// ChangeRatio is 100%, not about 100.0%).
+func percent(f float64, dec int) string {
+	switch f {
+	case 0:
+		return "0%"
+	case 1:
+		return "100%"
+	}
+	s := strconv.FormatFloat(100*f, 'f', dec, 64)
+	if strings.HasPrefix(s, "-") {
+		s = "−" + s[1:]
+		if strings.Trim(s[len("−"):], "0.") == "" {
+			s = s[len("−"):] // −0.0 rounds to 0.0
+		}
+	}
+	return s + "%"
 }

@@ -175,3 +175,34 @@ func TestHumanRowsIDColumn(t *testing.T) {
 		}
 	}
 }
+
+// Percent columns print every value with the same decimals (hand-rounded
+// below): one decimal while the smallest non-zero value is ≥ 1 %, two
+// from 0.1 %, three below; exactly 0 and 100 % print as "0%" and "100%";
+// missing values stay "—".
+func TestHumanRowsPercentColumn(t *testing.T) {
+	tb := tables.Table{Columns: []tables.Column{
+		{Name: "ratio", Kind: tables.Percent},
+		{Name: "small", Kind: tables.Percent},
+		{Name: "tiny", Kind: tables.Percent},
+	}, Rows: [][]any{
+		{1.0, 0.0025, 0.00012},
+		{0.812, 0.5, 0.5},
+		{0.8546, math.NaN(), -0.0004},
+		{0.0, 0.01, 0.0},
+	}}
+	want := [][]string{
+		{"100%", "0.25%", "0.012%"},
+		{"81.2%", "50.00%", "50.000%"},
+		{"85.5%", "—", "−0.040%"},
+		{"0%", "1.00%", "0%"},
+	}
+	got := humanRows(&tb)
+	for i := range want {
+		for j := range want[i] {
+			if got[i][j] != want[i][j] {
+				t.Errorf("row %d col %s: %q, want %q", i, tb.Columns[j].Name, got[i][j], want[i][j])
+			}
+		}
+	}
+}
