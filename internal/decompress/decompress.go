@@ -121,6 +121,10 @@ func open(f *os.File, path string, owned bool) (*Reader, error) {
 	r.format = Detect(head, path)
 	if err := r.openFormat(f, br); err != nil {
 		r.Close()
+		var ce *CorruptError
+		if errors.As(err, &ce) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("%s: %s: %w", r.name, r.format, err)
 	}
 	if r.format != SevenZip {
@@ -221,7 +225,7 @@ func (r *Reader) open7z(f *os.File, br *bufio.Reader) error {
 	}
 	z, err := sevenzip.NewReader(ra, r.size)
 	if err != nil {
-		return err
+		return sevenZipHeaderErr(f, r.size, r.name, err)
 	}
 	r.sz = z
 	r.archive = SevenZip
@@ -232,6 +236,22 @@ func (r *Reader) open7z(f *os.File, br *bufio.Reader) error {
 		return nil
 	})
 	return nil
+}
+
+// sevenZipHeaderErr explains a 7z archive whose header cannot be read. The
+// header sits at the end of the file, at the offset and with the size the
+// 32-byte start header gives (signature 6, version 2, CRC 4, next header
+// offset 8, next header size 8, CRC 4): a file shorter than that was cut.
+func sevenZipHeaderErr(f io.ReaderAt, size int64, name string, err error) error {
+	var sh [32]byte
+	if _, rerr := f.ReadAt(sh[:], 0); rerr == nil {
+		off, n := binary.LittleEndian.Uint64(sh[12:20]), binary.LittleEndian.Uint64(sh[20:28])
+		if end := 32 + off + n; off < 1<<62 && n < 1<<62 && end > uint64(size) {
+			return &CorruptError{File: name, Format: SevenZip, Truncated: true,
+				Err: fmt.Errorf("the archive's header should end at byte %d, the file has %d bytes (%w)", end, size, err)}
+		}
+	}
+	return &CorruptError{File: name, Format: SevenZip, Err: fmt.Errorf("cannot read the archive's header: %w", err)}
 }
 
 // Detect names the compression of a stream from its first bytes (at least

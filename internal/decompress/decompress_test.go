@@ -6,6 +6,7 @@ import (
 	"compress/bzip2"
 	"compress/gzip"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -388,5 +389,30 @@ func TestHasBzip2Trailer(t *testing.T) {
 	}
 	if len(pads) < 4 {
 		t.Errorf("only paddings %v were exercised", pads)
+	}
+}
+
+// A 7z file cut short loses the archive header, which 7z keeps at the end:
+// Open says the archive is truncated and where its header should end
+// (the start header of the Pyrus file gives that offset).
+func TestTruncated7z(t *testing.T) {
+	full, err := os.ReadFile(realdata.Path(t, "wikipedia/wikimedia__pywikibot/article-pyrus.xml.7z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Start header: signature 6, version 2, CRC 4, next header offset 8,
+	// next header size 8 (little-endian); the header ends 32 bytes after
+	// the start of the file plus offset plus size, i.e. at the file's end.
+	end := 32 + int64(binary.LittleEndian.Uint64(full[12:20])) + int64(binary.LittleEndian.Uint64(full[20:28]))
+	if end != int64(len(full)) {
+		t.Fatalf("header ends at %d, the file has %d bytes", end, len(full))
+	}
+	p := filepath.Join(t.TempDir(), "cut.7z")
+	os.WriteFile(p, full[:len(full)/2], 0o644)
+	_, err = Open(p)
+	var ce *CorruptError
+	if !errors.As(err, &ce) || !ce.Truncated || ce.File != p || strings.Count(err.Error(), p) != 1 ||
+		!strings.Contains(err.Error(), fmt.Sprint(end)) || !strings.Contains(err.Error(), "truncated 7z stream") {
+		t.Fatalf("err %v: want a truncation naming the file once and the header end %d", err, end)
 	}
 }
