@@ -52,9 +52,12 @@ collapsed into one update, then --min-updates.
 
 Bad input (a truncated or corrupt stream, malformed XML or JSON, a timestamp
 that does not parse, a page without revisions) stops with an error naming
-the file, the byte offset (or line) and the page, exit code 1, and nothing
-is left at DATASET_DIR. With --skip-bad such records are counted, reported
-in the summary and the manifest, and skipped.
+the file, the byte offset (of the decompressed stream for a compressed
+file) or line, and the page; exit code 1, and nothing is left at
+DATASET_DIR. With --skip-bad such records are counted, reported in the
+summary and the manifest, and skipped; a truncated or corrupt stream ends
+that input (what was read before the cut is kept, and it counts as one
+bad record).
 
 Page ids are MediaWiki page ids (or stable hashes of string ids); if two
 sources (two wikis) use the same id, the page read later gets the id
