@@ -69,8 +69,10 @@ logs — anything 'revisit ingest' reads, with the same filters and the same
 Defaults: the top --top pages are replayed with two crawlers of rate λ,
 exponential (exp:λ) and constant (const:1/λ) delays; λ = 2 per hour for
 sources with 1-second timestamps (Wikipedia, logs; unit h) and 1 per day
-for date-only sources (Yelp; unit d); h = 0.05 and x_max = 1000 in that
-unit. Policies replay weekly cycles (monthly for date-only sources) with
+for date-only sources (Yelp; unit d); x_max = 1000 in that unit, and
+h = 0.05 in that unit but never finer than the source's time resolution
+(bins finer than the timestamps only add noise to M6: h = 1 d for
+date-only sources). Policies replay weekly cycles (monthly for date-only sources) with
 a budget of 10 % of the pages, grouping pages into sites by the dataset's
 group column, or into 10 hashed sites when it has one group only.
 
@@ -90,8 +92,8 @@ to the report.`,
 			if rf.out == "" {
 				return usagef("run: -o OUT is required")
 			}
-			if rf.rate < 0 || rf.h <= 0 || rf.xmax <= 0 || rf.top < 1 {
-				return usagef("run: --rate must be ≥ 0 (0: automatic), --h and --x-max > 0, --top ≥ 1")
+			if rf.rate < 0 || rf.h < 0 || rf.xmax <= 0 || rf.top < 1 {
+				return usagef("run: --rate and --h must be ≥ 0 (0: automatic), --x-max > 0, --top ≥ 1")
 			}
 			if rf.allNS && cmd.Flags().Changed("namespaces") {
 				return usagef("run: --namespaces and --all-namespaces exclude each other")
@@ -137,7 +139,7 @@ to the report.`,
 	f.Float64Var(&rf.rate, "rate", 0, "crawler rate λ per --unit (0: 2 per hour, or 1 per day for date-only sources)")
 	f.StringArrayVar(&rf.samplers, "sampler", nil, "crawler `SPEC` instead of exp:λ and const:1/λ, repeatable (see revisit replay --help)")
 	f.StringVar(&rf.unit, "unit", "", "time unit of λ, h, x_max and the report: s, min, h, d, w, y (default h, or d for date-only sources)")
-	f.Float64Var(&rf.h, "h", 0.05, "bin width h for random delays, in units")
+	f.Float64Var(&rf.h, "h", 0, "bin width h for random delays, in units (0: 0.05, or the source's time resolution if coarser: 1 for date-only sources in days)")
 	f.Float64Var(&rf.xmax, "x-max", 1000, "errors and estimates on [0, x_max], in units")
 	f.Uint64Var(&rf.seed, "seed", 1, "seed of every random draw")
 	f.IntVar(&rf.reps, "reps", 999, "Monte-Carlo replicates of the Poisson screen's KS test")
@@ -247,6 +249,7 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	keep := transform.NewTopKeeper(rf.nhppPages)
 	var first *series.Page
 	var nPages, nUpdates int64
+	var resolution int32 // the coarsest time resolution of any page, in s
 	groups := map[string]bool{}
 	if err := ds.Each(func(p *series.Page) error {
 		if first == nil {
@@ -255,6 +258,7 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 		}
 		nPages++
 		nUpdates += int64(len(p.Updates))
+		resolution = max(resolution, p.Resolution)
 		if len(groups) < 2 {
 			groups[p.Group] = true
 		}
@@ -271,6 +275,9 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 		unitS = transform.DefaultUnit(first)
 	}
 	unitName := unitLabel(unitS)
+	if rf.h == 0 {
+		rf.h = autoH(resolution, unitS)
+	}
 	samplers := rf.samplers
 	if len(samplers) == 0 {
 		lambda := rf.rate
@@ -382,6 +389,17 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	}
 	fmt.Fprintln(os.Stdout, filepath.Join(dir("report"), "index.html"))
 	return nil
+}
+
+// autoH is run's default bin width h (in units of unitS seconds): 0.05,
+// or the source's time resolution when that is coarser. M6 counts visit
+// pairs in bins of width h; bins finer than the timestamps split pairs
+// that the data cannot tell apart, so each bin holds fewer of them and
+// the estimate is noisier without being any finer (on the real Yelp tips,
+// 1-day resolution, M6's mean KS distance to G_U was 0.40 with h = 0.05 d
+// and 0.09 with h = 1 d).
+func autoH(resolution int32, unitS float64) float64 {
+	return max(0.05, float64(resolution)/unitS)
 }
 
 // runOutputs are the directories run writes under OUT after the dataset.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -55,7 +56,7 @@ func TestRunExitCodes(t *testing.T) {
 	}{
 		{[]string{"-q", "run", "-o", dir}, exitUsage},                                       // no input
 		{[]string{"-q", "run", "x.xml"}, exitUsage},                                         // no -o
-		{[]string{"-q", "run", "x.xml", "-o", dir, "--h", "0"}, exitUsage},                  // bad h
+		{[]string{"-q", "run", "x.xml", "-o", dir, "--h", "-1"}, exitUsage},                 // bad h
 		{[]string{"-q", "run", "x.xml", "-o", dir, "--sampler", "bogus:1"}, exitUsage},      // bad sampler
 		{[]string{"-q", "run", filepath.Join(dir, "missing.xml"), "-o", dir}, exitBadInput}, // missing input
 	}
@@ -260,5 +261,52 @@ func TestRunFailureLeavesNoStaleReport(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "dataset", "manifest.json")); err != nil {
 		t.Errorf("the dataset the failed run ingested is gone: %v", err)
+	}
+}
+
+// run's default h follows the source's time resolution: a log with dates
+// only (resolution 1 d, unit d) is binned by 1 d, not by 0.05 d finer than
+// its timestamps; second-resolution data keep 0.05 units. Values by hand:
+// 86400 s / 86400 s = 1; 1 s / 3600 s < 0.05 → 0.05; 86400 s / 3600 s = 24.
+func TestRunDefaultHFollowsResolution(t *testing.T) {
+	for _, c := range []struct {
+		res  int32
+		unit float64
+		want float64
+	}{{86400, 86400, 1}, {1, 3600, 0.05}, {86400, 3600, 24}, {0, 3600, 0.05}} {
+		if got := autoH(c.res, c.unit); got != c.want {
+			t.Errorf("autoH(%d, %g) = %g, want %g", c.res, c.unit, got, c.want)
+		}
+	}
+	dir := t.TempDir()
+	var sb strings.Builder
+	sb.WriteString("shop,day\n")
+	t0 := time.Date(2015, 1, 1, 0, 0, 0, 0, time.UTC)
+	for k := 0; k < 3; k++ {
+		for i := 0; i < 25; i++ {
+			fmt.Fprintf(&sb, "s%d,%s\n", k, t0.AddDate(0, 0, 3*i+k+i%4).Format("2006-01-02"))
+		}
+	}
+	in := filepath.Join(dir, "days.csv")
+	if err := os.WriteFile(in, []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	if code := execute([]string{"-q", "run", in, "--id", "shop", "--time", "day", "-o", out, "--top", "3", "--reps", "19", "--x-max", "100"}); code != exitOK {
+		t.Fatalf("run: exit %d", code)
+	}
+	raw, err := os.ReadFile(filepath.Join(out, "replay", "replay.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta struct {
+		UnitName string  `json:"unit_name"`
+		H        float64 `json:"h"`
+	}
+	if err := json.Unmarshal(raw, &meta); err != nil {
+		t.Fatal(err)
+	}
+	if meta.UnitName != "d" || meta.H != 1 {
+		t.Errorf("date-only log replayed with unit %q, h = %g; want d, 1", meta.UnitName, meta.H)
 	}
 }
