@@ -26,7 +26,9 @@ func ExampleOptions_Bad() {
 
 type corrupt struct{}
 
-func (corrupt) Error() string { return "big.xml.gz: truncated gzip stream after 99 decompressed bytes: unexpected EOF" }
+func (corrupt) Error() string {
+	return "big.xml.gz: truncated gzip stream after 99 decompressed bytes: unexpected EOF"
+}
 func (corrupt) Short() string { return "truncated gzip stream: unexpected EOF" }
 
 // A decompressor's error that names the file itself (it has a Short
