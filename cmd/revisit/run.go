@@ -36,6 +36,7 @@ type runFlags struct {
 	out, unit, title string
 	rate, h, xmax    float64
 	samplers         []string
+	methods          []string
 	include          []string
 	top, nhppPages   int
 	seed             uint64
@@ -114,6 +115,17 @@ to the report.`,
 					return usagef("run: --sampler %q: %v", s, err)
 				}
 			}
+			// Checked here, not after an ingest that may take an hour.
+			if _, err := replay.ParseMethods(rf.methods); err != nil {
+				return usagef("run: --methods: %v", err)
+			}
+			for _, d := range rf.include {
+				if st, err := os.Stat(d); err != nil {
+					return fmt.Errorf("run: --include: %w", err)
+				} else if !st.IsDir() {
+					return fmt.Errorf("run: --include %s is not a directory (give a results directory, e.g. what revisit simulate -o wrote)", d)
+				}
+			}
 			if rf.cycle != "" {
 				if _, err := generate.ParseDuration(rf.cycle); err != nil {
 					return usagef("run: --cycle: %v", err)
@@ -138,9 +150,13 @@ to the report.`,
 	f.IntVar(&rf.top, "top", 10, "replay and analyse the N pages with the most updates")
 	f.Float64Var(&rf.rate, "rate", 0, "crawler rate λ per --unit (0: 2 per hour, or 1 per day for date-only sources)")
 	f.StringArrayVar(&rf.samplers, "sampler", nil, "crawler `SPEC` instead of exp:λ and const:1/λ, repeatable (see revisit replay --help)")
+	f.StringSliceVar(&rf.methods, "methods", []string{"all"}, "methods: all or a list of M1,M2,M3,M4,M5,G-M4,M6,naive,cho,matloff,age-mle (as revisit replay)")
 	f.StringVar(&rf.unit, "unit", "", "time unit of λ, h, x_max and the report: s, min, h, d, w, y (default h, or d for date-only sources)")
 	f.Float64Var(&rf.h, "h", 0, "bin width h for random delays, in units (0: 0.05, or the source's time resolution if coarser: 1 for date-only sources in days)")
 	f.Float64Var(&rf.xmax, "x-max", 1000, "errors and estimates on [0, x_max], in units")
+	// replay and simulate spell it --xmax: accept that spelling too.
+	f.Float64Var(&rf.xmax, "xmax", 1000, "same as --x-max")
+	f.MarkHidden("xmax")
 	f.Uint64Var(&rf.seed, "seed", 1, "seed of every random draw")
 	f.IntVar(&rf.reps, "reps", 999, "Monte-Carlo replicates of the Poisson screen's KS test")
 	f.IntVar(&rf.nhppPages, "nhpp-pages", 200, "pages (most updates first) analysed for NHPP windows and staleness")
@@ -296,7 +312,12 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	ropt := replay.Options{Dataset: dir("dataset"), Out: dir("replay"), Samplers: samplers, Unit: unitS, H: rf.h, XMax: rf.xmax,
 		Top: rf.top, Seed: rf.seed, Workers: rf.workers, Recover: true, Version: version, Log: st.logf}
 	ropt.RecoverOpt.K, ropt.RecoverOpt.Extra = 5, 9
+	ropt.Methods = rf.methods
 	if _, err := replay.Run(ctx, ropt); err != nil {
+		var oe *replay.OptionError
+		if errors.As(err, &oe) { // e.g. --x-max/h too many grid points
+			return usagef("run: replay: %v", oe.Err)
+		}
 		return fmt.Errorf("run: replay: %w", err)
 	}
 

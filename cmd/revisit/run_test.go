@@ -50,6 +50,10 @@ func TestReportExitCodes(t *testing.T) {
 
 func TestRunExitCodes(t *testing.T) {
 	dir := t.TempDir()
+	logIn := filepath.Join(t.TempDir(), "log.csv")
+	if err := os.WriteFile(logIn, []byte("p,t\na,2020-01-01T00:00:00Z\na,2020-01-02T00:00:00Z\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		args []string
 		code int
@@ -59,14 +63,20 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{"-q", "run", "x.xml", "-o", dir, "--h", "-1"}, exitUsage},                 // bad h
 		{[]string{"-q", "run", "x.xml", "-o", dir, "--sampler", "bogus:1"}, exitUsage},      // bad sampler
 		{[]string{"-q", "run", filepath.Join(dir, "missing.xml"), "-o", dir}, exitBadInput}, // missing input
+		// Checked before ingest (which may take an hour on a real dump):
+		// no dataset may appear below.
+		{[]string{"-q", "run", logIn, "--id", "p", "--time", "t", "-o", dir, "--methods", "M2,bogus"}, exitUsage},
+		{[]string{"-q", "run", logIn, "--id", "p", "--time", "t", "-o", dir, "--include", filepath.Join(dir, "nope")}, exitBadInput},
 	}
 	for _, c := range cases {
 		if got := execute(c.args); got != c.code {
 			t.Errorf("revisit %s: exit %d, want %d", strings.Join(c.args, " "), got, c.code)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "report")); !os.IsNotExist(err) {
-		t.Errorf("a failed run left a report: %v", err)
+	for _, sub := range []string{"report", "dataset"} {
+		if _, err := os.Stat(filepath.Join(dir, sub)); !os.IsNotExist(err) {
+			t.Errorf("a failed run left %s/: %v", sub, err)
+		}
 	}
 }
 
@@ -226,8 +236,9 @@ func TestRunGenericLogFlags(t *testing.T) {
 
 // A run that fails after ingest leaves no report of an earlier corpus next
 // to the new dataset: run A succeeds, run B at the same OUT (same log,
-// x_max = 10⁹ with h = 0.05: 2·10¹⁰ grid points, which replay refuses)
-// fails in replay, and OUT/report must then be gone rather than show A.
+// x_max = 10⁹ with h = 0.05: 2·10¹⁰ grid points, which replay refuses as
+// bad usage) fails in replay, and OUT/report must then be gone rather
+// than show A. --xmax is replay's spelling of --x-max.
 func TestRunFailureLeavesNoStaleReport(t *testing.T) {
 	dir := t.TempDir()
 	var sb strings.Builder
@@ -250,9 +261,9 @@ func TestRunFailureLeavesNoStaleReport(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "report", "index.html")); err != nil {
 		t.Fatalf("run A wrote no report: %v", err)
 	}
-	args[len(args)-1] = "1e9"
-	if code := execute(args); code != exitBadInput {
-		t.Fatalf("run B: exit %d, want %d", code, exitBadInput)
+	args[len(args)-2], args[len(args)-1] = "--xmax", "1e9"
+	if code := execute(args); code != exitUsage {
+		t.Fatalf("run B: exit %d, want %d", code, exitUsage)
 	}
 	for _, sub := range []string{"report", "analysis", "replay"} {
 		if _, err := os.Stat(filepath.Join(out, sub)); !os.IsNotExist(err) {
