@@ -187,6 +187,7 @@ func parseEpoch(b []byte, scale int64) (int64, error) {
 // date-only (→ 1-day resolution).
 type timeParser struct {
 	layout   string
+	auto     bool  // the layout was detected (auto); epoch values keep the detected range
 	n        int64 // values parsed
 	dateOnly int64 // values without time of day
 }
@@ -207,10 +208,10 @@ func (p *timeParser) resolve(b []byte) error {
 	if v, err := strconv.ParseFloat(string(b), 64); err == nil && !strings.ContainsAny(string(b), "eExXpP_") {
 		switch {
 		case v >= 1e8 && v < 1e11:
-			p.layout = LayoutEpoch
+			p.layout, p.auto = LayoutEpoch, true
 			return nil
 		case v >= 1e11 && v < 1e14:
-			p.layout = LayoutEpochMS
+			p.layout, p.auto = LayoutEpochMS, true
 			return nil
 		}
 		return fmt.Errorf("%w: cannot tell the time layout from the first value %q: numbers below 1e8 are not taken as epoch seconds (before 1973) — relative seconds or a count? Give the layout explicitly (epoch keeps intervals of relative seconds)", source.ErrTimestamp, b)
@@ -250,10 +251,17 @@ func (p *timeParser) parse(b []byte) (int64, error) {
 		if err == nil && (dateOnly || zoned) {
 			err = fmt.Errorf("%w: %q is not YYYY-MM-DD HH:MM:SS", source.ErrTimestamp, b)
 		}
-	case LayoutEpoch:
-		sec, err = parseEpoch(b, 1)
-	case LayoutEpochMS:
-		sec, err = parseEpoch(b, 1000)
+	case LayoutEpoch, LayoutEpochMS:
+		unit := int64(1)
+		if p.layout == LayoutEpochMS {
+			unit = 1000
+		}
+		sec, err = parseEpoch(b, unit)
+		if err == nil && p.auto && (sec < 1e8 || sec >= 1e11) {
+			// Detected from the first value: a value outside the range
+			// that decided the unit is in another unit or no time at all.
+			err = fmt.Errorf("%w: %q read as %s is outside 1973–5138, the range that auto-detection took the column's first value from (another unit? give --time-layout)", source.ErrTimestamp, b, p.layout)
+		}
 	default:
 		var t time.Time
 		t, err = time.Parse(p.layout, string(b))
