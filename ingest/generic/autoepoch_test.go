@@ -17,8 +17,8 @@ func TestAutoEpochRange(t *testing.T) {
 		text string
 		line int64 // the bad line
 	}{
-		{"id,t\na,1500000000\na,1500000000123\n", 3},   // seconds, then milliseconds
-		{"id,t\na,1500000000123\na,1500000000\n", 3},   // milliseconds, then seconds
+		{"id,t\na,1500000000\na,1500000000123\n", 3},    // seconds, then milliseconds
+		{"id,t\na,1500000000123\na,1500000000\n", 3},    // milliseconds, then seconds
 		{"id,t\na,1500000000\na,1500000060\na,42\n", 4}, // seconds, then a count
 	} {
 		r, err := NewReader(strings.NewReader(c.text), Options{ID: "id", Time: "t"}, source.Options{File: "x.csv"})
