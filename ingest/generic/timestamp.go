@@ -17,7 +17,9 @@ const (
 	// the ISO family (any of rfc3339, date, datetime), epoch seconds for a
 	// number in [1e8, 1e11) (1973 to 5138), epoch milliseconds for a number
 	// in [1e11, 1e14). Smaller numbers are refused: they are relative times
-	// or counts far more often than dates before 1973.
+	// or counts far more often than dates before 1973. Every later epoch
+	// value must fall in the same range (1973–5138) or it is a bad
+	// timestamp; an explicit epoch or epochms layout takes any value.
 	LayoutAuto = "auto"
 	// LayoutRFC3339 is RFC 3339 with a zone: 2006-01-02T15:04:05Z,
 	// …T15:04:05.123+02:00 (a space may replace the T).
