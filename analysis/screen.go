@@ -155,9 +155,23 @@ func (l *LillieforsNull) Test(x []float64) (d, p float64) {
 }
 
 // ksExpFitted is D of sorted s against the exponential with λ = 1/mean(s).
+// It is ksSorted with F(x) = 1 − e^{−λx} written out (no closure call,
+// plain comparisons instead of math.Max): the same arithmetic, so the same
+// bits, at less cost in the Lilliefors simulation's inner loop.
 func ksExpFitted(s []float64) float64 {
 	lam := float64(len(s)) / sum(s)
-	return ksSorted(s, func(x float64) float64 { return -math.Expm1(-lam * x) })
+	n := float64(len(s))
+	d := 0.0
+	for i, v := range s {
+		f := -math.Expm1(-lam * v)
+		if a := f - float64(i)/n; a > d {
+			d = a
+		}
+		if b := float64(i+1)/n - f; b > d {
+			d = b
+		}
+	}
+	return d
 }
 
 // ScreenOptions are the knobs of the Poisson screen (SPEC §5).

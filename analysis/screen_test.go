@@ -156,3 +156,27 @@ func TestLillieforsPHandCount(t *testing.T) {
 		}
 	}
 }
+
+// TestKSExpFittedReference: the written-out exponential KS distance equals
+// the generic ksSorted with the fitted exponential CDF (the reference),
+// bit for bit, on samples of several sizes and shapes.
+func TestKSExpFittedReference(t *testing.T) {
+	for i, x := range [][]float64{
+		{1, 2, 3},
+		draw(model.Exponential{Rate: 2}, 50, 1),
+		draw(model.Pareto{Alpha: 1.5, Beta: 1}, 999, 2),
+		draw(model.Weibull{K: 0.5, Scale: 3}, 5000, 3),
+	} {
+		s := slices.Clone(x)
+		slices.Sort(s)
+		lam := float64(len(s)) / sum(s)
+		want := ksSorted(s, func(v float64) float64 { return -math.Expm1(-lam * v) })
+		if got := ksExpFitted(s); got != want {
+			t.Errorf("sample %d: %v, reference %v", i, got, want)
+		}
+	}
+	// By hand: 1, 2, 3 with λ̂ = 1/2 gives D = F(1) = 1 − e^{−1/2} (fit_test.go).
+	if got, want := ksExpFitted([]float64{1, 2, 3}), -math.Expm1(-0.5); math.Abs(got-want) > 1e-15 {
+		t.Errorf("1,2,3: D = %v, want %v", got, want)
+	}
+}
