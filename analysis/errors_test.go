@@ -75,6 +75,13 @@ func TestCompareStepInterpolation(t *testing.T) {
 	if e.Points != 11 || e.WMRD != 0 || e.KS != 0 {
 		t.Errorf("linear truth: got %+v, want 11 points and no error", e)
 	}
+	// extra ≤ 0 (the command line's --extra 0 arrives as −1): the grid
+	// points only.
+	for _, extra := range []int{0, -1} {
+		if e, _ := Compare(est, truth, 0, true, extra, nil); e.Points != 2 {
+			t.Errorf("extra %d: %d points, want the 2 grid points", extra, e.Points)
+		}
+	}
 	if _, err := Compare(est, series.CDF{X: []float64{5}, P: []float64{1}}, 1, false, 0, nil); err == nil {
 		t.Error("no grid point in [0, x_max]: no error")
 	}

@@ -85,6 +85,10 @@ the full analysis.`,
 			} else if !(lo.Delta >= 0) {
 				return usagef("--stale-delta %g: want Δ ≥ 0 (0: each page's E[U])", lo.Delta)
 			}
+			if opt.Extra < 0 {
+				return usagef("--extra %d: want 0 or more points per step", opt.Extra)
+			}
+			opt.Extra = extraOption(opt.Extra)
 			opt.Estimates = readReplay
 			out := cmd.OutOrStdout()
 			if recommend {
@@ -167,6 +171,15 @@ the full analysis.`,
 	f.StringVar(&sampler, "sampler", "random", "with --recommend: revisit delays are constant or random")
 	f.BoolVar(&oldM3, "old-m3", false, "with --recommend: only traces collected with M3 exist (constant delays)")
 	return cmd
+}
+
+// extraOption maps --extra to analysis.Options.Extra, where 0 means the
+// default: --extra 0 (no points inserted) becomes −1.
+func extraOption(extra int) int {
+	if extra == 0 {
+		return -1
+	}
+	return extra
 }
 
 func runAnalyze(ctx context.Context, g *globals, opt *analysis.Options, args []string) (*analysis.Result, error) {
