@@ -74,7 +74,7 @@ the full analysis.`,
 				}
 				opt.Unit = u
 			}
-			if opt.Band < 0 || opt.Band > 1 {
+			if !(opt.Band > 0 && opt.Band <= 1) { // 0 would silently become the default 0.1
 				return usagef("--band %g: want a value in (0, 1]", opt.Band)
 			}
 			// Checked here, not after the whole pass over the dataset.
@@ -84,6 +84,9 @@ the full analysis.`,
 				return usagef("--stale-eps %g: want a staleness in (0, 1)", lo.Epsilon)
 			} else if !(lo.Delta >= 0) {
 				return usagef("--stale-delta %g: want Δ ≥ 0 (0: each page's E[U])", lo.Delta)
+			}
+			if opt.Reps < 1 || opt.Top < 1 || opt.MinUpdates < 1 || opt.MaxLag < 1 || opt.Closest < 1 {
+				return usagef("--reps, --top, --min-updates, --max-lag and --closest must be at least 1")
 			}
 			if opt.Extra < 0 {
 				return usagef("--extra %d: want 0 or more points per step", opt.Extra)

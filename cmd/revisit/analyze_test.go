@@ -18,6 +18,9 @@ func TestAnalyzeBadLocalizedFlags(t *testing.T) {
 		{"--stale-eps", "0"},
 		{"--stale-eps", "1"},
 		{"--stale-delta", "-2"},
+		{"--band", "0"}, // would silently become 0.1
+		{"--reps", "0"}, // would silently become 999
+		{"--top", "0"},
 	} {
 		args := append([]string{"-q", "analyze", filepath.Join(dir, "missing-ds"), "-o", out}, bad...)
 		if code := execute(args); code != exitUsage {
