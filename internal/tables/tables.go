@@ -103,12 +103,23 @@ func (b *Bundle) Write(dir string) error {
 // Read loads every table and figure found under dir (and under its
 // sub-directories' tables/ and figures/ folders, so a run directory holding
 // analysis/ and simulate/ results reads as one bundle), sorted by section,
-// order and ID.
+// order and ID. Below dir it skips another run's directory (one holding
+// dataset/manifest.json, as `revisit run -o OUT/other` leaves, whose
+// tables describe another corpus) and *.tmp directories (an interrupted
+// write's leftovers).
 func Read(dir string) (*Bundle, error) {
 	var b Bundle
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
+		}
+		if d.IsDir() && p != dir {
+			if strings.HasSuffix(d.Name(), ".tmp") {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(p, "dataset", "manifest.json")); err == nil {
+				return filepath.SkipDir
+			}
 		}
 		if d.IsDir() || !strings.HasSuffix(p, ".json") {
 			return nil

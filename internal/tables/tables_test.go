@@ -2,6 +2,8 @@ package tables
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -33,5 +35,47 @@ func TestRoundTrip(t *testing.T) {
 	}
 	if c := out.Figures[0].Curves[0]; !reflect.DeepEqual(c.X, []float64{1, 3}) {
 		t.Fatalf("non-finite point kept: %v", c.X)
+	}
+}
+
+// Read gathers the results of one run: OUT/analysis and OUT/nhpp are read,
+// but not a nested run (OUT/other holds its own dataset/manifest.json: a
+// different corpus whose tables would appear twice, interleaved) nor an
+// interrupted write's OUT/nhpp.tmp. Reading the nested run directly gives
+// its own table.
+func TestReadSkipsNestedRunsAndTemporaries(t *testing.T) {
+	root := t.TempDir()
+	put := func(dir, id string) {
+		b := Bundle{Tables: []Table{{ID: id, Title: id}}}
+		if err := b.Write(filepath.Join(root, dir)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("analysis", "a")
+	put("nhpp", "n")
+	put("nhpp.tmp", "stale")
+	put("other/analysis", "other")
+	if err := os.MkdirAll(filepath.Join(root, "other", "dataset"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "other", "dataset", "manifest.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(dir string) []string {
+		b, err := Read(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, tb := range b.Tables {
+			out = append(out, tb.ID)
+		}
+		return out
+	}
+	if got := ids(root); !reflect.DeepEqual(got, []string{"a", "n"}) {
+		t.Errorf("Read(OUT) = %v, want [a n]", got)
+	}
+	if got := ids(filepath.Join(root, "other")); !reflect.DeepEqual(got, []string{"other"}) {
+		t.Errorf("Read(OUT/other) = %v, want [other]", got)
 	}
 }
