@@ -63,16 +63,26 @@ func naiveM6Cycles(s []float64, cyc []int64, g grid) (w, z []int64) {
 
 // The naive M6 must equal the fast one on the benchmark's kind of path
 // (short prefix), so the benchmark compares like with like.
+//
+// The second case (≈ 10,000 visits, x_max = 5) pairs them in chunks of
+// 1,000 split over two goroutines, and drops and compacts the visits
+// behind the window many times over.
 func TestNaiveCyclesEqualsFast(t *testing.T) {
-	tt, s, cyc := benchPath(500)
-	g := newGrid(0.05, 50)
-	w, z := naiveM6Cycles(s, cyc, g)
-	e := newM6(g, false, tt[len(tt)-1])
-	crawl(&sliceUpdates{t: tt}, &sliceVisits{v: s}, tt[len(tt)-1], []observer{e})
-	ew := e.w()
-	for b := range w {
-		if w[b] != ew[b] || z[b] != e.z[b] {
-			t.Fatalf("bin %d: fast %d/%d naive %d/%d", b, e.z[b], ew[b], z[b], w[b])
+	for _, c := range []struct {
+		span, xmax float64
+		chunk      int
+	}{{500, 50, m6Chunk}, {5000, 5, 1000}} {
+		tt, s, cyc := benchPath(c.span)
+		g := newGrid(0.05, c.xmax)
+		w, z := naiveM6Cycles(s, cyc, g)
+		e := newM6(g, false, tt[len(tt)-1])
+		e.chunk = c.chunk
+		crawl(&sliceUpdates{t: tt}, &sliceVisits{v: s}, tt[len(tt)-1], []observer{e})
+		ew := e.w()
+		for b := range w {
+			if w[b] != ew[b] || z[b] != e.z[b] {
+				t.Fatalf("%d visits, chunk %d: bin %d: fast %d/%d naive %d/%d", len(s), c.chunk, b, e.z[b], ew[b], z[b], w[b])
+			}
 		}
 	}
 }

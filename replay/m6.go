@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/revisit-dev/revisit/series"
 )
@@ -15,6 +16,9 @@ import (
 // visits arrive in time order, so each new visit j is paired with the
 // earlier visits still inside the window [s_j − y_N, s_j) (a sweep whose
 // left edge only moves forward): the cost is O(m + pairs within x_max).
+// Visits are paired in chunks of m6Chunk, each split over two goroutines
+// with their own histograms (integer counts, summed: exact and
+// deterministic); memory is the window plus one chunk.
 // Q_ij = 1 exactly when s_i and s_j lie in different update cycles, and the
 // earlier visits of j's own cycle are the most recent ones, so the pairs of
 // the window split into a same-cycle run and the rest: each pair costs one
@@ -36,7 +40,12 @@ type m6 struct {
 	same, z []int64
 	sig     []int64 // quantized visit times q = round(s/h·2^qBits) inside the window, oldest first from head
 	c       []int64 // their update cycles
-	head    int
+	head    int     // sig[head:] may still pair with later visits
+	done    int     // sig[:done] are paired; sig[done:] wait for the next flush
+	chunk   int     // visits per flush (m6Chunk)
+	split   bool
+	same2   []int64 // the second half's histograms, summed by finish
+	z2      []int64
 	pairs   int64
 	bits    int // resolution of the quantized times: 2^−bits bins (m6Bits); −1: window too long
 
@@ -49,7 +58,8 @@ type m6 struct {
 
 // newM6 is M6 on grid g for visits in a window ending at end (in units).
 func newM6(g grid, lattice bool, end float64) *m6 {
-	return &m6{g: g, lattice: lattice, bits: m6Bits(end, g.inv), same: make([]int64, g.n+1), z: make([]int64, g.n+1)}
+	return &m6{g: g, lattice: lattice, bits: m6Bits(end, g.inv), chunk: m6Chunk, split: true,
+		same: make([]int64, g.n+1), z: make([]int64, g.n+1)}
 }
 
 // qBits is the resolution of M6's visit times for random delays: 2^−20 of
@@ -89,39 +99,109 @@ func (e *m6) add(o *Obs) {
 	if e.bits < 0 {
 		return
 	}
-	limit, bits := int64(e.g.n), e.bits
-	q := quantize(o.S, e.g.inv, bits)
-	adj := q + 1<<bits - 1
-	// Drop visits that can no longer pair with o or any later visit.
-	for e.head < len(e.sig) && int64(pairBin(adj, e.sig[e.head], bits)) > limit {
+	e.sig = append(e.sig, quantize(o.S, e.g.inv, e.bits))
+	e.c = append(e.c, o.Cycle)
+	if len(e.sig)-e.done >= e.chunk {
+		e.flush()
+	}
+}
+
+// m6Chunk is the number of visits M6 collects before pairing them; each
+// chunk is split in two halves paired on two goroutines into separate
+// histograms that are summed at the end (integer counts: the result does
+// not depend on the split).
+const m6Chunk = 1 << 14
+
+// flush pairs the visits collected since the last flush with every
+// earlier visit within x_max, then drops the visits no later visit can
+// pair with.
+func (e *m6) flush() {
+	lo, hi := e.done, len(e.sig)
+	if lo == hi {
+		return
+	}
+	if mid := lo + (hi-lo)/2; e.split && mid > lo {
+		if e.same2 == nil {
+			e.same2, e.z2 = make([]int64, len(e.same)), make([]int64, len(e.z))
+		}
+		var p2 int64
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p2 = e.sweep(mid, hi, e.same2, e.z2)
+		}()
+		p1 := e.sweep(lo, mid, e.same, e.z)
+		wg.Wait()
+		e.pairs += p1 + p2
+	} else {
+		e.pairs += e.sweep(lo, hi, e.same, e.z)
+	}
+	e.done = hi
+	// Visits beyond x_max of the last one cannot pair with any later visit.
+	limit, last := e.g.n, e.sig[hi-1]+1<<e.bits-1
+	for e.head < hi && pairBin(last, e.sig[e.head], e.bits) > limit {
 		e.head++
 	}
 	if e.head > 4096 && e.head*2 > len(e.sig) {
 		n := copy(e.sig, e.sig[e.head:])
 		copy(e.c, e.c[e.head:])
-		e.sig, e.c, e.head = e.sig[:n], e.c[:n], 0
+		e.sig, e.c, e.done, e.head = e.sig[:n], e.c[:n], e.done-e.head, 0
 	}
-	// Every visit from head on is within the grid: bin ≤ limit.
-	s, c, same, z := e.sig[e.head:], e.c[e.head:], e.same, e.z
-	i := len(s) - 1
-	if bits == qBits { // the usual case: a constant shift keeps the loop tight
-		for ; i >= 0 && c[i] == o.Cycle; i-- { // same cycle: Q_ij = 0
-			same[(adj-s[i])>>qBits]++
+}
+
+// sweep pairs each visit j in [a, b) with the earlier visits i within
+// x_max (bin ≤ N), counting same-cycle pairs in same and the others in z,
+// and returns the number of pairs. It only reads e.sig and e.c, so two
+// sweeps over disjoint ranges may run at once.
+func (e *m6) sweep(a, b int, same, z []int64) int64 {
+	limit, bits := e.g.n, e.bits
+	sig, cyc := e.sig, e.c
+	lo := e.head
+	var pairs int64
+	for j := a; j < b; j++ {
+		adj := sig[j] + 1<<bits - 1
+		for pairBin(adj, sig[lo], bits) > limit { // lo ≤ j: a visit pairs with itself at bin 0
+			lo++
 		}
-		for ; i >= 0; i-- { // different cycles: Q_ij = 1
-			z[(adj-s[i])>>qBits]++
+		s, c, cj := sig[lo:j], cyc[lo:j], cyc[j]
+		i := len(s) - 1
+		if bits == qBits { // the usual case: a constant shift keeps the loop tight
+			for ; i >= 0 && c[i] == cj; i-- { // same cycle: Q_ij = 0
+				same[(adj-s[i])>>qBits]++
+			}
+			for ; i >= 0; i-- { // different cycles: Q_ij = 1
+				z[(adj-s[i])>>qBits]++
+			}
+		} else {
+			for ; i >= 0 && c[i] == cj; i-- {
+				same[pairBin(adj, s[i], bits)]++
+			}
+			for ; i >= 0; i-- {
+				z[pairBin(adj, s[i], bits)]++
+			}
 		}
-	} else {
-		for ; i >= 0 && c[i] == o.Cycle; i-- {
-			same[pairBin(adj, s[i], bits)]++
-		}
-		for ; i >= 0; i-- {
-			z[pairBin(adj, s[i], bits)]++
-		}
+		pairs += int64(len(s))
 	}
-	e.pairs += int64(len(s))
-	e.sig = append(e.sig, q)
-	e.c = append(e.c, o.Cycle)
+	return pairs
+}
+
+// finish completes the counts: the lattice's from its cycle histogram,
+// the sweep's by pairing the last collected visits and summing the two
+// halves' histograms. It may be called more than once.
+func (e *m6) finish() {
+	if e.lattice {
+		e.finishLattice()
+		return
+	}
+	e.flush()
+	if e.same2 != nil {
+		for i := range e.same {
+			e.same[i] += e.same2[i]
+			e.z[i] += e.z2[i]
+		}
+		e.same2, e.z2 = nil, nil
+	}
 }
 
 // addLattice counts the visits of each update cycle.
@@ -174,7 +254,7 @@ func (e *m6) finishLattice() {
 
 // w is W = same + Z.
 func (e *m6) w() []int64 {
-	e.finishLattice()
+	e.finish()
 	w := make([]int64, len(e.z))
 	for i := range w {
 		w[i] = e.same[i] + e.z[i]
@@ -183,7 +263,7 @@ func (e *m6) w() []int64 {
 }
 
 func (e *m6) cdf() (series.CDF, string) {
-	e.finishLattice()
+	e.finish()
 	c, note := ratioCDF(e.g.x, e.w(), e.z, e.pairs)
 	if !e.lattice && e.bits < 0 {
 		note = fmt.Sprintf("not run: the window holds ≥ 2^62 bins of width %g (h is too small for it)", e.g.step)

@@ -79,22 +79,32 @@ func TestM6EqualsNaive(t *testing.T) {
 			tt, ss := randomPath(seed, 5+int(seed%30), upd, smp)
 			step := smp.Step(c.h)
 			g := newGrid(step, c.xmax)
-			e := newM6(g, smp.Constant(), tt[len(tt)-1])
-			crawl(&sliceUpdates{t: tt}, &sliceVisits{v: ss}, tt[len(tt)-1], []observer{e})
 			w, z := naiveM6(tt, ss, step, c.xmax, smp.Constant())
-			ew := e.w()
-			name := fmt.Sprintf("%s/%s seed %d (%d updates, %d visits)", c.upd, c.smp, seed, len(tt), len(ss))
-			for b := range w {
-				if w[b] != ew[b] || z[b] != e.z[b] {
-					t.Fatalf("%s: bin %d: fast W=%d Z=%d, naive W=%d Z=%d", name, b, ew[b], e.z[b], w[b], z[b])
-				}
-			}
 			var pairs int64
 			for _, x := range w {
 				pairs += x
 			}
-			if pairs != e.pairs {
-				t.Fatalf("%s: fast counted %d pairs, naive %d", name, e.pairs, pairs)
+			// The default chunk (one flush at the end for these small
+			// paths), and chunks of 1 and 3 visits paired in one or two
+			// halves: the counts must not depend on the split.
+			for _, split := range []struct {
+				chunk int
+				two   bool
+			}{{m6Chunk, true}, {1, false}, {3, true}, {3, false}, {7, true}} {
+				e := newM6(g, smp.Constant(), tt[len(tt)-1])
+				e.chunk, e.split = split.chunk, split.two
+				crawl(&sliceUpdates{t: tt}, &sliceVisits{v: ss}, tt[len(tt)-1], []observer{e})
+				ew := e.w()
+				name := fmt.Sprintf("%s/%s seed %d (%d updates, %d visits, chunk %d, split %v)",
+					c.upd, c.smp, seed, len(tt), len(ss), split.chunk, split.two)
+				for b := range w {
+					if w[b] != ew[b] || z[b] != e.z[b] {
+						t.Fatalf("%s: bin %d: fast W=%d Z=%d, naive W=%d Z=%d", name, b, ew[b], e.z[b], w[b], z[b])
+					}
+				}
+				if pairs != e.pairs {
+					t.Fatalf("%s: fast counted %d pairs, naive %d", name, e.pairs, pairs)
+				}
 			}
 		}
 	}
