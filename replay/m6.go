@@ -58,7 +58,7 @@ type m6 struct {
 
 // newM6 is M6 on grid g for visits in a window ending at end (in units).
 func newM6(g grid, lattice bool, end float64) *m6 {
-	return &m6{g: g, lattice: lattice, bits: m6Bits(end, g.inv), chunk: m6Chunk, split: true,
+	return &m6{g: g, lattice: lattice, bits: m6Bits(end, g.inv), chunk: m6Chunk, split: g.n <= m6SplitMax,
 		same: make([]int64, g.n+1), z: make([]int64, g.n+1)}
 }
 
@@ -111,6 +111,10 @@ func (e *m6) add(o *Obs) {
 // histograms that are summed at the end (integer counts: the result does
 // not depend on the split).
 const m6Chunk = 1 << 14
+
+// m6SplitMax is the largest grid (bins) for which M6 splits its chunks:
+// the second half needs histograms of its own (16 bytes per bin).
+const m6SplitMax = 1 << 20
 
 // flush pairs the visits collected since the last flush with every
 // earlier visit within x_max, then drops the visits no later visit can
