@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -216,7 +217,7 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	}
 
 	// 1. Ingest.
-	st.stage("ingest " + fmt.Sprint(inputs))
+	st.stage("ingest " + inputsLabel(inputs))
 	iopt := rf.ingest
 	iopt.Inputs, iopt.Output, iopt.Version = inputs, dir("dataset"), version
 	disp := progress.New(os.Stderr, "ingest", g.quiet)
@@ -410,6 +411,15 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	}
 	fmt.Fprintln(os.Stdout, filepath.Join(dir("report"), "index.html"))
 	return nil
+}
+
+// inputsLabel names the inputs on one line: all of them up to three,
+// else the first two and how many more (a shell glob may give hundreds).
+func inputsLabel(inputs []string) string {
+	if len(inputs) <= 3 {
+		return strings.Join(inputs, " ")
+	}
+	return fmt.Sprintf("%s %s and %d more inputs", inputs[0], inputs[1], len(inputs)-2)
 }
 
 // autoH is run's default bin width h (in units of unitS seconds): 0.05,

@@ -321,3 +321,19 @@ func TestRunDefaultHFollowsResolution(t *testing.T) {
 		t.Errorf("date-only log replayed with unit %q, h = %g; want d, 1", meta.UnitName, meta.H)
 	}
 }
+
+// The ingest stage line names a few inputs, not a glob's hundreds.
+func TestInputsLabel(t *testing.T) {
+	for _, c := range []struct {
+		in   []string
+		want string
+	}{
+		{[]string{"a.xml"}, "a.xml"},
+		{[]string{"a", "b", "c"}, "a b c"},
+		{[]string{"af.json", "am.json", "an.json", "ar.json"}, "af.json am.json and 2 more inputs"},
+	} {
+		if got := inputsLabel(c.in); got != c.want {
+			t.Errorf("inputsLabel(%v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
