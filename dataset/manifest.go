@@ -28,6 +28,11 @@ type Input struct {
 	Size   int64  `json:"size"`   // bytes as stored (compressed); -1 for a stream of unknown size
 	SHA256 string `json:"sha256"` // of the stored bytes
 	Format string `json:"format"` // e.g. "mediawiki+bzip2", "yelp-review+gzip", "csv"
+	// Bad counts the bad records skipped in this input (--skip-bad) by
+	// reason ("corrupt", "timestamp", …); their sum over inputs is in
+	// Counts.Skipped as "bad_<reason>" (with the duplicate pages found
+	// after the last input).
+	Bad map[string]int64 `json:"bad,omitempty"`
 }
 
 // Filters are the ingest filters in force.

@@ -120,3 +120,24 @@ func TestTruncatedLineStreams(t *testing.T) {
 func unixUTC(sec int64) string {
 	return time.Unix(sec, 0).UTC().Format("2006-01-02 15:04:05")
 }
+
+// With several inputs the manifest and the summary say which input the bad
+// records came from: here the cut first input, not the whole second one.
+func TestBadRecordsPerInput(t *testing.T) {
+	var csvText strings.Builder
+	csvText.WriteString("id,time\n")
+	for i := 0; i < 40000; i++ {
+		fmt.Fprintf(&csvText, "p%d,%d\n", i%10, 1_500_000_000+60*int64(i))
+	}
+	dir := t.TempDir()
+	cut, _ := gzipCut(t, dir, "cut.csv.gz", csvText.String())
+	good := filepath.Join(dir, "good.csv")
+	os.WriteFile(good, []byte("id,time\nq1,1600000000\nq1,1600000060\n"), 0o644)
+	s, _ := run(t, Options{Inputs: []string{cut, good}, SkipBad: true, Generic: generic.Options{ID: "id", Time: "time"}})
+	if len(s.Inputs) != 2 || s.Inputs[0].Bad["corrupt"] != 1 || len(s.Inputs[0].Bad) != 1 || len(s.Inputs[1].Bad) != 0 {
+		t.Fatalf("inputs %+v: want the corrupt record on the first input only", s.Inputs)
+	}
+	if !strings.Contains(s.String(), "  "+cut+" (generic+gzip, ") || !strings.Contains(s.String(), "bad records skipped: corrupt 1)") {
+		t.Errorf("summary does not show the first input's bad record:\n%s", s)
+	}
+}

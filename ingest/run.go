@@ -54,8 +54,9 @@ type driver struct {
 	inputs []dataset.Input
 	bytes  int64
 
-	badMu sync.Mutex
-	bad   map[string]int64
+	badMu    sync.Mutex
+	bad      map[string]int64
+	inputBad map[string]int64 // of the input being read
 
 	// Pages of ungrouped readers (generic, yelp), merged by (source, id)
 	// across inputs and written after the last input.
@@ -182,6 +183,14 @@ func (d *driver) input(ctx context.Context, path string) error {
 	}
 	defer r.Close()
 	d.lastConsumed = 0
+	d.badMu.Lock()
+	d.inputBad = map[string]int64{}
+	d.badMu.Unlock()
+	defer func() {
+		d.badMu.Lock()
+		d.inputBad = nil
+		d.badMu.Unlock()
+	}()
 	d.compressed = r.Format() != decompress.Plain
 	var kinds []string
 	for !r.Failed() { // after a skipped corrupt stream (--skip-bad) nothing more can be read
@@ -251,7 +260,13 @@ func (d *driver) input(ctx context.Context, path string) error {
 	case r.Format() != decompress.Plain:
 		format += "+" + r.Format()
 	}
-	d.inputs = append(d.inputs, dataset.Input{Name: r.Name(), Size: size, SHA256: sum, Format: format})
+	in := dataset.Input{Name: r.Name(), Size: size, SHA256: sum, Format: format}
+	d.badMu.Lock()
+	if len(d.inputBad) > 0 {
+		in.Bad = d.inputBad
+	}
+	d.badMu.Unlock()
+	d.inputs = append(d.inputs, in)
 	d.bytes += size
 	return nil
 }
@@ -282,6 +297,9 @@ func (d *driver) sourceOptions(name string) source.Options {
 func (d *driver) onBad(e *source.ParseError) {
 	d.badMu.Lock()
 	d.bad[e.Reason]++
+	if d.inputBad != nil {
+		d.inputBad[e.Reason]++
+	}
 	d.badMu.Unlock()
 	if d.compressed {
 		e.Decompressed = true

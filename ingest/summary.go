@@ -69,7 +69,15 @@ func (s *Summary) String() string {
 	}
 	fmt.Fprintf(&b, "ingested %d input(s), %s, in %s%s → %s\n", len(s.Inputs), humanize.Bytes(uint64(s.Bytes)), s.Elapsed.Round(time.Millisecond), rate, s.Output)
 	for _, in := range s.Inputs {
-		fmt.Fprintf(&b, "  %s (%s, %s)\n", in.Name, in.Format, humanize.Bytes(uint64(in.Size)))
+		bad := ""
+		if len(in.Bad) > 0 {
+			var items []string
+			for _, k := range slices.Sorted(maps.Keys(in.Bad)) {
+				items = append(items, fmt.Sprintf("%s %s", k, n(in.Bad[k])))
+			}
+			bad = ", bad records skipped: " + strings.Join(items, ", ")
+		}
+		fmt.Fprintf(&b, "  %s (%s, %s%s)\n", in.Name, in.Format, humanize.Bytes(uint64(in.Size)), bad)
 	}
 	fmt.Fprintf(&b, "pages:     %s read, %s kept\n", n(c.PagesRead), n(c.PagesKept))
 	fmt.Fprintf(&b, "revisions: %s read, %s kept → %s updates (%s same-second revisions collapsed)\n",
