@@ -147,6 +147,7 @@ a { color: var(--accent); }
 nav.toc { background: var(--zebra); border: 1px solid var(--rule); border-radius: 6px; padding: 8px 20px; margin: 16px 0; }
 nav.toc h2 { border: 0; margin: 6px 0; font-size: 1.1em; }
 nav.toc ol { margin: 4px 0; padding-left: 22px; }
+nav.toc > ol { list-style: none; padding-left: 4px; } /* headings carry their numbers */
 nav.toc ol ol { list-style: disc; font-size: 0.92em; }
 .tablewrap { overflow-x: auto; }
 .tablewrap.long { max-height: 34em; overflow-y: auto; border-bottom: 1px solid var(--rule); }
