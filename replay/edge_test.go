@@ -195,6 +195,13 @@ func TestBadOptions(t *testing.T) {
 			t.Errorf("Validate %v on %v: %v, want an *OptionError about constant delays", o.Methods, o.Samplers, err)
 		}
 	}
+	// Bad derivative options are usage errors, not a NaN F_U on every page.
+	for _, ro := range []RecoverOptions{{K: 4}, {K: -5}, {Extra: -1}, {H: -0.1}, {H: math.Inf(1)}, {Tol: -1}, {Tol: math.NaN()}} {
+		o := Options{Samplers: []string{"exp:1"}, H: 1, XMax: 2, Out: "x", Recover: true, RecoverOpt: ro}
+		if _, _, err := o.Validate(); !errors.As(err, &oe) {
+			t.Errorf("Validate with recovery options %+v: %v, want an *OptionError", ro, err)
+		}
+	}
 	if _, err := Simulate(context.Background(), SimOptions{Update: "exp:1", Samplers: []string{"exp:1"},
 		Methods: []string{"M5"}, Ts: []float64{10}, Paths: 1}); !errors.As(err, &oe) {
 		t.Errorf("Simulate M5 with exp:1: %v, want an *OptionError", err)

@@ -29,6 +29,22 @@ func (o RecoverOptions) withDefaults() RecoverOptions {
 	return o
 }
 
+// Check reports options no recovery can run with (0 means the default for
+// every field).
+func (o RecoverOptions) Check() error {
+	switch {
+	case o.K != 0 && o.K != 3 && o.K != 5:
+		return fmt.Errorf("recover F_U: the derivative rule has %d points, want 3 or 5", o.K)
+	case o.Extra < 0:
+		return fmt.Errorf("recover F_U: %d extra interpolation points, want ≥ 0", o.Extra)
+	case !(o.H >= 0) || math.IsInf(o.H, 0):
+		return fmt.Errorf("recover F_U: h must be > 0 (or 0 for automatic), got %g", o.H)
+	case !(o.Tol >= 0) || math.IsInf(o.Tol, 0):
+		return fmt.Errorf("recover F_U: the flatness tolerance must be > 0 (or 0 for the default), got %g", o.Tol)
+	}
+	return nil
+}
+
 // Recovered is an F_U recovered from an estimated G_U.
 type Recovered struct {
 	F     series.CDF // F_U on the grid of the input estimate

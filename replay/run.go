@@ -87,6 +87,11 @@ func (o *Options) Validate() ([]Sampler, []string, error) {
 	if err := checkApplicable(methods, smp); err != nil {
 		return bad(err)
 	}
+	if o.Recover {
+		if err := o.RecoverOpt.Check(); err != nil {
+			return bad(err)
+		}
+	}
 	if o.Unit < 0 || math.IsNaN(o.Unit) {
 		return bad(fmt.Errorf("unit must be > 0 seconds, got %g", o.Unit))
 	}
