@@ -141,3 +141,20 @@ func TestBadRecordsPerInput(t *testing.T) {
 		t.Errorf("summary does not show the first input's bad record:\n%s", s)
 	}
 }
+
+// An empty input (or one that decompresses to nothing) says so, rather than
+// "unknown format … (starts with \"\")".
+func TestEmptyInput(t *testing.T) {
+	dir := t.TempDir()
+	var z bytes.Buffer
+	gzip.NewWriter(&z).Close()
+	for name, b := range map[string][]byte{"empty.xml": nil, "empty.xml.gz": z.Bytes()} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, b, 0o644)
+		_, err := Run(context.Background(), Options{Inputs: []string{p}, Output: filepath.Join(dir, "ds")})
+		var fe *FormatError
+		if !errors.As(err, &fe) || err.Error() != p+": empty input (no bytes to read)" {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

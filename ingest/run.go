@@ -34,6 +34,9 @@ type FormatError struct {
 }
 
 func (e *FormatError) Error() string {
+	if e.Head == `""` {
+		return e.File + ": empty input (no bytes to read)"
+	}
 	return fmt.Sprintf("%s: unknown format: not MediaWiki XML, not Yelp JSON lines; for a CSV/TSV/JSON log give --id and --time (starts with %s)", e.File, e.Head)
 }
 
