@@ -46,9 +46,10 @@ kind (G or F), x, p (lists), samples, rate, h, note, visits — and replay.json
 also printed as a summary).
 
 Cost: one pass over each page's updates and visits per sampler; with random
-delays M6 pairs each visit with the λ·x_max visits before it (about 1 s for
-a 10-year page at λ = 2/h with x_max = 1000 h), so a smaller --xmax is the
-lever on very long pages. Memory: the selected pages (--top) or one page per
+delays M6 pairs each visit with the λ·x_max visits before it (about 1 CPU
+second for a 10-year page at λ = 2/h with x_max = 1000 h, split over two
+cores when they are free), so a smaller --xmax is the lever on very long
+pages. Memory: the selected pages (--top) or one page per
 worker, and the grids.`,
 		Example: `  revisit replay data/enwiki --sampler exp:2 --sampler const:0.5 -o out/replay
   revisit replay data/enwiki --top 10 --methods M2,M4,M6 --h 0.05 --xmax 1000 --seed 7 -o out/replay
@@ -114,7 +115,7 @@ worker, and the grids.`,
 	f.IntVar(&opt.Workers, "workers", 0, "parallel workers (0: all cores)")
 	f.BoolVar(&noRecover, "no-recover", false, "do not recover F_U from M2, M4, M5, M6")
 	f.IntVar(&opt.RecoverOpt.K, "deriv-points", 5, "points of the numerical derivative for F_U recovery: 5 or 3")
-	f.IntVar(&opt.RecoverOpt.Extra, "interp", 9, "extra linear-interpolation points per grid step before differentiating")
+	f.IntVar(&opt.RecoverOpt.Extra, "interp", 9, "extra linear-interpolation points per grid step before differentiating (0: the default 9)")
 	f.Float64Var(&opt.RecoverOpt.H, "recover-h", 0, "bin width of the derivative (0: automatic, start of the flat region of E[U](h))")
 	f.StringVarP(&opt.Out, "output", "o", "", "output directory (required)")
 	return cmd
