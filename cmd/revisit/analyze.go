@@ -33,7 +33,8 @@ computes SPEC §5's statistics:
   per page       n, E[U], Var[U], CoV v = sd/E, lifetime T
   Poisson screen pages with ≥ --min-updates updates; those with |v − 1| ≤ --band;
                  for each, a KS test against the fitted exponential with a
-                 Lilliefors-style Monte-Carlo p-value (--reps, seeded by --seed),
+                 Lilliefors-style Monte-Carlo p-value (--reps, seeded by --seed;
+                 the null law is simulated once per sample size and shared),
                  the ACF ρ(1…--max-lag) with its power-law fit (H = 1 − γ/2),
                  Ljung–Box, and Hurst by R/S, aggregated variance, DFA, GPH and
                  local Whittle (the report relies on DFA and local Whittle)
