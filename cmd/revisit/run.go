@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -256,6 +258,10 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 			return fmt.Errorf("run: removing the earlier run's %s: %w", dir(sub), err)
 		}
 	}
+	// SPEC §7.1: the report says what was filtered and why.
+	if err := replaceBundle(&tables.Bundle{Tables: []tables.Table{ingestTable(sum)}}, dir("ingest")); err != nil {
+		return err
+	}
 
 	// The unit and λ follow the source's resolution (SPEC §3); the top
 	// pages for NHPP and staleness are kept in the same pass.
@@ -360,7 +366,7 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	}
 
 	// 6. Download policies, when the corpus supports them.
-	dirs := []string{dir("analysis"), dir("nhpp"), dir("staleness")}
+	dirs := []string{dir("ingest"), dir("analysis"), dir("nhpp"), dir("staleness")}
 	switch {
 	case nPages < 20:
 		st.stage(fmt.Sprintf("download policies skipped: %s pages (need at least 20)", humanize.Comma(nPages)))
@@ -433,8 +439,89 @@ func autoH(resolution int32, unitS float64) float64 {
 	return max(0.05, float64(resolution)/unitS)
 }
 
+// ingestTable is the report's account of ingest (SPEC §7.1: what was
+// filtered and why): pages and revisions read and kept, same-second
+// revisions collapsed, and every count of pages or records left out, by
+// reason, as the manifest records them; the filters in force are notes.
+func ingestTable(sum *ingest.Summary) tables.Table {
+	c := sum.Counts
+	rows := [][]any{
+		{"pages read", c.PagesRead},
+		{"pages kept", c.PagesKept},
+		{"revisions read", c.RevisionsRead},
+		{"revisions kept (of kept pages, in the time range)", c.RevisionsKept},
+		{"same-second revisions collapsed", c.Collapsed},
+		{"updates (after collapsing)", c.Updates},
+	}
+	for _, k := range slices.Sorted(maps.Keys(c.Skipped)) {
+		if v := c.Skipped[k]; v != 0 {
+			rows = append(rows, []any{skipLabel(k, sum.Filters.MinUpdates), v})
+		}
+	}
+	f := sum.Filters
+	var notes []string
+	ns := "all namespaces"
+	if len(f.Namespaces) > 0 {
+		ns = fmt.Sprint(f.Namespaces)
+	}
+	notes = append(notes, fmt.Sprintf("filters: MediaWiki namespaces %s; at least %d updates per page; redirects %s; bad records %s",
+		ns, f.MinUpdates, map[bool]string{true: "dropped", false: "kept"}[f.NoRedirects], map[bool]string{true: "counted and skipped (--skip-bad)", false: "fatal"}[f.SkipBad]))
+	if f.Since != nil || f.Until != nil {
+		var from, to string = "the start", "the end"
+		if f.Since != nil {
+			from = f.Since.Format(time.RFC3339)
+		}
+		if f.Until != nil {
+			to = f.Until.Format(time.RFC3339)
+		}
+		notes = append(notes, fmt.Sprintf("time range: revisions in [%s, %s) kept", from, to))
+	}
+	var names []string
+	for _, in := range sum.Inputs {
+		names = append(names, filepath.Base(in.Name))
+	}
+	return tables.Table{
+		ID: "ingest_counts", Title: "Ingest: read, kept and left out", Section: 1, Order: 1,
+		Source:  fmt.Sprintf("%s (%s, %s) → %s", inputsLabel(names), plural(len(sum.Inputs), "input"), humanize.Bytes(uint64(sum.Bytes)), sum.Output),
+		Notes:   notes,
+		Columns: []tables.Column{{Name: "what", Kind: tables.String}, {Name: "count", Kind: tables.Int}},
+		Rows:    rows,
+	}
+}
+
+// skipLabel says in words what a manifest's skip reason counts.
+func skipLabel(reason string, minUpdates int) string {
+	switch reason {
+	case "namespace":
+		return "left out: pages outside the namespaces"
+	case "redirect":
+		return "left out: redirect pages"
+	case "time_range":
+		return "left out: pages with no revision in the time range"
+	case "min_updates":
+		return fmt.Sprintf("left out: pages with fewer than %d updates", minUpdates)
+	case "revisions_of_skipped_pages":
+		return "left out: revisions of the pages left out"
+	case "revisions_outside_time_range":
+		return "left out: revisions outside the time range"
+	case "archive_members_unknown_format":
+		return "left out: archive members of unknown format"
+	}
+	if r, ok := strings.CutPrefix(reason, "bad_"); ok {
+		return "skipped bad records: " + strings.ReplaceAll(r, "_", " ")
+	}
+	return "left out: " + strings.ReplaceAll(reason, "_", " ")
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
 // runOutputs are the directories run writes under OUT after the dataset.
-var runOutputs = []string{"replay", "analysis", "nhpp", "staleness", "policies", "report"}
+var runOutputs = []string{"ingest", "replay", "analysis", "nhpp", "staleness", "policies", "report"}
 
 // runPolicies replays the download policies of SPEC §4.5 on every page:
 // cycles of --cycle, a budget of --budget, sites from the group column (or

@@ -229,6 +229,22 @@ func TestRunGenericLogFlags(t *testing.T) {
 	if got := recs[1][col["updates"]]; got != "54" {
 		t.Errorf("updates = %s, want 54", got)
 	}
+	// The report says what was filtered and why (SPEC §7.1): 90 revisions
+	// read, 54 kept, the 36 before --since counted as such.
+	want := map[string]string{
+		"pages read": "3", "pages kept": "3", "revisions read": "90",
+		"revisions kept (of kept pages, in the time range)": "54",
+		"left out: revisions outside the time range":        "36",
+	}
+	got := map[string]string{}
+	for _, r := range readCSV(t, filepath.Join(out, "report", "tables", "ingest_counts.csv"))[1:] {
+		got[r[0]] = r[1]
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("ingest table: %q = %q, want %q (table %v)", k, got[k], v, got)
+		}
+	}
 	if code := execute([]string{"-q", "run", in, "--since", "yesterday", "-o", filepath.Join(dir, "o2")}); code != exitUsage {
 		t.Errorf("run --since yesterday: exit %d, want %d", code, exitUsage)
 	}
@@ -336,4 +352,18 @@ func TestInputsLabel(t *testing.T) {
 			t.Errorf("inputsLabel(%v) = %q, want %q", c.in, got, c.want)
 		}
 	}
+}
+
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	recs, err := csv.NewReader(fh).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
 }
