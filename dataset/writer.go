@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -29,14 +30,15 @@ const (
 // for each page, then Close with the manifest; Abort (or a failed Close)
 // removes everything written.
 type Writer struct {
-	dir, tmp string
-	f        *os.File
-	fw       *pqarrow.FileWriter
-	b        *array.RecordBuilder
-	pages    int
-	updates  int
-	total    int64
-	closed   bool
+	dir     string
+	out     *atomicdir.Dir
+	f       *os.File
+	fw      *pqarrow.FileWriter
+	b       *array.RecordBuilder
+	pages   int
+	updates int
+	total   int64
+	closed  bool
 }
 
 // Create starts a dataset that will appear at dir when Close succeeds. An
@@ -44,24 +46,14 @@ type Writer struct {
 // directory is replaced on Close; any other existing path is an error, so a
 // typo cannot destroy unrelated files.
 func Create(dir string) (*Writer, error) {
-	if err := checkReplaceable(dir); err != nil {
+	out, err := atomicdir.Create(dir, ManifestFile, "dataset")
+	if err != nil {
 		return nil, err
 	}
-	parent := filepath.Dir(filepath.Clean(dir))
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return nil, fmt.Errorf("dataset %s: %w", dir, err)
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp-")
-	if err != nil {
-		return nil, fmt.Errorf("dataset %s: %w", dir, err)
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes 0700; a dataset is for sharing
-		os.RemoveAll(tmp)
-		return nil, fmt.Errorf("dataset %s: %w", dir, err)
-	}
+	tmp := out.Path()
 	f, err := os.Create(filepath.Join(tmp, PagesFile))
 	if err != nil {
-		os.RemoveAll(tmp)
+		out.Abort()
 		return nil, fmt.Errorf("dataset %s: %w", dir, err)
 	}
 	props := parquet.NewWriterProperties(
@@ -77,34 +69,10 @@ func Create(dir string) (*Writer, error) {
 	fw, err := pqarrow.NewFileWriter(Schema, f, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		f.Close()
-		os.RemoveAll(tmp)
+		out.Abort()
 		return nil, fmt.Errorf("dataset %s: %w", dir, err)
 	}
-	return &Writer{dir: dir, tmp: tmp, f: f, fw: fw, b: array.NewRecordBuilder(memory.DefaultAllocator, Schema)}, nil
-}
-
-func checkReplaceable(dir string) error {
-	st, err := os.Stat(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("dataset %s: %w", dir, err)
-	}
-	if !st.IsDir() {
-		return fmt.Errorf("dataset %s: exists and is not a directory", dir)
-	}
-	if _, err := os.Stat(filepath.Join(dir, ManifestFile)); err == nil {
-		return nil
-	}
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return fmt.Errorf("dataset %s: %w", dir, err)
-	}
-	if len(ents) > 0 {
-		return fmt.Errorf("dataset %s: directory exists, is not empty and holds no %s; refusing to replace it", dir, ManifestFile)
-	}
-	return nil
+	return &Writer{dir: dir, out: out, f: f, fw: fw, b: array.NewRecordBuilder(memory.DefaultAllocator, Schema)}, nil
 }
 
 // Write appends one page. The page must satisfy series.Page.Validate.
@@ -187,10 +155,10 @@ func (w *Writer) Close(m *Manifest) (err error) {
 	if m.Created.IsZero() {
 		m.Created = time.Now().UTC()
 	}
-	if err := writeManifest(w.tmp, m); err != nil {
+	if err := writeManifest(w.out.Path(), m); err != nil {
 		return fmt.Errorf("dataset %s: %w", w.dir, err)
 	}
-	return replaceDir(w.tmp, w.dir)
+	return w.out.Commit()
 }
 
 // Abort removes the temporary directory; the destination is untouched.
@@ -201,30 +169,5 @@ func (w *Writer) Abort() {
 		w.b.Release()
 		w.fw.Close()
 	}
-	os.RemoveAll(w.tmp)
-}
-
-// replaceDir renames tmp to dir, moving an existing dir out of the way
-// first and deleting it only after the rename succeeded.
-func replaceDir(tmp, dir string) error {
-	if err := checkReplaceable(dir); err != nil {
-		return err
-	}
-	old := ""
-	if _, err := os.Stat(dir); err == nil {
-		old = tmp + ".old"
-		if err := os.Rename(dir, old); err != nil {
-			return fmt.Errorf("dataset %s: moving the old dataset aside: %w", dir, err)
-		}
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		if old != "" {
-			os.Rename(old, dir)
-		}
-		return fmt.Errorf("dataset %s: %w", dir, err)
-	}
-	if old != "" {
-		os.RemoveAll(old)
-	}
-	return nil
+	w.out.Abort()
 }
