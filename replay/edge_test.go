@@ -210,3 +210,25 @@ func TestBadOptions(t *testing.T) {
 		t.Error("4-point rule accepted")
 	}
 }
+
+// Simulate's bundle holds no empty table: without M1 and M3 there is no
+// model-vs-simulation check, so simulate_checks is left out, while the
+// convergence table has one row per method × kind × T (M2: G and F, one T).
+func TestSimulateBundleNoEmptyTable(t *testing.T) {
+	res, err := Simulate(context.Background(), SimOptions{Update: "exp:1", Samplers: []string{"exp:2"},
+		Methods: []string{"M2"}, Ts: []float64{50}, Paths: 2, Seed: 1, Recover: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := res.Bundle()
+	ids := map[string]int{}
+	for _, tb := range b.Tables {
+		ids[tb.ID] = len(tb.Rows)
+		if len(tb.Rows) == 0 {
+			t.Errorf("table %s has no rows", tb.ID)
+		}
+	}
+	if ids["simulate_convergence"] != 2 {
+		t.Errorf("convergence rows: %d, want 2 (M2 G and F at one T); tables %v", ids["simulate_convergence"], ids)
+	}
+}

@@ -433,7 +433,10 @@ func (r *SimResult) Bundle() *tables.Bundle {
 	for _, c := range r.Checks {
 		checks.Rows = append(checks.Rows, []any{c.Sampler, c.Quantity, c.T, c.Sim, c.SimCI, c.Model, (c.Sim - c.Model) / c.Model})
 	}
-	b := &tables.Bundle{Tables: []tables.Table{conv, checks}}
+	b := &tables.Bundle{Tables: []tables.Table{conv}}
+	if len(checks.Rows) > 0 { // only M1 and M3 have closed-form checks
+		b.Tables = append(b.Tables, checks)
+	}
 	for i, s := range r.Samplers {
 		fig := tables.Figure{ID: "simulate_convergence_" + sanitizeID(s), Title: "Convergence with sampler " + s,
 			Source: src, Section: simSection, Order: 10 + i, XLabel: "window T", YLabel: "mean WMRD against G_U",
