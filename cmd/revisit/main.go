@@ -5,10 +5,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 )
@@ -71,8 +74,13 @@ func main() {
 }
 
 func execute(args []string) int {
+	// Ctrl-C or SIGTERM cancels the context every stage watches, so the
+	// temporary output directories are removed and nothing half-written stays.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	root := newRoot()
 	root.SetArgs(args)
+	root.SetContext(ctx)
 	cmd, err := root.ExecuteC()
 	if err == nil {
 		return exitOK

@@ -114,7 +114,9 @@ func Read(dir string) (*Bundle, error) {
 			return err
 		}
 		if d.IsDir() && p != dir {
-			if strings.HasSuffix(d.Name(), ".tmp") {
+			// *.tmp, and the hidden .NAME.tmp-XXXX directories that
+			// dataset, analysis and reports write before renaming.
+			if n := d.Name(); strings.HasSuffix(n, ".tmp") || (strings.HasPrefix(n, ".") && strings.Contains(n, ".tmp-")) {
 				return filepath.SkipDir
 			}
 			if _, err := os.Stat(filepath.Join(p, "dataset", "manifest.json")); err == nil {

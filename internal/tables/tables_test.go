@@ -79,3 +79,24 @@ func TestReadSkipsNestedRunsAndTemporaries(t *testing.T) {
 		t.Errorf("Read(OUT/other) = %v, want [other]", got)
 	}
 }
+
+// An interrupted write leaves a hidden .NAME.tmp-XXXX directory beside the
+// results; Read must not pick up its half-written tables.
+func TestReadSkipsTemporaryDirectories(t *testing.T) {
+	dir := t.TempDir()
+	good := Bundle{Tables: []Table{{ID: "kept", Title: "kept"}}}
+	if err := good.Write(dir + "/analysis"); err != nil {
+		t.Fatal(err)
+	}
+	half := Bundle{Tables: []Table{{ID: "half", Title: "half-written"}}}
+	if err := half.Write(dir + "/.analysis.tmp-123456"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Tables) != 1 || b.Tables[0].ID != "kept" {
+		t.Fatalf("read %d tables: %+v", len(b.Tables), b.Tables)
+	}
+}
