@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/tables"
 )
 
@@ -133,80 +134,18 @@ func Write(b *tables.Bundle, outDir string, opt Options) (err error) {
 		opt.MaxHTMLRows = 200
 	}
 	outDir = filepath.Clean(outDir)
-	if err := checkReplaceable(outDir); err != nil {
+	out, err := atomicdir.Create(outDir, marker, "report")
+	if err != nil {
 		return err
 	}
-	parent := filepath.Dir(outDir)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(outDir)+".tmp-")
-	if err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			os.RemoveAll(tmp)
-		}
-	}()
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	if err := render(b, tmp, opt); err != nil {
+	defer out.Abort() // no-op after Commit
+	if err := render(b, out.Path(), opt); err != nil {
 		return fmt.Errorf("report %s: %w", outDir, err)
 	}
-	if err := os.WriteFile(filepath.Join(tmp, marker), []byte("written by revisit report; this directory is replaced by the next report written here\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(out.Path(), marker), []byte("written by revisit report; this directory is replaced by the next report written here\n"), 0o644); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
-	return replaceDir(tmp, outDir)
-}
-
-// checkReplaceable refuses to overwrite a directory that is neither empty
-// nor an earlier report, or a file.
-func checkReplaceable(dir string) error {
-	st, err := os.Stat(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	if !st.IsDir() {
-		return fmt.Errorf("report: %s exists and is not a directory", dir)
-	}
-	if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
-		return nil
-	}
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	if len(ents) > 0 {
-		return fmt.Errorf("report: %s exists, is not empty and was not written by revisit report; refusing to replace it (choose another -o)", dir)
-	}
-	return nil
-}
-
-// replaceDir renames tmp to dir, moving an existing dir out of the way
-// first and removing it once the new one is in place.
-func replaceDir(tmp, dir string) error {
-	old := ""
-	if _, err := os.Stat(dir); err == nil {
-		old = tmp + ".old"
-		if err := os.Rename(dir, old); err != nil {
-			return fmt.Errorf("report: moving the previous report aside: %w", err)
-		}
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		if old != "" {
-			os.Rename(old, dir)
-		}
-		return fmt.Errorf("report: %w", err)
-	}
-	if old != "" {
-		os.RemoveAll(old)
-	}
-	return nil
+	return out.Commit()
 }
 
 // layout places tables and figures, gives each a unique file-safe stem and
