@@ -133,19 +133,6 @@ func TestAnalyzeRefusesUnrelatedDir(t *testing.T) {
 		t.Fatalf("unrelated directory changed: %v", got)
 	}
 
-	legacy := filepath.Join(t.TempDir(), "old")
-	for _, d := range []string{"tables", "figures", "csv"} {
-		if err := os.MkdirAll(filepath.Join(legacy, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(legacy, "page_stats.csv"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Analyze(ctx, sliceSource(smallPages()), Options{Out: legacy, Unit: 3600}); err != nil {
-		t.Fatalf("legacy analysis directory: %v", err)
-	}
-
 	file := filepath.Join(t.TempDir(), "f")
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)

@@ -124,10 +124,6 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 
 var errStop = errors.New("stop")
 
-// resultsLegacy are the entries of an analysis directory written before
-// the .revisit-analysis marker existed: such a directory is replaced too.
-var resultsLegacy = []string{"tables", "figures", "csv", "page_stats.parquet", "page_stats.csv", "page_errors.parquet", "page_errors.csv"}
-
 // Analyze is Run on any source of pages (Run passes the dataset's Each).
 // The results directory opt.Out is written atomically (WriteResults): it
 // appears, or replaces an earlier one, only when everything succeeded.
@@ -140,7 +136,7 @@ func Analyze(ctx context.Context, pages PageSource, opt Options) (*Result, error
 		return nil, fmt.Errorf("analyze: replay directory %s given but no reader for it", opt.Replay)
 	}
 	var res *Result
-	err := WriteResults(opt.Out, "analysis", resultsLegacy, func(tmp string) error {
+	err := WriteResults(opt.Out, "analysis", func(tmp string) error {
 		var err error
 		res, err = analyze(ctx, pages, opt, tmp)
 		return err

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
@@ -154,21 +154,12 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkReplaceable(opt.Out); err != nil {
+	out, err := atomicdir.Create(opt.Out, MetaFile, "replay output")
+	if err != nil {
 		return nil, err
 	}
-	parent := filepath.Dir(filepath.Clean(opt.Out))
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(opt.Out)+".tmp-")
-	if err != nil {
-		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
-	}
-	defer os.RemoveAll(tmp) // after a successful rename there is nothing left
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
-	}
+	defer out.Abort() // no-op after Commit
+	tmp := out.Path()
 	w, err := newEstimateWriter(filepath.Join(tmp, EstimatesFile))
 	if err != nil {
 		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
@@ -357,7 +348,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	if err := writeMeta(tmp, meta); err != nil {
 		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
 	}
-	if err := replaceDir(tmp, opt.Out); err != nil {
+	if err := out.Commit(); err != nil {
 		return nil, err
 	}
 	logf("replay: %d pages × %d samplers, %d rows in %.1fs → %s", pages, len(smp), meta.Rows, meta.ElapsedS, opt.Out)
@@ -417,52 +408,4 @@ func (s *summary) result(smp []Sampler, methods []string) []MethodSummary {
 		}
 	}
 	return out
-}
-
-// checkReplaceable refuses to replace anything but an earlier replay
-// output (a directory holding replay.json) or an empty directory.
-func checkReplaceable(dir string) error {
-	st, err := os.Stat(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("replay output %s: %w", dir, err)
-	}
-	if !st.IsDir() {
-		return fmt.Errorf("replay output %s: exists and is not a directory", dir)
-	}
-	if _, err := os.Stat(filepath.Join(dir, MetaFile)); err == nil {
-		return nil
-	}
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return fmt.Errorf("replay output %s: %w", dir, err)
-	}
-	if len(ents) > 0 {
-		return fmt.Errorf("replay output %s: directory exists, is not empty and holds no %s; refusing to replace it", dir, MetaFile)
-	}
-	return nil
-}
-
-// replaceDir renames tmp to dir, moving an existing dir aside first and
-// deleting it only after the rename succeeded.
-func replaceDir(tmp, dir string) error {
-	old := ""
-	if _, err := os.Stat(dir); err == nil {
-		old = tmp + ".old"
-		if err := os.Rename(dir, old); err != nil {
-			return fmt.Errorf("replay output %s: moving the old output aside: %w", dir, err)
-		}
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		if old != "" {
-			os.Rename(old, dir)
-		}
-		return fmt.Errorf("replay output %s: %w", dir, err)
-	}
-	if old != "" {
-		os.RemoveAll(old)
-	}
-	return nil
 }

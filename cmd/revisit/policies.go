@@ -115,7 +115,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 			opt.SampleSizes, opt.NoSweeps = samples, noSweeps
 
 			if out != "" {
-				if err := analysis.CheckResults(out, "policies", policiesLegacy); err != nil {
+				if err := analysis.CheckResults(out, "policies"); err != nil {
 					return err
 				}
 			}
@@ -162,7 +162,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 			}
 			if out != "" {
 				// Atomically: a failure leaves no half-written results.
-				err := analysis.WriteResults(out, "policies", policiesLegacy, func(tmp string) error {
+				err := analysis.WriteResults(out, "policies", func(tmp string) error {
 					if err := b.Write(tmp); err != nil {
 						return fmt.Errorf("policies: %w", err)
 					}
@@ -196,10 +196,6 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 	f.StringVarP(&out, "output", "o", "", "also write tables and figures (JSON) under this directory for revisit report (replaces earlier policies results there; refuses any other non-empty directory)")
 	return cmd
 }
-
-// policiesLegacy are the entries of a policies results directory written
-// before the .revisit-policies marker existed: it is replaced too.
-var policiesLegacy = []string{"tables", "figures"}
 
 // parseBudget reads R as a count or as a percentage of the pages.
 func parseBudget(s string, pages int) (int, error) {

@@ -335,13 +335,6 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	if !g.quiet {
 		aopt.Log = os.Stderr
 	}
-	// A previous run's tables and figures must not survive into this
-	// report: analysis writes its bundle without clearing the directory.
-	for _, sub := range []string{"tables", "figures"} {
-		if err := os.RemoveAll(filepath.Join(dir("analysis"), sub)); err != nil {
-			return fmt.Errorf("run: %w", err)
-		}
-	}
 	if _, err := analysis.Run(ctx, aopt); err != nil {
 		return fmt.Errorf("run: analyze: %w", err)
 	}
@@ -556,22 +549,12 @@ func runPolicies(ds *dataset.Reader, rf *runFlags, dateOnly, manyGroups bool) (*
 // replaceBundle writes b as a results directory at dir, replacing the one
 // an earlier run left there.
 func replaceBundle(b *tables.Bundle, dir string) error {
-	tmp := dir + ".tmp"
-	os.RemoveAll(tmp)
-	if err := os.MkdirAll(tmp, 0o755); err != nil {
-		return fmt.Errorf("run: %w", err)
-	}
-	if err := b.Write(tmp); err != nil {
-		os.RemoveAll(tmp)
-		return fmt.Errorf("run: %s: %w", dir, err)
-	}
-	if err := os.RemoveAll(dir); err != nil {
-		return fmt.Errorf("run: %w", err)
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		return fmt.Errorf("run: %w", err)
-	}
-	return nil
+	return analysis.WriteResults(dir, filepath.Base(dir), func(tmp string) error {
+		if err := b.Write(tmp); err != nil {
+			return fmt.Errorf("run: %s: %w", dir, err)
+		}
+		return nil
+	})
 }
 
 // unitLabel names a unit length in seconds.
