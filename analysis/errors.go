@@ -2,43 +2,18 @@ package analysis
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/revisit-dev/revisit/series"
 )
 
 // WMRD is the weighted mean relative difference of SPEC §5 between an
 // estimate H and the truth G_U on common grid points x_n:
-// w = Σ_n |H(x_n) − G_U(x_n)| / Σ_n (H(x_n) + G_U(x_n))/2.
-// It is 0 for identical curves and NaN when both are 0 everywhere (or the
-// slices are empty or of different lengths).
-func WMRD(h, g []float64) float64 {
-	if len(h) != len(g) || len(h) == 0 {
-		return math.NaN()
-	}
-	num, den := 0.0, 0.0
-	for i := range h {
-		num += math.Abs(h[i] - g[i])
-		den += (h[i] + g[i]) / 2
-	}
-	if den == 0 {
-		return math.NaN()
-	}
-	return num / den
-}
+// w = Σ_n |H(x_n) − G_U(x_n)| / Σ_n (H(x_n) + G_U(x_n))/2 (series.WMRD).
+func WMRD(h, g []float64) float64 { return series.WMRD(h, g) }
 
 // KSDistance is the Kolmogorov–Smirnov distance of SPEC §5 on common grid
-// points: κ = max_n |H(x_n) − G_U(x_n)| (NaN for empty or mismatched input).
-func KSDistance(h, g []float64) float64 {
-	if len(h) != len(g) || len(h) == 0 {
-		return math.NaN()
-	}
-	k := 0.0
-	for i := range h {
-		k = math.Max(k, math.Abs(h[i]-g[i]))
-	}
-	return k
-}
+// points: κ = max_n |H(x_n) − G_U(x_n)| (series.KS).
+func KSDistance(h, g []float64) float64 { return series.KS(h, g) }
 
 // DefaultExtra is the number of points inserted between consecutive grid
 // points of a step-function estimate before it is compared (SPEC §4.2:

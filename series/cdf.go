@@ -59,3 +59,38 @@ func Grid(step, max float64) []float64 {
 	}
 	return x
 }
+
+// WMRD is the weighted mean relative difference of SPEC §5 between an
+// estimate H and the truth G on common grid points x_n:
+// w = Σ_n |H(x_n) − G(x_n)| / Σ_n (H(x_n) + G(x_n))/2.
+// It is 0 for identical curves and NaN when both are 0 everywhere, when H
+// holds NaN (an undefined estimate), or when the slices are empty or of
+// different lengths.
+func WMRD(h, g []float64) float64 {
+	if len(h) != len(g) || len(h) == 0 {
+		return math.NaN()
+	}
+	num, den := 0.0, 0.0
+	for i := range h {
+		num += math.Abs(h[i] - g[i])
+		den += (h[i] + g[i]) / 2
+	}
+	if den == 0 {
+		return math.NaN()
+	}
+	return num / den
+}
+
+// KS is the Kolmogorov–Smirnov distance of SPEC §5 on common grid points,
+// κ = max_n |H(x_n) − G(x_n)|; NaN when H holds NaN or the slices are
+// empty or of different lengths.
+func KS(h, g []float64) float64 {
+	if len(h) != len(g) || len(h) == 0 {
+		return math.NaN()
+	}
+	k := 0.0
+	for i := range h {
+		k = math.Max(k, math.Abs(h[i]-g[i])) // math.Max propagates NaN
+	}
+	return k
+}
