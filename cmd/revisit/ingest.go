@@ -107,20 +107,7 @@ source (overlapping dump parts) is bad input.`,
 			opt.Version = version
 			disp := progress.New(os.Stderr, "ingest", g.quiet)
 			opt.Progress = disp
-			var mu sync.Mutex
-			shown := 0
-			opt.OnBad = func(e *source.ParseError) {
-				mu.Lock()
-				defer mu.Unlock()
-				shown++
-				if g.quiet || shown > maxBadShown {
-					return
-				}
-				fmt.Fprintln(os.Stderr, "revisit: skipped:", e)
-				if shown == maxBadShown {
-					fmt.Fprintf(os.Stderr, "revisit: (only the first %d skipped records are shown; the summary counts all)\n", maxBadShown)
-				}
-			}
+			opt.OnBad = badRecordPrinter(g.quiet)
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
 			sum, err := ingest.Run(ctx, opt)
@@ -192,4 +179,24 @@ func parseWhen(s string) (time.Time, error) {
 		}
 	}
 	return time.Time{}, fmt.Errorf("%q is not RFC 3339 (2006-01-02T15:04:05Z) or a date (2006-01-02)", s)
+}
+
+// badRecordPrinter shows the first maxBadShown records skipped by
+// --skip-bad on stderr (the summary and the manifest count all of them).
+// Readers may call it from several goroutines.
+func badRecordPrinter(quiet bool) func(*source.ParseError) {
+	var mu sync.Mutex
+	shown := 0
+	return func(e *source.ParseError) {
+		mu.Lock()
+		defer mu.Unlock()
+		shown++
+		if quiet || shown > maxBadShown {
+			return
+		}
+		fmt.Fprintln(os.Stderr, "revisit: skipped:", e)
+		if shown == maxBadShown {
+			fmt.Fprintf(os.Stderr, "revisit: (only the first %d skipped records are shown; the summary counts all)\n", maxBadShown)
+		}
+	}
 }

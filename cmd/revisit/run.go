@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/dustin/go-humanize"
@@ -22,7 +21,6 @@ import (
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/generate"
 	"github.com/revisit-dev/revisit/ingest"
-	"github.com/revisit-dev/revisit/ingest/source"
 	"github.com/revisit-dev/revisit/internal/progress"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/replay"
@@ -224,20 +222,7 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	iopt.Inputs, iopt.Output, iopt.Version = inputs, dir("dataset"), version
 	disp := progress.New(os.Stderr, "ingest", g.quiet)
 	iopt.Progress = disp
-	var mu sync.Mutex
-	shown := 0
-	iopt.OnBad = func(e *source.ParseError) {
-		mu.Lock()
-		defer mu.Unlock()
-		shown++
-		if g.quiet || shown > maxBadShown {
-			return
-		}
-		fmt.Fprintln(os.Stderr, "revisit: skipped:", e)
-		if shown == maxBadShown {
-			fmt.Fprintf(os.Stderr, "revisit: (only the first %d skipped records are shown; the summary counts all)\n", maxBadShown)
-		}
-	}
+	iopt.OnBad = badRecordPrinter(g.quiet)
 	sum, err := ingest.Run(ctx, iopt)
 	if err != nil {
 		var oe *ingest.OptionError
