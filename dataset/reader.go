@@ -1,20 +1,16 @@
 package dataset
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/revisit-dev/revisit/internal/pq"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -88,32 +84,15 @@ func (r *Reader) NumPages() (int64, error) {
 }
 
 func eachInFile(name string, fn func(*series.Page) error) error {
-	pf, err := file.OpenParquetFile(name, false)
-	if err != nil {
+	var fnErr error
+	err := pq.EachRecord(name, 4096, func(rec arrow.RecordBatch) error {
+		fnErr = eachInRecord(name, rec, fn)
+		return fnErr
+	})
+	if err != nil && err != fnErr {
 		return fmt.Errorf("dataset %s: %w", name, err)
 	}
-	defer pf.Close()
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 4096}, memory.DefaultAllocator)
-	if err != nil {
-		return fmt.Errorf("dataset %s: %w", name, err)
-	}
-	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
-	if err != nil {
-		return fmt.Errorf("dataset %s: %w", name, err)
-	}
-	defer rr.Release()
-	for {
-		rec, err := rr.Read()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("dataset %s: %w", name, err)
-		}
-		if err := eachInRecord(name, rec, fn); err != nil {
-			return err
-		}
-	}
+	return err
 }
 
 func eachInRecord(name string, rec arrow.RecordBatch, fn func(*series.Page) error) error {

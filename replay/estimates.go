@@ -1,11 +1,8 @@
 package replay
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -15,9 +12,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/revisit-dev/revisit/internal/pq"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -223,32 +220,15 @@ func ReadEstimates(dir string) (*Meta, []Estimate, error) {
 // to fn is fresh and may be kept. An error from fn stops the iteration.
 func EachEstimate(dir string, fn func(*Estimate) error) error {
 	name := filepath.Join(dir, EstimatesFile)
-	pf, err := file.OpenParquetFile(name, false)
-	if err != nil {
+	var fnErr error
+	err := pq.EachRecord(name, 1024, func(rec arrow.RecordBatch) error {
+		fnErr = eachEstimateIn(name, rec, fn)
+		return fnErr
+	})
+	if err != nil && err != fnErr {
 		return fmt.Errorf("replay output %s: %w", name, err)
 	}
-	defer pf.Close()
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 1024}, memory.DefaultAllocator)
-	if err != nil {
-		return fmt.Errorf("replay output %s: %w", name, err)
-	}
-	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
-	if err != nil {
-		return fmt.Errorf("replay output %s: %w", name, err)
-	}
-	defer rr.Release()
-	for {
-		rec, err := rr.Read()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("replay output %s: %w", name, err)
-		}
-		if err := eachEstimateIn(name, rec, fn); err != nil {
-			return err
-		}
-	}
+	return err
 }
 
 func eachEstimateIn(name string, rec arrow.RecordBatch, fn func(*Estimate) error) error {
