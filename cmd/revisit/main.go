@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -55,6 +56,7 @@ Stages: ingest → replay → analyze → report; run does all of them.`,
 		SilenceErrors: true,
 	}
 	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "no progress bars or log lines")
+	root.SetGlobalNormalizationFunc(normalizeFlag)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(
 		newIngestCmd(g),
@@ -114,4 +116,16 @@ func isCobraUsage(err error) bool {
 		}
 	}
 	return false
+}
+
+// normalizeFlag makes the spellings that grew apart in different commands
+// interchangeable everywhere: --xmax and --x-max, --out and --output.
+func normalizeFlag(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+	switch name {
+	case "xmax":
+		name = "x-max"
+	case "out":
+		name = "output"
+	}
+	return pflag.NormalizedName(name)
 }

@@ -37,7 +37,7 @@ The first visit is uniform in the first cycle; every page and sampler has
 its own random stream derived from --seed, so the output does not depend on
 the number of workers.
 
-Grid: x_n = nΔ for const:Δ samplers, y_n = nh (--h) otherwise, up to --xmax.
+Grid: x_n = nΔ for const:Δ samplers, y_n = nh (--h) otherwise, up to --x-max.
 M3, M4, M5, cho and matloff need constant delays and are skipped for random
 ones. Output (OUT, written atomically): estimates.parquet — one row per
 page × sampler × method × kind with columns page_id, title, sampler, method,
@@ -48,11 +48,11 @@ also printed as a summary).
 Cost: one pass over each page's updates and visits per sampler; with random
 delays M6 pairs each visit with the λ·x_max visits before it (about 1 CPU
 second for a 10-year page at λ = 2/h with x_max = 1000 h, split over two
-cores when they are free), so a smaller --xmax is the lever on very long
+cores when they are free), so a smaller --x-max is the lever on very long
 pages. Memory: the selected pages (--top) or one page per
 worker, and the grids.`,
 		Example: `  revisit replay data/enwiki --sampler exp:2 --sampler const:0.5 -o out/replay
-  revisit replay data/enwiki --top 10 --methods M2,M4,M6 --h 0.05 --xmax 1000 --seed 7 -o out/replay
+  revisit replay data/enwiki --top 10 --methods M2,M4,M6 --h 0.05 --x-max 1000 --seed 7 -o out/replay
   revisit replay data/yelp --unit d --sampler const:7 --min-updates 100 --top 0 -o out/yelp-replay`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -108,7 +108,7 @@ worker, and the grids.`,
 	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of M1,M2,M3,M4,M5,G-M4,M6,naive,cho,matloff,age-mle")
 	f.StringVar(&unit, "unit", "", "time unit of λ, h, x_max and the output: s, min, h, d, w, y (default h for 1-second sources, d for date-only ones)")
 	f.Float64Var(&opt.H, "h", 0.05, "bin width h of the grid for random delays (M6's bins), in units")
-	f.Float64Var(&opt.XMax, "xmax", 1000, "largest grid point x_max, in units")
+	f.Float64Var(&opt.XMax, "x-max", 1000, "largest grid point x_max, in units")
 	f.IntVar(&opt.Top, "top", 10, "replay only the N pages with the most updates (0: every page)")
 	f.IntVar(&opt.MinUpdates, "min-updates", 0, "replay only pages with at least K updates")
 	f.Uint64Var(&opt.Seed, "seed", 1, "random seed (same seed, same output)")

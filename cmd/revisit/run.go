@@ -155,9 +155,6 @@ to the report.`,
 	f.StringVar(&rf.unit, "unit", "", "time unit of λ, h, x_max and the report: s, min, h, d, w, y (default h, or d for date-only sources)")
 	f.Float64Var(&rf.h, "h", 0, "bin width h for random delays, in units (0: 0.05, or the source's time resolution if coarser: 1 for date-only sources in days)")
 	f.Float64Var(&rf.xmax, "x-max", 1000, "errors and estimates on [0, x_max], in units")
-	// replay and simulate spell it --xmax: accept that spelling too.
-	f.Float64Var(&rf.xmax, "xmax", 1000, "same as --x-max")
-	f.MarkHidden("xmax")
 	f.Uint64Var(&rf.seed, "seed", 1, "seed of every random draw")
 	f.IntVar(&rf.reps, "reps", 999, "Monte-Carlo replicates of the Poisson screen's KS test")
 	f.IntVar(&rf.nhppPages, "nhpp-pages", 200, "pages (most updates first) analysed for NHPP windows and staleness")

@@ -94,7 +94,7 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of M1,M2,M3,M4,M5,G-M4,M6,naive,cho,matloff,age-mle")
 	f.Uint64Var(&opt.Seed, "seed", 1, "random seed (same seed, same output)")
 	f.Float64Var(&opt.H, "h", 0, "bin width h for random delays (0: E[U]/10)")
-	f.Float64Var(&opt.XMax, "xmax", 0, "largest grid point (0: the 0.999 quantile of G_U)")
+	f.Float64Var(&opt.XMax, "x-max", 0, "largest grid point (0: the 0.999 quantile of G_U)")
 	f.BoolVar(&noRecover, "no-recover", false, "do not recover F_U from M2, M4, M5, M6")
 	f.IntVar(&opt.Workers, "workers", 0, "parallel workers (0: all cores)")
 	f.StringVarP(&out, "output", "o", "", "also write tables and figures (JSON) under this directory")
