@@ -54,15 +54,10 @@ func (o *Options) defaults() {
 	if o.Top <= 0 {
 		o.Top = 10
 	}
-	if o.MinUpdates <= 0 {
-		o.MinUpdates = 100
-	}
-	if o.Band <= 0 {
-		o.Band = 0.1
-	}
-	if o.MaxLag <= 0 {
-		o.MaxLag = 100
-	}
+	// The screen's knobs share ScreenOptions' defaults.
+	s := ScreenOptions{MinUpdates: o.MinUpdates, Band: o.Band, MaxLag: o.MaxLag, Reps: o.Reps}
+	s.defaults()
+	o.MinUpdates, o.Band, o.MaxLag, o.Reps = s.MinUpdates, s.Band, s.MaxLag, s.Reps
 	if o.Closest <= 0 {
 		o.Closest = 5
 	}
@@ -70,9 +65,6 @@ func (o *Options) defaults() {
 		o.Extra = 0
 	} else if o.Extra == 0 {
 		o.Extra = DefaultExtra
-	}
-	if o.Reps <= 0 {
-		o.Reps = 999
 	}
 	if o.AggregateMax <= 0 {
 		o.AggregateMax = 1 << 18
