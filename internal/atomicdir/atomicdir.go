@@ -1,17 +1,32 @@
 // Package atomicdir writes an output directory under a temporary name
-// beside its final path and renames it into place only when it is complete,
-// so a failed run never leaves a half-written output where a finished one is
-// expected (SPEC §1.3). It replaces an earlier output of the same kind —
-// recognised by a marker file — or an empty directory, and refuses to replace
-// anything else, so a typo in -o cannot destroy unrelated files.
+// beside its final path and swaps it into place only when it is complete,
+// so a failed or killed run never leaves a half-written output where a
+// finished one is expected (SPEC §1.3), and at every instant the final path
+// holds one complete output (the old one or the new one).
+//
+// It replaces only an earlier output that revisit wrote (recognised by a
+// marker file whose content says so) or an empty directory, and refuses
+// anything else, so a typo in -o cannot destroy unrelated files. One writer
+// at a time: a lock file .NAME.lock beside the output is held from Create to
+// Commit or Abort, and a second writer of the same path fails at once with
+// a clear message. Temporary directories (.NAME.tmp-DIGITS) that a killed
+// run left behind are removed by the next writer of the same path.
 package atomicdir
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 )
+
+// ErrBusy is returned by Create when another process is writing the same
+// output.
+var ErrBusy = errors.New("another revisit process is writing this output")
 
 // Dir is an output directory being written.
 type Dir struct {
@@ -19,31 +34,50 @@ type Dir struct {
 	tmp    string
 	marker string
 	what   string
+	lock   *lockFile
 	done   bool
 }
 
-// Create checks that final may be replaced and creates the temporary
-// directory (mode 0755) beside it. marker is the file name that identifies an
-// output of this kind (it must exist in the temporary directory when Commit
-// is called); what names the output in error messages ("dataset",
-// "replay output", …).
+// Create takes the output's lock, checks that final may be replaced,
+// removes temporary directories left by killed writers of the same path
+// and creates the temporary directory (mode 0755) beside final. marker is
+// the file that identifies an output of this kind (it must exist in the
+// temporary directory when Commit is called, and an existing final
+// directory is replaced only if it holds a marker written by revisit: see
+// IsMarker); what names the output in error messages ("dataset", "replay
+// output", …).
 func Create(final, marker, what string) (*Dir, error) {
-	if err := CheckReplaceable(final, marker, what); err != nil {
-		return nil, err
-	}
-	parent := filepath.Dir(filepath.Clean(final))
+	final = filepath.Clean(final)
+	parent, base := filepath.Dir(final), filepath.Base(final)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("%s %s: %w", what, final, err)
 	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(final)+".tmp-")
+	lock, err := acquire(filepath.Join(parent, "."+base+".lock"))
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", what, final, err)
+		if errors.Is(err, ErrBusy) {
+			return nil, fmt.Errorf("%s %s: %w (wait for it to finish, or choose another path)", what, final, ErrBusy)
+		}
+		return nil, fmt.Errorf("%s %s: lock: %w", what, final, err)
+	}
+	fail := func(err error) (*Dir, error) {
+		lock.release()
+		return nil, err
+	}
+	if err := CheckReplaceable(final, marker, what); err != nil {
+		return fail(err)
+	}
+	if err := removeStale(parent, base); err != nil {
+		return fail(fmt.Errorf("%s %s: removing a temporary directory left by a killed run: %w", what, final, err))
+	}
+	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
+	if err != nil {
+		return fail(fmt.Errorf("%s %s: %w", what, final, err))
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes 0700; outputs are for sharing
 		os.RemoveAll(tmp)
-		return nil, fmt.Errorf("%s %s: %w", what, final, err)
+		return fail(fmt.Errorf("%s %s: %w", what, final, err))
 	}
-	return &Dir{final: final, tmp: tmp, marker: marker, what: what}, nil
+	return &Dir{final: final, tmp: tmp, marker: marker, what: what, lock: lock}, nil
 }
 
 // Path is the temporary directory to write into.
@@ -52,15 +86,22 @@ func (d *Dir) Path() string { return d.tmp }
 // Final is the path the directory will have after Commit.
 func (d *Dir) Final() string { return d.final }
 
-// Commit moves the finished directory to its final path, replacing an
-// earlier output there (moved aside first, deleted only once the rename
-// succeeded). On error the temporary directory is removed.
+// Commit puts the finished directory at its final path. A new output is
+// renamed into place; an earlier one is exchanged with the new one in one
+// atomic step (renameat2 RENAME_EXCHANGE on Linux) and deleted afterwards,
+// so a kill at any point leaves a complete output at the final path (the
+// old directory, if a kill comes before it is deleted, is a stale
+// temporary directory that the next writer removes). Where the exchange is
+// not supported, the old output is renamed aside first and the new one in
+// (a short window without an output). On error the temporary directory is
+// removed. The lock is released in every case.
 func (d *Dir) Commit() error {
 	if d.done {
 		return fmt.Errorf("%s %s: committed or aborted already", d.what, d.final)
 	}
 	d.done = true
-	if _, err := os.Stat(filepath.Join(d.tmp, d.marker)); err != nil {
+	defer d.lock.release()
+	if st, err := os.Lstat(filepath.Join(d.tmp, d.marker)); err != nil || !st.Mode().IsRegular() {
 		os.RemoveAll(d.tmp)
 		return fmt.Errorf("%s %s: incomplete output (no %s)", d.what, d.final, d.marker)
 	}
@@ -68,41 +109,64 @@ func (d *Dir) Commit() error {
 		os.RemoveAll(d.tmp)
 		return err
 	}
-	old := ""
-	if _, err := os.Stat(d.final); err == nil {
-		old = d.tmp + ".old"
-		if err := os.Rename(d.final, old); err != nil {
-			os.RemoveAll(d.tmp)
-			return fmt.Errorf("%s %s: moving the old output aside: %w", d.what, d.final, err)
-		}
-	}
-	if err := os.Rename(d.tmp, d.final); err != nil {
-		if old != "" {
-			os.Rename(old, d.final)
-		}
+	replaced, err := swap(d.tmp, d.final)
+	if err != nil {
 		os.RemoveAll(d.tmp)
 		return fmt.Errorf("%s %s: %w", d.what, d.final, err)
 	}
-	if old != "" {
-		os.RemoveAll(old)
+	if replaced {
+		// d.tmp now holds the earlier output, which CheckReplaceable
+		// found to be revisit's (or empty).
+		os.RemoveAll(d.tmp)
 	}
 	return nil
 }
 
-// Abort removes the temporary directory; the final path is untouched. It is
-// safe to call after Commit (it then does nothing).
+// swap moves tmp to final. replaced says whether an earlier final existed;
+// it is then at tmp.
+func swap(tmp, final string) (replaced bool, err error) {
+	if _, err := os.Lstat(final); errors.Is(err, os.ErrNotExist) {
+		if err := os.Rename(tmp, final); err != nil {
+			return false, err
+		}
+		return false, nil
+	}
+	if err := exchange(tmp, final); err == nil {
+		return true, nil
+	} else if !errors.Is(err, errors.ErrUnsupported) {
+		return false, fmt.Errorf("replacing the earlier output: %w", err)
+	}
+	// No atomic exchange here: move the old output aside, then the new one in.
+	old := tmp + ".old"
+	if err := os.Rename(final, old); err != nil {
+		return false, fmt.Errorf("moving the earlier output aside: %w", err)
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		os.Rename(old, final)
+		return false, err
+	}
+	if err := os.Rename(old, tmp); err != nil { // so that the caller removes it
+		os.RemoveAll(old)
+	}
+	return true, nil
+}
+
+// Abort removes the temporary directory and releases the lock; the final
+// path is untouched. It is safe to call after Commit (it then does nothing).
 func (d *Dir) Abort() {
 	if d.done {
 		return
 	}
 	d.done = true
 	os.RemoveAll(d.tmp)
+	d.lock.release()
 }
 
 // CheckReplaceable accepts a path that does not exist, an empty directory,
-// or a directory holding marker (an earlier output of the same kind).
+// or a directory holding marker as written by revisit (IsMarker): an
+// earlier output that may be replaced. Anything else is refused.
 func CheckReplaceable(dir, marker, what string) error {
-	st, err := os.Stat(dir)
+	st, err := os.Lstat(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -110,9 +174,9 @@ func CheckReplaceable(dir, marker, what string) error {
 		return fmt.Errorf("%s %s: %w", what, dir, err)
 	}
 	if !st.IsDir() {
-		return fmt.Errorf("%s %s: exists and is not a directory", what, dir)
+		return fmt.Errorf("%s %s: exists and is not a directory; refusing to replace it (choose another path)", what, dir)
 	}
-	if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
+	if IsMarker(filepath.Join(dir, marker)) {
 		return nil
 	}
 	ents, err := os.ReadDir(dir)
@@ -120,7 +184,61 @@ func CheckReplaceable(dir, marker, what string) error {
 		return fmt.Errorf("%s %s: %w", what, dir, err)
 	}
 	if len(ents) > 0 {
-		return fmt.Errorf("%s %s: directory exists, is not empty and holds no %s; refusing to replace it (choose another path or remove it)", what, dir, marker)
+		return fmt.Errorf("%s %s: directory exists, is not empty and is not a %s written by revisit (no revisit %s in it); refusing to replace it (choose another path or remove it)", what, dir, what, marker)
+	}
+	return nil
+}
+
+// maxMarker bounds how much of a marker file IsMarker reads.
+const maxMarker = 16 << 20
+
+// IsMarker reports whether path is a regular file written by revisit as
+// the marker of an output: a JSON object with "tool": "revisit" (a
+// dataset's manifest.json, replay.json) or a text starting with "written
+// by revisit". A user's own file of the same name is not a marker.
+func IsMarker(path string) bool {
+	st, err := os.Lstat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxMarker))
+	if err != nil {
+		return false
+	}
+	if bytes.HasPrefix(b, []byte(MarkerText)) {
+		return true
+	}
+	var m struct {
+		Tool string `json:"tool"`
+	}
+	return json.Unmarshal(b, &m) == nil && m.Tool == "revisit"
+}
+
+// MarkerText starts the text of every plain-text marker file.
+const MarkerText = "written by revisit"
+
+// removeStale removes the temporary directories .BASE.tmp-DIGITS (and
+// .BASE.tmp-DIGITS.old) in parent: with the lock held no live writer owns
+// one, so they are what killed runs left. Nothing else is touched, and
+// symbolic links are never followed.
+func removeStale(parent, base string) error {
+	re := regexp.MustCompile(`^\.` + regexp.QuoteMeta(base) + `\.tmp-[0-9]+(\.old)?$`)
+	ents, err := os.ReadDir(parent)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if !e.IsDir() || !re.MatchString(e.Name()) { // IsDir is false for a symlink
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(parent, e.Name())); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package atomicdir
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -24,13 +25,13 @@ func TestCommitReplacesEarlierOutput(t *testing.T) {
 		if _, err := os.Stat(final); content == "first" && err == nil {
 			t.Fatal("output visible before Commit")
 		}
-		write(t, filepath.Join(d.Path(), "marker.json"), content)
+		write(t, filepath.Join(d.Path(), "marker.json"), `{"tool": "revisit", "v": "`+content+`"}`)
 		if err := d.Commit(); err != nil {
 			t.Fatal(err)
 		}
 	}
 	b, err := os.ReadFile(filepath.Join(final, "marker.json"))
-	if err != nil || string(b) != "second" {
+	if err != nil || string(b) != `{"tool": "revisit", "v": "second"}` {
 		t.Fatalf("got %q, %v", b, err)
 	}
 	if st, _ := os.Stat(final); st.Mode().Perm() != 0o755 {
@@ -69,5 +70,153 @@ func TestRefusesUnrelatedDirectory(t *testing.T) {
 	write(t, f, "x")
 	if _, err := Create(f, "m", "test output"); err == nil {
 		t.Fatal("agreed to replace a file")
+	}
+}
+
+func TestRefusesUserFileNamedLikeMarker(t *testing.T) {
+	// A browser extension's own manifest.json is not a revisit dataset.
+	dir := filepath.Join(t.TempDir(), "ext")
+	os.Mkdir(dir, 0o755)
+	write(t, filepath.Join(dir, "manifest.json"), `{"name": "my extension", "version": "1.0"}`)
+	write(t, filepath.Join(dir, "background.js"), "precious")
+	if _, err := Create(dir, "manifest.json", "dataset"); err == nil {
+		t.Fatal("agreed to replace a directory whose manifest.json is not revisit's")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "background.js")); err != nil {
+		t.Fatal(err)
+	}
+	// The same name written by revisit is a marker.
+	write(t, filepath.Join(dir, "manifest.json"), `{"tool": "revisit", "version": "dev"}`)
+	d, err := Create(dir, "manifest.json", "dataset")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Abort()
+	// A symbolic link named like the marker is not one.
+	os.Remove(filepath.Join(dir, "manifest.json"))
+	target := filepath.Join(t.TempDir(), "m")
+	write(t, target, MarkerText+" test")
+	os.Symlink(target, filepath.Join(dir, "manifest.json"))
+	if IsMarker(filepath.Join(dir, "manifest.json")) {
+		t.Fatal("a symlink counted as a marker")
+	}
+}
+
+// commitContent writes an output holding marker m with content s.
+func commitContent(t *testing.T, final, s string) {
+	t.Helper()
+	d, err := Create(final, "m", "test output")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(d.Path(), "m"), MarkerText+" "+s)
+	if err := d.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readMarker(t *testing.T, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// The swap is the only step that changes the final path, and it leaves a
+// complete output there: a kill right after it leaves the new output at
+// final and the old one at the temporary name, which the next writer
+// removes.
+func TestSwapLeavesOneCompleteOutput(t *testing.T) {
+	parent := t.TempDir()
+	final := filepath.Join(parent, "out")
+	commitContent(t, final, "old")
+
+	tmp := filepath.Join(parent, ".out.tmp-123456")
+	os.Mkdir(tmp, 0o755)
+	write(t, filepath.Join(tmp, "m"), MarkerText+" new")
+	replaced, err := swap(tmp, final)
+	if err != nil || !replaced {
+		t.Fatalf("swap: %v %v", replaced, err)
+	}
+	if got := readMarker(t, final); got != MarkerText+" new" {
+		t.Fatalf("final holds %q after the swap", got)
+	}
+	if got := readMarker(t, tmp); got != MarkerText+" old" {
+		t.Fatalf("temporary name holds %q after the swap", got)
+	}
+	// "Killed" here: the old output was never removed. The next writer
+	// cleans it up and the final output stays complete throughout.
+	commitContent(t, final, "newer")
+	if got := readMarker(t, final); got != MarkerText+" newer" {
+		t.Fatalf("got %q", got)
+	}
+	if ents, _ := os.ReadDir(parent); len(ents) != 1 {
+		t.Fatalf("left behind: %v", ents)
+	}
+}
+
+func TestConcurrentWriterFailsClearly(t *testing.T) {
+	parent := t.TempDir()
+	final := filepath.Join(parent, "out")
+	d1, err := Create(final, "m", "test output")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Create(final, "m", "test output"); !errors.Is(err, ErrBusy) {
+		t.Fatalf("second writer: %v, want ErrBusy", err)
+	}
+	// The first writer's temporary directory survived the second's attempt.
+	if _, err := os.Stat(d1.Path()); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(d1.Path(), "m"), MarkerText+" one")
+	if err := d1.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	// Once the first is done the lock is free and its file gone.
+	commitContent(t, final, "two")
+	if ents, _ := os.ReadDir(parent); len(ents) != 1 {
+		t.Fatalf("left behind: %v", ents)
+	}
+	// Another output in the same parent is not blocked.
+	d2, _ := Create(final, "m", "test output")
+	d3, err := Create(filepath.Join(parent, "other"), "m", "test output")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d2.Abort()
+	d3.Abort()
+}
+
+func TestStaleTemporaryDirectoriesRemovedOnlyOurs(t *testing.T) {
+	parent := t.TempDir()
+	final := filepath.Join(parent, "out")
+	keep := []string{".out.tmp-abc", ".other.tmp-1", "out.tmp-1", ".out.tmp-1.bak"}
+	stale := []string{".out.tmp-42", ".out.tmp-7.old"}
+	for _, n := range append(append([]string{}, keep...), stale...) {
+		os.Mkdir(filepath.Join(parent, n), 0o755)
+		write(t, filepath.Join(parent, n, "f"), "x")
+	}
+	// A symlink with a stale name is left alone, and so is its target.
+	target := t.TempDir()
+	write(t, filepath.Join(target, "f"), "precious")
+	os.Symlink(target, filepath.Join(parent, ".out.tmp-99"))
+	keep = append(keep, ".out.tmp-99")
+
+	commitContent(t, final, "x")
+	for _, n := range keep {
+		if _, err := os.Lstat(filepath.Join(parent, n)); err != nil {
+			t.Errorf("%s removed: %v", n, err)
+		}
+	}
+	for _, n := range stale {
+		if _, err := os.Lstat(filepath.Join(parent, n)); err == nil {
+			t.Errorf("%s not removed", n)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(target, "f")); err != nil {
+		t.Fatal(err)
 	}
 }

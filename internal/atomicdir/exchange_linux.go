@@ -1,0 +1,19 @@
+package atomicdir
+
+import (
+	"errors"
+	"fmt"
+
+	"golang.org/x/sys/unix"
+)
+
+// exchange swaps the directories a and b in one step (renameat2 with
+// RENAME_EXCHANGE). It returns errors.ErrUnsupported where the kernel or
+// the file system cannot.
+func exchange(a, b string) error {
+	err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
+	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EINVAL) || errors.Is(err, unix.EOPNOTSUPP) {
+		return fmt.Errorf("rename exchange: %w (%w)", errors.ErrUnsupported, err)
+	}
+	return err
+}
