@@ -41,3 +41,8 @@ func WriteResults(dir, kind string, fill func(tmp string) error) error {
 func CheckResults(dir, kind string) error {
 	return atomicdir.CheckReplaceable(filepath.Clean(dir), markerPrefix+kind, kind)
 }
+
+// ResultsMarker is the name of the marker file WriteResults puts in a
+// results directory of the given kind (the report uses the same
+// convention: ".revisit-report").
+func ResultsMarker(kind string) string { return markerPrefix + kind }

@@ -206,12 +206,14 @@ func (s *stageLog) logf(format string, a ...any) {
 	}
 }
 
-func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unitS float64) error {
+func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unitS float64) (err error) {
 	st := &stageLog{quiet: g.quiet, start: time.Now()}
-	dir := func(name string) string { return filepath.Join(rf.out, name) }
-	if err := os.MkdirAll(rf.out, 0o755); err != nil {
-		return fmt.Errorf("run: %w", err)
+	out, err := openRunDir(rf.out)
+	if err != nil {
+		return err
 	}
+	defer func() { out.close(err == nil) }()
+	dir := out.sub
 
 	// 1. Ingest.
 	st.stage("ingest " + inputsLabel(inputs))
@@ -236,8 +238,8 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	// failure further down next to it (SPEC §1.3: nothing half-written
 	// where a finished output is expected).
 	for _, sub := range runOutputs {
-		if err := os.RemoveAll(dir(sub)); err != nil {
-			return fmt.Errorf("run: removing the earlier run's %s: %w", dir(sub), err)
+		if err := out.removeStage(sub); err != nil {
+			return err
 		}
 	}
 	// SPEC §7.1: the report says what was filtered and why.
@@ -345,10 +347,14 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	switch {
 	case nPages < 20:
 		st.stage(fmt.Sprintf("download policies skipped: %s pages (need at least 20)", humanize.Comma(nPages)))
-		os.RemoveAll(dir("policies"))
+		if err := out.removeStage("policies"); err != nil {
+			return err
+		}
 	case nUpdates > rf.policyMax:
 		st.stage(fmt.Sprintf("download policies skipped: %s updates > --policy-max-updates %s", humanize.Comma(nUpdates), humanize.Comma(rf.policyMax)))
-		os.RemoveAll(dir("policies"))
+		if err := out.removeStage("policies"); err != nil {
+			return err
+		}
 	default:
 		st.stage(fmt.Sprintf("download policies on %s pages", humanize.Comma(nPages)))
 		pb, err := runPolicies(ds, rf, dateOnly, len(groups) > 1)

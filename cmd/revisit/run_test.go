@@ -367,3 +367,95 @@ func readCSV(t *testing.T, path string) [][]string {
 	}
 	return recs
 }
+
+// run writes only where revisit wrote before (issue 10.1): a stage
+// directory or an OUT that revisit did not make is refused with exit 2 and
+// left as it was, a user's own file beside a run's outputs survives the
+// next run, and a run that fails leaves no empty OUT behind.
+func TestRunNeverTouchesUserFiles(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "a.csv")
+	var sb strings.Builder
+	sb.WriteString("id,time\n")
+	t0 := time.Date(2021, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&sb, "p%d,%s\n", i%2, t0.Add(time.Duration(i*i)*time.Hour).Format(time.RFC3339))
+	}
+	if err := os.WriteFile(in, []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(out string, extra ...string) int {
+		args := append([]string{"-q", "run", in, "--id", "id", "--time", "time", "-o", out, "--top", "2", "--reps", "19", "--x-max", "10"}, extra...)
+		return execute(args)
+	}
+	mustRead := func(p, want string) {
+		t.Helper()
+		b, err := os.ReadFile(p)
+		if err != nil || string(b) != want {
+			t.Errorf("%s: %d bytes starting %.40q, %v; want %q", p, len(b), b, err, want)
+		}
+	}
+
+	// The reported repro: v/analysis/thesis.tex.
+	v := filepath.Join(dir, "v")
+	os.MkdirAll(filepath.Join(v, "analysis"), 0o755)
+	os.WriteFile(filepath.Join(v, "analysis", "thesis.tex"), []byte("draft"), 0o644)
+	if code := run(v); code != exitUsage {
+		t.Errorf("run into a user's directory: exit %d, want %d", code, exitUsage)
+	}
+	mustRead(filepath.Join(v, "analysis", "thesis.tex"), "draft")
+	if ents, _ := os.ReadDir(v); len(ents) != 1 {
+		t.Errorf("the refused run wrote into %s: %v", v, ents)
+	}
+
+	// Any non-empty directory that is not a run's output.
+	w := filepath.Join(dir, "w")
+	os.MkdirAll(w, 0o755)
+	os.WriteFile(filepath.Join(w, "notes.txt"), []byte("mine"), 0o644)
+	if code := run(w); code != exitUsage {
+		t.Errorf("run into a non-empty directory: exit %d, want %d", code, exitUsage)
+	}
+	mustRead(filepath.Join(w, "notes.txt"), "mine")
+
+	// A run's own OUT: a second run replaces the stages and keeps the
+	// user's file beside them.
+	o := filepath.Join(dir, "o")
+	if code := run(o); code != exitOK {
+		t.Fatalf("first run: exit %d", code)
+	}
+	os.WriteFile(filepath.Join(o, "notes.txt"), []byte("mine"), 0o644)
+	if code := run(o); code != exitOK {
+		t.Fatalf("second run over the first: exit %d", code)
+	}
+	mustRead(filepath.Join(o, "notes.txt"), "mine")
+
+	// A stage directory the user replaced by their own is not removed.
+	os.RemoveAll(filepath.Join(o, "report"))
+	os.MkdirAll(filepath.Join(o, "report"), 0o755)
+	os.WriteFile(filepath.Join(o, "report", "index.html"), []byte("my page"), 0o644)
+	if code := run(o); code != exitUsage {
+		t.Errorf("run over a user's report/: exit %d, want %d", code, exitUsage)
+	}
+	mustRead(filepath.Join(o, "report", "index.html"), "my page")
+	if _, err := os.Stat(filepath.Join(o, "dataset", "manifest.json")); err != nil {
+		t.Errorf("the refused run removed the earlier dataset: %v", err)
+	}
+
+	// A failed run into a new directory leaves nothing.
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("id,time\np,not a time\n"), 0o644)
+	n := filepath.Join(dir, "new")
+	if code := execute([]string{"-q", "run", bad, "--id", "id", "--time", "time", "-o", n}); code != exitBadInput {
+		t.Errorf("bad input: exit %d, want %d", code, exitBadInput)
+	}
+	if _, err := os.Lstat(n); !os.IsNotExist(err) {
+		t.Errorf("a failed run left %s behind (err %v)", n, err)
+	}
+	// … and an empty directory given by the user stays, empty.
+	e := filepath.Join(dir, "empty")
+	os.Mkdir(e, 0o755)
+	execute([]string{"-q", "run", bad, "--id", "id", "--time", "time", "-o", e})
+	if ents, err := os.ReadDir(e); err != nil || len(ents) != 0 {
+		t.Errorf("%s after a failed run: %v %v", e, ents, err)
+	}
+}
