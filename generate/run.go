@@ -106,6 +106,9 @@ func Run(opt Options) (*Summary, error) {
 	if truthPath == "" {
 		truthPath = DefaultTruthPath(opt.Format, opt.Out)
 	}
+	if err := checkOutputs(opt.Format, opt.Out, truthPath); err != nil {
+		return nil, err
+	}
 	var files []*atomicFile
 	abort := func() {
 		for _, f := range files {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -124,6 +125,9 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
 			sum, err := generate.Run(opt)
 			if bar != nil {
 				bar.Finish()
+			}
+			if errors.Is(err, generate.ErrNotOurs) {
+				return usagef("generate: %v", err)
 			}
 			if err != nil {
 				return fmt.Errorf("generate: %w", err)

@@ -58,3 +58,68 @@ func TestGenerateExitCodes(t *testing.T) {
 		t.Errorf("ingested counts %+v, truth %+v", c, tr.Totals)
 	}
 }
+
+// generate replaces only what an earlier generate wrote (issue 10.1): a
+// user's file at -o or at the truth path, or a non-empty directory for
+// --format yelp, is refused with exit 2 and left as it was; its own
+// earlier output is replaced.
+func TestGenerateNeverOverwritesUserFiles(t *testing.T) {
+	dir := t.TempDir()
+	small := []string{"--pages", "5", "--span", "10d", "--seed", "1"}
+	gen := func(args ...string) int { return execute(append(append([]string{"-q", "generate"}, args...), small...)) }
+	keep := func(p, want string) {
+		t.Helper()
+		if b, err := os.ReadFile(p); err != nil || string(b) != want {
+			t.Errorf("%s: %.40q, %v; want %q", p, b, err, want)
+		}
+	}
+
+	mine := filepath.Join(dir, "thesis.xml.gz")
+	os.WriteFile(mine, []byte("draft"), 0o644)
+	if code := gen("-o", mine); code != exitUsage {
+		t.Errorf("generate over a user's file: exit %d, want %d", code, exitUsage)
+	}
+	keep(mine, "draft")
+
+	// The truth file path taken by the user's file.
+	dump := filepath.Join(dir, "g.xml.gz")
+	os.WriteFile(filepath.Join(dir, "g.truth.json"), []byte(`{"notes": 1}`), 0o644)
+	if code := gen("-o", dump); code != exitUsage {
+		t.Errorf("generate over a user's truth path: exit %d, want %d", code, exitUsage)
+	}
+	keep(filepath.Join(dir, "g.truth.json"), `{"notes": 1}`)
+	if _, err := os.Stat(dump); !os.IsNotExist(err) {
+		t.Errorf("refused generate wrote %s", dump)
+	}
+	os.Remove(filepath.Join(dir, "g.truth.json"))
+
+	// Its own output is replaced, again and again.
+	for i := 0; i < 2; i++ {
+		if code := gen("-o", dump); code != exitOK {
+			t.Fatalf("generate #%d: exit %d", i, code)
+		}
+	}
+	// … but not the output of another name whose truth file it is not.
+	other := filepath.Join(dir, "h.xml.gz")
+	os.WriteFile(other, []byte("mine"), 0o644)
+	os.Link(filepath.Join(dir, "g.truth.json"), filepath.Join(dir, "h.truth.json"))
+	if code := gen("-o", other); code != exitUsage {
+		t.Errorf("generate over h.xml.gz with g's truth: exit %d, want %d", code, exitUsage)
+	}
+	keep(other, "mine")
+
+	// Yelp format into a directory with the user's files.
+	y := filepath.Join(dir, "docs")
+	os.Mkdir(y, 0o755)
+	os.WriteFile(filepath.Join(y, "review.json"), []byte("mine"), 0o644)
+	if code := gen("--format", "yelp", "-o", y); code != exitUsage {
+		t.Errorf("generate yelp into a user's directory: exit %d, want %d", code, exitUsage)
+	}
+	keep(filepath.Join(y, "review.json"), "mine")
+	y2 := filepath.Join(dir, "y2")
+	for i := 0; i < 2; i++ {
+		if code := gen("--format", "yelp", "-o", y2); code != exitOK {
+			t.Fatalf("generate yelp #%d: exit %d", i, code)
+		}
+	}
+}
