@@ -13,7 +13,7 @@
 #    processes, T = 10²…10⁴ (SPEC §6.2), for the report's Simulation part.
 # 3. revisit run: ingest → replay → analyze → NHPP → staleness → policies
 #    → report, on the generated dump, with the simulation folded in:
-#    OUT/dataset, OUT/replay, OUT/analysis, …, OUT/report/index.html.
+#    OUT/generated/{dataset,replay,analysis,…,report/index.html}.
 # 4. The same on the real Anarchism history (15,180 revisions, 2001–2010)
 #    when ../shared/data/real (or $REVISIT_REAL_DATA) exists:
 #    OUT/anarchism/report/index.html.
@@ -43,7 +43,7 @@ step "2/4 simulate: estimator convergence on Pareto renewal processes"
   --T 1e2..1e4 --paths 10 --seed "$seed" -o "$out/simulate" >"$out/simulate.txt"
 
 step "3/4 run: ingest → replay → analyze → report"
-"$bin" run "$out/corpus/enwiki-gen-stub-meta-history.xml.gz" -o "$out" \
+"$bin" run "$out/corpus/enwiki-gen-stub-meta-history.xml.gz" -o "$out/generated" \
   --seed "$seed" --reps 199 --include "$out/simulate" \
   --title "revisit demo: generated Wikipedia-like corpus" >/dev/null
 
@@ -58,7 +58,7 @@ else
 fi
 
 printf '\ndemo done in %ss.\n' $(( $(date +%s) - start ))
-echo "Report (generated corpus): $out/report/index.html"
+echo "Report (generated corpus): $out/generated/report/index.html"
 if [ -f "$anarchism" ]; then
   echo "Report (real Anarchism history): $out/anarchism/report/index.html"
 fi

@@ -66,7 +66,9 @@ func TestGenerateExitCodes(t *testing.T) {
 func TestGenerateNeverOverwritesUserFiles(t *testing.T) {
 	dir := t.TempDir()
 	small := []string{"--pages", "5", "--span", "10d", "--seed", "1"}
-	gen := func(args ...string) int { return execute(append(append([]string{"-q", "generate"}, args...), small...)) }
+	gen := func(args ...string) int {
+		return execute(append(append([]string{"-q", "generate"}, args...), small...))
+	}
 	keep := func(p, want string) {
 		t.Helper()
 		if b, err := os.ReadFile(p); err != nil || string(b) != want {

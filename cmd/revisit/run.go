@@ -243,7 +243,7 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 		}
 	}
 	// SPEC §7.1: the report says what was filtered and why.
-	if err := replaceBundle(&tables.Bundle{Tables: []tables.Table{ingestTable(sum)}}, dir("ingest")); err != nil {
+	if err := replaceBundle(&tables.Bundle{Tables: []tables.Table{ingestTable(sum)}}, dir("ingest"), "ingest"); err != nil {
 		return err
 	}
 
@@ -330,7 +330,7 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	if err != nil {
 		return fmt.Errorf("run: nhpp: %w", err)
 	}
-	if err := replaceBundle(nb, dir("nhpp")); err != nil {
+	if err := replaceBundle(nb, dir("nhpp"), "nhpp"); err != nil {
 		return err
 	}
 	st.stage(fmt.Sprintf("staleness on %s pages", humanize.Comma(int64(len(pages)))))
@@ -338,7 +338,7 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	if err != nil {
 		return fmt.Errorf("run: staleness: %w", err)
 	}
-	if err := replaceBundle(sb, dir("staleness")); err != nil {
+	if err := replaceBundle(sb, dir("staleness"), "staleness"); err != nil {
 		return err
 	}
 
@@ -361,7 +361,7 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 		if err != nil {
 			return fmt.Errorf("run: policies: %w", err)
 		}
-		if err := replaceBundle(pb, dir("policies")); err != nil {
+		if err := replaceBundle(pb, dir("policies"), "policies"); err != nil {
 			return err
 		}
 		dirs = append(dirs, dir("policies"))
@@ -534,12 +534,12 @@ func runPolicies(ds *dataset.Reader, rf *runFlags, dateOnly, manyGroups bool) (*
 	return policy.Run(pages, policy.Options{Cycle: c, Budget: r, Grouping: grouping, Seed: rf.seed, Dataset: ds.Dir})
 }
 
-// replaceBundle writes b as a results directory at dir, replacing the one
-// an earlier run left there.
-func replaceBundle(b *tables.Bundle, dir string) error {
-	return analysis.WriteResults(dir, filepath.Base(dir), func(tmp string) error {
+// replaceBundle writes b as a results directory of the given kind at dir
+// (atomically, replacing only an earlier one of that kind).
+func replaceBundle(b *tables.Bundle, dir, kind string) error {
+	return analysis.WriteResults(dir, kind, func(tmp string) error {
 		if err := b.Write(tmp); err != nil {
-			return fmt.Errorf("run: %s: %w", dir, err)
+			return fmt.Errorf("%s %s: %w", kind, dir, err)
 		}
 		return nil
 	})

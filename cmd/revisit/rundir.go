@@ -52,7 +52,8 @@ func openRunDir(out string) (*runDir, error) {
 		return nil, fmt.Errorf("run: %w", err)
 	case !st.IsDir():
 		return nil, usagef("run: -o %s exists and is not a directory; choose another path", out)
-	case !atomicdir.IsMarker(filepath.Join(out, runMarker)):
+	case !atomicdir.IsMarker(filepath.Join(out, runMarker)) &&
+		!atomicdir.IsMarker(filepath.Join(out, "dataset", dataset.ManifestFile)): // a run from before the marker
 		ents, err := os.ReadDir(out)
 		if err != nil {
 			return nil, fmt.Errorf("run: %w", err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/replay"
 )
@@ -57,6 +58,11 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 				return usagef("simulate: --T: %v", err)
 			}
 			opt.Recover = !noRecover
+			if out != "" { // refuse a wrong -o before the simulation, not after it
+				if err := analysis.CheckResults(out, "simulate"); err != nil {
+					return usagef("simulate: %v", err)
+				}
+			}
 			if !g.quiet {
 				opt.Log = func(format string, a ...any) { fmt.Fprintf(os.Stderr, format+"\n", a...) }
 			}
@@ -76,7 +82,7 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 				printTable(w, t)
 			}
 			if out != "" {
-				if err := b.Write(out); err != nil {
+				if err := replaceBundle(b, out, "simulate"); err != nil {
 					return fmt.Errorf("simulate: %w", err)
 				}
 				if !g.quiet {
