@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"strings"
 	"syscall"
@@ -72,7 +73,23 @@ Stages: ingest → replay → analyze → report; run does all of them.`,
 }
 
 func main() {
-	os.Exit(execute(os.Args[1:]))
+	if !supervised() { // see supervise_unix.go: exit codes that survive an out-of-memory death
+		if self, err := os.Executable(); err == nil {
+			if code, ok := runSupervised(exec.Command(self, os.Args[1:]...)); ok {
+				os.Exit(code)
+			}
+		}
+	}
+	os.Exit(childExit(execute(os.Args[1:])))
+}
+
+// childExit is the exit code of the process doing the work: bad usage
+// becomes exitUsageChild, which the supervising parent turns back into 2.
+func childExit(code int) int {
+	if code == exitUsage {
+		return exitUsageChild
+	}
+	return code
 }
 
 func execute(args []string) int {
