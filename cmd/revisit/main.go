@@ -56,6 +56,12 @@ Stages: ingest → replay → analyze → report; run does all of them.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// 'revisit' alone is a usage error: help on stderr, exit 2.
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		cmd.SetOut(os.Stderr)
+		cmd.Help()
+		return usagef("no command given")
+	}
 	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "no progress bars or log lines")
 	root.SetGlobalNormalizationFunc(normalizeFlag)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
@@ -104,8 +110,13 @@ func execute(args []string) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintln(os.Stderr, "revisit:", err)
 	var ue usageError
+	if isCobraUsage(err) && cmd != nil && cmd.HasParent() {
+		// cobra's arity errors do not say whose arguments they count.
+		fmt.Fprintf(os.Stderr, "%s: %v (usage: %s)\n", cmd.CommandPath(), err, cmd.UseLine())
+	} else {
+		fmt.Fprintln(os.Stderr, "revisit:", err)
+	}
 	if errors.As(err, &ue) || isCobraUsage(err) {
 		fmt.Fprintln(os.Stderr, usageHint(cmd))
 		return exitUsage

@@ -1,6 +1,11 @@
 package main
 
-import "testing"
+import (
+	"io"
+	"os"
+	"strings"
+	"testing"
+)
 
 // A usage error names the help of the subcommand it came from: after
 // 'revisit run x --bogus' the flags to read are run's, not the root's.
@@ -22,5 +27,38 @@ func TestUsageHintNamesSubcommand(t *testing.T) {
 		if got := usageHint(cmd); got != c.want {
 			t.Errorf("revisit %v: hint %q, want %q", c.args, got, c.want)
 		}
+	}
+}
+
+// stderrOf runs execute(args) and returns its exit code and what it wrote
+// to standard error.
+func stderrOf(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stderr
+	os.Stderr = w
+	code := execute(args)
+	os.Stderr = saved
+	w.Close()
+	b, _ := io.ReadAll(r)
+	return code, string(b)
+}
+
+// 'revisit' with no command is bad usage (help on stderr, exit 2), and an
+// arity error says which command counted the arguments.
+func TestNoCommandAndArityErrors(t *testing.T) {
+	code, msg := stderrOf(t)
+	if code != exitUsage || !strings.Contains(msg, "Available Commands") || !strings.Contains(msg, "no command given") {
+		t.Errorf("revisit: exit %d, stderr %.300q", code, msg)
+	}
+	code, msg = stderrOf(t, "report")
+	if code != exitUsage || !strings.HasPrefix(msg, "revisit report: ") || !strings.Contains(msg, "RESULTS_DIR") {
+		t.Errorf("revisit report: exit %d, stderr %q", code, msg)
+	}
+	if code, _ := stderrOf(t, "--version"); code != exitOK {
+		t.Errorf("revisit --version: exit %d", code)
 	}
 }
