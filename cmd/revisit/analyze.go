@@ -26,12 +26,12 @@ func newAnalyzeCmd(g *globals) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "analyze DATASET [REPLAY_DIR] -o OUT",
-		Short: "Poisson screen, dependence (ACF, Hurst), tail fits, method errors and recommendation (SPEC §5)",
+		Short: "Poisson screen, dependence (ACF, Hurst), tail fits, method errors and recommendation",
 		Long: `analyze reads DATASET (and, when given, the output of 'revisit replay') and
-computes SPEC §5's statistics:
+computes the statistics defined in docs/methods.md:
 
   per page       n, E[U], Var[U], CoV v = sd/E, lifetime T
-  Poisson screen pages with ≥ --min-updates updates; those with |v − 1| ≤ --band;
+  Poisson screen pages with ≥ --screen-updates updates; those with |v − 1| ≤ --band;
                  for each, a KS test against the fitted exponential with a
                  Lilliefors-style Monte-Carlo p-value (--reps, seeded by --seed;
                  the null law is simulated once per sample size and shared),
@@ -41,7 +41,7 @@ computes SPEC §5's statistics:
   tail fits      exponential, Pareto (Lomax), Weibull, lognormal by maximum
                  likelihood, with KS and AIC, for the top page and the aggregate
                  of all intervals (every interval of every page counts once)
-  localized      with --nhpp: SPEC §4.4 consistent windows, power-law (Weibull)
+  localized      with --nhpp: consistent windows (docs/methods.md#nhpp), power-law (Weibull)
                  MLE with bias corrections, Duane plot, next-update prediction;
   staleness      (on by default) the exact fraction of time a crawler's copy is
                  stale at revisit interval Δ vs the exponential model's
@@ -56,14 +56,14 @@ page) and page_errors.parquet/.csv. OUT is built in a temporary directory
 beside it and appears only when the analysis is complete; an earlier
 analysis at OUT is replaced, any other non-empty directory is refused.
 
---recommend prints the method SPEC §5 recommends for your scenario (age
+--recommend prints the recommended method for your scenario (age
 available → M2; constant revisit interval → M4, or M5 for old M3 traces;
 random revisits without age → M6) and the errors measured on your own
 replay output that back it. With --recommend the only argument is the
 replay directory (optional); give DATASET REPLAY_DIR -o OUT to also run
 the full analysis.`,
 		Example: `  revisit analyze data/enwiki out/replay -o out/analysis
-  revisit analyze data/yelp -o out/yelp-analysis --unit d --min-updates 100 --top 10
+  revisit analyze data/yelp -o out/yelp-analysis --unit d --screen-updates 100 --top 10
   revisit analyze data/enwiki -o out/a --seed 7 --reps 1999 --max-lag 200
   revisit analyze --recommend --age=no --sampler=random out/replay`,
 		Args: cobra.MaximumNArgs(2),
@@ -87,7 +87,7 @@ the full analysis.`,
 				return usagef("--stale-delta %g: want Δ ≥ 0 (0: each page's E[U])", lo.Delta)
 			}
 			if opt.Reps < 1 || opt.Top < 1 || opt.MinUpdates < 1 || opt.MaxLag < 1 || opt.Closest < 1 {
-				return usagef("--reps, --top, --min-updates, --max-lag and --closest must be at least 1")
+				return usagef("--reps, --top, --screen-updates, --max-lag and --closest must be at least 1")
 			}
 			if opt.Extra < 0 {
 				return usagef("--extra %d: want 0 or more points per step", opt.Extra)
@@ -155,7 +155,11 @@ the full analysis.`,
 	f.StringVarP(&opt.Out, "out", "o", "", "output directory")
 	f.StringVar(&unit, "unit", "", "interval unit: s, min, h, d, w, y (default: h, or d for date-only sources)")
 	f.IntVar(&opt.Top, "top", 10, "top-N pages by number of updates")
-	f.IntVar(&opt.MinUpdates, "min-updates", 100, "K: pages with at least K updates enter the Poisson screen")
+	f.IntVar(&opt.MinUpdates, "screen-updates", 100, "K: pages with at least K updates enter the Poisson screen")
+	// --min-updates was this flag's name, but in ingest and run it is the
+	// ingest filter: kept as a deprecated spelling of --screen-updates.
+	f.IntVar(&opt.MinUpdates, "min-updates", 100, "")
+	f.MarkDeprecated("min-updates", "use --screen-updates (in ingest and run, --min-updates is the ingest filter)")
 	f.Float64Var(&opt.Band, "band", 0.1, "CoV band: candidates have |v − 1| ≤ band")
 	f.IntVar(&opt.MaxLag, "max-lag", 100, "ACF lags 1…max-lag")
 	f.IntVar(&opt.Closest, "closest", 5, "closest-to-Poisson pages given ACF and Hurst tables")

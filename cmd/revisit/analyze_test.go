@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -44,5 +46,42 @@ func TestExtraZeroMeansNone(t *testing.T) {
 	}
 	if code := execute([]string{"-q", "analyze", "--extra", "-3", "missing-ds", "-o", filepath.Join(t.TempDir(), "a")}); code != exitUsage {
 		t.Errorf("--extra -3: exit %d, want %d", code, exitUsage)
+	}
+}
+
+// --min-updates is the ingest filter in ingest and run; the Poisson
+// screen's K is --screen-updates everywhere (analyze keeps --min-updates as
+// a deprecated spelling), and run passes it to analyze.
+func TestScreenUpdatesFlag(t *testing.T) {
+	a := newAnalyzeCmd(&globals{})
+	if a.Flags().Lookup("screen-updates") == nil || a.Flags().Lookup("min-updates").Deprecated == "" {
+		t.Error("analyze: --screen-updates missing or --min-updates not deprecated")
+	}
+	r := newRunCmd(&globals{})
+	if r.Flags().Lookup("screen-updates") == nil {
+		t.Error("run: no --screen-updates")
+	}
+	if u := r.Flags().Lookup("min-updates").Usage; !strings.Contains(u, "ingest") {
+		t.Errorf("run --min-updates: %q", u)
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "a.csv")
+	var sb strings.Builder
+	sb.WriteString("id,time\n")
+	for i := 0; i < 12; i++ {
+		fmt.Fprintf(&sb, "p,%d\n", 1600000000+i*i*3600)
+	}
+	os.WriteFile(in, []byte(sb.String()), 0o644)
+	out := filepath.Join(dir, "o")
+	if code := execute([]string{"-q", "run", in, "--id", "id", "--time", "time", "-o", out, "--top", "1", "--reps", "19", "--x-max", "10", "--screen-updates", "5"}); code != exitOK {
+		t.Fatalf("run: exit %d", code)
+	}
+	// 12 updates ≥ K = 5: the page is screened (with the default K = 100 it is not).
+	rows := readCSV(t, filepath.Join(out, "analysis", "csv", "poisson_screen.csv"))
+	if len(rows) != 2 || rows[0][1] != "≥ 5 updates" || rows[1][1] != "1" {
+		t.Errorf("screen table: %v, want the page counted under '≥ 5 updates'", rows)
+	}
+	if code := execute([]string{"-q", "run", in, "--id", "id", "--time", "time", "-o", out, "--screen-updates", "0"}); code != exitUsage {
+		t.Errorf("--screen-updates 0: exit %d, want %d", code, exitUsage)
 	}
 }

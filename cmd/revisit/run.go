@@ -42,6 +42,7 @@ type runFlags struct {
 	top, nhppPages   int
 	seed             uint64
 	reps, workers    int
+	screenUpdates    int
 	cycle, budget    string
 	policyMax        int64
 	ingest           ingest.Options
@@ -99,6 +100,9 @@ to the report.`,
 			}
 			if rf.allNS && cmd.Flags().Changed("namespaces") {
 				return usagef("run: --namespaces and --all-namespaces exclude each other")
+			}
+			if rf.screenUpdates < 1 || rf.reps < 1 {
+				return usagef("run: --screen-updates and --reps must be at least 1")
 			}
 			ns, err := parseNamespaces(rf.nsList)
 			if err != nil {
@@ -167,6 +171,7 @@ to the report.`,
 	f.StringVar(&rf.nsList, "namespaces", "0", "MediaWiki namespaces to keep, comma-separated")
 	f.BoolVar(&rf.allNS, "all-namespaces", false, "keep pages of every namespace")
 	f.IntVar(&rf.ingest.MinUpdates, "min-updates", 2, "drop pages with fewer updates at ingest")
+	f.IntVar(&rf.screenUpdates, "screen-updates", 100, "K: pages with at least K updates enter the Poisson screen (analyze's --screen-updates)")
 	f.BoolVar(&rf.ingest.SkipBad, "skip-bad", false, "count and skip bad records instead of failing")
 	// The rest of ingest's filters and generic-log options, so that
 	// anything 'revisit ingest' reads 'revisit run' reads too.
@@ -315,7 +320,7 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	// 3. Analysis.
 	st.stage("analyze")
 	aopt := analysis.Options{Dataset: dir("dataset"), Replay: dir("replay"), Out: dir("analysis"), Unit: unitS, Top: rf.top,
-		XMax: rf.xmax, Seed: rf.seed, Reps: rf.reps, Estimates: readReplay}
+		XMax: rf.xmax, Seed: rf.seed, Reps: rf.reps, MinUpdates: rf.screenUpdates, Estimates: readReplay}
 	if !g.quiet {
 		aopt.Log = os.Stderr
 	}
