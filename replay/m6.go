@@ -53,7 +53,11 @@ type m6 struct {
 	m      int64   // visits
 	k      int64   // visits in the current cycle
 	cycle  int64   // the current cycle
-	kCount []int64 // kCount[k] = cycles with k visits (closed ones)
+	kCount []int64 // kCount[k] = closed cycles with k visits, k ≤ N
+	// Closed cycles with more than N visits contribute to every lag alike:
+	// only their number and their total visits are kept, so memory is
+	// O(N) whatever the visits per cycle.
+	bigCycles, bigVisits int64
 }
 
 // newM6 is M6 on grid g for visits in a window ending at end (in units).
@@ -219,6 +223,12 @@ func (e *m6) addLattice(o *Obs) {
 }
 
 func (e *m6) closeCycle() {
+	if e.k > int64(e.g.n) {
+		e.bigCycles++
+		e.bigVisits += e.k
+		e.k = 0
+		return
+	}
 	for int64(len(e.kCount)) <= e.k {
 		e.kCount = append(e.kCount, 0)
 	}
@@ -235,12 +245,9 @@ func (e *m6) finishLattice() {
 	if e.k > 0 {
 		e.closeCycle()
 	}
-	n := len(e.kCount)
-	var s0, s1 int64 // Σ_{k>L} kCount[k] and Σ_{k>L} k·kCount[k]
-	for k := n - 1; k > e.g.n; k-- {
-		s0 += e.kCount[k]
-		s1 += int64(k) * e.kCount[k]
-	}
+	n := len(e.kCount) // ≤ N+1: longer cycles are in bigCycles, bigVisits
+	// Σ_{k>L} kCount[k] and Σ_{k>L} k·kCount[k], starting at L = N
+	s0, s1 := e.bigCycles, e.bigVisits
 	e.pairs = 0
 	for L := e.g.n; L >= 1; L-- {
 		same := s1 - int64(L)*s0
@@ -253,7 +260,7 @@ func (e *m6) finishLattice() {
 			s1 += int64(L) * e.kCount[L]
 		}
 	}
-	e.m, e.kCount = 0, nil
+	e.m, e.kCount, e.bigCycles, e.bigVisits = 0, nil, 0, 0
 }
 
 // w is W = same + Z.
