@@ -35,7 +35,7 @@ type SimOptions struct {
 	// T and sampler whose expected visits, updates (T/E[U]) or M6 pairs
 	// exceed them, and fails if a path reaches twice a limit.
 	MaxVisits, MaxPairs int64
-	Log     func(format string, a ...any)
+	Log                 func(format string, a ...any)
 }
 
 // ParseTs reads window lengths: "1e2..1e7" (every power of ten from the
