@@ -74,6 +74,7 @@ func crawl(up updateSource, vis visitSource, end float64, obs []observer, gd *gu
 	prev := int64(-1)
 	j := 0
 	steps := 0
+	o := new(Obs) // one for all visits (observers do not keep it): &Obs{} per visit would escape, 48 bytes each
 	for s := vis.next(); s <= end; s = vis.next() {
 		if steps++; steps%pollEvery == 0 {
 			if err := gd.poll(j); err != nil {
@@ -93,9 +94,9 @@ func crawl(up updateSource, vis visitSource, end float64, obs []observer, gd *gu
 				}
 			}
 		}
-		o := Obs{J: j, S: s, A: s - cur, Cycle: cycle, Q: j > 0 && cycle != prev}
+		*o = Obs{J: j, S: s, A: s - cur, Cycle: cycle, Q: j > 0 && cycle != prev}
 		for _, e := range obs {
-			e.add(&o)
+			e.add(o)
 		}
 		prev = cycle
 		j++

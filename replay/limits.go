@@ -7,11 +7,11 @@ import (
 )
 
 // Bounds on the work of one page × sampler job (Options.MaxVisits and
-// MaxPairs). Crawling with every method costs about 45 ns a visit and M6
-// about 1 ns a pair on one core (measured on a 6-update page with exp:10⁵
-// and exp:100), so a job at the defaults takes at most about 25 s of CPU
-// for its visits and 50 s for M6's pairs (half that when M6 gets both
-// cores). Memory does not grow with either: the observers keep histograms
+// MaxPairs). Crawling with every method costs about 25 ns a visit and M6
+// about 1 ns a pair on one core (measured on a 6-update page with exp:10⁵,
+// const:10⁻⁵ and exp:100), so a job at the defaults takes at most about
+// 15 s of CPU for its visits and 50 s for M6's pairs (half that when M6
+// gets both cores). Memory does not grow with either: the observers keep histograms
 // on the grid, and M6 keeps only the visits within x_max of the last one,
 // at most about √(2·MaxPairs) of them (16 bytes each, 5 MB).
 const (

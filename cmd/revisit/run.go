@@ -44,6 +44,8 @@ type runFlags struct {
 	reps, workers    int
 	cycle, budget    string
 	policyMax        int64
+	maxVisits        int64
+	maxPairs         int64
 	ingest           ingest.Options
 	nsList           string
 	since, until     string
@@ -96,6 +98,9 @@ to the report.`,
 			}
 			if rf.rate < 0 || rf.h < 0 || rf.xmax <= 0 || rf.top < 1 {
 				return usagef("run: --rate and --h must be ≥ 0 (0: automatic), --x-max > 0, --top ≥ 1")
+			}
+			if rf.maxVisits < 1 || rf.maxPairs < 1 {
+				return usagef("run: --max-visits and --max-pairs must be ≥ 1")
 			}
 			if rf.allNS && cmd.Flags().Changed("namespaces") {
 				return usagef("run: --namespaces and --all-namespaces exclude each other")
@@ -162,6 +167,8 @@ to the report.`,
 	f.StringVar(&rf.budget, "budget", "10%", "download-policy budget per cycle: pages, or a percentage of the pages")
 	f.Int64Var(&rf.policyMax, "policy-max-updates", 50_000_000, "skip the download policies above this many updates (they hold every page in memory)")
 	f.IntVar(&rf.workers, "workers", 0, "parallel replay workers (0: all cores)")
+	f.Int64Var(&rf.maxVisits, "max-visits", replay.DefaultMaxVisits, maxVisitsHelp)
+	f.Int64Var(&rf.maxPairs, "max-pairs", replay.DefaultMaxPairs, maxPairsHelp)
 	f.StringArrayVar(&rf.include, "include", nil, "another results `DIR` to render in the report (e.g. from revisit simulate), repeatable")
 	f.StringVar(&rf.title, "title", "", "report title (default: revisit report on the inputs' names)")
 	f.StringVar(&rf.nsList, "namespaces", "0", "MediaWiki namespaces to keep, comma-separated")
@@ -299,7 +306,8 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	// 2. Replay.
 	st.stage("replay")
 	ropt := replay.Options{Dataset: dir("dataset"), Out: dir("replay"), Samplers: samplers, Unit: unitS, H: rf.h, XMax: rf.xmax,
-		Top: rf.top, Seed: rf.seed, Workers: rf.workers, Recover: true, Version: version, Log: st.logf}
+		Top: rf.top, Seed: rf.seed, Workers: rf.workers, Recover: true, Version: version, Log: st.logf,
+		MaxVisits: rf.maxVisits, MaxPairs: rf.maxPairs}
 	ropt.RecoverOpt.K, ropt.RecoverOpt.Extra = 5, 9
 	ropt.Methods = rf.methods
 	if _, err := replay.Run(ctx, ropt); err != nil {
@@ -324,7 +332,7 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	// 4. Localized rates (NHPP) and 5. staleness on the top pages.
 	pages := keep.Pages()
 	st.stage(fmt.Sprintf("NHPP windows on %s pages", humanize.Comma(int64(len(pages)))))
-	nb, err := nhpp.Analyze(pages, unitS, nhpp.Options{Dataset: dir("dataset")})
+	nb, err := nhpp.Analyze(ctx, pages, unitS, nhpp.Options{Dataset: dir("dataset")})
 	if err != nil {
 		return fmt.Errorf("run: nhpp: %w", err)
 	}
@@ -332,7 +340,7 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 		return err
 	}
 	st.stage(fmt.Sprintf("staleness on %s pages", humanize.Comma(int64(len(pages)))))
-	sb, err := staleness.Analyze(pages, unitS, staleness.Options{Seed: rf.seed, Dataset: dir("dataset")})
+	sb, err := staleness.Analyze(ctx, pages, unitS, staleness.Options{Seed: rf.seed, Dataset: dir("dataset")})
 	if err != nil {
 		return fmt.Errorf("run: staleness: %w", err)
 	}
@@ -351,7 +359,7 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 		os.RemoveAll(dir("policies"))
 	default:
 		st.stage(fmt.Sprintf("download policies on %s pages", humanize.Comma(nPages)))
-		pb, err := runPolicies(ds, rf, dateOnly, len(groups) > 1)
+		pb, err := runPolicies(ctx, ds, rf, dateOnly, len(groups) > 1)
 		if err != nil {
 			return fmt.Errorf("run: policies: %w", err)
 		}
@@ -501,7 +509,7 @@ var runOutputs = []string{"ingest", "replay", "analysis", "nhpp", "staleness", "
 // runPolicies replays the download policies of SPEC §4.5 on every page:
 // cycles of --cycle, a budget of --budget, sites from the group column (or
 // 10 hashed sites when there is a single group).
-func runPolicies(ds *dataset.Reader, rf *runFlags, dateOnly, manyGroups bool) (*tables.Bundle, error) {
+func runPolicies(ctx context.Context, ds *dataset.Reader, rf *runFlags, dateOnly, manyGroups bool) (*tables.Bundle, error) {
 	pages, err := ds.All()
 	if err != nil {
 		return nil, err
@@ -525,7 +533,7 @@ func runPolicies(ds *dataset.Reader, rf *runFlags, dateOnly, manyGroups bool) (*
 	if !manyGroups {
 		grouping = "hash:10"
 	}
-	return policy.Run(pages, policy.Options{Cycle: c, Budget: r, Grouping: grouping, Seed: rf.seed, Dataset: ds.Dir})
+	return policy.Run(ctx, pages, policy.Options{Cycle: c, Budget: r, Grouping: grouping, Seed: rf.seed, Dataset: ds.Dir})
 }
 
 // replaceBundle writes b as a results directory at dir, replacing the one
