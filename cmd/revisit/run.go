@@ -195,13 +195,17 @@ to the report.`,
 // stageLog prints one line per stage (the whole run's progress display
 // between the ingest bar and the report's path), nothing when quiet.
 type stageLog struct {
-	quiet bool
-	start time.Time
-	n     int
+	quiet   bool
+	start   time.Time
+	n       int
+	onStage func(n int) // globals.onStage
 }
 
 func (s *stageLog) stage(name string) {
 	s.n++
+	if s.onStage != nil {
+		s.onStage(s.n)
+	}
 	if !s.quiet {
 		fmt.Fprintf(os.Stderr, "revisit run: [%d/7] %s (%s elapsed)\n", s.n, name, time.Since(s.start).Round(100*time.Millisecond))
 	}
@@ -214,7 +218,7 @@ func (s *stageLog) logf(format string, a ...any) {
 }
 
 func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unitS float64) error {
-	st := &stageLog{quiet: g.quiet, start: time.Now()}
+	st := &stageLog{quiet: g.quiet, start: time.Now(), onStage: g.onStage}
 	dir := func(name string) string { return filepath.Join(rf.out, name) }
 	if err := os.MkdirAll(rf.out, 0o755); err != nil {
 		return fmt.Errorf("run: %w", err)
