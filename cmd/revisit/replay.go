@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -126,14 +128,30 @@ and memory independent of the visits (well under 1 GiB in all).`,
 	f.IntVar(&opt.MinUpdates, "min-updates", 0, "replay only pages with at least K updates")
 	f.Uint64Var(&opt.Seed, "seed", 1, "random seed (same seed, same output)")
 	f.IntVar(&opt.Workers, "workers", 0, "parallel workers (0: all cores)")
-	f.Int64Var(&opt.MaxVisits, "max-visits", replay.DefaultMaxVisits, maxVisitsHelp)
-	f.Int64Var(&opt.MaxPairs, "max-pairs", replay.DefaultMaxPairs, maxPairsHelp)
+	opt.MaxVisits, opt.MaxPairs = replay.DefaultMaxVisits, replay.DefaultMaxPairs
+	f.Var((*countFlag)(&opt.MaxVisits), "max-visits", maxVisitsHelp)
+	f.Var((*countFlag)(&opt.MaxPairs), "max-pairs", maxPairsHelp)
 	f.BoolVar(&noRecover, "no-recover", false, "do not recover F_U from M2, M4, M5, M6")
 	f.IntVar(&opt.RecoverOpt.K, "deriv-points", 5, "points of the numerical derivative for F_U recovery: 5 or 3")
 	f.IntVar(&opt.RecoverOpt.Extra, "interp", 9, "extra linear-interpolation points per grid step before differentiating (0: the default 9)")
 	f.Float64Var(&opt.RecoverOpt.H, "recover-h", 0, "bin width of the derivative (0: automatic, start of the flat region of E[U](h))")
 	f.StringVarP(&opt.Out, "output", "o", "", "output directory (required)")
 	return cmd
+}
+
+// countFlag is a count given as an integer or in float notation (5e8),
+// which must be a whole number that fits an int64.
+type countFlag int64
+
+func (c *countFlag) String() string { return strconv.FormatInt(int64(*c), 10) }
+func (c *countFlag) Type() string   { return "N" }
+func (c *countFlag) Set(s string) error {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || v != math.Trunc(v) || !(math.Abs(v) < 1<<63) {
+		return fmt.Errorf("%q is not a whole number (e.g. 500000000 or 5e8)", s)
+	}
+	*c = countFlag(v)
+	return nil
 }
 
 // Help of the work limits, shared by replay and run.

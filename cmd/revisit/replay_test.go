@@ -43,12 +43,14 @@ func TestReplayWorkLimits(t *testing.T) {
 		{[]string{"-q", "replay", ds, "--sampler", "exp:1", "--max-visits", "100", "-o", filepath.Join(dir, "r2")}, exitUsage}, // 834 visits
 		{[]string{"-q", "replay", ds, "--max-visits", "0", "-o", filepath.Join(dir, "r3")}, exitUsage},
 		{[]string{"-q", "replay", ds, "--max-pairs", "-1", "-o", filepath.Join(dir, "r4")}, exitUsage},
+		{[]string{"-q", "replay", ds, "--max-visits", "2.5", "-o", filepath.Join(dir, "r5")}, exitUsage},
+		{[]string{"-q", "replay", ds, "--sampler", "exp:1", "--max-visits", "1e3", "-o", filepath.Join(dir, "r6")}, exitOK},
 	} {
 		if got := execute(c.args); got != c.code {
 			t.Errorf("revisit %v: exit %d, want %d", c.args, got, c.code)
 		}
-		if _, err := os.Stat(c.args[len(c.args)-1]); !os.IsNotExist(err) {
-			t.Errorf("revisit %v left its output (%v)", c.args, err)
+		if _, err := os.Stat(c.args[len(c.args)-1]); os.IsNotExist(err) != (c.code != exitOK) {
+			t.Errorf("revisit %v: output there: %v, want %v", c.args, !os.IsNotExist(err), c.code == exitOK)
 		}
 	}
 }

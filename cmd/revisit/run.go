@@ -167,8 +167,9 @@ to the report.`,
 	f.StringVar(&rf.budget, "budget", "10%", "download-policy budget per cycle: pages, or a percentage of the pages")
 	f.Int64Var(&rf.policyMax, "policy-max-updates", 50_000_000, "skip the download policies above this many updates (they hold every page in memory)")
 	f.IntVar(&rf.workers, "workers", 0, "parallel replay workers (0: all cores)")
-	f.Int64Var(&rf.maxVisits, "max-visits", replay.DefaultMaxVisits, maxVisitsHelp)
-	f.Int64Var(&rf.maxPairs, "max-pairs", replay.DefaultMaxPairs, maxPairsHelp)
+	rf.maxVisits, rf.maxPairs = replay.DefaultMaxVisits, replay.DefaultMaxPairs
+	f.Var((*countFlag)(&rf.maxVisits), "max-visits", maxVisitsHelp)
+	f.Var((*countFlag)(&rf.maxPairs), "max-pairs", maxPairsHelp)
 	f.StringArrayVar(&rf.include, "include", nil, "another results `DIR` to render in the report (e.g. from revisit simulate), repeatable")
 	f.StringVar(&rf.title, "title", "", "report title (default: revisit report on the inputs' names)")
 	f.StringVar(&rf.nsList, "namespaces", "0", "MediaWiki namespaces to keep, comma-separated")
