@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/revisit-dev/revisit/analysis/staleness"
@@ -31,11 +32,11 @@ func (o LocalizedOptions) enabled() bool { return o.NHPP || o.Staleness }
 
 // localizedBundle runs the enabled analyses on the kept pages and returns
 // their tables and figures (SPEC §7 item 7).
-func localizedBundle(pages []series.Page, unit float64, opt *Options) (*tables.Bundle, error) {
+func localizedBundle(ctx context.Context, pages []series.Page, unit float64, opt *Options) (*tables.Bundle, error) {
 	b := &tables.Bundle{}
 	lo := opt.Localized
 	if lo.NHPP {
-		nb, err := nhpp.Analyze(pages, unit, nhpp.Options{Theta: lo.Theta, Dataset: opt.Dataset})
+		nb, err := nhpp.Analyze(ctx, pages, unit, nhpp.Options{Theta: lo.Theta, Dataset: opt.Dataset})
 		if err != nil {
 			return nil, fmt.Errorf("nhpp: %w", err)
 		}
@@ -43,7 +44,7 @@ func localizedBundle(pages []series.Page, unit float64, opt *Options) (*tables.B
 		b.Figures = append(b.Figures, nb.Figures...)
 	}
 	if lo.Staleness {
-		sb, err := staleness.Analyze(pages, unit, staleness.Options{Delta: lo.Delta, Epsilon: lo.Epsilon, Seed: opt.Seed, Dataset: opt.Dataset})
+		sb, err := staleness.Analyze(ctx, pages, unit, staleness.Options{Delta: lo.Delta, Epsilon: lo.Epsilon, Seed: opt.Seed, Dataset: opt.Dataset})
 		if err != nil {
 			return nil, fmt.Errorf("staleness: %w", err)
 		}

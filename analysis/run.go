@@ -286,7 +286,7 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 	res.Bundle = buildBundle(res, &opt, rows)
 	if keep != nil {
 		logf(opt.Log, "analyze: localized rates and staleness on the %d busiest pages", len(keep.Pages()))
-		lb, err := localizedBundle(keep.Pages(), res.Unit, &opt)
+		lb, err := localizedBundle(ctx, keep.Pages(), res.Unit, &opt)
 		if err != nil {
 			return nil, fmt.Errorf("analyze: %w", err)
 		}

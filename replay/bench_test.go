@@ -75,9 +75,9 @@ func TestNaiveCyclesEqualsFast(t *testing.T) {
 		tt, s, cyc := benchPath(c.span)
 		g := newGrid(0.05, c.xmax)
 		w, z := naiveM6Cycles(s, cyc, g)
-		e := newM6(g, false, tt[len(tt)-1])
+		e := newM6(g, false, tt[len(tt)-1], nil)
 		e.chunk = c.chunk
-		crawl(&sliceUpdates{t: tt}, &sliceVisits{v: s}, tt[len(tt)-1], []observer{e})
+		crawl(&sliceUpdates{t: tt}, &sliceVisits{v: s}, tt[len(tt)-1], []observer{e}, nil)
 		ew := e.w()
 		for b := range w {
 			if w[b] != ew[b] || z[b] != e.z[b] {
@@ -95,8 +95,8 @@ func BenchmarkM6Fast(b *testing.B) {
 		b.Run(fmt.Sprintf("visits=%d/xmax=%g", len(s), xmax), func(b *testing.B) {
 			g := newGrid(0.05, xmax)
 			for range b.N {
-				e := newM6(g, false, tt[len(tt)-1])
-				crawl(&sliceUpdates{t: tt}, &sliceVisits{v: s}, tt[len(tt)-1], []observer{e})
+				e := newM6(g, false, tt[len(tt)-1], nil)
+				crawl(&sliceUpdates{t: tt}, &sliceVisits{v: s}, tt[len(tt)-1], []observer{e}, nil)
 			}
 		})
 	}

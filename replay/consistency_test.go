@@ -107,7 +107,10 @@ func TestRecoverFromM2(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := model.NewRand(5, 1)
-		res := replayPath(&renewalUpdates{next_: u.Rand, r: r}, newVisitGen(s, r), 2e5, s, &cfg)
+		res, err := replayPath(&renewalUpdates{next_: u.Rand, r: r}, newVisitGen(s, r), 2e5, s, &cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var f Estimate
 		for _, e := range res.est {
 			if e.Kind == KindF {

@@ -62,17 +62,25 @@ func (s *renewalUpdates) next() (float64, bool) {
 // crawl is the one merge pass of SPEC §4 over sorted update times and visit
 // times: O(updates + visits), no search per visit. The first update is the
 // start of the window; visits after end are not made. It returns the number
-// of visits.
-func crawl(up updateSource, vis visitSource, end float64, obs []observer) int {
+// of visits. Every pollEvery steps it asks gd (nil: never) whether to stop
+// (context cancelled, limits exceeded) and then returns gd's reason.
+func crawl(up updateSource, vis visitSource, end float64, obs []observer, gd *guard) (int, error) {
 	cur, ok := up.next()
 	if !ok {
-		return 0
+		return 0, nil
 	}
 	nxt, more := up.next()
 	var cycle int64
 	prev := int64(-1)
 	j := 0
+	steps := 0
+	o := new(Obs) // one for all visits (observers do not keep it): &Obs{} per visit would escape, 48 bytes each
 	for s := vis.next(); s <= end; s = vis.next() {
+		if steps++; steps%pollEvery == 0 {
+			if err := gd.poll(j); err != nil {
+				return j, err
+			}
+		}
 		if s < cur { // before the window: not a visit
 			continue
 		}
@@ -80,15 +88,20 @@ func crawl(up updateSource, vis visitSource, end float64, obs []observer) int {
 			cur = nxt
 			cycle++
 			nxt, more = up.next()
+			if steps++; steps%pollEvery == 0 {
+				if err := gd.poll(j); err != nil {
+					return j, err
+				}
+			}
 		}
-		o := Obs{J: j, S: s, A: s - cur, Cycle: cycle, Q: j > 0 && cycle != prev}
+		*o = Obs{J: j, S: s, A: s - cur, Cycle: cycle, Q: j > 0 && cycle != prev}
 		for _, e := range obs {
-			e.add(&o)
+			e.add(o)
 		}
 		prev = cycle
 		j++
 	}
-	return j
+	return j, gd.poll(j)
 }
 
 // binTol absorbs the rounding of values that are multiples of the grid step

@@ -40,13 +40,17 @@ type Meta struct {
 	XMax       float64   `json:"x_max"` // largest grid point
 	Top        int       `json:"top"`   // 0: every page
 	MinUpdates int       `json:"min_updates"`
-	Pages      int       `json:"pages"` // pages replayed
+	Pages      int       `json:"pages"` // pages replayed (with at least one sampler)
 	Rows       int64     `json:"rows"`  // rows of estimates.parquet
 	// Grid is the grid step of each sampler: Δ for constant delays, h otherwise.
 	Grid map[string]float64 `json:"grid"`
 	// Skipped counts pages left out, by reason ("min_updates",
-	// "fewer_than_2_updates", "not_in_top").
+	// "fewer_than_2_updates", "not_in_top"), and page × sampler jobs left
+	// out by the work limits ("over_max_visits", "over_max_pairs").
 	Skipped map[string]int64 `json:"skipped,omitempty"`
+	// MaxVisits and MaxPairs are the work limits of one page × sampler job.
+	MaxVisits int64 `json:"max_visits"`
+	MaxPairs  int64 `json:"max_pairs"`
 	// NotApplicable lists method×sampler pairs that were not run (M3, M4,
 	// M5, cho and matloff need constant delays).
 	NotApplicable []string        `json:"not_applicable,omitempty"`

@@ -47,19 +47,26 @@ type m6 struct {
 	same2   []int64 // the second half's histograms, summed by finish
 	z2      []int64
 	pairs   int64
-	bits    int // resolution of the quantized times: 2^−bits bins (m6Bits); −1: window too long
+	gd      *guard // stops the sweep on cancellation or too many pairs (nil: never)
+	bits    int    // resolution of the quantized times: 2^−bits bins (m6Bits); −1: window too long
 
 	// lattice: visits per cycle
 	m      int64   // visits
 	k      int64   // visits in the current cycle
 	cycle  int64   // the current cycle
-	kCount []int64 // kCount[k] = cycles with k visits (closed ones)
+	kCount []int64 // kCount[k] = closed cycles with k visits, k ≤ N
+	// Closed cycles with more than N visits contribute to every lag alike:
+	// only their number and their total visits are kept, so memory is
+	// O(N) whatever the visits per cycle.
+	bigCycles, bigVisits int64
 }
 
 // newM6 is M6 on grid g for visits in a window ending at end (in units).
-func newM6(g grid, lattice bool, end float64) *m6 {
+// gd, if not nil, is polled while pairing: a cancelled context or more
+// than its pair cap stops M6 with gd.err set.
+func newM6(g grid, lattice bool, end float64, gd *guard) *m6 {
 	return &m6{g: g, lattice: lattice, bits: m6Bits(end, g.inv), chunk: m6Chunk, split: g.n <= m6SplitMax,
-		same: make([]int64, g.n+1), z: make([]int64, g.n+1)}
+		same: make([]int64, g.n+1), z: make([]int64, g.n+1), gd: gd}
 }
 
 // qBits is the resolution of M6's visit times for random delays: 2^−20 of
@@ -96,7 +103,7 @@ func (e *m6) add(o *Obs) {
 		e.addLattice(o)
 		return
 	}
-	if e.bits < 0 {
+	if e.bits < 0 || e.gd.stopped() {
 		return
 	}
 	e.sig = append(e.sig, quantize(o.S, e.g.inv, e.bits))
@@ -118,28 +125,47 @@ const m6SplitMax = 1 << 20
 
 // flush pairs the visits collected since the last flush with every
 // earlier visit within x_max, then drops the visits no later visit can
-// pair with.
+// pair with. When the guard stops the sweep (cancelled, or more pairs than
+// its cap) the counts are incomplete and gd.err says why.
 func (e *m6) flush() {
 	lo, hi := e.done, len(e.sig)
-	if lo == hi {
+	if lo == hi || e.gd.stopped() {
 		return
 	}
+	budget := int64(math.MaxInt64)
+	if e.gd != nil && e.gd.capPairs > 0 {
+		budget = e.gd.capPairs - e.pairs
+	}
+	var ok bool
 	if mid := lo + (hi-lo)/2; e.split && mid > lo {
 		if e.same2 == nil {
 			e.same2, e.z2 = make([]int64, len(e.same)), make([]int64, len(e.z))
 		}
 		var p2 int64
+		var ok2 bool
 		var wg sync.WaitGroup
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p2 = e.sweep(mid, hi, e.same2, e.z2)
+			p2, ok2 = e.sweep(mid, hi, e.same2, e.z2, budget)
 		}()
-		p1 := e.sweep(lo, mid, e.same, e.z)
+		var p1 int64
+		p1, ok = e.sweep(lo, mid, e.same, e.z, budget)
 		wg.Wait()
 		e.pairs += p1 + p2
+		ok = ok && ok2
 	} else {
-		e.pairs += e.sweep(lo, hi, e.same, e.z)
+		var p int64
+		p, ok = e.sweep(lo, hi, e.same, e.z, budget)
+		e.pairs += p
+	}
+	if !ok {
+		if e.gd.cancelled() {
+			e.gd.err = e.gd.ctx.Err()
+		} else {
+			e.gd.err = &LimitError{SkipMaxPairs, float64(e.pairs), e.gd.maxPairs}
+		}
+		return
 	}
 	e.done = hi
 	// Visits beyond x_max of the last one cannot pair with any later visit.
@@ -157,13 +183,17 @@ func (e *m6) flush() {
 // sweep pairs each visit j in [a, b) with the earlier visits i within
 // x_max (bin ≤ N), counting same-cycle pairs in same and the others in z,
 // and returns the number of pairs. It only reads e.sig and e.c, so two
-// sweeps over disjoint ranges may run at once.
-func (e *m6) sweep(a, b int, same, z []int64) int64 {
+// sweeps over disjoint ranges may run at once. It gives up (ok = false)
+// when the guard's context is done or its pairs exceed budget, checking
+// before every visit.
+func (e *m6) sweep(a, b int, same, z []int64, budget int64) (pairs int64, ok bool) {
 	limit, bits := e.g.n, e.bits
 	sig, cyc := e.sig, e.c
 	lo := e.head
-	var pairs int64
 	for j := a; j < b; j++ {
+		if pairs > budget || e.gd.cancelled() {
+			return pairs, false
+		}
 		adj := sig[j] + 1<<bits - 1
 		for pairBin(adj, sig[lo], bits) > limit { // lo ≤ j: a visit pairs with itself at bin 0
 			lo++
@@ -187,7 +217,7 @@ func (e *m6) sweep(a, b int, same, z []int64) int64 {
 		}
 		pairs += int64(len(s))
 	}
-	return pairs
+	return pairs, true
 }
 
 // finish completes the counts: the lattice's from its cycle histogram,
@@ -219,6 +249,12 @@ func (e *m6) addLattice(o *Obs) {
 }
 
 func (e *m6) closeCycle() {
+	if e.k > int64(e.g.n) {
+		e.bigCycles++
+		e.bigVisits += e.k
+		e.k = 0
+		return
+	}
 	for int64(len(e.kCount)) <= e.k {
 		e.kCount = append(e.kCount, 0)
 	}
@@ -235,12 +271,9 @@ func (e *m6) finishLattice() {
 	if e.k > 0 {
 		e.closeCycle()
 	}
-	n := len(e.kCount)
-	var s0, s1 int64 // Σ_{k>L} kCount[k] and Σ_{k>L} k·kCount[k]
-	for k := n - 1; k > e.g.n; k-- {
-		s0 += e.kCount[k]
-		s1 += int64(k) * e.kCount[k]
-	}
+	n := len(e.kCount) // ≤ N+1: longer cycles are in bigCycles, bigVisits
+	// Σ_{k>L} kCount[k] and Σ_{k>L} k·kCount[k], starting at L = N
+	s0, s1 := e.bigCycles, e.bigVisits
 	e.pairs = 0
 	for L := e.g.n; L >= 1; L-- {
 		same := s1 - int64(L)*s0
@@ -253,7 +286,7 @@ func (e *m6) finishLattice() {
 			s1 += int64(L) * e.kCount[L]
 		}
 	}
-	e.m, e.kCount = 0, nil
+	e.m, e.kCount, e.bigCycles, e.bigVisits = 0, nil, 0, 0
 }
 
 // w is W = same + Z.

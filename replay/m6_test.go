@@ -91,9 +91,9 @@ func TestM6EqualsNaive(t *testing.T) {
 				chunk int
 				two   bool
 			}{{m6Chunk, true}, {1, false}, {3, true}, {3, false}, {7, true}} {
-				e := newM6(g, smp.Constant(), tt[len(tt)-1])
+				e := newM6(g, smp.Constant(), tt[len(tt)-1], nil)
 				e.chunk, e.split = split.chunk, split.two
-				crawl(&sliceUpdates{t: tt}, &sliceVisits{v: ss}, tt[len(tt)-1], []observer{e})
+				crawl(&sliceUpdates{t: tt}, &sliceVisits{v: ss}, tt[len(tt)-1], []observer{e}, nil)
 				ew := e.w()
 				name := fmt.Sprintf("%s/%s seed %d (%d updates, %d visits, chunk %d, split %v)",
 					c.upd, c.smp, seed, len(tt), len(ss), split.chunk, split.two)
@@ -170,8 +170,8 @@ func TestM6LongWindowFineBins(t *testing.T) {
 		vis[i] = base + o
 	}
 	g := newGrid(1e-4, 1e-3)
-	e := newM6(g, false, tt[len(tt)-1])
-	crawl(&sliceUpdates{t: tt}, &sliceVisits{v: vis}, tt[len(tt)-1], []observer{e})
+	e := newM6(g, false, tt[len(tt)-1], nil)
+	crawl(&sliceUpdates{t: tt}, &sliceVisits{v: vis}, tt[len(tt)-1], []observer{e}, nil)
 	wantW := []int64{0, 1, 2, 3, 1, 2, 1, 0, 0, 0, 0}
 	wantZ := []int64{0, 0, 0, 2, 1, 2, 1, 0, 0, 0, 0}
 	w := e.w()

@@ -70,8 +70,10 @@ type pathResult struct {
 	meanD3 float64 // mean of M3's samples (NaN if M3 not run)
 }
 
-// replayPath runs one crawl and every selected applicable estimator.
-func replayPath(up updateSource, vis visitSource, end float64, s Sampler, cfg *Config) pathResult {
+// replayPath runs one crawl and every selected applicable estimator. gd
+// (nil: none) stops it early with gd's reason: a cancelled context or a
+// *LimitError.
+func replayPath(up updateSource, vis visitSource, end float64, s Sampler, cfg *Config, gd *guard) (pathResult, error) {
 	g := newGrid(s.Step(cfg.H), cfg.XMax)
 	has := func(m string) bool { return slices.Contains(cfg.Methods, m) && Applicable(m, s) }
 	var obs []observer
@@ -101,14 +103,23 @@ func replayPath(up updateSource, vis visitSource, end float64, s Sampler, cfg *C
 		obs = append(obs, eg)
 	}
 	if has(MethodM6) {
-		e6 = newM6(g, s.Constant(), end)
+		e6 = newM6(g, s.Constant(), end, gd)
 		obs = append(obs, e6)
 	}
 	if has(MethodNaive) || has(MethodCho) || has(MethodMatloff) || has(MethodAgeMLE) {
 		ep = &poisson{}
 		obs = append(obs, ep)
 	}
-	res.visits = crawl(up, vis, end, obs)
+	var err error
+	if res.visits, err = crawl(up, vis, end, obs, gd); err != nil {
+		return res, err
+	}
+	if e6 != nil {
+		e6.finish() // the last chunk's pairs, under the guard
+		if err := gd.poll(res.visits); err != nil {
+			return res, err
+		}
+	}
 
 	add := func(method, kind string, c series.CDF, rate, h float64, note string) {
 		c.Method = method
@@ -171,7 +182,7 @@ func replayPath(up updateSource, vis visitSource, end float64, s Sampler, cfg *C
 			add(m, KindF, rec.F, 1/rec.MeanU, rec.H, fmt.Sprintf("E[U] = %.6g", rec.MeanU))
 		}
 	}
-	return res
+	return res, nil
 }
 
 // ErrTooShort means a page has fewer than two updates: no interval, no
@@ -192,7 +203,10 @@ func ReplayTimes(t []float64, s Sampler, r *rand.Rand, cfg Config) ([]Estimate, 
 	if t[0] != 0 {
 		return nil, fmt.Errorf("update times must start at 0 (use transform.Times), got %g", t[0])
 	}
-	res := replayPath(&sliceUpdates{t: t}, newVisitGen(s, r), t[len(t)-1], s, &cfg)
+	res, err := replayPath(&sliceUpdates{t: t}, newVisitGen(s, r), t[len(t)-1], s, &cfg, nil)
+	if err != nil {
+		return nil, err
+	}
 	return append(res.est, truthRows(t, s, &cfg, res.visits)...), nil
 }
 
@@ -215,7 +229,10 @@ func ReplayVisits(t, visits []float64, s Sampler, cfg Config) ([]Estimate, error
 			}
 		}
 	}
-	res := replayPath(&sliceUpdates{t: t}, &sliceVisits{v: visits}, t[len(t)-1], s, &cfg)
+	res, err := replayPath(&sliceUpdates{t: t}, &sliceVisits{v: visits}, t[len(t)-1], s, &cfg, nil)
+	if err != nil {
+		return nil, err
+	}
 	return append(res.est, truthRows(t, s, &cfg, res.visits)...), nil
 }
 

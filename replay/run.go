@@ -36,6 +36,14 @@ type Options struct {
 	MinUpdates int     // replay only pages with at least this many updates
 	Seed       uint64
 	Workers    int // 0: runtime.GOMAXPROCS(0)
+	// MaxVisits and MaxPairs bound the work of one page × sampler job
+	// (0: DefaultMaxVisits, DefaultMaxPairs). A job whose expected visits
+	// λT + 1 or M6 pairs (EstimateWork) exceed them is not crawled but
+	// counted in Meta.Skipped (SkipMaxVisits, SkipMaxPairs); a crawl that
+	// reaches twice a limit is stopped and counted the same way. When
+	// every job is left out, Run fails with an *OptionError.
+	MaxVisits int64
+	MaxPairs  int64
 
 	Recover    bool // also recover F_U from M2, M4, M5, M6
 	RecoverOpt RecoverOptions
@@ -98,9 +106,12 @@ func (o *Options) Validate() ([]Sampler, []string, error) {
 	if o.Top < 0 || o.MinUpdates < 0 || o.Workers < 0 {
 		return bad(errors.New("--top, --min-updates and --workers must be ≥ 0"))
 	}
+	if o.MaxVisits < 0 || o.MaxPairs < 0 {
+		return bad(fmt.Errorf("--max-visits and --max-pairs must be ≥ 1 (got %d and %d)", o.MaxVisits, o.MaxPairs))
+	}
 	for _, s := range smp {
-		if n := o.XMax / s.Step(o.H); n > 1e7 {
-			return bad(fmt.Errorf("sampler %s: x_max/step = %.3g grid points is too many (at most 10⁷)", s.Spec, n))
+		if n := o.XMax / s.Step(o.H); n > MaxGrid {
+			return bad(fmt.Errorf("sampler %s: x_max/step = %.3g grid points is too many (at most %.0e: raise --h or lower --x-max)", s.Spec, n, MaxGrid))
 		}
 	}
 	if o.Out == "" {
@@ -130,9 +141,33 @@ type job struct {
 }
 
 type jobResult struct {
-	seq int
-	est []Estimate
+	seq  int
+	est  []Estimate
+	skip *LimitError // the job was left out: too much work
+	page *series.Page
+	smp  string
 }
+
+// limits are the options' work limits with the defaults filled in.
+func (o *Options) limits() (maxVisits, maxPairs int64) {
+	maxVisits, maxPairs = o.MaxVisits, o.MaxPairs
+	if maxVisits == 0 {
+		maxVisits = DefaultMaxVisits
+	}
+	if maxPairs == 0 {
+		maxPairs = DefaultMaxPairs
+	}
+	return maxVisits, maxPairs
+}
+
+// resultBudget bounds the memory of the page × sampler results waiting to
+// be written in order (each holds its grid in every row): the reorder
+// buffer holds fewer jobs when the grid is large.
+const resultBudget = 512 << 20
+
+// rowBytesPerPoint is about what one job's rows hold per grid point: up to
+// 24 rows (11 methods × G and F, and the truth) of 8-byte values.
+const rowBytesPerPoint = 24 * 8
 
 // Run replays the selected pages of a dataset with every sampler and
 // method and writes estimates.parquet and replay.json to opt.Out,
@@ -174,9 +209,13 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		MinUpdates: opt.MinUpdates, Grid: map[string]float64{}, Skipped: map[string]int64{},
 		Recover: opt.Recover, Derivative: opt.RecoverOpt.withDefaults(),
 	}
+	maxVisits, maxPairs := opt.limits()
+	meta.MaxVisits, meta.MaxPairs = maxVisits, maxPairs
+	gridMax := 0.0
 	for _, s := range smp {
 		meta.Samplers = append(meta.Samplers, s.Spec)
 		meta.Grid[s.Spec] = s.Step(opt.H)
+		gridMax = max(gridMax, opt.XMax/s.Step(opt.H)+2)
 		for _, m := range methods {
 			if !Applicable(m, s) {
 				meta.NotApplicable = append(meta.NotApplicable, m+" on "+s.Spec+" (needs constant delays)")
@@ -189,7 +228,8 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	defer cancel()
 	jobs := make(chan job)
 	results := make(chan jobResult, workers)
-	inflight := make(chan struct{}, 4*workers) // bounds the reorder buffer
+	// The reorder buffer: 4 jobs per worker, fewer for large grids.
+	inflight := make(chan struct{}, max(workers, min(4*workers, int(resultBudget/(rowBytesPerPoint*gridMax)))))
 	unit := opt.Unit
 	var unitOnce sync.Once
 	setUnit := func(p *series.Page) {
@@ -209,8 +249,30 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 			for j := range jobs {
 				s := smp[j.si]
 				t := transform.Times(j.page.Updates, unit)
+				skip := func(le *LimitError) bool {
+					select {
+					case results <- jobResult{seq: j.seq, skip: le, page: j.page, smp: s.Spec}:
+						return true
+					case <-ctx.Done():
+						return false
+					}
+				}
+				// Refuse before crawling what would take too long.
+				if le := EstimateWork(s, t[len(t)-1], &cfg).check(maxVisits, maxPairs); le != nil {
+					if !skip(le) {
+						return
+					}
+					continue
+				}
 				r := model.NewRand(opt.Seed, streamOf(j.page.ID, s.Spec))
-				res := replayPath(&sliceUpdates{t: t}, newVisitGen(s, r), t[len(t)-1], s, &cfg)
+				res, err := replayPath(&sliceUpdates{t: t}, newVisitGen(s, r), t[len(t)-1], s, &cfg, newGuard(ctx, maxVisits, maxPairs))
+				if err != nil {
+					var le *LimitError
+					if errors.As(err, &le) && skip(le) {
+						continue
+					}
+					return // cancelled: Run returns ctx.Err()
+				}
 				// truth from the exact integer intervals (transform.Intervals), not from differences of t
 				est := append(res.est, truthFromIntervals(transform.Intervals(j.page.Updates, unit),
 					newGrid(s.Step(cfg.H), cfg.XMax).x, s.Spec, res.visits)...)
@@ -218,7 +280,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 					est[i].PageID, est[i].Title = j.page.ID, j.page.Title
 				}
 				select {
-				case results <- jobResult{j.seq, est}:
+				case results <- jobResult{seq: j.seq, est: est}:
 				case <-ctx.Done():
 					return
 				}
@@ -290,14 +352,21 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 
 	// writer: in job order
 	sum := newSummary()
-	pending := map[int][]Estimate{}
+	pending := map[int]jobResult{}
 	next := 0
 	var werr error
 	lastLog := time.Now()
+	var (
+		done, limited int        // jobs crawled, jobs left out by the limits
+		pageSkips     int        // left-out jobs of the current page
+		emptyPages    int        // pages whose every job was left out
+		firstSkip     *jobResult // for the error when every job is left out
+		limitSkips    = map[string]int64{}
+	)
 	for res := range results {
-		pending[res.seq] = res.est
+		pending[res.seq] = res
 		for {
-			est, ok := pending[next]
+			r, ok := pending[next]
 			if !ok {
 				break
 			}
@@ -307,6 +376,27 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 			if werr != nil {
 				continue
 			}
+			if r.seq%len(smp) == 0 {
+				pageSkips = 0
+			}
+			if r.skip != nil {
+				limitSkips[r.skip.Reason]++ // meta.Skipped is the producer's until it is done
+				if limited++; limited == 1 {
+					firstSkip = &r
+				}
+				if pageSkips++; pageSkips == len(smp) {
+					emptyPages++
+				}
+				if limited <= 10 {
+					logf("replay: page %d %q with %s left out: %v", r.page.ID, r.page.Title, r.smp, r.skip)
+				}
+				if opt.Progress != nil {
+					opt.Progress(next, int(total.Load()))
+				}
+				continue
+			}
+			done++
+			est := r.est
 			for i := range est {
 				if err := w.write(&est[i]); err != nil {
 					werr = fmt.Errorf("replay output %s: %w", opt.Out, err)
@@ -334,6 +424,14 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		w.abort()
 		return nil, werr
 	}
+	if done == 0 && limited > 0 {
+		w.abort()
+		return nil, &OptionError{fmt.Errorf("every page × sampler exceeds the work limits (%d left out; e.g. page %d %q with %s: %v): raise the limit, lower the sampler's rate or --x-max, or select shorter pages",
+			limited, firstSkip.page.ID, firstSkip.page.Title, firstSkip.smp, firstSkip.skip)}
+	}
+	if limited > 10 {
+		logf("replay: %d page × sampler jobs left out by --max-visits/--max-pairs in all", limited)
+	}
 	if err := w.close(); err != nil {
 		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
 	}
@@ -341,7 +439,10 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		unit = transform.Hour
 	}
 	meta.Unit, meta.UnitName = unit, transform.UnitName(unit)
-	meta.Pages, meta.Rows = pages, w.rows
+	meta.Pages, meta.Rows = pages-emptyPages, w.rows
+	for k, v := range limitSkips {
+		meta.Skipped[k] += v
+	}
 	meta.Summary = sum.result(smp, methods)
 	meta.Created = time.Now().UTC()
 	meta.ElapsedS = time.Since(start).Seconds()

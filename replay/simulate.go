@@ -30,7 +30,12 @@ type SimOptions struct {
 	XMax    float64
 	Recover bool // also recover F_U from M2, M4, M5, M6 and score it against F_U
 	Workers int  // 0: runtime.GOMAXPROCS(0)
-	Log     func(format string, a ...any)
+	// MaxVisits and MaxPairs bound the work of one path (0:
+	// DefaultMaxVisits, DefaultMaxPairs): Simulate refuses (*OptionError) a
+	// T and sampler whose expected visits, updates (T/E[U]) or M6 pairs
+	// exceed them, and fails if a path reaches twice a limit.
+	MaxVisits, MaxPairs int64
+	Log                 func(format string, a ...any)
 }
 
 // ParseTs reads window lengths: "1e2..1e7" (every power of ten from the
@@ -175,8 +180,22 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 		return bad(err)
 	}
 	for _, s := range smp {
-		if n := opt.XMax / s.Step(opt.H); n > 1e6 {
-			return bad(fmt.Errorf("sampler %s: x_max/step = %.3g grid points is too many (at most 10⁶)", s.Spec, n))
+		if n := opt.XMax / s.Step(opt.H); n > MaxGrid {
+			return bad(fmt.Errorf("sampler %s: x_max/step = %.3g grid points is too many (at most %.0e)", s.Spec, n, MaxGrid))
+		}
+	}
+	if opt.MaxVisits < 0 || opt.MaxPairs < 0 {
+		return bad(fmt.Errorf("the work limits must be ≥ 1 (got %d visits and %d pairs)", opt.MaxVisits, opt.MaxPairs))
+	}
+	maxVisits, maxPairs := (&Options{MaxVisits: opt.MaxVisits, MaxPairs: opt.MaxPairs}).limits()
+	for _, T := range opt.Ts {
+		if n := T/eu + 1; !(n <= float64(maxVisits)) {
+			return bad(fmt.Errorf("T = %g: about %.3g updates per path, more than the limit %d", T, n, maxVisits))
+		}
+		for _, s := range smp {
+			if le := EstimateWork(s, T, &cfg).check(maxVisits, maxPairs); le != nil {
+				return bad(fmt.Errorf("T = %g, sampler %s: %v per path", T, s.Spec, le))
+			}
 		}
 	}
 	logf := opt.Log
@@ -213,7 +232,11 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 	defer cancel()
 	jobs := make(chan simJob)
 	outs := make(chan simOut, workers)
-	var wg sync.WaitGroup
+	var (
+		wg      sync.WaitGroup
+		errOnce sync.Once
+		pathErr error // a path stopped by a limit: the whole simulation fails
+	)
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -222,7 +245,18 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 				s := smp[j.si]
 				stream := uint64(j.ti)<<40 ^ uint64(j.path)<<8 ^ uint64(j.si) ^ streamOf(0, s.Spec)
 				r := model.NewRand(opt.Seed, stream)
-				res := replayPath(&renewalUpdates{next_: u.Rand, r: r}, newVisitGen(s, r), opt.Ts[j.ti], s, &cfg)
+				res, err := replayPath(&renewalUpdates{next_: u.Rand, r: r}, newVisitGen(s, r), opt.Ts[j.ti], s, &cfg,
+					newGuard(ctx, maxVisits, maxPairs))
+				if err != nil {
+					var le *LimitError
+					if errors.As(err, &le) {
+						errOnce.Do(func() {
+							pathErr = fmt.Errorf("simulate: T = %g, sampler %s, path %d: %w", opt.Ts[j.ti], s.Spec, j.path, err)
+							cancel()
+						})
+					}
+					return
+				}
 				select {
 				case outs <- simOut{job: j, res: res}:
 				case <-ctx.Done():
@@ -303,6 +337,9 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 			logf("simulate: %d of %d paths", done, total)
 			lastLog = time.Now()
 		}
+	}
+	if pathErr != nil {
+		return nil, pathErr
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

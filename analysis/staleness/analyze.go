@@ -1,6 +1,7 @@
 package staleness
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -71,8 +72,9 @@ func (r PageResult) Ratio() float64 { return r.Exact / r.Poisson }
 func (r PageResult) DeltaRatio() float64 { return r.DeltaEx / r.DeltaPo }
 
 // Pages computes the staleness of every page with at least MinUpdates
-// updates, with intervals in unit seconds.
-func Pages(pages []series.Page, unit float64, opt Options) ([]PageResult, error) {
+// updates, with intervals in unit seconds. It returns ctx.Err() as soon as
+// ctx is cancelled (checked before every page).
+func Pages(ctx context.Context, pages []series.Page, unit float64, opt Options) ([]PageResult, error) {
 	opt = opt.withDefaults()
 	if !(unit > 0) {
 		return nil, fmt.Errorf("staleness: unit %g s must be positive", unit)
@@ -82,6 +84,9 @@ func Pages(pages []series.Page, unit float64, opt Options) ([]PageResult, error)
 	}
 	var out []PageResult
 	for i := range pages {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		p := &pages[i]
 		if len(p.Updates) < opt.MinUpdates {
 			continue
@@ -110,10 +115,12 @@ func Pages(pages []series.Page, unit float64, opt Options) ([]PageResult, error)
 // Analyze is the staleness stage for reports (SPEC §7 item 7): the
 // per-page table, the distribution over pages of S_exact/S_Poisson and of
 // Δ_ε(exact)/Δ_ε(Poisson), a figure of both distributions and a figure of
-// S(Δ) for the page with the most updates. Times are in unit seconds.
-func Analyze(pages []series.Page, unit float64, opt Options) (*tables.Bundle, error) {
+// S(Δ) for the page with the most updates. Times are in unit seconds. A
+// cancelled ctx stops it within one page's work: it returns ctx.Err() and
+// no bundle.
+func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options) (*tables.Bundle, error) {
 	opt = opt.withDefaults()
-	res, err := Pages(pages, unit, opt)
+	res, err := Pages(ctx, pages, unit, opt)
 	if err != nil {
 		return nil, err
 	}

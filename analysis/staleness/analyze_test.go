@@ -1,6 +1,7 @@
 package staleness
 
 import (
+	"context"
 	"math"
 	"sort"
 	"testing"
@@ -35,7 +36,7 @@ func TestAnalyzeBundle(t *testing.T) {
 		genPage(2, model.Pareto{Alpha: 2.5, Beta: 1.5}, 5000, 1),
 		{ID: 3, Title: "short", Updates: []int64{1, 2, 3}},
 	}
-	b, err := Analyze(pages, 3600, Options{Seed: 1, Dataset: "test"})
+	b, err := Analyze(context.Background(), pages, 3600, Options{Seed: 1, Dataset: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +96,7 @@ func TestRealTraces(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := Pages(pages, s.unit, Options{MinUpdates: 10, Seed: 1})
+		res, err := Pages(context.Background(), pages, s.unit, Options{MinUpdates: 10, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,11 +129,11 @@ func TestRealTraces(t *testing.T) {
 func TestPhaseByPage(t *testing.T) {
 	a := genPage(7, model.Exponential{Rate: 1}, 300, 3)
 	b := genPage(8, model.Pareto{Alpha: 2.5, Beta: 1.5}, 300, 3)
-	alone, err := Pages([]series.Page{a}, 3600, Options{Seed: 5})
+	alone, err := Pages(context.Background(), []series.Page{a}, 3600, Options{Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pair, err := Pages([]series.Page{b, a}, 3600, Options{Seed: 5})
+	pair, err := Pages(context.Background(), []series.Page{b, a}, 3600, Options{Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}

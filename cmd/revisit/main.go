@@ -39,6 +39,9 @@ func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format
 // globals are the flags every subcommand shares.
 type globals struct {
 	quiet bool
+	// onStage, if set, is called as run enters each stage (1 ingest …
+	// 7 report); tests cancel a run there.
+	onStage func(n int)
 }
 
 func newRoot() *cobra.Command {

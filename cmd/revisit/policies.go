@@ -145,7 +145,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 			if !g.quiet {
 				fmt.Fprintf(os.Stderr, "policies: %d pages, cycle %s, R = %d per cycle…\n", len(pages), cycle, r)
 			}
-			b, err := policy.Run(pages, opt)
+			b, err := policy.Run(cmd.Context(), pages, opt)
 			if err != nil {
 				return err
 			}

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -50,7 +52,17 @@ delays M6 pairs each visit with the λ·x_max visits before it (about 1 CPU
 second for a 10-year page at λ = 2/h with x_max = 1000 h, split over two
 cores when they are free), so a smaller --x-max is the lever on very long
 pages. Memory: the selected pages (--top) or one page per
-worker, and the grids.`,
+worker, and the grids (at most 10⁶ points: x_max/h, or x_max/Δ).
+
+Limits: before crawling a page with a sampler of rate λ over its window T,
+replay estimates the visits λT + 1 and, for M6 with random delays, the
+pairs of visits within x_max (about visits × λ·x_max). A page × sampler
+beyond --max-visits or --max-pairs is left out and counted in replay.json's
+"skipped" (over_max_visits, over_max_pairs) and in the summary; a crawl
+that reaches twice a limit is stopped and counted the same way. If every
+page × sampler is left out, replay fails with a usage error and writes
+nothing. The defaults keep one page × sampler under about a minute of CPU
+and memory independent of the visits (well under 1 GiB in all).`,
 		Example: `  revisit replay data/enwiki --sampler exp:2 --sampler const:0.5 -o out/replay
   revisit replay data/enwiki --top 10 --methods M2,M4,M6 --h 0.05 --x-max 1000 --seed 7 -o out/replay
   revisit replay data/yelp --unit d --sampler const:7 --min-updates 100 --top 0 -o out/yelp-replay`,
@@ -66,6 +78,9 @@ worker, and the grids.`,
 			}
 			opt.Recover = !noRecover
 			opt.Version = version
+			if opt.MaxVisits < 1 || opt.MaxPairs < 1 {
+				return usagef("replay: --max-visits and --max-pairs must be ≥ 1")
+			}
 			if _, _, err := opt.Validate(); err != nil {
 				return usagef("replay: %v", err)
 			}
@@ -113,6 +128,9 @@ worker, and the grids.`,
 	f.IntVar(&opt.MinUpdates, "min-updates", 0, "replay only pages with at least K updates")
 	f.Uint64Var(&opt.Seed, "seed", 1, "random seed (same seed, same output)")
 	f.IntVar(&opt.Workers, "workers", 0, "parallel workers (0: all cores)")
+	opt.MaxVisits, opt.MaxPairs = replay.DefaultMaxVisits, replay.DefaultMaxPairs
+	f.Var((*countFlag)(&opt.MaxVisits), "max-visits", maxVisitsHelp)
+	f.Var((*countFlag)(&opt.MaxPairs), "max-pairs", maxPairsHelp)
 	f.BoolVar(&noRecover, "no-recover", false, "do not recover F_U from M2, M4, M5, M6")
 	f.IntVar(&opt.RecoverOpt.K, "deriv-points", 5, "points of the numerical derivative for F_U recovery: 5 or 3")
 	f.IntVar(&opt.RecoverOpt.Extra, "interp", 9, "extra linear-interpolation points per grid step before differentiating (0: the default 9)")
@@ -120,6 +138,27 @@ worker, and the grids.`,
 	f.StringVarP(&opt.Out, "output", "o", "", "output directory (required)")
 	return cmd
 }
+
+// countFlag is a count given as an integer or in float notation (5e8),
+// which must be a whole number that fits an int64.
+type countFlag int64
+
+func (c *countFlag) String() string { return strconv.FormatInt(int64(*c), 10) }
+func (c *countFlag) Type() string   { return "N" }
+func (c *countFlag) Set(s string) error {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || v != math.Trunc(v) || !(math.Abs(v) < 1<<63) {
+		return fmt.Errorf("%q is not a whole number (e.g. 500000000 or 5e8)", s)
+	}
+	*c = countFlag(v)
+	return nil
+}
+
+// Help of the work limits, shared by replay and run.
+const (
+	maxVisitsHelp = "leave out a page × sampler expected to need more than N visits (λ·T + 1, about 25 ns each)"
+	maxPairsHelp  = "leave out a page × sampler whose M6 (random delays) expects more than N pairs of visits within x_max (about 1 ns each)"
+)
 
 func indent(s string) string {
 	out := ""
@@ -139,6 +178,12 @@ func printReplaySummary(w io.Writer, m *replay.Meta, out string) {
 		if n := m.Skipped[reason]; n > 0 {
 			fmt.Fprintf(w, "  skipped %d pages: %s\n", n, strings.ReplaceAll(reason, "_", " "))
 		}
+	}
+	if n := m.Skipped[replay.SkipMaxVisits]; n > 0 {
+		fmt.Fprintf(w, "  left out %d page × sampler jobs: more than --max-visits %d expected visits\n", n, m.MaxVisits)
+	}
+	if n := m.Skipped[replay.SkipMaxPairs]; n > 0 {
+		fmt.Fprintf(w, "  left out %d page × sampler jobs: more than --max-pairs %d expected M6 pairs\n", n, m.MaxPairs)
 	}
 	for _, na := range m.NotApplicable {
 		fmt.Fprintf(w, "  not run: %s\n", na)

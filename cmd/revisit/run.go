@@ -45,6 +45,8 @@ type runFlags struct {
 	screenUpdates    int
 	cycle, budget    string
 	policyMax        int64
+	maxVisits        int64
+	maxPairs         int64
 	ingest           ingest.Options
 	nsList           string
 	since, until     string
@@ -97,6 +99,9 @@ to the report.`,
 			}
 			if rf.rate < 0 || rf.h < 0 || rf.xmax <= 0 || rf.top < 1 {
 				return usagef("run: --rate and --h must be ≥ 0 (0: automatic), --x-max > 0, --top ≥ 1")
+			}
+			if rf.maxVisits < 1 || rf.maxPairs < 1 {
+				return usagef("run: --max-visits and --max-pairs must be ≥ 1")
 			}
 			if rf.allNS && cmd.Flags().Changed("namespaces") {
 				return usagef("run: --namespaces and --all-namespaces exclude each other")
@@ -166,6 +171,9 @@ to the report.`,
 	f.StringVar(&rf.budget, "budget", "10%", "download-policy budget per cycle: pages, or a percentage of the pages")
 	f.Int64Var(&rf.policyMax, "policy-max-updates", 50_000_000, "skip the download policies above this many updates (they hold every page in memory)")
 	f.IntVar(&rf.workers, "workers", 0, "parallel replay workers (0: all cores)")
+	rf.maxVisits, rf.maxPairs = replay.DefaultMaxVisits, replay.DefaultMaxPairs
+	f.Var((*countFlag)(&rf.maxVisits), "max-visits", maxVisitsHelp)
+	f.Var((*countFlag)(&rf.maxPairs), "max-pairs", maxPairsHelp)
 	f.StringArrayVar(&rf.include, "include", nil, "another results `DIR` to render in the report (e.g. from revisit simulate), repeatable")
 	f.StringVar(&rf.title, "title", "", "report title (default: revisit report on the inputs' names)")
 	f.StringVar(&rf.nsList, "namespaces", "0", "MediaWiki namespaces to keep, comma-separated")
@@ -193,13 +201,17 @@ to the report.`,
 // stageLog prints one line per stage (the whole run's progress display
 // between the ingest bar and the report's path), nothing when quiet.
 type stageLog struct {
-	quiet bool
-	start time.Time
-	n     int
+	quiet   bool
+	start   time.Time
+	n       int
+	onStage func(n int) // globals.onStage
 }
 
 func (s *stageLog) stage(name string) {
 	s.n++
+	if s.onStage != nil {
+		s.onStage(s.n)
+	}
 	if !s.quiet {
 		fmt.Fprintf(os.Stderr, "revisit run: [%d/7] %s (%s elapsed)\n", s.n, name, time.Since(s.start).Round(100*time.Millisecond))
 	}
@@ -212,7 +224,7 @@ func (s *stageLog) logf(format string, a ...any) {
 }
 
 func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unitS float64) (err error) {
-	st := &stageLog{quiet: g.quiet, start: time.Now()}
+	st := &stageLog{quiet: g.quiet, start: time.Now(), onStage: g.onStage}
 	out, err := openRunDir(rf.out)
 	if err != nil {
 		return err
@@ -306,7 +318,8 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	// 2. Replay.
 	st.stage("replay")
 	ropt := replay.Options{Dataset: dir("dataset"), Out: dir("replay"), Samplers: samplers, Unit: unitS, H: rf.h, XMax: rf.xmax,
-		Top: rf.top, Seed: rf.seed, Workers: rf.workers, Recover: true, Version: version, Log: st.logf}
+		Top: rf.top, Seed: rf.seed, Workers: rf.workers, Recover: true, Version: version, Log: st.logf,
+		MaxVisits: rf.maxVisits, MaxPairs: rf.maxPairs}
 	ropt.RecoverOpt.K, ropt.RecoverOpt.Extra = 5, 9
 	ropt.Methods = rf.methods
 	if _, err := replay.Run(ctx, ropt); err != nil {
@@ -331,7 +344,7 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	// 4. Localized rates (NHPP) and 5. staleness on the top pages.
 	pages := keep.Pages()
 	st.stage(fmt.Sprintf("NHPP windows on %s pages", humanize.Comma(int64(len(pages)))))
-	nb, err := nhpp.Analyze(pages, unitS, nhpp.Options{Dataset: dir("dataset")})
+	nb, err := nhpp.Analyze(ctx, pages, unitS, nhpp.Options{Dataset: dir("dataset")})
 	if err != nil {
 		return fmt.Errorf("run: nhpp: %w", err)
 	}
@@ -339,7 +352,7 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 		return err
 	}
 	st.stage(fmt.Sprintf("staleness on %s pages", humanize.Comma(int64(len(pages)))))
-	sb, err := staleness.Analyze(pages, unitS, staleness.Options{Seed: rf.seed, Dataset: dir("dataset")})
+	sb, err := staleness.Analyze(ctx, pages, unitS, staleness.Options{Seed: rf.seed, Dataset: dir("dataset")})
 	if err != nil {
 		return fmt.Errorf("run: staleness: %w", err)
 	}
@@ -362,7 +375,7 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 		}
 	default:
 		st.stage(fmt.Sprintf("download policies on %s pages", humanize.Comma(nPages)))
-		pb, err := runPolicies(ds, rf, dateOnly, len(groups) > 1)
+		pb, err := runPolicies(ctx, ds, rf, dateOnly, len(groups) > 1)
 		if err != nil {
 			return fmt.Errorf("run: policies: %w", err)
 		}
@@ -512,7 +525,7 @@ var runOutputs = []string{"ingest", "replay", "analysis", "nhpp", "staleness", "
 // runPolicies replays the download policies of SPEC §4.5 on every page:
 // cycles of --cycle, a budget of --budget, sites from the group column (or
 // 10 hashed sites when there is a single group).
-func runPolicies(ds *dataset.Reader, rf *runFlags, dateOnly, manyGroups bool) (*tables.Bundle, error) {
+func runPolicies(ctx context.Context, ds *dataset.Reader, rf *runFlags, dateOnly, manyGroups bool) (*tables.Bundle, error) {
 	pages, err := ds.All()
 	if err != nil {
 		return nil, err
@@ -536,7 +549,7 @@ func runPolicies(ds *dataset.Reader, rf *runFlags, dateOnly, manyGroups bool) (*
 	if !manyGroups {
 		grouping = "hash:10"
 	}
-	return policy.Run(pages, policy.Options{Cycle: c, Budget: r, Grouping: grouping, Seed: rf.seed, Dataset: ds.Dir})
+	return policy.Run(ctx, pages, policy.Options{Cycle: c, Budget: r, Grouping: grouping, Seed: rf.seed, Dataset: ds.Dir})
 }
 
 // replaceBundle writes b as a results directory of the given kind at dir

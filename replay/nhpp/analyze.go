@@ -1,6 +1,7 @@
 package nhpp
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -63,8 +64,10 @@ type PageResult struct {
 	Pred []Prediction
 }
 
-// AnalyzePage windows one page and scores every estimator on it.
-func AnalyzePage(p *series.Page, unit float64, opt Options) (*PageResult, error) {
+// AnalyzePage windows one page and scores every estimator on it. It
+// returns ctx.Err() when ctx is cancelled, checked before every window and
+// every 4096 predicted visits.
+func AnalyzePage(ctx context.Context, p *series.Page, unit float64, opt Options) (*PageResult, error) {
 	opt = opt.withDefaults()
 	times := transform.Times(p.Updates, unit)
 	ws, err := Windows(times, opt.Theta)
@@ -80,6 +83,9 @@ func AnalyzePage(p *series.Page, unit float64, opt Options) (*PageResult, error)
 		r.WindowRel[s] = make([][]float64, len(EstimatorNames))
 	}
 	for _, w := range ws {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		lt := w.Local(times)
 		s := int(w.State)
 		tn := lt[len(lt)-1]
@@ -96,7 +102,11 @@ func AnalyzePage(p *series.Page, unit float64, opt Options) (*PageResult, error)
 		}
 		r.Points[s] += len(lt)
 		for e, est := range Predictors {
-			r.Pred[e].Add(Predict(lt, est))
+			pr, err := predict(ctx, lt, est)
+			if err != nil {
+				return nil, err
+			}
+			r.Pred[e].Add(pr)
 		}
 	}
 	return r, nil
@@ -106,18 +116,23 @@ func AnalyzePage(p *series.Page, unit float64, opt Options) (*PageResult, error)
 // the mean squared error of the update times rebuilt by every estimator,
 // next-update prediction scores, the windows of the page with the most
 // updates, a per-page summary, and a figure of that page's update count
-// against the corrected Weibull fits. Times are in unit seconds.
-func Analyze(pages []series.Page, unit float64, opt Options) (*tables.Bundle, error) {
+// against the corrected Weibull fits. Times are in unit seconds. A
+// cancelled ctx stops it within a window's work: it returns ctx.Err() and
+// no bundle.
+func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options) (*tables.Bundle, error) {
 	opt = opt.withDefaults()
 	if !(unit > 0) {
 		return nil, fmt.Errorf("nhpp: unit %g s must be positive", unit)
 	}
 	var res []*PageResult
 	for i := range pages {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if len(pages[i].Updates) < opt.MinUpdates {
 			continue
 		}
-		r, err := AnalyzePage(&pages[i], unit, opt)
+		r, err := AnalyzePage(ctx, &pages[i], unit, opt)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package nhpp
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -27,7 +28,7 @@ func TestAnalyzeTrendBeatsPoisson(t *testing.T) {
 	for _, x := range times {
 		p.Updates = append(p.Updates, 1_000_000_000+int64(x*3600))
 	}
-	b, err := Analyze([]series.Page{p}, 3600, Options{Dataset: "generated"})
+	b, err := Analyze(context.Background(), []series.Page{p}, 3600, Options{Dataset: "generated"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func TestRealTraces(t *testing.T) {
 			if len(pages[i].Updates) < 100 {
 				continue
 			}
-			r, err := AnalyzePage(&pages[i], 3600, Options{})
+			r, err := AnalyzePage(context.Background(), &pages[i], 3600, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,7 +105,7 @@ func TestRealTraces(t *testing.T) {
 			msg += " " + est.Name + ": precision " + pct(p.Precision()) + " recall " + pct(p.Recall()) + ";"
 		}
 		t.Logf("%s: %d pages ≥100 updates, windows inc/dec/const %d/%d/%d;%s", s.name, len(res), cnt[Increasing], cnt[Decreasing], cnt[Constant], msg)
-		b, err := Analyze(pages, 3600, Options{MinUpdates: 100, Dataset: s.name})
+		b, err := Analyze(context.Background(), pages, 3600, Options{MinUpdates: 100, Dataset: s.name})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package nhpp
 
 import (
+	"context"
 	"testing"
 
 	"github.com/revisit-dev/revisit/model"
@@ -17,7 +18,7 @@ func BenchmarkAnalyzePage(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := AnalyzePage(&p, 3600, Options{}); err != nil {
+		if _, err := AnalyzePage(context.Background(), &p, 3600, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

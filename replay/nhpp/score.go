@@ -1,6 +1,7 @@
 package nhpp
 
 import (
+	"context"
 	"math"
 )
 
@@ -147,16 +148,28 @@ func (p *Prediction) Add(q Prediction) {
 // (Capped). An invalid estimate or v ≤ c is replaced by the Poisson MLE's
 // v = c + t_k/k (counted in Fallbacks).
 func Predict(t []float64, e Estimator) Prediction {
+	p, _ := predict(context.Background(), t, e)
+	return p
+}
+
+// predict is Predict checking ctx every 4096 visits (a window of n events
+// may take up to 100·n + 100).
+func predict(ctx context.Context, t []float64, e Estimator) (Prediction, error) {
 	n := len(t)
 	var p Prediction
 	if n <= MinWindow {
-		return p
+		return p, nil
 	}
 	p.Updates = n - MinWindow
 	k := MinWindow
 	c := t[k-1]
 	pre := NewPrefix(t)
 	for {
+		if p.Visits%4096 == 4095 {
+			if err := ctx.Err(); err != nil {
+				return p, err
+			}
+		}
 		if p.Visits >= 100*n+100 {
 			p.Capped = true
 			break
@@ -186,5 +199,5 @@ func Predict(t []float64, e Estimator) Prediction {
 		}
 		c = v
 	}
-	return p
+	return p, nil
 }

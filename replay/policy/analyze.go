@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"context"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -65,8 +66,9 @@ func stream(name string, point int) uint64 {
 	return h.Sum64()
 }
 
-// Results replays the chosen policies with the options' budget.
-func Results(c *Corpus, opt Options) ([]Result, error) {
+// Results replays the chosen policies with the options' budget; a
+// cancelled ctx stops it (ctx.Err()).
+func Results(ctx context.Context, c *Corpus, opt Options) ([]Result, error) {
 	names := opt.Policies
 	if len(names) == 0 {
 		names = Names
@@ -78,7 +80,7 @@ func Results(c *Corpus, opt Options) ([]Result, error) {
 		if !ok {
 			return nil, fmt.Errorf("policy: unknown policy %q (want one of %v)", n, Names)
 		}
-		r, err := Replay(c, p, opt.Budget, model.NewRand(opt.Seed, stream(n, 0)))
+		r, err := Replay(ctx, c, p, opt.Budget, model.NewRand(opt.Seed, stream(n, 0)))
 		if err != nil {
 			return nil, err
 		}
@@ -88,13 +90,14 @@ func Results(c *Corpus, opt Options) ([]Result, error) {
 }
 
 // GreedySweep replays greedy for each sample size s and returns its mean
-// and standard deviation of ChangeRatio over cycles.
-func GreedySweep(c *Corpus, opt Options, sizes []int) (mean, sd []float64, err error) {
+// and standard deviation of ChangeRatio over cycles; a cancelled ctx stops
+// it (ctx.Err()).
+func GreedySweep(ctx context.Context, c *Corpus, opt Options, sizes []int) (mean, sd []float64, err error) {
 	prm := opt.params(c)
 	for i, s := range sizes {
 		prm.SampleSize = s
 		p, _ := New("greedy", prm)
-		r, err := Replay(c, p, opt.Budget, model.NewRand(opt.Seed, stream("greedy-s", i)))
+		r, err := Replay(ctx, c, p, opt.Budget, model.NewRand(opt.Seed, stream("greedy-s", i)))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -146,8 +149,10 @@ func defaultBudgets(c *Corpus, budget int) []int {
 // Run is the download-policy stage for reports (SPEC §4.5, §7 item 7): the
 // ChangeRatio of every policy (mean and standard deviation over cycles),
 // greedy's ChangeRatio against its sample size with √(N r) marked, the
-// ChangeRatio of every policy against the budget, and the sites.
-func Run(pages []series.Page, opt Options) (*tables.Bundle, error) {
+// ChangeRatio of every policy against the budget, and the sites. A
+// cancelled ctx stops it within one cycle: it returns ctx.Err() and no
+// bundle.
+func Run(ctx context.Context, pages []series.Page, opt Options) (*tables.Bundle, error) {
 	c, err := NewCorpus(pages, opt.Grouping, opt.Cycle, opt.Start, opt.End)
 	if err != nil {
 		return nil, err
@@ -166,7 +171,7 @@ func Run(pages []series.Page, opt Options) (*tables.Bundle, error) {
 		opt.Budget, float64(opt.Budget)/float64(len(pages)), prm.SampleSize, prm.K, prm.Alpha, rhoString(prm.RhoT), opt.Seed)
 	b := &tables.Bundle{}
 
-	res, err := Results(c, opt)
+	res, err := Results(ctx, c, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +195,7 @@ func Run(pages []series.Page, opt Options) (*tables.Bundle, error) {
 		if len(sizes) == 0 {
 			sizes = defaultSizes(c, opt.Budget)
 		}
-		mean, sd, err := GreedySweep(c, opt, sizes)
+		mean, sd, err := GreedySweep(ctx, c, opt, sizes)
 		if err != nil {
 			return nil, err
 		}
@@ -250,7 +255,7 @@ func Run(pages []series.Page, opt Options) (*tables.Bundle, error) {
 				if !ok {
 					return nil, fmt.Errorf("policy: unknown policy %q", n)
 				}
-				r, err := Replay(c, p, R, model.NewRand(opt.Seed, stream(n, j+1)))
+				r, err := Replay(ctx, c, p, R, model.NewRand(opt.Seed, stream(n, j+1)))
 				if err != nil {
 					return nil, err
 				}

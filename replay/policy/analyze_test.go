@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -15,7 +16,7 @@ import (
 // and writes them.
 func TestRunBundle(t *testing.T) {
 	pages := genCorpus(20, 30, 6, 1000, uniform(20), 4)
-	b, err := Run(pages, Options{Cycle: 1000, Budget: 60, Seed: 1, Dataset: "generated"})
+	b, err := Run(context.Background(), pages, Options{Cycle: 1000, Budget: 60, Seed: 1, Dataset: "generated"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,10 +45,10 @@ func TestRunBundle(t *testing.T) {
 	if err := b.Write(t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Run(pages, Options{Cycle: 1000, Budget: 60, Grouping: "bogus"}); err == nil {
+	if _, err := Run(context.Background(), pages, Options{Cycle: 1000, Budget: 60, Grouping: "bogus"}); err == nil {
 		t.Error("unknown grouping accepted")
 	}
-	if _, err := Run(pages, Options{Cycle: 1000, Budget: 60, Policies: []string{"lottery"}}); err == nil {
+	if _, err := Run(context.Background(), pages, Options{Cycle: 1000, Budget: 60, Policies: []string{"lottery"}}); err == nil {
 		t.Error("unknown policy accepted")
 	}
 }
@@ -79,7 +80,7 @@ func TestRealTraces(t *testing.T) {
 			t.Fatal(err)
 		}
 		s.opt.Seed = 1
-		res, err := Results(c, s.opt)
+		res, err := Results(context.Background(), c, s.opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +95,7 @@ func TestRealTraces(t *testing.T) {
 			msg += " " + r.Policy + " " + pct(r.Mean()) + "±" + pct(r.SD()) + ";"
 		}
 		sizes := defaultSizes(c, s.opt.Budget)
-		mean, _, err := GreedySweep(c, s.opt, sizes)
+		mean, _, err := GreedySweep(context.Background(), c, s.opt, sizes)
 		if err != nil {
 			t.Fatal(err)
 		}

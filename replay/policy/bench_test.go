@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"context"
 	"testing"
 
 	"github.com/revisit-dev/revisit/model"
@@ -17,7 +18,7 @@ func BenchmarkReplay(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				p, _ := New(name, Params{SampleSize: 3, K: 5, Alpha: 0.95})
-				if _, err := Replay(c, p, 1000, model.NewRand(1, uint64(i))); err != nil {
+				if _, err := Replay(context.Background(), c, p, 1000, model.NewRand(1, uint64(i))); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,6 +1,7 @@
 package policy_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/revisit-dev/revisit/model"
@@ -28,7 +29,7 @@ func Example() {
 	c, _ := policy.NewCorpus(pages, "group", week, 0, 2*week)
 	for _, name := range []string{"oracle", "round-robin"} {
 		p, _ := policy.New(name, policy.Params{})
-		r, _ := policy.Replay(c, p, 2, model.NewRand(1, 0))
+		r, _ := policy.Replay(context.Background(), c, p, 2, model.NewRand(1, 0))
 		fmt.Printf("%s: ChangeRatio per cycle %v, spent %v\n", name, r.Ratio, r.Spent)
 	}
 	// Output:

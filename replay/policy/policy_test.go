@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -56,7 +57,7 @@ func TestOrderingAndBudget(t *testing.T) {
 	if c.N != cycles || len(c.Sites) != S {
 		t.Fatalf("corpus: %d cycles, %d sites", c.N, len(c.Sites))
 	}
-	res, err := Results(c, Options{Cycle: C, Budget: R, Seed: 1})
+	res, err := Results(context.Background(), c, Options{Cycle: C, Budget: R, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func TestGreedyOptimumNearSqrtNr(t *testing.T) {
 	sizes := []int{1, 2, 3, 4, 5, 6, 8, 10, 13, 16, 20}
 	for _, r := range []float64{0.1, 0.3} {
 		R := int(r * S * N)
-		mean, _, err := GreedySweep(c, Options{Cycle: C, Budget: R, Seed: 3}, sizes)
+		mean, _, err := GreedySweep(context.Background(), c, Options{Cycle: C, Budget: R, Seed: 3}, sizes)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,13 +145,13 @@ func TestBudgetEnforced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Replay(c, stingy{}, 3, model.NewRand(1, 1)); err == nil {
+	if _, err := Replay(context.Background(), c, stingy{}, 3, model.NewRand(1, 1)); err == nil {
 		t.Error("underspending accepted")
 	}
-	if _, err := Replay(c, stingy{extra: true}, 3, model.NewRand(1, 1)); err == nil {
+	if _, err := Replay(context.Background(), c, stingy{extra: true}, 3, model.NewRand(1, 1)); err == nil {
 		t.Error("double download accepted")
 	}
-	if _, err := Replay(c, oracle{}, 11, model.NewRand(1, 1)); err == nil {
+	if _, err := Replay(context.Background(), c, oracle{}, 11, model.NewRand(1, 1)); err == nil {
 		t.Error("budget above the number of pages accepted")
 	}
 }
@@ -161,11 +162,11 @@ func TestDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := Results(c, Options{Cycle: 100, Budget: 30, Seed: 9})
+	a, err := Results(context.Background(), c, Options{Cycle: 100, Budget: 30, Seed: 9})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := Results(c, Options{Cycle: 100, Budget: 30, Seed: 9})
+	b, _ := Results(context.Background(), c, Options{Cycle: 100, Budget: 30, Seed: 9})
 	for i := range a {
 		for k := range a[i].Ratio {
 			if a[i].Ratio[k] != b[i].Ratio[k] {

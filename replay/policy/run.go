@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -102,8 +103,9 @@ func (r Result) SD() float64 {
 
 // Replay runs one policy over every cycle of the corpus with budget R per
 // cycle; rng drives every random choice. It fails if the policy does not
-// spend exactly R downloads in a cycle.
-func Replay(c *Corpus, p Policy, budget int, rng *rand.Rand) (Result, error) {
+// spend exactly R downloads in a cycle, and returns ctx.Err() when ctx is
+// cancelled (checked before every cycle).
+func Replay(ctx context.Context, c *Corpus, p Policy, budget int, rng *rand.Rand) (Result, error) {
 	n := len(c.Pages)
 	if budget < 1 || budget > n {
 		return Result{}, fmt.Errorf("policy: budget %d must lie in [1, %d pages]", budget, n)
@@ -116,6 +118,9 @@ func Replay(c *Corpus, p Policy, budget int, rng *rand.Rand) (Result, error) {
 	res := Result{Policy: p.Name()}
 	cy.Prev = math.NaN()
 	for k := 0; k < c.N; k++ {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
 		cy.Index, cy.T = k, c.At(k)
 		cy.took, cy.spent, cy.changed = make(map[int]bool, budget), 0, 0
 		if err := p.Plan(cy); err != nil {

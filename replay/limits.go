@@ -1,0 +1,154 @@
+package replay
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// Bounds on the work of one page × sampler job (Options.MaxVisits and
+// MaxPairs). Crawling with every method costs about 25 ns a visit and M6
+// about 1 ns a pair on one core (measured on a 6-update page with exp:10⁵,
+// const:10⁻⁵ and exp:100), so a job at the defaults takes at most about
+// 15 s of CPU for its visits and 50 s for M6's pairs (half that when M6
+// gets both cores). Memory does not grow with either: the observers keep histograms
+// on the grid, and M6 keeps only the visits within x_max of the last one,
+// at most about √(2·MaxPairs) of them (16 bytes each, 5 MB).
+const (
+	DefaultMaxVisits int64 = 500_000_000
+	DefaultMaxPairs  int64 = 50_000_000_000
+)
+
+// MaxGrid is the largest grid a replay accepts: x_max/step ≤ 10⁶ points.
+// Every estimate of a page holds its grid (about 200 bytes per point over
+// a page's rows), so a larger grid costs more memory per page than the
+// crawl itself.
+const MaxGrid = 1e6
+
+// Skip reasons of page × sampler jobs left out by the limits (Meta.Skipped).
+const (
+	SkipMaxVisits = "over_max_visits"
+	SkipMaxPairs  = "over_max_pairs"
+)
+
+// Work is the expected work of one crawl of a window of length T: Visits
+// = λT + 1, and, for M6 with random delays, Pairs = the pairs of visits
+// within x_max it counts: each visit pairs with the W = λ(x_max + h)
+// visits before it (fewer at the start of the window), Σ_j min(j, W) =
+// V²/2 if V ≤ W, else V·W − W²/2. M6 on constant delays and the other
+// methods visit no pairs.
+type Work struct {
+	Visits float64
+	Pairs  float64
+}
+
+// EstimateWork is the expected Work of crawling a window of length T (in
+// units) with sampler s under cfg.
+func EstimateWork(s Sampler, T float64, cfg *Config) Work {
+	v := s.Rate*T + 1
+	w := Work{Visits: v}
+	m6 := len(cfg.Methods) == 0
+	for _, m := range cfg.Methods {
+		m6 = m6 || m == MethodM6
+	}
+	if m6 && !s.Constant() {
+		win := s.Rate * (cfg.XMax + cfg.H)
+		if v <= win {
+			w.Pairs = v * v / 2
+		} else {
+			w.Pairs = v*win - win*win/2
+		}
+	}
+	return w
+}
+
+// LimitError is a page × sampler job left out because its work exceeds a
+// limit: its expected work before the crawl, or, as a guard, the work
+// actually done reaching twice the limit.
+type LimitError struct {
+	Reason string  // SkipMaxVisits or SkipMaxPairs
+	Work   float64 // visits or pairs, expected or reached
+	Limit  int64
+}
+
+func (e *LimitError) Error() string {
+	what, flag := "visits", "--max-visits"
+	if e.Reason == SkipMaxPairs {
+		what, flag = "M6 pairs", "--max-pairs"
+	}
+	return fmt.Sprintf("about %.3g %s, more than %s %d", e.Work, what, flag, e.Limit)
+}
+
+// check is the LimitError of w under the limits (nil when it fits).
+func (w Work) check(maxVisits, maxPairs int64) *LimitError {
+	if !(w.Visits <= float64(maxVisits)) {
+		return &LimitError{SkipMaxVisits, w.Visits, maxVisits}
+	}
+	if !(w.Pairs <= float64(maxPairs)) {
+		return &LimitError{SkipMaxPairs, w.Pairs, maxPairs}
+	}
+	return nil
+}
+
+// pollEvery is how many loop iterations pass between checks of the
+// context and the limits inside a crawl.
+const pollEvery = 4096
+
+// guard stops a crawl when its context is cancelled or its work exceeds
+// the limits (0: none). One crawl writes err, from its own goroutine.
+type guard struct {
+	ctx                 context.Context
+	done                <-chan struct{}
+	maxVisits, maxPairs int64 // the limits
+	capVisits, capPairs int64 // the run-time caps: twice the limits
+	err                 error // why the crawl stopped
+}
+
+// newGuard watches ctx with run-time caps of twice the limits (the
+// estimate checked before the crawl is an expectation; the caps only stop
+// a crawl that runs far beyond it).
+func newGuard(ctx context.Context, maxVisits, maxPairs int64) *guard {
+	return &guard{ctx: ctx, done: ctx.Done(), maxVisits: maxVisits, maxPairs: maxPairs,
+		capVisits: satDouble(maxVisits), capPairs: satDouble(maxPairs)}
+}
+
+func satDouble(x int64) int64 {
+	if x <= 0 || x > math.MaxInt64/2 {
+		return x
+	}
+	return 2 * x
+}
+
+// cancelled reports whether the context is done, without blocking; safe
+// from any goroutine.
+func (g *guard) cancelled() bool {
+	if g == nil || g.done == nil {
+		return false
+	}
+	select {
+	case <-g.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// poll records and returns why the crawl must stop after visits visits,
+// or nil.
+func (g *guard) poll(visits int) error {
+	if g == nil {
+		return nil
+	}
+	if g.err != nil {
+		return g.err
+	}
+	if g.cancelled() {
+		g.err = g.ctx.Err()
+	} else if g.capVisits > 0 && int64(visits) > g.capVisits {
+		g.err = &LimitError{SkipMaxVisits, float64(visits), g.maxVisits}
+	}
+	return g.err
+}
+
+// stopped reports whether the crawl has a reason to stop already.
+func (g *guard) stopped() bool { return g != nil && g.err != nil }
