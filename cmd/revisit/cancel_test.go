@@ -67,7 +67,7 @@ func TestRunCancelledInLateStages(t *testing.T) {
 			}
 		}
 		for _, e := range ents0 {
-			if strings.HasPrefix(e.Name(), ".") {
+			if strings.HasPrefix(e.Name(), ".") && e.Name() != runMarker { // temporary directories, lock files
 				t.Errorf("cancelled in %s: temporary %s left", name, e.Name())
 			}
 		}
