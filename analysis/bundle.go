@@ -253,7 +253,10 @@ func summaryTable(sum []MethodSummary, src string, o *Options) tables.Table {
 		Columns: []tables.Column{{Name: "sampler", Kind: tables.String}, {Name: "kind", Kind: tables.String}, {Name: "method", Kind: tables.String},
 			{Name: "pages", Kind: tables.Int}, {Name: "mean WMRD", Kind: tables.Float}, {Name: "median WMRD", Kind: tables.Float},
 			{Name: "mean KS", Kind: tables.Float}, {Name: "median KS", Kind: tables.Float}, {Name: "undefined", Kind: tables.Int}, {Name: "class", Kind: tables.String}},
-		Notes: []string{fmt.Sprintf("errors on the grid x_n in [0, %s]; step estimates (M3, M4, M5, M6, G-M4) interpolated linearly with %d extra points per step (SPEC §4.2)", xmaxText(o.XMax), o.Extra)},
+		Notes: []string{
+			fmt.Sprintf("errors on [0, %s] against the exact G_U = Σ min(U_i, x)/Σ U_i of each page's intervals; WMRD = Σ|H − G|/Σ(H + G)/2, KS = max|H − G|", xmaxText(o.XMax)),
+			fmt.Sprintf("G_U of the step estimates (M3, M4, M5, M6, G-M4): interpolated linearly between their grid points x_n and compared at %d extra points per step as well (SPEC §4.2), so their interpolation error counts; M1, M2, the Poisson baselines and every F_U: at the grid points x_n", max(o.Extra, 0)),
+		},
 	}
 	for _, m := range sum {
 		t.Rows = append(t.Rows, []any{m.Sampler, m.Kind, m.Method, int64(m.Pages), m.MeanWMRD, m.MedianWMRD, m.MeanKS, m.MedianKS, int64(m.Undefined), methodClass(m.Method)})

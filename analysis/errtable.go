@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/revisit-dev/revisit/series"
+	"github.com/revisit-dev/revisit/transform"
 )
 
 // EstimateRow is one replayed estimate (or truth row) as the error tables
@@ -49,22 +50,49 @@ type MethodSummary struct {
 // exponential when they carry no tabulated CDF (SPEC §4.3).
 var baselines = map[string]bool{"naive": true, "cho": true, "matloff": true, "age-mle": true}
 
-// PageErrors compares every non-truth row with the truth row of the same
-// page, sampler and kind on [0, xmax] (Compare; step methods interpolated
-// with extra points per step). A Poisson baseline without a tabulated CDF
-// is compared as the exponential with its rate (F = G = 1 − e^{−λ̂x}); an
-// undefined rate (NaN, e.g. Matloff when every visit saw a change) is
-// reported with NaN errors and its note, not dropped. A row without a
-// truth row is an error.
-func PageErrors(rows []EstimateRow, xmax float64, extra int) ([]PageError, error) {
+// PageErrors compares every non-truth row with the truth of the same
+// page, sampler and kind on [0, xmax] (Compare). A Poisson baseline
+// without a tabulated CDF is compared as the exponential with its rate
+// (F = G = 1 − e^{−λ̂x}); an undefined rate (NaN, e.g. Matloff when every
+// visit saw a change) is reported with NaN errors and its note, not
+// dropped. A row without a truth row is an error.
+//
+// intervals maps a page id to its inter-update intervals U_i in the unit
+// of the rows; from them G_U is exact (SPEC §3: G_U(x) = Σ min(U_i, x) /
+// Σ U_i) wherever an estimate is evaluated, and the G_U rows of step
+// methods are compared by SPEC §4.2's protocol: interpolated linearly with
+// extra points per step against the exact G_U at every point (Compare).
+// The other G_U rows, and every F_U row (F_U recovered from G_U is not a
+// step function), are compared at the grid points, where the replay's
+// truth rows are exact. (F_U = #{U_i ≤ x}/n jumps, so it is taken from the
+// truth row rather than recomputed: intervals rounded differently could
+// land on the other side of a grid point.) Each G_U truth row is checked
+// against the intervals first: a page missing from intervals, or a truth
+// row that the intervals do not reproduce within truthTol (a replay of
+// another dataset, or in another unit), is an error.
+//
+// With intervals nil the truth is known only at its grid points, and so
+// every estimate is compared there only (see Compare).
+func PageErrors(rows []EstimateRow, xmax float64, extra int, intervals map[int64][]float64) ([]PageError, error) {
 	type key struct {
 		page          int64
 		sampler, kind string
 	}
 	truth := map[key]series.CDF{}
 	for _, r := range rows {
-		if r.Method == "truth" {
-			truth[key{r.PageID, r.Sampler, r.Kind}] = r.CDF
+		if r.Method != "truth" {
+			continue
+		}
+		truth[key{r.PageID, r.Sampler, r.Kind}] = r.CDF
+		if intervals == nil || r.Kind != "G" {
+			continue
+		}
+		u, ok := intervals[r.PageID]
+		if !ok {
+			return nil, fmt.Errorf("page %d (%s): in the replay output but not in the dataset (a replay of another dataset?)", r.PageID, r.Title)
+		}
+		if err := checkTruth(r, exactG(u)); err != nil {
+			return nil, err
 		}
 	}
 	var out []PageError
@@ -91,7 +119,11 @@ func PageErrors(rows []EstimateRow, xmax float64, extra int) ([]PageError, error
 			out = append(out, pe)
 			continue
 		}
-		e, err := Compare(est, tr, xmax, IsStepMethod(r.Method), extra, nil)
+		var exact TruthFunc
+		if intervals != nil && r.Kind == "G" {
+			exact = exactG(intervals[r.PageID])
+		}
+		e, err := Compare(est, tr, xmax, IsStepMethod(r.Method) && r.Kind == "G", extra, exact)
 		if err != nil {
 			return nil, fmt.Errorf("page %d (%s), sampler %s: %w", r.PageID, r.Title, r.Sampler, err)
 		}
@@ -99,6 +131,28 @@ func PageErrors(rows []EstimateRow, xmax float64, extra int) ([]PageError, error
 		out = append(out, pe)
 	}
 	return out, nil
+}
+
+// exactG is the exact G_U of intervals u (transform.AgeCDF).
+func exactG(u []float64) TruthFunc {
+	return func(xs []float64) []float64 { return transform.AgeCDF(u, xs).P }
+}
+
+// truthTol is how far a replay's tabulated truth may be from the exact
+// one recomputed from the dataset (both are the same sums: only rounding).
+const truthTol = 1e-9
+
+// checkTruth verifies that the G_U truth row r is the exact G_U on its
+// grid.
+func checkTruth(r EstimateRow, exact TruthFunc) error {
+	g := exact(r.CDF.X)
+	for i, x := range r.CDF.X {
+		if math.Abs(g[i]-r.CDF.P[i]) > truthTol || math.IsNaN(r.CDF.P[i]) {
+			return fmt.Errorf("page %d (%s), sampler %s: the replay's true G_U(%g) = %.9g, but the dataset's intervals give %.9g: the replay was made from another dataset or in another unit (give analyze the replay's --unit)",
+				r.PageID, r.Title, r.Sampler, x, r.CDF.P[i], g[i])
+		}
+	}
+	return nil
 }
 
 // expCDF tabulates 1 − e^{−λx} on grid.

@@ -174,6 +174,23 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 	// One Lilliefors null distribution per sample size, shared by the pages.
 	sopt := ScreenOptions{MinUpdates: opt.MinUpdates, Band: opt.Band, MaxLag: opt.MaxLag, Reps: opt.Reps,
 		Null: NewLillieforsNull(opt.Seed, opt.Reps)}
+	// The replay output is read first: the pass over the pages keeps the
+	// intervals of the replayed ones, from which the error tables take the
+	// exact G_U (PageErrors).
+	var rows []EstimateRow
+	var replayed map[int64][]float64
+	if opt.Replay != "" {
+		var src string
+		rows, src, err = opt.Estimates(opt.Replay)
+		if err != nil {
+			return nil, fmt.Errorf("analyze: %w", err)
+		}
+		res.ReplaySource = src
+		replayed = map[int64][]float64{}
+		for _, r := range rows {
+			replayed[r.PageID] = nil
+		}
+	}
 	logf(opt.Log, "analyze: reading pages (unit %s)", res.UnitName)
 
 	err = pages(func(p *series.Page) error {
@@ -197,6 +214,9 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 			keep.Offer(p)
 		}
 		u := transform.Intervals(p.Updates, res.Unit)
+		if _, ok := replayed[p.ID]; ok {
+			replayed[p.ID] = u
+		}
 		for _, x := range u {
 			agg.offer(x)
 			if x > 0 {
@@ -267,16 +287,15 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 		}
 	}
 
-	// Error tables from the replay output.
-	var rows []EstimateRow
+	// Error tables from the replay output, against the exact G_U of the
+	// replayed pages' intervals.
 	if opt.Replay != "" {
-		var src string
-		rows, src, err = opt.Estimates(opt.Replay)
-		if err != nil {
-			return nil, fmt.Errorf("analyze: %w", err)
+		for id, u := range replayed {
+			if u == nil { // not in the dataset (or without intervals): PageErrors says so
+				delete(replayed, id)
+			}
 		}
-		res.ReplaySource = src
-		if res.PageErrors, err = PageErrors(rows, opt.XMax, opt.Extra); err != nil {
+		if res.PageErrors, err = PageErrors(rows, opt.XMax, opt.Extra, replayed); err != nil {
 			return nil, fmt.Errorf("analyze: replay %s: %w", opt.Replay, err)
 		}
 		res.Summary = Summarize(res.PageErrors)

@@ -110,7 +110,7 @@ the full analysis.`,
 						if err != nil {
 							return err
 						}
-						pe, err := analysis.PageErrors(rows, opt.XMax, opt.Extra)
+						pe, err := analysis.PageErrors(rows, opt.XMax, opt.Extra, nil) // no dataset: compared at the grid points
 						if err != nil {
 							return err
 						}
