@@ -33,6 +33,9 @@ type PageError struct {
 	Kind    string
 	Error
 	Note string
+	// Intervals is the page's number of intervals (the truth row's
+	// Samples; 0 when unknown).
+	Intervals int
 }
 
 // MethodSummary summarises one method under one sampler over pages:
@@ -104,7 +107,7 @@ func PageErrors(rows []EstimateRow, xmax float64, extra int, intervals map[int64
 		if !ok {
 			return nil, fmt.Errorf("page %d (%s), sampler %s, %s: no truth %s row to compare with", r.PageID, r.Title, r.Sampler, r.Method, r.Kind)
 		}
-		pe := PageError{PageID: r.PageID, Title: r.Title, Sampler: r.Sampler, Method: r.Method, Kind: r.Kind, Note: r.Note}
+		pe := PageError{PageID: r.PageID, Title: r.Title, Sampler: r.Sampler, Method: r.Method, Kind: r.Kind, Note: r.Note, Intervals: tr.Samples}
 		est := r.CDF
 		if baselines[r.Method] && len(est.X) == 0 {
 			if math.IsNaN(r.Rate) || r.Rate <= 0 || math.IsInf(r.Rate, 0) {
@@ -199,6 +202,20 @@ func Summarize(errs []PageError) []MethodSummary {
 		})
 	}
 	return out
+}
+
+// EvidenceSummary is Summarize over the pages with at least
+// MinEvidenceIntervals intervals: the measured errors a recommendation
+// may cite. Errors of shorter pages (or of unknown length) are left out;
+// with none left, a recommendation has no evidence ("too few").
+func EvidenceSummary(errs []PageError) []MethodSummary {
+	var keep []PageError
+	for _, e := range errs {
+		if e.Intervals >= MinEvidenceIntervals {
+			keep = append(keep, e)
+		}
+	}
+	return Summarize(keep)
 }
 
 // methodRank orders methods as SPEC §4 lists them.

@@ -77,24 +77,27 @@ type Result struct {
 	Unit     float64
 	UnitName string
 
-	Pages        int // pages read
-	Updates      int64
-	Intervals    int64 // intervals of all pages (the aggregate)
-	First, Last  int64 // Unix seconds over all pages
-	Screened     int   // pages with ≥ K updates
-	InBand       int   // of those, |v − 1| ≤ Band
-	CoVs         []float64
-	Top          []PageStats
-	Candidates   []Candidate // pages in the band, with their checks
-	Closest      []Candidate // the pages with the smallest |v − 1| among the screened
-	Aggregate    []Fit       // fits to the aggregate, best AIC first
-	AggregateN   int         // intervals the aggregate fits used (≤ AggregateMax)
-	TopFits      []Fit       // fits to the top page's intervals
-	Survival     [][2]float64
-	TopSurvival  [][2]float64
-	PageErrors   []PageError
-	Summary      []MethodSummary
-	ReplaySource string
+	Pages         int // pages read
+	Updates       int64
+	Intervals     int64 // intervals of all pages (the aggregate)
+	First, Last   int64 // Unix seconds over all pages
+	Screened      int   // pages with ≥ K updates
+	InBand        int   // of those, |v − 1| ≤ Band
+	CoVs          []float64
+	Top           []PageStats
+	Candidates    []Candidate // pages in the band, with their checks
+	Closest       []Candidate // the pages with the smallest |v − 1| among the screened
+	Aggregate     []Fit       // fits to the aggregate, best AIC first; none below MinFitIntervals
+	AggregateN    int         // intervals sampled for the aggregate fits (≤ AggregateMax)
+	AggregateFitN int         // of those, the positive ones the fits use
+	TopFits       []Fit       // fits to the top page's intervals; none below MinFitIntervals
+	TopFitN       int         // positive intervals of the top page
+	Survival      [][2]float64
+	TopSurvival   [][2]float64
+	PageErrors    []PageError
+	Summary       []MethodSummary
+	Evidence      []MethodSummary // Summary over the pages with ≥ MinEvidenceIntervals intervals (EvidenceSummary)
+	ReplaySource  string
 
 	Bundle *tables.Bundle
 }
@@ -272,18 +275,23 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 	// Tail fits: the aggregate (reservoir sample) and the top page.
 	res.AggregateN = len(agg.x)
 	res.Survival = survivalFromBins(bins, res.Intervals)
-	if pos := positive(agg.x); len(pos) >= 2 {
+	pos := positive(agg.x)
+	res.AggregateFitN = len(pos)
+	if len(pos) >= MinFitIntervals {
 		if res.Aggregate, err = FitAll(pos); err != nil {
 			return nil, fmt.Errorf("analyze: aggregate fit: %w", err)
 		}
 	}
 	if tp := top.Pages(); len(tp) > 0 {
 		u := positive(transform.Intervals(tp[0].Updates, res.Unit))
-		if len(u) >= 2 {
+		res.TopFitN = len(u)
+		if len(u) > 0 {
+			res.TopSurvival = empiricalSurvival(u)
+		}
+		if len(u) >= MinFitIntervals {
 			if res.TopFits, err = FitAll(u); err != nil {
 				return nil, fmt.Errorf("analyze: top page fit: %w", err)
 			}
-			res.TopSurvival = empiricalSurvival(u)
 		}
 	}
 
@@ -299,6 +307,7 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 			return nil, fmt.Errorf("analyze: replay %s: %w", opt.Replay, err)
 		}
 		res.Summary = Summarize(res.PageErrors)
+		res.Evidence = EvidenceSummary(res.PageErrors)
 		logf(opt.Log, "analyze: %d estimates compared with the truth", len(res.PageErrors))
 	}
 

@@ -114,15 +114,19 @@ the full analysis.`,
 						if err != nil {
 							return err
 						}
-						sum = analysis.Summarize(pe)
+						sum = analysis.EvidenceSummary(pe)
 					}
-					return printRecommendation(out, sc, sum)
+					if err := printRecommendation(out, sc, sum); err != nil || len(args) == 0 {
+						return err
+					}
+					_, err := fmt.Fprintln(out, "(without DATASET every estimate is compared at its grid points; give DATASET REPLAY_DIR -o OUT to compare interpolated step estimates with the exact G_U, SPEC §4.2)")
+					return err
 				}
 				res, err := runAnalyze(cmd.Context(), g, &opt, args)
 				if err != nil {
 					return err
 				}
-				return printRecommendation(out, sc, res.Summary)
+				return printRecommendation(out, sc, res.Evidence)
 			}
 			if len(args) == 0 {
 				return usagef("analyze: missing DATASET")
@@ -228,7 +232,7 @@ func printRecommendation(w io.Writer, sc analysis.Scenario, sum []analysis.Metho
 	}
 	fmt.Fprintf(w, "Scenario: %s\nRecommended method: %s\n  %s\n", sc.Describe(), rec.Method, rec.Reason)
 	if len(rec.Evidence) == 0 {
-		fmt.Fprintln(w, "\nNo measured errors for this scenario: give a replay directory with a matching sampler to see them.")
+		fmt.Fprintf(w, "\nNo measured errors for this scenario: give a replay directory with a matching sampler, on pages with ≥ %d intervals, to see them.\n", analysis.MinEvidenceIntervals)
 		return nil
 	}
 	fmt.Fprintf(w, "\nMeasured errors against the true G_U (%s samplers), best mean WMRD first:\n", rec.Scenario.Sampler)
