@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 
 	"github.com/revisit-dev/revisit/series"
-	"github.com/revisit-dev/revisit/transform"
 )
 
 // EstimateRow is one replayed estimate (or truth row) as the error tables
@@ -82,6 +82,7 @@ func PageErrors(rows []EstimateRow, xmax float64, extra int, intervals map[int64
 		sampler, kind string
 	}
 	truth := map[key]series.CDF{}
+	exact := map[int64]*ageCDF{} // per page, prepared once
 	for _, r := range rows {
 		if r.Method != "truth" {
 			continue
@@ -90,11 +91,16 @@ func PageErrors(rows []EstimateRow, xmax float64, extra int, intervals map[int64
 		if intervals == nil || r.Kind != "G" {
 			continue
 		}
-		u, ok := intervals[r.PageID]
+		g, ok := exact[r.PageID]
 		if !ok {
-			return nil, fmt.Errorf("page %d (%s): in the replay output but not in the dataset (a replay of another dataset?)", r.PageID, r.Title)
+			u, ok := intervals[r.PageID]
+			if !ok {
+				return nil, fmt.Errorf("page %d (%s): in the replay output but not in the dataset (a replay of another dataset?)", r.PageID, r.Title)
+			}
+			g = newAgeCDF(u)
+			exact[r.PageID] = g
 		}
-		if err := checkTruth(r, exactG(u)); err != nil {
+		if err := checkTruth(r, g.at); err != nil {
 			return nil, err
 		}
 	}
@@ -122,11 +128,11 @@ func PageErrors(rows []EstimateRow, xmax float64, extra int, intervals map[int64
 			out = append(out, pe)
 			continue
 		}
-		var exact TruthFunc
-		if intervals != nil && r.Kind == "G" {
-			exact = exactG(intervals[r.PageID])
+		var truthAt TruthFunc
+		if g := exact[r.PageID]; g != nil && r.Kind == "G" {
+			truthAt = g.at
 		}
-		e, err := Compare(est, tr, xmax, IsStepMethod(r.Method) && r.Kind == "G", extra, exact)
+		e, err := Compare(est, tr, xmax, IsStepMethod(r.Method) && r.Kind == "G", extra, truthAt)
 		if err != nil {
 			return nil, fmt.Errorf("page %d (%s), sampler %s: %w", r.PageID, r.Title, r.Sampler, err)
 		}
@@ -136,9 +142,46 @@ func PageErrors(rows []EstimateRow, xmax float64, extra int, intervals map[int64
 	return out, nil
 }
 
-// exactG is the exact G_U of intervals u (transform.AgeCDF).
-func exactG(u []float64) TruthFunc {
-	return func(xs []float64) []float64 { return transform.AgeCDF(u, xs).P }
+// ageCDF is the exact G_U(x) = Σ_i min(U_i, x) / Σ_i U_i of fixed
+// intervals (SPEC §3, as transform.AgeCDF), prepared once — sorted, with
+// prefix sums — for the many evaluations of one page's rows: at ascending
+// points a merge walk costs O(n + m) instead of a sort per call.
+type ageCDF struct {
+	u      []float64 // sorted
+	prefix []float64 // prefix[k] = u[0] + … + u[k−1]
+}
+
+func newAgeCDF(intervals []float64) *ageCDF {
+	u := slices.Clone(intervals)
+	slices.Sort(u)
+	prefix := make([]float64, len(u)+1)
+	for i, v := range u {
+		prefix[i+1] = prefix[i] + v
+	}
+	return &ageCDF{u: u, prefix: prefix}
+}
+
+// at evaluates G_U at ascending xs: with k = #{U_i ≤ x}, the intervals
+// ≤ x contribute themselves and the others x each:
+// G_U(x) = (prefix[k] + (n − k)·x) / prefix[n]; 0 for x ≤ 0 or no time.
+func (a *ageCDF) at(xs []float64) []float64 {
+	n := len(a.u)
+	total := a.prefix[n]
+	g := make([]float64, len(xs))
+	k := 0
+	for i, x := range xs {
+		if total <= 0 || x <= 0 {
+			continue
+		}
+		if i > 0 && x < xs[i-1] { // not ascending: search afresh
+			k = sort.Search(n, func(j int) bool { return a.u[j] > x })
+		}
+		for k < n && a.u[k] <= x {
+			k++
+		}
+		g[i] = (a.prefix[k] + float64(n-k)*x) / total
+	}
+	return g
 }
 
 // truthTol is how far a replay's tabulated truth may be from the exact
