@@ -48,7 +48,12 @@ computes SPEC §5's statistics:
                  prediction, and the Δ each needs for staleness ≤ ε
   method errors  with REPLAY_DIR: WMRD and KS of every estimate against the
                  true G_U (and F_U) on [0, --x-max], per page and per method and
-                 sampler (mean and median over pages)
+                 sampler (mean and median over pages); step estimates (M3–M6,
+                 G-M4) interpolated with --extra points per step against the
+                 exact G_U of the page's intervals (SPEC §4.2)
+  small samples  no number but "too few (n < N intervals)": tail fits below 10
+                 intervals, KS below K − 1, Hurst below 128, recommendation
+                 evidence below 99; H outside [0, 1] is flagged, not reported
 
 OUT receives tables/*.json and figures/*.json for 'revisit report', every
 table as csv/<id>.csv and .parquet, page_stats.parquet/.csv (one row per
