@@ -84,7 +84,9 @@ func autocovFFT(d []float64, maxLag int) []float64 {
 }
 
 // PowerLaw is the fit ρ(k) ≈ c·k^{−γ} of SPEC §5 and the Hurst exponent
-// it implies, H = 1 − γ/2.
+// it implies, H = 1 − γ/2, as fitted: not checked against [0, 1] nor
+// against the series' length. The reported H(ACF) is Hurst's (HurstACF),
+// which is NaN with a note below MinHurstLen intervals or outside [0, 1].
 type PowerLaw struct {
 	C, Gamma float64
 	H        float64

@@ -29,13 +29,16 @@ func pageStatsColumns(unit string) []tables.Column {
 		{Name: "group", Kind: tables.String},
 		{Name: "n_updates", Kind: tables.Int, Doc: "n"},
 		{Name: "mean_interval", Unit: unit, Kind: tables.Float, Doc: "E[U]"},
-		{Name: "var_interval", Unit: unit + "²", Kind: tables.Float, Doc: "Var[U] (divisor n−2)"},
+		{Name: "var_interval", Unit: unit + "²", Kind: tables.Float, Doc: varianceConvention},
 		{Name: "cov", Kind: tables.Float, Doc: "v = sd(U)/E[U]"},
 		{Name: "lifetime", Unit: unit, Kind: tables.Float, Doc: "T = u_last − u_first"},
 		{Name: "first", Kind: tables.Time},
 		{Name: "last", Kind: tables.Time},
 	}
 }
+
+// varianceConvention states how Var[U] and v are computed.
+const varianceConvention = "Var[U] is the sample variance of the page's n_U = updates − 1 intervals with divisor n_U − 1 (Bessel); v = sd(U)/E[U] with sd = √Var[U]"
 
 func pageStatsRow(s PageStats) []any {
 	return []any{s.PageID, s.Source, s.Title, s.Group, int64(s.Updates), s.Mean, s.Var, s.CoV, s.Lifetime, s.First, s.Last}
@@ -69,6 +72,7 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 		Columns: []tables.Column{{Name: "rank", Kind: tables.Int}, {Name: "page_id", Kind: tables.Int}, {Name: "title", Kind: tables.String},
 			{Name: "updates", Kind: tables.Int}, {Name: "E[U]", Unit: u, Kind: tables.Float}, {Name: "v", Kind: tables.Float, Doc: "CoV sd/E"},
 			{Name: "T", Unit: "years", Kind: tables.Float, Doc: "lifetime"}},
+		Notes: []string{varianceConvention},
 	}
 	for i, s := range res.Top {
 		top.Rows = append(top.Rows, []any{int64(i + 1), s.PageID, s.Title, int64(s.Updates), s.Mean, s.CoV, s.Lifetime * res.Unit / (365.25 * 86400)})
@@ -77,13 +81,13 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 
 	// 3. tails.
 	aggNote := fmt.Sprintf("aggregate: every interval of every page counts once; fits on a uniform sample of %s of %s intervals", humanize.Comma(int64(res.AggregateN)), humanize.Comma(res.Intervals))
-	if len(res.Aggregate) > 0 {
-		b.Tables = append(b.Tables, fitTable("tail_fits_aggregate", "Tail fits (MLE) to the aggregate of all intervals", src, 1, res.Aggregate, []string{aggNote}))
+	if len(res.Aggregate) > 0 || res.AggregateN > 0 {
+		b.Tables = append(b.Tables, fitTable("tail_fits_aggregate", "Tail fits (MLE) to the aggregate of all intervals", src, 1, res.Aggregate, res.AggregateFitN, []string{aggNote}))
 		b.Figures = append(b.Figures, tailFigure("tail_aggregate", "Aggregate inter-update survival with fitted tails", src, 1, u, res.Survival, res.Aggregate, aggNote))
 	}
-	if len(res.TopFits) > 0 && len(res.Top) > 0 {
+	if len(res.Top) > 0 && res.Top[0].Intervals > 0 {
 		t0 := res.Top[0]
-		b.Tables = append(b.Tables, fitTable("tail_fits_top", fmt.Sprintf("Tail fits (MLE) to the top page, %s", t0.Title), src, 2, res.TopFits, nil))
+		b.Tables = append(b.Tables, fitTable("tail_fits_top", fmt.Sprintf("Tail fits (MLE) to the top page, %s", t0.Title), src, 2, res.TopFits, res.TopFitN, nil))
 		b.Figures = append(b.Figures, tailFigure("tail_top", fmt.Sprintf("Inter-update survival of %s with fitted tails", t0.Title), src, 2, u, res.TopSurvival, res.TopFits, ""))
 	}
 
@@ -92,8 +96,10 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 		ID: "poisson_screen", Title: "Poisson screen", Source: src, Section: secScreen, Order: 1,
 		Columns: []tables.Column{{Name: "pages", Kind: tables.Int}, {Name: fmt.Sprintf("≥ %d updates", o.MinUpdates), Kind: tables.Int},
 			{Name: fmt.Sprintf("|v − 1| ≤ %g", o.Band), Kind: tables.Int}, {Name: "KS p ≥ 0.05", Kind: tables.Int}, {Name: "KS p ≥ 0.05 and Ljung–Box p ≥ 0.05", Kind: tables.Int}},
-		Rows:  [][]any{{int64(res.Pages), int64(res.Screened), int64(res.InBand), int64(countCands(res.Candidates, false)), int64(countCands(res.Candidates, true))}},
-		Notes: []string{"KS: Lilliefors-style test against the exponential with fitted rate, Monte-Carlo p-value; Ljung–Box on ρ(1…20)"},
+		Rows: [][]any{{int64(res.Pages), int64(res.Screened), int64(res.InBand), int64(countCands(res.Candidates, false)), int64(countCands(res.Candidates, true))}},
+		Notes: []string{"KS: Lilliefors-style test against the exponential with fitted rate, Monte-Carlo p-value; Ljung–Box on ρ(1…20)",
+			fmt.Sprintf("only pages with ≥ K = %d updates are screened (KS on ≥ %d intervals); Hurst exponents need ≥ %d intervals, and estimates outside [0, 1] are flagged, not reported", o.MinUpdates, max(o.MinUpdates-1, 3), MinHurstLen),
+			varianceConvention},
 	})
 	b.Figures = append(b.Figures, covHistogram(res, src, o))
 	b.Tables = append(b.Tables, candidateTable("screen_candidates", fmt.Sprintf("Pages with |v − 1| ≤ %g: goodness of fit and dependence", o.Band), src, 2, res.Candidates))
@@ -108,7 +114,7 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 		rsrc := src + "; " + res.ReplaySource
 		b.Tables = append(b.Tables, summaryTable(res.Summary, rsrc, o))
 		b.Tables = append(b.Tables, pageErrorsTable(res, o, true))
-		b.Tables = append(b.Tables, recommendTable(res.Summary, rsrc))
+		b.Tables = append(b.Tables, recommendTable(res.Evidence, res.Summary, rsrc))
 		b.Figures = append(b.Figures, methodFigures(res, rows, rsrc)...)
 	}
 	return b
@@ -124,11 +130,22 @@ func countCands(cs []Candidate, indep bool) int {
 	return n
 }
 
-func fitTable(id, title, src string, order int, fits []Fit, notes []string) tables.Table {
+// fitTable lists fits best AIC first; with no fits because the sample
+// (n positive intervals) has fewer than MinFitIntervals, one row per
+// family says "too few" and holds no number.
+func fitTable(id, title, src string, order int, fits []Fit, n int, notes []string) tables.Table {
 	t := tables.Table{
-		ID: id, Title: title, Source: src, Section: secTails, Order: order, Notes: append(notes, "sorted by AIC = 2k − 2ℓ; ΔAIC against the best; KS = sup |F̂_n − F|"),
+		ID: id, Title: title, Source: src, Section: secTails, Order: order,
+		Notes: append(notes, "sorted by AIC = 2k − 2ℓ; ΔAIC against the best; KS = sup |F̂_n − F|", fmt.Sprintf("fits need at least %d positive intervals", MinFitIntervals)),
 		Columns: []tables.Column{{Name: "family", Kind: tables.String}, {Name: "parameters", Kind: tables.String}, {Name: "log-likelihood", Kind: tables.Float},
 			{Name: "AIC", Kind: tables.Float}, {Name: "ΔAIC", Kind: tables.Float}, {Name: "KS", Kind: tables.Float}, {Name: "n", Kind: tables.Int}},
+	}
+	if len(fits) == 0 && n < MinFitIntervals {
+		nan := math.NaN()
+		for _, f := range []string{FamilyExponential, FamilyPareto, FamilyWeibull, FamilyLognormal} {
+			t.Rows = append(t.Rows, []any{f, tooFew(n, MinFitIntervals), nan, nan, nan, nan, int64(n)})
+		}
+		return t
 	}
 	for _, f := range fits {
 		name := f.Family
@@ -199,12 +216,14 @@ func candidateTable(id, title, src string, order int, cs []Candidate) tables.Tab
 		Columns: []tables.Column{{Name: "page_id", Kind: tables.Int}, {Name: "title", Kind: tables.String}, {Name: "updates", Kind: tables.Int},
 			{Name: "v", Kind: tables.Float}, {Name: "KS D", Kind: tables.Float}, {Name: "KS p", Kind: tables.Float},
 			{Name: "ρ(1)", Kind: tables.Float}, {Name: "Ljung–Box p", Kind: tables.Float},
-			{Name: "H (ACF)", Kind: tables.Float}, {Name: "H (DFA)", Kind: tables.Float}, {Name: "H (local Whittle)", Kind: tables.Float}},
-		Notes: []string{"KS p: Lilliefors-style Monte-Carlo p-value against the fitted exponential; H (ACF) = 1 − γ/2 from ρ(k) ≈ c k^{−γ} on the positive lags"},
+			{Name: "H (ACF)", Kind: tables.Float}, {Name: "H (DFA)", Kind: tables.Float}, {Name: "H (local Whittle)", Kind: tables.Float},
+			{Name: "note", Kind: tables.String, Doc: "statistics left without a number, and why"}},
+		Notes: []string{"KS p: Lilliefors-style Monte-Carlo p-value against the fitted exponential; H (ACF) = 1 − γ/2 from ρ(k) ≈ c k^{−γ} on the positive lags",
+			fmt.Sprintf("— : no number, see the note: too few intervals (H needs ≥ %d), or an H outside [0, 1] (no valid Hurst exponent)", MinHurstLen)},
 	}
 	for _, c := range cs {
 		t.Rows = append(t.Rows, []any{c.PageID, c.Title, int64(c.Updates), c.CoV, c.KS, c.KSP, c.Rho1, c.LjungP,
-			c.PowerLaw.H, c.HurstOf(HurstDFA).H, c.HurstOf(HurstLW).H})
+			c.HurstOf(HurstACF).H, c.HurstOf(HurstDFA).H, c.HurstOf(HurstLW).H, c.Note})
 	}
 	return t
 }
@@ -212,12 +231,14 @@ func candidateTable(id, title, src string, order int, cs []Candidate) tables.Tab
 func hurstTable(cs []Candidate, src string) tables.Table {
 	t := tables.Table{ID: "hurst_closest", Title: "Hurst exponent of the closest-to-Poisson pages, every estimator", Source: src, Section: secScreen, Order: 4,
 		Columns: []tables.Column{{Name: "page_id", Kind: tables.Int}, {Name: "title", Kind: tables.String}, {Name: "estimator", Kind: tables.String},
-			{Name: "H", Kind: tables.Float}, {Name: "SE", Kind: tables.Float}, {Name: "95% low", Kind: tables.Float}, {Name: "95% high", Kind: tables.Float}, {Name: "points", Kind: tables.Int}},
-		Notes: []string{"the report relies on DFA-1 and local Whittle (validated on exact FGN, n = 2¹⁶: within ±0.05 for H = 0.5, 0.7, 0.9); SEs of the regression estimators are OLS slope errors and understate the uncertainty"},
+			{Name: "H", Kind: tables.Float}, {Name: "SE", Kind: tables.Float}, {Name: "95% low", Kind: tables.Float}, {Name: "95% high", Kind: tables.Float}, {Name: "points", Kind: tables.Int},
+			{Name: "note", Kind: tables.String}},
+		Notes: []string{"the report relies on DFA-1 and local Whittle (validated on exact FGN, n = 2¹⁶: within ±0.05 for H = 0.5, 0.7, 0.9); SEs of the regression estimators are OLS slope errors and understate the uncertainty",
+			fmt.Sprintf("no number (see the note) below %d intervals, or for an estimate outside [0, 1]", MinHurstLen)},
 	}
 	for _, c := range cs {
 		for _, h := range c.Hurst {
-			t.Rows = append(t.Rows, []any{c.PageID, c.Title, h.Method, h.H, h.SE, h.Lo, h.Hi, int64(h.Points)})
+			t.Rows = append(t.Rows, []any{c.PageID, c.Title, h.Method, h.H, h.SE, h.Lo, h.Hi, int64(h.Points), h.Note})
 		}
 	}
 	return t
@@ -236,8 +257,14 @@ func acfFigure(cs []Candidate, src string, o *Options) tables.Figure {
 			}
 		}
 		f.Curves = append(f.Curves, tables.Curve{Name: fmt.Sprintf("%s (v = %.2f)", c.Title, c.CoV), X: xs, Y: ys, Points: true})
-		if !math.IsNaN(c.PowerLaw.H) {
-			fit := tables.Curve{Name: fmt.Sprintf("%s fit, H = %.2f", c.Title, c.PowerLaw.H), Dashed: true}
+		if !math.IsNaN(c.PowerLaw.Gamma) {
+			name := fmt.Sprintf("%s fit, γ = %.2f", c.Title, c.PowerLaw.Gamma)
+			if h := c.HurstOf(HurstACF); !math.IsNaN(h.H) {
+				name = fmt.Sprintf("%s fit, H = %.2f", c.Title, h.H)
+			} else if h.Note != "" {
+				name += " (H: " + h.Note + ")"
+			}
+			fit := tables.Curve{Name: name, Dashed: true}
 			for k := 1; k < len(c.ACF); k++ {
 				fit.X = append(fit.X, float64(k))
 				fit.Y = append(fit.Y, c.PowerLaw.C*math.Pow(float64(k), -c.PowerLaw.Gamma))
@@ -253,7 +280,10 @@ func summaryTable(sum []MethodSummary, src string, o *Options) tables.Table {
 		Columns: []tables.Column{{Name: "sampler", Kind: tables.String}, {Name: "kind", Kind: tables.String}, {Name: "method", Kind: tables.String},
 			{Name: "pages", Kind: tables.Int}, {Name: "mean WMRD", Kind: tables.Float}, {Name: "median WMRD", Kind: tables.Float},
 			{Name: "mean KS", Kind: tables.Float}, {Name: "median KS", Kind: tables.Float}, {Name: "undefined", Kind: tables.Int}, {Name: "class", Kind: tables.String}},
-		Notes: []string{fmt.Sprintf("errors on the grid x_n in [0, %s]; step estimates (M3, M4, M5, M6, G-M4) interpolated linearly with %d extra points per step (SPEC §4.2)", xmaxText(o.XMax), o.Extra)},
+		Notes: []string{
+			fmt.Sprintf("errors on [0, %s] against the exact G_U = Σ min(U_i, x)/Σ U_i of each page's intervals; WMRD = Σ|H − G|/Σ(H + G)/2, KS = max|H − G|", xmaxText(o.XMax)),
+			fmt.Sprintf("G_U of the step estimates (M3, M4, M5, M6, G-M4): interpolated linearly between their grid points x_n and compared at %d extra points per step as well (SPEC §4.2), so their interpolation error counts; M1, M2, the Poisson baselines and every F_U: at the grid points x_n", max(o.Extra, 0)),
+		},
 	}
 	for _, m := range sum {
 		t.Rows = append(t.Rows, []any{m.Sampler, m.Kind, m.Method, int64(m.Pages), m.MeanWMRD, m.MedianWMRD, m.MeanKS, m.MedianKS, int64(m.Undefined), methodClass(m.Method)})
@@ -316,14 +346,26 @@ func (s Scenario) Describe() string {
 	return "random S, no age"
 }
 
-func recommendTable(sum []MethodSummary, src string) tables.Table {
+// recommendTable shows, per scenario, the recommended method with the
+// errors measured on the pages long enough to count (evidence, see
+// EvidenceSummary); a scenario whose samplers were replayed only on
+// shorter pages (all in all) says "too few" instead of a number.
+func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
 	t := tables.Table{ID: "recommendation", Title: "Recommended method per scenario (SPEC §5), with its measured error", Source: src, Section: secMethods, Order: 3,
 		Columns: []tables.Column{{Name: "scenario", Kind: tables.String}, {Name: "method", Kind: tables.String}, {Name: "sampler", Kind: tables.String},
-			{Name: "mean WMRD", Kind: tables.Float}, {Name: "mean KS", Kind: tables.Float}, {Name: "best method measured", Kind: tables.String}, {Name: "its mean WMRD", Kind: tables.Float}}}
+			{Name: "mean WMRD", Kind: tables.Float}, {Name: "mean KS", Kind: tables.Float}, {Name: "best method measured", Kind: tables.String}, {Name: "its mean WMRD", Kind: tables.Float}},
+		Notes: []string{fmt.Sprintf("errors averaged over the replayed pages with ≥ %d intervals; shorter pages are no evidence for a ranking of methods", MinEvidenceIntervals)}}
 	for _, s := range Scenarios {
-		rec, err := Recommend(s, sum)
+		rec, err := Recommend(s, evidence)
 		if err != nil {
 			continue
+		}
+		if len(rec.Evidence) == 0 {
+			if r, _ := Recommend(s, all); len(r.Evidence) > 0 {
+				nan := math.NaN()
+				t.Rows = append(t.Rows, []any{s.Describe(), rec.Method, "", nan, nan, fmt.Sprintf("too few (every replayed page < %d intervals)", MinEvidenceIntervals), nan})
+				continue
+			}
 		}
 		samplers := map[string]bool{}
 		for _, e := range rec.Evidence {

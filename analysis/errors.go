@@ -34,23 +34,33 @@ func IsStepMethod(method string) bool { return stepMethods[method] }
 type Error struct {
 	WMRD   float64 // SPEC §5 w
 	KS     float64 // SPEC §5 κ
-	Points int     // grid points compared
+	Points int     // points compared
 }
+
+// TruthFunc evaluates a page's exact distribution (G_U or F_U of its
+// intervals, SPEC §3) at ascending points xs.
+type TruthFunc func(xs []float64) []float64
 
 // Compare evaluates an estimate against the truth on the grid x_n of truth
 // inside [0, xmax] (xmax ≤ 0: the whole grid) and returns WMRD and KS.
 //
-// When step is true (IsStepMethod), the estimate is a step function known
-// at its grid points: it is interpolated linearly (series.CDF.Linear) and
-// extra points are inserted between consecutive grid points of truth, as
-// SPEC §4.2 prescribes; the truth is then evaluated at those points with
-// truthAt when given (e.g. the exact G_U of the intervals) or linearly
-// between its grid points (exact for G_U, which is piecewise linear between
-// the sorted intervals, when the grid holds the kinks, and close
-// otherwise). When step is false the estimate is evaluated as a
-// right-continuous step function (series.CDF.At) at the truth's grid
-// points only.
-func Compare(est, truth series.CDF, xmax float64, step bool, extra int, truthAt func(float64) float64) (Error, error) {
+// When step is true (IsStepMethod, G_U rows) and exact is given, SPEC
+// §4.2's protocol applies: extra points are inserted between consecutive
+// grid points (a fine grid of step Δ/(extra+1): 0.05 for Δ = 0.5 and the
+// default 9), the step estimate, known only at its grid points, is
+// interpolated linearly there (series.CDF.Linear), and the truth is exact
+// at every fine point (exact). The interpolation error of the estimate
+// between its grid points is thereby part of its error, as in the paper's
+// tables. Interpolating the truth's grid values as well would compare two
+// chords over the same segments, whose largest gap is always at a grid
+// point: the interpolation would change nothing. So without exact (the
+// truth is known only on its grid) a step estimate is compared at the grid
+// points only, and extra is ignored.
+//
+// When step is false the estimate is evaluated as a right-continuous step
+// function (series.CDF.At) at the truth's grid points only, against exact
+// there when given, else the truth's grid values.
+func Compare(est, truth series.CDF, xmax float64, step bool, extra int, exact TruthFunc) (Error, error) {
 	var xs []float64
 	for _, x := range truth.X {
 		if xmax > 0 && x > xmax*(1+1e-12) {
@@ -64,7 +74,7 @@ func Compare(est, truth series.CDF, xmax float64, step bool, extra int, truthAt 
 	if len(est.X) == 0 {
 		return Error{}, fmt.Errorf("compare %s: empty estimate", est.Method)
 	}
-	if step && extra > 0 {
+	if step && extra > 0 && exact != nil {
 		fine := make([]float64, 0, len(xs)*(extra+1))
 		for i, x := range xs {
 			if i > 0 {
@@ -78,19 +88,19 @@ func Compare(est, truth series.CDF, xmax float64, step bool, extra int, truthAt 
 		xs = fine
 	}
 	h := make([]float64, len(xs))
-	g := make([]float64, len(xs))
 	for i, x := range xs {
 		if step {
 			h[i] = est.Linear(x)
 		} else {
 			h[i] = est.At(x)
 		}
-		switch {
-		case truthAt != nil:
-			g[i] = truthAt(x)
-		case step:
-			g[i] = truth.Linear(x)
-		default:
+	}
+	var g []float64
+	if exact != nil {
+		g = exact(xs)
+	} else {
+		g = make([]float64, len(xs))
+		for i, x := range xs {
 			g[i] = truth.At(x)
 		}
 	}

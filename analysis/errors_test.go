@@ -62,23 +62,30 @@ func TestCompareGrid(t *testing.T) {
 func TestCompareStepInterpolation(t *testing.T) {
 	truth := series.CDF{X: []float64{0, 1}, P: []float64{0, 1}}
 	est := series.CDF{Method: "M4", X: []float64{0, 1}, P: []float64{0, 1}}
-	e, err := Compare(est, truth, 0, IsStepMethod("M4"), 1, func(x float64) float64 { return x * x })
+	square := func(xs []float64) []float64 {
+		g := make([]float64, len(xs))
+		for i, x := range xs {
+			g[i] = x * x
+		}
+		return g
+	}
+	e, err := Compare(est, truth, 0, IsStepMethod("M4"), 1, square)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if e.Points != 3 || math.Abs(e.WMRD-0.25/1.375) > 1e-12 || math.Abs(e.KS-0.25) > 1e-12 {
 		t.Errorf("got %+v, want 3 points, w = %g, κ = 0.25", e, 0.25/1.375)
 	}
-	// Without truthAt the truth is interpolated linearly too: both are the
-	// line x, so the error is 0.
+	// Without the exact truth it is known only at the 2 grid points, where
+	// the estimate is exact: no error, and no fine points pretended.
 	e, _ = Compare(est, truth, 0, true, 9, nil)
-	if e.Points != 11 || e.WMRD != 0 || e.KS != 0 {
-		t.Errorf("linear truth: got %+v, want 11 points and no error", e)
+	if e.Points != 2 || e.WMRD != 0 || e.KS != 0 {
+		t.Errorf("grid truth: got %+v, want the 2 grid points and no error", e)
 	}
 	// extra ≤ 0 (the command line's --extra 0 arrives as −1): the grid
 	// points only.
 	for _, extra := range []int{0, -1} {
-		if e, _ := Compare(est, truth, 0, true, extra, nil); e.Points != 2 {
+		if e, _ := Compare(est, truth, 0, true, extra, square); e.Points != 2 {
 			t.Errorf("extra %d: %d points, want the 2 grid points", extra, e.Points)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 
 	"github.com/revisit-dev/revisit/series"
 )
@@ -32,6 +33,9 @@ type PageError struct {
 	Kind    string
 	Error
 	Note string
+	// Intervals is the page's number of intervals (the truth row's
+	// Samples; 0 when unknown).
+	Intervals int
 }
 
 // MethodSummary summarises one method under one sampler over pages:
@@ -49,22 +53,55 @@ type MethodSummary struct {
 // exponential when they carry no tabulated CDF (SPEC §4.3).
 var baselines = map[string]bool{"naive": true, "cho": true, "matloff": true, "age-mle": true}
 
-// PageErrors compares every non-truth row with the truth row of the same
-// page, sampler and kind on [0, xmax] (Compare; step methods interpolated
-// with extra points per step). A Poisson baseline without a tabulated CDF
-// is compared as the exponential with its rate (F = G = 1 − e^{−λ̂x}); an
-// undefined rate (NaN, e.g. Matloff when every visit saw a change) is
-// reported with NaN errors and its note, not dropped. A row without a
-// truth row is an error.
-func PageErrors(rows []EstimateRow, xmax float64, extra int) ([]PageError, error) {
+// PageErrors compares every non-truth row with the truth of the same
+// page, sampler and kind on [0, xmax] (Compare). A Poisson baseline
+// without a tabulated CDF is compared as the exponential with its rate
+// (F = G = 1 − e^{−λ̂x}); an undefined rate (NaN, e.g. Matloff when every
+// visit saw a change) is reported with NaN errors and its note, not
+// dropped. A row without a truth row is an error.
+//
+// intervals maps a page id to its inter-update intervals U_i in the unit
+// of the rows; from them G_U is exact (SPEC §3: G_U(x) = Σ min(U_i, x) /
+// Σ U_i) wherever an estimate is evaluated, and the G_U rows of step
+// methods are compared by SPEC §4.2's protocol: interpolated linearly with
+// extra points per step against the exact G_U at every point (Compare).
+// The other G_U rows, and every F_U row (F_U recovered from G_U is not a
+// step function), are compared at the grid points, where the replay's
+// truth rows are exact. (F_U = #{U_i ≤ x}/n jumps, so it is taken from the
+// truth row rather than recomputed: intervals rounded differently could
+// land on the other side of a grid point.) Each G_U truth row is checked
+// against the intervals first: a page missing from intervals, or a truth
+// row that the intervals do not reproduce within truthTol (a replay of
+// another dataset, or in another unit), is an error.
+//
+// With intervals nil the truth is known only at its grid points, and so
+// every estimate is compared there only (see Compare).
+func PageErrors(rows []EstimateRow, xmax float64, extra int, intervals map[int64][]float64) ([]PageError, error) {
 	type key struct {
 		page          int64
 		sampler, kind string
 	}
 	truth := map[key]series.CDF{}
+	exact := map[int64]*ageCDF{} // per page, prepared once
 	for _, r := range rows {
-		if r.Method == "truth" {
-			truth[key{r.PageID, r.Sampler, r.Kind}] = r.CDF
+		if r.Method != "truth" {
+			continue
+		}
+		truth[key{r.PageID, r.Sampler, r.Kind}] = r.CDF
+		if intervals == nil || r.Kind != "G" {
+			continue
+		}
+		g, ok := exact[r.PageID]
+		if !ok {
+			u, ok := intervals[r.PageID]
+			if !ok {
+				return nil, fmt.Errorf("page %d (%s): in the replay output but not in the dataset (a replay of another dataset?)", r.PageID, r.Title)
+			}
+			g = newAgeCDF(u)
+			exact[r.PageID] = g
+		}
+		if err := checkTruth(r, g.at); err != nil {
+			return nil, err
 		}
 	}
 	var out []PageError
@@ -76,7 +113,7 @@ func PageErrors(rows []EstimateRow, xmax float64, extra int) ([]PageError, error
 		if !ok {
 			return nil, fmt.Errorf("page %d (%s), sampler %s, %s: no truth %s row to compare with", r.PageID, r.Title, r.Sampler, r.Method, r.Kind)
 		}
-		pe := PageError{PageID: r.PageID, Title: r.Title, Sampler: r.Sampler, Method: r.Method, Kind: r.Kind, Note: r.Note}
+		pe := PageError{PageID: r.PageID, Title: r.Title, Sampler: r.Sampler, Method: r.Method, Kind: r.Kind, Note: r.Note, Intervals: tr.Samples}
 		est := r.CDF
 		if baselines[r.Method] && len(est.X) == 0 {
 			if math.IsNaN(r.Rate) || r.Rate <= 0 || math.IsInf(r.Rate, 0) {
@@ -91,7 +128,11 @@ func PageErrors(rows []EstimateRow, xmax float64, extra int) ([]PageError, error
 			out = append(out, pe)
 			continue
 		}
-		e, err := Compare(est, tr, xmax, IsStepMethod(r.Method), extra, nil)
+		var truthAt TruthFunc
+		if g := exact[r.PageID]; g != nil && r.Kind == "G" {
+			truthAt = g.at
+		}
+		e, err := Compare(est, tr, xmax, IsStepMethod(r.Method) && r.Kind == "G", extra, truthAt)
 		if err != nil {
 			return nil, fmt.Errorf("page %d (%s), sampler %s: %w", r.PageID, r.Title, r.Sampler, err)
 		}
@@ -99,6 +140,65 @@ func PageErrors(rows []EstimateRow, xmax float64, extra int) ([]PageError, error
 		out = append(out, pe)
 	}
 	return out, nil
+}
+
+// ageCDF is the exact G_U(x) = Σ_i min(U_i, x) / Σ_i U_i of fixed
+// intervals (SPEC §3, as transform.AgeCDF), prepared once — sorted, with
+// prefix sums — for the many evaluations of one page's rows: at ascending
+// points a merge walk costs O(n + m) instead of a sort per call.
+type ageCDF struct {
+	u      []float64 // sorted
+	prefix []float64 // prefix[k] = u[0] + … + u[k−1]
+}
+
+func newAgeCDF(intervals []float64) *ageCDF {
+	u := slices.Clone(intervals)
+	slices.Sort(u)
+	prefix := make([]float64, len(u)+1)
+	for i, v := range u {
+		prefix[i+1] = prefix[i] + v
+	}
+	return &ageCDF{u: u, prefix: prefix}
+}
+
+// at evaluates G_U at ascending xs: with k = #{U_i ≤ x}, the intervals
+// ≤ x contribute themselves and the others x each:
+// G_U(x) = (prefix[k] + (n − k)·x) / prefix[n]; 0 for x ≤ 0 or no time.
+func (a *ageCDF) at(xs []float64) []float64 {
+	n := len(a.u)
+	total := a.prefix[n]
+	g := make([]float64, len(xs))
+	k := 0
+	for i, x := range xs {
+		if total <= 0 || x <= 0 {
+			continue
+		}
+		if i > 0 && x < xs[i-1] { // not ascending: search afresh
+			k = sort.Search(n, func(j int) bool { return a.u[j] > x })
+		}
+		for k < n && a.u[k] <= x {
+			k++
+		}
+		g[i] = (a.prefix[k] + float64(n-k)*x) / total
+	}
+	return g
+}
+
+// truthTol is how far a replay's tabulated truth may be from the exact
+// one recomputed from the dataset (both are the same sums: only rounding).
+const truthTol = 1e-9
+
+// checkTruth verifies that the G_U truth row r is the exact G_U on its
+// grid.
+func checkTruth(r EstimateRow, exact TruthFunc) error {
+	g := exact(r.CDF.X)
+	for i, x := range r.CDF.X {
+		if math.Abs(g[i]-r.CDF.P[i]) > truthTol || math.IsNaN(r.CDF.P[i]) {
+			return fmt.Errorf("page %d (%s), sampler %s: the replay's true G_U(%g) = %.9g, but the dataset's intervals give %.9g: the replay was made from another dataset or in another unit (give analyze the replay's --unit)",
+				r.PageID, r.Title, r.Sampler, x, r.CDF.P[i], g[i])
+		}
+	}
+	return nil
 }
 
 // expCDF tabulates 1 − e^{−λx} on grid.
@@ -145,6 +245,20 @@ func Summarize(errs []PageError) []MethodSummary {
 		})
 	}
 	return out
+}
+
+// EvidenceSummary is Summarize over the pages with at least
+// MinEvidenceIntervals intervals: the measured errors a recommendation
+// may cite. Errors of shorter pages (or of unknown length) are left out;
+// with none left, a recommendation has no evidence ("too few").
+func EvidenceSummary(errs []PageError) []MethodSummary {
+	var keep []PageError
+	for _, e := range errs {
+		if e.Intervals >= MinEvidenceIntervals {
+			keep = append(keep, e)
+		}
+	}
+	return Summarize(keep)
 }
 
 // methodRank orders methods as SPEC §4 lists them.

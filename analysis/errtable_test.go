@@ -1,18 +1,22 @@
 package analysis
 
 import (
+	"context"
 	"math"
+	"strings"
 	"testing"
 
+	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
+	"github.com/revisit-dev/revisit/transform"
 )
 
 // TestPageErrorsAndSummary builds replay-like rows by hand: truth G on the
 // grid 0, 1, 2 is 0, 0.5, 1.
 //   - M2 (not a step method) = 0, 0.25, 1: Σ|Δ| = 0.25, Σ(H+G)/2 = 0.375 + 1
 //     = 1.375 → w = 0.181818…, κ = 0.25.
-//   - M4 (step; extra = 1 → grid 0, 0.5, 1, 1.5, 2, both linear) = 0, 0.5, 1
-//     → identical to the truth: w = 0, κ = 0.
+//   - M4 (step, but without the intervals the truth is known only on the
+//     grid, so it is compared there) = 0, 0.5, 1 → w = 0, κ = 0.
 //   - naive with λ̂ = ln 2 and no CDF: 1 − 2^{−x} = 0, 0.5, 0.75 →
 //     Σ|Δ| = 0.25, Σ(H+G)/2 = 0.5 + 0.875 = 1.375 → w = 0.181818…, κ = 0.25.
 //   - matloff undefined (NaN rate) → NaN errors, counted as undefined.
@@ -31,7 +35,7 @@ func TestPageErrorsAndSummary(t *testing.T) {
 		{PageID: 2, Sampler: "const:1", Method: "truth", Kind: "G", CDF: cdf("truth", 0, 0.5, 1)},
 		{PageID: 2, Sampler: "const:1", Method: "M2", Kind: "G", CDF: cdf("M2", 0, 0.5, 1)},
 	}
-	pe, err := PageErrors(rows, 0, 1)
+	pe, err := PageErrors(rows, 0, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +71,7 @@ func TestPageErrorsAndSummary(t *testing.T) {
 	if sum[0].Method != "M2" {
 		t.Errorf("summary order starts with %s, want M2 (SPEC order)", sum[0].Method)
 	}
-	if _, err := PageErrors([]EstimateRow{{PageID: 3, Method: "M2", Kind: "G", CDF: cdf("M2", 0, 0, 1)}}, 0, 0); err == nil {
+	if _, err := PageErrors([]EstimateRow{{PageID: 3, Method: "M2", Kind: "G", CDF: cdf("M2", 0, 0, 1)}}, 0, 0, nil); err == nil {
 		t.Error("estimate without truth: no error")
 	}
 }
@@ -111,5 +115,102 @@ func TestRecommend(t *testing.T) {
 	}
 	if _, err := Recommend(Scenario{Sampler: "weekly"}, nil); err == nil {
 		t.Error("unknown sampler: no error")
+	}
+}
+
+// TestPageErrorsExactTruth is SPEC §4.2's protocol worked by hand: the
+// step estimate, known on the grid x_n = nΔ, is interpolated linearly, and
+// the truth is the page's exact G_U at every point of the fine grid (not
+// the truth's grid values interpolated too, which would make the
+// interpolation a no-op).
+//
+// Page: updates at 0, 2.5 h and 3 h → intervals U = 2.5, 0.5 (h), ΣU = 3,
+// G_U(x) = (min(2.5, x) + min(0.5, x)) / 3. Δ = 1 h, x_max = 3, one extra
+// point per step (Extra = 1), so the fine grid is 0, 0.5, 1, …, 3.
+//
+//	x         0    0.5   1    1.5   2     2.5   3
+//	G_U(x)    0    1/3   1/2  2/3   5/6   1     1
+//
+// The truth row (grid values) is 0, 1/2, 5/6, 1.
+//
+// M4 = the truth at the grid points: interpolated 0, 1/4, 1/2, 2/3, 5/6,
+// 11/12, 1. |Δ| = 0, 1/12, 0, 0, 0, 1/12, 0 → κ = 1/12; Σ|Δ| = 1/6;
+// ΣH = 25/6, ΣG = 26/6, Σ(H+G)/2 = 51/12 → w = (1/6)/(51/12) = 2/51.
+// (Interpolating the truth too gives w = κ = 0: the bug this guards.)
+//
+// M5 = 0, 0.4, 0.8, 1 on the grid: interpolated 0, 0.2, 0.4, 0.6, 0.8,
+// 0.9, 1. |Δ| = 0, 2/15, 1/10, 1/15, 1/30, 1/10, 0 → κ = 2/15;
+// Σ|Δ| = 13/30; ΣH = 3.9, ΣG = 13/3, Σ(H+G)/2 = 247/60 →
+// w = (13/30)/(247/60) = 26/247 = 2/19.
+//
+// M2 (ECDF of ages, not a step method) = 0, 0.5, 0.75, 1 is compared at
+// the 4 grid points only: |Δ| = 0, 0, 1/12, 0 → κ = 1/12; ΣH = 2.25,
+// ΣG = 7/3, Σ(H+G)/2 = 55/24 → w = (1/12)/(55/24) = 2/55.
+func TestPageErrorsExactTruth(t *testing.T) {
+	grid := []float64{0, 1, 2, 3}
+	cdf := func(m string, p ...float64) series.CDF { return series.CDF{Method: m, X: grid, P: p} }
+	rows := []EstimateRow{
+		{PageID: 7, Title: "hand", Sampler: "const:1", Method: "truth", Kind: "G", CDF: cdf("truth", 0, 0.5, 5.0/6, 1)},
+		{PageID: 7, Title: "hand", Sampler: "const:1", Method: "M4", Kind: "G", CDF: cdf("M4", 0, 0.5, 5.0/6, 1)},
+		{PageID: 7, Title: "hand", Sampler: "const:1", Method: "M5", Kind: "G", CDF: cdf("M5", 0, 0.4, 0.8, 1)},
+		{PageID: 7, Title: "hand", Sampler: "const:1", Method: "M2", Kind: "G", CDF: cdf("M2", 0, 0.5, 0.75, 1)},
+	}
+	page := series.Page{ID: 7, Title: "hand", Resolution: 1, Updates: []int64{0, 9000, 10800}}
+	res, err := Analyze(context.Background(), eachOf([]series.Page{page}), Options{
+		Out: t.TempDir(), Unit: transform.Hour, Reps: 19, XMax: 3, Extra: 1, Replay: "hand",
+		Estimates: func(string) ([]EstimateRow, string, error) { return rows, "hand-made rows", nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		w, k   float64
+		points int
+	}{"M4": {2.0 / 51, 1.0 / 12, 7}, "M5": {2.0 / 19, 2.0 / 15, 7}, "M2": {2.0 / 55, 1.0 / 12, 4}}
+	if len(res.PageErrors) != len(want) {
+		t.Fatalf("%d page errors, want %d: %+v", len(res.PageErrors), len(want), res.PageErrors)
+	}
+	for _, e := range res.PageErrors {
+		w := want[e.Method]
+		if math.Abs(e.WMRD-w.w) > 1e-12 || math.Abs(e.KS-w.k) > 1e-12 || e.Points != w.points {
+			t.Errorf("%s: w %.6f κ %.6f on %d points, want %.6f %.6f on %d", e.Method, e.WMRD, e.KS, e.Points, w.w, w.k, w.points)
+		}
+	}
+	// The same rows against the page's intervals in minutes (a replay in
+	// another unit), or against a dataset without page 7: errors, not
+	// silently wrong tables.
+	if _, err := PageErrors(rows, 3, 1, map[int64][]float64{7: {150, 30}}); err == nil || !strings.Contains(err.Error(), "another unit") {
+		t.Errorf("intervals in another unit: %v, want an error naming the unit", err)
+	}
+	if _, err := PageErrors(rows, 3, 1, map[int64][]float64{8: {2.5, 0.5}}); err == nil || !strings.Contains(err.Error(), "not in the dataset") {
+		t.Errorf("page missing from the dataset: %v, want an error", err)
+	}
+}
+
+// TestAgeCDFReference: the prepared exact G_U equals transform.AgeCDF (the
+// reference, one sort per call) bit for bit, at ascending points that hit
+// interval values exactly, at x ≤ 0 and beyond the largest interval, and
+// at points out of order.
+func TestAgeCDFReference(t *testing.T) {
+	r := model.NewRand(3, 3)
+	u := make([]float64, 500)
+	for i := range u {
+		u[i] = math.Round(10*r.ExpFloat64()) / 4 // ties, and grid points equal to intervals
+	}
+	xs := series.Grid(0.05, 40)
+	xs = append([]float64{-1}, xs...)
+	g := newAgeCDF(u)
+	want := transform.AgeCDF(u, xs).P
+	for i, v := range g.at(xs) {
+		if v != want[i] {
+			t.Fatalf("G(%g) = %v, reference %v", xs[i], v, want[i])
+		}
+	}
+	shuffled := []float64{3, 0.25, 40, 1, 0}
+	want = transform.AgeCDF(u, shuffled).P
+	for i, v := range g.at(shuffled) {
+		if v != want[i] {
+			t.Errorf("out of order: G(%g) = %v, reference %v", shuffled[i], v, want[i])
+		}
 	}
 }

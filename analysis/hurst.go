@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/dsp/fourier"
@@ -21,41 +22,62 @@ const (
 // The others are reported for comparison.
 var ReliedHurst = []string{HurstDFA, HurstLW}
 
-// MinHurstLen is the shortest series the Hurst estimators accept.
-const MinHurstLen = 64
+// MinHurstLen is the shortest interval series (2⁷ = 128 intervals) on
+// which Hurst reports an H: the scale-based estimators regress over block
+// sizes 16…n/4 (R/S, DFA) or 4…n/10 (aggregated variance), which below
+// 128 leaves one octave or less, and the periodogram ones use about √n
+// frequencies. Shorter series get no number and the note "too few".
+const MinHurstLen = 128
 
 // HurstEstimate is one estimator's H with its standard error and a 95 %
-// interval H ± 1.96·SE.
+// interval H ± 1.96·SE. When there is no valid H, H, SE, Lo and Hi are NaN
+// and Note says why: too few intervals (fewer than MinHurstLen), or an
+// estimate outside [0, 1], which is no Hurst exponent of a stationary
+// series (e.g. H(ACF) = 1.28 on white noise, whose few positive ρ(k) make a
+// spurious rising power law); the estimate is then kept in Raw.
 type HurstEstimate struct {
 	Method string
 	H, SE  float64
 	Lo, Hi float64
 	Points int // scales or frequencies used
+	Raw    float64
+	Note   string
 }
 
+// estimate is a HurstEstimate, flagged (H = NaN, the value in Raw and
+// Note) when h is outside [0, 1].
 func estimate(method string, h, se float64, points int) HurstEstimate {
-	return HurstEstimate{Method: method, H: h, SE: se, Lo: h - 1.96*se, Hi: h + 1.96*se, Points: points}
+	e := HurstEstimate{Method: method, H: h, SE: se, Lo: h - 1.96*se, Hi: h + 1.96*se, Points: points, Raw: h}
+	if h < 0 || h > 1 {
+		n := math.NaN()
+		e.H, e.SE, e.Lo, e.Hi = n, n, n, n
+		e.Note = fmt.Sprintf("H = %.2f outside [0, 1]: not a valid Hurst exponent", h)
+	}
+	return e
 }
 
 func nanEstimate(method string) HurstEstimate {
 	n := math.NaN()
-	return HurstEstimate{Method: method, H: n, SE: n, Lo: n, Hi: n}
+	return HurstEstimate{Method: method, H: n, SE: n, Lo: n, Hi: n, Raw: n}
 }
 
 // Hurst runs every estimator on x (the interval sequence): the ACF power
 // law (lags 1…maxLag), R/S, aggregated variance, DFA-1, GPH and local
-// Whittle. Series shorter than MinHurstLen give NaN estimates.
+// Whittle. Series shorter than MinHurstLen give no estimate (NaN, noted
+// "too few"); estimates outside [0, 1] are flagged (see HurstEstimate).
 func Hurst(x []float64, maxLag int) []HurstEstimate {
-	out := make([]HurstEstimate, 0, 6)
-	pl := FitACFPowerLaw(ACF(x, maxLag))
-	out = append(out, estimate(HurstACF, pl.H, pl.SE, pl.Lags))
+	methods := []string{HurstACF, HurstRS, HurstAggVar, HurstDFA, HurstGPH, HurstLW}
 	if len(x) < MinHurstLen {
-		for _, m := range []string{HurstRS, HurstAggVar, HurstDFA, HurstGPH, HurstLW} {
-			out = append(out, nanEstimate(m))
+		out := make([]HurstEstimate, len(methods))
+		for i, m := range methods {
+			out[i] = nanEstimate(m)
+			out[i].Note = tooFew(len(x), MinHurstLen)
 		}
 		return out
 	}
-	return append(out, RescaledRange(x), AggregatedVariance(x), DFA(x), GPH(x), LocalWhittle(x))
+	pl := FitACFPowerLaw(ACF(x, maxLag))
+	return []HurstEstimate{estimate(HurstACF, pl.H, pl.SE, pl.Lags),
+		RescaledRange(x), AggregatedVariance(x), DFA(x), GPH(x), LocalWhittle(x)}
 }
 
 // logScales returns about k integer scales spaced evenly in log between lo

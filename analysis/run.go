@@ -77,24 +77,27 @@ type Result struct {
 	Unit     float64
 	UnitName string
 
-	Pages        int // pages read
-	Updates      int64
-	Intervals    int64 // intervals of all pages (the aggregate)
-	First, Last  int64 // Unix seconds over all pages
-	Screened     int   // pages with ≥ K updates
-	InBand       int   // of those, |v − 1| ≤ Band
-	CoVs         []float64
-	Top          []PageStats
-	Candidates   []Candidate // pages in the band, with their checks
-	Closest      []Candidate // the pages with the smallest |v − 1| among the screened
-	Aggregate    []Fit       // fits to the aggregate, best AIC first
-	AggregateN   int         // intervals the aggregate fits used (≤ AggregateMax)
-	TopFits      []Fit       // fits to the top page's intervals
-	Survival     [][2]float64
-	TopSurvival  [][2]float64
-	PageErrors   []PageError
-	Summary      []MethodSummary
-	ReplaySource string
+	Pages         int // pages read
+	Updates       int64
+	Intervals     int64 // intervals of all pages (the aggregate)
+	First, Last   int64 // Unix seconds over all pages
+	Screened      int   // pages with ≥ K updates
+	InBand        int   // of those, |v − 1| ≤ Band
+	CoVs          []float64
+	Top           []PageStats
+	Candidates    []Candidate // pages in the band, with their checks
+	Closest       []Candidate // the pages with the smallest |v − 1| among the screened
+	Aggregate     []Fit       // fits to the aggregate, best AIC first; none below MinFitIntervals
+	AggregateN    int         // intervals sampled for the aggregate fits (≤ AggregateMax)
+	AggregateFitN int         // of those, the positive ones the fits use
+	TopFits       []Fit       // fits to the top page's intervals; none below MinFitIntervals
+	TopFitN       int         // positive intervals of the top page
+	Survival      [][2]float64
+	TopSurvival   [][2]float64
+	PageErrors    []PageError
+	Summary       []MethodSummary
+	Evidence      []MethodSummary // Summary over the pages with ≥ MinEvidenceIntervals intervals (EvidenceSummary)
+	ReplaySource  string
 
 	Bundle *tables.Bundle
 }
@@ -174,6 +177,23 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 	// One Lilliefors null distribution per sample size, shared by the pages.
 	sopt := ScreenOptions{MinUpdates: opt.MinUpdates, Band: opt.Band, MaxLag: opt.MaxLag, Reps: opt.Reps,
 		Null: NewLillieforsNull(opt.Seed, opt.Reps)}
+	// The replay output is read first: the pass over the pages keeps the
+	// intervals of the replayed ones, from which the error tables take the
+	// exact G_U (PageErrors).
+	var rows []EstimateRow
+	var replayed map[int64][]float64
+	if opt.Replay != "" {
+		var src string
+		rows, src, err = opt.Estimates(opt.Replay)
+		if err != nil {
+			return nil, fmt.Errorf("analyze: %w", err)
+		}
+		res.ReplaySource = src
+		replayed = map[int64][]float64{}
+		for _, r := range rows {
+			replayed[r.PageID] = nil
+		}
+	}
 	logf(opt.Log, "analyze: reading pages (unit %s)", res.UnitName)
 
 	err = pages(func(p *series.Page) error {
@@ -197,6 +217,9 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 			keep.Offer(p)
 		}
 		u := transform.Intervals(p.Updates, res.Unit)
+		if _, ok := replayed[p.ID]; ok {
+			replayed[p.ID] = u
+		}
 		for _, x := range u {
 			agg.offer(x)
 			if x > 0 {
@@ -252,34 +275,39 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 	// Tail fits: the aggregate (reservoir sample) and the top page.
 	res.AggregateN = len(agg.x)
 	res.Survival = survivalFromBins(bins, res.Intervals)
-	if pos := positive(agg.x); len(pos) >= 2 {
+	pos := positive(agg.x)
+	res.AggregateFitN = len(pos)
+	if len(pos) >= MinFitIntervals {
 		if res.Aggregate, err = FitAll(pos); err != nil {
 			return nil, fmt.Errorf("analyze: aggregate fit: %w", err)
 		}
 	}
 	if tp := top.Pages(); len(tp) > 0 {
 		u := positive(transform.Intervals(tp[0].Updates, res.Unit))
-		if len(u) >= 2 {
+		res.TopFitN = len(u)
+		if len(u) > 0 {
+			res.TopSurvival = empiricalSurvival(u)
+		}
+		if len(u) >= MinFitIntervals {
 			if res.TopFits, err = FitAll(u); err != nil {
 				return nil, fmt.Errorf("analyze: top page fit: %w", err)
 			}
-			res.TopSurvival = empiricalSurvival(u)
 		}
 	}
 
-	// Error tables from the replay output.
-	var rows []EstimateRow
+	// Error tables from the replay output, against the exact G_U of the
+	// replayed pages' intervals.
 	if opt.Replay != "" {
-		var src string
-		rows, src, err = opt.Estimates(opt.Replay)
-		if err != nil {
-			return nil, fmt.Errorf("analyze: %w", err)
+		for id, u := range replayed {
+			if u == nil { // not in the dataset (or without intervals): PageErrors says so
+				delete(replayed, id)
+			}
 		}
-		res.ReplaySource = src
-		if res.PageErrors, err = PageErrors(rows, opt.XMax, opt.Extra); err != nil {
+		if res.PageErrors, err = PageErrors(rows, opt.XMax, opt.Extra, replayed); err != nil {
 			return nil, fmt.Errorf("analyze: replay %s: %w", opt.Replay, err)
 		}
 		res.Summary = Summarize(res.PageErrors)
+		res.Evidence = EvidenceSummary(res.PageErrors)
 		logf(opt.Log, "analyze: %d estimates compared with the truth", len(res.PageErrors))
 	}
 

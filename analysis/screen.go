@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
@@ -215,18 +216,29 @@ type Candidate struct {
 	ACF      []float64 // ρ(0…MaxLag)
 	PowerLaw PowerLaw
 	Hurst    []HurstEstimate
+	// Note lists the statistics left without a number and why ("KS: too
+	// few (…)", "H (ACF): H = 1.28 outside [0, 1]…"); "" when all are there.
+	Note string
 }
 
 // Check runs the goodness-of-fit and dependence checks of SPEC §5 on one
 // page's intervals u: the Lilliefors KS test against the fitted
 // exponential, the ACF with its power-law fit, the Ljung–Box test and
-// every Hurst estimator.
+// every Hurst estimator. The KS test needs the screen's K updates (at
+// least K − 1 intervals, and 3); the Hurst estimators MinHurstLen
+// intervals. Statistics without enough data, and H estimates outside
+// [0, 1], are NaN and named in Note.
 func Check(st PageStats, u []float64, opt ScreenOptions, r *rand.Rand) Candidate {
 	opt.defaults()
 	c := Candidate{PageStats: st, InBand: math.Abs(st.CoV-1) <= opt.Band}
-	if opt.Null != nil {
+	var notes []string
+	switch minKS := max(opt.MinUpdates-1, 3); {
+	case len(u) < minKS:
+		c.KS, c.KSP = math.NaN(), math.NaN()
+		notes = append(notes, "KS: "+tooFew(len(u), minKS))
+	case opt.Null != nil:
 		c.KS, c.KSP = opt.Null.Test(u)
-	} else {
+	default:
 		c.KS, c.KSP = LillieforsExp(u, opt.Reps, r)
 	}
 	c.ACF = ACF(u, opt.MaxLag)
@@ -237,6 +249,16 @@ func Check(st PageStats, u []float64, opt ScreenOptions, r *rand.Rand) Candidate
 	c.PowerLaw = FitACFPowerLaw(c.ACF)
 	c.LjungQ, c.LjungP = LjungBox(c.ACF, len(u), min(20, opt.MaxLag))
 	c.Hurst = Hurst(u, opt.MaxLag)
+	if len(u) < MinHurstLen {
+		notes = append(notes, "H: "+tooFew(len(u), MinHurstLen))
+	} else {
+		for _, h := range c.Hurst {
+			if h.Note != "" {
+				notes = append(notes, h.Method+": "+h.Note)
+			}
+		}
+	}
+	c.Note = strings.Join(notes, "; ")
 	return c
 }
 

@@ -48,7 +48,12 @@ computes the statistics defined in docs/methods.md:
                  prediction, and the Δ each needs for staleness ≤ ε
   method errors  with REPLAY_DIR: WMRD and KS of every estimate against the
                  true G_U (and F_U) on [0, --x-max], per page and per method and
-                 sampler (mean and median over pages)
+                 sampler (mean and median over pages); step estimates (M3–M6,
+                 G-M4) interpolated with --extra points per step against the
+                 exact G_U of the page's intervals (SPEC §4.2)
+  small samples  no number but "too few (n < N intervals)": tail fits below 10
+                 intervals, KS below K − 1, Hurst below 128, recommendation
+                 evidence below 99; H outside [0, 1] is flagged, not reported
 
 OUT receives tables/*.json and figures/*.json for 'revisit report', every
 table as csv/<id>.csv and .parquet, page_stats.parquet/.csv (one row per
@@ -110,19 +115,23 @@ the full analysis.`,
 						if err != nil {
 							return err
 						}
-						pe, err := analysis.PageErrors(rows, opt.XMax, opt.Extra)
+						pe, err := analysis.PageErrors(rows, opt.XMax, opt.Extra, nil) // no dataset: compared at the grid points
 						if err != nil {
 							return err
 						}
-						sum = analysis.Summarize(pe)
+						sum = analysis.EvidenceSummary(pe)
 					}
-					return printRecommendation(out, sc, sum)
+					if err := printRecommendation(out, sc, sum); err != nil || len(args) == 0 {
+						return err
+					}
+					_, err := fmt.Fprintln(out, "(without DATASET every estimate is compared at its grid points; give DATASET REPLAY_DIR -o OUT to compare interpolated step estimates with the exact G_U, SPEC §4.2)")
+					return err
 				}
 				res, err := runAnalyze(cmd.Context(), g, &opt, args)
 				if err != nil {
 					return err
 				}
-				return printRecommendation(out, sc, res.Summary)
+				return printRecommendation(out, sc, res.Evidence)
 			}
 			if len(args) == 0 {
 				return usagef("analyze: missing DATASET")
@@ -232,7 +241,7 @@ func printRecommendation(w io.Writer, sc analysis.Scenario, sum []analysis.Metho
 	}
 	fmt.Fprintf(w, "Scenario: %s\nRecommended method: %s\n  %s\n", sc.Describe(), rec.Method, rec.Reason)
 	if len(rec.Evidence) == 0 {
-		fmt.Fprintln(w, "\nNo measured errors for this scenario: give a replay directory with a matching sampler to see them.")
+		fmt.Fprintf(w, "\nNo measured errors for this scenario: give a replay directory with a matching sampler, on pages with ≥ %d intervals, to see them.\n", analysis.MinEvidenceIntervals)
 		return nil
 	}
 	fmt.Fprintf(w, "\nMeasured errors against the true G_U (%s samplers), best mean WMRD first:\n", rec.Scenario.Sampler)
