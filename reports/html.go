@@ -42,7 +42,11 @@ type htmlCell struct {
 	Num  bool
 }
 
-func writeHTML(w io.Writer, items []*item, opt Options) error {
+type htmlFinding struct {
+	Text, Anchor string
+}
+
+func writeHTML(w io.Writer, items []*item, heads []placedFinding, opt Options) error {
 	var secs []*htmlSection
 	cur := -1 << 31
 	for _, it := range items {
@@ -57,10 +61,18 @@ func writeHTML(w io.Writer, items []*item, opt Options) error {
 		Title    string
 		Inputs   []string
 		Version  string
+		Findings []htmlFinding
 		Sections []*htmlSection
 		NTables  int
 		NFigures int
 	}{Title: opt.Title, Inputs: opt.Inputs, Version: opt.Version, Sections: secs}
+	for _, h := range heads {
+		f := htmlFinding{Text: h.text}
+		if h.stem != "" {
+			f.Anchor = "t-" + h.stem
+		}
+		data.Findings = append(data.Findings, f)
+	}
 	for _, it := range items {
 		if it.table != nil {
 			data.NTables++
@@ -83,7 +95,8 @@ func writeHTML(w io.Writer, items []*item, opt Options) error {
 const longTableRows = 50
 
 func htmlView(it *item, opt Options) htmlItem {
-	if t := it.table; t != nil {
+	if it.table != nil {
+		t := forPeople(it.table)
 		v := htmlItem{IsTable: true, Anchor: "t-" + it.stem, Stem: it.stem, Title: titleOf(t), Source: t.Source, Notes: t.Notes}
 		for _, c := range t.Columns {
 			v.Head = append(v.Head, htmlHead{Text: humanHeader(c), Doc: c.Doc, Num: numeric(c.Kind)})
@@ -162,6 +175,10 @@ table.data tbody tr:nth-child(even) { background: var(--zebra); }
 figure { margin: 18px 0; }
 svg.plot { display: block; width: 100%; max-width: 820px; height: auto; }
 svg.plot text { font-family: "Liberation Sans", Arial, Helvetica, sans-serif !important; }
+.findings { border-left: 4px solid var(--accent); background: var(--zebra); padding: 6px 20px 8px; margin: 16px 0; }
+.findings h2 { border: 0; margin: 6px 0; font-size: 1.2em; }
+.findings ul { margin: 4px 0; padding-left: 20px; }
+.findings li { margin: 4px 0; }
 .error { color: #a00; border: 1px solid #a00; padding: 8px; }
 footer { margin-top: 40px; padding-bottom: 30px; border-top: 1px solid var(--rule); padding-top: 8px; }
 @media print { nav.toc { display: none; } figure, .table { break-inside: avoid; } .tablewrap.long { max-height: none; overflow: visible; } }
@@ -171,6 +188,16 @@ footer { margin-top: 40px; padding-bottom: 30px; border-top: 1px solid var(--rul
 <header>
 <h1>{{.Title}}</h1>
 <p class="meta">{{.NTables}} tables, {{.NFigures}} figures{{if .Inputs}} · results from {{range $i, $d := .Inputs}}{{if $i}}, {{end}}<code>{{$d}}</code>{{end}}{{end}} · the whole report in Markdown: <a href="report.md">report.md</a></p>
+{{- if .Findings}}
+<section class="findings" id="findings">
+<h2>Findings</h2>
+<ul>
+{{- range .Findings}}
+<li>{{.Text}}{{with .Anchor}} <a href="#{{.}}">(table)</a>{{end}}</li>
+{{- end}}
+</ul>
+</section>
+{{- end}}
 <nav class="toc" id="contents">
 <h2>Contents</h2>
 <ol>

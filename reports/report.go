@@ -232,10 +232,35 @@ func render(b *tables.Bundle, dir string, opt Options) error {
 			}
 		}
 	}
-	if err := writeFile(filepath.Join(dir, "report.md"), func(w io.Writer) error { return writeReportMarkdown(w, items, opt) }); err != nil {
+	heads := headlineFor(b, items)
+	if err := writeFile(filepath.Join(dir, "report.md"), func(w io.Writer) error { return writeReportMarkdown(w, items, heads, opt) }); err != nil {
 		return err
 	}
-	return writeFile(filepath.Join(dir, "index.html"), func(w io.Writer) error { return writeHTML(w, items, opt) })
+	return writeFile(filepath.Join(dir, "index.html"), func(w io.Writer) error { return writeHTML(w, items, heads, opt) })
+}
+
+// placedFinding is a headline sentence with the file stem of the table it
+// was computed from ("" when that table is not in the report).
+type placedFinding struct {
+	text, stem string
+}
+
+// headlineFor computes the findings of b and finds the report's file stem
+// of each one's table (the first table with that ID, as findings uses).
+func headlineFor(b *tables.Bundle, items []*item) []placedFinding {
+	stems := map[string]string{}
+	for _, it := range items {
+		if it.table != nil {
+			if _, ok := stems[it.table.ID]; !ok {
+				stems[it.table.ID] = it.stem
+			}
+		}
+	}
+	var out []placedFinding
+	for _, f := range findings(b) {
+		out = append(out, placedFinding{f.text, stems[f.table]})
+	}
+	return out
 }
 
 func writeFile(path string, fn func(io.Writer) error) error {
@@ -248,11 +273,22 @@ func writeFile(path string, fn func(io.Writer) error) error {
 
 // writeReportMarkdown writes the whole report as one Markdown document:
 // sections, tables, and figures as image links with their captions.
-func writeReportMarkdown(w io.Writer, items []*item, opt Options) error {
+func writeReportMarkdown(w io.Writer, items []*item, heads []placedFinding, opt Options) error {
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "# %s\n\n", mdText(opt.Title))
 	if len(opt.Inputs) > 0 {
 		fmt.Fprintf(&buf, "Results: %s\n\n", mdText(strings.Join(opt.Inputs, ", ")))
+	}
+	if len(heads) > 0 {
+		buf.WriteString("## Findings\n\n")
+		for _, h := range heads {
+			fmt.Fprintf(&buf, "- %s", mdText(h.text))
+			if h.stem != "" {
+				fmt.Fprintf(&buf, " ([table](tables/%s.md))", h.stem)
+			}
+			buf.WriteString("\n")
+		}
+		buf.WriteString("\n")
 	}
 	sec := -1 << 31
 	for _, it := range items {
