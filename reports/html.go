@@ -30,6 +30,7 @@ type htmlItem struct {
 	SVG     template.HTML
 	Caption string
 	Err     string
+	NoFig   string // why the figure is not drawn
 }
 
 type htmlHead struct {
@@ -119,9 +120,12 @@ func htmlView(it *item, opt Options) htmlItem {
 	}
 	f := it.figure
 	v := htmlItem{Anchor: "f-" + it.stem, Stem: it.stem, Title: figTitle(f), Source: f.Source, Caption: figCaption(f, it.notes)}
-	if it.err != nil {
+	switch {
+	case it.nofig != "":
+		v.NoFig = it.nofig
+	case it.err != nil:
 		v.Err = it.err.Error()
-	} else {
+	default:
 		v.SVG = template.HTML(inlineSVG(it.svg, figTitle(f)))
 	}
 	return v
@@ -179,6 +183,7 @@ svg.plot text { font-family: "Liberation Sans", Arial, Helvetica, sans-serif !im
 .findings h2 { border: 0; margin: 6px 0; font-size: 1.2em; }
 .findings ul { margin: 4px 0; padding-left: 20px; }
 .findings li { margin: 4px 0; }
+.nofig { border: 1px dashed var(--rule); background: var(--zebra); padding: 10px 14px; margin: 8px 0; max-width: 820px; }
 .error { color: #a00; border: 1px solid #a00; padding: 8px; }
 footer { margin-top: 40px; padding-bottom: 30px; border-top: 1px solid var(--rule); padding-top: 8px; }
 @media print { nav.toc { display: none; } figure, .table { break-inside: avoid; } .tablewrap.long { max-height: none; overflow: visible; } }
@@ -246,12 +251,14 @@ footer { margin-top: 40px; padding-bottom: 30px; border-top: 1px solid var(--rul
 {{- else}}
 <figure id="{{.Anchor}}" data-figure="{{.Stem}}">
 <h3>{{.Title}}</h3>
-{{- if .Err}}
+{{- if .NoFig}}
+<p class="nofig">{{.NoFig}}</p>
+{{- else if .Err}}
 <p class="error">This figure could not be drawn: {{.Err}}</p>
 {{- else}}
 {{.SVG}}
 {{- end}}
-<figcaption>{{with .Caption}}{{.}} {{end}}{{with .Source}}Source: {{.}}. {{end}}Data: <a href="figures/{{.Stem}}.csv">CSV</a>{{if not .Err}} · <a href="figures/{{.Stem}}.svg">SVG</a>{{end}}</figcaption>
+<figcaption>{{with .Caption}}{{.}} {{end}}{{with .Source}}Source: {{.}}. {{end}}Data: <a href="figures/{{.Stem}}.csv">CSV</a>{{if not (or .Err .NoFig)}} · <a href="figures/{{.Stem}}.svg">SVG</a>{{end}}</figcaption>
 </figure>
 {{- end}}
 {{- end}}

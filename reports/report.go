@@ -111,13 +111,16 @@ type item struct {
 	stem           string
 	table          *tables.Table
 	figure         *tables.Figure
-	svg            []byte   // rendered figure, nil if it failed
+	svg            []byte   // rendered figure, nil if it failed or was not drawn
 	notes          []string // figure notes from rendering (dropped points…)
 	err            error    // why the figure could not be drawn
+	nofig          string   // why the figure is not drawn (Unplottable), shown in its place
 }
 
 // Write renders b into the directory outDir: index.html (every table, and
 // every figure as inline SVG, by SPEC §7 section, with a table of contents;
+// a figure with too few points to draw (see Unplottable) is replaced by
+// the sentence saying why, and has no SVG file;
 // no script, no network), report.md (the same in Markdown, figures linked),
 // tables/ID.{md,csv,tex} and figures/ID.{svg,csv}. The report is built in a
 // temporary directory beside outDir and renamed into place when complete;
@@ -170,7 +173,9 @@ func layout(b *tables.Bundle, opt Options) []*item {
 	for i := range b.Figures {
 		f := &b.Figures[i]
 		it := &item{section: f.Section, order: f.Order, stem: stem("f", f.ID), figure: f}
-		it.svg, it.notes, it.err = SVG(f)
+		if it.nofig = Unplottable(f); it.nofig == "" {
+			it.svg, it.notes, it.err = SVG(f)
+		}
 		if it.err != nil && opt.Log != nil {
 			opt.Log("report: %v", it.err)
 		}
@@ -305,7 +310,9 @@ func writeReportMarkdown(w io.Writer, items []*item, heads []placedFinding, opt 
 		}
 		f := it.figure
 		fmt.Fprintf(&buf, "### %s\n\n", mdText(figTitle(f)))
-		if it.svg != nil {
+		if it.nofig != "" {
+			fmt.Fprintf(&buf, "%s\n\n", mdText(it.nofig))
+		} else if it.svg != nil {
 			fmt.Fprintf(&buf, "![%s](figures/%s.svg)\n\n", mdCell(figTitle(f)), it.stem)
 		} else {
 			fmt.Fprintf(&buf, "(figure could not be drawn: %s)\n\n", mdText(it.err.Error()))

@@ -5,7 +5,6 @@ import (
 	"encoding/xml"
 	"flag"
 	"fmt"
-	"image/color"
 	"io"
 	"os"
 	"path/filepath"
@@ -38,7 +37,13 @@ func TestWriteLayout(t *testing.T) {
 		"tables/corpus.md", "tables/corpus.csv", "tables/corpus.tex",
 		"tables/empty.md", "tables/empty.csv", "tables/empty.tex"}
 	for _, f := range sampleFigures() {
-		want = append(want, "figures/"+f.ID+".svg", "figures/"+f.ID+".csv")
+		want = append(want, "figures/"+f.ID+".csv")
+		svg := filepath.Join(dir, "figures", f.ID+".svg")
+		if Unplottable(&f) == "" {
+			want = append(want, "figures/"+f.ID+".svg")
+		} else if _, err := os.Stat(svg); err == nil {
+			t.Errorf("%s: an SVG for a figure replaced by a sentence", svg)
+		}
 	}
 	for _, f := range want {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
@@ -67,6 +72,9 @@ func TestWriteLayout(t *testing.T) {
 	}
 	// Every SVG is well-formed XML with a viewBox (so the page can scale it).
 	for _, f := range sampleFigures() {
+		if Unplottable(&f) != "" {
+			continue
+		}
 		data, err := os.ReadFile(filepath.Join(dir, "figures", f.ID+".svg"))
 		if err != nil {
 			t.Fatal(err)
@@ -256,22 +264,22 @@ func TestMergeAndDuplicateIDs(t *testing.T) {
 	}
 }
 
-// A fit named after its data curve takes the data's colour; other curves
-// take the next palette colour.
+// A fit named after its data curve takes the data's colour with a dash
+// of its own; other curves take the first colour no curve uses yet.
 func TestCurveColours(t *testing.T) {
 	cs := []tables.Curve{
 		{Name: "page 7 (v = 1.00)", Points: true},
 		{Name: "page 7 fit, H = 0.63", Dashed: true},
 		{Name: "page 9 (v = 0.98)", Points: true},
 		{Name: "page 9 fit, H = 0.71", Dashed: true},
-		{Name: "exponential fit", Dashed: true},
-		{Name: "page 7 again"}, // solid: a new colour even if the name matches
+		{Name: "exponential fit", Dashed: true}, // fixed: vermillion, first dash
+		{Name: "page 7 again"},                  // solid: a new colour even if the name matches
 	}
-	got := curveColours(cs)
-	want := []color.RGBA{palette[0], palette[0], palette[1], palette[1], palette[2], palette[3]}
+	got := curveStyles(cs)
+	want := []curveStyle{{palette[0], -1}, {palette[0], 0}, {palette[2], -1}, {palette[2], 1}, {palette[1], 0}, {palette[3], -1}}
 	for i := range want {
 		if got[i] != want[i] {
-			t.Errorf("curve %q: colour %v, want %v", cs[i].Name, got[i], want[i])
+			t.Errorf("curve %q: style %v, want %v", cs[i].Name, got[i], want[i])
 		}
 	}
 }
@@ -348,5 +356,86 @@ func TestHTMLEmptyTableSaysSo(t *testing.T) {
 	}
 	if n := strings.Count(string(html), "No rows:"); n != 1 {
 		t.Errorf("%d 'No rows' notes, want 1 (the empty table only)", n)
+	}
+}
+
+// A figure with nothing worth drawing is replaced by a sentence saying
+// why, with the lone values: no points, one point per curve (Anarchism's
+// staleness ECDFs over one page), an empty histogram (Yelp's CoV), a
+// histogram of one value (Anarchism's CoV: one page in the bin [0.2,
+// 0.3), the last bin as wide as the one before). Two distinct points on
+// one curve are enough.
+func TestUnplottable(t *testing.T) {
+	figs := map[string]tables.Figure{}
+	for _, f := range sampleFigures() {
+		figs[f.ID] = f
+	}
+	cases := map[string]string{
+		"nothing":        "Not drawn: no point with a positive value to show on the logarithmic axes (2 points left out).",
+		"one-point":      "Not drawn: every curve has a single point (a line needs two): S at ratio = 0.42, fraction of pages ≤ x = 1; Δ at ratio = 2.5, fraction of pages ≤ x = 1.",
+		"empty-hist":     "Not drawn: the histogram is empty (no pages to count).",
+		"one-count":      "Not drawn: the histogram would hold a single value (pages = 1), in the bin from 0.2 to 0.3 of v.",
+		"line-and-point": "",
+		"tail":           "",
+		"cov-hist":       "",
+	}
+	for id, want := range cases {
+		f := figs[id]
+		if got := Unplottable(&f); got != want {
+			t.Errorf("%s: %q, want %q", id, got, want)
+		}
+	}
+	same := tables.Figure{Curves: []tables.Curve{{Name: "c", X: []float64{1, 1}, Y: []float64{2, 2}}}}
+	if got := Unplottable(&same); got != "Not drawn: the figure has a single point: c at x = 1, y = 2." {
+		t.Errorf("one point twice: %q", got)
+	}
+}
+
+// Every figure of index.html either is an <svg> with at least one plotted
+// element (a path inside a data group, which SVG writes around each curve
+// or histogram) or is replaced by its "Not drawn: …" sentence; report.md
+// says the same sentence and links no SVG for it.
+func TestEverySVGPlotsSomething(t *testing.T) {
+	dir := writeSample(t)
+	html, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFiguresPlotted(t, string(html), len(sampleFigures()))
+	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	for _, f := range sampleFigures() {
+		if s := Unplottable(&f); s != "" {
+			if !strings.Contains(string(md), s) || strings.Contains(string(md), "figures/"+f.ID+".svg") {
+				t.Errorf("report.md: figure %s not replaced by its sentence", f.ID)
+			}
+		}
+	}
+	// The line's lone point is drawn as a glyph: two data groups.
+	f := sampleFigures()[len(sampleFigures())-1]
+	svg, _, err := SVG(&f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(svg), dataGroupClass); n != 2 {
+		t.Errorf("line-and-point: %d data groups, want 2", n)
+	}
+}
+
+// checkFiguresPlotted checks every <figure> of an index.html.
+func checkFiguresPlotted(t *testing.T, html string, want int) {
+	t.Helper()
+	figs := regexp.MustCompile(`(?s)<figure id="[^"]*" data-figure="([^"]*)">(.*?)</figure>`).FindAllStringSubmatch(html, -1)
+	if len(figs) != want {
+		t.Errorf("%d figures in index.html, want %d", len(figs), want)
+	}
+	data := regexp.MustCompile(`(?s)<g class="data">\s*<path `)
+	for _, m := range figs {
+		nsvg := strings.Count(m[2], "<svg")
+		switch {
+		case nsvg == 1 && data.MatchString(m[2]):
+		case nsvg == 0 && strings.Contains(m[2], `<p class="nofig">Not drawn: `):
+		default:
+			t.Errorf("figure %s: %d <svg>, no plotted element and no sentence", m[1], nsvg)
+		}
 	}
 }
