@@ -351,7 +351,7 @@ func belowLegends(sty text.Style, entries []legendEntry, w vg.Length) []*plot.Le
 	}
 	cols := 2
 	for _, e := range entries {
-		if sty.Width(e.name)+vg.Points(30) > w/2 {
+		if sty.Width(e.name)*1.15+vg.Points(30) > w/2 { // 15 %: a browser without Liberation Sans draws wider text
 			cols = 1
 		}
 	}
@@ -702,7 +702,7 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 				ticks = append(ticks, t)
 			}
 		}
-		return ticks
+		return labelTop(ticks, lo, hi)
 	}
 	for _, labelled := range [][]int{{1}, {1, 2, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}} {
 		var ticks []plot.Tick
@@ -724,10 +724,42 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 			}
 		}
 		if nl >= 3 {
-			return ticks
+			return labelTop(ticks, lo, hi)
 		}
 	}
 	return plot.DefaultTicks{}.Ticks(lo, hi)
+}
+
+// minTopGap is the least distance, as a fraction of a logarithmic axis,
+// between the top tick and the label below it for both to be labelled.
+const minTopGap = 0.08
+
+// labelTop makes the highest tick of a logarithmic axis a labelled one,
+// so that a reader sees what the top of the axis is worth: an unlabelled
+// top tick (0.3 above the label 0.2) gets its label when it lies at least
+// minTopGap of the axis above the last label, else the unlabelled ticks
+// above the last label are dropped (2000 just above 1000).
+func labelTop(ticks []plot.Tick, lo, hi float64) []plot.Tick {
+	if len(ticks) == 0 || ticks[len(ticks)-1].Label != "" {
+		return ticks
+	}
+	last := -1
+	for i, t := range ticks {
+		if t.Label != "" {
+			last = i
+		}
+	}
+	if last < 0 {
+		return ticks
+	}
+	top := &ticks[len(ticks)-1]
+	if math.Log10(top.Value/ticks[last].Value) >= minTopGap*math.Log10(hi/lo) {
+		k := int(math.Floor(math.Log10(top.Value) + 1e-9))
+		m := int(math.Round(top.Value / math.Pow(10, float64(k))))
+		top.Label = tickLabel(m, k)
+		return ticks
+	}
+	return ticks[:last+1]
 }
 
 // niceTicker marks a linear axis with niceTicks.
@@ -758,7 +790,9 @@ func countTicks(lo, hi float64) []plot.Tick {
 }
 
 // niceTicks labels [lo, hi] with 3 to 7 round numbers spaced 1, 2, 2.5 or
-// 5 × 10^k apart.
+// 5 × 10^k apart (decimals as the step needs: 0.25, 2.5, 25, 2,500;
+// thousands separators from 10,000), with minor ticks halfway between
+// labels and none above the last label, so the top tick is labelled.
 func niceTicks(lo, hi float64) []plot.Tick {
 	span := hi - lo
 	if !(span > 0) {
@@ -769,7 +803,7 @@ func niceTicks(lo, hi float64) []plot.Tick {
 	for _, m := range []float64{1, 2, 2.5, 5, 10} {
 		step = m * mag
 		dec = max(0, -int(math.Floor(math.Log10(step)+1e-9)))
-		if m == 2.5 {
+		if m == 2.5 && step < 10 { // 0.25, 2.5: one decimal more; 25, 2500: none
 			dec++
 		}
 		if span/step <= 7 {
@@ -783,9 +817,15 @@ func niceTicks(lo, hi float64) []plot.Tick {
 		if v > hi*(1+1e-9) {
 			break
 		}
-		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', dec, 64)})
-		if half := v + step/2; half < hi {
-			ticks = append(ticks, plot.Tick{Value: half})
+		label := strconv.FormatFloat(v, 'f', dec, 64)
+		if dec == 0 && math.Max(math.Abs(lo), math.Abs(hi)) >= 1e4 {
+			label = strings.Replace(comma(int64(math.Round(v))), "−", "-", 1)
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: label})
+		// A minor tick halfway to the next label, if that label is on
+		// the axis: the top tick is always a labelled one.
+		if next := v + step; next <= hi*(1+1e-9) {
+			ticks = append(ticks, plot.Tick{Value: v + step/2})
 		}
 	}
 	return ticks

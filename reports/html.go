@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/revisit-dev/revisit/internal/tables"
 )
 
 // The HTML view: plain data for the template, every string escaped by
@@ -26,6 +28,8 @@ type htmlItem struct {
 	Hidden  int  // rows left out of the HTML (all are in the CSV)
 	Long    bool // more than longTableRows rows: a scroll box with a fixed header
 	NRows   int
+	Wide    bool // wider than the page: scrolls sideways, with a note
+	NCols   int
 	// figure
 	SVG     template.HTML
 	Caption string
@@ -35,12 +39,65 @@ type htmlItem struct {
 
 type htmlHead struct {
 	Text, Doc string
-	Num       bool
+	Num, Txt  bool
 }
 
 type htmlCell struct {
 	Text string
 	Num  bool
+	Txt  bool // free text (titles, notes): may wrap
+}
+
+// Estimated widths, in pixels at the report's table font (about 14 px),
+// of what a table needs at least: headers wrap between words, free-text
+// cells wrap at textMaxPx, other cells never wrap.
+const (
+	charPx     = 7.8
+	cellPadPx  = 20
+	textMaxPx  = 24 * 14 // the CSS max-width of a free-text cell, 24em
+	pageTextPx = 1060 - 48
+)
+
+// freeTextRunes is the length from which a String column's cells may
+// wrap in the HTML (notes, long titles); shorter names never break.
+const freeTextRunes = 30
+
+// freeText tells whether column j holds free text: a String column with
+// a cell of freeTextRunes or more.
+func freeText(c tables.Column, human [][]string, j int) bool {
+	if c.Kind != tables.String {
+		return false
+	}
+	for _, r := range human {
+		if j < len(r) && len([]rune(r[j])) >= freeTextRunes {
+			return true
+		}
+	}
+	return false
+}
+
+// tableMinWidth estimates the narrowest a table can be laid out, from
+// its cells' lengths: a table wider than the page scrolls sideways, and
+// the report says so above it.
+func tableMinWidth(head []htmlHead, rows [][]htmlCell) float64 {
+	total := 0.0
+	for j, h := range head {
+		w := 0
+		for _, word := range strings.Fields(h.Text) {
+			w = max(w, len([]rune(word)))
+		}
+		need := float64(w) * charPx
+		for _, r := range rows {
+			if j < len(r) {
+				need = max(need, float64(len([]rune(r[j].Text)))*charPx)
+			}
+		}
+		if h.Txt {
+			need = min(need, textMaxPx)
+		}
+		total += need + cellPadPx
+	}
+	return total
 }
 
 type htmlFinding struct {
@@ -99,8 +156,9 @@ func htmlView(it *item, opt Options) htmlItem {
 	if it.table != nil {
 		t := forPeople(it.table)
 		v := htmlItem{IsTable: true, Anchor: "t-" + it.stem, Stem: it.stem, Title: titleOf(t), Source: t.Source, Notes: t.Notes}
-		for _, c := range t.Columns {
-			v.Head = append(v.Head, htmlHead{Text: humanHeader(c), Doc: c.Doc, Num: numeric(c.Kind)})
+		human := humanRows(t)
+		for j, c := range t.Columns {
+			v.Head = append(v.Head, htmlHead{Text: humanHeader(c), Doc: c.Doc, Num: numeric(c.Kind), Txt: freeText(c, human, j)})
 		}
 		rows := t.Rows
 		if len(rows) > opt.MaxHTMLRows {
@@ -108,14 +166,15 @@ func htmlView(it *item, opt Options) htmlItem {
 			rows = rows[:opt.MaxHTMLRows]
 		}
 		v.Long, v.NRows = len(rows) > longTableRows, len(rows)
-		human := humanRows(t)
 		for i := range rows {
 			cells := make([]htmlCell, len(t.Columns))
 			for j, c := range t.Columns {
-				cells[j] = htmlCell{Text: human[i][j], Num: numeric(c.Kind)}
+				cells[j] = htmlCell{Text: human[i][j], Num: numeric(c.Kind), Txt: v.Head[j].Txt}
 			}
 			v.Rows = append(v.Rows, cells)
 		}
+		v.NCols = len(t.Columns)
+		v.Wide = tableMinWidth(v.Head, v.Rows) > pageTextPx
 		return v
 	}
 	f := it.figure
@@ -166,12 +225,17 @@ nav.toc h2 { border: 0; margin: 6px 0; font-size: 1.1em; }
 nav.toc ol { margin: 4px 0; padding-left: 22px; }
 nav.toc > ol { list-style: none; padding-left: 4px; } /* headings carry their numbers */
 nav.toc ol ol { list-style: disc; font-size: 0.92em; }
+.tablebox { position: relative; }
+.tablebox.wide::after { content: ""; position: absolute; top: 0; right: 0; bottom: 14px; width: 36px; pointer-events: none; background: linear-gradient(to right, rgba(255,255,255,0), rgba(255,255,255,0.95)); }
+.tablebox.wide .tablewrap { overflow-x: scroll; }
+.wide-note { font-weight: 600; }
 .tablewrap { overflow-x: auto; }
 .tablewrap.long { max-height: 34em; overflow-y: auto; border-bottom: 1px solid var(--rule); }
 .tablewrap.long th { position: sticky; top: 0; z-index: 1; }
 table.data { border-collapse: collapse; margin: 6px 0; font-variant-numeric: tabular-nums; font-size: 0.93em; }
 table.data th, table.data td { padding: 4px 10px; border-bottom: 1px solid var(--rule); text-align: left; white-space: nowrap; }
-table.data th { border-bottom: 2px solid #888; background: #fff; }
+table.data th { border-bottom: 2px solid #888; background: #fff; white-space: normal; vertical-align: bottom; }
+table.data td.txt { white-space: normal; max-width: 24em; overflow-wrap: break-word; }
 table.data th[title] { text-decoration: underline dotted; cursor: help; }
 table.data .num { text-align: right; }
 table.data tbody tr:nth-child(even) { background: var(--zebra); }
@@ -229,14 +293,17 @@ footer { margin-top: 40px; padding-bottom: 30px; border-top: 1px solid var(--rul
 {{- if .Long}}
 <p class="notes">{{.NRows}} rows: scroll inside the table to see them all.</p>
 {{- end}}
-<div class="tablewrap{{if .Long}} long{{end}}"><table class="data">
+{{- if .Wide}}
+<p class="notes wide-note">{{.NCols}} columns, wider than the page: scroll the table sideways to see them all →</p>
+{{- end}}
+<div class="tablebox{{if .Wide}} wide{{end}}"><div class="tablewrap{{if .Long}} long{{end}}"><table class="data">
 <thead><tr>{{range .Head}}<th{{if .Num}} class="num"{{end}}{{with .Doc}} title="{{.}}"{{end}}>{{.Text}}</th>{{end}}</tr></thead>
 <tbody>
 {{- range .Rows}}
-<tr>{{range .}}<td{{if .Num}} class="num"{{end}}>{{.Text}}</td>{{end}}</tr>
+<tr>{{range .}}<td{{if .Num}} class="num"{{else if .Txt}} class="txt"{{end}}>{{.Text}}</td>{{end}}</tr>
 {{- end}}
 </tbody>
-</table></div>
+</table></div></div>
 {{- if not .Rows}}
 <p class="notes">No rows: nothing in these results meets this table's condition.</p>
 {{- end}}

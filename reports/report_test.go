@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot"
+
 	"github.com/revisit-dev/revisit/internal/tables"
 )
 
@@ -154,7 +156,8 @@ func TestLogTicks(t *testing.T) {
 	}{
 		{0.003, 2000, "0.01 0.1 1 10 100 1000"},
 		{1e-6, 1e6, "10⁻⁶ 10⁻⁵ 10⁻⁴ 0.001 0.01 0.1 1 10 100 1000 10000 10⁵ 10⁶"},
-		{1.5, 30, "2 5 10 20"},
+		{1.5, 30, "2 5 10 20 30"}, // 30 labelled: the top tick
+		{0.008, 0.35, "0.01 0.02 0.05 0.1 0.2 0.3"},
 		{1.5, 14, "2 4 6 8 10 12 14"},
 		{0.63, 1.46, "0.8 1.0 1.2 1.4"},
 		{2, 8, "2 3 4 5 6 7 8"},
@@ -179,6 +182,8 @@ func TestNiceTicks(t *testing.T) {
 		{0, 1, "0.0 0.2 0.4 0.6 0.8 1.0"},
 		{-0.13, 0.5, "-0.1 0.0 0.1 0.2 0.3 0.4 0.5"},
 		{0, 0.0075, "0.000 0.002 0.004 0.006"},
+		{0, 15179, "0 2,500 5,000 7,500 10,000 12,500 15,000"}, // not 15000.0
+		{0, 1.5, "0.00 0.25 0.50 0.75 1.00 1.25 1.50"},
 	}
 	for _, c := range cases {
 		var got []string
@@ -281,6 +286,39 @@ func TestCurveColours(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("curve %q: style %v, want %v", cs[i].Name, got[i], want[i])
 		}
+	}
+}
+
+// The highest tick of every axis carries a label: a top tick just above
+// the last label is dropped (2000 over 1000 on a 7-decade axis), one far
+// enough is labelled (0.3 over 0.2), a linear axis has no minor tick above
+// its last label.
+func TestTopTickLabelled(t *testing.T) {
+	for _, r := range [][2]float64{{0.0003, 2000}, {0.008, 0.35}, {1, 9}, {0, 0.0075}, {0, 1.15}, {3, 9.9}, {1e-100, 3}, {0.5, 2.5e6}} {
+		var ticks []plot.Tick
+		if r[0] > 0 {
+			ticks = (logTicks{}).Ticks(r[0], r[1])
+		} else {
+			ticks = niceTicks(r[0], r[1])
+		}
+		top := ticks[0]
+		for _, tk := range ticks {
+			if tk.Value > top.Value {
+				top = tk
+			}
+		}
+		if top.Label == "" {
+			t.Errorf("[%g, %g]: top tick %g has no label", r[0], r[1], top.Value)
+		}
+	}
+	var last string
+	for _, tk := range (logTicks{}).Ticks(0.0003, 2000) {
+		if tk.Label != "" {
+			last = tk.Label
+		}
+	}
+	if last != "1000" {
+		t.Errorf("[0.0003, 2000]: last label %q, want 1000 (2000 too close to label)", last)
 	}
 }
 
