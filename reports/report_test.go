@@ -477,3 +477,82 @@ func checkFiguresPlotted(t *testing.T, html string, want int) {
 		}
 	}
 }
+
+// A method or fit family looks the same in every figure, whatever its
+// place among the curves: Pareto in the aggregate tail figure (after the
+// empirical points) and in a figure where it comes first; M4 next to the
+// truth and M3 or among every method of a convergence figure.
+func TestFixedStylesAcrossFigures(t *testing.T) {
+	a := curveStyles([]tables.Curve{{Name: "empirical", Points: true}, {Name: "pareto fit", Dashed: true}, {Name: "lognormal fit", Dashed: true}})
+	b := curveStyles([]tables.Curve{{Name: "Pareto fit", Dashed: true}, {Name: "exponential fit", Dashed: true}, {Name: "lognormal fit", Dashed: true}})
+	if a[1] != b[0] || a[2] != b[2] {
+		t.Errorf("pareto %v vs %v, lognormal %v vs %v", a[1], b[0], a[2], b[2])
+	}
+	if a[0].col != palette[cBlue] {
+		t.Errorf("the data takes %v, want blue (no fit family is blue)", a[0].col)
+	}
+	c := curveStyles([]tables.Curve{{Name: "truth", Step: true}, {Name: "M3", Step: true}, {Name: "M4", Step: true}})
+	var all []tables.Curve
+	for _, m := range []string{"M1", "M2", "M3", "M4", "M5", "G-M4", "M6", "naive", "cho", "matloff", "age-mle"} {
+		all = append(all, tables.Curve{Name: m})
+	}
+	d := curveStyles(all)
+	if c[2] != d[3] || c[1] != d[2] || c[0] != (curveStyle{palette[cBlack], -1}) {
+		t.Errorf("M4 %v vs %v, M3 %v vs %v, truth %v", c[2], d[3], c[1], d[2], c[0])
+	}
+}
+
+// No two curves of a figure are drawn alike, however many: the sample
+// figures, every method together, 7 policies, 4 families, and 30 curves
+// without fixed styles (once the 40 colour × dash pairs are not enough,
+// styles would repeat; 30 must not).
+func TestNoTwoCurvesAlike(t *testing.T) {
+	var figs [][]tables.Curve
+	for _, f := range sampleFigures() {
+		figs = append(figs, f.Curves)
+	}
+	var methods, many, mixed []tables.Curve
+	for n := range fixedStyles {
+		methods = append(methods, tables.Curve{Name: n})
+	}
+	for i := range 30 {
+		many = append(many, tables.Curve{Name: fmt.Sprintf("page %d", i), Dashed: i%3 == 0})
+	}
+	// Unknown curves first, then fixed ones that want the colours taken.
+	mixed = append(mixed, tables.Curve{Name: "empirical"}, tables.Curve{Name: "√(N r)", Dashed: true}, tables.Curve{Name: "greedy"}, tables.Curve{Name: "M2"}, tables.Curve{Name: "M2"})
+	figs = append(figs, methods, many, mixed)
+	for _, cs := range figs {
+		seen := map[curveStyle]string{}
+		for i, st := range curveStyles(cs) {
+			if prev, ok := seen[st]; ok {
+				t.Errorf("%q and %q share the style %v", prev, cs[i].Name, st)
+			}
+			seen[st] = cs[i].Name
+		}
+	}
+}
+
+// A table too wide for the page says so above it and scrolls sideways;
+// the corpus table fits and says nothing.
+func TestHTMLWideTableSaysSo(t *testing.T) {
+	wide := tables.Table{ID: "wide", Title: "wide"}
+	var row []any
+	for i := range 14 {
+		wide.Columns = append(wide.Columns, tables.Column{Name: fmt.Sprintf("column %d", i), Kind: tables.Float})
+		row = append(row, 123456.789+float64(i))
+	}
+	wide.Rows = [][]any{row}
+	b := &tables.Bundle{Tables: []tables.Table{corpusTable(), wide}}
+	dir := filepath.Join(t.TempDir(), "r")
+	if err := Write(b, dir, Options{Title: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	html, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	s := string(html)
+	if n := strings.Count(s, "14 columns, wider than the page"); n != 1 {
+		t.Errorf("%d wide-table notes, want 1", n)
+	}
+	if n := strings.Count(s, `<div class="tablebox wide">`); n != 1 {
+		t.Errorf("%d wide table boxes, want 1", n)
+	}
+}
