@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -206,5 +207,14 @@ func TestMethodTableRankedForPeople(t *testing.T) {
 		Rows: [][]any{{"exp:1", "M1", 10.0, 0.5}, {"exp:1", "M1", 100.0, 0.1}}}
 	if r := forPeople(&sim).Rows; r[0][2] != 10.0 {
 		t.Errorf("simulate-like table reordered: %v", r)
+	}
+}
+
+// The HTML rules off each (sampler, kind) group of a ranked method table:
+// findingsBundle's method_errors has groups exp:2 G (3 rows) and exp:2 F.
+func TestMethodTableGroupsRuledOff(t *testing.T) {
+	tb := forPeople(&findingsBundle().Tables[5])
+	if got := groupStarts(tb, len(tb.Rows)); fmt.Sprint(got) != "[false false false true]" {
+		t.Errorf("group starts %v, want [false false false true]", got)
 	}
 }

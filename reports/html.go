@@ -25,7 +25,8 @@ type htmlItem struct {
 	IsTable bool
 	Head    []htmlHead
 	Rows    [][]htmlCell
-	Hidden  int  // rows left out of the HTML (all are in the CSV)
+	Group   []bool // row i begins a new group of a method table (a rule above it)
+	Hidden  int    // rows left out of the HTML (all are in the CSV)
 	Long    bool // more than longTableRows rows: a scroll box with a fixed header
 	NRows   int
 	Wide    bool // wider than the page: scrolls sideways, with a note
@@ -57,6 +58,23 @@ const (
 	textMaxPx  = 24 * 14 // the CSS max-width of a free-text cell, 24em
 	pageTextPx = 1060 - 48
 )
+
+// groupStarts marks, in a method table, the first row of each run of
+// rows that share the columns left of the method column (a sampler and
+// kind of method_errors), so that the HTML can rule the groups off; the
+// first row and other tables get no mark.
+func groupStarts(t *tables.Table, n int) []bool {
+	out := make([]bool, n)
+	mi := methodColumn(t)
+	if mi <= 0 {
+		return out
+	}
+	key := func(r []any) string { return groupKey(t, mi, r) }
+	for i := 1; i < n && i < len(t.Rows); i++ {
+		out[i] = key(t.Rows[i]) != key(t.Rows[i-1])
+	}
+	return out
+}
 
 // freeTextRunes is the length from which a String column's cells may
 // wrap in the HTML (notes, long titles); shorter names never break.
@@ -101,8 +119,12 @@ func tableMinWidth(head []htmlHead, rows [][]htmlCell) float64 {
 }
 
 type htmlFinding struct {
-	Text, Anchor string
+	Lead, Text, Anchor string // Lead: the words before the first colon, set in bold
 }
+
+// maxLead is the longest lead ("Poisson screen", "Scenario “…”") set in
+// bold before a finding's first colon.
+const maxLead = 60
 
 func writeHTML(w io.Writer, items []*item, heads []placedFinding, opt Options) error {
 	var secs []*htmlSection
@@ -126,6 +148,9 @@ func writeHTML(w io.Writer, items []*item, heads []placedFinding, opt Options) e
 	}{Title: opt.Title, Inputs: opt.Inputs, Version: opt.Version, Sections: secs}
 	for _, h := range heads {
 		f := htmlFinding{Text: h.text}
+		if i := strings.Index(h.text, ": "); i > 0 && len([]rune(h.text[:i])) <= maxLead {
+			f.Lead, f.Text = h.text[:i+1], h.text[i+1:]
+		}
 		if h.stem != "" {
 			f.Anchor = "t-" + h.stem
 		}
@@ -173,6 +198,7 @@ func htmlView(it *item, opt Options) htmlItem {
 			}
 			v.Rows = append(v.Rows, cells)
 		}
+		v.Group = groupStarts(t, len(rows))
 		v.NCols = len(t.Columns)
 		v.Wide = tableMinWidth(v.Head, v.Rows) > pageTextPx
 		return v
@@ -238,6 +264,7 @@ table.data th { border-bottom: 2px solid #888; background: #fff; white-space: no
 table.data td.txt { white-space: normal; max-width: 24em; overflow-wrap: break-word; }
 table.data th[title] { text-decoration: underline dotted; cursor: help; }
 table.data .num { text-align: right; }
+table.data tr.group td { border-top: 2px solid #999; }
 table.data tbody tr:nth-child(even) { background: var(--zebra); }
 .notes { margin: 6px 0; padding-left: 20px; }
 figure { margin: 18px 0; }
@@ -262,7 +289,7 @@ footer { margin-top: 40px; padding-bottom: 30px; border-top: 1px solid var(--rul
 <h2>Findings</h2>
 <ul>
 {{- range .Findings}}
-<li>{{.Text}}{{with .Anchor}} <a href="#{{.}}">(table)</a>{{end}}</li>
+<li>{{with .Lead}}<strong>{{.}}</strong>{{end}}{{.Text}}{{with .Anchor}} <a href="#{{.}}">(table)</a>{{end}}</li>
 {{- end}}
 </ul>
 </section>
@@ -299,8 +326,9 @@ footer { margin-top: 40px; padding-bottom: 30px; border-top: 1px solid var(--rul
 <div class="tablebox{{if .Wide}} wide{{end}}"><div class="tablewrap{{if .Long}} long{{end}}"><table class="data">
 <thead><tr>{{range .Head}}<th{{if .Num}} class="num"{{end}}{{with .Doc}} title="{{.}}"{{end}}>{{.Text}}</th>{{end}}</tr></thead>
 <tbody>
-{{- range .Rows}}
-<tr>{{range .}}<td{{if .Num}} class="num"{{else if .Txt}} class="txt"{{end}}>{{.Text}}</td>{{end}}</tr>
+{{- $g := .Group}}
+{{- range $i, $r := .Rows}}
+<tr{{if index $g $i}} class="group"{{end}}>{{range $r}}<td{{if .Num}} class="num"{{else if .Txt}} class="txt"{{end}}>{{.Text}}</td>{{end}}</tr>
 {{- end}}
 </tbody>
 </table></div></div>

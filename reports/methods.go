@@ -82,16 +82,7 @@ func forPeople(t *tables.Table) *tables.Table {
 	if si < 0 || len(t.Rows) < 2 {
 		return &out
 	}
-	key := func(r []any) string {
-		var b strings.Builder
-		for j := 0; j < mi; j++ {
-			if k := t.Columns[j].Kind; k == tables.String || k == tables.Int {
-				b.WriteString(humanOther(cell(r, j)))
-				b.WriteByte(0)
-			}
-		}
-		return b.String()
-	}
+	key := func(r []any) string { return groupKey(t, mi, r) }
 	group := map[string]int{}
 	seen := map[string]bool{}
 	for _, r := range t.Rows {
@@ -124,4 +115,17 @@ func forPeople(t *tables.Table) *tables.Table {
 	})
 	out.Rows = rows
 	return &out
+}
+
+// groupKey is what identifies row r's group in a method table whose
+// method column is mi: its String and Int cells left of mi.
+func groupKey(t *tables.Table, mi int, r []any) string {
+	var b strings.Builder
+	for j := 0; j < mi && j < len(t.Columns); j++ {
+		if k := t.Columns[j].Kind; k == tables.String || k == tables.Int {
+			b.WriteString(humanOther(cell(r, j)))
+			b.WriteByte(0)
+		}
+	}
+	return b.String()
 }
