@@ -27,7 +27,7 @@ type htmlItem struct {
 	Rows    [][]htmlCell
 	Group   []bool // row i begins a new group of a method table (a rule above it)
 	Hidden  int    // rows left out of the HTML (all are in the CSV)
-	Long    bool // more than longTableRows rows: a scroll box with a fixed header
+	Long    bool   // more than longTableRows rows: a scroll box with a fixed header
 	NRows   int
 	Wide    bool // wider than the page: scrolls sideways, with a note
 	NCols   int
