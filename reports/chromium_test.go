@@ -76,10 +76,12 @@ window.addEventListener('load', function () {
     var d = document.getElementById('r').contentDocument;
     d.querySelectorAll('figure[data-figure]').forEach(function (f) {
       var s = f.querySelector('svg');
+      var nf = f.querySelector('p.nofig');
+      if (!s && nf && nf.textContent.indexOf('Not drawn: ') == 0) { out.push('figure ' + f.dataset.figure + ' nofig'); return; }
       if (!s) { out.push('figure ' + f.dataset.figure + ' nosvg'); return; }
       var r = s.getBoundingClientRect(), b = s.getBBox();
       out.push('figure ' + f.dataset.figure + ' ' + Math.round(r.width) + ' ' + Math.round(r.height) + ' ' +
-        Math.round(b.width) + ' ' + Math.round(b.height) + ' ' + s.querySelectorAll('path').length + ' ' + s.querySelectorAll('text').length);
+        Math.round(b.width) + ' ' + Math.round(b.height) + ' ' + s.querySelectorAll('path').length + ' ' + s.querySelectorAll('text').length + ' ' + s.querySelectorAll('g.data path').length);
     });
     d.querySelectorAll('div.table[data-table]').forEach(function (t) {
       out.push('table ' + t.dataset.table + ' ' + t.querySelectorAll('tbody tr').length + ' ' + Math.round(t.querySelector('table').getBoundingClientRect().height));
@@ -108,6 +110,7 @@ func TestRenderInChromium(t *testing.T) {
 			t.Errorf("title of table %s missing", tb.ID)
 		}
 	}
+	drawn := 0
 	for _, f := range b.Figures {
 		re := regexp.MustCompile(`(?s)<figure id="f-` + regexp.QuoteMeta(f.ID) + `" data-figure="` + regexp.QuoteMeta(f.ID) + `">.*?</figure>`)
 		fig := re.FindString(dom)
@@ -115,11 +118,17 @@ func TestRenderInChromium(t *testing.T) {
 			t.Errorf("figure %s missing from the rendered DOM", f.ID)
 			continue
 		}
-		if n := strings.Count(fig, "<svg"); n != 1 {
-			t.Errorf("figure %s holds %d <svg> elements, want 1", f.ID, n)
+		want := 1
+		if Unplottable(&f) != "" {
+			want = 0
+		} else {
+			drawn++
+		}
+		if n := strings.Count(fig, "<svg"); n != want {
+			t.Errorf("figure %s holds %d <svg> elements, want %d", f.ID, n, want)
 		}
 	}
-	if n, want := strings.Count(dom, `<svg class="plot"`), len(b.Figures); n != want {
+	if n, want := strings.Count(dom, `<svg class="plot"`), drawn; n != want {
 		t.Errorf("%d inline SVG plots in the DOM, want %d", n, want)
 	}
 	for _, bad := range []string{"<script", "http://", "https://"} {
@@ -130,8 +139,8 @@ func TestRenderInChromium(t *testing.T) {
 	// The inline SVGs are well-formed XML in the file as written.
 	src, _ := os.ReadFile(index)
 	svgs := regexp.MustCompile(`(?s)<svg class="plot".*?</svg>`).FindAllString(string(src), -1)
-	if len(svgs) != len(b.Figures) {
-		t.Errorf("%d inline SVGs in index.html, want %d", len(svgs), len(b.Figures))
+	if len(svgs) != drawn {
+		t.Errorf("%d inline SVGs in index.html, want %d", len(svgs), drawn)
 	}
 	for i, s := range svgs {
 		if err := wellFormed(s); err != nil {
@@ -174,7 +183,14 @@ func TestRenderInChromium(t *testing.T) {
 	for _, line := range strings.Split(html.UnescapeString(m[1]), "\n") {
 		f := strings.Fields(line)
 		switch {
-		case len(f) == 8 && f[0] == "figure":
+		case len(f) == 3 && f[0] == "figure" && f[2] == "nofig":
+			seenFig[f[1]] = true
+			for _, fg := range b.Figures {
+				if fg.ID == f[1] && Unplottable(&fg) == "" {
+					t.Errorf("figure %s replaced by a sentence, but it has points to plot", f[1])
+				}
+			}
+		case len(f) == 9 && f[0] == "figure":
 			n := atoi(f[2:])
 			seenFig[f[1]] = true
 			if n[0] < 300 || n[1] < 150 {
@@ -185,6 +201,9 @@ func TestRenderInChromium(t *testing.T) {
 			}
 			if n[2] < 300 || n[3] < 150 || n[4] < 5 || n[5] < 4 {
 				t.Errorf("figure %s: drawing %d×%d with %d paths and %d texts: not drawn", f[1], n[2], n[3], n[4], n[5])
+			}
+			if n[6] < 1 { // every <svg> has a plotted element (a path in a data group)
+				t.Errorf("figure %s: an SVG with axes but no plotted element", f[1])
 			}
 		case len(f) == 4 && f[0] == "table":
 			n := atoi(f[2:])

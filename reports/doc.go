@@ -3,7 +3,15 @@
 // directory: index.html with inline SVG figures, and one Markdown, CSV and
 // LaTeX (booktabs) file per table plus an SVG and a CSV per figure (SPEC §7).
 //
-// It knows nothing about what a table means: it prints cells by their
-// column's Kind (humanized for people, full precision in CSV) and plots
-// curves by the figure's flags; it computes no statistics.
+// It computes no statistics. It prints cells by their column's Kind
+// (humanized for people, full precision in CSV) and plots curves by the
+// figure's flags, with three exceptions that read table contents: the
+// report opens with Headline's findings, sentences computed from the
+// tables it recognises by ID (poisson_screen, hurst_closest,
+// tail_fits_aggregate, recommendation, method_errors, staleness_summary,
+// …); a method table (one with a "method" or "estimator" column) is shown
+// to people ranked by error with its WMRD and KS columns in %; and a
+// method, policy or fit family named in a curve is drawn in its fixed
+// style. A figure with fewer than two points is replaced by a sentence
+// saying why (Unplottable).
 package reports

@@ -110,6 +110,7 @@ func SVG(f *tables.Figure) (svg []byte, notes []string, err error) {
 		return nil, nil, fmt.Errorf("figure %s: %w", f.ID, err)
 	}
 	out := strings.ReplaceAll(buf.String(), "font-family:Liberation Sans;", "font-family:Liberation Sans,Arial,Helvetica,sans-serif;")
+	out = strings.ReplaceAll(out, dataGroupOpen, dataGroupClass)
 	return []byte(out), notes, nil
 }
 
@@ -137,11 +138,79 @@ type curvePoints struct {
 	xys plotter.XYs
 }
 
-// curveColours gives each curve a palette colour in turn, except that a
-// dashed fit or model named after an earlier curve ("page 7 fit, H = 0.6"
-// after "page 7 (v = 1.00)") takes that curve's colour, so that each fit
-// reads as belonging to its data.
-func curveColours(cs []tables.Curve) []color.RGBA {
+// curveStyle is how one curve is drawn: a palette colour and a dash
+// pattern (an index into dashes, -1 for a solid line).
+type curveStyle struct {
+	col  color.RGBA
+	dash int
+}
+
+// Palette indices, for fixedStyles.
+const (
+	cBlue = iota
+	cVermillion
+	cGreen
+	cPurple
+	cOrange
+	cSky
+	cBlack
+	cGrey
+)
+
+// fixedStyles is the one style of each method, policy and fit family in
+// every figure (names compared in lower case, without a trailing " fit"),
+// so that M4 or the Pareto fit looks the same wherever it appears; the
+// styles inside each group all differ. The truth and the oracle are
+// black and solid; the Poisson baselines are dashed.
+var fixedStyles = map[string]curveStyle{
+	// Fit families: dashed, never blue (the data they fit is blue).
+	"exponential": {palette[cVermillion], 0},
+	"weibull":     {palette[cGreen], 1},
+	"lognormal":   {palette[cPurple], 2},
+	"pareto":      {palette[cOrange], 3},
+	// Methods.
+	"truth":   {palette[cBlack], -1},
+	"m1":      {palette[cVermillion], -1},
+	"m2":      {palette[cBlue], -1},
+	"m3":      {palette[cOrange], -1},
+	"m4":      {palette[cGreen], -1},
+	"m5":      {palette[cSky], -1},
+	"m6":      {palette[cPurple], -1},
+	"g-m4":    {palette[cGreen], 3},
+	"naive":   {palette[cGrey], 0},
+	"cho":     {palette[cVermillion], 1},
+	"matloff": {palette[cBlue], 1},
+	"age-mle": {palette[cOrange], 2},
+	// Download policies.
+	"oracle":       {palette[cBlack], -1},
+	"adaptive":     {palette[cBlue], -1},
+	"greedy":       {palette[cVermillion], -1},
+	"proportional": {palette[cGreen], -1},
+	"subset":       {palette[cPurple], -1},
+	"frequency":    {palette[cOrange], -1},
+	"round-robin":  {palette[cSky], -1},
+}
+
+// fixedStyle is the fixed style of a curve named after a method, policy
+// or fit family ("M4", "pareto fit", "Weibull"), if it has one.
+func fixedStyle(name string) (curveStyle, bool) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	n = strings.TrimSuffix(n, " fit")
+	st, ok := fixedStyles[n]
+	return st, ok
+}
+
+// curveStyles gives every curve of a figure its style, no two alike:
+// curves named after a method, policy or fit family take their fixed
+// style (fixedStyles); a dashed fit or model named after an earlier curve
+// ("page 7 fit, H = 0.6" after "page 7 (v = 1.00)") takes that curve's
+// colour with a dash pattern of its own, so that each fit reads as
+// belonging to its data; any other curve takes the first palette colour
+// no curve of the figure uses yet (solid, or the next dash pattern when
+// dashed), and once all colours are taken the first unused pair of colour
+// and dash pattern. A fixed style already taken in the figure (two
+// curves named "M4") is treated as unknown.
+func curveStyles(cs []tables.Curve) []curveStyle {
 	key := func(name string) string {
 		cut := len(name)
 		for _, sep := range []string{" (", " fit", ","} {
@@ -151,23 +220,122 @@ func curveColours(cs []tables.Curve) []color.RGBA {
 		}
 		return strings.TrimSpace(name[:cut])
 	}
-	out := make([]color.RGBA, len(cs))
+	out := make([]curveStyle, len(cs))
+	done := make([]bool, len(cs))
+	used := map[curveStyle]bool{}
+	colourUsed := map[color.RGBA]bool{}
+	take := func(i int, st curveStyle) {
+		out[i], done[i] = st, true
+		used[st], colourUsed[st.col] = true, true
+	}
+	for i, c := range cs {
+		if st, ok := fixedStyle(c.Name); ok && !used[st] {
+			take(i, st)
+		}
+	}
 	byKey := map[string]color.RGBA{}
-	next := 0
+	nDashed := 0
 	for i, c := range cs {
 		k := key(c.Name)
-		if col, ok := byKey[k]; ok && c.Dashed && k != "" {
-			out[i] = col
+		if done[i] {
+			if k != "" && !c.Dashed {
+				byKey[k] = out[i].col
+			}
 			continue
 		}
-		out[i] = palette[next%len(palette)]
-		next++
+		firstDash := func(col color.RGBA) (int, bool) {
+			for d := range dashes {
+				j := (nDashed + d) % len(dashes)
+				if !used[curveStyle{col, j}] {
+					return j, true
+				}
+			}
+			return 0, false
+		}
+		if col, ok := byKey[k]; ok && c.Dashed && k != "" {
+			if d, ok := firstDash(col); ok {
+				nDashed++
+				take(i, curveStyle{col, d})
+				continue
+			}
+		}
+		found := false
+		for _, col := range palette {
+			if colourUsed[col] {
+				continue
+			}
+			st := curveStyle{col, -1}
+			if c.Dashed {
+				st.dash = nDashed % len(dashes)
+				nDashed++
+			}
+			take(i, st)
+			found = true
+			break
+		}
+		if !found {
+			// Every colour is taken: the first free pair, solid first for
+			// solid curves, dashed first for dashed ones.
+			for _, col := range palette {
+				if found {
+					break
+				}
+				order := append([]int{-1}, 0, 1, 2, 3)
+				if c.Dashed {
+					order = []int{0, 1, 2, 3, -1}
+				}
+				for _, d := range order {
+					if st := (curveStyle{col, d}); !used[st] {
+						take(i, st)
+						found = true
+						break
+					}
+				}
+			}
+		}
+		if !found { // more than 40 curves: styles repeat
+			take(i, curveStyle{palette[i%len(palette)], -1})
+		}
 		if k != "" && !c.Dashed {
-			byKey[k] = out[i]
+			byKey[k] = out[i].col
 		}
 	}
 	return out
 }
+
+// dataPlotter wraps a plotter that draws data (a curve, a histogram), so
+// that its SVG output sits in a group of its own: drawn inside a no-op
+// scale(1,1) group that SVG renames <g class="data">, which lets a test
+// (or a reader of the SVG) tell the plotted data from axes and grid.
+type dataPlotter struct {
+	p interface {
+		plot.Plotter
+		plot.DataRanger
+	}
+}
+
+func (d dataPlotter) Plot(c draw.Canvas, p *plot.Plot) {
+	c.Push()
+	c.Scale(1, 1)
+	d.p.Plot(c, p)
+	c.Pop()
+}
+
+func (d dataPlotter) DataRange() (xmin, xmax, ymin, ymax float64) { return d.p.DataRange() }
+
+func (d dataPlotter) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
+	if g, ok := d.p.(plot.GlyphBoxer); ok {
+		return g.GlyphBoxes(p)
+	}
+	return nil
+}
+
+// dataGroupOpen is how vgsvg writes dataPlotter's group, and
+// dataGroupClass what SVG makes of it.
+const (
+	dataGroupOpen  = `<g transform="scale(1,1)">`
+	dataGroupClass = `<g class="data">`
+)
 
 // legendEntry is one line of a legend drawn below the plot.
 type legendEntry struct {
@@ -183,7 +351,7 @@ func belowLegends(sty text.Style, entries []legendEntry, w vg.Length) []*plot.Le
 	}
 	cols := 2
 	for _, e := range entries {
-		if sty.Width(e.name)+vg.Points(30) > w/2 {
+		if sty.Width(e.name)*1.15+vg.Points(30) > w/2 { // 15 %: a browser without Liberation Sans draws wider text
 			cols = 1
 		}
 	}
@@ -287,28 +455,30 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []legendEntry, []string, error) {
 	}
 	xr, yr := span(curves, tx, true), span(curves, ty, false)
 
-	nDashed, nPoints := 0, 0
+	nPoints := 0
 	var entries []legendEntry
-	colours := curveColours(f.Curves)
+	styles := curveStyles(f.Curves)
 	for i, cp := range curves {
 		if len(cp.xys) == 0 {
 			continue
 		}
-		col := colours[i]
+		st := styles[i]
+		col := st.col
 		var thumb plot.Thumbnailer
 		switch {
 		case f.Bars:
 			h := bars(cp.xys, col, logY)
-			p.Add(h)
+			p.Add(dataPlotter{h})
 			thumb = h
-		case cp.c.Points:
+		case cp.c.Points || distinct(cp.xys) == 1:
+			// A line through one point draws nothing: show the point.
 			s, err := plotter.NewScatter(cp.xys)
 			if err != nil {
 				return nil, nil, nil, fmt.Errorf("curve %q: %w", cp.c.Name, err)
 			}
 			s.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(2.5), Shape: glyphs[nPoints%len(glyphs)]}
 			nPoints++
-			p.Add(s)
+			p.Add(dataPlotter{s})
 			thumb = s
 		default:
 			xys := cp.xys
@@ -323,12 +493,11 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []legendEntry, []string, error) {
 			if cp.c.Step {
 				l.StepStyle = plotter.PostStep
 			}
-			if cp.c.Dashed {
-				l.LineStyle.Dashes = dashes[nDashed%len(dashes)]
+			if st.dash >= 0 {
+				l.LineStyle.Dashes = dashes[st.dash]
 				l.LineStyle.Width = vg.Points(1.8)
-				nDashed++
 			}
-			p.Add(l)
+			p.Add(dataPlotter{l})
 			thumb = l
 		}
 		if cp.c.Name != "" {
@@ -533,7 +702,7 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 				ticks = append(ticks, t)
 			}
 		}
-		return ticks
+		return labelTop(ticks, lo, hi)
 	}
 	for _, labelled := range [][]int{{1}, {1, 2, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}} {
 		var ticks []plot.Tick
@@ -555,10 +724,42 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 			}
 		}
 		if nl >= 3 {
-			return ticks
+			return labelTop(ticks, lo, hi)
 		}
 	}
 	return plot.DefaultTicks{}.Ticks(lo, hi)
+}
+
+// minTopGap is the least distance, as a fraction of a logarithmic axis,
+// between the top tick and the label below it for both to be labelled.
+const minTopGap = 0.08
+
+// labelTop makes the highest tick of a logarithmic axis a labelled one,
+// so that a reader sees what the top of the axis is worth: an unlabelled
+// top tick (0.3 above the label 0.2) gets its label when it lies at least
+// minTopGap of the axis above the last label, else the unlabelled ticks
+// above the last label are dropped (2000 just above 1000).
+func labelTop(ticks []plot.Tick, lo, hi float64) []plot.Tick {
+	if len(ticks) == 0 || ticks[len(ticks)-1].Label != "" {
+		return ticks
+	}
+	last := -1
+	for i, t := range ticks {
+		if t.Label != "" {
+			last = i
+		}
+	}
+	if last < 0 {
+		return ticks
+	}
+	top := &ticks[len(ticks)-1]
+	if math.Log10(top.Value/ticks[last].Value) >= minTopGap*math.Log10(hi/lo) {
+		k := int(math.Floor(math.Log10(top.Value) + 1e-9))
+		m := int(math.Round(top.Value / math.Pow(10, float64(k))))
+		top.Label = tickLabel(m, k)
+		return ticks
+	}
+	return ticks[:last+1]
 }
 
 // niceTicker marks a linear axis with niceTicks.
@@ -589,7 +790,9 @@ func countTicks(lo, hi float64) []plot.Tick {
 }
 
 // niceTicks labels [lo, hi] with 3 to 7 round numbers spaced 1, 2, 2.5 or
-// 5 × 10^k apart.
+// 5 × 10^k apart (decimals as the step needs: 0.25, 2.5, 25, 2,500;
+// thousands separators from 10,000), with minor ticks halfway between
+// labels and none above the last label, so the top tick is labelled.
 func niceTicks(lo, hi float64) []plot.Tick {
 	span := hi - lo
 	if !(span > 0) {
@@ -600,7 +803,7 @@ func niceTicks(lo, hi float64) []plot.Tick {
 	for _, m := range []float64{1, 2, 2.5, 5, 10} {
 		step = m * mag
 		dec = max(0, -int(math.Floor(math.Log10(step)+1e-9)))
-		if m == 2.5 {
+		if m == 2.5 && step < 10 { // 0.25, 2.5: one decimal more; 25, 2500: none
 			dec++
 		}
 		if span/step <= 7 {
@@ -614,9 +817,15 @@ func niceTicks(lo, hi float64) []plot.Tick {
 		if v > hi*(1+1e-9) {
 			break
 		}
-		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', dec, 64)})
-		if half := v + step/2; half < hi {
-			ticks = append(ticks, plot.Tick{Value: half})
+		label := strconv.FormatFloat(v, 'f', dec, 64)
+		if dec == 0 && math.Max(math.Abs(lo), math.Abs(hi)) >= 1e4 {
+			label = strings.Replace(comma(int64(math.Round(v))), "−", "-", 1)
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: label})
+		// A minor tick halfway to the next label, if that label is on
+		// the axis: the top tick is always a labelled one.
+		if next := v + step; next <= hi*(1+1e-9) {
+			ticks = append(ticks, plot.Tick{Value: v + step/2})
 		}
 	}
 	return ticks
@@ -647,4 +856,116 @@ func superscript(k int) string {
 		b.WriteRune(sup[c-'0'])
 	}
 	return b.String()
+}
+
+// distinct counts the different points of xys.
+func distinct(xys plotter.XYs) int {
+	seen := map[plotter.XY]bool{}
+	for _, p := range xys {
+		seen[p] = true
+	}
+	return len(seen)
+}
+
+// Unplottable says why f cannot make a figure worth drawing, or returns
+// "" when it can. A plot needs two points: a figure is replaced by this
+// sentence when no curve has two distinct points its axes can show
+// (finite, and positive on a logarithmic axis), and a histogram when it
+// counts fewer than two things. The sentence gives the lone point's
+// values, so that nothing is lost: "Not drawn: every curve has a single
+// point (a line needs two): S exact / S Poisson at ratio = 0.42,
+// fraction ≤ x = 1."
+func Unplottable(f *tables.Figure) string {
+	type pt struct {
+		name string
+		x, y float64
+	}
+	var singles []pt
+	total, hidden := 0.0, 0
+	var bin [2]float64
+	for _, c := range f.Curves {
+		n := min(len(c.X), len(c.Y))
+		seen := map[[2]float64]bool{}
+		var last [2]float64
+		for i := range n {
+			x, y := c.X[i], c.Y[i]
+			if !finite(x) || !finite(y) {
+				continue
+			}
+			if f.Bars {
+				if y > 0 {
+					total += y
+					bin = [2]float64{x, x + barWidth(c.X, i)}
+				}
+				continue
+			}
+			if f.LogX && x <= 0 || f.LogY && y <= 0 {
+				hidden++
+				continue
+			}
+			seen[[2]float64{x, y}] = true
+			last = [2]float64{x, y}
+		}
+		if f.Bars {
+			continue
+		}
+		switch len(seen) {
+		case 0:
+		case 1:
+			singles = append(singles, pt{c.Name, last[0], last[1]})
+		default:
+			return ""
+		}
+	}
+	label := func(s, def string) string {
+		if s == "" {
+			return def
+		}
+		return s
+	}
+	xl, yl := label(f.XLabel, "x"), label(f.YLabel, "y")
+	if f.Bars {
+		switch {
+		case total == 0:
+			return fmt.Sprintf("Not drawn: the histogram is empty (no %s to count).", yl)
+		case total == 1:
+			return fmt.Sprintf("Not drawn: the histogram would hold a single value (%s = 1), in the bin from %s to %s of %s.", yl, humanFloat(bin[0]), humanFloat(bin[1]), xl)
+		}
+		return ""
+	}
+	if len(singles) == 0 {
+		if hidden > 0 {
+			return fmt.Sprintf("Not drawn: no point with a positive value to show on the logarithmic axes (%s left out).", plural(int64(hidden), "point"))
+		}
+		return "Not drawn: there is no point to plot."
+	}
+	var parts []string
+	for _, p := range singles {
+		s := fmt.Sprintf("%s = %s, %s = %s", xl, humanFloat(p.x), yl, humanFloat(p.y))
+		if p.name != "" {
+			s = p.name + " at " + s
+		}
+		parts = append(parts, s)
+	}
+	what := "the figure has a single point"
+	if len(singles) > 1 {
+		what = "every curve has a single point (a line needs two)"
+	}
+	return "Not drawn: " + what + ": " + strings.Join(parts, "; ") + "."
+}
+
+// barWidth is the width of histogram bin i whose left edges are xs, as
+// bars draws it.
+func barWidth(xs []float64, i int) float64 {
+	var w float64
+	switch {
+	case i+1 < len(xs):
+		w = xs[i+1] - xs[i]
+	case i > 0:
+		w = xs[i] - xs[i-1]
+	}
+	if !(w > 0) {
+		w = 1
+	}
+	return w
 }

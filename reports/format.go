@@ -228,7 +228,7 @@ func humanHeader(c tables.Column) string {
 // numeric reports whether a column is right-aligned.
 func numeric(k tables.Kind) bool {
 	switch k {
-	case tables.Int, tables.Float, tables.Percent, tables.Seconds, tables.Bytes:
+	case tables.Int, tables.Float, tables.Percent, tables.Seconds, tables.Bytes, errorPercent:
 		return true
 	}
 	return false
@@ -373,6 +373,12 @@ func humanRows(t *tables.Table) [][]string {
 					continue
 				}
 			}
+			if c.Kind == errorPercent {
+				if f, ok := asFloat(v); ok {
+					row[j] = errPercent(f)
+					continue
+				}
+			}
 			if sci[j] {
 				if f, ok := asFloat(v); ok && finite(f) && f != 0 {
 					row[j] = sciFloat(f)
@@ -461,4 +467,15 @@ func percent(f float64, dec int) string {
 		}
 	}
 	return s + "%"
+}
+
+// errPercent prints an error (a WMRD or KS distance, a fraction) as a
+// percentage with two significant digits in plain decimals, never in
+// e-notation: 0.000973 → "0.097%", 0.0083 → "0.83%", 0.0803 → "8.0%",
+// 0.43 → "43%"; 0 → "0%", NaN → "—".
+func errPercent(f float64) string {
+	if !finite(f) {
+		return humanFloat(f)
+	}
+	return sig2(100*f) + "%"
 }

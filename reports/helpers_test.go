@@ -86,6 +86,18 @@ func sampleFigures() []tables.Figure {
 			Curves: manyCurves(8)},
 		{ID: "nothing", Title: "Nothing positive", Section: 0, XLabel: "T", YLabel: "WMRD", LogX: true, LogY: true,
 			Curves: []tables.Curve{{Name: "M1", X: []float64{0, -1}, Y: []float64{1, 2}}}},
+		// Anarchism's staleness ECDFs over its one page: a point per curve.
+		{ID: "one-point", Title: "Cost of assuming Poisson over one page", Section: 7, XLabel: "ratio", YLabel: "fraction of pages ≤ x", LogX: true,
+			Curves: []tables.Curve{{Name: "S", X: []float64{0.42}, Y: []float64{1}, Step: true}, {Name: "Δ", X: []float64{2.5}, Y: []float64{1}, Step: true}}},
+		// Yelp's CoV histogram: no page has enough updates.
+		{ID: "empty-hist", Title: "CoV of no page", Section: 4, Order: 5, XLabel: "v", YLabel: "pages", Bars: true,
+			Curves: []tables.Curve{{Name: "pages", X: []float64{0, 0.1, 0.2}, Y: []float64{0, 0, 0}}}},
+		// Anarchism's CoV histogram: one page, in the last bin.
+		{ID: "one-count", Title: "CoV of one page", Section: 4, Order: 6, XLabel: "v", YLabel: "pages", Bars: true,
+			Curves: []tables.Curve{{Name: "pages", X: []float64{0, 0.1, 0.2}, Y: []float64{0, 0, 1}}}},
+		// A line and a lone point: drawn, the point as a glyph.
+		{ID: "line-and-point", Title: "A line and a lone point", Section: 7, Order: 2, XLabel: "x", YLabel: "y",
+			Curves: []tables.Curve{{Name: "line", X: []float64{0, 1, 2}, Y: []float64{0, 1, 4}}, {Name: "point", X: []float64{1.5}, Y: []float64{2}}}},
 	}
 }
 

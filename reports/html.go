@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/revisit-dev/revisit/internal/tables"
 )
 
 // The HTML view: plain data for the template, every string escaped by
@@ -23,26 +25,108 @@ type htmlItem struct {
 	IsTable bool
 	Head    []htmlHead
 	Rows    [][]htmlCell
-	Hidden  int  // rows left out of the HTML (all are in the CSV)
-	Long    bool // more than longTableRows rows: a scroll box with a fixed header
+	Group   []bool // row i begins a new group of a method table (a rule above it)
+	Hidden  int    // rows left out of the HTML (all are in the CSV)
+	Long    bool   // more than longTableRows rows: a scroll box with a fixed header
 	NRows   int
+	Wide    bool // wider than the page: scrolls sideways, with a note
+	NCols   int
 	// figure
 	SVG     template.HTML
 	Caption string
 	Err     string
+	NoFig   string // why the figure is not drawn
 }
 
 type htmlHead struct {
 	Text, Doc string
-	Num       bool
+	Num, Txt  bool
 }
 
 type htmlCell struct {
 	Text string
 	Num  bool
+	Txt  bool // free text (titles, notes): may wrap
 }
 
-func writeHTML(w io.Writer, items []*item, opt Options) error {
+// Estimated widths, in pixels at the report's table font (about 14 px),
+// of what a table needs at least: headers wrap between words, free-text
+// cells wrap at textMaxPx, other cells never wrap.
+const (
+	charPx     = 7.8
+	cellPadPx  = 20
+	textMaxPx  = 24 * 14 // the CSS max-width of a free-text cell, 24em
+	pageTextPx = 1060 - 48
+)
+
+// groupStarts marks, in a method table, the first row of each run of
+// rows that share the columns left of the method column (a sampler and
+// kind of method_errors), so that the HTML can rule the groups off; the
+// first row and other tables get no mark.
+func groupStarts(t *tables.Table, n int) []bool {
+	out := make([]bool, n)
+	mi := methodColumn(t)
+	if mi <= 0 {
+		return out
+	}
+	key := func(r []any) string { return groupKey(t, mi, r) }
+	for i := 1; i < n && i < len(t.Rows); i++ {
+		out[i] = key(t.Rows[i]) != key(t.Rows[i-1])
+	}
+	return out
+}
+
+// freeTextRunes is the length from which a String column's cells may
+// wrap in the HTML (notes, long titles); shorter names never break.
+const freeTextRunes = 30
+
+// freeText tells whether column j holds free text: a String column with
+// a cell of freeTextRunes or more.
+func freeText(c tables.Column, human [][]string, j int) bool {
+	if c.Kind != tables.String {
+		return false
+	}
+	for _, r := range human {
+		if j < len(r) && len([]rune(r[j])) >= freeTextRunes {
+			return true
+		}
+	}
+	return false
+}
+
+// tableMinWidth estimates the narrowest a table can be laid out, from
+// its cells' lengths: a table wider than the page scrolls sideways, and
+// the report says so above it.
+func tableMinWidth(head []htmlHead, rows [][]htmlCell) float64 {
+	total := 0.0
+	for j, h := range head {
+		w := 0
+		for _, word := range strings.Fields(h.Text) {
+			w = max(w, len([]rune(word)))
+		}
+		need := float64(w) * charPx
+		for _, r := range rows {
+			if j < len(r) {
+				need = max(need, float64(len([]rune(r[j].Text)))*charPx)
+			}
+		}
+		if h.Txt {
+			need = min(need, textMaxPx)
+		}
+		total += need + cellPadPx
+	}
+	return total
+}
+
+type htmlFinding struct {
+	Lead, Text, Anchor string // Lead: the words before the first colon, set in bold
+}
+
+// maxLead is the longest lead ("Poisson screen", "Scenario “…”") set in
+// bold before a finding's first colon.
+const maxLead = 60
+
+func writeHTML(w io.Writer, items []*item, heads []placedFinding, opt Options) error {
 	var secs []*htmlSection
 	cur := -1 << 31
 	for _, it := range items {
@@ -57,10 +141,21 @@ func writeHTML(w io.Writer, items []*item, opt Options) error {
 		Title    string
 		Inputs   []string
 		Version  string
+		Findings []htmlFinding
 		Sections []*htmlSection
 		NTables  int
 		NFigures int
 	}{Title: opt.Title, Inputs: opt.Inputs, Version: opt.Version, Sections: secs}
+	for _, h := range heads {
+		f := htmlFinding{Text: h.text}
+		if i := strings.Index(h.text, ": "); i > 0 && len([]rune(h.text[:i])) <= maxLead {
+			f.Lead, f.Text = h.text[:i+1], h.text[i+1:]
+		}
+		if h.stem != "" {
+			f.Anchor = "t-" + h.stem
+		}
+		data.Findings = append(data.Findings, f)
+	}
 	for _, it := range items {
 		if it.table != nil {
 			data.NTables++
@@ -83,10 +178,12 @@ func writeHTML(w io.Writer, items []*item, opt Options) error {
 const longTableRows = 50
 
 func htmlView(it *item, opt Options) htmlItem {
-	if t := it.table; t != nil {
+	if it.table != nil {
+		t := forPeople(it.table)
 		v := htmlItem{IsTable: true, Anchor: "t-" + it.stem, Stem: it.stem, Title: titleOf(t), Source: t.Source, Notes: t.Notes}
-		for _, c := range t.Columns {
-			v.Head = append(v.Head, htmlHead{Text: humanHeader(c), Doc: c.Doc, Num: numeric(c.Kind)})
+		human := humanRows(t)
+		for j, c := range t.Columns {
+			v.Head = append(v.Head, htmlHead{Text: humanHeader(c), Doc: c.Doc, Num: numeric(c.Kind), Txt: freeText(c, human, j)})
 		}
 		rows := t.Rows
 		if len(rows) > opt.MaxHTMLRows {
@@ -94,21 +191,26 @@ func htmlView(it *item, opt Options) htmlItem {
 			rows = rows[:opt.MaxHTMLRows]
 		}
 		v.Long, v.NRows = len(rows) > longTableRows, len(rows)
-		human := humanRows(t)
 		for i := range rows {
 			cells := make([]htmlCell, len(t.Columns))
 			for j, c := range t.Columns {
-				cells[j] = htmlCell{Text: human[i][j], Num: numeric(c.Kind)}
+				cells[j] = htmlCell{Text: human[i][j], Num: numeric(c.Kind), Txt: v.Head[j].Txt}
 			}
 			v.Rows = append(v.Rows, cells)
 		}
+		v.Group = groupStarts(t, len(rows))
+		v.NCols = len(t.Columns)
+		v.Wide = tableMinWidth(v.Head, v.Rows) > pageTextPx
 		return v
 	}
 	f := it.figure
 	v := htmlItem{Anchor: "f-" + it.stem, Stem: it.stem, Title: figTitle(f), Source: f.Source, Caption: figCaption(f, it.notes)}
-	if it.err != nil {
+	switch {
+	case it.nofig != "":
+		v.NoFig = it.nofig
+	case it.err != nil:
 		v.Err = it.err.Error()
-	} else {
+	default:
 		v.SVG = template.HTML(inlineSVG(it.svg, figTitle(f)))
 	}
 	return v
@@ -149,19 +251,30 @@ nav.toc h2 { border: 0; margin: 6px 0; font-size: 1.1em; }
 nav.toc ol { margin: 4px 0; padding-left: 22px; }
 nav.toc > ol { list-style: none; padding-left: 4px; } /* headings carry their numbers */
 nav.toc ol ol { list-style: disc; font-size: 0.92em; }
+.tablebox { position: relative; }
+.tablebox.wide::after { content: ""; position: absolute; top: 0; right: 0; bottom: 14px; width: 36px; pointer-events: none; background: linear-gradient(to right, rgba(255,255,255,0), rgba(255,255,255,0.95)); }
+.tablebox.wide .tablewrap { overflow-x: scroll; }
+.wide-note { font-weight: 600; }
 .tablewrap { overflow-x: auto; }
 .tablewrap.long { max-height: 34em; overflow-y: auto; border-bottom: 1px solid var(--rule); }
 .tablewrap.long th { position: sticky; top: 0; z-index: 1; }
 table.data { border-collapse: collapse; margin: 6px 0; font-variant-numeric: tabular-nums; font-size: 0.93em; }
 table.data th, table.data td { padding: 4px 10px; border-bottom: 1px solid var(--rule); text-align: left; white-space: nowrap; }
-table.data th { border-bottom: 2px solid #888; background: #fff; }
+table.data th { border-bottom: 2px solid #888; background: #fff; white-space: normal; vertical-align: bottom; }
+table.data td.txt { white-space: normal; max-width: 24em; overflow-wrap: break-word; }
 table.data th[title] { text-decoration: underline dotted; cursor: help; }
 table.data .num { text-align: right; }
+table.data tr.group td { border-top: 2px solid #999; }
 table.data tbody tr:nth-child(even) { background: var(--zebra); }
 .notes { margin: 6px 0; padding-left: 20px; }
 figure { margin: 18px 0; }
 svg.plot { display: block; width: 100%; max-width: 820px; height: auto; }
 svg.plot text { font-family: "Liberation Sans", Arial, Helvetica, sans-serif !important; }
+.findings { border-left: 4px solid var(--accent); background: var(--zebra); padding: 6px 20px 8px; margin: 16px 0; }
+.findings h2 { border: 0; margin: 6px 0; font-size: 1.2em; }
+.findings ul { margin: 4px 0; padding-left: 20px; }
+.findings li { margin: 4px 0; }
+.nofig { border: 1px dashed var(--rule); background: var(--zebra); padding: 10px 14px; margin: 8px 0; max-width: 820px; }
 .error { color: #a00; border: 1px solid #a00; padding: 8px; }
 footer { margin-top: 40px; padding-bottom: 30px; border-top: 1px solid var(--rule); padding-top: 8px; }
 @media print { nav.toc { display: none; } figure, .table { break-inside: avoid; } .tablewrap.long { max-height: none; overflow: visible; } }
@@ -171,6 +284,16 @@ footer { margin-top: 40px; padding-bottom: 30px; border-top: 1px solid var(--rul
 <header>
 <h1>{{.Title}}</h1>
 <p class="meta">{{.NTables}} tables, {{.NFigures}} figures{{if .Inputs}} · results from {{range $i, $d := .Inputs}}{{if $i}}, {{end}}<code>{{$d}}</code>{{end}}{{end}} · the whole report in Markdown: <a href="report.md">report.md</a></p>
+{{- if .Findings}}
+<section class="findings" id="findings">
+<h2>Findings</h2>
+<ul>
+{{- range .Findings}}
+<li>{{with .Lead}}<strong>{{.}}</strong>{{end}}{{.Text}}{{with .Anchor}} <a href="#{{.}}">(table)</a>{{end}}</li>
+{{- end}}
+</ul>
+</section>
+{{- end}}
 <nav class="toc" id="contents">
 <h2>Contents</h2>
 <ol>
@@ -197,14 +320,18 @@ footer { margin-top: 40px; padding-bottom: 30px; border-top: 1px solid var(--rul
 {{- if .Long}}
 <p class="notes">{{.NRows}} rows: scroll inside the table to see them all.</p>
 {{- end}}
-<div class="tablewrap{{if .Long}} long{{end}}"><table class="data">
+{{- if .Wide}}
+<p class="notes wide-note">{{.NCols}} columns, wider than the page: scroll the table sideways to see them all →</p>
+{{- end}}
+<div class="tablebox{{if .Wide}} wide{{end}}"><div class="tablewrap{{if .Long}} long{{end}}"><table class="data">
 <thead><tr>{{range .Head}}<th{{if .Num}} class="num"{{end}}{{with .Doc}} title="{{.}}"{{end}}>{{.Text}}</th>{{end}}</tr></thead>
 <tbody>
-{{- range .Rows}}
-<tr>{{range .}}<td{{if .Num}} class="num"{{end}}>{{.Text}}</td>{{end}}</tr>
+{{- $g := .Group}}
+{{- range $i, $r := .Rows}}
+<tr{{if index $g $i}} class="group"{{end}}>{{range $r}}<td{{if .Num}} class="num"{{else if .Txt}} class="txt"{{end}}>{{.Text}}</td>{{end}}</tr>
 {{- end}}
 </tbody>
-</table></div>
+</table></div></div>
 {{- if not .Rows}}
 <p class="notes">No rows: nothing in these results meets this table's condition.</p>
 {{- end}}
@@ -219,12 +346,14 @@ footer { margin-top: 40px; padding-bottom: 30px; border-top: 1px solid var(--rul
 {{- else}}
 <figure id="{{.Anchor}}" data-figure="{{.Stem}}">
 <h3>{{.Title}}</h3>
-{{- if .Err}}
+{{- if .NoFig}}
+<p class="nofig">{{.NoFig}}</p>
+{{- else if .Err}}
 <p class="error">This figure could not be drawn: {{.Err}}</p>
 {{- else}}
 {{.SVG}}
 {{- end}}
-<figcaption>{{with .Caption}}{{.}} {{end}}{{with .Source}}Source: {{.}}. {{end}}Data: <a href="figures/{{.Stem}}.csv">CSV</a>{{if not .Err}} · <a href="figures/{{.Stem}}.svg">SVG</a>{{end}}</figcaption>
+<figcaption>{{with .Caption}}{{.}} {{end}}{{with .Source}}Source: {{.}}. {{end}}Data: <a href="figures/{{.Stem}}.csv">CSV</a>{{if not (or .Err .NoFig)}} · <a href="figures/{{.Stem}}.svg">SVG</a>{{end}}</figcaption>
 </figure>
 {{- end}}
 {{- end}}

@@ -16,6 +16,7 @@ func WriteMarkdown(w io.Writer, t *tables.Table) error { return writeMarkdown(w,
 
 // writeMarkdown writes t with its title as a heading of the given level.
 func writeMarkdown(w io.Writer, t *tables.Table, level int) error {
+	t = forPeople(t)
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%s %s\n\n", strings.Repeat("#", level), mdText(titleOf(t)))
 	if t.Source != "" {

@@ -111,13 +111,16 @@ type item struct {
 	stem           string
 	table          *tables.Table
 	figure         *tables.Figure
-	svg            []byte   // rendered figure, nil if it failed
+	svg            []byte   // rendered figure, nil if it failed or was not drawn
 	notes          []string // figure notes from rendering (dropped points…)
 	err            error    // why the figure could not be drawn
+	nofig          string   // why the figure is not drawn (Unplottable), shown in its place
 }
 
 // Write renders b into the directory outDir: index.html (every table, and
 // every figure as inline SVG, by SPEC §7 section, with a table of contents;
+// a figure with too few points to draw (see Unplottable) is replaced by
+// the sentence saying why, and has no SVG file;
 // no script, no network), report.md (the same in Markdown, figures linked),
 // tables/ID.{md,csv,tex} and figures/ID.{svg,csv}. The report is built in a
 // temporary directory beside outDir and renamed into place when complete;
@@ -170,7 +173,9 @@ func layout(b *tables.Bundle, opt Options) []*item {
 	for i := range b.Figures {
 		f := &b.Figures[i]
 		it := &item{section: f.Section, order: f.Order, stem: stem("f", f.ID), figure: f}
-		it.svg, it.notes, it.err = SVG(f)
+		if it.nofig = Unplottable(f); it.nofig == "" {
+			it.svg, it.notes, it.err = SVG(f)
+		}
 		if it.err != nil && opt.Log != nil {
 			opt.Log("report: %v", it.err)
 		}
@@ -232,10 +237,35 @@ func render(b *tables.Bundle, dir string, opt Options) error {
 			}
 		}
 	}
-	if err := writeFile(filepath.Join(dir, "report.md"), func(w io.Writer) error { return writeReportMarkdown(w, items, opt) }); err != nil {
+	heads := headlineFor(b, items)
+	if err := writeFile(filepath.Join(dir, "report.md"), func(w io.Writer) error { return writeReportMarkdown(w, items, heads, opt) }); err != nil {
 		return err
 	}
-	return writeFile(filepath.Join(dir, "index.html"), func(w io.Writer) error { return writeHTML(w, items, opt) })
+	return writeFile(filepath.Join(dir, "index.html"), func(w io.Writer) error { return writeHTML(w, items, heads, opt) })
+}
+
+// placedFinding is a headline sentence with the file stem of the table it
+// was computed from ("" when that table is not in the report).
+type placedFinding struct {
+	text, stem string
+}
+
+// headlineFor computes the findings of b and finds the report's file stem
+// of each one's table (the first table with that ID, as findings uses).
+func headlineFor(b *tables.Bundle, items []*item) []placedFinding {
+	stems := map[string]string{}
+	for _, it := range items {
+		if it.table != nil {
+			if _, ok := stems[it.table.ID]; !ok {
+				stems[it.table.ID] = it.stem
+			}
+		}
+	}
+	var out []placedFinding
+	for _, f := range findings(b) {
+		out = append(out, placedFinding{f.text, stems[f.table]})
+	}
+	return out
 }
 
 func writeFile(path string, fn func(io.Writer) error) error {
@@ -248,11 +278,22 @@ func writeFile(path string, fn func(io.Writer) error) error {
 
 // writeReportMarkdown writes the whole report as one Markdown document:
 // sections, tables, and figures as image links with their captions.
-func writeReportMarkdown(w io.Writer, items []*item, opt Options) error {
+func writeReportMarkdown(w io.Writer, items []*item, heads []placedFinding, opt Options) error {
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "# %s\n\n", mdText(opt.Title))
 	if len(opt.Inputs) > 0 {
 		fmt.Fprintf(&buf, "Results: %s\n\n", mdText(strings.Join(opt.Inputs, ", ")))
+	}
+	if len(heads) > 0 {
+		buf.WriteString("## Findings\n\n")
+		for _, h := range heads {
+			fmt.Fprintf(&buf, "- %s", mdText(h.text))
+			if h.stem != "" {
+				fmt.Fprintf(&buf, " ([table](tables/%s.md))", h.stem)
+			}
+			buf.WriteString("\n")
+		}
+		buf.WriteString("\n")
 	}
 	sec := -1 << 31
 	for _, it := range items {
@@ -269,7 +310,9 @@ func writeReportMarkdown(w io.Writer, items []*item, opt Options) error {
 		}
 		f := it.figure
 		fmt.Fprintf(&buf, "### %s\n\n", mdText(figTitle(f)))
-		if it.svg != nil {
+		if it.nofig != "" {
+			fmt.Fprintf(&buf, "%s\n\n", mdText(it.nofig))
+		} else if it.svg != nil {
 			fmt.Fprintf(&buf, "![%s](figures/%s.svg)\n\n", mdCell(figTitle(f)), it.stem)
 		} else {
 			fmt.Fprintf(&buf, "(figure could not be drawn: %s)\n\n", mdText(it.err.Error()))

@@ -5,13 +5,14 @@ import (
 	"encoding/xml"
 	"flag"
 	"fmt"
-	"image/color"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot"
 
 	"github.com/revisit-dev/revisit/internal/tables"
 )
@@ -38,7 +39,13 @@ func TestWriteLayout(t *testing.T) {
 		"tables/corpus.md", "tables/corpus.csv", "tables/corpus.tex",
 		"tables/empty.md", "tables/empty.csv", "tables/empty.tex"}
 	for _, f := range sampleFigures() {
-		want = append(want, "figures/"+f.ID+".svg", "figures/"+f.ID+".csv")
+		want = append(want, "figures/"+f.ID+".csv")
+		svg := filepath.Join(dir, "figures", f.ID+".svg")
+		if Unplottable(&f) == "" {
+			want = append(want, "figures/"+f.ID+".svg")
+		} else if _, err := os.Stat(svg); err == nil {
+			t.Errorf("%s: an SVG for a figure replaced by a sentence", svg)
+		}
 	}
 	for _, f := range want {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
@@ -67,6 +74,9 @@ func TestWriteLayout(t *testing.T) {
 	}
 	// Every SVG is well-formed XML with a viewBox (so the page can scale it).
 	for _, f := range sampleFigures() {
+		if Unplottable(&f) != "" {
+			continue
+		}
 		data, err := os.ReadFile(filepath.Join(dir, "figures", f.ID+".svg"))
 		if err != nil {
 			t.Fatal(err)
@@ -146,7 +156,8 @@ func TestLogTicks(t *testing.T) {
 	}{
 		{0.003, 2000, "0.01 0.1 1 10 100 1000"},
 		{1e-6, 1e6, "10⁻⁶ 10⁻⁵ 10⁻⁴ 0.001 0.01 0.1 1 10 100 1000 10000 10⁵ 10⁶"},
-		{1.5, 30, "2 5 10 20"},
+		{1.5, 30, "2 5 10 20 30"}, // 30 labelled: the top tick
+		{0.008, 0.35, "0.01 0.02 0.05 0.1 0.2 0.3"},
 		{1.5, 14, "2 4 6 8 10 12 14"},
 		{0.63, 1.46, "0.8 1.0 1.2 1.4"},
 		{2, 8, "2 3 4 5 6 7 8"},
@@ -171,6 +182,8 @@ func TestNiceTicks(t *testing.T) {
 		{0, 1, "0.0 0.2 0.4 0.6 0.8 1.0"},
 		{-0.13, 0.5, "-0.1 0.0 0.1 0.2 0.3 0.4 0.5"},
 		{0, 0.0075, "0.000 0.002 0.004 0.006"},
+		{0, 15179, "0 2,500 5,000 7,500 10,000 12,500 15,000"}, // not 15000.0
+		{0, 1.5, "0.00 0.25 0.50 0.75 1.00 1.25 1.50"},
 	}
 	for _, c := range cases {
 		var got []string
@@ -256,23 +269,56 @@ func TestMergeAndDuplicateIDs(t *testing.T) {
 	}
 }
 
-// A fit named after its data curve takes the data's colour; other curves
-// take the next palette colour.
+// A fit named after its data curve takes the data's colour with a dash
+// of its own; other curves take the first colour no curve uses yet.
 func TestCurveColours(t *testing.T) {
 	cs := []tables.Curve{
 		{Name: "page 7 (v = 1.00)", Points: true},
 		{Name: "page 7 fit, H = 0.63", Dashed: true},
 		{Name: "page 9 (v = 0.98)", Points: true},
 		{Name: "page 9 fit, H = 0.71", Dashed: true},
-		{Name: "exponential fit", Dashed: true},
-		{Name: "page 7 again"}, // solid: a new colour even if the name matches
+		{Name: "exponential fit", Dashed: true}, // fixed: vermillion, first dash
+		{Name: "page 7 again"},                  // solid: a new colour even if the name matches
 	}
-	got := curveColours(cs)
-	want := []color.RGBA{palette[0], palette[0], palette[1], palette[1], palette[2], palette[3]}
+	got := curveStyles(cs)
+	want := []curveStyle{{palette[0], -1}, {palette[0], 0}, {palette[2], -1}, {palette[2], 1}, {palette[1], 0}, {palette[3], -1}}
 	for i := range want {
 		if got[i] != want[i] {
-			t.Errorf("curve %q: colour %v, want %v", cs[i].Name, got[i], want[i])
+			t.Errorf("curve %q: style %v, want %v", cs[i].Name, got[i], want[i])
 		}
+	}
+}
+
+// The highest tick of every axis carries a label: a top tick just above
+// the last label is dropped (2000 over 1000 on a 7-decade axis), one far
+// enough is labelled (0.3 over 0.2), a linear axis has no minor tick above
+// its last label.
+func TestTopTickLabelled(t *testing.T) {
+	for _, r := range [][2]float64{{0.0003, 2000}, {0.008, 0.35}, {1, 9}, {0, 0.0075}, {0, 1.15}, {3, 9.9}, {1e-100, 3}, {0.5, 2.5e6}} {
+		var ticks []plot.Tick
+		if r[0] > 0 {
+			ticks = (logTicks{}).Ticks(r[0], r[1])
+		} else {
+			ticks = niceTicks(r[0], r[1])
+		}
+		top := ticks[0]
+		for _, tk := range ticks {
+			if tk.Value > top.Value {
+				top = tk
+			}
+		}
+		if top.Label == "" {
+			t.Errorf("[%g, %g]: top tick %g has no label", r[0], r[1], top.Value)
+		}
+	}
+	var last string
+	for _, tk := range (logTicks{}).Ticks(0.0003, 2000) {
+		if tk.Label != "" {
+			last = tk.Label
+		}
+	}
+	if last != "1000" {
+		t.Errorf("[0.0003, 2000]: last label %q, want 1000 (2000 too close to label)", last)
 	}
 }
 
@@ -348,5 +394,165 @@ func TestHTMLEmptyTableSaysSo(t *testing.T) {
 	}
 	if n := strings.Count(string(html), "No rows:"); n != 1 {
 		t.Errorf("%d 'No rows' notes, want 1 (the empty table only)", n)
+	}
+}
+
+// A figure with nothing worth drawing is replaced by a sentence saying
+// why, with the lone values: no points, one point per curve (Anarchism's
+// staleness ECDFs over one page), an empty histogram (Yelp's CoV), a
+// histogram of one value (Anarchism's CoV: one page in the bin [0.2,
+// 0.3), the last bin as wide as the one before). Two distinct points on
+// one curve are enough.
+func TestUnplottable(t *testing.T) {
+	figs := map[string]tables.Figure{}
+	for _, f := range sampleFigures() {
+		figs[f.ID] = f
+	}
+	cases := map[string]string{
+		"nothing":        "Not drawn: no point with a positive value to show on the logarithmic axes (2 points left out).",
+		"one-point":      "Not drawn: every curve has a single point (a line needs two): S at ratio = 0.42, fraction of pages ≤ x = 1; Δ at ratio = 2.5, fraction of pages ≤ x = 1.",
+		"empty-hist":     "Not drawn: the histogram is empty (no pages to count).",
+		"one-count":      "Not drawn: the histogram would hold a single value (pages = 1), in the bin from 0.2 to 0.3 of v.",
+		"line-and-point": "",
+		"tail":           "",
+		"cov-hist":       "",
+	}
+	for id, want := range cases {
+		f := figs[id]
+		if got := Unplottable(&f); got != want {
+			t.Errorf("%s: %q, want %q", id, got, want)
+		}
+	}
+	same := tables.Figure{Curves: []tables.Curve{{Name: "c", X: []float64{1, 1}, Y: []float64{2, 2}}}}
+	if got := Unplottable(&same); got != "Not drawn: the figure has a single point: c at x = 1, y = 2." {
+		t.Errorf("one point twice: %q", got)
+	}
+}
+
+// Every figure of index.html either is an <svg> with at least one plotted
+// element (a path inside a data group, which SVG writes around each curve
+// or histogram) or is replaced by its "Not drawn: …" sentence; report.md
+// says the same sentence and links no SVG for it.
+func TestEverySVGPlotsSomething(t *testing.T) {
+	dir := writeSample(t)
+	html, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFiguresPlotted(t, string(html), len(sampleFigures()))
+	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	for _, f := range sampleFigures() {
+		if s := Unplottable(&f); s != "" {
+			if !strings.Contains(string(md), s) || strings.Contains(string(md), "figures/"+f.ID+".svg") {
+				t.Errorf("report.md: figure %s not replaced by its sentence", f.ID)
+			}
+		}
+	}
+	// The line's lone point is drawn as a glyph: two data groups.
+	f := sampleFigures()[len(sampleFigures())-1]
+	svg, _, err := SVG(&f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(svg), dataGroupClass); n != 2 {
+		t.Errorf("line-and-point: %d data groups, want 2", n)
+	}
+}
+
+// checkFiguresPlotted checks every <figure> of an index.html.
+func checkFiguresPlotted(t *testing.T, html string, want int) {
+	t.Helper()
+	figs := regexp.MustCompile(`(?s)<figure id="[^"]*" data-figure="([^"]*)">(.*?)</figure>`).FindAllStringSubmatch(html, -1)
+	if len(figs) != want {
+		t.Errorf("%d figures in index.html, want %d", len(figs), want)
+	}
+	data := regexp.MustCompile(`(?s)<g class="data">\s*<path `)
+	for _, m := range figs {
+		nsvg := strings.Count(m[2], "<svg")
+		switch {
+		case nsvg == 1 && data.MatchString(m[2]):
+		case nsvg == 0 && strings.Contains(m[2], `<p class="nofig">Not drawn: `):
+		default:
+			t.Errorf("figure %s: %d <svg>, no plotted element and no sentence", m[1], nsvg)
+		}
+	}
+}
+
+// A method or fit family looks the same in every figure, whatever its
+// place among the curves: Pareto in the aggregate tail figure (after the
+// empirical points) and in a figure where it comes first; M4 next to the
+// truth and M3 or among every method of a convergence figure.
+func TestFixedStylesAcrossFigures(t *testing.T) {
+	a := curveStyles([]tables.Curve{{Name: "empirical", Points: true}, {Name: "pareto fit", Dashed: true}, {Name: "lognormal fit", Dashed: true}})
+	b := curveStyles([]tables.Curve{{Name: "Pareto fit", Dashed: true}, {Name: "exponential fit", Dashed: true}, {Name: "lognormal fit", Dashed: true}})
+	if a[1] != b[0] || a[2] != b[2] {
+		t.Errorf("pareto %v vs %v, lognormal %v vs %v", a[1], b[0], a[2], b[2])
+	}
+	if a[0].col != palette[cBlue] {
+		t.Errorf("the data takes %v, want blue (no fit family is blue)", a[0].col)
+	}
+	c := curveStyles([]tables.Curve{{Name: "truth", Step: true}, {Name: "M3", Step: true}, {Name: "M4", Step: true}})
+	var all []tables.Curve
+	for _, m := range []string{"M1", "M2", "M3", "M4", "M5", "G-M4", "M6", "naive", "cho", "matloff", "age-mle"} {
+		all = append(all, tables.Curve{Name: m})
+	}
+	d := curveStyles(all)
+	if c[2] != d[3] || c[1] != d[2] || c[0] != (curveStyle{palette[cBlack], -1}) {
+		t.Errorf("M4 %v vs %v, M3 %v vs %v, truth %v", c[2], d[3], c[1], d[2], c[0])
+	}
+}
+
+// No two curves of a figure are drawn alike, however many: the sample
+// figures, every method together, 7 policies, 4 families, and 30 curves
+// without fixed styles (once the 40 colour × dash pairs are not enough,
+// styles would repeat; 30 must not).
+func TestNoTwoCurvesAlike(t *testing.T) {
+	var figs [][]tables.Curve
+	for _, f := range sampleFigures() {
+		figs = append(figs, f.Curves)
+	}
+	var methods, many, mixed []tables.Curve
+	for n := range fixedStyles {
+		methods = append(methods, tables.Curve{Name: n})
+	}
+	for i := range 30 {
+		many = append(many, tables.Curve{Name: fmt.Sprintf("page %d", i), Dashed: i%3 == 0})
+	}
+	// Unknown curves first, then fixed ones that want the colours taken.
+	mixed = append(mixed, tables.Curve{Name: "empirical"}, tables.Curve{Name: "√(N r)", Dashed: true}, tables.Curve{Name: "greedy"}, tables.Curve{Name: "M2"}, tables.Curve{Name: "M2"})
+	figs = append(figs, methods, many, mixed)
+	for _, cs := range figs {
+		seen := map[curveStyle]string{}
+		for i, st := range curveStyles(cs) {
+			if prev, ok := seen[st]; ok {
+				t.Errorf("%q and %q share the style %v", prev, cs[i].Name, st)
+			}
+			seen[st] = cs[i].Name
+		}
+	}
+}
+
+// A table too wide for the page says so above it and scrolls sideways;
+// the corpus table fits and says nothing.
+func TestHTMLWideTableSaysSo(t *testing.T) {
+	wide := tables.Table{ID: "wide", Title: "wide"}
+	var row []any
+	for i := range 14 {
+		wide.Columns = append(wide.Columns, tables.Column{Name: fmt.Sprintf("column %d", i), Kind: tables.Float})
+		row = append(row, 123456.789+float64(i))
+	}
+	wide.Rows = [][]any{row}
+	b := &tables.Bundle{Tables: []tables.Table{corpusTable(), wide}}
+	dir := filepath.Join(t.TempDir(), "r")
+	if err := Write(b, dir, Options{Title: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	html, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	s := string(html)
+	if n := strings.Count(s, "14 columns, wider than the page"); n != 1 {
+		t.Errorf("%d wide-table notes, want 1", n)
+	}
+	if n := strings.Count(s, `<div class="tablebox wide">`); n != 1 {
+		t.Errorf("%d wide table boxes, want 1", n)
 	}
 }

@@ -1,0 +1,220 @@
+package reports
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/revisit-dev/revisit/internal/tables"
+)
+
+// findingsBundle holds one table of each kind Headline reads, with values
+// chosen so that every sentence can be written by hand.
+func findingsBundle() *tables.Bundle {
+	str := func(n string) tables.Column { return tables.Column{Name: n, Kind: tables.String} }
+	flt := func(n string) tables.Column { return tables.Column{Name: n, Kind: tables.Float} }
+	num := func(n string) tables.Column { return tables.Column{Name: n, Kind: tables.Int} }
+	return &tables.Bundle{Tables: []tables.Table{
+		{ID: "analysis_corpus", Section: 1, Columns: []tables.Column{num("pages"), num("updates"), num("intervals"),
+			{Name: "first", Kind: tables.Time}, {Name: "last", Kind: tables.Time}, {Name: "span", Kind: tables.Seconds}},
+			// 2001-10-11T20:18:47Z to 2010-02-02T03:43:07Z: 262250660 s = 8.31 y.
+			Rows: [][]any{{int64(1), int64(15179), int64(15178), int64(1002831527), int64(1265082187), 262250660.0}}},
+		{ID: "poisson_screen", Columns: []tables.Column{num("pages"), num("≥ 100 updates"), num("|v − 1| ≤ 0.1"), num("KS p ≥ 0.05"), num("KS p ≥ 0.05 and Ljung–Box p ≥ 0.05")},
+			Rows: [][]any{{int64(500), int64(40), int64(7), int64(3), int64(1)}}},
+		{ID: "hurst_closest", Columns: []tables.Column{num("page_id"), str("title"), str("estimator"), flt("H"), flt("SE"), flt("95% low"), flt("95% high"), num("points")},
+			Rows: [][]any{
+				{int64(12), "Anarchism", "ACF power law", 0.7163, 0.02, 0.68, 0.76, int64(100)},
+				{int64(12), "Anarchism", "DFA-1", 0.7305, 0.017, 0.697, 0.764, int64(20)},
+				{int64(12), "Anarchism", "local Whittle", 0.8951, 0.022, 0.8521, 0.9379, int64(522)},
+			}},
+		{ID: "tail_fits_aggregate", Columns: []tables.Column{str("family"), str("parameters"), flt("log-likelihood"), flt("AIC"), flt("ΔAIC"), flt("KS"), num("n")},
+			Rows: [][]any{
+				{"pareto", "α=0.45 β=0.05", -15499.0, 31002.0, 0.0, 0.056, int64(15178)},
+				{"lognormal", "μ=-1.3 σ=2.5", -15504.0, 31011.5, 9.5, 0.08, int64(15178)},
+				{"exponential", "λ=0.21", -38985.0, 77972.0, 46970.0, 0.53, int64(15178)},
+			}},
+		{ID: "recommendation", Columns: []tables.Column{str("scenario"), str("method"), str("sampler"), flt("mean WMRD"), flt("mean KS"), str("best method measured"), flt("its mean WMRD")},
+			Rows: [][]any{
+				{"age available", "M2", "exp:2", 0.00066, 0.0016, "M2", 0.00066},
+				{"constant S, new measurement", "M4", "const:0.5", 0.0083, 0.012, "M6", 0.00034},
+			}},
+		{ID: "method_errors", Columns: []tables.Column{str("sampler"), str("kind"), str("method"), num("pages"), flt("mean WMRD"), flt("median WMRD"), flt("mean KS"), flt("median KS"), num("undefined"), str("class")},
+			Rows: [][]any{
+				{"exp:2", "G", "naive", int64(1), 0.08, 0.08, 0.3, 0.3, int64(0), "Poisson baseline"},
+				{"exp:2", "G", "M2", int64(1), 0.002, 0.002, 0.01, 0.01, int64(0), "unbiased"},
+				{"exp:2", "G", "age-mle", int64(1), 0.07, 0.07, 0.37, 0.37, int64(0), "Poisson baseline"},
+				{"exp:2", "F", "M2", int64(1), 0.0001, 0.0001, 0.05, 0.05, int64(0), "unbiased"}, // kind F: not compared
+			}},
+		{ID: "staleness_summary", Columns: []tables.Column{str("statistic"), flt("S exact / S Poisson"), flt("Δ_ε exact / Δ_ε Poisson")},
+			Rows: [][]any{
+				{"min", 0.3, 0.8}, {"10%", 0.41, 0.9}, {"25%", 0.5, 1.1}, {"median", 0.617, 1.43},
+				{"75%", 0.8, 2.0}, {"90%", 1.23, 3.14}, {"max", 2.0, 5.0}, {"pages", 116.0, 116.0},
+			}},
+	}}
+}
+
+// Every sentence, derived by hand from findingsBundle's cells: counts
+// with separators, H with two decimals, errors in % with two significant
+// digits (0.00066 → 0.066 %, 0.0083 → 0.83 %, 0.00034 → 0.034 %,
+// 0.07 → 7.0 %, 0.002 → 0.20 %; 0.07/0.002 = 35), ratios with two
+// significant digits (0.617 → 0.62, 1.23 → 1.2, 3.14 → 3.1).
+func TestHeadlineSentences(t *testing.T) {
+	want := []string{
+		"The corpus holds 1 page with 15,179 updates, from 2001-10-11 to 2010-02-02 (8.3 y).",
+		"Poisson screen: 1 of the 40 pages with ≥ 100 updates passes (coefficient of variation |v − 1| ≤ 0.1: 7; exponential by KS, p ≥ 0.05: 3; also independent by Ljung–Box, p ≥ 0.05: 1).",
+		"Long memory: on “Anarchism”, the page closest to Poisson, the Hurst exponent is H = 0.73 by DFA-1 (95%: 0.70–0.76) and 0.90 by local Whittle (95%: 0.85–0.94); both intervals lie above 0.5, the value of a Poisson process: its intervals are long-range dependent.",
+		"Tails: the pareto family fits the intervals of all pages together best by AIC (α=0.45 β=0.05), ahead of lognormal by ΔAIC = 9.5; the exponential, which a Poisson process implies, trails by ΔAIC = 46,970.",
+		"Scenario “age available”: use M2 (mean WMRD 0.066% with sampler exp:2, the lowest measured).",
+		"Scenario “constant S, new measurement”: use M4 (mean WMRD 0.83% with sampler const:0.5); the lowest error measured is M6's, 0.034% with const:0.5.",
+		"Cost of assuming Poisson when estimating G_U: with sampler exp:2 the best Poisson baseline (age-mle) has mean WMRD 7.0% against 0.20% for M2, 35× larger.",
+		"Cost of assuming Poisson for a crawler (116 pages): at the median page the real staleness is 0.62× what the Poisson model predicts (10–90% of pages: 0.41–1.2×), and the longest revisit interval that keeps staleness within ε is 1.4× the Poisson model's (10–90% of pages: 0.90–3.1×): a crawler planned for Poisson revisits more often than needed.",
+	}
+	got := Headline(findingsBundle())
+	if len(got) != len(want) {
+		t.Errorf("%d sentences, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
+	}
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			t.Errorf("sentence %d:\n got %s\nwant %s", i, got[i], want[i])
+		}
+	}
+}
+
+// A table that is absent gives no sentence, and so does one that is not
+// shaped as expected (staleness' "no page qualifies" variant, an empty
+// screen): nothing is invented.
+func TestHeadlineOmitsWhatIsAbsent(t *testing.T) {
+	if got := Headline(nil); got != nil {
+		t.Errorf("nil bundle: %q", got)
+	}
+	if got := Headline(&tables.Bundle{}); got != nil {
+		t.Errorf("empty bundle: %q", got)
+	}
+	b := &tables.Bundle{Tables: []tables.Table{
+		{ID: "staleness_summary", Columns: []tables.Column{{Name: "note", Kind: tables.String}}, Rows: [][]any{{"no page has ≥ 20 updates"}}},
+		{ID: "poisson_screen", Columns: []tables.Column{{Name: "pages", Kind: tables.Int}}},
+		{ID: "hurst_closest", Columns: []tables.Column{{Name: "title", Kind: tables.String}, {Name: "estimator", Kind: tables.String}, {Name: "H", Kind: tables.Float}}},
+		{ID: "recommendation", Columns: []tables.Column{{Name: "scenario", Kind: tables.String}, {Name: "method", Kind: tables.String}, {Name: "mean WMRD", Kind: tables.Float}},
+			Rows: [][]any{{"random S, no age", "M6", math.NaN()}}},
+	}}
+	got := Headline(b)
+	want := []string{"Scenario “random S, no age”: use M6 (its error was not measured in these results)."}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	// No page with enough updates: the screen says so rather than "0 of 0".
+	screen := tables.Table{ID: "poisson_screen", Columns: findingsBundle().Tables[1].Columns, Rows: [][]any{{int64(855), int64(0), int64(0), int64(0), int64(0)}}}
+	got = Headline(&tables.Bundle{Tables: []tables.Table{screen}})
+	if w := "Poisson screen: none of the 855 pages has ≥ 100 updates, so no page could be screened."; len(got) != 1 || got[0] != w {
+		t.Errorf("got %q, want %q", got, w)
+	}
+}
+
+// Several pages closest to Poisson: ranges and medians of H, and how many
+// pages have both intervals above 0.5 (page a), around it (page b).
+func TestHeadlineHurstSeveralPages(t *testing.T) {
+	cols := findingsBundle().Tables[2].Columns
+	tb := tables.Table{ID: "hurst_closest", Columns: cols, Rows: [][]any{
+		{int64(1), "a", "DFA-1", 0.70, 0.01, 0.66, 0.74, int64(20)},
+		{int64(1), "a", "local Whittle", 0.80, 0.01, 0.70, 0.90, int64(20)},
+		{int64(2), "b", "DFA-1", 0.50, 0.01, 0.45, 0.55, int64(20)},
+		{int64(2), "b", "local Whittle", 0.52, 0.01, 0.40, 0.64, int64(20)},
+		{int64(3), "c", "DFA-1", 0.60, 0.01, 0.52, 0.68, int64(20)},
+		{int64(3), "c", "local Whittle", 0.55, 0.01, 0.45, 0.65, int64(20)},
+	}}
+	got := Headline(&tables.Bundle{Tables: []tables.Table{tb}})
+	want := "Long memory: over the 3 pages closest to Poisson, DFA-1 gives H = 0.50–0.70 (median 0.60), local Whittle 0.52–0.80 (median 0.55); on 1 of 3 both 95% intervals lie above 0.5, the value of a Poisson process (long-range dependent intervals), on 1 both contain 0.5."
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// The report opens with the findings: in index.html before the contents,
+// each linking to its table, and in report.md under "## Findings".
+func TestFindingsOpenTheReport(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r")
+	if err := Write(findingsBundle(), dir, Options{Title: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	html, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	s := string(html)
+	f, c := strings.Index(s, `<section class="findings"`), strings.Index(s, `<nav class="toc"`)
+	if f < 0 || c < 0 || f > c {
+		t.Fatalf("findings at %d, contents at %d: findings must come first", f, c)
+	}
+	if !strings.Contains(s, `0.066% with sampler exp:2, the lowest measured). <a href="#t-recommendation">(table)</a>`) {
+		t.Error("the recommendation finding does not link to its table")
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	m := string(md)
+	if i, j := strings.Index(m, "## Findings"), strings.Index(m, "## 1 Corpus"); i < 0 || j < 0 || i > j {
+		t.Errorf("report.md: findings at %d, first section at %d", i, j)
+	}
+	for _, h := range Headline(findingsBundle()) {
+		if !strings.Contains(m, "- "+h) {
+			t.Errorf("report.md lacks %q", h)
+		}
+	}
+}
+
+func TestErrPercent(t *testing.T) {
+	cases := map[float64]string{
+		0.000973: "0.097%", 0.0083: "0.83%", 0.0803: "8.0%", 0.43: "43%", 0.09996: "10%",
+		0: "0%", 1.8: "180%", 9.73e-06: "0.00097%", math.NaN(): "—",
+	}
+	for f, want := range cases {
+		if got := errPercent(f); got != want {
+			t.Errorf("errPercent(%g) = %q, want %q", f, got, want)
+		}
+	}
+}
+
+// Method tables are ranked by error inside each (sampler, kind) group,
+// groups in their first order, missing errors last; WMRD and KS print in
+// %; the CSV keeps the producer's order and fractions.
+func TestMethodTableRankedForPeople(t *testing.T) {
+	tb := findingsBundle().Tables[5] // method_errors
+	tb.Rows = append(tb.Rows, []any{"exp:2", "G", "M6", int64(1), math.NaN(), math.NaN(), 0.2, 0.2, int64(1), "unbiased"})
+	got := forPeople(&tb)
+	var order []string
+	for _, r := range got.Rows {
+		order = append(order, r[1].(string)+" "+r[2].(string))
+	}
+	if w := "G M2,G age-mle,G naive,G M6,F M2"; strings.Join(order, ",") != w {
+		t.Errorf("order %q, want %q", strings.Join(order, ","), w)
+	}
+	h := humanRows(got)
+	if h[0][4] != "0.20%" || h[0][6] != "1.0%" || h[1][4] != "7.0%" || h[3][4] != "—" {
+		t.Errorf("cells %q", h[:4])
+	}
+	// The input (what the CSV is written from) is untouched.
+	if tb.Rows[0][2] != "naive" || tb.Columns[4].Kind != tables.Float {
+		t.Error("forPeople changed its input")
+	}
+	var csv strings.Builder
+	if err := WriteCSV(&csv, &tb); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(csv.String(), "\nexp:2,G,naive,1,0.08,") {
+		t.Errorf("CSV not in the producer's order or not raw:\n%s", csv.String())
+	}
+	// A method that appears twice in a group (simulate's rows per T) is not
+	// a ranking: the order stays.
+	sim := tables.Table{Columns: []tables.Column{{Name: "sampler", Kind: tables.String}, {Name: "method", Kind: tables.String}, {Name: "T", Kind: tables.Float}, {Name: "WMRD", Kind: tables.Float}},
+		Rows: [][]any{{"exp:1", "M1", 10.0, 0.5}, {"exp:1", "M1", 100.0, 0.1}}}
+	if r := forPeople(&sim).Rows; r[0][2] != 10.0 {
+		t.Errorf("simulate-like table reordered: %v", r)
+	}
+}
+
+// The HTML rules off each (sampler, kind) group of a ranked method table:
+// findingsBundle's method_errors has groups exp:2 G (3 rows) and exp:2 F.
+func TestMethodTableGroupsRuledOff(t *testing.T) {
+	tb := forPeople(&findingsBundle().Tables[5])
+	if got := groupStarts(tb, len(tb.Rows)); fmt.Sprint(got) != "[false false false true]" {
+		t.Errorf("group starts %v, want [false false false true]", got)
+	}
+}

@@ -1,0 +1,131 @@
+package reports
+
+import (
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/revisit-dev/revisit/internal/tables"
+)
+
+// errorPercent is the kind reports gives, in the tables it shows people, to
+// the error columns of a method table: a Float fraction printed by
+// errPercent. It never leaves this package (the CSV keeps the producer's
+// kind and values).
+const errorPercent tables.Kind = "reports-error-percent"
+
+// methodColumn is the index of a table's "method" (or "estimator")
+// column, or -1: such a table compares methods.
+func methodColumn(t *tables.Table) int {
+	for j, c := range t.Columns {
+		if c.Kind == tables.String && (c.Name == "method" || c.Name == "estimator") {
+			return j
+		}
+	}
+	return -1
+}
+
+// errorColumn tells whether a Float column of a method table holds a
+// WMRD or KS distance (or its ± or limit variant): a name with the word
+// WMRD or KS in it ("mean WMRD", "KS ±", "its mean WMRD").
+func errorColumn(c tables.Column) bool {
+	if c.Kind != tables.Float {
+		return false
+	}
+	for _, w := range strings.Fields(c.Name) {
+		if w == "WMRD" || w == "KS" {
+			return true
+		}
+	}
+	return false
+}
+
+// sortColumn is the column a method table is ranked by: the first WMRD
+// error column, else the first KS one, else an "MSE" column; -1 if none.
+func sortColumn(t *tables.Table) int {
+	for _, want := range []string{"WMRD", "KS"} {
+		for j, c := range t.Columns {
+			if errorColumn(c) && slices.Contains(strings.Fields(c.Name), want) {
+				return j
+			}
+		}
+	}
+	for j, c := range t.Columns {
+		if c.Kind == tables.Float && c.Name == "MSE" {
+			return j
+		}
+	}
+	return -1
+}
+
+// forPeople is the table as the human renderings (HTML, Markdown, LaTeX)
+// show it. A method table (one with a "method" or "estimator" column)
+// prints its WMRD and KS columns as percentages (errPercent) and, when the
+// columns left of the method column identify groups in which each method
+// appears once (sampler and kind; page, sampler and kind; window type), is
+// ranked by error inside each group: the first WMRD column, else KS, else
+// MSE, smallest first, missing values last; groups keep the order in which
+// they first appear. Other tables, and the CSV, are left as produced.
+func forPeople(t *tables.Table) *tables.Table {
+	mi := methodColumn(t)
+	if mi < 0 {
+		return t
+	}
+	out := *t
+	out.Columns = slices.Clone(t.Columns)
+	for j, c := range out.Columns {
+		if errorColumn(c) {
+			out.Columns[j].Kind = errorPercent
+		}
+	}
+	si := sortColumn(t)
+	if si < 0 || len(t.Rows) < 2 {
+		return &out
+	}
+	key := func(r []any) string { return groupKey(t, mi, r) }
+	group := map[string]int{}
+	seen := map[string]bool{}
+	for _, r := range t.Rows {
+		k := key(r)
+		if _, ok := group[k]; !ok {
+			group[k] = len(group)
+		}
+		m := k + "\x01" + humanOther(cell(r, mi))
+		if seen[m] {
+			return &out // a method twice in a group: not a ranking
+		}
+		seen[m] = true
+	}
+	rows := slices.Clone(t.Rows)
+	errOf := func(r []any) (float64, bool) {
+		f, ok := asFloat(cell(r, si))
+		return f, ok && finite(f)
+	}
+	sort.SliceStable(rows, func(a, b int) bool {
+		ga, gb := group[key(rows[a])], group[key(rows[b])]
+		if ga != gb {
+			return ga < gb
+		}
+		ea, oka := errOf(rows[a])
+		eb, okb := errOf(rows[b])
+		if oka != okb {
+			return oka
+		}
+		return oka && ea < eb
+	})
+	out.Rows = rows
+	return &out
+}
+
+// groupKey is what identifies row r's group in a method table whose
+// method column is mi: its String and Int cells left of mi.
+func groupKey(t *tables.Table, mi int, r []any) string {
+	var b strings.Builder
+	for j := 0; j < mi && j < len(t.Columns); j++ {
+		if k := t.Columns[j].Kind; k == tables.String || k == tables.Int {
+			b.WriteString(humanOther(cell(r, j)))
+			b.WriteByte(0)
+		}
+	}
+	return b.String()
+}
