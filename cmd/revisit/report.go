@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -66,6 +67,7 @@ directory is left alone.`,
 				return err
 			}
 			if !g.quiet {
+				printFindings(os.Stderr, b)
 				fmt.Fprintf(os.Stderr, "report: %d tables, %d figures → %s\n", len(b.Tables), len(b.Figures), filepath.Join(out, "index.html"))
 			}
 			return nil
@@ -74,4 +76,17 @@ directory is left alone.`,
 	cmd.Flags().StringVarP(&out, "output", "o", "", "report directory to write (required)")
 	cmd.Flags().StringVar(&title, "title", "revisit report", "title of the report")
 	return cmd
+}
+
+// printFindings prints the report's headline (reports.Headline: sentences
+// computed from the tables) for the terminal, one sentence per item.
+func printFindings(w io.Writer, b *tables.Bundle) {
+	h := reports.Headline(b)
+	if len(h) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "Findings:")
+	for _, s := range h {
+		fmt.Fprintln(w, "  - "+s)
+	}
 }

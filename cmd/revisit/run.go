@@ -412,6 +412,7 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 		return fmt.Errorf("run: %w", err)
 	}
 	if !g.quiet {
+		printFindings(os.Stderr, b)
 		fmt.Fprintf(os.Stderr, "revisit run: done in %s: %d tables, %d figures\n", time.Since(st.start).Round(100*time.Millisecond), len(b.Tables), len(b.Figures))
 	}
 	fmt.Fprintln(os.Stdout, filepath.Join(dir("report"), "index.html"))

@@ -176,6 +176,18 @@ func TestRunGeneratedSections(t *testing.T) {
 			t.Errorf("report lacks %s", id)
 		}
 	}
+	// The findings come from the stages' tables by ID and column name: a
+	// renamed table or column would silently drop its sentence.
+	md, err := os.ReadFile(filepath.Join(dir, "a", "report", "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, start := range []string{"- The corpus holds ", "- Poisson screen: ", "- Tails: ", "- Scenario “age available”: use M2",
+		"- Scenario “random S, no age”: use M6", "- Cost of assuming Poisson when estimating G_U", "- Cost of assuming Poisson for a crawler"} {
+		if !strings.Contains(string(md), "\n"+start) {
+			t.Errorf("report.md: no finding starting %q", start)
+		}
+	}
 	b := run(filepath.Join(dir, "b"))
 	// The two reports differ only in the results directories they name.
 	if strings.ReplaceAll(string(a), filepath.Join(dir, "a"), "OUT") != strings.ReplaceAll(string(b), filepath.Join(dir, "b"), "OUT") {
