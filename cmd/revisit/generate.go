@@ -26,7 +26,7 @@ func newGenerateCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "generate",
 		Short: "Write a synthetic corpus with a known update process (MediaWiki dump, Yelp JSON or Parquet) and its truth.json",
-		Long: `generate writes a synthetic corpus whose update process is known (SPEC §6.1):
+		Long: `generate writes a synthetic corpus whose update process is known:
 every page is created at --start and then updated by its model until the end
 of the window --start + --span. Output is a MediaWiki stub-meta-history XML
 dump (schema 0.11, gzip when the name ends in .gz), Yelp-style review JSON

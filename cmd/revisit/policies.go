@@ -27,7 +27,7 @@ func newPoliciesCmd(g *globals) *cobra.Command {
 		Use:   "policies DATASET",
 		Short: "Replay download policies under a budget of R downloads per cycle and compare their ChangeRatio",
 		Long: `policies replays download policies on a dataset's real update series
-(SPEC §4.5). Pages are grouped into sites (the dataset's group column:
+(docs/methods.md#policies). Pages are grouped into sites (the dataset's group column:
 Wikipedia namespace or wiki, Yelp city; --group picks another grouping), time
 is cut into cycles of --cycle, and every cycle the crawler downloads exactly
 --budget pages in total. A page is "changed" in a cycle if it has an update

@@ -21,7 +21,7 @@ func newReportCmd(g *globals) *cobra.Command {
 under the results directories — what analyze, replay, simulate and policies
 write — and renders them as one self-contained report directory:
 
-  index.html        all tables and figures (inline SVG) by SPEC §7 section,
+  index.html        all tables and figures (inline SVG) by section, after the Findings,
                     with a table of contents; no script, no network needed
   report.md         the same as one Markdown document
   tables/ID.md      one Markdown table per table (numbers for people)

@@ -24,7 +24,7 @@ func newSimulateCmd(g *globals) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "simulate",
-		Short: "Convergence of every estimator on synthetic renewal processes (SPEC §6.2)",
+		Short: "Convergence of every estimator on synthetic renewal processes (methods: docs/methods.md)",
 		Long: `simulate draws renewal update processes with intervals from --update, starting
 with an update at time 0, crawls each for a window of length T with every
 --sampler, runs the estimators (as replay does) and prints:
