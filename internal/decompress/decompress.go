@@ -145,7 +145,7 @@ func open(f *os.File, path string, owned bool) (*Reader, error) {
 		dbr := bufio.NewReaderSize(&stickyReader{r: r.stream}, peekSize)
 		r.stream = dbr
 		h, err := dbr.Peek(512)
-		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) && len(h) == 0 {
+		if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) && len(h) == 0 {
 			r.openErr = r.wrapErr(err)
 			return r, nil
 		}
@@ -169,7 +169,7 @@ func (r *Reader) headerErr(err error) error {
 	}
 	_, perr := r.br.Peek(1)
 	return &CorruptError{File: r.name, Format: r.format, Truncated: errors.Is(perr, io.EOF),
-		Err: fmt.Errorf("cannot read the stream's header: %w", err)}
+		Err: fmt.Errorf("cannot read the stream's header: %w", noEOF(err))}
 }
 
 func (r *Reader) openFormat(f *os.File, br *bufio.Reader) error {
@@ -269,6 +269,7 @@ func (r *Reader) open7z(f *os.File, br *bufio.Reader) error {
 // 32-byte start header gives (signature 6, version 2, CRC 4, next header
 // offset 8, next header size 8, CRC 4): a file shorter than that was cut.
 func sevenZipHeaderErr(f io.ReaderAt, size int64, name string, err error) error {
+	err = noEOF(err)
 	var sh [32]byte
 	if _, rerr := f.ReadAt(sh[:], 0); rerr == nil {
 		off, n := binary.LittleEndian.Uint64(sh[12:20]), binary.LittleEndian.Uint64(sh[20:28])
@@ -554,14 +555,18 @@ func (r *Reader) Read(p []byte) (int, error) {
 	}
 	n, err := r.cur.Read(p)
 	r.offset += int64(n)
-	if err != nil && !errors.Is(err, io.EOF) {
+	// Only io.EOF itself is a clean end (io.Reader's contract); an error
+	// that wraps it (a decoder's "reading header: EOF") is damage.
+	if err != nil && err != io.EOF {
 		return n, r.wrapErr(err)
 	}
 	return n, err
 }
 
 // Peek returns the next n decompressed bytes of the current member without
-// consuming them (fewer at the end of the member, with the error).
+// consuming them (fewer at the end of the member, with the error). After a
+// *CorruptError the bytes returned can still be read; Read then returns
+// the error again.
 func (r *Reader) Peek(n int) ([]byte, error) {
 	if err := r.takeOpenErr(); err != nil {
 		return nil, err
@@ -570,8 +575,8 @@ func (r *Reader) Peek(n int) ([]byte, error) {
 		return nil, io.EOF
 	}
 	b, err := r.cur.Peek(n)
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return b, r.wrapErr(err)
+	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+		return b, r.wrapErrAt(err, r.offset+int64(len(b))) // the error comes after the bytes peeked
 	}
 	return b, err
 }
@@ -637,13 +642,27 @@ func (e *CorruptError) what() string {
 
 func (e *CorruptError) Unwrap() error { return e.Err }
 
+// noEOF keeps io.EOF out of a CorruptError's chain: a decoder that met the
+// end of its input too early says io.EOF, and callers test errors.Is(err,
+// io.EOF) for a clean end. It becomes io.ErrUnexpectedEOF.
+func noEOF(err error) error {
+	if errors.Is(err, io.EOF) {
+		return fmt.Errorf("%v (%w)", err, io.ErrUnexpectedEOF)
+	}
+	return err
+}
+
 // Short is the message without the file and offset, for callers that
 // report those already (a parser's *source.ParseError).
 func (e *CorruptError) Short() string {
 	return fmt.Sprintf("%s: %v", e.what(), e.Err)
 }
 
-func (r *Reader) wrapErr(err error) error {
+func (r *Reader) wrapErr(err error) error { return r.wrapErrAt(err, r.offset) }
+
+// wrapErrAt is wrapErr for a failure after offset decompressed bytes of
+// the current member.
+func (r *Reader) wrapErrAt(err error, offset int64) error {
 	r.failed = true
 	var ce *CorruptError
 	if errors.As(err, &ce) {
@@ -657,7 +676,7 @@ func (r *Reader) wrapErr(err error) error {
 	if format == Plain && r.archive == Tar {
 		format = Tar // an uncompressed tar cut short: the archive is what is truncated
 	}
-	return r.corrupt(err, name, format, r.offset)
+	return r.corrupt(err, name, format, offset)
 }
 
 // corrupt builds the CorruptError of a decoder failure after offset
@@ -667,6 +686,7 @@ func (r *Reader) corrupt(err error, name, format string, offset int64) *CorruptE
 	if errors.As(err, &ce) {
 		return ce
 	}
+	err = noEOF(err)
 	// The parallel bzip2 decoder looks for the stream's trailer before it
 	// delivers the first block, so a cut file fails here, at offset 0.
 	// (Files are checked for it first and read sequentially when it is
