@@ -196,24 +196,31 @@ func (d *driver) input(ctx context.Context, path string) error {
 	}()
 	d.compressed = r.Format() != decompress.Plain
 	var kinds []string
-	for !r.Failed() { // after a skipped corrupt stream (--skip-bad) nothing more can be read
+	for {
+		// After a corrupt stream nothing more can be read; Next then
+		// returns io.EOF.
 		member, err := r.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return err
+			if err := d.badInput(r, r.Name(), err); err != nil {
+				return err
+			}
+			break
 		}
 		name := r.Name()
 		if member != "" {
 			name += ":" + member
 		}
 		head, err := r.Peek(64 << 10)
-		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
-			var ce *decompress.CorruptError
-			if errors.As(err, &ce) || len(head) == 0 {
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) && len(head) == 0 {
+			// Nothing decodes; with bytes before the error the reader
+			// gets them, then the error.
+			if err := d.badInput(r, name, err); err != nil {
 				return err
 			}
+			continue
 		}
 		kind, ok := d.sniff(head)
 		if !ok {
@@ -223,7 +230,9 @@ func (d *driver) input(ctx context.Context, path string) error {
 				d.counts.Skipped["archive_members_unknown_format"]++
 				kinds = append(kinds, "skipped:"+member)
 				if _, err := io.Copy(io.Discard, r); err != nil {
-					return err
+					if err := d.badInput(r, name, err); err != nil {
+						return err
+					}
 				}
 				continue
 			}
@@ -242,6 +251,13 @@ func (d *driver) input(ctx context.Context, path string) error {
 			return err
 		}
 		kinds = append(kinds, kind)
+	}
+	for k, v := range r.SkippedMembers() {
+		// Links, devices, FIFOs: no file data, but not dropped silently.
+		d.counts.Skipped["archive_members_"+k] += v
+	}
+	if len(kinds) == 0 && r.Failed() {
+		kinds = append(kinds, "corrupt")
 	}
 	sum, err := r.SHA256()
 	if err != nil {
@@ -272,6 +288,21 @@ func (d *driver) input(ctx context.Context, path string) error {
 	d.inputs = append(d.inputs, in)
 	d.bytes += size
 	return nil
+}
+
+// badInput handles damage the reader found outside a parser — when the
+// input was opened, between archive members, past the tar end marker or the
+// parser's last read: without SkipBad it is returned; with SkipBad a
+// *decompress.CorruptError is one counted bad record ("corrupt") and the
+// input ends there.
+func (d *driver) badInput(r *decompress.Reader, name string, err error) error {
+	var ce *decompress.CorruptError
+	if !d.opt.SkipBad || !errors.As(err, &ce) {
+		return err
+	}
+	pe := source.ReadError(name, ce.Offset, 0, "", err)
+	so := d.sourceOptions(r.Name())
+	return so.Bad(pe)
 }
 
 func quoteHead(head []byte) string {
