@@ -506,6 +506,12 @@ func skipLabel(reason string, minUpdates int) string {
 		return "left out: revisions outside the time range"
 	case "archive_members_unknown_format":
 		return "left out: archive members of unknown format"
+	case "archive_members_symlink", "archive_members_hardlink", "archive_members_device", "archive_members_fifo":
+		return "left out: archive members that are " + map[string]string{
+			"archive_members_symlink": "symbolic links", "archive_members_hardlink": "hard links",
+			"archive_members_device": "devices", "archive_members_fifo": "FIFOs"}[reason] + " (not files)"
+	case "archive_members_other_type":
+		return "left out: archive members that are not regular files"
 	}
 	if r, ok := strings.CutPrefix(reason, "bad_"); ok {
 		return "skipped bad records: " + strings.ReplaceAll(r, "_", " ")
