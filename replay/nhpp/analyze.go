@@ -266,10 +266,15 @@ func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options
 		obs.X, obs.Y = append(obs.X, x), append(obs.Y, float64(i))
 	}
 	fitc := tables.Curve{Name: "Weibull corrected, per window", Dashed: true}
+	duaneFailed := 0
 	for k, w := range top.Windows {
 		lt := w.Local(top.Times)
 		wf := FitWeibull(lt)
 		d := FitDuane(lt)
+		if d.Failed() {
+			duaneFailed++
+			d = Duane{Gamma: math.NaN(), Alpha: math.NaN()}
+		}
 		if k < 200 {
 			tw.Rows = append(tw.Rows, []any{tables.I(k + 1), top.Page.Updates[w.Origin], top.Page.Updates[w.End], w.State.String(), tables.I(w.N()),
 				wf.Beta, wf.BetaCorrected(), wf.Eta, d.Gamma, d.Alpha, Poisson(lt).A})
@@ -285,6 +290,7 @@ func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options
 			fitc.Y = append(fitc.Y, float64(w.Origin)+c.At(x))
 		}
 	}
+	tw.Notes = append(tw.Notes, fmt.Sprintf("Duane: MTBU(t) = α t^γ on the window's local times; α is the MTBU at t = 1 %s. Failed fits (γ outside (−1, 1): the count would not grow, or grow at least as fast as t², a burst after a gap) are left empty: %d of %d windows.", un, duaneFailed, len(top.Windows)))
 	fig.Curves = []tables.Curve{obs, fitc}
 	b.Tables = append(b.Tables, mse, pred, pp, tw)
 	b.Figures = append(b.Figures, fig)

@@ -117,6 +117,18 @@ func FitDuane(t []float64) Duane {
 	return Duane{Gamma: g, Alpha: math.Exp((sy - g*sx) / n)}
 }
 
+// Failed reports a Duane fit that describes no power-law process: γ or α
+// not finite, α ≤ 0, or γ outside (−1, 1). With γ ≥ 1 the mean-value
+// function Λ(t) = t^{1−γ}/α would not increase; with γ ≤ −1 the count
+// would grow at least as fast as t², which in a window is a burst after a
+// gap rather than a trend (on the real Anarchism history such windows give
+// γ = −1.9 and −5.3, with α = MTBU at t = 1 unit extrapolated to 8·10⁸
+// and 1.8·10¹⁰).
+func (d Duane) Failed() bool {
+	return math.IsNaN(d.Gamma) || math.IsInf(d.Gamma, 0) || math.IsNaN(d.Alpha) || math.IsInf(d.Alpha, 0) ||
+		d.Alpha <= 0 || d.Gamma <= -1 || d.Gamma >= 1
+}
+
 // Rate is SPEC's λ(t) = t^{−γ}/α.
 func (d Duane) Rate(t float64) float64 { return math.Pow(t, -d.Gamma) / d.Alpha }
 
