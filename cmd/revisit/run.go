@@ -168,6 +168,7 @@ to the report.`,
 	f.BoolVar(&rf.allNS, "all-namespaces", false, "keep pages of every namespace")
 	f.IntVar(&rf.ingest.MinUpdates, "min-updates", 2, "drop pages with fewer updates at ingest")
 	f.BoolVar(&rf.ingest.SkipBad, "skip-bad", false, "count and skip bad records instead of failing")
+	f.Int64Var(&rf.ingest.MaxRevisionsPerPage, "max-revisions-per-page", ingest.DefaultMaxRevisionsPerPage, "a page with more revisions is bad input at ingest (bounds memory)")
 	// The rest of ingest's filters and generic-log options, so that
 	// anything 'revisit ingest' reads 'revisit run' reads too.
 	f.StringVar(&rf.since, "since", "", "keep revisions at or after this time (RFC 3339 or YYYY-MM-DD, UTC)")
