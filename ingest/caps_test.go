@@ -75,6 +75,17 @@ func TestMaxRevisionsPerPage(t *testing.T) {
 	if len(ps) != 2 || s.Counts.RevisionsKept != 7 {
 		t.Errorf("cap 5: %d pages, %d revisions", len(ps), s.Counts.RevisionsKept)
 	}
+	// A page over the cap in a namespace left out is no error: counted as
+	// a namespace skip, its revisions as read.
+	q := write(t, dir, "ns.xml", xmlHead+strings.Replace(xmlPage("Wikipedia:Sandbox", 3, 5), "<ns>0</ns>", "<ns>4</ns>", 1)+
+		strings.Replace(xmlPage("Wikipedia:Sandbox2", 4, 5), "<ns>0</ns>", "", 1)+xmlPage("Small", 2, 2)+"</mediawiki>")
+	s, ps = run(t, Options{Inputs: []string{q}, MaxRevisionsPerPage: 3})
+	if c := s.Counts; len(ps) != 1 || c.Skipped["namespace"] != 2 || c.RevisionsRead != 12 || c.Skipped["revisions_of_skipped_pages"] != 10 {
+		t.Errorf("namespace left out: %d pages, counts %+v", len(ps), c)
+	}
+	if _, ps := run(t, Options{Inputs: []string{q}, MaxRevisionsPerPage: 3, AllNamespaces: true, SkipBad: true}); len(ps) != 1 {
+		t.Errorf("all namespaces: %d pages kept, want 1", len(ps))
+	}
 	var oe *OptionError
 	if _, err := Run(context.Background(), Options{Inputs: []string{p}, Output: filepath.Join(dir, "x"), MaxRevisionsPerPage: -1}); !errors.As(err, &oe) {
 		t.Errorf("negative cap: %v", err)

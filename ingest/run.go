@@ -351,7 +351,11 @@ func (d *driver) onBad(e *source.ParseError) {
 func (d *driver) newReader(r *decompress.Reader, name, kind string) (source.Reader, error) {
 	switch kind {
 	case KindMediaWiki:
-		return mediawiki.NewReader(r, mediawiki.Options{Options: d.sourceOptions(name), Source: d.opt.Source}), nil
+		mo := mediawiki.Options{Options: d.sourceOptions(name), Source: d.opt.Source}
+		if d.ns != nil {
+			mo.Keep = d.keepNamespace
+		}
+		return mediawiki.NewReader(r, mo), nil
 	case KindGeneric:
 		g := d.opt.Generic
 		if g.Source == "" {
@@ -511,6 +515,12 @@ func (d *driver) flushMerged() error {
 	return nil
 }
 
+// keepNamespace reports whether the namespace filter keeps ns (d.ns not nil).
+func (d *driver) keepNamespace(ns int32) bool {
+	_, ok := slices.BinarySearch(d.ns, ns)
+	return ok
+}
+
 func (d *driver) skip(reason string, p *series.RawPage) {
 	d.counts.Skipped[reason]++
 	d.counts.Skipped["revisions_of_skipped_pages"] += int64(len(p.Revisions))
@@ -520,18 +530,24 @@ func (d *driver) skip(reason string, p *series.RawPage) {
 // time range (on revisions), collapsing, minimum updates, id uniqueness —
 // counting each, and writes what is left.
 func (d *driver) page(p *series.RawPage, kind, file string) error {
-	if p.TooMany > 0 {
-		// Over the revision cap (SkipBad; the reader dropped the revisions).
-		return d.tooMany(p, file, p.TooMany, "")
-	}
 	c := &d.counts
-	c.PagesRead++
-	c.RevisionsRead += int64(len(p.Revisions))
-	if kind == KindMediaWiki && d.ns != nil {
-		if _, ok := slices.BinarySearch(d.ns, p.Namespace); !ok {
-			d.skip("namespace", p)
+	if p.TooMany > 0 {
+		// Over the revision cap: the reader dropped the revisions.
+		if kind == KindMediaWiki && d.ns != nil && !d.keepNamespace(p.Namespace) {
+			// Left out for its namespace anyway, which is no error.
+			c.PagesRead++
+			c.RevisionsRead += p.TooMany
+			c.Skipped["namespace"]++
+			c.Skipped["revisions_of_skipped_pages"] += p.TooMany
 			return nil
 		}
+		return d.tooMany(p, file, p.TooMany, "")
+	}
+	c.PagesRead++
+	c.RevisionsRead += int64(len(p.Revisions))
+	if kind == KindMediaWiki && d.ns != nil && !d.keepNamespace(p.Namespace) {
+		d.skip("namespace", p)
+		return nil
 	}
 	if d.opt.NoRedirects && p.Redirect {
 		d.skip("redirect", p)

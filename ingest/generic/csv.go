@@ -194,7 +194,7 @@ func (r *Reader) gatherTSV() error {
 			return nil
 		}
 		lineNo, start := skip+ls.Line(), r.skipBytes+ls.Offset()
-		if tl := (*linescan.TooLongError)(nil); errors.As(err, &tl) {
+		if tl, ok := linescan.IsTooLong(err); ok {
 			if tb == nil {
 				return &source.ParseError{File: r.so.File, Offset: start, Line: lineNo, Reason: "header", Err: tl}
 			}

@@ -79,7 +79,7 @@ func (r *Reader) gatherJSONL() error {
 		}
 		lineNo := ls.Line() + int64(r.opt.SkipLines)
 		off := ls.Offset() + r.skipBytes
-		if tl := (*linescan.TooLongError)(nil); errors.As(err, &tl) {
+		if tl, ok := linescan.IsTooLong(err); ok {
 			if err := r.bad(&source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Reason: "line-too-long", Err: tl}, 1); err != nil {
 				return err
 			}

@@ -22,6 +22,12 @@ type Options struct {
 	// name ("enwiki-20140102-…"), else one derived from <base>
 	// ("https://de.wiktionary.org/…" → "dewiktionary"), else "mediawiki".
 	Source string
+	// Keep, if not nil, tells the namespaces the caller keeps. A page of
+	// another namespace past the revision cap is not an error even
+	// without SkipBad: its revisions are counted and dropped, and it is
+	// returned with TooMany set, for the caller to leave out as it would
+	// anyway.
+	Keep func(namespace int32) bool
 }
 
 // SiteInfo is what the dump's <siteinfo> says about the wiki.
@@ -531,6 +537,20 @@ func (r *Reader) startPage(off int64) {
 	r.pageErr, r.nrev = nil, 0
 }
 
+// droppedNamespace reports whether the caller leaves out the page being
+// read for its namespace (Options.Keep), as far as it is known yet.
+func (r *Reader) droppedNamespace() bool {
+	switch {
+	case r.opt.Keep == nil:
+		return false
+	case r.nsSet:
+		return !r.opt.Keep(r.page.Namespace)
+	case r.titleSet:
+		return !r.opt.Keep(r.site.Namespaces.FromTitle(r.page.Title))
+	}
+	return false
+}
+
 // endTag handles a closing tag; at </page> it returns the finished page.
 func (r *Reader) endTag(name []byte, off int64) (*series.RawPage, error) {
 	switch string(name) {
@@ -555,7 +575,7 @@ func (r *Reader) endTag(name []byte, off int64) (*series.RawPage, error) {
 		p := r.page
 		if max := r.opt.MaxRevisions; max > 0 && r.nrev > max {
 			if p.TooMany == 0 {
-				if !r.opt.SkipBad {
+				if !r.opt.SkipBad && !r.droppedNamespace() {
 					return nil, r.bad(r.revStart, "too-many-revisions", fmt.Errorf("revision %d: the page has more than %d revisions (--max-revisions-per-page)", r.revID, max))
 				}
 				// Counted from here on, not kept; ingest reports the

@@ -36,7 +36,7 @@ func ReadBusinesses(r io.Reader, opt source.Options) (Businesses, error) {
 		if err == io.EOF {
 			return bs, nil
 		}
-		if tl := (*linescan.TooLongError)(nil); errors.As(err, &tl) {
+		if tl, ok := linescan.IsTooLong(err); ok {
 			if err := opt.Bad(&source.ParseError{File: opt.File, Offset: ls.Offset(), Line: ls.Line(), Reason: "line-too-long", Err: tl}); err != nil {
 				return nil, err
 			}

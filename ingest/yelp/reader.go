@@ -93,7 +93,7 @@ func NewReader(r io.Reader, opt source.Options) (*Reader, error) {
 			return nil, &source.ParseError{File: opt.File, Offset: rd.ls.Consumed(), Line: rd.ls.Line(), Reason: "empty",
 				Err: errors.New("no Yelp record in the file")}
 		}
-		if tl := (*linescan.TooLongError)(nil); errors.As(err, &tl) {
+		if tl, ok := linescan.IsTooLong(err); ok {
 			rd.stats.Lines++
 			if err := rd.bad(&source.ParseError{Offset: rd.ls.Offset(), Line: rd.ls.Line(), Reason: "line-too-long", Err: tl}); err != nil {
 				return nil, err
@@ -257,7 +257,7 @@ func (r *Reader) gather() error {
 			if err == io.EOF {
 				return nil
 			}
-			if tl := (*linescan.TooLongError)(nil); errors.As(err, &tl) {
+			if tl, ok := linescan.IsTooLong(err); ok {
 				r.stats.Lines++
 				if err := r.bad(&source.ParseError{Offset: r.ls.Offset(), Line: r.ls.Line(), Reason: "line-too-long", Err: tl}); err != nil {
 					return err

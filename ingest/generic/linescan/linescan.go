@@ -131,3 +131,10 @@ func (s *Scanner) Offset() int64 { return s.offset }
 // Consumed is the number of bytes consumed so far (the offset of the next
 // line).
 func (s *Scanner) Consumed() int64 { return s.next }
+
+// IsTooLong reports whether err, as Next returned it, is a *TooLongError
+// (without the allocation errors.As costs on every line).
+func IsTooLong(err error) (*TooLongError, bool) {
+	tl, ok := err.(*TooLongError)
+	return tl, ok
+}
