@@ -13,7 +13,9 @@ import (
 // gatherJSONKeys reads one JSON object whose keys are the timestamps (the
 // values are validated and ignored), as in the per-edition revision files
 // of ajoer/Newswork-on-Wikipedia. The whole file is one object, named from
-// the file name, and is held in memory while it is scanned. A key that is
+// the file name, and is held in memory while it is scanned (a file longer
+// than the line cap, source.Options.MaxLineBytes, is one bad record,
+// "line-too-long", and is not read into memory). A key that is
 // not a timestamp is a bad record; a syntax error ends the object (with
 // SkipBad the keys read before it are kept and one bad record is counted).
 func (r *Reader) gatherJSONKeys() error {

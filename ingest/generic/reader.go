@@ -35,7 +35,9 @@ type Stats struct {
 
 // Reader reads one generic log and yields one *series.RawPage per object.
 // Records need not be grouped by object: the whole input is read on the
-// first call to Next (memory: 8 bytes per record and one entry per object),
+// first call to Next (memory: 8 bytes per record, plus append's slack, and
+// one entry per object; an object past source.Options.MaxRevisions keeps
+// only its count),
 // then objects are returned sorted by their id string (byte order). Page ids
 // are PageID(id); Title is the id string; Revisions are in input order.
 type Reader struct {
