@@ -18,9 +18,11 @@ import (
 	"github.com/revisit-dev/revisit/series"
 )
 
-// Row-group limits: a row group is flushed when either is reached, so the
-// writer's memory is bounded by about MaxGroupUpdates·8 bytes however large
-// the input is.
+// Row-group limits: a row group is flushed when either is reached (before
+// a page that would take it past MaxGroupUpdates), so the writer's memory
+// is bounded by about max(MaxGroupUpdates, the largest page's updates)·20
+// bytes (Arrow builder, conversion to milliseconds, list levels) however
+// large the input is.
 const (
 	MaxGroupPages   = 1 << 16
 	MaxGroupUpdates = 1 << 22
@@ -82,6 +84,13 @@ func (w *Writer) Write(p *series.Page) error {
 	}
 	if err := p.Validate(); err != nil {
 		return fmt.Errorf("dataset %s: %w", w.dir, err)
+	}
+	if w.pages > 0 && w.updates+len(p.Updates) > MaxGroupUpdates {
+		// A large page starts a row group of its own, so that the
+		// buffers hold max(MaxGroupUpdates, one page's) updates, not both.
+		if err := w.flush(); err != nil {
+			return err
+		}
 	}
 	b := w.b
 	b.Field(colPageID).(*array.Int64Builder).Append(p.ID)

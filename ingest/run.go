@@ -1,11 +1,13 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -31,14 +33,43 @@ func (e *OptionError) Unwrap() error { return e.Err }
 type FormatError struct {
 	File string
 	Head string // the first bytes, quoted for the message
+	// NUL is the offset of the first NUL byte in the head, -1 if none: text
+	// logs have none, binary data and UTF-16 text do.
+	NUL int64
+	// Generic says that --id/--time were given, so the generic reader was
+	// tried and did not recognise the input either.
+	Generic bool
 }
 
 func (e *FormatError) Error() string {
 	if e.Head == `""` {
 		return e.File + ": empty input (no bytes to read)"
 	}
+	if e.NUL >= 0 {
+		return fmt.Sprintf("%s: unknown format: byte %d is a NUL byte, so this is not text in UTF-8 (binary data, or UTF-16 text: convert it) (starts with %s)", e.File, e.NUL, e.Head)
+	}
+	if e.Generic {
+		return fmt.Sprintf("%s: unknown format: not MediaWiki XML, not Yelp JSON lines, not a CSV/TSV log with a header or JSON lines (a title line before the header? --skip-lines) (starts with %s)", e.File, e.Head)
+	}
 	return fmt.Sprintf("%s: unknown format: not MediaWiki XML, not Yelp JSON lines; for a CSV/TSV/JSON log give --id and --time (starts with %s)", e.File, e.Head)
 }
+
+// formatError describes an input no reader recognises from its head.
+func (d *driver) formatError(name string, head []byte) *FormatError {
+	nul := int64(bytes.IndexByte(head, 0))
+	if d.opt.genericGiven() && nul >= 0 {
+		// A NUL after the first line does not stop the generic reader
+		// (generic.SniffFormat): only one in the first line is reported.
+		if i := bytes.IndexByte(head, '\n'); i >= 0 && int64(i) < nul {
+			nul = -1
+		}
+	}
+	return &FormatError{File: name, Head: quoteHead(head), NUL: nul, Generic: d.opt.genericGiven()}
+}
+
+// bigPage is the number of updates from which a page is large enough that
+// its write is preceded by a garbage collection (see page).
+const bigPage = 1 << 20
 
 // batchSize is the number of pages the parsing goroutine hands over at once.
 const batchSize = 256
@@ -70,6 +101,8 @@ type driver struct {
 
 	lastConsumed int64
 	compressed   bool // the current input is compressed: parse offsets are in the decompressed stream
+
+	badRevisions int64 // revisions of pages skipped as bad (ParseError.Revisions), under badMu
 
 	businesses               yelp.Businesses
 	yelpJoined, yelpUnjoined int64
@@ -236,7 +269,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 				}
 				continue
 			}
-			return &FormatError{File: name, Head: quoteHead(head)}
+			return d.formatError(name, head)
 		}
 		if kind == KindYelpBusiness {
 			err = d.readBusinesses(r, name)
@@ -323,7 +356,8 @@ func (d *driver) report(r *decompress.Reader, pages, revs int64) {
 }
 
 func (d *driver) sourceOptions(name string) source.Options {
-	return source.Options{File: name, SkipBad: d.opt.SkipBad, OnBad: d.onBad}
+	return source.Options{File: name, SkipBad: d.opt.SkipBad, OnBad: d.onBad,
+		MaxRevisions: d.opt.maxRevisions(), MaxLineBytes: d.opt.maxLineBytes()}
 }
 
 // onBad counts a skipped bad record; readers call it from the parsing
@@ -334,6 +368,7 @@ func (d *driver) onBad(e *source.ParseError) {
 	if d.inputBad != nil {
 		d.inputBad[e.Reason]++
 	}
+	d.badRevisions += e.Revisions
 	d.badMu.Unlock()
 	if d.compressed {
 		e.Decompressed = true
@@ -347,7 +382,11 @@ func (d *driver) onBad(e *source.ParseError) {
 func (d *driver) newReader(r *decompress.Reader, name, kind string) (source.Reader, error) {
 	switch kind {
 	case KindMediaWiki:
-		return mediawiki.NewReader(r, mediawiki.Options{Options: d.sourceOptions(name), Source: d.opt.Source}), nil
+		mo := mediawiki.Options{Options: d.sourceOptions(name), Source: d.opt.Source}
+		if d.ns != nil {
+			mo.Keep = d.keepNamespace
+		}
+		return mediawiki.NewReader(r, mo), nil
 	case KindGeneric:
 		g := d.opt.Generic
 		if g.Source == "" {
@@ -419,12 +458,13 @@ func (d *driver) stream(ctx context.Context, r *decompress.Reader, name, kind st
 		var revs int64
 		for _, p := range b.pages {
 			revs += int64(len(p.Revisions))
+			revs += p.TooMany
 			if grouped {
 				if err := d.page(p, kind, name); err != nil {
 					return err
 				}
-			} else {
-				d.merge(p, kind, name)
+			} else if err := d.merge(p, kind, name); err != nil {
+				return err
 			}
 		}
 		d.report(r, int64(len(b.pages)), revs)
@@ -440,16 +480,57 @@ func (d *driver) stream(ctx context.Context, r *decompress.Reader, name, kind st
 
 // merge collects a page of an ungrouped reader; the same (source, id) from
 // several inputs (a business in the review and the tip file) becomes one page.
-func (d *driver) merge(p *series.RawPage, kind, name string) {
+// The revision cap applies to the merged page: past it, the page's
+// revisions are counted, not kept (see page).
+func (d *driver) merge(p *series.RawPage, kind, name string) error {
 	k := mergeKey{p.Source, p.ID}
-	if q, ok := d.merged[k]; ok {
-		q.Revisions = append(q.Revisions, p.Revisions...)
-		return
+	q, ok := d.merged[k]
+	if !ok {
+		d.merged[k] = p
+		d.mergeOrder = append(d.mergeOrder, k)
+		d.kinds[k] = kind
+		d.files[k] = name
+		return nil
 	}
-	d.merged[k] = p
-	d.mergeOrder = append(d.mergeOrder, k)
-	d.kinds[k] = kind
-	d.files[k] = name
+	if q.TooMany > 0 || p.TooMany > 0 {
+		q.TooMany = revisionCount(q) + revisionCount(p)
+		q.Revisions = nil
+		return nil
+	}
+	if max := d.opt.maxRevisions(); int64(len(q.Revisions)+len(p.Revisions)) > max {
+		if !d.opt.SkipBad {
+			return d.tooMany(p, name, int64(len(q.Revisions)+len(p.Revisions)), "with the earlier inputs")
+		}
+		q.TooMany = int64(len(q.Revisions) + len(p.Revisions))
+		q.Revisions = nil
+		return nil
+	}
+	q.Revisions = append(q.Revisions, p.Revisions...)
+	return nil
+}
+
+// revisionCount is the number of revisions a page had as read.
+func revisionCount(p *series.RawPage) int64 {
+	if p.TooMany > 0 {
+		return p.TooMany
+	}
+	return int64(len(p.Revisions))
+}
+
+// tooMany reports page p of file, with n revisions, as over the revision
+// cap (reason "too-many-revisions"): the error without SkipBad, else
+// counted with its revisions.
+func (d *driver) tooMany(p *series.RawPage, file string, n int64, where string) error {
+	if where != "" {
+		where = " " + where
+	}
+	pe := &source.ParseError{File: file, Offset: p.Offset, Line: p.Line, Page: p.Title, Reason: "too-many-revisions", Revisions: n,
+		Err: fmt.Errorf("%d revisions%s, more than the limit of %d (--max-revisions-per-page)", n, where, d.opt.maxRevisions())}
+	if p.Line > 0 {
+		pe.Offset = -1
+	}
+	so := d.sourceOptions(file)
+	return so.Bad(pe)
 }
 
 func (d *driver) flushMerged() error {
@@ -465,6 +546,12 @@ func (d *driver) flushMerged() error {
 	return nil
 }
 
+// keepNamespace reports whether the namespace filter keeps ns (d.ns not nil).
+func (d *driver) keepNamespace(ns int32) bool {
+	_, ok := slices.BinarySearch(d.ns, ns)
+	return ok
+}
+
 func (d *driver) skip(reason string, p *series.RawPage) {
 	d.counts.Skipped[reason]++
 	d.counts.Skipped["revisions_of_skipped_pages"] += int64(len(p.Revisions))
@@ -475,13 +562,23 @@ func (d *driver) skip(reason string, p *series.RawPage) {
 // counting each, and writes what is left.
 func (d *driver) page(p *series.RawPage, kind, file string) error {
 	c := &d.counts
-	c.PagesRead++
-	c.RevisionsRead += int64(len(p.Revisions))
-	if kind == KindMediaWiki && d.ns != nil {
-		if _, ok := slices.BinarySearch(d.ns, p.Namespace); !ok {
-			d.skip("namespace", p)
+	if p.TooMany > 0 {
+		// Over the revision cap: the reader dropped the revisions.
+		if kind == KindMediaWiki && d.ns != nil && !d.keepNamespace(p.Namespace) {
+			// Left out for its namespace anyway, which is no error.
+			c.PagesRead++
+			c.RevisionsRead += p.TooMany
+			c.Skipped["namespace"]++
+			c.Skipped["revisions_of_skipped_pages"] += p.TooMany
 			return nil
 		}
+		return d.tooMany(p, file, p.TooMany, "")
+	}
+	c.PagesRead++
+	c.RevisionsRead += int64(len(p.Revisions))
+	if kind == KindMediaWiki && d.ns != nil && !d.keepNamespace(p.Namespace) {
+		d.skip("namespace", p)
+		return nil
 	}
 	if d.opt.NoRedirects && p.Redirect {
 		d.skip("redirect", p)
@@ -504,9 +601,14 @@ func (d *driver) page(p *series.RawPage, kind, file string) error {
 			return nil
 		}
 	}
-	pg := p.Normalize()
+	// Neither the flags nor the revisions as read are stored: the updates
+	// take the revisions' memory (8 bytes per revision less at the write).
+	p.Anonymous, p.Minor = nil, nil
+	nrev := int64(len(p.Revisions))
+	pg := p.NormalizeInPlace()
 	if pg.NUpdates() < d.opt.MinUpdates {
-		d.skip("min_updates", p)
+		c.Skipped["min_updates"]++
+		c.Skipped["revisions_of_skipped_pages"] += nrev
 		return nil
 	}
 	id, dup := d.ids.claim(pg.Source, pg.ID)
@@ -520,15 +622,21 @@ func (d *driver) page(p *series.RawPage, kind, file string) error {
 		if err := so.Bad(pe); err != nil {
 			return err
 		}
-		d.counts.Skipped["revisions_of_skipped_pages"] += int64(len(p.Revisions))
+		d.counts.Skipped["revisions_of_skipped_pages"] += nrev
 		return nil
 	}
 	pg.ID = id
+	if len(pg.Updates) >= bigPage {
+		// The garbage of reading a large page (append's copies) is of
+		// the order of the page; collecting it before the writer
+		// allocates its buffers keeps the peak near the live size.
+		runtime.GC()
+	}
 	if err := d.w.Write(&pg); err != nil {
 		return err
 	}
 	c.PagesKept++
-	c.RevisionsKept += int64(len(p.Revisions))
+	c.RevisionsKept += nrev
 	c.Updates += int64(len(pg.Updates))
 	c.Collapsed += pg.Collapsed
 	return nil

@@ -35,7 +35,13 @@ type Summary struct {
 func (d *driver) summary(elapsed time.Duration) *Summary {
 	d.badMu.Lock()
 	bad := maps.Clone(d.bad)
+	badRevs := d.badRevisions
 	d.badMu.Unlock()
+	// Revisions of pages skipped as bad are read revisions too.
+	d.counts.RevisionsRead += badRevs
+	if badRevs > 0 {
+		d.counts.Skipped["revisions_of_skipped_pages"] += badRevs
+	}
 	for k, v := range bad {
 		d.counts.Skipped["bad_"+k] += v
 	}

@@ -8,6 +8,7 @@ package series
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"time"
 )
@@ -31,6 +32,15 @@ type Page struct {
 	// Updates are Unix seconds, strictly increasing.
 	Updates []int64
 }
+
+// MinTime and MaxTime bound the Unix seconds a dataset can hold: Parquet
+// stores timestamp[s] as TIMESTAMP(MILLIS), so seconds·1000 must fit in an
+// int64 (about ±292 million years). Readers refuse times outside
+// [MinTime, MaxTime] as bad timestamps, where the record is known.
+const (
+	MinTime = math.MinInt64 / 1000
+	MaxTime = math.MaxInt64 / 1000
+)
 
 // NUpdates is the number of updates, len(Updates).
 func (p *Page) NUpdates() int { return len(p.Updates) }
@@ -87,6 +97,11 @@ type RawPage struct {
 	// input where the object starts, for error messages.
 	Offset int64
 	Line   int64
+	// TooMany, when > 0, says that the object had more revisions than the
+	// reader's cap (ingest's --max-revisions-per-page): TooMany is how many
+	// it had, Revisions (and the flags) are nil so that memory stays
+	// bounded, and ingest skips the object as bad input, counting them.
+	TooMany int64
 }
 
 // Normalize sorts the revisions, collapses revisions with the same
@@ -106,6 +121,31 @@ func (r *RawPage) Normalize() Page {
 		Group:      r.Group,
 		Redirect:   r.Redirect,
 		Collapsed:  int64(len(revs) - len(ups)),
+		Resolution: r.Resolution,
+		Updates:    ups,
+	}
+}
+
+// NormalizeInPlace is Normalize without the copy: the updates of the
+// returned page share r.Revisions' array (sorted and compacted in place),
+// which saves 8 bytes per revision on large pages. r.Revisions is set to
+// nil, since its contents are no longer the revisions.
+func (r *RawPage) NormalizeInPlace() Page {
+	revs := r.Revisions
+	if !slices.IsSorted(revs) {
+		slices.Sort(revs)
+	}
+	n := len(revs)
+	ups := slices.Compact(revs)
+	r.Revisions = nil
+	return Page{
+		ID:         r.ID,
+		Source:     r.Source,
+		Title:      r.Title,
+		Namespace:  r.Namespace,
+		Group:      r.Group,
+		Redirect:   r.Redirect,
+		Collapsed:  int64(n - len(ups)),
 		Resolution: r.Resolution,
 		Updates:    ups,
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,6 +21,23 @@ import (
 
 // maxBadShown is how many skipped bad records --skip-bad prints.
 const maxBadShown = 10
+
+// ingestMemoryLimit is the soft memory limit (runtime/debug.SetMemoryLimit)
+// of `revisit ingest` unless GOMEMLIMIT is set: near it the garbage
+// collector runs sooner instead of letting the heap double, which keeps
+// peak RSS under 256 MiB for any input up to the caps
+// (bench/ingest-bombs.sh). It is soft: a larger live heap (a generic log of
+// tens of millions of records, held until the end) is never refused, only
+// collected more often.
+const ingestMemoryLimit = 192 << 20
+
+// setIngestMemoryLimit applies ingestMemoryLimit unless the user chose a
+// limit with GOMEMLIMIT.
+func setIngestMemoryLimit() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(ingestMemoryLimit)
+	}
+}
 
 func newIngestCmd(g *globals) *cobra.Command {
 	var (
@@ -51,7 +69,9 @@ outside [since, until) are dropped), then revisions in the same second are
 collapsed into one update, then --min-updates.
 
 Bad input (a truncated or corrupt stream, malformed XML or JSON, a timestamp
-that does not parse, a page without revisions) stops with an error naming
+that does not parse or lies beyond what Parquet stores, a page without
+revisions, a page with more than --max-revisions-per-page revisions, a line
+or CSV record longer than --max-line-bytes) stops with an error naming
 the file, the byte offset (of the decompressed stream for a compressed
 file) or line, and the page; exit code 1, and nothing is left at
 DATASET_DIR. With --skip-bad such records are counted, reported in the
@@ -105,6 +125,7 @@ source (overlapping dump parts) is bad input.`,
 				return usagef("ingest: --until: %v", err)
 			}
 			opt.Version = version
+			setIngestMemoryLimit()
 			disp := progress.New(os.Stderr, "ingest", g.quiet)
 			opt.Progress = disp
 			opt.OnBad = badRecordPrinter(g.quiet)
@@ -136,6 +157,8 @@ source (overlapping dump parts) is bad input.`,
 	f.StringVar(&until, "until", "", "keep revisions before this time (RFC 3339 or YYYY-MM-DD, UTC)")
 	f.BoolVar(&opt.NoRedirects, "no-redirects", false, "drop MediaWiki redirect pages")
 	f.BoolVar(&opt.SkipBad, "skip-bad", false, "count and skip bad records instead of failing")
+	f.Int64Var(&opt.MaxRevisionsPerPage, "max-revisions-per-page", ingest.DefaultMaxRevisionsPerPage, "a page (or Yelp/generic object) with more revisions is bad input (bounds memory: about 50 bytes per revision at the cap)")
+	f.IntVar(&opt.MaxLineBytes, "max-line-bytes", ingest.DefaultMaxLineBytes, "a longer JSON/TSV line, CSV record or jsonkeys file is bad input (bounds memory: a few times the cap)")
 	f.StringVar(&opt.Source, "source", "", "source name of MediaWiki pages (default: the dump's dbname) and of generic logs (default: generic)")
 	f.StringVar(&opt.Generic.Format, "format", "auto", "generic log format: csv, tsv, jsonl, jsonkeys or auto")
 	f.StringVar(&opt.Generic.ID, "id", "", "generic log: column (name or 0-based index) holding the object id")

@@ -181,6 +181,7 @@ to the report.`,
 	f.IntVar(&rf.ingest.MinUpdates, "min-updates", 2, "drop pages with fewer updates at ingest")
 	f.IntVar(&rf.screenUpdates, "screen-updates", 100, "K: pages with at least K updates enter the Poisson screen (analyze's --screen-updates)")
 	f.BoolVar(&rf.ingest.SkipBad, "skip-bad", false, "count and skip bad records instead of failing")
+	f.Int64Var(&rf.ingest.MaxRevisionsPerPage, "max-revisions-per-page", ingest.DefaultMaxRevisionsPerPage, "a page with more revisions is bad input at ingest (bounds memory)")
 	// The rest of ingest's filters and generic-log options, so that
 	// anything 'revisit ingest' reads 'revisit run' reads too.
 	f.StringVar(&rf.since, "since", "", "keep revisions at or after this time (RFC 3339 or YYYY-MM-DD, UTC)")

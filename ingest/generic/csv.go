@@ -1,6 +1,7 @@
 package generic
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"errors"
@@ -89,8 +90,7 @@ func (r *Reader) record(tb *table, rec []string, line, start int64) error {
 	if n := recordLines(rec); n > r.stats.LongestRecord {
 		r.stats.LongestRecord, r.stats.LongestRecordLine = n, line
 	}
-	r.add(id, group, t, line, start)
-	return nil
+	return r.add(id, group, t, line, start)
 }
 
 // gatherCSV reads CSV with encoding/csv (RFC 4180: quoted fields may hold
@@ -100,10 +100,16 @@ func (r *Reader) record(tb *table, rec []string, line, start int64) error {
 // reading resumes on the line after the one where the error was found, and
 // the lines the record spanned are counted in BadLines.
 func (r *Reader) gatherCSV() error {
-	cr := csv.NewReader(r.br)
+	lim := &recordLimit{r: r.br, max: int64(r.so.MaxLineBytes)}
+	cr := csv.NewReader(bufio.NewReaderSize(lim, csvBuffer))
 	cr.ReuseRecord = true
 	skip := int64(r.opt.SkipLines)
+	lim.start = 0
 	header, err := cr.Read()
+	if errors.Is(err, errRecordTooLong) || (err == nil && lim.max > 0 && cr.InputOffset() > lim.max+2) {
+		return &source.ParseError{File: r.so.File, Offset: r.skipBytes, Line: skip + 1, Reason: "header",
+			Err: fmt.Errorf("the header is longer than the limit of %d bytes (--max-line-bytes)", lim.max)}
+	}
 	if err == io.EOF {
 		return &source.ParseError{File: r.so.File, Offset: r.skipBytes, Line: skip + 1, Reason: "header",
 			Err: fmt.Errorf("%w: no header line", source.ErrTruncated)}
@@ -117,10 +123,29 @@ func (r *Reader) gatherCSV() error {
 	}
 	next := int64(2) // the line (in the CSV, without skipped lines) after the last record read
 	for {
-		start := r.skipBytes + cr.InputOffset()
+		// Offsets in the stream: what csv consumed, plus what lim passed
+		// over after a record that was too long.
+		lim.start = cr.InputOffset()
+		start := r.skipBytes + lim.start + lim.dropped
 		rec, err := cr.Read()
 		if err == io.EOF {
 			return nil
+		}
+		if n := cr.InputOffset() - lim.start; lim.max > 0 && (errors.Is(err, errRecordTooLong) || (err == nil && n > lim.max+2)) {
+			// +2: the record's line terminator is not part of the limit.
+			e := &source.ParseError{File: r.so.File, Offset: start, Line: skip + next, Reason: "line-too-long",
+				Err: fmt.Errorf("CSV record longer than the limit of %d bytes (--max-line-bytes)", lim.max)}
+			if err == nil {
+				line, _ := cr.FieldPos(0)
+				e.Line, e.Page = skip+int64(line), tb.page(rec)
+				next = int64(line) + recordLines(rec)
+			} else {
+				next++ // the rest of the line is passed over (lim); a quoted field cut there may spill into the next lines
+			}
+			if err := r.bad(e, 1); err != nil {
+				return err
+			}
+			continue
 		}
 		if err != nil {
 			var pe *csv.ParseError
@@ -155,6 +180,7 @@ func (r *Reader) gatherCSV() error {
 // and passed over.
 func (r *Reader) gatherTSV() error {
 	ls := linescan.New(r.br, 1<<20)
+	ls.SetMax(r.so.MaxLineBytes)
 	skip := int64(r.opt.SkipLines)
 	var tb *table
 	var rec []string
@@ -168,6 +194,15 @@ func (r *Reader) gatherTSV() error {
 			return nil
 		}
 		lineNo, start := skip+ls.Line(), r.skipBytes+ls.Offset()
+		if tl, ok := linescan.IsTooLong(err); ok {
+			if tb == nil {
+				return &source.ParseError{File: r.so.File, Offset: start, Line: lineNo, Reason: "header", Err: tl}
+			}
+			if err := r.bad(&source.ParseError{File: r.so.File, Offset: start, Line: lineNo, Reason: "line-too-long", Err: tl}, 1); err != nil {
+				return err
+			}
+			continue
+		}
 		if err != nil {
 			return r.readErr(r.skipBytes+ls.Consumed(), lineNo+1, err)
 		}
@@ -197,6 +232,59 @@ func (r *Reader) gatherTSV() error {
 			return err
 		}
 	}
+}
+
+// csvBuffer is the read buffer of the CSV reader: how far it reads ahead
+// of the record being parsed.
+const csvBuffer = 64 << 10
+
+var errRecordTooLong = errors.New("CSV record too long")
+
+// recordLimit bounds the bytes the CSV reader can take for one record:
+// encoding/csv holds a record (and its line) whole, so a record of 1 GB
+// would need several GB. Once more than max+csvBuffer bytes were read since
+// start (the offset where the record began, in the bytes passed on), Read
+// fails with errRecordTooLong, then passes over the rest of that line
+// (counting it in dropped) and goes on after its newline. Records longer
+// than max but shorter than that are caught by the caller from the offsets.
+type recordLimit struct {
+	r       io.Reader
+	max     int64 // 0: no limit
+	start   int64 // offset of the record's start in the bytes passed on
+	passed  int64 // bytes passed on
+	dropped int64 // bytes passed over
+	skip    bool  // passing over the rest of a line
+}
+
+func (l *recordLimit) Read(p []byte) (int, error) {
+	if l.max <= 0 {
+		n, err := l.r.Read(p)
+		l.passed += int64(n)
+		return n, err
+	}
+	for l.skip {
+		n, err := l.r.Read(p)
+		if i := bytes.IndexByte(p[:n], '\n'); i >= 0 {
+			l.dropped += int64(i + 1)
+			l.skip = false
+			m := copy(p, p[i+1:n])
+			l.passed += int64(m)
+			return m, nil
+		}
+		l.dropped += int64(n)
+		if err != nil {
+			return 0, err
+		}
+	}
+	if room := l.start + l.max + csvBuffer - l.passed; room <= 0 {
+		l.skip = true
+		return 0, errRecordTooLong
+	} else if int64(len(p)) > room {
+		p = p[:room]
+	}
+	n, err := l.r.Read(p)
+	l.passed += int64(n)
+	return n, err
 }
 
 func recordLines(rec []string) int64 {

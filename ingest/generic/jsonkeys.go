@@ -13,11 +13,27 @@ import (
 // gatherJSONKeys reads one JSON object whose keys are the timestamps (the
 // values are validated and ignored), as in the per-edition revision files
 // of ajoer/Newswork-on-Wikipedia. The whole file is one object, named from
-// the file name, and is held in memory while it is scanned. A key that is
+// the file name, and is held in memory while it is scanned (a file longer
+// than the line cap, source.Options.MaxLineBytes, is one bad record,
+// "line-too-long", and is not read into memory). A key that is
 // not a timestamp is a bad record; a syntax error ends the object (with
 // SkipBad the keys read before it are kept and one bad record is counted).
 func (r *Reader) gatherJSONKeys() error {
-	b, err := io.ReadAll(r.br)
+	var b []byte
+	var err error
+	if max := int64(r.so.MaxLineBytes); max > 0 {
+		b, err = io.ReadAll(io.LimitReader(r.br, max+1))
+		if err == nil && int64(len(b)) > max {
+			n, err := io.Copy(io.Discard, r.br)
+			if err != nil {
+				return source.ReadError(r.so.File, r.skipBytes+int64(len(b))+n, 0, FileID(r.opt.FileName, r.opt.IDFromDir), err)
+			}
+			return r.bad(&source.ParseError{File: r.so.File, Offset: r.skipBytes, Line: int64(r.opt.SkipLines) + 1, Page: FileID(r.opt.FileName, r.opt.IDFromDir),
+				Reason: "line-too-long", Err: fmt.Errorf("the JSON object of %d bytes is longer than the limit of %d bytes (--max-line-bytes)", int64(len(b))+n, max)}, 1)
+		}
+	} else {
+		b, err = io.ReadAll(r.br)
+	}
 	if err != nil {
 		// The object is cut: its keys cannot be told from garbage.
 		return source.ReadError(r.so.File, r.skipBytes+int64(len(b)), 0, FileID(r.opt.FileName, r.opt.IDFromDir), err)
@@ -38,8 +54,7 @@ func (r *Reader) gatherJSONKeys() error {
 			return r.bad(&source.ParseError{File: r.so.File, Offset: r.skipBytes + int64(v.Offset), Line: lineOf(v.Offset), Page: string(id), Reason: "timestamp",
 				Err: fmt.Errorf("key %q: %w", key, err)}, 1)
 		}
-		r.add(id, nil, t, lineOf(v.Offset), r.skipBytes+int64(v.Offset))
-		return nil
+		return r.add(id, nil, t, lineOf(v.Offset), r.skipBytes+int64(v.Offset))
 	})
 	if err == nil {
 		return nil

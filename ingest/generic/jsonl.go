@@ -38,6 +38,7 @@ func newJSONField(spec string) jsonField {
 // the id or time field, or has a time that does not parse is a bad record.
 func (r *Reader) gatherJSONL() error {
 	ls := linescan.New(r.br, 1<<20)
+	ls.SetMax(r.so.MaxLineBytes)
 	idf, tf, gf := newJSONField(r.opt.ID), newJSONField(r.opt.Time), newJSONField(r.opt.Group)
 	var fileID []byte
 	if r.opt.IDFromFileName {
@@ -78,6 +79,12 @@ func (r *Reader) gatherJSONL() error {
 		}
 		lineNo := ls.Line() + int64(r.opt.SkipLines)
 		off := ls.Offset() + r.skipBytes
+		if tl, ok := linescan.IsTooLong(err); ok {
+			if err := r.bad(&source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Reason: "line-too-long", Err: tl}, 1); err != nil {
+				return err
+			}
+			continue
+		}
 		if err != nil {
 			return r.readErr(ls.Consumed()+r.skipBytes, lineNo+1, err)
 		}
@@ -153,7 +160,9 @@ func (r *Reader) gatherJSONL() error {
 		if hasG && scalar(group) {
 			g = group.Str()
 		}
-		r.add(idb, g, t, lineNo, off)
+		if err := r.add(idb, g, t, lineNo, off); err != nil {
+			return err
+		}
 	}
 }
 

@@ -35,7 +35,9 @@ type Stats struct {
 
 // Reader reads one generic log and yields one *series.RawPage per object.
 // Records need not be grouped by object: the whole input is read on the
-// first call to Next (memory: 8 bytes per record and one entry per object),
+// first call to Next (memory: 8 bytes per record, plus append's slack, and
+// one entry per object; an object past source.Options.MaxRevisions keeps
+// only its count),
 // then objects are returned sorted by their id string (byte order). Page ids
 // are PageID(id); Title is the id string; Revisions are in input order.
 type Reader struct {
@@ -57,11 +59,12 @@ type Reader struct {
 }
 
 type object struct {
-	id     string
-	group  string
-	times  []int64
-	line   int64
-	offset int64
+	id      string
+	group   string
+	times   []int64
+	tooMany int64 // > 0: the object passed the revision cap; its count, times dropped
+	line    int64
+	offset  int64
 }
 
 // NewReader returns a Reader of r, an already-decompressed generic log.
@@ -144,6 +147,7 @@ func (r *Reader) Next() (*series.RawPage, error) {
 		Revisions:  o.times,
 		Offset:     o.offset,
 		Line:       o.line,
+		TooMany:    o.tooMany,
 	}
 	o.times = nil // handed over
 	return p, nil
@@ -200,8 +204,11 @@ func (r *Reader) skipLines() error {
 	return nil
 }
 
-// add records one timestamp of object id (id is copied when new).
-func (r *Reader) add(id []byte, group []byte, t int64, line, offset int64) {
+// add records one timestamp of object id (id is copied when new), read at
+// line and offset. An object past the revision cap (so.MaxRevisions) is an
+// error without SkipBad; with it, its timestamps are dropped and counted
+// from then on, and Next returns it with TooMany set.
+func (r *Reader) add(id []byte, group []byte, t int64, line, offset int64) error {
 	k, ok := r.index[string(id)]
 	if !ok {
 		k = int32(len(r.objs))
@@ -209,9 +216,23 @@ func (r *Reader) add(id []byte, group []byte, t int64, line, offset int64) {
 		r.objs = append(r.objs, object{id: string(id), group: string(group), line: line, offset: offset})
 	}
 	o := &r.objs[k]
-	o.times = append(o.times, t)
 	r.stats.Records++
 	r.stats.Revisions++
+	if o.tooMany > 0 {
+		o.tooMany++
+		return nil
+	}
+	if max := r.so.MaxRevisions; max > 0 && int64(len(o.times)) >= max {
+		if !r.so.SkipBad {
+			return &source.ParseError{File: r.so.File, Offset: offset, Line: line, Page: o.id, Reason: "too-many-revisions",
+				Err: fmt.Errorf("object %q has more than %d revisions (--max-revisions-per-page)", o.id, max)}
+		}
+		o.tooMany = int64(len(o.times)) + 1
+		o.times = nil
+		return nil
+	}
+	o.times = append(o.times, t)
+	return nil
 }
 
 // readErr handles a failure to read the stream at offset (line): a corrupt

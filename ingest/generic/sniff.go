@@ -15,13 +15,10 @@ func Sniff(head []byte) bool { return SniffFormat(head) != "" }
 // SniffFormat guesses the format of a generic log from its first bytes:
 // "jsonkeys" for a JSON object whose first key is a timestamp, "jsonl" for a
 // first line that is a JSON object or array, "tsv" or "csv" for a first line
-// of at least two tab- or comma-separated fields, "" otherwise (binary data,
-// XML, a single column).
+// of at least two tab- or comma-separated fields, "" otherwise (binary data
+// — a NUL byte in the first line —, XML, a single column).
 func SniffFormat(head []byte) string {
 	head = bytes.TrimPrefix(head, []byte("\ufeff"))
-	if bytes.IndexByte(head, 0) >= 0 {
-		return ""
-	}
 	t := bytes.TrimLeft(head, " \t\r\n")
 	if len(t) == 0 {
 		return ""
@@ -29,6 +26,11 @@ func SniffFormat(head []byte) string {
 	first := t
 	if i := bytes.IndexByte(t, '\n'); i >= 0 {
 		first = t[:i]
+	}
+	if bytes.IndexByte(first, 0) >= 0 {
+		// Binary data or UTF-16 text. A NUL further on is a bad byte in
+		// one record, which the reader reports with its line.
+		return ""
 	}
 	switch t[0] {
 	case '{':

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/ingest/source"
+	"github.com/revisit-dev/revisit/series"
 )
 
 // Time layouts accepted in Options.TimeLayout. Anything else is taken as a
@@ -271,6 +272,9 @@ func (p *timeParser) parse(b []byte) (int64, error) {
 			err = fmt.Errorf("%w: %v", source.ErrTimestamp, err)
 		}
 		sec = t.Unix()
+	}
+	if err == nil && (sec < series.MinTime || sec > series.MaxTime) {
+		err = fmt.Errorf("%w: %q is %d s from 1970, outside the ±%d s a dataset can store (Parquet timestamps in milliseconds)", source.ErrTimestamp, b, sec, int64(series.MaxTime))
 	}
 	if err != nil {
 		return 0, err

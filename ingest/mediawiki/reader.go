@@ -22,6 +22,12 @@ type Options struct {
 	// name ("enwiki-20140102-…"), else one derived from <base>
 	// ("https://de.wiktionary.org/…" → "dewiktionary"), else "mediawiki".
 	Source string
+	// Keep, if not nil, tells the namespaces the caller keeps. A page of
+	// another namespace past the revision cap is not an error even
+	// without SkipBad: its revisions are counted and dropped, and it is
+	// returned with TooMany set, for the caller to leave out as it would
+	// anyway.
+	Keep func(namespace int32) bool
 }
 
 // SiteInfo is what the dump's <siteinfo> says about the wiki.
@@ -35,7 +41,12 @@ type SiteInfo struct {
 // returns each page as soon as its </page> is read, with its revision
 // timestamps in dump order (Resolution 1 s) and per-revision Anonymous
 // (<ip> contributor) and Minor flags. Memory is bounded by the largest page's
-// revision count, not by the dump.
+// revision count, not by the dump: at most Options.MaxRevisions·10 bytes
+// (8 for the time, 1 for each flag) plus append's slack (≤ 25 %). A page
+// with more revisions than that cap is bad input, reason
+// "too-many-revisions": without SkipBad the revision past the cap is the
+// error; with SkipBad the page's revisions are counted and dropped, and the
+// page is returned with TooMany set and no revisions, for ingest to count.
 type Reader struct {
 	s    *scanner
 	opt  Options
@@ -54,6 +65,8 @@ type Reader struct {
 	page                               *series.RawPage
 	pageIDSet, nsSet, titleSet         bool
 	pageBad                            bool
+	pageErr                            *source.ParseError // the first bad record of the page, reported at its end (SkipBad)
+	nrev                               int64              // good revisions of the page, those past the cap included
 	// current revision
 	revStart        int64
 	revID           int64
@@ -136,6 +149,17 @@ func (r *Reader) bad(off int64, reason string, err error) error {
 		return e
 	}
 	return nil
+}
+
+// badPage reports a bad record that drops the whole page being read: the
+// page's revisions read so far go with it (ParseError.Revisions), so that
+// they are counted.
+func (r *Reader) badPage(off int64, reason string, err error) error {
+	pe := r.perr(off, reason, err)
+	if r.inPage {
+		pe.Revisions = r.nrev
+	}
+	return r.opt.Bad(pe)
 }
 
 // Next returns the next page, or io.EOF after the last one. Errors are
@@ -236,6 +260,47 @@ func (r *Reader) content(off int64, name string) ([]byte, error) {
 	return c, nil
 }
 
+// errCharData marks character data that does not decode (a bad entity or
+// character reference).
+var errCharData = errors.New("bad character data")
+
+var cdataStart = []byte("<![CDATA[")
+
+// charData reads the character data of a leaf element after its start tag
+// — text with entities, and CDATA sections taken as they are — up to the
+// next tag, and consumes "</name>" when that is the tag. A bad entity is an
+// error wrapping errCharData; the end of input inside it is atEnd's error.
+func (r *Reader) charData(off int64, name string) (string, error) {
+	s := r.s
+	var out []byte
+	for {
+		c, err := r.content(off, "")
+		if err != nil {
+			return "", err
+		}
+		v, err := unescape(c) // before has, which may move the window under c
+		if err != nil {
+			return "", fmt.Errorf("%w: %w", errCharData, err)
+		}
+		if !s.has(len(cdataStart)) || !bytes.HasPrefix(s.buf[s.pos:s.end], cdataStart) {
+			s.closeLeaf(name)
+			if out == nil { // no CDATA: the usual case
+				return v, nil
+			}
+			return string(append(out, v...)), nil
+		}
+		out = append(out, v...)
+		end := s.index(cdataEnd)
+		if end < 0 {
+			return "", r.atEnd()
+		}
+		out = append(out, s.buf[s.pos+len(cdataStart):s.pos+end]...)
+		s.pos += end + len(cdataEnd)
+	}
+}
+
+var cdataEnd = []byte("]]>")
+
 // skipLeaf skips the character data after a start tag up to the next '<'
 // within the window, and the closing tag "</name>" if that is what
 // follows. name must point into the current window (no refill since the
@@ -261,14 +326,34 @@ func (s *scanner) closeLeaf(name string) {
 	}
 }
 
+// malformed reports malformed XML. Inside a page it makes the page bad:
+// without SkipBad that is the error; with SkipBad the page's first such
+// record is reported at the page's end, with the page's revision count.
 func (r *Reader) malformed(off int64, msg string) error {
-	if err := r.bad(off, "xml", errors.New("malformed XML: "+msg)); err != nil {
+	pe := r.perr(off, "xml", errors.New("malformed XML: "+msg))
+	if r.inPage && r.opt.SkipBad && r.pageErr == nil {
+		r.pageBad, r.pageErr = true, pe
+		return nil
+	}
+	if err := r.opt.Bad(pe); err != nil {
 		return err
 	}
 	if r.inPage {
 		r.pageBad = true
 	}
 	return nil
+}
+
+// reportPageErr reports the pending bad record of a page (see malformed)
+// with the revisions the page had.
+func (r *Reader) reportPageErr() error {
+	pe := r.pageErr
+	if pe == nil {
+		return nil
+	}
+	r.pageErr = nil
+	pe.Revisions = r.nrev
+	return r.opt.Bad(pe)
 }
 
 func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
@@ -315,7 +400,11 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 	case "page":
 		if r.inPage {
 			// The previous page never ended: report it, start afresh.
-			if err := r.bad(r.pageStart, "xml", errors.New("malformed XML: <page> not closed before the next <page>")); err != nil {
+			if r.pageErr != nil {
+				if err := r.reportPageErr(); err != nil {
+					return err
+				}
+			} else if err := r.badPage(r.pageStart, "xml", errors.New("malformed XML: <page> not closed before the next <page>")); err != nil {
 				return err
 			}
 		}
@@ -324,13 +413,12 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 		if !r.inPage || r.inRev || self {
 			return nil
 		}
-		c, err := r.content(off, "title")
+		t, err := r.charData(off, "title")
 		if err != nil {
+			if errors.Is(err, errCharData) {
+				return r.malformed(off, "title: "+err.Error())
+			}
 			return err
-		}
-		t, err := unescape(c)
-		if err != nil {
-			return r.malformed(off, "title: "+err.Error())
 		}
 		r.page.Title, r.titleSet = t, true
 	case "ns":
@@ -446,6 +534,21 @@ func (r *Reader) startPage(off int64) {
 	r.pageStart = off
 	r.page = &series.RawPage{Source: r.src, Resolution: 1, Offset: off}
 	r.pageIDSet, r.nsSet, r.titleSet, r.pageBad = false, false, false, false
+	r.pageErr, r.nrev = nil, 0
+}
+
+// droppedNamespace reports whether the caller leaves out the page being
+// read for its namespace (Options.Keep), as far as it is known yet.
+func (r *Reader) droppedNamespace() bool {
+	switch {
+	case r.opt.Keep == nil:
+		return false
+	case r.nsSet:
+		return !r.opt.Keep(r.page.Namespace)
+	case r.titleSet:
+		return !r.opt.Keep(r.site.Namespaces.FromTitle(r.page.Title))
+	}
+	return false
 }
 
 // endTag handles a closing tag; at </page> it returns the finished page.
@@ -468,7 +571,20 @@ func (r *Reader) endTag(name []byte, off int64) (*series.RawPage, error) {
 		if !r.revHasTime {
 			return nil, r.bad(r.revStart, "timestamp", fmt.Errorf("revision %d has no <timestamp>", r.revID))
 		}
+		r.nrev++
 		p := r.page
+		if max := r.opt.MaxRevisions; max > 0 && r.nrev > max {
+			if p.TooMany == 0 {
+				if !r.opt.SkipBad && !r.droppedNamespace() {
+					return nil, r.bad(r.revStart, "too-many-revisions", fmt.Errorf("revision %d: the page has more than %d revisions (--max-revisions-per-page)", r.revID, max))
+				}
+				// Counted from here on, not kept; ingest reports the
+				// page (with its count) when it is returned.
+				p.Revisions, p.Anonymous, p.Minor = nil, nil, nil
+			}
+			p.TooMany = r.nrev
+			return nil, nil
+		}
 		p.Revisions = append(p.Revisions, r.revTime)
 		p.Anonymous = append(p.Anonymous, r.revAnon)
 		p.Minor = append(p.Minor, r.revMin)
@@ -486,13 +602,16 @@ func (r *Reader) endTag(name []byte, off int64) (*series.RawPage, error) {
 		r.page = nil
 		switch {
 		case r.pageBad:
-			return nil, nil // already reported
+			return nil, r.reportPageErr() // reported here if it was pending
 		case !r.titleSet || !r.pageIDSet:
 			r.inPage = true // so the error names what is known of the page
 			r.page = p
-			err := r.bad(r.pageStart, "xml", errors.New("malformed XML: page without <title> or <id>"))
+			err := r.badPage(r.pageStart, "xml", errors.New("malformed XML: page without <title> or <id>"))
 			r.inPage, r.page = false, nil
 			return nil, err
+		case p.TooMany > 0:
+			// Over the cap (reported when it was passed, under SkipBad):
+			// returned without revisions so that ingest counts them.
 		case len(p.Revisions) == 0:
 			r.inPage, r.page = true, p
 			err := r.bad(r.pageStart, "no-revisions", source.ErrNoUpdates)
@@ -531,7 +650,15 @@ func (r *Reader) atEnd() error {
 	case !r.rootSeen:
 		reason, cause = "xml", errors.New("not a MediaWiki XML export (no <mediawiki> element)")
 	}
-	if err := r.bad(off, reason, cause); err != nil {
+	if r.inPage && r.pageErr != nil {
+		// The page had a bad record pending: it goes with the page's
+		// revisions, the end of input on its own.
+		if err := r.reportPageErr(); err != nil {
+			return err
+		}
+		r.nrev = 0
+	}
+	if err := r.badPage(off, reason, cause); err != nil {
 		return err
 	}
 	r.inPage = false

@@ -130,6 +130,33 @@ func (s *scanner) indexByte(c byte) int {
 	}
 }
 
+// has reports whether at least n bytes from pos are in the window, reading
+// more input as needed.
+func (s *scanner) has(n int) bool {
+	for s.end-s.pos < n {
+		if !s.more(s.pos) {
+			return s.end-s.pos >= n
+		}
+	}
+	return true
+}
+
+// index finds sep at or after pos without discarding anything, reading
+// more input as needed; it returns the index relative to pos or −1.
+func (s *scanner) index(sep []byte) int {
+	from := s.pos
+	for {
+		if i := bytes.Index(s.buf[from:s.end], sep); i >= 0 {
+			return from + i - s.pos
+		}
+		from = max(s.pos, s.end-len(sep)+1) - s.pos // relative, survives the move in more
+		if !s.more(s.pos) {
+			return -1
+		}
+		from += s.pos
+	}
+}
+
 // readErr describes why the input ended: a decompressor failure, or a
 // clean end of input.
 func (s *scanner) readErr() error {

@@ -74,14 +74,19 @@ func daysFromCivil(y, m, d int) int64 {
 }
 
 // parseInt reads a decimal integer (optionally negative) with surrounding
-// white space.
+// white space: any int64, from −9223372036854775808 to 9223372036854775807.
 func parseInt(b []byte) (int64, bool) {
 	b = bytes.TrimSpace(b)
+	if len(b) > 18 {
+		// Beyond what 18 digits can overflow: let strconv check the range.
+		n, err := strconv.ParseInt(string(b), 10, 64)
+		return n, err == nil && b[0] != '+'
+	}
 	neg := false
 	if len(b) > 0 && b[0] == '-' {
 		neg, b = true, b[1:]
 	}
-	if len(b) == 0 || len(b) > 18 {
+	if len(b) == 0 {
 		return 0, false
 	}
 	var n int64
@@ -95,6 +100,14 @@ func parseInt(b []byte) (int64, bool) {
 		n = -n
 	}
 	return n, true
+}
+
+// xmlChar reports whether r is a character XML 1.0 allows (its Char
+// production): tab, newline, carriage return, and U+0020–U+D7FF,
+// U+E000–U+FFFD, U+10000–U+10FFFF; &#0; and other control characters are
+// not.
+func xmlChar(r uint64) bool {
+	return r == 0x9 || r == 0xA || r == 0xD || (r >= 0x20 && r <= 0xD7FF) || (r >= 0xE000 && r <= 0xFFFD) || (r >= 0x10000 && r <= 0x10FFFF)
 }
 
 // unescape decodes the XML entities MediaWiki writes in titles and names:
@@ -136,7 +149,7 @@ func unescape(b []byte) (string, error) {
 			} else {
 				r, err = strconv.ParseUint(string(ent[1:]), 10, 32)
 			}
-			if err != nil || r > utf8.MaxRune || !utf8.ValidRune(rune(r)) {
+			if err != nil || !xmlChar(r) {
 				return "", errors.New("bad character reference &" + string(ent) + ";")
 			}
 			out = utf8.AppendRune(out, rune(r))

@@ -34,6 +34,11 @@ type ParseError struct {
 	// Decompressed says that File is compressed, so Offset is not a
 	// position in the file itself; the message says "decompressed byte".
 	Decompressed bool
+	// Revisions is the number of revisions read and dropped with this
+	// record when it is a whole page left out as bad (0 for a record that
+	// is not a page, or a page with none), so that ingest counts them as
+	// read and as revisions of skipped pages.
+	Revisions int64
 }
 
 func (e *ParseError) Error() string {
@@ -80,6 +85,15 @@ type Options struct {
 	SkipBad bool
 	// OnBad receives every skipped record when SkipBad is set (may be nil).
 	OnBad func(*ParseError)
+	// MaxRevisions caps the revisions one object (page) may have; 0 is no
+	// cap. An object with more is bad input, reason "too-many-revisions"
+	// (see series.RawPage.TooMany for how it is returned under SkipBad).
+	MaxRevisions int64
+	// MaxLineBytes caps the length of a line of line-oriented input (JSON
+	// lines, TSV), of a CSV record and of a whole jsonkeys object; 0 is
+	// no cap. A longer one is bad input, reason "line-too-long", and is
+	// skipped without being held in memory.
+	MaxLineBytes int
 }
 
 // Bad handles one bad record according to the options: with SkipBad it is

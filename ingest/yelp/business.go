@@ -28,12 +28,19 @@ type Businesses map[string]Business
 // by opt (returned, or counted and skipped with SkipBad).
 func ReadBusinesses(r io.Reader, opt source.Options) (Businesses, error) {
 	ls := linescan.New(r, 1<<20)
+	ls.SetMax(opt.MaxLineBytes)
 	bs := Businesses{}
 	first := true
 	for {
 		line, err := ls.Next()
 		if err == io.EOF {
 			return bs, nil
+		}
+		if tl, ok := linescan.IsTooLong(err); ok {
+			if err := opt.Bad(&source.ParseError{File: opt.File, Offset: ls.Offset(), Line: ls.Line(), Reason: "line-too-long", Err: tl}); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		if err != nil {
 			pe := source.ReadError(opt.File, ls.Consumed(), ls.Line()+1, "", err)

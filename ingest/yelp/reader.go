@@ -71,10 +71,11 @@ type Reader struct {
 }
 
 type business struct {
-	id     string
-	times  []int64
-	line   int64
-	offset int64
+	id      string
+	times   []int64
+	tooMany int64 // > 0: past the revision cap; the count, times dropped
+	line    int64
+	offset  int64
 }
 
 // NewReader returns a Reader of r, an already-decompressed Yelp review,
@@ -84,12 +85,20 @@ type business struct {
 // good record are handled by opt like any bad record.
 func NewReader(r io.Reader, opt source.Options) (*Reader, error) {
 	rd := &Reader{opt: opt, ls: linescan.New(r, 1<<20), index: map[string]int32{}}
+	rd.ls.SetMax(opt.MaxLineBytes)
 	rd.onMember = rd.member
 	for {
 		line, err := rd.ls.Next()
 		if err == io.EOF {
 			return nil, &source.ParseError{File: opt.File, Offset: rd.ls.Consumed(), Line: rd.ls.Line(), Reason: "empty",
 				Err: errors.New("no Yelp record in the file")}
+		}
+		if tl, ok := linescan.IsTooLong(err); ok {
+			rd.stats.Lines++
+			if err := rd.bad(&source.ParseError{Offset: rd.ls.Offset(), Line: rd.ls.Line(), Reason: "line-too-long", Err: tl}); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		if err != nil {
 			return nil, source.ReadError(opt.File, rd.ls.Consumed(), rd.ls.Line()+1, "", err)
@@ -194,6 +203,7 @@ func (r *Reader) Next() (*series.RawPage, error) {
 		Revisions:  b.times,
 		Offset:     b.offset,
 		Line:       b.line,
+		TooMany:    b.tooMany,
 	}
 	if info, ok := r.bs[b.id]; ok {
 		p.Title, p.Group = info.Name, info.City
@@ -247,6 +257,13 @@ func (r *Reader) gather() error {
 			if err == io.EOF {
 				return nil
 			}
+			if tl, ok := linescan.IsTooLong(err); ok {
+				r.stats.Lines++
+				if err := r.bad(&source.ParseError{Offset: r.ls.Offset(), Line: r.ls.Line(), Reason: "line-too-long", Err: tl}); err != nil {
+					return err
+				}
+				continue
+			}
 			if err != nil {
 				return r.readErr(err)
 			}
@@ -286,7 +303,9 @@ func (r *Reader) record(line []byte) error {
 			reason, cause = "timestamp", err
 			break
 		}
-		r.add(bid, times)
+		if err := r.add(bid, times); err != nil {
+			return err
+		}
 		r.stats.Records++
 		r.stats.Timestamps += int64(len(times))
 		r.stats.DateOnly += dateOnly
@@ -326,7 +345,11 @@ func (r *Reader) parseDates(d []byte) ([]int64, int64, error) {
 	}
 }
 
-func (r *Reader) add(bid []byte, times []int64) {
+// add records the timestamps of one record of business bid. A business
+// past the revision cap (opt.MaxRevisions) is an error without SkipBad;
+// with it, its timestamps are dropped and counted from then on, and Next
+// returns it with TooMany set.
+func (r *Reader) add(bid []byte, times []int64) error {
 	k, ok := r.index[string(bid)]
 	if !ok {
 		k = int32(len(r.biz))
@@ -335,7 +358,21 @@ func (r *Reader) add(bid []byte, times []int64) {
 		r.biz = append(r.biz, business{id: id, line: r.ls.Line(), offset: r.ls.Offset()})
 	}
 	b := &r.biz[k]
+	if b.tooMany > 0 {
+		b.tooMany += int64(len(times))
+		return nil
+	}
+	if max := r.opt.MaxRevisions; max > 0 && int64(len(b.times)+len(times)) > max {
+		if !r.opt.SkipBad {
+			return &source.ParseError{File: r.opt.File, Offset: r.ls.Offset(), Line: r.ls.Line(), Page: b.id, Reason: "too-many-revisions",
+				Err: fmt.Errorf("business %q has more than %d timestamps (--max-revisions-per-page)", b.id, max)}
+		}
+		b.tooMany = int64(len(b.times) + len(times))
+		b.times = nil
+		return nil
+	}
 	b.times = append(b.times, times...)
+	return nil
 }
 
 var _ source.Reader = (*Reader)(nil)

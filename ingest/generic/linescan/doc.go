@@ -3,6 +3,7 @@
 // (JSON lines) that must name the position of a bad record.
 //
 // It is not a CSV reader (it knows nothing of quoting) and, unlike
-// bufio.Scanner, it has no line-length limit and never drops a last line
-// that lacks its newline.
+// bufio.Scanner, it goes on after a line longer than its limit (SetMax; none
+// by default), which it passes over without holding, and never drops a last
+// line that lacks its newline.
 package linescan

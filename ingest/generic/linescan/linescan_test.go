@@ -2,6 +2,7 @@ package linescan
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -69,5 +70,41 @@ func TestBOM(t *testing.T) {
 	l2, _ := s.Next()
 	if string(l2) != "\ufeffx" || s.Offset() != 11 {
 		t.Errorf("line 2 = %q at %d, want offset 3+7+1 = 11", l2, s.Offset())
+	}
+}
+
+// A line past the cap is a *TooLongError with its length, at its line and
+// offset; the scanner goes on with the next line, and memory stays bounded
+// by the cap plus the buffer however long the line is.
+func TestMaxLine(t *testing.T) {
+	long := strings.Repeat("x", 10_000)
+	in := "ab\r\n" + long + "\r\ncd\n" + strings.Repeat("y", 11) + "\nef"
+	s := New(strings.NewReader(in), 4096)
+	s.SetMax(10)
+	type step struct {
+		line   string
+		length int64 // > 0: a TooLongError of this length
+		no     int64
+		offset int64
+	}
+	want := []step{{"ab", 0, 1, 0}, {"", 10_000, 2, 4}, {"cd", 0, 3, 10_006}, {"", 11, 4, 10_009}, {"ef", 0, 5, 10_021}}
+	for _, w := range want {
+		line, err := s.Next()
+		var tl *TooLongError
+		switch {
+		case w.length > 0 && (!errors.As(err, &tl) || tl.Length != w.length || tl.Max != 10):
+			t.Fatalf("line %d: %q, %v; want a TooLongError of length %d", w.no, line, err, w.length)
+		case w.length == 0 && (err != nil || string(line) != w.line):
+			t.Fatalf("line %d: %q, %v; want %q", w.no, line, err, w.line)
+		}
+		if s.Line() != w.no || s.Offset() != w.offset {
+			t.Errorf("line %d at %d, want %d at %d", s.Line(), s.Offset(), w.no, w.offset)
+		}
+	}
+	if _, err := s.Next(); err != io.EOF {
+		t.Errorf("at the end: %v", err)
+	}
+	if cap(s.long) > 10+2+2*4096 {
+		t.Errorf("kept %d bytes for a line past a cap of 10", cap(s.long))
 	}
 }
