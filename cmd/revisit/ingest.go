@@ -32,11 +32,15 @@ const maxBadShown = 10
 const ingestMemoryLimit = 192 << 20
 
 // setIngestMemoryLimit applies ingestMemoryLimit unless the user chose a
-// limit with GOMEMLIMIT.
-func setIngestMemoryLimit() {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(ingestMemoryLimit)
+// limit with GOMEMLIMIT, and returns a function that restores the limit
+// before it (run's later stages may need a larger heap, where a soft limit
+// would only make the collector run without end).
+func setIngestMemoryLimit() (restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
 	}
+	old := debug.SetMemoryLimit(ingestMemoryLimit)
+	return func() { debug.SetMemoryLimit(old) }
 }
 
 func newIngestCmd(g *globals) *cobra.Command {
@@ -125,7 +129,7 @@ source (overlapping dump parts) is bad input.`,
 				return usagef("ingest: --until: %v", err)
 			}
 			opt.Version = version
-			setIngestMemoryLimit()
+			defer setIngestMemoryLimit()()
 			disp := progress.New(os.Stderr, "ingest", g.quiet)
 			opt.Progress = disp
 			opt.OnBad = badRecordPrinter(g.quiet)

@@ -240,7 +240,9 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	disp := progress.New(os.Stderr, "ingest", g.quiet)
 	iopt.Progress = disp
 	iopt.OnBad = badRecordPrinter(g.quiet)
+	restoreLimit := setIngestMemoryLimit()
 	sum, err := ingest.Run(ctx, iopt)
+	restoreLimit()
 	if err != nil {
 		var oe *ingest.OptionError
 		if errors.As(err, &oe) {
