@@ -113,6 +113,11 @@ func (r *RawPage) Normalize() Page {
 		slices.Sort(revs)
 	}
 	ups := slices.Compact(slices.Clone(revs))
+	return r.page(ups, len(revs)-len(ups))
+}
+
+// page is r's metadata with the given updates and collapsed count.
+func (r *RawPage) page(ups []int64, collapsed int) Page {
 	return Page{
 		ID:         r.ID,
 		Source:     r.Source,
@@ -120,7 +125,7 @@ func (r *RawPage) Normalize() Page {
 		Namespace:  r.Namespace,
 		Group:      r.Group,
 		Redirect:   r.Redirect,
-		Collapsed:  int64(len(revs) - len(ups)),
+		Collapsed:  int64(collapsed),
 		Resolution: r.Resolution,
 		Updates:    ups,
 	}
@@ -138,15 +143,5 @@ func (r *RawPage) NormalizeInPlace() Page {
 	n := len(revs)
 	ups := slices.Compact(revs)
 	r.Revisions = nil
-	return Page{
-		ID:         r.ID,
-		Source:     r.Source,
-		Title:      r.Title,
-		Namespace:  r.Namespace,
-		Group:      r.Group,
-		Redirect:   r.Redirect,
-		Collapsed:  int64(n - len(ups)),
-		Resolution: r.Resolution,
-		Updates:    ups,
-	}
+	return r.page(ups, n-len(ups))
 }

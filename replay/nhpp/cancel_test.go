@@ -2,58 +2,18 @@ package nhpp
 
 import (
 	"context"
-	"errors"
 	"testing"
 	"time"
 
-	"github.com/revisit-dev/revisit/model"
-	"github.com/revisit-dev/revisit/series"
+	"github.com/revisit-dev/revisit/internal/stagetest"
 )
-
-// manyPages is n Poisson pages of k updates each (Unix seconds, one
-// update an hour on average).
-func manyPages(n, k int) []series.Page {
-	pages := make([]series.Page, n)
-	for i := range pages {
-		r := model.NewRand(5, uint64(i))
-		u := make([]int64, k)
-		u[0] = 1_000_000_000
-		for j := 1; j < k; j++ {
-			u[j] = u[j-1] + 1 + int64(r.ExpFloat64()*3600)
-		}
-		pages[i] = series.Page{ID: int64(i + 1), Title: "p", Resolution: 1, Updates: u}
-	}
-	return pages
-}
 
 // A cancelled context stops Analyze, already cancelled or cancelled while
 // it works on a large input: it returns context.Canceled and no bundle.
 func TestAnalyzeCancelled(t *testing.T) {
-	pages := manyPages(300, 20_000)
-	for _, delay := range []time.Duration{0, 50 * time.Millisecond} {
-		ctx, cancel := context.WithCancel(context.Background())
-		if delay == 0 {
-			cancel()
-		} else {
-			time.AfterFunc(delay, cancel)
-		}
-		type out struct {
-			ok  bool
-			err error
-		}
-		ch := make(chan out, 1)
-		go func() {
-			b, err := Analyze(ctx, pages, 3600, Options{})
-			ch <- out{b != nil, err}
-		}()
-		select {
-		case o := <-ch:
-			if !errors.Is(o.err, context.Canceled) || o.ok {
-				t.Errorf("cancelled after %v: bundle %v, error %v; want none and context.Canceled", delay, o.ok, o.err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("cancelled after %v: Analyze did not return within 10 s", delay)
-		}
-		cancel()
-	}
+	pages := stagetest.PoissonPages(5, 300, 20_000)
+	stagetest.Stops(t, "nhpp.Analyze", 50*time.Millisecond, func(ctx context.Context) (bool, error) {
+		b, err := Analyze(ctx, pages, 3600, Options{})
+		return b != nil, err
+	})
 }

@@ -1,0 +1,65 @@
+// Package stagetest holds test helpers shared by the stage packages: a
+// check that a stage stops on a cancelled context, and synthetic Poisson
+// pages to give it work. It is imported by tests only.
+package stagetest
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/revisit-dev/revisit/model"
+	"github.com/revisit-dev/revisit/series"
+)
+
+// Stops runs work twice, with a context cancelled before it starts and
+// with one cancelled after delay (while it works on a large input), and
+// fails t unless each run returns context.Canceled, produces nothing and
+// returns within 10 s. produced says whether work returned a result.
+func Stops(t testing.TB, name string, delay time.Duration, work func(ctx context.Context) (produced bool, err error)) {
+	t.Helper()
+	for _, d := range []time.Duration{0, delay} {
+		ctx, cancel := context.WithCancel(context.Background())
+		if d == 0 {
+			cancel()
+		} else {
+			time.AfterFunc(d, cancel)
+		}
+		type out struct {
+			produced bool
+			err      error
+		}
+		ch := make(chan out, 1)
+		go func() {
+			p, err := work(ctx)
+			ch <- out{p, err}
+		}()
+		select {
+		case o := <-ch:
+			if !errors.Is(o.err, context.Canceled) || o.produced {
+				t.Errorf("%s cancelled after %v: result %v, error %v; want none and context.Canceled", name, d, o.produced, o.err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s cancelled after %v: did not return within 10 s", name, d)
+		}
+		cancel()
+	}
+}
+
+// PoissonPages is n pages of k updates each, Unix seconds from 2001-09-09,
+// one update an hour on average (exponential gaps of at least 1 s), drawn
+// from seed.
+func PoissonPages(seed uint64, n, k int) []series.Page {
+	pages := make([]series.Page, n)
+	for i := range pages {
+		r := model.NewRand(seed, uint64(i))
+		u := make([]int64, k)
+		u[0] = 1_000_000_000
+		for j := 1; j < k; j++ {
+			u[j] = u[j-1] + 1 + int64(r.ExpFloat64()*3600)
+		}
+		pages[i] = series.Page{ID: int64(i + 1), Title: "p", Resolution: 1, Updates: u}
+	}
+	return pages
+}
