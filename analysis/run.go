@@ -308,7 +308,7 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 		}
 		res.Summary = Summarize(res.PageErrors)
 		res.Evidence = EvidenceSummary(res.PageErrors)
-		logf(opt.Log, "analyze: %d estimates compared with the truth", len(res.PageErrors))
+		logf(opt.Log, "analyze: %d estimates compared with the truth on [0, %s] (%s)", len(res.PageErrors), xmaxText(opt.XMax), res.ReplaySource)
 	}
 
 	res.Bundle = buildBundle(res, &opt, rows)

@@ -201,3 +201,36 @@ func TestRunGivenXMaxH(t *testing.T) {
 		}
 	}
 }
+
+// The work limits apply with each page's own values: under the relative
+// defaults a page of n intervals expects 20n + 1 visits (λ = 20/E[U] over
+// T = n·E[U]) with either sampler, so --max-visits 20·60 + 1 leaves out
+// exactly the pages with more than 60 intervals, both samplers. A given
+// x_max of 10⁹ with const:0.05x needs x_max/(E[U]/20) > 10⁶ grid points
+// on every page (left out, over_max_grid), while exp:20x gets the
+// automatic h = x_max/MaxAutoGrid and runs.
+func TestPerPageWorkBounds(t *testing.T) {
+	ds, pages := writeDataset(t, 4) // 20 + 30i intervals: 50, 80, 110 for i = 1, 2, 3
+	want := int64(0)
+	for _, p := range pages[1:] {
+		if n := len(p.Updates) - 1; 20*n+1 > 20*60+1 {
+			want += 2
+		}
+	}
+	meta, err := Run(context.Background(), Options{Dataset: ds, Out: filepath.Join(t.TempDir(), "a"), Methods: []string{"M2"},
+		MaxVisits: 20*60 + 1, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want != 4 || meta.Skipped[SkipMaxVisits] != want || meta.Pages != 1 {
+		t.Errorf("skipped %v pages %d, want %d jobs over max visits (of pages with more than 60 intervals)", meta.Skipped, meta.Pages, want)
+	}
+	meta, err = Run(context.Background(), Options{Dataset: ds, Out: filepath.Join(t.TempDir(), "b"), Methods: []string{"M2", "M6"},
+		XMax: 1e9, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta.Skipped[SkipMaxGrid] != 3 || meta.Pages != 3 || meta.Choices.H.Min != 1e9/MaxAutoGrid {
+		t.Errorf("skipped %v pages %d h %+v, want 3 const:0.05x jobs over the grid limit and h = %g", meta.Skipped, meta.Pages, meta.Choices.H, 1e9/MaxAutoGrid)
+	}
+}

@@ -35,9 +35,10 @@ true G_U and F_U are written next to the estimates on the same grid.
 
 Samplers (--sampler, repeatable; λ is per --unit):
   ` + indent(replay.SamplerSyntax) + `
-The first visit is uniform in the first cycle; every page and sampler has
-its own random stream derived from --seed, so the output does not depend on
-the number of workers.
+The first visit is uniform in the first cycle (and, for the comparison
+methods, detects the page's creation: docs/methods.md#first-visit); every
+page and sampler has its own random stream derived from --seed, so the
+output does not depend on the number of workers.
 
 Defaults follow each page's timescale (the same in replay, analyze and run):
   samplers  ` + strings.Join(replay.DefaultSamplers, " and ") + `: ` + fmt.Sprint(replay.VisitsPerMean) + ` visits per mean interval
