@@ -35,6 +35,7 @@ type Error struct {
 	WMRD   float64 // SPEC §5 w
 	KS     float64 // SPEC §5 κ
 	Points int     // points compared
+	XMax   float64 // the largest point compared: the x_max of the comparison
 }
 
 // TruthFunc evaluates a page's exact distribution (G_U or F_U of its
@@ -104,5 +105,5 @@ func Compare(est, truth series.CDF, xmax float64, step bool, extra int, exact Tr
 			g[i] = truth.At(x)
 		}
 	}
-	return Error{WMRD: WMRD(h, g), KS: KSDistance(h, g), Points: len(xs)}, nil
+	return Error{WMRD: WMRD(h, g), KS: KSDistance(h, g), Points: len(xs), XMax: xs[len(xs)-1]}, nil
 }

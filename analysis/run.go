@@ -29,7 +29,7 @@ type Options struct {
 	Band       float64 // CoV band |v − 1| ≤ Band (default 0.1)
 	MaxLag     int     // ACF lags 1…MaxLag (default 100)
 	Closest    int     // closest-to-Poisson pages given ACF and Hurst (default 5)
-	XMax       float64 // errors on [0, XMax] in Unit; 0 = the estimates' whole grid
+	XMax       float64 // errors on [0, XMax] in Unit; 0 = each page on its own replay grid (the replay's x_max of the page)
 	Extra      int     // points inserted per step for step estimates (default DefaultExtra = 9)
 	Seed       uint64  // seed of every Monte-Carlo draw
 	Reps       int     // Lilliefors Monte-Carlo replicates (default 999)
@@ -308,7 +308,7 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 		}
 		res.Summary = Summarize(res.PageErrors)
 		res.Evidence = EvidenceSummary(res.PageErrors)
-		logf(opt.Log, "analyze: %d estimates compared with the truth", len(res.PageErrors))
+		logf(opt.Log, "analyze: %d estimates compared with the truth on [0, %s] (%s)", len(res.PageErrors), xmaxText(opt.XMax), res.ReplaySource)
 	}
 
 	res.Bundle = buildBundle(res, &opt, rows)

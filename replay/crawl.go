@@ -16,6 +16,10 @@ type Obs struct {
 	A     float64 // age A(s_j)
 	Cycle int64   // number of updates in (u_first, s_j]: the update cycle of s_j
 	Q     bool    // Q_{j−1,j}; false for the first visit
+	// Prev is the previous visit s_{j−1}; for the first visit, the
+	// crawler's virtual previous visit before the window (s_1 − S_0: the
+	// page did not exist then, see the comparison estimators).
+	Prev float64
 }
 
 // observer consumes the observations of one crawl, in visit order.
@@ -70,6 +74,7 @@ func crawl(up updateSource, vis visitSource, end float64, obs []observer, gd *gu
 		return 0, nil
 	}
 	nxt, more := up.next()
+	prevS, havePrev := 0.0, false // the previous visit, if any was drawn
 	var cycle int64
 	prev := int64(-1)
 	j := 0
@@ -82,6 +87,7 @@ func crawl(up updateSource, vis visitSource, end float64, obs []observer, gd *gu
 			}
 		}
 		if s < cur { // before the window: not a visit
+			prevS, havePrev = s, true
 			continue
 		}
 		for more && nxt <= s {
@@ -94,11 +100,14 @@ func crawl(up updateSource, vis visitSource, end float64, obs []observer, gd *gu
 				}
 			}
 		}
-		*o = Obs{J: j, S: s, A: s - cur, Cycle: cycle, Q: j > 0 && cycle != prev}
+		if !havePrev {
+			prevS = vis.before() // the virtual visit before the first
+		}
+		*o = Obs{J: j, S: s, A: s - cur, Cycle: cycle, Q: j > 0 && cycle != prev, Prev: prevS}
 		for _, e := range obs {
 			e.add(o)
 		}
-		prev = cycle
+		prev, prevS, havePrev = cycle, s, true
 		j++
 	}
 	return j, gd.poll(j)

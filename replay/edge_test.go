@@ -24,8 +24,12 @@ func TestPageWithZeroOrOneInterval(t *testing.T) {
 	}
 	m := byMethod(es)
 	checkP(t, "M2", m["M2/G"].CDF.P, []float64{0, 1. / 3, 2. / 3, 1, 1})
-	// No detection: M1, M3, M4, M5, G-M4 have no sample and are undefined (NaN), with a note.
-	for _, name := range []string{"M1", "M3", "M4", "M5", "G-M4"} {
+	// No change after the creation (detected at the first visit): M1, M3
+	// and M5 have no sample and are undefined (NaN), with a note; M4 and
+	// G-M4 see a = Δ, 2Δ, 3Δ (s* = −0.5, the virtual previous visit).
+	checkP(t, "M4", m["M4/G"].CDF.P, []float64{0, 1. / 3, 2. / 3, 1, 1})
+	checkP(t, "G-M4", m["G-M4/G"].CDF.P, []float64{0, 1. / 3, 2. / 3, 1, 1})
+	for _, name := range []string{"M1", "M3", "M5"} {
 		e := m[name+"/G"]
 		if e.CDF.Samples != 0 || !math.IsNaN(e.CDF.P[1]) || e.Note == "" {
 			t.Errorf("%s: samples %d P %v note %q, want undefined", name, e.CDF.Samples, e.CDF.P, e.Note)
@@ -56,8 +60,9 @@ func TestVisitAtUpdate(t *testing.T) {
 	m := byMethod(es)
 	// Ages 0.5, 0, 0.5 on the grid 0, 0.5, 1, …: A ≤ 0 for one of three.
 	checkP(t, "M2", m["M2/G"].CDF.P, []float64{1. / 3, 1, 1, 1, 1})
-	// Q_{0,1} = 1 (update 1 ∈ (0.5, 1]), so M4: a = Δ, 2Δ for visits 1, 2.
-	checkP(t, "M4", m["M4/G"].CDF.P, []float64{0, 0.5, 1, 1, 1})
+	// The first visit detects the creation (a = Δ), the second the update
+	// at 1 ∈ (0.5, 1] (a = Δ), the third sees a = 2Δ.
+	checkP(t, "M4", m["M4/G"].CDF.P, []float64{0, 2. / 3, 1, 1, 1})
 	// M1 keeps the age before the detection: A(0.5) = 0.5.
 	checkP(t, "M1", m["M1/G"].CDF.P, []float64{0, 1, 1, 1, 1})
 }
@@ -67,7 +72,8 @@ func TestVisitAtUpdate(t *testing.T) {
 // half-integers M3's ECDF equals F_U exactly; M1's kept ages are the
 // intervals minus less than Δ. The last update is the window's end, where
 // no visit (almost surely) lands, so the last interval is never closed by a
-// detection: M3 sees U_2…U_5 (4 samples), M1 U_1…U_5 (5).
+// detection; the first visit detects the creation and opens U_1: M3 and
+// M1 both see U_1…U_5 (5 samples).
 func TestEveryIntervalSeen(t *testing.T) {
 	times := []float64{0, 1, 3, 6, 10, 11, 13}
 	u := []float64{1, 2, 3, 4, 1, 2}
@@ -79,17 +85,14 @@ func TestEveryIntervalSeen(t *testing.T) {
 	}
 	m := byMethod(es)
 	for _, x := range []float64{0.5, 1.5, 2.5, 3.5, 4.5} {
-		f3, f1 := 0.0, 0.0
-		for i, v := range u[:5] {
+		f1 := 0.0
+		for _, v := range u[:5] {
 			if v <= x {
 				f1++
-				if i > 0 {
-					f3++
-				}
 			}
 		}
-		if got := m["M3/G"].CDF.At(x); math.Abs(got-f3/4) > 1e-12 {
-			t.Errorf("M3 at %g = %g, want %g", x, got, f3/4)
+		if got := m["M3/G"].CDF.At(x); math.Abs(got-f1/5) > 1e-12 {
+			t.Errorf("M3 at %g = %g, want %g", x, got, f1/5)
 		}
 		if got := m["M1/G"].CDF.At(x); math.Abs(got-f1/5) > 1e-12 {
 			t.Errorf("M1 at %g = %g, want %g", x, got, f1/5)
@@ -230,5 +233,43 @@ func TestSimulateBundleNoEmptyTable(t *testing.T) {
 	}
 	if ids["simulate_convergence"] != 2 {
 		t.Errorf("convergence rows: %d, want 2 (M2 G and F at one T); tables %v", ids["simulate_convergence"], ids)
+	}
+}
+
+// obsRecorder keeps copies of the observations.
+type obsRecorder struct{ o []Obs }
+
+func (r *obsRecorder) add(o *Obs) { r.o = append(r.o, *o) }
+
+// The first visit's previous visit is the crawler's virtual one before
+// the window, s_1 − S_0 with S_0 the delay s_1 = U·S_0 was drawn from
+// (replicated here from the same stream: U first, then S_0), and s_1 − Δ
+// for constant delays; later visits have their real predecessor. G-M4's
+// first sample is then s_1 − (s_1 − S_0) = S_0.
+func TestFirstVisitVirtualPrevious(t *testing.T) {
+	for _, spec := range []string{"exp:2", "const:0.3", "pareto:3,1"} {
+		s, _ := ParseSampler(spec)
+		r := model.NewRand(5, 6)
+		u := r.Float64()
+		s0 := s.Delta
+		if !s.Constant() {
+			s0 = s.Dist.Rand(r)
+		}
+		rec := &obsRecorder{}
+		e := newGM4(newGrid(0.001, 20))
+		if _, err := crawl(&sliceUpdates{t: []float64{0, 5, 40}}, newVisitGen(s, model.NewRand(5, 6)), 40, []observer{rec, e}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if len(rec.o) < 3 || rec.o[0].S != u*s0 || rec.o[0].Prev != u*s0-s0 {
+			t.Fatalf("%s: first visit %g prev %g, want %g and %g", spec, rec.o[0].S, rec.o[0].Prev, u*s0, u*s0-s0)
+		}
+		for j := 1; j < len(rec.o); j++ {
+			if rec.o[j].Prev != rec.o[j-1].S {
+				t.Fatalf("%s: visit %d prev %g, want %g", spec, j, rec.o[j].Prev, rec.o[j-1].S)
+			}
+		}
+		if b := binOf(s0, e.g.inv, e.g.n); e.h.c[b] == 0 || e.h.n != int64(len(rec.o)) {
+			t.Errorf("%s: G-M4 has no sample at S_0 = %g (bin %d) or %d samples for %d visits", spec, s0, b, e.h.n, len(rec.o))
+		}
 	}
 }

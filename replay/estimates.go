@@ -36,13 +36,18 @@ type Meta struct {
 	Samplers   []string  `json:"samplers"`
 	Methods    []string  `json:"methods"`
 	Seed       uint64    `json:"seed"`
-	H          float64   `json:"h"`     // bin width h for random delays
-	XMax       float64   `json:"x_max"` // largest grid point
+	H          float64   `json:"h"`     // bin width h for random delays; 0: per page (Choices)
+	XMax       float64   `json:"x_max"` // largest grid point; 0: per page (Choices)
 	Top        int       `json:"top"`   // 0: every page
 	MinUpdates int       `json:"min_updates"`
 	Pages      int       `json:"pages"` // pages replayed (with at least one sampler)
 	Rows       int64     `json:"rows"`  // rows of estimates.parquet
-	// Grid is the grid step of each sampler: Δ for constant delays, h otherwise.
+	// Choices says how x_max, h and the samplers were chosen and the
+	// values chosen over the pages (absent in replays that predate it).
+	Choices *Choices `json:"choices,omitempty"`
+	// Grid is the grid step of each sampler: Δ for constant delays, h
+	// otherwise; absent for a sampler whose step is chosen per page
+	// (relative samplers, or random delays with h per page).
 	Grid map[string]float64 `json:"grid"`
 	// Skipped counts pages left out, by reason ("min_updates",
 	// "fewer_than_2_updates", "not_in_top"), and page × sampler jobs left

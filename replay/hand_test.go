@@ -37,8 +37,10 @@ func checkP(t *testing.T, name string, got, want []float64) {
 //	visit     0.5  1.5  2.5  3.5  4.5  5.5
 //	age A     0.5  0.5  1.5  2.5  0.5  1.5
 //	cycle     0    1    1    1    2    2
-//	Q_{j−1,j} –    1    0    0    1    0      detections r = 1, 4
+//	Q_{j−1,j} 1*   1    0    0    1    0      detections r = 0, 1, 4
 //
+// (*) the first visit detects the page's creation: the crawler's virtual
+// previous visit −0.5 precedes the first update 0.
 // Grid x_n = n for n = 0…3 (x_max = 3).
 func TestHandWorked(t *testing.T) {
 	s, err := ParseSampler("const:1")
@@ -58,14 +60,15 @@ func TestHandWorked(t *testing.T) {
 	if m["M1/G"].CDF.Samples != 2 || m["M1/G"].Note != "kept 2 of 5 visits (p = 0.4)" {
 		t.Errorf("M1 samples %d note %q", m["M1/G"].CDF.Samples, m["M1/G"].Note)
 	}
-	// M3: one sample (4 − 1)Δ = 3.
-	checkP(t, "M3", m["M3/G"].CDF.P, []float64{0, 0, 0, 1})
-	// M4 from the first detection (j=1): a = 1, 2, 3, 1, 2.
-	checkP(t, "M4", m["M4/G"].CDF.P, []float64{0, 2. / 5, 4. / 5, 1})
-	// M5: samples {3}: min(n, 3)/3.
-	checkP(t, "M5", m["M5/G"].CDF.P, []float64{0, 1. / 3, 2. / 3, 1})
-	// G-M4 with constant Δ: s* = 0.5 for j = 1…3, 3.5 for j = 4, 5: samples 1, 2, 3, 1, 2 (= M4).
-	checkP(t, "G-M4", m["G-M4/G"].CDF.P, []float64{0, 2. / 5, 4. / 5, 1})
+	// M3: two samples, (1 − 0)Δ = 1 and (4 − 1)Δ = 3.
+	checkP(t, "M3", m["M3/G"].CDF.P, []float64{0, 1. / 2, 1. / 2, 1})
+	// M4 from the first visit: a = 1, 1, 2, 3, 1, 2 (= A⁺ of the ages: M2 on the grid).
+	checkP(t, "M4", m["M4/G"].CDF.P, []float64{0, 3. / 6, 5. / 6, 1})
+	// M5: samples {1, 3}: (min(n, 1) + min(n, 3))/4 = 2/4, 3/4, 4/4.
+	checkP(t, "M5", m["M5/G"].CDF.P, []float64{0, 2. / 4, 3. / 4, 1})
+	// G-M4 with constant Δ: s* = −0.5 for j = 0, 0.5 for j = 1…3, 3.5 for
+	// j = 4, 5: samples 1, 1, 2, 3, 1, 2 (= M4).
+	checkP(t, "G-M4", m["G-M4/G"].CDF.P, []float64{0, 3. / 6, 5. / 6, 1})
 	// M6 with h = Δ = 1: lag 1: 5 pairs, same-cycle (1,2),(2,3),(4,5) → 2/5;
 	// lag 2: 4 pairs, same-cycle (1,3) → 3/4; lag 3: 3 pairs, none same → 1.
 	checkP(t, "M6", m["M6/G"].CDF.P, []float64{0, 2. / 5, 3. / 4, 1})

@@ -29,6 +29,9 @@ const MaxGrid = 1e6
 const (
 	SkipMaxVisits = "over_max_visits"
 	SkipMaxPairs  = "over_max_pairs"
+	// SkipMaxGrid is a page × sampler whose grid x_max/step, chosen per
+	// page, exceeds MaxGrid points.
+	SkipMaxGrid = "over_max_grid"
 )
 
 // Work is the expected work of one crawl of a window of length T: Visits
@@ -73,8 +76,11 @@ type LimitError struct {
 
 func (e *LimitError) Error() string {
 	what, flag := "visits", "--max-visits"
-	if e.Reason == SkipMaxPairs {
+	switch e.Reason {
+	case SkipMaxPairs:
 		what, flag = "M6 pairs", "--max-pairs"
+	case SkipMaxGrid:
+		return fmt.Sprintf("x_max/step = %.3g grid points, more than %d (give --x-max, or a coarser step)", e.Work, e.Limit)
 	}
 	return fmt.Sprintf("about %.3g %s, more than %s %d", e.Work, what, flag, e.Limit)
 }

@@ -212,6 +212,8 @@ func ReplayTimes(t []float64, s Sampler, r *rand.Rand, cfg Config) ([]Estimate, 
 
 // ReplayVisits is ReplayTimes with given visit times (ascending, inside
 // the window) instead of drawn ones; tests and hand-worked examples use it.
+// The crawler's virtual visit before the first (G-M4's s*_1) is s_1 − Δ
+// for constant delays and s_1 − 1/λ for random ones.
 func ReplayVisits(t, visits []float64, s Sampler, cfg Config) ([]Estimate, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
@@ -229,7 +231,13 @@ func ReplayVisits(t, visits []float64, s Sampler, cfg Config) ([]Estimate, error
 			}
 		}
 	}
-	res, err := replayPath(&sliceUpdates{t: t}, &sliceVisits{v: visits}, t[len(t)-1], s, &cfg, nil)
+	// The virtual visit before the first: s_1 − Δ, or s_1 − 1/λ (the mean
+	// delay) for random delays, whose S_0 is not given.
+	var prev0 float64
+	if len(visits) > 0 {
+		prev0 = visits[0] - 1/s.Rate
+	}
+	res, err := replayPath(&sliceUpdates{t: t}, &sliceVisits{v: visits, prev0: prev0}, t[len(t)-1], s, &cfg, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -24,16 +24,22 @@ type Options struct {
 	Dataset string // dataset directory (dataset.Open)
 	Out     string // output directory: estimates.parquet + replay.json
 
-	Samplers []string // sampler specs (ParseSampler), at least one
+	// Samplers are sampler specs (ParseSampler); empty means
+	// DefaultSamplers (relative to each page's E[U]).
+	Samplers []string
 	Methods  []string // method names (ParseMethods); empty means all
 	// Unit is the time unit in seconds (transform.ParseUnit); 0 takes
 	// transform.DefaultUnit of the first page replayed (hours for 1-second
 	// sources, days for date-only ones).
-	Unit       float64
-	H          float64 // bin width h for random delays, in units
-	XMax       float64 // x_max, in units
-	Top        int     // replay only the Top pages with the most updates (0: all)
-	MinUpdates int     // replay only pages with at least this many updates
+	Unit float64
+	// H is the bin width h for random delays and XMax the largest grid
+	// point x_max, in units, for every page; 0 chooses them per page
+	// (DefaultsFor: h = E[U]/100 but no finer than the source's
+	// resolution, x_max = the 0.99 quantile of the page's G_U).
+	H          float64
+	XMax       float64
+	Top        int // replay only the Top pages with the most updates (0: all)
+	MinUpdates int // replay only pages with at least this many updates
 	Seed       uint64
 	Workers    int // 0: runtime.GOMAXPROCS(0)
 	// MaxVisits and MaxPairs bound the work of one page × sampler job
@@ -65,12 +71,13 @@ func (e *OptionError) Unwrap() error { return e.Err }
 // Every error it returns is an *OptionError.
 func (o *Options) Validate() ([]Sampler, []string, error) {
 	bad := func(err error) ([]Sampler, []string, error) { return nil, nil, &OptionError{err} }
-	if len(o.Samplers) == 0 {
-		return bad(errors.New("no sampler given (e.g. --sampler exp:2 or --sampler const:0.5)"))
+	specs := o.Samplers
+	if len(specs) == 0 {
+		specs = DefaultSamplers
 	}
 	var smp []Sampler
 	seen := map[string]bool{}
-	for _, spec := range o.Samplers {
+	for _, spec := range specs {
 		s, err := ParseSampler(spec)
 		if err != nil {
 			return bad(err)
@@ -88,9 +95,16 @@ func (o *Options) Validate() ([]Sampler, []string, error) {
 			return bad(err)
 		}
 	}
-	cfg := Config{Methods: methods, H: o.H, XMax: o.XMax}
-	if err := cfg.Check(); err != nil {
-		return bad(err)
+	for _, v := range []struct {
+		name string
+		v    float64
+	}{{"bin width h", o.H}, {"x_max", o.XMax}} {
+		if !(v.v >= 0) || math.IsInf(v.v, 0) {
+			return bad(fmt.Errorf("%s must be > 0 (or 0: per page), got %g", v.name, v.v))
+		}
+	}
+	if o.H > 0 && o.XMax > 0 && o.H > o.XMax {
+		return bad(fmt.Errorf("bin width h = %g is larger than x_max = %g", o.H, o.XMax))
 	}
 	if err := checkApplicable(methods, smp); err != nil {
 		return bad(err)
@@ -110,6 +124,9 @@ func (o *Options) Validate() ([]Sampler, []string, error) {
 		return bad(fmt.Errorf("--max-visits and --max-pairs must be ≥ 1 (got %d and %d)", o.MaxVisits, o.MaxPairs))
 	}
 	for _, s := range smp {
+		if !o.fixedStep(s) || o.XMax == 0 {
+			continue // per page: a page whose grid is too large is left out and counted (SkipMaxGrid)
+		}
 		if n := o.XMax / s.Step(o.H); n > MaxGrid {
 			return bad(fmt.Errorf("sampler %s: x_max/step = %.3g grid points is too many (at most %.0e: raise --h or lower --x-max)", s.Spec, n, MaxGrid))
 		}
@@ -118,6 +135,12 @@ func (o *Options) Validate() ([]Sampler, []string, error) {
 		return bad(errors.New("no output directory (-o)"))
 	}
 	return smp, methods, nil
+}
+
+// fixedStep reports whether sampler s has the same grid step on every
+// page: an absolute constant Δ, or random delays with a given h.
+func (o *Options) fixedStep(s Sampler) bool {
+	return !s.Relative && (s.Constant() || o.H > 0)
 }
 
 // streamOf is the random stream of one page and sampler: a hash of both,
@@ -138,6 +161,9 @@ type job struct {
 	seq  int
 	page *series.Page
 	si   int
+	pd   PageDefaults // the page's x_max, h and E[U]
+	smp  Sampler      // smp[si] on this page (ForMean)
+	tok  int          // reorder-buffer tokens held (see resultBudget)
 }
 
 type jobResult struct {
@@ -146,6 +172,7 @@ type jobResult struct {
 	skip *LimitError // the job was left out: too much work
 	page *series.Page
 	smp  string
+	tok  int
 }
 
 // limits are the options' work limits with the defaults filled in.
@@ -162,8 +189,18 @@ func (o *Options) limits() (maxVisits, maxPairs int64) {
 
 // resultBudget bounds the memory of the page × sampler results waiting to
 // be written in order (each holds its grid in every row): the reorder
-// buffer holds fewer jobs when the grid is large.
+// buffer holds 4 tokens per worker, each worth resultBudget/(4·workers)
+// bytes of rows, and a job takes as many tokens as its grid needs, from 1
+// up to 4 (so at least one job per worker is always in flight): fewer
+// jobs wait when their grids are large. Grids differ from page to page
+// when x_max or the step is chosen per page.
 const resultBudget = 512 << 20
+
+// jobTokens is the tokens of a job whose grid has points points.
+func jobTokens(points float64, workers int) int {
+	per := float64(resultBudget) / float64(4*workers)
+	return int(min(4, max(1, math.Ceil(rowBytesPerPoint*points/per))))
+}
 
 // rowBytesPerPoint is about what one job's rows hold per grid point: up to
 // 24 rows (11 methods × G and F, and the truth) of 8-byte values.
@@ -211,25 +248,28 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	}
 	maxVisits, maxPairs := opt.limits()
 	meta.MaxVisits, meta.MaxPairs = maxVisits, maxPairs
-	gridMax := 0.0
+	choice := Choice{XMax: opt.XMax, H: opt.H}
 	for _, s := range smp {
 		meta.Samplers = append(meta.Samplers, s.Spec)
-		meta.Grid[s.Spec] = s.Step(opt.H)
-		gridMax = max(gridMax, opt.XMax/s.Step(opt.H)+2)
+		if opt.fixedStep(s) {
+			meta.Grid[s.Spec] = s.Step(opt.H)
+		}
 		for _, m := range methods {
 			if !Applicable(m, s) {
 				meta.NotApplicable = append(meta.NotApplicable, m+" on "+s.Spec+" (needs constant delays)")
 			}
 		}
 	}
-	cfg := Config{Methods: methods, H: opt.H, XMax: opt.XMax, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt}
+	choices := newChoices(choice, meta.Samplers, len(opt.Samplers) > 0)
+	logf("replay: x_max %s; h %s; samplers %s", choices.XMaxRule, choices.HRule, choices.SamplerRule)
+	cfg := Config{Methods: methods, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan job)
 	results := make(chan jobResult, workers)
-	// The reorder buffer: 4 jobs per worker, fewer for large grids.
-	inflight := make(chan struct{}, max(workers, min(4*workers, int(resultBudget/(rowBytesPerPoint*gridMax)))))
+	// The reorder buffer: 4 tokens per worker (jobTokens).
+	inflight := make(chan struct{}, 4*workers)
 	unit := opt.Unit
 	var unitOnce sync.Once
 	setUnit := func(p *series.Page) {
@@ -247,17 +287,26 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				s := smp[j.si]
+				s := j.smp
+				cfg := cfg // this page's x_max and h
+				cfg.XMax, cfg.H = j.pd.XMax, j.pd.H
 				t := transform.Times(j.page.Updates, unit)
 				skip := func(le *LimitError) bool {
 					select {
-					case results <- jobResult{seq: j.seq, skip: le, page: j.page, smp: s.Spec}:
+					case results <- jobResult{seq: j.seq, skip: le, page: j.page, smp: s.Spec, tok: j.tok}:
 						return true
 					case <-ctx.Done():
 						return false
 					}
 				}
-				// Refuse before crawling what would take too long.
+				// Refuse before crawling what would take too long or
+				// tabulate too large a grid.
+				if n := cfg.XMax / s.Step(cfg.H); !(n <= MaxGrid) {
+					if !skip(&LimitError{SkipMaxGrid, n, int64(MaxGrid)}) {
+						return
+					}
+					continue
+				}
 				if le := EstimateWork(s, t[len(t)-1], &cfg).check(maxVisits, maxPairs); le != nil {
 					if !skip(le) {
 						return
@@ -280,7 +329,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 					est[i].PageID, est[i].Title = j.page.ID, j.page.Title
 				}
 				select {
-				case results <- jobResult{seq: j.seq, est: est}:
+				case results <- jobResult{seq: j.seq, est: est, tok: j.tok}:
 				case <-ctx.Done():
 					return
 				}
@@ -293,20 +342,30 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	pages := 0
 	var total atomic.Int64 // jobs in all, once known; −1 before
 	total.Store(-1)
+	var pageXMax, pageH, pageMean []float64 // per page, for meta.Choices
 	go func() {
 		defer close(jobs)
 		seq := 0
 		send := func(p *series.Page) error {
 			setUnit(p)
 			pages++
+			pd := DefaultsFor(p, unit, choice)
+			pageXMax, pageH, pageMean = append(pageXMax, pd.XMax), append(pageH, pd.H), append(pageMean, pd.MeanU)
 			for si := range smp {
-				select {
-				case inflight <- struct{}{}:
-				case <-ctx.Done():
-					return ctx.Err()
+				sp, err := smp[si].ForMean(pd.MeanU)
+				if err != nil {
+					return fmt.Errorf("page %d %q: %w", p.ID, p.Title, err)
+				}
+				tok := jobTokens(pd.XMax/sp.Step(pd.H)+2, workers)
+				for range tok { // only this goroutine takes tokens: no deadlock
+					select {
+					case inflight <- struct{}{}:
+					case <-ctx.Done():
+						return ctx.Err()
+					}
 				}
 				select {
-				case jobs <- job{seq, p, si}:
+				case jobs <- job{seq: seq, page: p, si: si, pd: pd, smp: sp, tok: tok}:
 				case <-ctx.Done():
 					return ctx.Err()
 				}
@@ -372,7 +431,9 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 			}
 			delete(pending, next)
 			next++
-			<-inflight
+			for range r.tok {
+				<-inflight
+			}
 			if werr != nil {
 				continue
 			}
@@ -444,6 +505,9 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		meta.Skipped[k] += v
 	}
 	meta.Summary = sum.result(smp, methods)
+	choices.MeanU, choices.XMax, choices.H = spreadOf(pageMean), spreadOf(pageXMax), spreadOf(pageH)
+	meta.Choices = &choices
+	logf("replay: %s", choices.Describe(meta.UnitName))
 	meta.Created = time.Now().UTC()
 	meta.ElapsedS = time.Since(start).Seconds()
 	if err := writeMeta(tmp, meta); err != nil {

@@ -15,27 +15,59 @@ const SamplerSyntax = `exp:λ         exponential delays with rate λ per unit (
 const:Δ       constant delay Δ units (rate 1/Δ)
 uniform:λ     delays uniform on [0, 2/λ]
 pareto:α,λ    Lomax delays with shape α > 1, scale (α−1)/λ so that the mean is 1/λ
-dist:SPEC     delays from any model distribution (model.Parse), e.g. dist:weibull:0.5,1`
+dist:SPEC     delays from any model distribution (model.Parse), e.g. dist:weibull:0.5,1
+kx            as λ or Δ: relative to each page's mean interval E[U]
+              (exp:20x is λ = 20/E[U], const:0.05x is Δ = 0.05·E[U])`
 
 // Sampler is a crawler's sampling process F_S (SPEC §4): i.i.d. delays S_j
 // between visits with rate λ = 1/E[S]. The first visit is placed uniformly
 // at random in the first cycle: s_1 = U·S_0 with U ~ Uniform[0, 1) and
 // S_0 ~ F_S (U·Δ for constant delays), so the crawler is not phase-locked
 // with the trace.
+//
+// A relative sampler ("exp:20x", "const:0.05x", "uniform:kx", "pareto:α,kx")
+// sets its rate or delay per page from the page's mean interval E[U]:
+// λ = k/E[U], or Δ = k·E[U]. ParseSampler gives it for E[U] = 1 unit
+// (Rate = k, Delta = k); ForMean gives it for a page. Its Spec stays the
+// same on every page, so results group by sampler.
 type Sampler struct {
-	Spec  string     // as given, e.g. "exp:2"
-	Rate  float64    // λ = 1/E[S] per unit
-	Delta float64    // Δ for constant delays, 0 otherwise
-	Dist  model.Dist // F_S
+	Spec     string     // as given, e.g. "exp:2" or "exp:20x"
+	Rate     float64    // λ = 1/E[S] per unit
+	Delta    float64    // Δ for constant delays, 0 otherwise
+	Dist     model.Dist // F_S
+	Relative bool       // λ or Δ is relative to the page's E[U] (ForMean)
 }
 
-// ParseSampler reads a sampler spec (see SamplerSyntax).
-func ParseSampler(spec string) (Sampler, error) {
+// ParseSampler reads a sampler spec (see SamplerSyntax). A relative spec
+// is returned for E[U] = 1 unit (see ForMean).
+func ParseSampler(spec string) (Sampler, error) { return parseSampler(spec, 1) }
+
+// ForMean is the sampler on a page whose mean interval is meanU units:
+// s itself when it is absolute, else its relative rate or delay scaled
+// (λ = k/meanU, Δ = k·meanU). meanU must be finite and > 0.
+func (s Sampler) ForMean(meanU float64) (Sampler, error) {
+	if !s.Relative {
+		return s, nil
+	}
+	if !(meanU > 0) || math.IsInf(meanU, 0) {
+		return Sampler{}, fmt.Errorf("sampler %q: relative to E[U], which must be finite and > 0, got %g", s.Spec, meanU)
+	}
+	out, err := parseSampler(s.Spec, meanU)
+	if err == nil && !(out.Rate > 0 && !math.IsInf(out.Rate, 0)) {
+		err = fmt.Errorf("sampler %q at E[U] = %g: rate %g is not finite and > 0", s.Spec, meanU, out.Rate)
+	}
+	return out, err
+}
+
+// parseSampler reads spec with relative values ("kx") scaled by the mean
+// interval meanU.
+func parseSampler(spec string, meanU float64) (Sampler, error) {
 	s := strings.TrimSpace(spec)
 	name, args, ok := strings.Cut(s, ":")
 	if !ok || args == "" {
 		return Sampler{}, fmt.Errorf("sampler %q: want NAME:PARAMS, one of\n%s", spec, SamplerSyntax)
 	}
+	out := Sampler{Spec: s}
 	num := func(a string) (float64, error) {
 		v, err := strconv.ParseFloat(strings.TrimSpace(a), 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
@@ -43,17 +75,29 @@ func ParseSampler(spec string) (Sampler, error) {
 		}
 		return v, nil
 	}
+	// relNum reads a rate or delay, "kx" meaning k relative to E[U].
+	relNum := func(a string) (v float64, rel bool, err error) {
+		a = strings.TrimSpace(a)
+		if k, ok := strings.CutSuffix(strings.ToLower(a), "x"); ok {
+			a, rel = k, true
+			out.Relative = true
+		}
+		v, err = num(a)
+		return v, rel, err
+	}
 	rate := func(a string) (float64, error) {
-		v, err := num(a)
+		v, rel, err := relNum(a)
 		if err != nil {
 			return 0, err
 		}
 		if v <= 0 {
 			return 0, fmt.Errorf("sampler %q: the rate λ must be > 0, got %g", spec, v)
 		}
+		if rel {
+			v /= meanU // λ = k/E[U]
+		}
 		return v, nil
 	}
-	out := Sampler{Spec: s}
 	switch strings.ToLower(name) {
 	case "exp", "exponential", "poisson":
 		l, err := rate(args)
@@ -62,12 +106,15 @@ func ParseSampler(spec string) (Sampler, error) {
 		}
 		out.Rate, out.Dist = l, model.Exponential{Rate: l}
 	case "const", "constant":
-		d, err := num(args)
+		d, rel, err := relNum(args)
 		if err != nil {
 			return Sampler{}, err
 		}
 		if d <= 0 {
 			return Sampler{}, fmt.Errorf("sampler %q: the delay Δ must be > 0, got %g", spec, d)
+		}
+		if rel {
+			d *= meanU // Δ = k·E[U]
 		}
 		out.Rate, out.Delta, out.Dist = 1/d, d, model.Constant{C: d}
 	case "uniform", "unif":
@@ -125,8 +172,13 @@ func (s Sampler) Step(h float64) float64 {
 	return h
 }
 
-// visitSource yields visit times in increasing order.
-type visitSource interface{ next() float64 }
+// visitSource yields visit times in increasing order; before is the
+// crawler's virtual visit before the first one (valid after the first
+// next).
+type visitSource interface {
+	next() float64
+	before() float64
+}
 
 // visitGen draws the visits of Sampler s from r.
 type visitGen struct {
@@ -135,6 +187,7 @@ type visitGen struct {
 	j     int
 	start float64
 	cur   float64
+	prev0 float64 // s_1 − S_0
 }
 
 func newVisitGen(s Sampler, r *rand.Rand) *visitGen { return &visitGen{s: s, r: r, j: -1} }
@@ -146,22 +199,32 @@ func (g *visitGen) next() float64 {
 		// differences are multiples of Δ up to one rounding.
 		if g.j == 0 {
 			g.start = g.r.Float64() * g.s.Delta
+			g.prev0 = g.start - g.s.Delta
 		}
 		return g.start + float64(g.j)*g.s.Delta
 	}
 	if g.j == 0 {
-		g.cur = g.r.Float64() * g.s.Dist.Rand(g.r)
+		u := g.r.Float64() // drawn before S_0, as always: the same streams as before
+		s0 := g.s.Dist.Rand(g.r)
+		g.cur = u * s0
+		g.prev0 = g.cur - s0
 		return g.cur
 	}
 	g.cur += g.s.Dist.Rand(g.r)
 	return g.cur
 }
 
-// sliceVisits yields given visit times, then +Inf.
+func (g *visitGen) before() float64 { return g.prev0 }
+
+// sliceVisits yields given visit times, then +Inf. The virtual visit
+// before the first is prev0.
 type sliceVisits struct {
-	v []float64
-	i int
+	v     []float64
+	i     int
+	prev0 float64
 }
+
+func (s *sliceVisits) before() float64 { return s.prev0 }
 
 func (s *sliceVisits) next() float64 {
 	if s.i >= len(s.v) {

@@ -146,6 +146,9 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 	var smp []Sampler
 	for _, spec := range opt.Samplers {
 		s, err := ParseSampler(spec)
+		if err == nil {
+			s, err = s.ForMean(eu) // relative samplers: λ = k/E[U] of the model
+		}
 		if err != nil {
 			return bad(err)
 		}

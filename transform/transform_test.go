@@ -72,3 +72,50 @@ func TestTopN(t *testing.T) {
 		t.Fatalf("Aggregate: %d", n)
 	}
 }
+
+// AgeQuantile must agree with a naive reference: bisection on the
+// definition G_U(x) = Σ min(U_i, x)/Σ U_i, on small pages with ties,
+// tiny and huge intervals.
+func TestAgeQuantileNaive(t *testing.T) {
+	naiveG := func(u []float64, x float64) float64 {
+		num, den := 0.0, 0.0
+		for _, v := range u {
+			num += math.Min(v, x)
+			den += v
+		}
+		return num / den
+	}
+	for _, u := range [][]float64{
+		{1, 3, 2},
+		{0.3, 7, 2.2, 2.2, 0.01, 15, 4},
+		{5},
+		{1, 1, 1, 1},
+		{0.001, 0.002, 1000, 0.5, 0.5, 3},
+	} {
+		for _, q := range []float64{0.01, 0.25, 0.5, 0.9, 0.99, 1} {
+			lo, hi := 0.0, 0.0
+			for _, v := range u {
+				hi = math.Max(hi, v)
+			}
+			for range 200 {
+				mid := (lo + hi) / 2
+				if naiveG(u, mid) >= q {
+					hi = mid
+				} else {
+					lo = mid
+				}
+			}
+			if got := AgeQuantile(u, q); math.Abs(got-hi) > 1e-9*math.Max(1, hi) {
+				t.Errorf("U = %v: q = %g quantile %g, naive %g", u, q, got, hi)
+			}
+		}
+	}
+	// By hand: U = {1, 3, 2}, ΣU = 6: G_U(x) = 3x/6 up to 1, (1 + 2x)/6 up
+	// to 2, (3 + x)/6 up to 3; G_U(x) = 0.99 at x = 6·0.99 − 3 = 2.94.
+	if got := AgeQuantile([]float64{1, 3, 2}, 0.99); math.Abs(got-2.94) > 1e-12 {
+		t.Errorf("U = {1, 3, 2}: 0.99 quantile %g, want 2.94", got)
+	}
+	if got := AgeQuantile(nil, 0.99); got != 0 {
+		t.Errorf("no interval: %g, want 0", got)
+	}
+}

@@ -62,3 +62,33 @@ func MeanInterval(intervals []float64) float64 {
 func upperBound(u []float64, x float64) int {
 	return sort.Search(len(u), func(i int) bool { return u[i] > x })
 }
+
+// AgeQuantile is the q-quantile of the path's age distribution G_U, the
+// smallest x with G_U(x) = Σ_i min(U_i, x)/Σ_i U_i ≥ q, for 0 < q ≤ 1.
+// G_U is continuous and piecewise linear with knots at the sorted
+// intervals U_(k): on [U_(k), U_(k+1)] it is (P_k + (n − k)x)/ΣU with
+// P_k = Σ_{i≤k} U_(i), so x = (q·ΣU − P_k)/(n − k) on the first segment
+// that reaches q; O(n log n). It is 0 when there is no positive interval.
+func AgeQuantile(intervals []float64, q float64) float64 {
+	u := slices.Clone(intervals)
+	slices.Sort(u)
+	total := 0.0
+	for _, v := range u {
+		total += v
+	}
+	if !(total > 0) || !(q > 0) {
+		return 0
+	}
+	q = min(q, 1)
+	target := q * total
+	n := len(u)
+	prefix := 0.0 // P_k, the sum of the k smallest intervals
+	for k := 0; k < n; k++ {
+		// G_U(U_(k+1))·ΣU = P_k + (n − k)·U_(k+1)
+		if prefix+float64(n-k)*u[k] >= target {
+			return max(0, (target-prefix)/float64(n-k))
+		}
+		prefix += u[k]
+	}
+	return u[n-1]
+}

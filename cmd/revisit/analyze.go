@@ -47,7 +47,9 @@ computes the statistics defined in docs/methods.md:
                  stale at revisit interval Δ vs the exponential model's
                  prediction, and the Δ each needs for staleness ≤ ε
   method errors  with REPLAY_DIR: WMRD and KS of every estimate against the
-                 true G_U (and F_U) on [0, --x-max], per page and per method and
+                 true G_U (and F_U) on [0, x_max], x_max being the replay's
+                 choice for the page (by default the 0.99 quantile of its G_U)
+                 unless --x-max is given, per page and per method and
                  sampler (mean and median over pages); step estimates (M3–M6,
                  G-M4) interpolated with --extra points per step against the
                  exact G_U of the page's intervals (SPEC §4.2)
@@ -172,7 +174,7 @@ the full analysis.`,
 	f.Float64Var(&opt.Band, "band", 0.1, "CoV band: candidates have |v − 1| ≤ band")
 	f.IntVar(&opt.MaxLag, "max-lag", 100, "ACF lags 1…max-lag")
 	f.IntVar(&opt.Closest, "closest", 5, "closest-to-Poisson pages given ACF and Hurst tables")
-	f.Float64Var(&opt.XMax, "x-max", 0, "errors on [0, x-max] in --unit (0: the estimates' whole grid)")
+	f.Float64Var(&opt.XMax, "x-max", 0, "errors on [0, x-max] in --unit (0: each page on its own replay grid, i.e. the replay's x_max of that page)")
 	f.IntVar(&opt.Extra, "extra", analysis.DefaultExtra, "points inserted per step when comparing step estimates (SPEC §4.2)")
 	f.Uint64Var(&opt.Seed, "seed", 1, "seed of every Monte-Carlo draw")
 	f.IntVar(&opt.Reps, "reps", 999, "Monte-Carlo replicates of the Lilliefors KS test")
@@ -264,7 +266,8 @@ func num(v float64) string {
 }
 
 // readReplay adapts replay.ReadEstimates to analysis.EstimateRow and a
-// provenance line (samplers, h, seed, unit).
+// provenance line (samplers, how x_max and h were chosen and their
+// values, seed, unit: replay.Meta.Describe).
 func readReplay(dir string) ([]analysis.EstimateRow, string, error) {
 	meta, est, err := replay.ReadEstimates(dir)
 	if err != nil {
@@ -274,7 +277,6 @@ func readReplay(dir string) ([]analysis.EstimateRow, string, error) {
 	for i, e := range est {
 		rows[i] = analysis.EstimateRow{PageID: e.PageID, Title: e.Title, Sampler: e.Sampler, Method: e.Method, Kind: e.Kind, CDF: e.CDF, Rate: e.Rate, Note: e.Note}
 	}
-	src := fmt.Sprintf("replay %s: samplers %s, h %g, x_max %g, seed %d, unit %s, %d pages",
-		dir, strings.Join(meta.Samplers, " "), meta.H, meta.XMax, meta.Seed, meta.UnitName, meta.Pages)
+	src := fmt.Sprintf("replay %s: %s", dir, meta.Describe())
 	return rows, src, nil
 }

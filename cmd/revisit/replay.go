@@ -35,11 +35,24 @@ true G_U and F_U are written next to the estimates on the same grid.
 
 Samplers (--sampler, repeatable; λ is per --unit):
   ` + indent(replay.SamplerSyntax) + `
-The first visit is uniform in the first cycle; every page and sampler has
-its own random stream derived from --seed, so the output does not depend on
-the number of workers.
+The first visit is uniform in the first cycle (and, for the comparison
+methods, detects the page's creation: docs/methods.md#first-visit); every
+page and sampler has its own random stream derived from --seed, so the
+output does not depend on the number of workers.
 
-Grid: x_n = nΔ for const:Δ samplers, y_n = nh (--h) otherwise, up to --x-max.
+Defaults follow each page's timescale (the same in replay, analyze and run):
+  samplers  ` + strings.Join(replay.DefaultSamplers, " and ") + `: ` + fmt.Sprint(replay.VisitsPerMean) + ` visits per mean interval
+            E[U] of each page, exponential and constant delays
+  --x-max   the 0.99 quantile of the page's exact G_U, so that the estimates
+            and the comparison cover 99 % of its age distribution
+  --h       E[U]/100 of the page, never finer than the source's time
+            resolution (nor than x_max/` + fmt.Sprint(replay.MaxAutoGrid) + `)
+Giving --x-max, --h or --sampler fixes that value for every page. The
+choices are printed and recorded in replay.json ("choices").
+
+Grid: x_n = nΔ for const:Δ samplers, y_n = nh otherwise, up to x_max; a
+page × sampler whose grid would exceed 10⁶ points is left out and counted
+(over_max_grid).
 M3, M4, M5, cho and matloff need constant delays and are skipped for random
 ones. Output (OUT, written atomically): estimates.parquet — one row per
 page × sampler × method × kind with columns page_id, title, sampler, method,
@@ -50,8 +63,9 @@ also printed as a summary).
 Cost: one pass over each page's updates and visits per sampler; with random
 delays M6 pairs each visit with the λ·x_max visits before it (about 1 CPU
 second for a 10-year page at λ = 2/h with x_max = 1000 h, split over two
-cores when they are free), so a smaller --x-max is the lever on very long
-pages. Memory: the selected pages (--top) or one page per
+cores when they are free; with the relative defaults k = ` + fmt.Sprint(replay.VisitsPerMean) + ` visits and
+k²·x_max/E[U] pairs per interval, whatever the timescale), so a smaller
+--x-max is the lever on very long pages. Memory: the selected pages (--top) or one page per
 worker, and the grids (at most 10⁶ points: x_max/h, or x_max/Δ).
 
 Limits: before crawling a page with a sampler of rate λ over its window T,
@@ -65,6 +79,7 @@ nothing. The defaults keep one page × sampler under about a minute of CPU
 and memory independent of the visits (well under 1 GiB in all).`,
 		Example: `  revisit replay data/enwiki --sampler exp:2 --sampler const:0.5 -o out/replay
   revisit replay data/enwiki --top 10 --methods M2,M4,M6 --h 0.05 --x-max 1000 --seed 7 -o out/replay
+  revisit replay data/git --sampler exp:2x --sampler const:0.5x -o out/git-replay
   revisit replay data/yelp --unit d --sampler const:7 --min-updates 100 --top 0 -o out/yelp-replay`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -119,11 +134,11 @@ and memory independent of the visits (well under 1 GiB in all).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVar(&opt.Samplers, "sampler", []string{"exp:1", "const:1"}, "sampling process `SPEC`, repeatable (see above)")
+	f.StringArrayVar(&opt.Samplers, "sampler", nil, "sampling process `SPEC`, repeatable (see above; default "+strings.Join(replay.DefaultSamplers, ", ")+")")
 	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of M1,M2,M3,M4,M5,G-M4,M6,naive,cho,matloff,age-mle")
 	f.StringVar(&unit, "unit", "", "time unit of λ, h, x_max and the output: s, min, h, d, w, y (default h for 1-second sources, d for date-only ones)")
-	f.Float64Var(&opt.H, "h", 0.05, "bin width h of the grid for random delays (M6's bins), in units")
-	f.Float64Var(&opt.XMax, "x-max", 1000, "largest grid point x_max, in units")
+	f.Float64Var(&opt.H, "h", 0, "bin width h of the grid for random delays (M6's bins), in units (0: per page, E[U]/100 but no finer than the source's resolution)")
+	f.Float64Var(&opt.XMax, "x-max", 0, "largest grid point x_max, in units (0: per page, the 0.99 quantile of its G_U)")
 	f.IntVar(&opt.Top, "top", 10, "replay only the N pages with the most updates (0: every page)")
 	f.IntVar(&opt.MinUpdates, "min-updates", 0, "replay only pages with at least K updates")
 	f.Uint64Var(&opt.Seed, "seed", 1, "random seed (same seed, same output)")
@@ -184,6 +199,12 @@ func printReplaySummary(w io.Writer, m *replay.Meta, out string) {
 	}
 	if n := m.Skipped[replay.SkipMaxPairs]; n > 0 {
 		fmt.Fprintf(w, "  left out %d page × sampler jobs: more than --max-pairs %d expected M6 pairs\n", n, m.MaxPairs)
+	}
+	if n := m.Skipped[replay.SkipMaxGrid]; n > 0 {
+		fmt.Fprintf(w, "  left out %d page × sampler jobs: x_max/step more than %.0e grid points\n", n, replay.MaxGrid)
+	}
+	if m.Choices != nil {
+		fmt.Fprintf(w, "  chosen: %s\n", m.Choices.Describe(m.UnitName))
 	}
 	for _, na := range m.NotApplicable {
 		fmt.Fprintf(w, "  not run: %s\n", na)

@@ -71,13 +71,16 @@ logs — anything 'revisit ingest' reads, with the same filters and the same
               least 20 pages and at most --policy-max-updates updates)
   report/     the report: open report/index.html (revisit report)
 
-Defaults: the top --top pages are replayed with two crawlers of rate λ,
-exponential (exp:λ) and constant (const:1/λ) delays; λ = 2 per hour for
-sources with 1-second timestamps (Wikipedia, logs; unit h) and 1 per day
-for date-only sources (Yelp; unit d); x_max = 1000 in that unit, and
-h = 0.05 in that unit but never finer than the source's time resolution
-(bins finer than the timestamps only add noise to M6: h = 1 d for
-date-only sources). Policies replay weekly cycles (monthly for date-only sources) with
+Defaults follow each page's timescale, as in 'revisit replay' and
+'revisit analyze' (one definition, replay.DefaultsFor): the top --top
+pages are replayed with two crawlers at ` + fmt.Sprint(replay.VisitsPerMean) + ` visits per mean interval E[U]
+of the page, exponential and constant delays (` + strings.Join(replay.DefaultSamplers, ", ") + `);
+x_max per page is the 0.99 quantile of its G_U, and h per page E[U]/100
+but never finer than the source's time resolution (bins finer than the
+timestamps only add noise to M6). The unit is hours for sources with
+1-second timestamps and days for date-only ones. --rate λ replaces the
+crawlers by exp:λ and const:1/λ; --x-max and --h fix those values for
+every page. Policies replay weekly cycles (monthly for date-only sources) with
 a budget of 10 % of the pages, grouping pages into sites by the dataset's
 group column, or into 10 hashed sites when it has one group only.
 
@@ -97,8 +100,8 @@ to the report.`,
 			if rf.out == "" {
 				return usagef("run: -o OUT is required")
 			}
-			if rf.rate < 0 || rf.h < 0 || rf.xmax <= 0 || rf.top < 1 {
-				return usagef("run: --rate and --h must be ≥ 0 (0: automatic), --x-max > 0, --top ≥ 1")
+			if !(rf.rate >= 0) || !(rf.h >= 0) || !(rf.xmax >= 0) || rf.top < 1 {
+				return usagef("run: --rate, --h and --x-max must be ≥ 0 (0: automatic), --top ≥ 1")
 			}
 			if rf.maxVisits < 1 || rf.maxPairs < 1 {
 				return usagef("run: --max-visits and --max-pairs must be ≥ 1")
@@ -158,12 +161,12 @@ to the report.`,
 	f := cmd.Flags()
 	f.StringVarP(&rf.out, "output", "o", "", "output directory (dataset/, replay/, analysis/, report/ … are made inside)")
 	f.IntVar(&rf.top, "top", 10, "replay and analyse the N pages with the most updates")
-	f.Float64Var(&rf.rate, "rate", 0, "crawler rate λ per --unit (0: 2 per hour, or 1 per day for date-only sources)")
+	f.Float64Var(&rf.rate, "rate", 0, "crawler rate λ per --unit: samplers exp:λ and const:1/λ (0: relative to each page, "+strings.Join(replay.DefaultSamplers, " and ")+")")
 	f.StringArrayVar(&rf.samplers, "sampler", nil, "crawler `SPEC` instead of exp:λ and const:1/λ, repeatable (see revisit replay --help)")
 	f.StringSliceVar(&rf.methods, "methods", []string{"all"}, "methods: all or a list of M1,M2,M3,M4,M5,G-M4,M6,naive,cho,matloff,age-mle (as revisit replay)")
 	f.StringVar(&rf.unit, "unit", "", "time unit of λ, h, x_max and the report: s, min, h, d, w, y (default h, or d for date-only sources)")
-	f.Float64Var(&rf.h, "h", 0, "bin width h for random delays, in units (0: 0.05, or the source's time resolution if coarser: 1 for date-only sources in days)")
-	f.Float64Var(&rf.xmax, "x-max", 1000, "errors and estimates on [0, x_max], in units")
+	f.Float64Var(&rf.h, "h", 0, "bin width h for random delays, in units (0: per page, E[U]/100 but never finer than the source's time resolution)")
+	f.Float64Var(&rf.xmax, "x-max", 0, "errors and estimates on [0, x_max], in units (0: per page, the 0.99 quantile of its G_U)")
 	f.Uint64Var(&rf.seed, "seed", 1, "seed of every random draw")
 	f.IntVar(&rf.reps, "reps", 999, "Monte-Carlo replicates of the Poisson screen's KS test")
 	f.IntVar(&rf.nhppPages, "nhpp-pages", 200, "pages (most updates first) analysed for NHPP windows and staleness")
@@ -276,7 +279,6 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 	keep := transform.NewTopKeeper(rf.nhppPages)
 	var first *series.Page
 	var nPages, nUpdates int64
-	var resolution int32 // the coarsest time resolution of any page, in s
 	groups := map[string]bool{}
 	if err := ds.Each(func(p *series.Page) error {
 		if first == nil {
@@ -285,7 +287,6 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 		}
 		nPages++
 		nUpdates += int64(len(p.Updates))
-		resolution = max(resolution, p.Resolution)
 		if len(groups) < 2 {
 			groups[p.Group] = true
 		}
@@ -302,21 +303,13 @@ func runAll(ctx context.Context, g *globals, rf *runFlags, inputs []string, unit
 		unitS = transform.DefaultUnit(first)
 	}
 	unitName := unitLabel(unitS)
-	if rf.h == 0 {
-		rf.h = autoH(resolution, unitS)
-	}
+	// x_max, h and the samplers: replay's defaults (replay.DefaultsFor),
+	// per page unless given; replay prints what it chose.
 	samplers := rf.samplers
-	if len(samplers) == 0 {
-		lambda := rf.rate
-		if lambda == 0 {
-			lambda = 2 * unitS / 3600 // 2 per hour
-			if dateOnly {
-				lambda = unitS / 86400 // 1 per day
-			}
-		}
-		samplers = []string{"exp:" + fnum(lambda), "const:" + fnum(1/lambda)}
+	if len(samplers) == 0 && rf.rate > 0 {
+		samplers = []string{"exp:" + fnum(rf.rate), "const:" + fnum(1/rf.rate)}
 	}
-	st.logf("unit %s, samplers %v, h = %g %s, x_max = %g %s, top %d, seed %d", unitName, samplers, rf.h, unitName, rf.xmax, unitName, rf.top, rf.seed)
+	st.logf("unit %s, top %d, seed %d", unitName, rf.top, rf.seed)
 
 	// 2. Replay.
 	st.stage("replay")
@@ -429,17 +422,6 @@ func inputsLabel(inputs []string) string {
 		return strings.Join(inputs, " ")
 	}
 	return fmt.Sprintf("%s %s and %d more inputs", inputs[0], inputs[1], len(inputs)-2)
-}
-
-// autoH is run's default bin width h (in units of unitS seconds): 0.05,
-// or the source's time resolution when that is coarser. M6 counts visit
-// pairs in bins of width h; bins finer than the timestamps split pairs
-// that the data cannot tell apart, so each bin holds fewer of them and
-// the estimate is noisier without being any finer (on the real Yelp tips,
-// 1-day resolution, M6's mean KS distance to G_U was 0.40 with h = 0.05 d
-// and 0.09 with h = 1 d).
-func autoH(resolution int32, unitS float64) float64 {
-	return max(0.05, float64(resolution)/unitS)
 }
 
 // ingestTable is the report's account of ingest (SPEC §7.1: what was

@@ -2,17 +2,21 @@ package main
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/realdata"
 	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/replay"
+	"github.com/revisit-dev/revisit/series"
+	"github.com/revisit-dev/revisit/transform"
 )
 
 func TestReportExitCodes(t *testing.T) {
@@ -81,8 +85,8 @@ func TestRunExitCodes(t *testing.T) {
 }
 
 // The whole pipeline on the real Anarchism history (15,180 revisions,
-// 2001–2010, SOURCES.md): under constant sampling (Δ = 0.5 h, λ = 2/h),
-// M3 converges to Ḡ_3(x_n) = (G_U(x_{n+1}) − G_U(x_n)) / G_U(Δ), a
+// 2001–2010, SOURCES.md) with run's defaults: under constant sampling
+// (const:0.05x, Δ = E[U]/20 = 0.24 h), M3 converges to Ḡ_3(x_n) = (G_U(x_{n+1}) − G_U(x_n)) / G_U(Δ), a
 // different distribution from G_U, while M4 converges to G_U(x_n) itself
 // (SPEC §4.1). On a bursty page (median gap 614 s, mean 4.8 h) the two are
 // far apart, so the method table must show M3's error well above M4's.
@@ -138,8 +142,8 @@ func TestRunAnarchism(t *testing.T) {
 	}
 	t.Logf("constant sampling: M3 WMRD %.4f KS %.4f; M4 WMRD %.4f KS %.4f", m3.wmrd, m3.ks, m4.wmrd, m4.ks)
 	// "Well above": M3's WMRD at least 4 times M4's and its KS distance at
-	// least 0.2 larger (on this trace M3's ≈ 0.08 and 0.43, M4's ≈ 0.008
-	// and 0.012; M4's error is its finite-sample noise only).
+	// least 0.2 larger (on this trace M3's ≈ 0.065 and 0.48, M4's ≈ 0.00004
+	// and 0.003, its interpolation floor: M4 sees the first cycle too).
 	if !(m3.wmrd >= 4*m4.wmrd) || !(m3.ks-m4.ks >= 0.2) {
 		t.Errorf("M3 (WMRD %.4g, KS %.4g) not well above M4 (WMRD %.4g, KS %.4g) under constant sampling", m3.wmrd, m3.ks, m4.wmrd, m4.ks)
 	}
@@ -264,8 +268,8 @@ func TestRunGenericLogFlags(t *testing.T) {
 
 // A run that fails after ingest leaves no report of an earlier corpus next
 // to the new dataset: run A succeeds, run B at the same OUT (same log,
-// x_max = 10⁹ with h = 0.05: 2·10¹⁰ grid points, which replay refuses as
-// bad usage) fails in replay, and OUT/report must then be gone rather
+// x_max = 10⁹ with h = 0.05: 2·10¹⁰ grid points for every page and
+// sampler, which replay refuses as bad usage) fails in replay, and OUT/report must then be gone rather
 // than show A. --xmax is replay's spelling of --x-max.
 func TestRunFailureLeavesNoStaleReport(t *testing.T) {
 	dir := t.TempDir()
@@ -290,7 +294,7 @@ func TestRunFailureLeavesNoStaleReport(t *testing.T) {
 		t.Fatalf("run A wrote no report: %v", err)
 	}
 	args[len(args)-2], args[len(args)-1] = "--xmax", "1e9"
-	if code := execute(args); code != exitUsage {
+	if code := execute(append(args, "--h", "0.05")); code != exitUsage {
 		t.Fatalf("run B: exit %d, want %d", code, exitUsage)
 	}
 	for _, sub := range []string{"report", "analysis", "replay"} {
@@ -304,19 +308,9 @@ func TestRunFailureLeavesNoStaleReport(t *testing.T) {
 }
 
 // run's default h follows the source's time resolution: a log with dates
-// only (resolution 1 d, unit d) is binned by 1 d, not by 0.05 d finer than
-// its timestamps; second-resolution data keep 0.05 units. Values by hand:
-// 86400 s / 86400 s = 1; 1 s / 3600 s < 0.05 → 0.05; 86400 s / 3600 s = 24.
+// only (resolution 1 d, unit d; E[U] ≈ 3 d, so E[U]/100 = 0.03 d) is
+// binned by 1 d on every page, not by bins finer than its timestamps.
 func TestRunDefaultHFollowsResolution(t *testing.T) {
-	for _, c := range []struct {
-		res  int32
-		unit float64
-		want float64
-	}{{86400, 86400, 1}, {1, 3600, 0.05}, {86400, 3600, 24}, {0, 3600, 0.05}} {
-		if got := autoH(c.res, c.unit); got != c.want {
-			t.Errorf("autoH(%d, %g) = %g, want %g", c.res, c.unit, got, c.want)
-		}
-	}
 	dir := t.TempDir()
 	var sb strings.Builder
 	sb.WriteString("shop,day\n")
@@ -331,22 +325,127 @@ func TestRunDefaultHFollowsResolution(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
-	if code := execute([]string{"-q", "run", in, "--id", "shop", "--time", "day", "-o", out, "--top", "3", "--reps", "19", "--x-max", "100"}); code != exitOK {
+	if code := execute([]string{"-q", "run", in, "--id", "shop", "--time", "day", "-o", out, "--top", "3", "--reps", "19"}); code != exitOK {
 		t.Fatalf("run: exit %d", code)
 	}
-	raw, err := os.ReadFile(filepath.Join(out, "replay", "replay.json"))
+	meta, err := replay.ReadMeta(filepath.Join(out, "replay"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var meta struct {
-		UnitName string  `json:"unit_name"`
-		H        float64 `json:"h"`
+	if meta.UnitName != "d" || meta.Choices == nil || meta.Choices.H != (replay.Spread{Median: 1, Min: 1, Max: 1}) {
+		t.Errorf("date-only log replayed with unit %q, choices %+v; want d and h = 1 on every page", meta.UnitName, meta.Choices)
 	}
-	if err := json.Unmarshal(raw, &meta); err != nil {
+}
+
+// replay, analyze and run choose the same defaults on one small dataset:
+// the same rules and values in replay.json (run's replay/ and a replay
+// by hand of run's dataset), the same per-page grids (truth rows end at
+// the page's x_max, the 0.99 quantile of its G_U, computed here from the
+// dataset), and analyze compares each page on that x_max, in run's
+// analysis/ and in an analyze by hand of the hand replay.
+func TestDefaultsSameInReplayAnalyzeRun(t *testing.T) {
+	dir := t.TempDir()
+	var sb strings.Builder
+	sb.WriteString("path,when\n")
+	t0 := time.Date(2021, 1, 1, 0, 0, 0, 0, time.UTC)
+	for k := 0; k < 3; k++ {
+		at := t0
+		for i := 0; i < 40; i++ {
+			// page k: intervals of (k+1)·(1 + i mod 7) h, and one long one
+			d := time.Duration((k+1)*(1+i%7)) * time.Hour
+			if i == 20 {
+				d = time.Duration(100*(k+1)) * time.Hour
+			}
+			at = at.Add(d)
+			fmt.Fprintf(&sb, "f%d,%s\n", k, at.Format(time.RFC3339))
+		}
+	}
+	in := filepath.Join(dir, "log.csv")
+	if err := os.WriteFile(in, []byte(sb.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if meta.UnitName != "d" || meta.H != 1 {
-		t.Errorf("date-only log replayed with unit %q, h = %g; want d, 1", meta.UnitName, meta.H)
+	out := filepath.Join(dir, "out")
+	if code := execute([]string{"-q", "run", in, "--id", "path", "--time", "when", "-o", out, "--top", "3", "--reps", "19"}); code != exitOK {
+		t.Fatalf("run: exit %d", code)
+	}
+	ds := filepath.Join(out, "dataset")
+	rep := filepath.Join(dir, "rep")
+	if code := execute([]string{"-q", "replay", ds, "--top", "3", "-o", rep}); code != exitOK {
+		t.Fatalf("replay: exit %d", code)
+	}
+	an := filepath.Join(dir, "an")
+	if code := execute([]string{"-q", "analyze", ds, rep, "-o", an, "--reps", "19"}); code != exitOK {
+		t.Fatalf("analyze: exit %d", code)
+	}
+
+	// The page's x_max from the dataset, independently: bisection on
+	// G_U(x) = Σ min(U_i, x)/Σ U_i.
+	r, err := dataset.Open(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int64]float64{}
+	if err := r.Each(func(p *series.Page) error {
+		u := transform.Intervals(p.Updates, transform.Hour)
+		lo, hi := 0.0, slices.Max(u)
+		for range 200 {
+			mid := (lo + hi) / 2
+			num, den := 0.0, 0.0
+			for _, v := range u {
+				num += min(v, mid)
+				den += v
+			}
+			if num/den >= 0.99 {
+				hi = mid
+			} else {
+				lo = mid
+			}
+		}
+		want[p.ID] = hi
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(want) != 3 {
+		t.Fatalf("%d pages, want 3", len(want))
+	}
+
+	metas := map[string]*replay.Meta{}
+	for name, d := range map[string]string{"run": filepath.Join(out, "replay"), "replay": rep} {
+		m, est, err := replay.ReadEstimates(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		metas[name] = m
+		for _, e := range est {
+			if e.Method != replay.MethodTruth {
+				continue
+			}
+			x := e.CDF.X
+			if last, step := x[len(x)-1], x[1]; last < want[e.PageID]-1e-6 || last-step >= want[e.PageID] {
+				t.Errorf("%s: page %d %s: truth grid ends at %g (step %g), want the 0.99 quantile of G_U %g rounded up", name, e.PageID, e.Sampler, last, step, want[e.PageID])
+			}
+		}
+	}
+	a, b := metas["run"], metas["replay"]
+	if !slices.Equal(a.Samplers, replay.DefaultSamplers) || !slices.Equal(b.Samplers, replay.DefaultSamplers) ||
+		a.Choices == nil || b.Choices == nil || *a.Choices != *b.Choices || a.H != 0 || b.H != 0 || a.XMax != 0 || b.XMax != 0 {
+		t.Errorf("run chose %v %+v, replay %v %+v", a.Samplers, a.Choices, b.Samplers, b.Choices)
+	}
+	// analyze (by hand and in run) compares each page on its own x_max.
+	for _, f := range []string{filepath.Join(out, "analysis", "page_errors.csv"), filepath.Join(an, "page_errors.csv")} {
+		recs := readCSV(t, f)
+		col := map[string]int{}
+		for i, h := range recs[0] {
+			col[h] = i
+		}
+		for _, rec := range recs[1:] {
+			id, _ := strconv.ParseInt(rec[col["page_id"]], 10, 64)
+			x, _ := strconv.ParseFloat(rec[col["x_max"]], 64)
+			if x < want[id]-1e-6 || x > 2*want[id] {
+				t.Errorf("%s: page %d %s %s compared up to %g, want the page's x_max %g", f, id, rec[col["sampler"]], rec[col["method"]], x, want[id])
+			}
+		}
 	}
 }
 

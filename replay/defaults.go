@@ -1,0 +1,189 @@
+package replay
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/revisit-dev/revisit/series"
+	"github.com/revisit-dev/revisit/transform"
+)
+
+// Defaults that follow each page's timescale. One place defines them;
+// replay, analyze and run (and whatever orchestrates them) all call
+// DefaultsFor, so they cannot drift. A fixed x_max or h of hours is wrong
+// for pages whose E[U] is months (git histories: E[U] ≈ 4,000 h, where
+// x_max = 1000 h covers only a quarter of G_U), and a fixed λ = 2/h is
+// wasteful there and too coarse for pages edited every minute.
+const (
+	// XMaxQuantile sets the automatic x_max of a page: the 0.99 quantile
+	// of its exact G_U (transform.AgeQuantile), so that the comparison
+	// covers 99 % of the page's age distribution whatever its timescale.
+	XMaxQuantile = 0.99
+	// HPerMean sets the automatic bin width h of a page: E[U]/HPerMean,
+	// never finer than the source's time resolution (bins finer than the
+	// timestamps split pairs the data cannot tell apart, so M6 gets
+	// noisier without getting finer: on the real Yelp tips, 1-day
+	// resolution, M6's mean KS was 0.40 with h = 0.05 d and 0.09 with
+	// h = 1 d) and never so fine that x_max/h exceeds MaxAutoGrid.
+	HPerMean = 100
+	// MaxAutoGrid bounds the grid x_max/h of an automatic h (the old
+	// fixed defaults had 1000/0.05 = 20,000 points; a heavy-tailed page
+	// whose 0.99 quantile of G_U is 10⁴·E[U] would otherwise need 10⁶).
+	MaxAutoGrid = 100_000
+	// VisitsPerMean is k of the default samplers exp:kx and const:(1/k)x:
+	// k visits per mean interval E[U] on every page. G_U has slope
+	// 1/E[U] at 0 and curvature −f_U/E[U], so a step estimate on the grid
+	// x_n = nE[U]/k, interpolated linearly, is off by at most about
+	// max f_U·E[U]/(8k²) (1/(8k²) = 0.03 % for exponential intervals at
+	// k = 20, the floor of M4/M5/M6's KS distance); M6's bins of
+	// h = E[U]/100 receive λh = k/100 = 0.2 pairs per visit each; and the
+	// work, k visits per interval and k²·x_max/E[U] M6 pairs per interval,
+	// does not depend on the timescale. (The old λ = 2/h gave the
+	// Anarchism page, E[U] = 4.8 h, about 10 visits per mean interval, and
+	// a git history 8,000.)
+	VisitsPerMean = 20
+)
+
+// DefaultSamplers are the samplers when none is given: exponential delays
+// at λ = VisitsPerMean/E[U] and constant delays Δ = E[U]/VisitsPerMean.
+var DefaultSamplers = []string{fmt.Sprintf("exp:%dx", VisitsPerMean), fmt.Sprintf("const:%gx", 1.0/VisitsPerMean)}
+
+// Choice is what the user fixed: a positive XMax or H is used for every
+// page as given; 0 means automatic, per page (DefaultsFor).
+type Choice struct {
+	XMax float64
+	H    float64
+}
+
+// Auto reports whether anything is chosen per page.
+func (c Choice) Auto() bool { return c.XMax == 0 || c.H == 0 }
+
+// PageDefaults are the replay parameters of one page, in units.
+type PageDefaults struct {
+	MeanU float64 // E[U] of the page's intervals; relative samplers scale with it
+	XMax  float64 // the given x_max, or the 0.99 quantile of G_U (at least H)
+	H     float64 // the given h, or max(E[U]/100, resolution, x_max/MaxAutoGrid)
+}
+
+// DefaultsFor is the page's parameters in unit (seconds per unit) under
+// the user's choice c (DefaultsOf on its intervals and time resolution).
+func DefaultsFor(p *series.Page, unit float64, c Choice) PageDefaults {
+	return DefaultsOf(transform.Intervals(p.Updates, unit), float64(p.Resolution)/unit, c)
+}
+
+// DefaultsOf is DefaultsFor on a page's intervals u (in units) and its
+// source's time resolution (in units; 0 if unknown):
+//
+//	x_max = c.XMax if given, else max(Q_{0.99}(G_U), h)
+//	h     = c.H if given, else max(E[U]/100, resolution, x_max/MaxAutoGrid)
+//
+// where Q_{0.99}(G_U) is the 0.99 quantile of the page's exact G_U
+// (transform.AgeQuantile). x_max ≥ h keeps the grid non-empty on pages
+// whose intervals all equal the resolution.
+func DefaultsOf(u []float64, resolution float64, c Choice) PageDefaults {
+	d := PageDefaults{MeanU: transform.MeanInterval(u), XMax: c.XMax, H: c.H}
+	q := c.XMax
+	if q == 0 {
+		q = transform.AgeQuantile(u, XMaxQuantile)
+	}
+	if d.H == 0 {
+		d.H = max(d.MeanU/HPerMean, resolution, q/MaxAutoGrid)
+		if !(d.H > 0) { // no positive interval
+			d.H = max(resolution, 1)
+		}
+	}
+	if d.XMax == 0 {
+		d.XMax = max(q, d.H)
+	}
+	return d
+}
+
+// Spread summarises a per-page parameter over the pages replayed.
+type Spread struct {
+	Median float64 `json:"median"`
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
+}
+
+func spreadOf(v []float64) Spread {
+	if len(v) == 0 {
+		return Spread{}
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	n := len(s)
+	med := s[n/2]
+	if n%2 == 0 {
+		med = (s[n/2-1] + s[n/2]) / 2
+	}
+	return Spread{Median: med, Min: s[0], Max: s[n-1]}
+}
+
+func (s Spread) String() string {
+	if s.Min == s.Max {
+		return fmt.Sprintf("%.4g", s.Min)
+	}
+	return fmt.Sprintf("median %.4g, range %.4g–%.4g", s.Median, s.Min, s.Max)
+}
+
+// Choices records how a replay chose x_max, h and its samplers, and the
+// values chosen over the pages (replay.json's "choices").
+type Choices struct {
+	XMaxRule    string `json:"x_max_rule"`
+	HRule       string `json:"h_rule"`
+	SamplerRule string `json:"sampler_rule"`
+	MeanU       Spread `json:"mean_u"` // E[U] of the pages
+	XMax        Spread `json:"x_max"`
+	H           Spread `json:"h"`
+}
+
+// Rules of the choices, as printed and recorded.
+const (
+	RuleXMaxAuto = "per page = 0.99 quantile of the page's G_U"
+	RuleHAuto    = "per page = E[U]/100, never finer than the source's time resolution"
+	RuleGiven    = "given"
+)
+
+// newChoices states the rules for c and samplers (given says whether the
+// user named the samplers).
+func newChoices(c Choice, samplers []string, given bool) Choices {
+	ch := Choices{XMaxRule: RuleGiven, HRule: RuleGiven}
+	if c.XMax == 0 {
+		ch.XMaxRule = RuleXMaxAuto
+	}
+	if c.H == 0 {
+		ch.HRule = RuleHAuto
+	}
+	ch.SamplerRule = "given: " + strings.Join(samplers, ", ")
+	if !given {
+		ch.SamplerRule = fmt.Sprintf("default: %s (λ = %d/E[U] and Δ = E[U]/%d: %d visits per mean interval on every page)",
+			strings.Join(samplers, ", "), VisitsPerMean, VisitsPerMean, VisitsPerMean)
+	}
+	return ch
+}
+
+// Describe is the one-line account of the choices, in unit name u:
+// "x_max per page = 0.99 quantile of G_U (median …, range …) h; …".
+func (c Choices) Describe(u string) string {
+	part := func(name, rule string, s Spread) string {
+		if rule == RuleGiven {
+			return fmt.Sprintf("%s = %.4g %s (given)", name, s.Max, u)
+		}
+		return fmt.Sprintf("%s %s (%s %s)", name, rule, s, u)
+	}
+	return fmt.Sprintf("%s; %s; samplers %s", part("x_max", c.XMaxRule, c.XMax), part("h", c.HRule, c.H), c.SamplerRule)
+}
+
+// Describe is the provenance line of a replay output: its samplers, the
+// choices of x_max and h (or the fixed values of replays older than the
+// choices), seed, unit and pages.
+func (m *Meta) Describe() string {
+	var xh string
+	if m.Choices != nil {
+		xh = m.Choices.Describe(m.UnitName)
+	} else {
+		xh = fmt.Sprintf("samplers %s, h %g, x_max %g", strings.Join(m.Samplers, " "), m.H, m.XMax)
+	}
+	return fmt.Sprintf("%s; seed %d, unit %s, %d pages", xh, m.Seed, m.UnitName, m.Pages)
+}
