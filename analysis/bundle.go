@@ -282,7 +282,7 @@ func summaryTable(sum []MethodSummary, src string, o *Options) tables.Table {
 			{Name: "mean KS", Kind: tables.Float}, {Name: "median KS", Kind: tables.Float}, {Name: "undefined", Kind: tables.Int}, {Name: "class", Kind: tables.String}},
 		Notes: []string{
 			fmt.Sprintf("errors on [0, %s] against the exact G_U = Σ min(U_i, x)/Σ U_i of each page's intervals; WMRD = Σ|H − G|/Σ(H + G)/2, KS = max|H − G|", xmaxText(o.XMax)),
-			fmt.Sprintf("G_U of the step estimates (M3, M4, M5, M6, G-M4): interpolated linearly between their grid points x_n and compared at %d extra points per step as well (SPEC §4.2), so their interpolation error counts; M1, M2, the Poisson baselines and every F_U: at the grid points x_n", max(o.Extra, 0)),
+			fmt.Sprintf("G_U of the step estimates (M3, M4, M5, M6, G-M4): interpolated linearly between their grid points x_n and compared at %d extra points per step as well (docs/methods.md#errors), so their interpolation error counts; M1, M2, the Poisson baselines and every F_U: at the grid points x_n", max(o.Extra, 0)),
 		},
 	}
 	for _, m := range sum {
@@ -351,7 +351,7 @@ func (s Scenario) Describe() string {
 // EvidenceSummary); a scenario whose samplers were replayed only on
 // shorter pages (all in all) says "too few" instead of a number.
 func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
-	t := tables.Table{ID: "recommendation", Title: "Recommended method per scenario (SPEC §5), with its measured error", Source: src, Section: secMethods, Order: 3,
+	t := tables.Table{ID: "recommendation", Title: "Recommended method per scenario, with its measured error", Source: src, Section: secMethods, Order: 3,
 		Columns: []tables.Column{{Name: "scenario", Kind: tables.String}, {Name: "method", Kind: tables.String}, {Name: "sampler", Kind: tables.String},
 			{Name: "mean WMRD", Kind: tables.Float}, {Name: "mean KS", Kind: tables.Float}, {Name: "best method measured", Kind: tables.String}, {Name: "its mean WMRD", Kind: tables.Float}},
 		Notes: []string{fmt.Sprintf("errors averaged over the replayed pages with ≥ %d intervals; shorter pages are no evidence for a ranking of methods", MinEvidenceIntervals)}}
@@ -443,7 +443,7 @@ func methodFigures(res *Result, rows []EstimateRow, src string) []tables.Figure 
 		// Log x: intervals span decades and F rises near 0 (x = 0 is dropped).
 		f := tables.Figure{ID: "top_f_from_m2", Section: secFigures, Order: 2, Source: src, LogX: true,
 			XLabel: "interval x (" + res.UnitName + ")", YLabel: "F(x)",
-			Title: fmt.Sprintf("F_U recovered from M2 (SPEC §4.2) against the truth for %s (sampler %s)", title, m2.Sampler)}
+			Title: fmt.Sprintf("F_U recovered from M2 against the truth for %s (sampler %s)", title, m2.Sampler)}
 		for _, r := range rows {
 			if r.PageID == page && r.Kind == "F" && r.Sampler == m2.Sampler && (r.Method == "truth" || r.Method == "M2") {
 				f.Curves = append(f.Curves, tables.Curve{Name: r.Method, X: r.CDF.X, Y: r.CDF.P, Step: r.Method == "truth"})

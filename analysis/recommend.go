@@ -51,7 +51,7 @@ func Recommend(s Scenario, summaries []MethodSummary) (Recommendation, error) {
 	switch {
 	case s.Age:
 		rec.Method = "M2"
-		rec.Reason = "ages (Last-Modified) are observed: the ECDF of all ages converges to G_U for any revisit distribution (SPEC §4.1)"
+		rec.Reason = "ages (Last-Modified) are observed: the ECDF of all ages converges to G_U for any revisit distribution (docs/methods.md#m2)"
 	case kind == "constant" && s.OldM3:
 		rec.Method = "M5"
 		rec.Reason = "constant Δ with traces collected by M3: M5 reuses M3's samples and is Δ-consistent for G_U, where M3 itself is biased"

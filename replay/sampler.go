@@ -15,7 +15,7 @@ const SamplerSyntax = `exp:λ         exponential delays with rate λ per unit (
 const:Δ       constant delay Δ units (rate 1/Δ)
 uniform:λ     delays uniform on [0, 2/λ]
 pareto:α,λ    Lomax delays with shape α > 1, scale (α−1)/λ so that the mean is 1/λ
-dist:SPEC     delays from any model distribution (model.Parse), e.g. dist:weibull:0.5,1
+dist:SPEC     delays from any model distribution (as revisit generate --model), e.g. dist:weibull:0.5,1
 kx            as λ or Δ: relative to each page's mean interval E[U]
               (exp:20x is λ = 20/E[U], const:0.05x is Δ = 0.05·E[U])`
 

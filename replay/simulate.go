@@ -455,7 +455,7 @@ func (r *SimResult) Bundle() *tables.Bundle {
 	conv := tables.Table{ID: "simulate_convergence", Title: "Convergence of the estimators on synthetic renewal paths",
 		Source: src, Section: simSection, Order: 1,
 		Notes: []string{"WMRD and KS against the closed-form G_U (kind G) or F_U (kind F) on the grid [0, x_max]; ± is the half-width of a 95 % interval over paths.",
-			"limit columns: M1 and M3 against their closed-form biased limits 1 − Ḡ_1 and 1 − Ḡ_3 (SPEC §4.1).",
+			"limit columns: M1 and M3 against their closed-form biased limits 1 − Ḡ_1 and 1 − Ḡ_3 (docs/methods.md#m1, #m3).",
 			"M6 with random delays estimates the mean of G_U over each bin (y_n − h, y_n]: at a fixed h its KS to G_U(y_n) levels off near h·g_U(0)/2 = h/(2E[U]) as T grows (consistent as h → 0)."},
 		Columns: []tables.Column{{Name: "sampler", Kind: tables.String}, {Name: "method", Kind: tables.String},
 			{Name: "kind", Kind: tables.String}, {Name: "T", Kind: tables.Float}, {Name: "paths", Kind: tables.Int},
@@ -500,7 +500,7 @@ func (r *SimResult) Bundle() *tables.Bundle {
 	if len(r.TailCurves) > 0 {
 		b.Figures = append(b.Figures, tables.Figure{ID: "simulate_tails", Title: "M1 and M3 tails: simulation against the model",
 			Source: src, Section: simSection, Order: 50, XLabel: "x", YLabel: "tail 1 − Ĥ(x)", LogY: true,
-			Curves: r.TailCurves, Caption: "Mean over paths at the largest T; dashed: closed forms Ḡ_1 and Ḡ_3 of SPEC §4.1."})
+			Curves: r.TailCurves, Caption: "Mean over paths at the largest T; dashed: closed forms Ḡ_1 and Ḡ_3 (docs/methods.md#m1, #m3)."})
 	}
 	return b
 }

@@ -52,7 +52,7 @@ computes the statistics defined in docs/methods.md:
                  unless --x-max is given, per page and per method and
                  sampler (mean and median over pages); step estimates (M3–M6,
                  G-M4) interpolated with --extra points per step against the
-                 exact G_U of the page's intervals (SPEC §4.2)
+                 exact G_U of the page's intervals (docs/methods.md#errors)
   small samples  no number but "too few (n < N intervals)": tail fits below 10
                  intervals, KS below K − 1, Hurst below 128, recommendation
                  evidence below 99; H outside [0, 1] is flagged, not reported
@@ -126,7 +126,7 @@ the full analysis.`,
 					if err := printRecommendation(out, sc, sum); err != nil || len(args) == 0 {
 						return err
 					}
-					_, err := fmt.Fprintln(out, "(without DATASET every estimate is compared at its grid points; give DATASET REPLAY_DIR -o OUT to compare interpolated step estimates with the exact G_U, SPEC §4.2)")
+					_, err := fmt.Fprintln(out, "(without DATASET every estimate is compared at its grid points; give DATASET REPLAY_DIR -o OUT to compare interpolated step estimates with the exact G_U: docs/methods.md#errors)")
 					return err
 				}
 				res, err := runAnalyze(cmd.Context(), g, &opt, args)
@@ -175,11 +175,11 @@ the full analysis.`,
 	f.IntVar(&opt.MaxLag, "max-lag", 100, "ACF lags 1…max-lag")
 	f.IntVar(&opt.Closest, "closest", 5, "closest-to-Poisson pages given ACF and Hurst tables")
 	f.Float64Var(&opt.XMax, "x-max", 0, "errors on [0, x-max] in --unit (0: each page on its own replay grid, i.e. the replay's x_max of that page)")
-	f.IntVar(&opt.Extra, "extra", analysis.DefaultExtra, "points inserted per step when comparing step estimates (SPEC §4.2)")
+	f.IntVar(&opt.Extra, "extra", analysis.DefaultExtra, "points inserted per step when comparing step estimates (docs/methods.md#errors)")
 	f.Uint64Var(&opt.Seed, "seed", 1, "seed of every Monte-Carlo draw")
 	f.IntVar(&opt.Reps, "reps", 999, "Monte-Carlo replicates of the Lilliefors KS test")
 	f.IntVar(&opt.AggregateMax, "aggregate-max", 1<<18, "intervals sampled (uniformly, seeded) for the aggregate tail fits")
-	f.BoolVar(&opt.Localized.NHPP, "nhpp", false, "localized rates (SPEC §4.4): consistent windows, Weibull/Duane fits, next-update prediction")
+	f.BoolVar(&opt.Localized.NHPP, "nhpp", false, "localized rates (docs/methods.md#nhpp): consistent windows, Weibull/Duane fits, next-update prediction")
 	f.Float64Var(&opt.Localized.Theta, "nhpp-theta", 0.1, "with --nhpp: consistency threshold of the windows")
 	f.BoolVar(&opt.Localized.Staleness, "staleness", true, "cost of assuming Poisson: exact staleness of a crawler's copy vs the exponential model")
 	f.Float64Var(&opt.Localized.Delta, "stale-delta", 0, "revisit interval Δ for --staleness in --unit (0: each page's E[U])")

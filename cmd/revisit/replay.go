@@ -25,10 +25,10 @@ func newReplayCmd(g *globals) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "replay DATASET -o OUT",
-		Short: "Replay update series with virtual crawlers and run every estimator (SPEC §4)",
+		Short: "Replay update series with virtual crawlers and run every estimator",
 		Long: `replay visits every selected page of DATASET with virtual crawlers that see a
 page only when they visit it, and estimates the page's update distribution
-with every method of SPEC §4: M1–M6 and G-M4 (estimates of the age
+with every method of docs/methods.md: M1–M6 and G-M4 (estimates of the age
 distribution G_U), F_U recovered from M2, M4, M5 and M6, and the Poisson
 baselines naive, cho (Cho–Garcia-Molina), matloff and age-mle. Each page's
 true G_U and F_U are written next to the estimates on the same grid.
