@@ -72,7 +72,7 @@ logs — anything 'revisit ingest' reads, with the same filters and the same
   report/     the report: open report/index.html (revisit report)
 
 Defaults follow each page's timescale, as in 'revisit replay' and
-'revisit analyze' (one definition, replay.DefaultsFor): the top --top
+'revisit analyze': the top --top
 pages are replayed with two crawlers at ` + fmt.Sprint(replay.VisitsPerMean) + ` visits per mean interval E[U]
 of the page, exponential and constant delays (` + strings.Join(replay.DefaultSamplers, ", ") + `);
 x_max per page is the 0.99 quantile of its G_U, and h per page E[U]/100
@@ -162,7 +162,7 @@ to the report.`,
 	f.StringVarP(&rf.out, "output", "o", "", "output directory (dataset/, replay/, analysis/, report/ … are made inside)")
 	f.IntVar(&rf.top, "top", 10, "replay and analyse the N pages with the most updates")
 	f.Float64Var(&rf.rate, "rate", 0, "crawler rate λ per --unit: samplers exp:λ and const:1/λ (0: relative to each page, "+strings.Join(replay.DefaultSamplers, " and ")+")")
-	f.StringArrayVar(&rf.samplers, "sampler", nil, "crawler `SPEC` instead of exp:λ and const:1/λ, repeatable (see revisit replay --help)")
+	f.StringArrayVar(&rf.samplers, "sampler", nil, "crawler `SPEC` instead of the defaults, repeatable; a rate or delay ending in x is relative to each page (see revisit replay --help)")
 	f.StringSliceVar(&rf.methods, "methods", []string{"all"}, "methods: all or a list of M1,M2,M3,M4,M5,G-M4,M6,naive,cho,matloff,age-mle (as revisit replay)")
 	f.StringVar(&rf.unit, "unit", "", "time unit of λ, h, x_max and the report: s, min, h, d, w, y (default h, or d for date-only sources)")
 	f.Float64Var(&rf.h, "h", 0, "bin width h for random delays, in units (0: per page, E[U]/100 but never finer than the source's time resolution)")
