@@ -72,8 +72,7 @@ logs — anything 'revisit ingest' reads, with the same filters and the same
   report/     the report: open report/index.html (revisit report)
 
 Defaults follow each page's timescale, as in 'revisit replay' and
-'revisit analyze': the top --top
-pages are replayed with two crawlers at ` + fmt.Sprint(replay.VisitsPerMean) + ` visits per mean interval E[U]
+'revisit analyze': the top --top pages are replayed with two crawlers at ` + fmt.Sprint(replay.VisitsPerMean) + ` visits per mean interval E[U]
 of the page, exponential and constant delays (` + strings.Join(replay.DefaultSamplers, ", ") + `);
 x_max per page is the 0.99 quantile of its G_U, and h per page E[U]/100
 but never finer than the source's time resolution (bins finer than the
