@@ -14,6 +14,7 @@ import (
 
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
@@ -50,6 +51,12 @@ type Options struct {
 	// every job is left out, Run fails with an *OptionError.
 	MaxVisits int64
 	MaxPairs  int64
+
+	// Shard replays only the pages of one shard (shard.Spec.Owns) and
+	// writes ShardFile beside the estimates, for Merge; the zero Spec
+	// replays every page. With Top > 0 a shard replays the Top busiest
+	// pages of its own, of which Merge keeps the Top busiest overall.
+	Shard shard.Spec
 
 	Recover    bool // also recover F_U from M2, M4, M5, M6
 	RecoverOpt RecoverOptions
@@ -343,14 +350,20 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	var total atomic.Int64 // jobs in all, once known; −1 before
 	total.Store(-1)
 	var pageXMax, pageH, pageMean []float64 // per page, for meta.Choices
+	var sent []ShardPage                    // per page sent, for ShardFile
+	sharded := opt.Shard.Sharded()
+	var owned int64 // pages of this shard read
 	go func() {
 		defer close(jobs)
 		seq := 0
-		send := func(p *series.Page) error {
+		send := func(p *series.Page, pos int64) error {
 			setUnit(p)
 			pages++
 			pd := DefaultsFor(p, unit, choice)
 			pageXMax, pageH, pageMean = append(pageXMax, pd.XMax), append(pageH, pd.H), append(pageMean, pd.MeanU)
+			if sharded {
+				sent = append(sent, ShardPage{Pos: pos, ID: p.ID, Updates: len(p.Updates), XMax: exactFloat(pd.XMax), H: exactFloat(pd.H), MeanU: exactFloat(pd.MeanU)})
+			}
 			for si := range smp {
 				sp, err := smp[si].ForMean(pd.MeanU)
 				if err != nil {
@@ -377,12 +390,32 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		if opt.Top > 0 {
 			keep = transform.NewTopKeeper(opt.Top)
 		}
-		read := 0
+		// A shard takes the default unit from the page the unsharded
+		// replay would send first (the first eligible page, or the
+		// busiest one with Top), so that every shard agrees.
+		var first *transform.TopKeeper
+		if sharded && opt.Top > 0 {
+			first = transform.NewTopKeeper(1)
+		}
+		var read int64
 		err := ds.Each(func(p *series.Page) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			pos := read
 			read++
+			eligible := len(p.Updates) >= opt.MinUpdates && len(p.Updates) >= 2
+			if !opt.Shard.Owns(p.ID) {
+				if eligible {
+					if first != nil {
+						first.Offer(p)
+					} else if keep == nil {
+						setUnit(p)
+					}
+				}
+				return nil
+			}
+			owned++
 			switch {
 			case len(p.Updates) < opt.MinUpdates:
 				meta.Skipped["min_updates"]++
@@ -390,17 +423,23 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 				meta.Skipped["fewer_than_2_updates"]++
 			case keep != nil:
 				keep.Offer(p)
+				if first != nil {
+					first.Offer(p)
+				}
 			default:
-				return send(p)
+				return send(p, pos)
 			}
 			return nil
 		})
 		if err == nil && keep != nil {
 			kept := keep.Pages()
+			if first != nil && len(first.Pages()) > 0 {
+				setUnit(&first.Pages()[0])
+			}
 			total.Store(int64(len(kept) * len(smp)))
-			meta.Skipped["not_in_top"] = int64(read) - meta.Skipped["min_updates"] - meta.Skipped["fewer_than_2_updates"] - int64(len(kept))
+			meta.Skipped["not_in_top"] = owned - meta.Skipped["min_updates"] - meta.Skipped["fewer_than_2_updates"] - int64(len(kept))
 			for i := range kept {
-				if err = send(&kept[i]); err != nil {
+				if err = send(&kept[i], -1); err != nil {
 					break
 				}
 			}
@@ -421,6 +460,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		emptyPages    int        // pages whose every job was left out
 		firstSkip     *jobResult // for the error when every job is left out
 		limitSkips    = map[string]int64{}
+		jobSkips      = map[int][]string{} // page index → its jobs' limit reasons (ShardFile)
 	)
 	for res := range results {
 		pending[res.seq] = res
@@ -442,6 +482,9 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 			}
 			if r.skip != nil {
 				limitSkips[r.skip.Reason]++ // meta.Skipped is the producer's until it is done
+				if sharded {
+					jobSkips[r.seq/len(smp)] = append(jobSkips[r.seq/len(smp)], r.skip.Reason)
+				}
 				if limited++; limited == 1 {
 					firstSkip = &r
 				}
@@ -485,7 +528,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		w.abort()
 		return nil, werr
 	}
-	if done == 0 && limited > 0 {
+	if done == 0 && limited > 0 && !sharded { // a shard may be all left out; Merge checks the whole
 		w.abort()
 		return nil, &OptionError{fmt.Errorf("every page × sampler exceeds the work limits (%d left out; e.g. page %d %q with %s: %v): raise the limit, lower the sampler's rate or --x-max, or select shorter pages",
 			limited, firstSkip.page.ID, firstSkip.page.Title, firstSkip.smp, firstSkip.skip)}
@@ -512,6 +555,15 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	meta.ElapsedS = time.Since(start).Seconds()
 	if err := writeMeta(tmp, meta); err != nil {
 		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
+	}
+	if sharded {
+		for i, reasons := range jobSkips {
+			sent[i].Skips = reasons
+		}
+		info := &ShardInfo{Tool: "revisit", Shard: opt.Shard.String(), I: opt.Shard.I, N: opt.Shard.N, Read: owned, Pages: sent}
+		if err := writeShardInfo(tmp, info); err != nil {
+			return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
+		}
 	}
 	if err := out.Commit(); err != nil {
 		return nil, err

@@ -77,6 +77,7 @@ Stages: ingest → replay → analyze → report; run does all of them.`,
 		newReportCmd(g),
 		newRunCmd(g),
 		newPoliciesCmd(g),
+		newMergeCmd(g),
 	)
 	return root
 }

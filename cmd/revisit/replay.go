@@ -13,6 +13,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -22,6 +23,7 @@ func newReplayCmd(g *globals) *cobra.Command {
 		opt       replay.Options
 		unit      string
 		noRecover bool
+		shardFlag string
 	)
 	cmd := &cobra.Command{
 		Use:   "replay DATASET -o OUT",
@@ -80,7 +82,8 @@ and memory independent of the visits (well under 1 GiB in all).`,
 		Example: `  revisit replay data/enwiki --sampler exp:2 --sampler const:0.5 -o out/replay
   revisit replay data/enwiki --top 10 --methods M2,M4,M6 --h 0.05 --x-max 1000 --seed 7 -o out/replay
   revisit replay data/git --sampler exp:2x --sampler const:0.5x -o out/git-replay
-  revisit replay data/yelp --unit d --sampler const:7 --min-updates 100 --top 0 -o out/yelp-replay`,
+  revisit replay data/yelp --unit d --sampler const:7 --min-updates 100 --top 0 -o out/yelp-replay
+  revisit replay data/enwiki --top 0 --shard 2/7 -o out/replay-2   # then: revisit merge replay out/replay-* -o out/replay`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Dataset = args[0]
@@ -93,6 +96,11 @@ and memory independent of the visits (well under 1 GiB in all).`,
 			}
 			opt.Recover = !noRecover
 			opt.Version = version
+			sp, err := shard.Parse(shardFlag, os.LookupEnv)
+			if err != nil {
+				return usagef("replay: --shard: %v", err)
+			}
+			opt.Shard = sp
 			if opt.MaxVisits < 1 || opt.MaxPairs < 1 {
 				return usagef("replay: --max-visits and --max-pairs must be ≥ 1")
 			}
@@ -150,9 +158,13 @@ and memory independent of the visits (well under 1 GiB in all).`,
 	f.IntVar(&opt.RecoverOpt.K, "deriv-points", 5, "points of the numerical derivative for F_U recovery: 5 or 3")
 	f.IntVar(&opt.RecoverOpt.Extra, "interp", 9, "extra linear-interpolation points per grid step before differentiating (0: the default 9)")
 	f.Float64Var(&opt.RecoverOpt.H, "recover-h", 0, "bin width of the derivative (0: automatic, start of the flat region of E[U](h))")
+	f.StringVar(&shardFlag, "shard", "", shardHelp)
 	f.StringVarP(&opt.Out, "output", "o", "", "output directory (required)")
 	return cmd
 }
+
+// shardHelp is the help of --shard, shared by replay and analyze.
+const shardHelp = "only the pages of shard `i/N` (page id hash mod N = i, 0-based); N alone takes i from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX; combine the N outputs with 'revisit merge' (docs/scale-out.md)"
 
 // countFlag is a count given as an integer or in float notation (5e8),
 // which must be a whole number that fits an int64.

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/revisit-dev/revisit/replay"
+)
+
+func newMergeCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "merge KIND SHARD_DIR... -o OUT",
+		Short: "Combine the outputs of N shards (--shard i/N) into the output of one run",
+		Long: `merge combines the outputs of shards 0…N−1 of one replay or analysis
+(each run with --shard i/N, the same dataset and the same options) into
+OUT, which then holds the same tables as one unsharded run, byte for
+byte (docs/scale-out.md):
+
+  merge replay DIR... -o OUT    estimates.parquet in the unsharded order
+                                (dataset order, or the --top pages busiest
+                                first, chosen among all shards), replay.json
+                                with the counts added and the mean errors
+                                and choices recomputed ("created" and
+                                "elapsed_s" differ: elapsed_s sums the shards)
+
+Every shard must be given exactly once; shards of different splits or
+replays made with different options are refused (exit 2). OUT is written
+atomically, like every output.`,
+		Example: `  revisit merge replay out/replay-0 out/replay-1 out/replay-2 -o out/replay
+  revisit merge replay out/replay-* -o out/replay`,
+		Args: cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out, _ := cmd.Flags().GetString("output")
+			if out == "" {
+				return usagef("merge: no output directory (-o)")
+			}
+			switch args[0] {
+			case "replay":
+				meta, err := replay.Merge(cmd.Context(), args[1:], out)
+				if err != nil {
+					var me *replay.MergeError
+					var oe *replay.OptionError
+					if errors.As(err, &me) || errors.As(err, &oe) {
+						return usagef("%v", err)
+					}
+					return fmt.Errorf("merge: %w", err)
+				}
+				if !g.quiet {
+					printReplaySummary(cmd.OutOrStdout(), meta, out)
+				}
+				return nil
+			default:
+				return usagef("merge: KIND must be replay, got %q", args[0])
+			}
+		},
+	}
+	cmd.Flags().StringP("output", "o", "", "output directory (required)")
+	return cmd
+}

@@ -1,0 +1,401 @@
+package replay
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/revisit-dev/revisit/internal/atomicdir"
+)
+
+// ShardFile is written beside estimates.parquet by a replay of one shard
+// (Options.Shard): what Merge needs to put the shards' pages back in the
+// order, selection and counts of one unsharded replay.
+const ShardFile = "shard.json"
+
+// ShardInfo is ShardFile.
+type ShardInfo struct {
+	Tool  string      `json:"tool"`  // "revisit"
+	Shard string      `json:"shard"` // "i/N"
+	I     int         `json:"i"`
+	N     int         `json:"n"`
+	Read  int64       `json:"read"`  // pages of this shard read from the dataset
+	Pages []ShardPage `json:"pages"` // pages replayed, in the order of estimates.parquet
+}
+
+// ShardPage is one page a shard replayed.
+type ShardPage struct {
+	Pos     int64      `json:"pos"` // row of the page in the dataset (0-based, over all parts); −1 with Top
+	ID      int64      `json:"id"`
+	Updates int        `json:"n"` // updates: the --top ranking
+	XMax    exactFloat `json:"x_max"`
+	H       exactFloat `json:"h"`
+	MeanU   exactFloat `json:"mean_u"`
+	Skips   []string   `json:"skips,omitempty"` // limit reasons of the jobs left out
+}
+
+// exactFloat is a float64 in JSON that round-trips exactly, NaN and ±Inf
+// included (as strings).
+type exactFloat float64
+
+func (f exactFloat) MarshalJSON() ([]byte, error) {
+	v := float64(f)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return []byte(strconv.Quote(strconv.FormatFloat(v, 'g', -1, 64))), nil
+	}
+	return []byte(strconv.FormatFloat(v, 'g', -1, 64)), nil
+}
+
+func (f *exactFloat) UnmarshalJSON(b []byte) error {
+	s := string(b)
+	if u, err := strconv.Unquote(s); err == nil {
+		s = u
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return err
+	}
+	*f = exactFloat(v)
+	return nil
+}
+
+func writeShardInfo(dir string, info *ShardInfo) error {
+	b, err := json.Marshal(info)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, ShardFile), append(b, '\n'), 0o644)
+}
+
+// ReadShardInfo reads dir/shard.json.
+func ReadShardInfo(dir string) (*ShardInfo, error) {
+	b, err := os.ReadFile(filepath.Join(dir, ShardFile))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("replay output %s: no %s: not the replay of a shard (run replay with --shard i/N)", dir, ShardFile)
+		}
+		return nil, fmt.Errorf("replay output %s: %w", dir, err)
+	}
+	var info ShardInfo
+	if err := json.Unmarshal(b, &info); err != nil {
+		return nil, fmt.Errorf("replay output %s: %s: %w", dir, ShardFile, err)
+	}
+	return &info, nil
+}
+
+// MergeError is a set of shard outputs that do not form one replay (bad
+// usage: missing or repeated shards, different options).
+type MergeError struct{ Err error }
+
+func (e *MergeError) Error() string { return e.Err.Error() }
+func (e *MergeError) Unwrap() error { return e.Err }
+
+// Merge combines the replay outputs of shards 0…N−1 of one replay (same
+// dataset and options, Options.Shard = i/N) into out, with the same
+// estimates.parquet, byte for byte, and the same replay.json (but
+// "created" and "elapsed_s", here the sum over the shards) as the replay
+// of every page in one process:
+//   - pages come in dataset order (the row position recorded by each
+//     shard), or with Top the Top pages with the most updates (ties: the
+//     smaller page id) among the shards' own top pages, busiest first;
+//   - counts add up; pages a shard replayed but that are not among the
+//     Top overall are dropped with their rows and limit skips;
+//   - the mean WMRD/KS summary and the choices' spreads are recomputed
+//     from the merged rows and pages, in that order, as Run computes them.
+//
+// Memory: the shards' page lists and one page's rows at a time, plus the
+// per-page errors of the summary (as in Run).
+func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
+	start := time.Now()
+	if len(dirs) == 0 {
+		return nil, &MergeError{errors.New("merge: no replay outputs")}
+	}
+	metas := make([]*Meta, len(dirs))
+	infos := make([]*ShardInfo, len(dirs))
+	for k, d := range dirs {
+		var err error
+		if metas[k], err = ReadMeta(d); err != nil {
+			return nil, err
+		}
+		if infos[k], err = ReadShardInfo(d); err != nil {
+			return nil, &MergeError{err}
+		}
+	}
+	m0, n := metas[0], infos[0].N
+	byIndex := make([]int, n) // shard index → position in dirs
+	for i := range byIndex {
+		byIndex[i] = -1
+	}
+	for k, info := range infos {
+		if info.N != n || info.I < 0 || info.I >= n {
+			return nil, &MergeError{fmt.Errorf("merge: %s is shard %s, %s is shard %s: not shards of one split", dirs[0], infos[0].Shard, dirs[k], info.Shard)}
+		}
+		if j := byIndex[info.I]; j >= 0 {
+			return nil, &MergeError{fmt.Errorf("merge: shard %s given twice (%s and %s)", info.Shard, dirs[j], dirs[k])}
+		}
+		byIndex[info.I] = k
+		if err := sameReplay(m0, metas[k]); err != nil {
+			return nil, &MergeError{fmt.Errorf("merge: %s and %s are not shards of one replay: %v", dirs[0], dirs[k], err)}
+		}
+	}
+	for i, k := range byIndex {
+		if k < 0 {
+			return nil, &MergeError{fmt.Errorf("merge: shard %d/%d is missing (%d of %d given)", i, n, len(dirs), n)}
+		}
+	}
+
+	// The pages of the merged replay, in its order.
+	type ref struct {
+		shard int // position in dirs
+		page  *ShardPage
+	}
+	var all []ref
+	seen := map[int64]string{}
+	for k, info := range infos {
+		for i := range info.Pages {
+			p := &info.Pages[i]
+			if d, ok := seen[p.ID]; ok {
+				return nil, &MergeError{fmt.Errorf("merge: page %d replayed by both %s and %s", p.ID, d, dirs[k])}
+			}
+			seen[p.ID] = dirs[k]
+			all = append(all, ref{k, p})
+		}
+	}
+	if m0.Top > 0 {
+		slices.SortFunc(all, func(a, b ref) int { // transform.TopKeeper's ranking
+			if a.page.Updates != b.page.Updates {
+				return b.page.Updates - a.page.Updates
+			}
+			return cmpInt64(a.page.ID, b.page.ID)
+		})
+		all = all[:min(len(all), m0.Top)]
+	} else {
+		slices.SortFunc(all, func(a, b ref) int { return cmpInt64(a.page.Pos, b.page.Pos) })
+	}
+	keep := make([]map[int64]bool, len(dirs))
+	for k := range keep {
+		keep[k] = map[int64]bool{}
+	}
+	for _, r := range all {
+		keep[r.shard][r.page.ID] = true
+	}
+
+	meta := *m0
+	meta.Skipped = map[string]int64{}
+	var read int64
+	for k, mk := range metas {
+		read += infos[k].Read
+		for _, reason := range []string{"min_updates", "fewer_than_2_updates"} {
+			if v, ok := mk.Skipped[reason]; ok {
+				meta.Skipped[reason] += v
+			}
+		}
+		meta.ElapsedS += mk.ElapsedS
+	}
+	meta.ElapsedS -= m0.ElapsedS
+	if m0.Top > 0 {
+		meta.Skipped["not_in_top"] = read - meta.Skipped["min_updates"] - meta.Skipped["fewer_than_2_updates"] - int64(len(all))
+	}
+	smpN := len(m0.Samplers)
+	empty, limited := 0, 0
+	var pageXMax, pageH, pageMean []float64
+	for _, r := range all {
+		for _, reason := range r.page.Skips {
+			meta.Skipped[reason]++
+		}
+		limited += len(r.page.Skips)
+		if len(r.page.Skips) >= smpN {
+			empty++
+		}
+		pageXMax, pageH, pageMean = append(pageXMax, float64(r.page.XMax)), append(pageH, float64(r.page.H)), append(pageMean, float64(r.page.MeanU))
+	}
+	if len(all)*smpN == limited && limited > 0 {
+		return nil, &OptionError{fmt.Errorf("every page × sampler exceeds the work limits (%d left out): raise the limit, lower the sampler's rate or --x-max, or select shorter pages", limited)}
+	}
+	if m0.Choices != nil {
+		ch := *m0.Choices
+		ch.MeanU, ch.XMax, ch.H = spreadOf(pageMean), spreadOf(pageXMax), spreadOf(pageH)
+		meta.Choices = &ch
+	}
+	meta.Pages = len(all) - empty
+
+	// Rows: each shard's file holds its pages in its ShardInfo order, of
+	// which the merged order takes a subsequence.
+	o, err := atomicdir.Create(out, MetaFile, "replay output")
+	if err != nil {
+		return nil, err
+	}
+	defer o.Abort()
+	tmp := o.Path()
+	w, err := newEstimateWriter(filepath.Join(tmp, EstimatesFile))
+	if err != nil {
+		return nil, fmt.Errorf("replay output %s: %w", out, err)
+	}
+	streams := make([]*rowStream, len(dirs))
+	for k, d := range dirs {
+		streams[k] = newRowStream(d)
+		defer streams[k].stop()
+	}
+	sum := newSummary()
+	var group []Estimate
+	flushGroup := func() {
+		if len(group) > 0 {
+			sum.add(group)
+			group = group[:0]
+		}
+	}
+	werr := func() error {
+		for _, r := range all {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if len(r.page.Skips) >= smpN {
+				continue // every job left out: no rows
+			}
+			s := streams[r.shard]
+			// Drop the rows of the shard's pages that are not kept.
+			for {
+				e, ok, err := s.peek()
+				if err != nil {
+					return err
+				}
+				if !ok || e.PageID == r.page.ID {
+					break
+				}
+				if keep[r.shard][e.PageID] {
+					return fmt.Errorf("replay output %s: page %d is out of the order of %s", dirs[r.shard], e.PageID, ShardFile)
+				}
+				s.next()
+			}
+			for {
+				e, ok, err := s.peek()
+				if err != nil {
+					return err
+				}
+				if !ok || e.PageID != r.page.ID {
+					break
+				}
+				s.next()
+				if len(group) > 0 && group[0].Sampler != e.Sampler {
+					flushGroup()
+				}
+				group = append(group, *e)
+				if err := w.write(e); err != nil {
+					return fmt.Errorf("replay output %s: %w", out, err)
+				}
+			}
+			flushGroup()
+		}
+		return nil
+	}()
+	if werr != nil {
+		w.abort()
+		return nil, werr
+	}
+	if err := w.close(); err != nil {
+		return nil, fmt.Errorf("replay output %s: %w", out, err)
+	}
+	smp := make([]Sampler, len(m0.Samplers))
+	for i, spec := range m0.Samplers {
+		smp[i] = Sampler{Spec: spec}
+	}
+	meta.Summary = sum.result(smp, m0.Methods)
+	meta.Rows = w.rows
+	meta.Created = time.Now().UTC()
+	meta.ElapsedS += time.Since(start).Seconds()
+	if err := writeMeta(tmp, &meta); err != nil {
+		return nil, fmt.Errorf("replay output %s: %w", out, err)
+	}
+	if err := o.Commit(); err != nil {
+		return nil, err
+	}
+	return &meta, nil
+}
+
+func cmpInt64(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// sameReplay checks that two shards were replayed with the same options.
+func sameReplay(a, b *Meta) error {
+	for _, c := range []struct {
+		name string
+		x, y any
+	}{
+		{"dataset", a.Dataset, b.Dataset}, {"unit", a.Unit, b.Unit}, {"samplers", a.Samplers, b.Samplers},
+		{"methods", a.Methods, b.Methods}, {"seed", a.Seed, b.Seed}, {"h", a.H, b.H}, {"x_max", a.XMax, b.XMax},
+		{"top", a.Top, b.Top}, {"min_updates", a.MinUpdates, b.MinUpdates}, {"grid", a.Grid, b.Grid},
+		{"max_visits", a.MaxVisits, b.MaxVisits}, {"max_pairs", a.MaxPairs, b.MaxPairs},
+		{"recover", a.Recover, b.Recover}, {"derivative", a.Derivative, b.Derivative},
+		{"not_applicable", a.NotApplicable, b.NotApplicable}, {"version", a.Version, b.Version},
+	} {
+		if !reflect.DeepEqual(c.x, c.y) {
+			return fmt.Errorf("%s %v ≠ %v", c.name, c.x, c.y)
+		}
+	}
+	ca, cb := a.Choices, b.Choices
+	if (ca == nil) != (cb == nil) || ca != nil && (ca.XMaxRule != cb.XMaxRule || ca.HRule != cb.HRule || ca.SamplerRule != cb.SamplerRule) {
+		return errors.New("choices differ")
+	}
+	return nil
+}
+
+// rowStream reads one estimates.parquet row by row, with one row of
+// look-ahead.
+type rowStream struct {
+	next0 func() (*Estimate, bool)
+	stop  func()
+	err   error
+	head  *Estimate
+	done  bool
+}
+
+func newRowStream(dir string) *rowStream {
+	s := &rowStream{}
+	seq := iter.Seq[*Estimate](func(yield func(*Estimate) bool) {
+		stop := errors.New("stop")
+		err := EachEstimate(dir, func(e *Estimate) error {
+			if !yield(e) {
+				return stop
+			}
+			return nil
+		})
+		if err != nil && err != stop {
+			s.err = err
+		}
+	})
+	s.next0, s.stop = iter.Pull(seq)
+	return s
+}
+
+func (s *rowStream) peek() (*Estimate, bool, error) {
+	if s.head == nil && !s.done {
+		e, ok := s.next0()
+		if !ok {
+			s.done = true
+		} else {
+			s.head = e
+		}
+	}
+	if s.done && s.err != nil {
+		return nil, false, s.err
+	}
+	return s.head, s.head != nil, nil
+}
+
+func (s *rowStream) next() { s.head = nil }

@@ -1,0 +1,118 @@
+package replay
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/revisit-dev/revisit/internal/shard"
+)
+
+// metaWithoutTimes is replay.json without "created" and "elapsed_s".
+func metaWithoutTimes(t *testing.T, dir string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, MetaFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m, "created")
+	delete(m, "elapsed_s")
+	return m
+}
+
+// Merge of the N shards of a replay gives the unsharded replay's
+// estimates.parquet byte for byte and the same replay.json (but times),
+// with and without --top, with jobs left out by --max-visits, for N = 1,
+// 2, 3 and 7 (shards with no page at all among them).
+func TestMergeEqualsUnsharded(t *testing.T) {
+	ds, _ := writeDataset(t, 9)
+	for _, c := range []struct {
+		name      string
+		top       int
+		maxVisits int64
+	}{{"all", 0, 0}, {"top3", 3, 0}, {"limits", 0, 300}, {"top8-limits", 8, 300}} {
+		base := Options{Dataset: ds, Samplers: []string{"exp:2", "const:0.5"}, H: 0.1, XMax: 20,
+			Top: c.top, Seed: 5, Workers: 2, Recover: true, MaxVisits: c.maxVisits}
+		tmp := t.TempDir()
+		full := base
+		full.Out = filepath.Join(tmp, "full")
+		fm, err := Run(context.Background(), full)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if c.maxVisits > 0 && fm.Skipped[SkipMaxVisits] == 0 {
+			t.Fatalf("%s: no job left out by --max-visits %d: the case tests nothing", c.name, c.maxVisits)
+		}
+		want, err := os.ReadFile(filepath.Join(full.Out, EstimatesFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{1, 2, 3, 7} {
+			var dirs []string
+			for i := range n {
+				o := base
+				o.Shard = shard.Spec{I: i, N: n}
+				o.Out = filepath.Join(tmp, "s", string(rune('a'+n)), string(rune('a'+i)))
+				if _, err := Run(context.Background(), o); err != nil {
+					t.Fatalf("%s: shard %d/%d: %v", c.name, i, n, err)
+				}
+				dirs = append(dirs, o.Out)
+			}
+			// the shards in any order
+			dirs[0], dirs[n-1] = dirs[n-1], dirs[0]
+			out := filepath.Join(tmp, "m", string(rune('a'+n)))
+			if _, err := Merge(context.Background(), dirs, out); err != nil {
+				t.Fatalf("%s: merge of %d: %v", c.name, n, err)
+			}
+			got, err := os.ReadFile(filepath.Join(out, EstimatesFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s: merged estimates.parquet of %d shards differs from the unsharded one (%d vs %d bytes)", c.name, n, len(got), len(want))
+			}
+			if g, w := metaWithoutTimes(t, out), metaWithoutTimes(t, full.Out); !reflect.DeepEqual(g, w) {
+				gb, _ := json.Marshal(g)
+				wb, _ := json.Marshal(w)
+				t.Errorf("%s: merged replay.json of %d shards:\n%s\nwant\n%s", c.name, n, gb, wb)
+			}
+		}
+	}
+}
+
+// Incomplete, repeated or mismatched shards are refused.
+func TestMergeRefuses(t *testing.T) {
+	ds, _ := writeDataset(t, 4)
+	tmp := t.TempDir()
+	run := func(name string, sp shard.Spec, seed uint64) string {
+		o := Options{Dataset: ds, Out: filepath.Join(tmp, name), Samplers: []string{"const:0.5"}, XMax: 20, Seed: seed, Shard: sp}
+		if _, err := Run(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+		return o.Out
+	}
+	a, b, c3, other, plain := run("a", shard.Spec{I: 0, N: 2}, 1), run("b", shard.Spec{I: 1, N: 2}, 1),
+		run("c", shard.Spec{I: 0, N: 3}, 1), run("d", shard.Spec{I: 1, N: 2}, 2), run("e", shard.Spec{}, 1)
+	for _, dirs := range [][]string{{a}, {a, a}, {a, c3}, {a, other}, {a, plain}} {
+		_, err := Merge(context.Background(), dirs, filepath.Join(tmp, "out"))
+		var me *MergeError
+		if !errors.As(err, &me) {
+			t.Errorf("Merge(%v) = %v, want a MergeError", dirs, err)
+		}
+		if _, err := os.Stat(filepath.Join(tmp, "out")); !os.IsNotExist(err) {
+			t.Fatalf("Merge(%v) left an output", dirs)
+		}
+	}
+	if _, err := Merge(context.Background(), []string{b, a}, filepath.Join(tmp, "out")); err != nil {
+		t.Fatal(err)
+	}
+}
