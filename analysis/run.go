@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"path/filepath"
 	"slices"
 
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
@@ -34,8 +34,11 @@ type Options struct {
 	Seed       uint64  // seed of every Monte-Carlo draw
 	Reps       int     // Lilliefors Monte-Carlo replicates (default 999)
 	// AggregateMax bounds the intervals kept for the aggregate tail fits:
-	// a uniform reservoir sample (seeded) of every interval of every page,
-	// so each interval counts once whatever its page (default 2¹⁸).
+	// a uniform sample of every interval of every page, so each interval
+	// counts once whatever its page (default 2¹⁸): the AggregateMax
+	// intervals with the smallest hash of (Seed, page id, interval index)
+	// (bottomK), the same whether the pages are read in one process or
+	// in shards.
 	AggregateMax int
 
 	// Estimates reads a replay directory into rows and a provenance line.
@@ -142,113 +145,139 @@ func Analyze(ctx context.Context, pages PageSource, opt Options) (*Result, error
 	return res, nil
 }
 
-// analyze computes everything and writes the results into out.
+// analyze computes everything and writes the results into out: one pass
+// over the pages into a Partial (page_stats streamed to out), then finishTables.
 func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*Result, error) {
-	res := &Result{Unit: opt.Unit}
-	if res.Unit == 0 {
-		err := pages(func(p *series.Page) error {
-			res.Unit = transform.DefaultUnit(p)
+	var statsW *colWriter
+	defer func() {
+		if statsW != nil {
+			statsW.Abort()
+		}
+	}()
+	var rows []EstimateRow
+	p, err := pass(ctx, pages, opt, shard.Spec{}, &rows, func(unitName string) (err error) {
+		statsW, err = newColWriter(filepath.Join(out, "page_stats"), pageStatsColumns(unitName))
+		return err
+	}, func(_ int64, st PageStats) error {
+		return statsW.Append(pageStatsRow(st))
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := statsW.Close(); err != nil {
+		return nil, fmt.Errorf("analyze: %w", err)
+	}
+	return finishTables(ctx, p, rows, opt, out)
+}
+
+// pass reads the pages of shard sp (every page for the zero Spec) once and
+// returns the additive partial statistics (Partial). The replay rows, if
+// any, are read into *rows (all of them: the row order is the order of
+// the error tables). begin is called with the unit name before the first
+// page; stat with each owned page's dataset position and statistics.
+func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, rows *[]EstimateRow,
+	begin func(unitName string) error, stat func(pos int64, st PageStats) error) (*Partial, error) {
+	p := &Partial{Tool: "revisit", Shard: sp.String(), I: sp.I, N: sp.N, Opt: partialOptionsOf(&opt), Unit: opt.Unit, Bins: map[int]int64{}}
+	if p.Unit == 0 {
+		err := pages(func(pg *series.Page) error {
+			p.Unit = transform.DefaultUnit(pg)
 			return errStop
 		})
 		if err != nil && !errors.Is(err, errStop) {
 			return nil, err
 		}
-		if res.Unit == 0 {
-			res.Unit = transform.Hour
+		if p.Unit == 0 {
+			p.Unit = transform.Hour
 		}
 	}
-	res.UnitName = transform.UnitName(res.Unit)
-	statsW, err := newColWriter(filepath.Join(out, "page_stats"), pageStatsColumns(res.UnitName))
-	if err != nil {
+	if err := begin(transform.UnitName(p.Unit)); err != nil {
 		return nil, fmt.Errorf("analyze: %w", err)
 	}
-	defer statsW.Abort()
 
 	top := transform.NewTopKeeper(opt.Top)
 	keep := newLocalizedKeeper(&opt)
-	agg := newReservoir(opt.AggregateMax, model.NewRand(opt.Seed, 0xa66))
-	bins := map[int]int64{}
-	type near struct {
-		st PageStats
-		u  []float64
-	}
-	var closest []near
-	checked := map[int64]Candidate{}
+	agg := newBottomK(opt.AggregateMax, opt.Seed)
 	// One Lilliefors null distribution per sample size, shared by the pages.
 	sopt := ScreenOptions{MinUpdates: opt.MinUpdates, Band: opt.Band, MaxLag: opt.MaxLag, Reps: opt.Reps,
 		Null: NewLillieforsNull(opt.Seed, opt.Reps)}
 	// The replay output is read first: the pass over the pages keeps the
 	// intervals of the replayed ones, from which the error tables take the
 	// exact G_U (PageErrors).
-	var rows []EstimateRow
 	var replayed map[int64][]float64
 	if opt.Replay != "" {
 		var src string
-		rows, src, err = opt.Estimates(opt.Replay)
+		var err error
+		*rows, src, err = opt.Estimates(opt.Replay)
 		if err != nil {
 			return nil, fmt.Errorf("analyze: %w", err)
 		}
-		res.ReplaySource = src
+		p.ReplaySource = src
 		replayed = map[int64][]float64{}
-		for _, r := range rows {
-			replayed[r.PageID] = nil
+		for _, r := range *rows {
+			if sp.Owns(r.PageID) {
+				replayed[r.PageID] = nil
+			}
 		}
 	}
-	logf(opt.Log, "analyze: reading pages (unit %s)", res.UnitName)
+	logf(opt.Log, "analyze: reading pages (unit %s)", transform.UnitName(p.Unit))
 
-	err = pages(func(p *series.Page) error {
+	var pos int64 = -1
+	err := pages(func(pg *series.Page) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		st := Stats(p, res.Unit)
-		if err := statsW.Append(pageStatsRow(st)); err != nil {
-			return err
-		}
-		res.Pages++
-		res.Updates += int64(len(p.Updates))
-		if len(p.Updates) > 0 {
-			if res.First == 0 || p.Updates[0] < res.First {
-				res.First = p.Updates[0]
-			}
-			res.Last = max(res.Last, p.Updates[len(p.Updates)-1])
-		}
-		top.Offer(p)
-		if keep != nil {
-			keep.Offer(p)
-		}
-		u := transform.Intervals(p.Updates, res.Unit)
-		if _, ok := replayed[p.ID]; ok {
-			replayed[p.ID] = u
-		}
-		for _, x := range u {
-			agg.offer(x)
-			if x > 0 {
-				bins[int(math.Floor(survBinsPerDecade*math.Log10(x)))]++
-			}
-		}
-		res.Intervals += int64(len(u))
-		if len(p.Updates) < opt.MinUpdates || math.IsNaN(st.CoV) {
+		pos++
+		if !sp.Owns(pg.ID) {
 			return nil
 		}
-		res.Screened++
-		res.CoVs = append(res.CoVs, st.CoV)
+		st := Stats(pg, p.Unit)
+		if err := stat(pos, st); err != nil {
+			return err
+		}
+		p.Pages++
+		p.Updates += int64(len(pg.Updates))
+		if len(pg.Updates) > 0 {
+			if p.First == 0 || pg.Updates[0] < p.First {
+				p.First = pg.Updates[0]
+			}
+			p.Last = max(p.Last, pg.Updates[len(pg.Updates)-1])
+		}
+		top.Offer(pg)
+		if keep != nil {
+			keep.Offer(pg)
+		}
+		u := transform.Intervals(pg.Updates, p.Unit)
+		if _, ok := replayed[pg.ID]; ok {
+			replayed[pg.ID] = u
+		}
+		for i, x := range u {
+			agg.offer(pg.ID, i, x)
+			if x > 0 {
+				p.Bins[int(math.Floor(survBinsPerDecade*math.Log10(x)))]++
+			}
+		}
+		p.Intervals += int64(len(u))
+		if len(pg.Updates) < opt.MinUpdates || math.IsNaN(st.CoV) {
+			return nil
+		}
+		p.Screened++
+		p.CoVs = append(p.CoVs, PosFloat{pos, st.CoV})
 		if math.Abs(st.CoV-1) <= opt.Band {
-			res.InBand++
-			c := Check(st, u, sopt, model.NewRand(opt.Seed, uint64(p.ID)))
-			res.Candidates = append(res.Candidates, c)
-			checked[p.ID] = c
+			p.InBand++
+			c := Check(st, u, sopt, model.NewRand(opt.Seed, uint64(pg.ID)))
+			p.Candidates = append(p.Candidates, PosCandidate{pos, c})
 		}
 		d := math.Abs(st.CoV - 1)
-		i, _ := slices.BinarySearchFunc(closest, d, func(e near, t float64) int {
-			if math.Abs(e.st.CoV-1) <= t {
+		i, _ := slices.BinarySearchFunc(p.Closest, d, func(e Near, t float64) int {
+			if math.Abs(e.Stats.CoV-1) <= t {
 				return -1
 			}
 			return 1
 		})
 		if i < opt.Closest {
-			closest = slices.Insert(closest, i, near{st, u})
-			if len(closest) > opt.Closest {
-				closest = closest[:opt.Closest]
+			p.Closest = slices.Insert(p.Closest, i, Near{pos, st, u})
+			if len(p.Closest) > opt.Closest {
+				p.Closest = p.Closest[:opt.Closest]
 			}
 		}
 		return nil
@@ -256,33 +285,88 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 	if err != nil {
 		return nil, fmt.Errorf("analyze: %w", err)
 	}
-	if err := statsW.Close(); err != nil {
-		return nil, fmt.Errorf("analyze: %w", err)
+	p.Top = top.Pages()
+	if keep != nil {
+		p.Keep = keep.Pages()
 	}
-	logf(opt.Log, "analyze: %d pages, %d intervals, %d screened (≥ %d updates), %d in the band", res.Pages, res.Intervals, res.Screened, opt.MinUpdates, res.InBand)
+	p.Agg = agg.sorted()
 
-	for _, n := range closest {
-		c, ok := checked[n.st.PageID]
+	// Errors of the owned pages' estimates, each with the index of its row.
+	if opt.Replay != "" {
+		for id, u := range replayed {
+			if u == nil { // not in the dataset (or without intervals): PageErrors says so
+				delete(replayed, id)
+			}
+		}
+		var own []EstimateRow
+		var idx []int
+		for i, r := range *rows {
+			if sp.Owns(r.PageID) {
+				own = append(own, r)
+				if r.Method != "truth" {
+					idx = append(idx, i)
+				}
+			}
+		}
+		pe, err := PageErrors(own, opt.XMax, opt.Extra, replayed)
+		if err != nil {
+			return nil, fmt.Errorf("analyze: replay %s: %w", opt.Replay, err)
+		}
+		if len(pe) != len(idx) {
+			return nil, fmt.Errorf("analyze: replay %s: %d errors for %d estimates", opt.Replay, len(pe), len(idx))
+		}
+		for i := range pe {
+			p.PageErrors = append(p.PageErrors, PosPageError{idx[i], pe[i]})
+		}
+	}
+	return p, nil
+}
+
+// finishTables computes the tables of a whole dataset from its Partial (one, or
+// the merge of every shard's) and writes them into out; rows are the
+// replay rows (nil without a replay).
+func finishTables(ctx context.Context, p *Partial, rows []EstimateRow, opt Options, out string) (*Result, error) {
+	res := &Result{Unit: p.Unit, UnitName: transform.UnitName(p.Unit), Pages: p.Pages, Updates: p.Updates,
+		Intervals: p.Intervals, First: p.First, Last: p.Last, Screened: p.Screened, InBand: p.InBand,
+		ReplaySource: p.ReplaySource}
+	logf(opt.Log, "analyze: %d pages, %d intervals, %d screened (≥ %d updates), %d in the band", res.Pages, res.Intervals, res.Screened, opt.MinUpdates, res.InBand)
+	sopt := ScreenOptions{MinUpdates: opt.MinUpdates, Band: opt.Band, MaxLag: opt.MaxLag, Reps: opt.Reps,
+		Null: NewLillieforsNull(opt.Seed, opt.Reps)}
+	for _, c := range p.CoVs {
+		res.CoVs = append(res.CoVs, c.V)
+	}
+	checked := map[int64]Candidate{}
+	for _, c := range p.Candidates {
+		res.Candidates = append(res.Candidates, c.Candidate)
+		checked[c.PageID] = c.Candidate
+	}
+	for _, n := range p.Closest {
+		c, ok := checked[n.Stats.PageID]
 		if !ok {
-			c = Check(n.st, n.u, sopt, model.NewRand(opt.Seed, uint64(n.st.PageID)))
+			c = Check(n.Stats, n.U, sopt, model.NewRand(opt.Seed, uint64(n.Stats.PageID)))
 		}
 		res.Closest = append(res.Closest, c)
 	}
-	for _, p := range top.Pages() {
-		res.Top = append(res.Top, Stats(&p, res.Unit))
+	for i := range p.Top {
+		res.Top = append(res.Top, Stats(&p.Top[i], res.Unit))
 	}
 
-	// Tail fits: the aggregate (reservoir sample) and the top page.
-	res.AggregateN = len(agg.x)
-	res.Survival = survivalFromBins(bins, res.Intervals)
-	pos := positive(agg.x)
+	// Tail fits: the aggregate (hash sample) and the top page.
+	var err error
+	sample := make([]float64, len(p.Agg))
+	for i, a := range p.Agg {
+		sample[i] = a.V
+	}
+	res.AggregateN = len(sample)
+	res.Survival = survivalFromBins(p.Bins, res.Intervals)
+	pos := positive(sample)
 	res.AggregateFitN = len(pos)
 	if len(pos) >= MinFitIntervals {
 		if res.Aggregate, err = FitAll(pos); err != nil {
 			return nil, fmt.Errorf("analyze: aggregate fit: %w", err)
 		}
 	}
-	if tp := top.Pages(); len(tp) > 0 {
+	if tp := p.Top; len(tp) > 0 {
 		u := positive(transform.Intervals(tp[0].Updates, res.Unit))
 		res.TopFitN = len(u)
 		if len(u) > 0 {
@@ -298,13 +382,8 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 	// Error tables from the replay output, against the exact G_U of the
 	// replayed pages' intervals.
 	if opt.Replay != "" {
-		for id, u := range replayed {
-			if u == nil { // not in the dataset (or without intervals): PageErrors says so
-				delete(replayed, id)
-			}
-		}
-		if res.PageErrors, err = PageErrors(rows, opt.XMax, opt.Extra, replayed); err != nil {
-			return nil, fmt.Errorf("analyze: replay %s: %w", opt.Replay, err)
+		for _, e := range p.PageErrors {
+			res.PageErrors = append(res.PageErrors, e.PageError)
 		}
 		res.Summary = Summarize(res.PageErrors)
 		res.Evidence = EvidenceSummary(res.PageErrors)
@@ -312,9 +391,9 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 	}
 
 	res.Bundle = buildBundle(res, &opt, rows)
-	if keep != nil {
-		logf(opt.Log, "analyze: localized rates and staleness on the %d busiest pages", len(keep.Pages()))
-		lb, err := localizedBundle(ctx, keep.Pages(), res.Unit, &opt)
+	if opt.Localized.enabled() {
+		logf(opt.Log, "analyze: localized rates and staleness on the %d busiest pages", len(p.Keep))
+		lb, err := localizedBundle(ctx, p.Keep, res.Unit, &opt)
 		if err != nil {
 			return nil, fmt.Errorf("analyze: %w", err)
 		}
@@ -354,28 +433,6 @@ func positive(x []float64) []float64 {
 		}
 	}
 	return out
-}
-
-// reservoir keeps a uniform random sample of at most k values of a stream
-// (Vitter's algorithm R).
-type reservoir struct {
-	k    int
-	seen int64
-	x    []float64
-	r    *rand.Rand
-}
-
-func newReservoir(k int, r *rand.Rand) *reservoir { return &reservoir{k: k, r: r} }
-
-func (s *reservoir) offer(v float64) {
-	s.seen++
-	if len(s.x) < s.k {
-		s.x = append(s.x, v)
-		return
-	}
-	if j := s.r.Int64N(s.seen); j < int64(s.k) {
-		s.x[j] = v
-	}
 }
 
 // survBinsPerDecade is the resolution of the aggregate survival curve.

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/analysis"
+	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -23,6 +24,7 @@ func newAnalyzeCmd(g *globals) *cobra.Command {
 		age       string
 		sampler   string
 		oldM3     bool
+		shardFlag string
 	)
 	cmd := &cobra.Command{
 		Use:   "analyze DATASET [REPLAY_DIR] -o OUT",
@@ -141,6 +143,26 @@ the full analysis.`,
 			if opt.Out == "" {
 				return usagef("analyze: missing -o OUT")
 			}
+			if shardFlag != "" {
+				sp, err := shard.Parse(shardFlag, os.LookupEnv)
+				if err != nil {
+					return usagef("analyze: --shard: %v", err)
+				}
+				opt.Dataset = args[0]
+				if len(args) == 2 {
+					opt.Replay = args[1]
+				}
+				if !g.quiet {
+					opt.Log = os.Stderr
+				}
+				if err := analysis.RunShard(cmd.Context(), opt, sp); err != nil {
+					return err
+				}
+				if !g.quiet {
+					fmt.Fprintf(out, "wrote shard %s of the analysis to %s (combine the shards with 'revisit merge analysis')\n", sp, opt.Out)
+				}
+				return nil
+			}
 			res, err := runAnalyze(cmd.Context(), g, &opt, args)
 			if err != nil {
 				return err
@@ -185,6 +207,7 @@ the full analysis.`,
 	f.Float64Var(&opt.Localized.Delta, "stale-delta", 0, "revisit interval Δ for --staleness in --unit (0: each page's E[U])")
 	f.Float64Var(&opt.Localized.Epsilon, "stale-eps", 0.1, "staleness target ε for the Δ each model needs")
 	f.IntVar(&opt.Localized.SelectMax, "select-max", analysis.DefaultSelectMax, "NHPP and staleness run on at most this many pages, the busiest")
+	f.StringVar(&shardFlag, "shard", "", shardHelp+"; a shard's OUT holds partial statistics only, and every shard reads the whole REPLAY_DIR (the merged replay)")
 	f.BoolVar(&recommend, "recommend", false, "print the recommended method for the scenario given by --age, --sampler, --old-m3")
 	f.StringVar(&age, "age", "no", "with --recommend: are ages (Last-Modified) observed? yes or no")
 	f.StringVar(&sampler, "sampler", "random", "with --recommend: revisit delays are constant or random")

@@ -3,9 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
+	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/replay"
 )
 
@@ -24,12 +27,17 @@ byte (docs/scale-out.md):
                                 with the counts added and the mean errors
                                 and choices recomputed ("created" and
                                 "elapsed_s" differ: elapsed_s sums the shards)
+  merge analysis DIR... -o OUT  the analysis of the whole dataset from the
+                                shards' partial statistics: page_stats in
+                                dataset order, page_errors in replay order,
+                                every table and figure as one analyze run
 
 Every shard must be given exactly once; shards of different splits or
 replays made with different options are refused (exit 2). OUT is written
 atomically, like every output.`,
 		Example: `  revisit merge replay out/replay-0 out/replay-1 out/replay-2 -o out/replay
-  revisit merge replay out/replay-* -o out/replay`,
+  revisit merge replay out/replay-* -o out/replay
+  revisit merge analysis out/analysis-* -o out/analysis`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out, _ := cmd.Flags().GetString("output")
@@ -51,8 +59,25 @@ atomically, like every output.`,
 					printReplaySummary(cmd.OutOrStdout(), meta, out)
 				}
 				return nil
+			case "analysis", "analyze":
+				var log io.Writer
+				if !g.quiet {
+					log = os.Stderr
+				}
+				_, err := analysis.MergeShards(cmd.Context(), args[1:], out, readReplay, log)
+				if err != nil {
+					var me *analysis.MergeError
+					if errors.As(err, &me) {
+						return usagef("%v", err)
+					}
+					return fmt.Errorf("merge: %w", err)
+				}
+				if !g.quiet {
+					fmt.Fprintf(cmd.OutOrStdout(), "merged %d analysis shards → %s\n", len(args)-1, out)
+				}
+				return nil
 			default:
-				return usagef("merge: KIND must be replay, got %q", args[0])
+				return usagef("merge: KIND must be replay or analysis, got %q", args[0])
 			}
 		},
 	}

@@ -1,0 +1,450 @@
+package analysis
+
+import (
+	"bufio"
+	"cmp"
+	"container/heap"
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+
+	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/series"
+	"github.com/revisit-dev/revisit/transform"
+)
+
+// Files of an analysis shard's output (RunShard).
+const (
+	PartialFile   = "partial.gob"    // the Partial
+	ShardStatFile = "page_stats.gob" // the shard's page statistics with their dataset positions
+	ShardKind     = "analysis-shard" // its results kind (marker .revisit-analysis-shard)
+)
+
+// Partial is what one pass over the pages of a shard leaves for the
+// tables: every per-page result with the page's dataset position (so that
+// the shards' results go back into dataset order), sums and extremes,
+// and for the selections (top pages, closest to Poisson, busiest pages
+// for NHPP and staleness, the aggregate sample) the shard's own best
+// candidates, from which the merge selects with the same rule. Merging
+// the Partials of shards 0…N−1 (MergePartials) gives exactly the Partial
+// of one pass over all pages, so the tables are identical.
+type Partial struct {
+	Tool  string // "revisit"
+	Shard string // "i/N"; "" for a whole dataset
+	I, N  int
+	Opt   PartialOptions
+	Unit  float64
+
+	Pages              int
+	Updates, Intervals int64
+	First, Last        int64 // Unix seconds; First 0: no update yet
+	Screened, InBand   int
+	CoVs               []PosFloat     // screened pages' CoV, dataset order
+	Candidates         []PosCandidate // pages in the band with their checks, dataset order
+	Closest            []Near         // the Closest smallest |v − 1|, ties in dataset order
+	Top                []series.Page  // the Top pages with the most updates (transform.TopKeeper)
+	Keep               []series.Page  // the busiest pages for NHPP and staleness
+	Agg                []HashedValue  // the AggregateMax intervals with the smallest keys, by key
+	Bins               map[int]int64  // intervals per survival bin
+	PageErrors         []PosPageError // errors of the shard's estimates, by replay row
+	ReplaySource       string
+}
+
+// PartialOptions are the options a Partial was computed with; shards of
+// one analysis must agree on them.
+type PartialOptions struct {
+	Dataset, Replay    string
+	Unit               float64
+	Top, MinUpdates    int
+	Band               float64
+	MaxLag, Closest    int
+	XMax               float64
+	Extra              int
+	Seed               uint64
+	Reps, AggregateMax int
+	Localized          LocalizedOptions
+}
+
+func partialOptionsOf(o *Options) PartialOptions {
+	return PartialOptions{Dataset: o.Dataset, Replay: o.Replay, Unit: o.Unit, Top: o.Top, MinUpdates: o.MinUpdates,
+		Band: o.Band, MaxLag: o.MaxLag, Closest: o.Closest, XMax: o.XMax, Extra: o.Extra, Seed: o.Seed,
+		Reps: o.Reps, AggregateMax: o.AggregateMax, Localized: o.Localized}
+}
+
+func (p PartialOptions) options() Options {
+	return Options{Dataset: p.Dataset, Replay: p.Replay, Unit: p.Unit, Top: p.Top, MinUpdates: p.MinUpdates,
+		Band: p.Band, MaxLag: p.MaxLag, Closest: p.Closest, XMax: p.XMax, Extra: p.Extra, Seed: p.Seed,
+		Reps: p.Reps, AggregateMax: p.AggregateMax, Localized: p.Localized}
+}
+
+// PosFloat is a value of the page at dataset row Pos.
+type PosFloat struct {
+	Pos int64
+	V   float64
+}
+
+// PosCandidate is a screened page at dataset row Pos.
+type PosCandidate struct {
+	Pos int64
+	Candidate
+}
+
+// Near is a page close to Poisson: its statistics and intervals.
+type Near struct {
+	Pos   int64
+	Stats PageStats
+	U     []float64
+}
+
+// PosPageError is a page error with the index of its row in the replay
+// output.
+type PosPageError struct {
+	Row int
+	PageError
+}
+
+// HashedValue is an interval of the aggregate sample with its key.
+type HashedValue struct {
+	Key  uint64
+	Page int64
+	I    int
+	V    float64
+}
+
+func (a HashedValue) cmp(b HashedValue) int {
+	return cmp.Or(cmp.Compare(a.Key, b.Key), cmp.Compare(a.Page, b.Page), cmp.Compare(a.I, b.I))
+}
+
+// bottomK keeps the k intervals with the smallest key
+// SplitMix64(SplitMix64(page ⊕ SplitMix64(seed)) + i) (shard.Hash), i the
+// interval's index in its page: a uniform sample without replacement of
+// all intervals (each interval's key is an independent-looking uniform
+// draw), which depends neither on the order pages are read in nor on how
+// they are split among shards: the bottom k of the union of the shards'
+// bottom k is the bottom k of all. Memory: k values; time O(log k) per
+// interval that enters the sample, O(1) for the others.
+type bottomK struct {
+	k    int
+	seed uint64
+	h    maxHeap
+}
+
+func newBottomK(k int, seed uint64) *bottomK {
+	return &bottomK{k: k, seed: shard.Hash(int64(seed))}
+}
+
+func (b *bottomK) offer(page int64, i int, v float64) {
+	hv := HashedValue{Key: shard.Hash(int64(shard.Hash(int64(uint64(page)^b.seed)) + uint64(i))), Page: page, I: i, V: v}
+	if len(b.h) < b.k {
+		heap.Push(&b.h, hv)
+		return
+	}
+	if b.k > 0 && hv.cmp(b.h[0]) < 0 {
+		b.h[0] = hv
+		heap.Fix(&b.h, 0)
+	}
+}
+
+// sorted returns the sample by key.
+func (b *bottomK) sorted() []HashedValue {
+	out := slices.Clone([]HashedValue(b.h))
+	slices.SortFunc(out, HashedValue.cmp)
+	return out
+}
+
+type maxHeap []HashedValue
+
+func (h maxHeap) Len() int           { return len(h) }
+func (h maxHeap) Less(i, j int) bool { return h[i].cmp(h[j]) > 0 }
+func (h maxHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *maxHeap) Push(x any)        { *h = append(*h, x.(HashedValue)) }
+func (h *maxHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// MergePartials combines the Partials of shards 0…N−1 (each exactly once,
+// with the same options and unit) into the Partial of all pages.
+func MergePartials(parts []*Partial) (*Partial, error) {
+	if len(parts) == 0 {
+		return nil, errors.New("merge: no analysis shards")
+	}
+	p0 := parts[0]
+	n := p0.N
+	if n < 1 {
+		return nil, errors.New("merge: not the analysis of a shard (analyze --shard i/N)")
+	}
+	seen := make([]bool, n)
+	for _, p := range parts {
+		if p.N != n || p.I < 0 || p.I >= n {
+			return nil, fmt.Errorf("merge: shard %s and shard %s are not shards of one split", p0.Shard, p.Shard)
+		}
+		if seen[p.I] {
+			return nil, fmt.Errorf("merge: shard %s given twice", p.Shard)
+		}
+		seen[p.I] = true
+		if !reflect.DeepEqual(p.Opt, p0.Opt) {
+			return nil, fmt.Errorf("merge: shards %s and %s were analyzed with different options (%+v vs %+v)", p0.Shard, p.Shard, p0.Opt, p.Opt)
+		}
+		if p.Unit != p0.Unit || p.ReplaySource != p0.ReplaySource {
+			return nil, fmt.Errorf("merge: shards %s and %s differ in unit or replay (%g %q vs %g %q)", p0.Shard, p.Shard, p0.Unit, p0.ReplaySource, p.Unit, p.ReplaySource)
+		}
+	}
+	for i, ok := range seen {
+		if !ok {
+			return nil, fmt.Errorf("merge: shard %d/%d is missing (%d of %d given)", i, n, len(parts), n)
+		}
+	}
+	o := p0.Opt
+	m := &Partial{Tool: "revisit", Opt: o, Unit: p0.Unit, ReplaySource: p0.ReplaySource, Bins: map[int]int64{}}
+	top := transform.NewTopKeeper(o.Top)
+	oo := o.options()
+	keep := newLocalizedKeeper(&oo)
+	for _, p := range parts {
+		m.Pages += p.Pages
+		m.Updates += p.Updates
+		m.Intervals += p.Intervals
+		if p.First != 0 && (m.First == 0 || p.First < m.First) {
+			m.First = p.First
+		}
+		m.Last = max(m.Last, p.Last)
+		m.Screened += p.Screened
+		m.InBand += p.InBand
+		m.CoVs = append(m.CoVs, p.CoVs...)
+		m.Candidates = append(m.Candidates, p.Candidates...)
+		m.Closest = append(m.Closest, p.Closest...)
+		for i := range p.Top {
+			top.Offer(&p.Top[i])
+		}
+		if keep != nil {
+			for i := range p.Keep {
+				keep.Offer(&p.Keep[i])
+			}
+		}
+		m.Agg = append(m.Agg, p.Agg...)
+		for k, v := range p.Bins {
+			m.Bins[k] += v
+		}
+		m.PageErrors = append(m.PageErrors, p.PageErrors...)
+	}
+	slices.SortStableFunc(m.CoVs, func(a, b PosFloat) int { return cmp.Compare(a.Pos, b.Pos) })
+	slices.SortStableFunc(m.Candidates, func(a, b PosCandidate) int { return cmp.Compare(a.Pos, b.Pos) })
+	slices.SortStableFunc(m.Closest, func(a, b Near) int {
+		return cmp.Or(cmp.Compare(math.Abs(a.Stats.CoV-1), math.Abs(b.Stats.CoV-1)), cmp.Compare(a.Pos, b.Pos))
+	})
+	m.Closest = m.Closest[:min(len(m.Closest), o.Closest)]
+	m.Top = top.Pages()
+	if keep != nil {
+		m.Keep = keep.Pages()
+	}
+	slices.SortFunc(m.Agg, HashedValue.cmp)
+	m.Agg = m.Agg[:min(len(m.Agg), o.AggregateMax)]
+	slices.SortStableFunc(m.PageErrors, func(a, b PosPageError) int { return cmp.Compare(a.Row, b.Row) })
+	return m, nil
+}
+
+// RunShard is Run on the pages of shard sp only: it writes, atomically,
+// an analysis shard (results kind ShardKind) holding the shard's Partial
+// and its page statistics, for MergeShards. Every shard reads the whole
+// replay output (give the merged replay) and the whole dataset (skipping
+// the decoding-free work of pages it does not own).
+func RunShard(ctx context.Context, opt Options, sp shard.Spec) error {
+	opt.defaults()
+	if opt.Out == "" {
+		return errors.New("analyze: no output directory")
+	}
+	if sp.N < 1 {
+		return errors.New("analyze: RunShard needs a shard i/N")
+	}
+	if opt.Replay != "" && opt.Estimates == nil {
+		return fmt.Errorf("analyze: replay directory %s given but no reader for it", opt.Replay)
+	}
+	r, err := dataset.Open(opt.Dataset)
+	if err != nil {
+		return err
+	}
+	return WriteResults(opt.Out, ShardKind, func(tmp string) error {
+		f, err := os.Create(filepath.Join(tmp, ShardStatFile))
+		if err != nil {
+			return fmt.Errorf("analyze: %w", err)
+		}
+		defer f.Close()
+		bw := bufio.NewWriterSize(f, 1<<16)
+		enc := gob.NewEncoder(bw)
+		var rows []EstimateRow
+		p, err := pass(ctx, r.Each, opt, sp, &rows, func(string) error { return nil }, func(pos int64, st PageStats) error {
+			return enc.Encode(posStats{pos, st})
+		})
+		if err != nil {
+			return err
+		}
+		if err := bw.Flush(); err != nil {
+			return fmt.Errorf("analyze: %w", err)
+		}
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("analyze: %w", err)
+		}
+		return writeGob(filepath.Join(tmp, PartialFile), p)
+	})
+}
+
+type posStats struct {
+	Pos   int64
+	Stats PageStats
+}
+
+func writeGob(name string, v any) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return fmt.Errorf("analyze: %w", err)
+	}
+	bw := bufio.NewWriter(f)
+	if err := gob.NewEncoder(bw).Encode(v); err != nil {
+		f.Close()
+		return fmt.Errorf("analyze: %s: %w", name, err)
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("analyze: %w", err)
+	}
+	return f.Close()
+}
+
+// ReadPartial reads the Partial of an analysis shard directory.
+func ReadPartial(dir string) (*Partial, error) {
+	f, err := os.Open(filepath.Join(dir, PartialFile))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("analysis shard %s: no %s: not the output of analyze --shard i/N", dir, PartialFile)
+		}
+		return nil, err
+	}
+	defer f.Close()
+	var p Partial
+	if err := gob.NewDecoder(bufio.NewReader(f)).Decode(&p); err != nil {
+		return nil, fmt.Errorf("analysis shard %s: %s: %w", dir, PartialFile, err)
+	}
+	return &p, nil
+}
+
+// MergeShards combines analysis shards 0…N−1 (RunShard) into one
+// analysis at out, with the same tables and files as Run on the whole
+// dataset (page_stats in dataset order, every table and figure). The
+// replay rows, if the shards used a replay, are read again through
+// estimates (the figures of the top page need them). Memory: the
+// Partials, the replay rows, and one page-statistics row per shard.
+func MergeShards(ctx context.Context, dirs []string, out string, estimates func(string) ([]EstimateRow, string, error), log io.Writer) (*Result, error) {
+	parts := make([]*Partial, len(dirs))
+	for i, d := range dirs {
+		var err error
+		if parts[i], err = ReadPartial(d); err != nil {
+			return nil, err
+		}
+	}
+	m, err := MergePartials(parts)
+	if err != nil {
+		return nil, &MergeError{err}
+	}
+	opt := m.Opt.options()
+	opt.Out, opt.Estimates, opt.Log = out, estimates, log
+	var rows []EstimateRow
+	if opt.Replay != "" {
+		if estimates == nil {
+			return nil, fmt.Errorf("merge: the shards used replay %s but no reader was given", opt.Replay)
+		}
+		if rows, _, err = estimates(opt.Replay); err != nil {
+			return nil, fmt.Errorf("merge: %w", err)
+		}
+	}
+	var res *Result
+	err = WriteResults(out, "analysis", func(tmp string) error {
+		if err := mergeStats(ctx, dirs, m.Unit, filepath.Join(tmp, "page_stats")); err != nil {
+			return err
+		}
+		var err error
+		res, err = finishTables(ctx, m, rows, opt, tmp)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// MergeError is a set of analysis shards that do not form one analysis.
+type MergeError struct{ Err error }
+
+func (e *MergeError) Error() string { return e.Err.Error() }
+func (e *MergeError) Unwrap() error { return e.Err }
+
+// mergeStats writes the shards' page statistics in dataset order.
+func mergeStats(ctx context.Context, dirs []string, unit float64, stem string) error {
+	w, err := newColWriter(stem, pageStatsColumns(transform.UnitName(unit)))
+	if err != nil {
+		return fmt.Errorf("merge: %w", err)
+	}
+	defer w.Abort()
+	type stream struct {
+		dec  *gob.Decoder
+		head *posStats
+		f    *os.File
+	}
+	ss := make([]*stream, len(dirs))
+	next := func(s *stream, dir string) error {
+		var ps posStats
+		if err := s.dec.Decode(&ps); err != nil {
+			if err == io.EOF {
+				s.head = nil
+				return nil
+			}
+			return fmt.Errorf("merge: %s: %w", filepath.Join(dir, ShardStatFile), err)
+		}
+		s.head = &ps
+		return nil
+	}
+	for i, d := range dirs {
+		f, err := os.Open(filepath.Join(d, ShardStatFile))
+		if err != nil {
+			return fmt.Errorf("merge: %w", err)
+		}
+		defer f.Close()
+		ss[i] = &stream{dec: gob.NewDecoder(bufio.NewReaderSize(f, 1<<16)), f: f}
+		if err := next(ss[i], d); err != nil {
+			return err
+		}
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		best := -1
+		for i, s := range ss {
+			if s.head != nil && (best < 0 || s.head.Pos < ss[best].head.Pos) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		if err := w.Append(pageStatsRow(ss[best].head.Stats)); err != nil {
+			return fmt.Errorf("merge: %w", err)
+		}
+		if err := next(ss[best], dirs[best]); err != nil {
+			return err
+		}
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("merge: %w", err)
+	}
+	return nil
+}
