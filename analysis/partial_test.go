@@ -1,0 +1,180 @@
+package analysis
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/model"
+	"github.com/revisit-dev/revisit/series"
+	"github.com/revisit-dev/revisit/transform"
+)
+
+// bottomK must keep exactly the k smallest keys of all intervals, as a
+// naive sort of every key says, whatever the order of the offers.
+func TestBottomKNaive(t *testing.T) {
+	type iv struct {
+		page int64
+		i    int
+	}
+	var all []HashedValue
+	b := newBottomK(50, 9)
+	rev := newBottomK(50, 9)
+	var offers []iv
+	for page := int64(1); page <= 40; page++ {
+		for i := range int(page * 3) {
+			offers = append(offers, iv{page, i})
+			seed := shard.Hash(9)
+			all = append(all, HashedValue{Key: shard.Hash(int64(shard.Hash(int64(uint64(page)^seed)) + uint64(i))), Page: page, I: i, V: float64(i)})
+		}
+	}
+	for _, o := range offers {
+		b.offer(o.page, o.i, float64(o.i))
+	}
+	for k := len(offers) - 1; k >= 0; k-- {
+		rev.offer(offers[k].page, offers[k].i, float64(offers[k].i))
+	}
+	slices.SortFunc(all, func(a, b HashedValue) int { return cmp.Compare(a.Key, b.Key) })
+	want := all[:50]
+	if got := b.sorted(); !slices.Equal(got, want) {
+		t.Fatalf("bottomK kept %v\nwant %v", got[:3], want[:3])
+	}
+	if got := rev.sorted(); !slices.Equal(got, want) {
+		t.Fatal("bottomK depends on the order of the offers")
+	}
+}
+
+// shardPages are 40 pages: Poisson ones (in the CoV band), Pareto and
+// Weibull ones, with ties in the number of updates (for the top pages)
+// and a tiny page, in an order unrelated to their ids.
+func shardPages() []series.Page {
+	r := model.NewRand(3, 3)
+	var out []series.Page
+	for k := range 40 {
+		var d model.Dist = model.Exponential{Rate: 1}
+		switch k % 3 {
+		case 1:
+			d = model.Pareto{Alpha: 2.5, Beta: 1.5}
+		case 2:
+			d = model.Weibull{K: 0.6, Scale: 1}
+		}
+		n := 30 + 17*(k%7)
+		if k == 5 {
+			n = 2
+		}
+		raw := series.RawPage{ID: int64(1000 - 7*k), Title: d.String(), Resolution: 1, Source: "generated"}
+		ts := 1e9
+		for range n {
+			raw.Revisions = append(raw.Revisions, int64(ts))
+			ts += 3600*d.Rand(r) + 1
+		}
+		out = append(out, raw.Normalize())
+	}
+	return out
+}
+
+// Merging the analyses of N = 1, 3 and 7 shards gives every file of the
+// unsharded analysis byte for byte: page statistics, the screen, the
+// closest pages, top pages, tail fits on a sample smaller than the
+// intervals, page errors from a replay, NHPP and staleness.
+func TestShardMergeEqualsAnalyze(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	w, err := dataset.Create(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := shardPages()
+	for i := range pages {
+		if err := w.Write(&pages[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(nil); err != nil {
+		t.Fatal(err)
+	}
+	grid := series.Grid(1, 10)
+	var rows []EstimateRow
+	for _, k := range []int{0, 4, 9, 13} { // pages in several shards
+		truth := transform.AgeCDF(transform.Intervals(pages[k].Updates, 3600), grid)
+		id := pages[k].ID
+		rows = append(rows,
+			EstimateRow{PageID: id, Sampler: "const:1", Method: "truth", Kind: "G", CDF: truth},
+			EstimateRow{PageID: id, Sampler: "const:1", Method: "M4", Kind: "G", CDF: truth},
+			EstimateRow{PageID: id, Sampler: "const:1", Method: "M3", Kind: "G", CDF: series.CDF{X: grid, P: make([]float64, len(grid))}})
+	}
+	read := func(string) ([]EstimateRow, string, error) { return rows, "hand-made rows", nil }
+	opt := Options{Dataset: dir, Replay: "fake", Estimates: read, Reps: 19, MinUpdates: 40, Top: 3, Closest: 4,
+		AggregateMax: 300, MaxLag: 10, Seed: 4, Localized: LocalizedOptions{NHPP: true, Theta: 0.1, Staleness: true, Epsilon: 0.1, SelectMax: 5}}
+	tmp := t.TempDir()
+	full := opt
+	full.Out = filepath.Join(tmp, "full")
+	res, err := Run(context.Background(), full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.InBand == 0 || res.Intervals <= 300 || len(res.PageErrors) != 8 {
+		t.Fatalf("in band %d, intervals %d, page errors %d: the case must have candidates, more intervals than the sample and 8 errors", res.InBand, res.Intervals, len(res.PageErrors))
+	}
+	want := readTree(t, full.Out)
+	for _, n := range []int{1, 3, 7} {
+		var dirs []string
+		for i := range n {
+			o := opt
+			o.Out = filepath.Join(tmp, "s", string(rune('a'+n)), string(rune('a'+i)))
+			if err := RunShard(context.Background(), o, shard.Spec{I: i, N: n}); err != nil {
+				t.Fatalf("shard %d/%d: %v", i, n, err)
+			}
+			dirs = append(dirs, o.Out)
+		}
+		slices.Reverse(dirs)
+		out := filepath.Join(tmp, "m", string(rune('a'+n)))
+		if _, err := MergeShards(context.Background(), dirs, out, read, nil); err != nil {
+			t.Fatalf("merge of %d: %v", n, err)
+		}
+		got := readTree(t, out)
+		for name, b := range want {
+			if !bytes.Equal(got[name], b) {
+				t.Errorf("N = %d: %s differs from the unsharded analysis", n, name)
+			}
+		}
+		for name := range got {
+			if _, ok := want[name]; !ok {
+				t.Errorf("N = %d: extra file %s", n, name)
+			}
+		}
+		if n == 3 {
+			_, err := MergeShards(context.Background(), dirs[:2], filepath.Join(tmp, "bad"), read, nil)
+			var me *MergeError
+			if !errors.As(err, &me) {
+				t.Errorf("merge of 2 of 3 shards: %v, want a MergeError", err)
+			}
+		}
+	}
+}
+
+// readTree is every file under dir by relative path.
+func readTree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[rel] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
