@@ -82,6 +82,10 @@ func newColWriter(stem string, cols []tables.Column) (*colWriter, error) {
 	props := parquet.NewWriterProperties(
 		parquet.WithCompression(compress.Codecs.Zstd),
 		parquet.WithMaxRowGroupLength(colWriterGroup),
+		// No dictionaries: one that outgrows its page falls back to plain
+		// pages, and arrow-go then lists the chunk's encodings in map
+		// order, so the same rows would not always give the same bytes.
+		parquet.WithDictionaryDefault(false),
 	)
 	if w.fw, err = pqarrow.NewFileWriter(schema, w.pqFile, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema())); err != nil {
 		w.pqFile.Close()

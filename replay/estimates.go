@@ -130,6 +130,11 @@ func newEstimateWriter(path string) (*estimateWriter, error) {
 	props := parquet.NewWriterProperties(
 		parquet.WithCompression(compress.Codecs.Zstd),
 		parquet.WithCompressionLevel(3),
+		// Dictionaries only for the few repeated strings: a dictionary
+		// that outgrows its page falls back to plain pages, and arrow-go
+		// then lists the chunk's encodings in map order, so the same rows
+		// would not always give the same bytes (merge must reproduce them).
+		parquet.WithDictionaryDefault(false),
 		parquet.WithDictionaryFor("sampler", true),
 		parquet.WithDictionaryFor("method", true),
 		parquet.WithDictionaryFor("kind", true),

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/revisit-dev/revisit/replay"
+)
+
+// TestShardChild is the body of one shard process of
+// TestShardsSeparateProcesses: revisit with the arguments in
+// REVISIT_SHARD_ARGS.
+func TestShardChild(t *testing.T) {
+	args := os.Getenv("REVISIT_SHARD_ARGS")
+	if args == "" {
+		t.Skip("only as a child of TestShardsSeparateProcesses")
+	}
+	os.Exit(execute(strings.Split(args, "\x1f")))
+}
+
+// Replay and analyze run as N = 1, 3 and 7 separate processes, each
+// with its shard (from --shard i/N, or from JOB_COMPLETION_INDEX or
+// SLURM_ARRAY_TASK_ID with --shard N), and 'revisit merge' of their
+// outputs gives the unsharded estimates.parquet and every analysis file
+// byte for byte, and the same replay.json but for its times.
+func TestShardsSeparateProcesses(t *testing.T) {
+	if os.Getenv("REVISIT_SHARD_ARGS") != "" {
+		t.Skip("in a child")
+	}
+	tmp := t.TempDir()
+	ds := filepath.Join(tmp, "ds")
+	run := func(args ...string) {
+		t.Helper()
+		if code := execute(append([]string{"-q"}, args...)); code != exitOK {
+			t.Fatalf("revisit %v: exit %d", args, code)
+		}
+	}
+	// 40 pages with heavy-tailed sizes (the generator's default model).
+	run("generate", "--format", "parquet", "--pages", "40", "--span", "20d", "--seed", "5", "-o", ds)
+	replayArgs := []string{"--top", "0", "--sampler", "exp:20x", "--sampler", "const:0.05x", "--methods", "M2,M4,M6,naive", "--seed", "3"}
+	analyzeArgs := []string{"--screen-updates", "20", "--reps", "19", "--aggregate-max", "400", "--nhpp"}
+	full := filepath.Join(tmp, "full")
+	run(append(append([]string{"replay", ds}, replayArgs...), "-o", full)...)
+	afull := filepath.Join(tmp, "afull")
+	run(append(append([]string{"analyze", ds, full}, analyzeArgs...), "-o", afull)...)
+	wantEst, err := os.ReadFile(filepath.Join(full, replay.EstimatesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantMeta := metaNoTimes(t, full)
+	wantTree := tree(t, afull)
+
+	// shards runs the N shard processes of one command, two at a time.
+	shards := func(n int, out func(i int) string, args ...string) []string {
+		t.Helper()
+		dirs := make([]string, n)
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, 2)
+		errs := make([]string, n)
+		for i := range n {
+			dirs[i] = out(i)
+			a := append(append([]string{"-q"}, args...), "-o", dirs[i])
+			env := os.Environ()
+			switch i % 3 {
+			case 0:
+				a = append(a, "--shard", fmt.Sprintf("%d/%d", i, n))
+			case 1: // a Kubernetes Indexed Job
+				a = append(a, "--shard", fmt.Sprint(n))
+				env = append(env, fmt.Sprintf("JOB_COMPLETION_INDEX=%d", i))
+			case 2: // a Slurm array --array=1-N
+				a = append(a, "--shard", fmt.Sprint(n))
+				env = append(env, fmt.Sprintf("SLURM_ARRAY_TASK_ID=%d", i+1), "SLURM_ARRAY_TASK_MIN=1")
+			}
+			cmd := exec.Command(os.Args[0], "-test.run=^TestShardChild$", "-test.count=1")
+			cmd.Env = append(env, "REVISIT_SHARD_ARGS="+strings.Join(a, "\x1f"))
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				if b, err := cmd.CombinedOutput(); err != nil {
+					errs[i] = fmt.Sprintf("shard %d/%d: %v\n%s", i, n, err, b)
+				}
+			}()
+		}
+		wg.Wait()
+		for _, e := range errs {
+			if e != "" {
+				t.Fatal(e)
+			}
+		}
+		return dirs
+	}
+	for _, n := range []int{1, 3, 7} {
+		rdirs := shards(n, func(i int) string { return filepath.Join(tmp, fmt.Sprintf("r%d-%d", n, i)) },
+			append([]string{"replay", ds}, replayArgs...)...)
+		merged := filepath.Join(tmp, fmt.Sprintf("r%d", n))
+		run(append([]string{"merge", "replay"}, append(rdirs, "-o", merged)...)...)
+		got, err := os.ReadFile(filepath.Join(merged, replay.EstimatesFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, wantEst) {
+			t.Errorf("N = %d: merged estimates.parquet differs from the unsharded one (%d vs %d bytes)", n, len(got), len(wantEst))
+		}
+		if m := metaNoTimes(t, merged); !reflect.DeepEqual(m, wantMeta) {
+			t.Errorf("N = %d: merged replay.json differs:\n%v\nwant\n%v", n, m, wantMeta)
+		}
+
+		adirs := shards(n, func(i int) string { return filepath.Join(tmp, fmt.Sprintf("a%d-%d", n, i)) },
+			append([]string{"analyze", ds, full}, analyzeArgs...)...)
+		amerged := filepath.Join(tmp, fmt.Sprintf("a%d", n))
+		run(append([]string{"merge", "analysis"}, append(adirs, "-o", amerged)...)...)
+		gotTree := tree(t, amerged)
+		for name, b := range wantTree {
+			if !bytes.Equal(gotTree[name], b) {
+				t.Errorf("N = %d: analysis file %s differs from the unsharded one", n, name)
+			}
+		}
+		if len(gotTree) != len(wantTree) {
+			t.Errorf("N = %d: %d analysis files, want %d", n, len(gotTree), len(wantTree))
+		}
+	}
+	// Usage errors: a shard missing, an index outside 0…N−1, no index.
+	if code := execute([]string{"-q", "merge", "replay", filepath.Join(tmp, "r3-0"), filepath.Join(tmp, "r3-1"), "-o", filepath.Join(tmp, "x")}); code != exitUsage {
+		t.Errorf("merge of 2 of 3 shards: exit %d, want %d", code, exitUsage)
+	}
+	for _, sh := range []string{"3/3", "3", "0/0"} {
+		if code := execute([]string{"-q", "replay", ds, "--shard", sh, "-o", filepath.Join(tmp, "y")}); code != exitUsage {
+			t.Errorf("--shard %s: exit %d, want %d", sh, code, exitUsage)
+		}
+	}
+}
+
+func metaNoTimes(t *testing.T, dir string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, replay.MetaFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m, "created")
+	delete(m, "elapsed_s")
+	return m
+}
+
+func tree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[rel] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
