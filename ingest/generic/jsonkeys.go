@@ -54,7 +54,7 @@ func (r *Reader) gatherJSONKeys() error {
 			return r.bad(&source.ParseError{File: r.so.File, Offset: r.skipBytes + int64(v.Offset), Line: lineOf(v.Offset), Page: string(id), Reason: "timestamp",
 				Err: fmt.Errorf("key %q: %w", key, err)}, 1)
 		}
-		return r.add(id, nil, t, lineOf(v.Offset), r.skipBytes+int64(v.Offset))
+		return r.add(id, nil, nil, t, lineOf(v.Offset), r.skipBytes+int64(v.Offset))
 	})
 	if err == nil {
 		return nil
