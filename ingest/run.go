@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/revisit-dev/revisit/dataset"
@@ -102,10 +103,33 @@ type driver struct {
 	lastConsumed int64
 	compressed   bool // the current input is compressed: parse offsets are in the decompressed stream
 
+	// live counts the decompressed bytes the parsers of the current input
+	// read (atomically: a progress tick reads it while they parse);
+	// lastLive is its value at the last Progress.Add.
+	live         *liveCounter
+	lastLive     int64
+	decompressed int64 // decompressed bytes of the inputs done
+
+	titleChanges int64 // generic records whose --title differs from their object's first
+
 	badRevisions int64 // revisions of pages skipped as bad (ParseError.Revisions), under badMu
 
 	businesses               yelp.Businesses
 	yelpJoined, yelpUnjoined int64
+	yelpIDTitles             int64 // Yelp businesses written without a business file: titled by id
+}
+
+// liveCounter counts the bytes read through it; Load is safe from another
+// goroutine.
+type liveCounter struct {
+	r io.Reader
+	n atomic.Int64
+}
+
+func (c *liveCounter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
 }
 
 type mergeKey struct {
@@ -196,13 +220,20 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 		Filters: s.Filters,
 		Counts:  d.counts,
 		Extra: map[string]any{
-			"remapped_page_ids": d.ids.remapped,
-			"sources":           d.ids.order,
+			"remapped_page_ids":  d.ids.remapped,
+			"sources":            d.ids.order,
+			"decompressed_bytes": d.decompressed,
 		},
 	}
 	if d.businesses != nil {
 		m.Extra["yelp_businesses_joined"] = d.yelpJoined
 		m.Extra["yelp_businesses_not_in_business_file"] = d.yelpUnjoined
+		m.Extra["yelp_titles"] = "name"
+	} else if d.yelpIDTitles > 0 {
+		m.Extra["yelp_titles"] = yelpIDTitlesNote
+	}
+	if d.titleChanges > 0 {
+		m.Extra["generic_title_changes"] = d.titleChanges
 	}
 	if err := w.Close(m); err != nil {
 		return nil, err
@@ -219,6 +250,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 	}
 	defer r.Close()
 	d.lastConsumed = 0
+	d.live, d.lastLive = &liveCounter{r: r}, 0
 	d.badMu.Lock()
 	d.inputBad = map[string]int64{}
 	d.badMu.Unlock()
@@ -262,7 +294,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 				// counted, not fatal.
 				d.counts.Skipped["archive_members_unknown_format"]++
 				kinds = append(kinds, "skipped:"+member)
-				if _, err := io.Copy(io.Discard, r); err != nil {
+				if _, err := io.Copy(io.Discard, d.live); err != nil {
 					if err := d.badInput(r, name, err); err != nil {
 						return err
 					}
@@ -296,11 +328,12 @@ func (d *driver) input(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	d.report(r, 0, 0)
 	size := r.Size()
 	if size < 0 {
 		size = r.Consumed()
 	}
+	d.reportEnd(r, size)
+	d.decompressed += d.live.n.Load()
 	format := strings.Join(slices.Compact(slices.Clone(kinds)), ",")
 	switch {
 	case r.Archive() == decompress.SevenZip:
@@ -345,14 +378,29 @@ func quoteHead(head []byte) string {
 	return fmt.Sprintf("%q", head)
 }
 
-// report passes the stored bytes read since the last call to Progress.
+// report passes the stored and decompressed bytes read since the last call
+// to Progress, with pages and revisions.
 func (d *driver) report(r *decompress.Reader, pages, revs int64) {
 	if d.opt.Progress == nil {
 		return
 	}
-	c := r.Consumed()
-	d.opt.Progress.Add(c-d.lastConsumed, pages, revs)
-	d.lastConsumed = c
+	c, l := r.Consumed(), d.live.n.Load()
+	d.opt.Progress.Add(c-d.lastConsumed, l-d.lastLive, pages, revs)
+	d.lastConsumed, d.lastLive = c, l
+}
+
+// reportEnd reports the end of an input of the given stored size: what is
+// left of it counts as read (a decompressor may stop before trailing
+// bytes), so that the stored bytes reported add up to the total.
+func (d *driver) reportEnd(r *decompress.Reader, size int64) {
+	if d.opt.Progress == nil {
+		return
+	}
+	d.report(r, 0, 0)
+	if size > d.lastConsumed {
+		d.opt.Progress.Add(size-d.lastConsumed, 0, 0, 0)
+		d.lastConsumed = size
+	}
 }
 
 func (d *driver) sourceOptions(name string) source.Options {
@@ -386,7 +434,7 @@ func (d *driver) newReader(r *decompress.Reader, name, kind string) (source.Read
 		if d.ns != nil {
 			mo.Keep = d.keepNamespace
 		}
-		return mediawiki.NewReader(r, mo), nil
+		return mediawiki.NewReader(d.live, mo), nil
 	case KindGeneric:
 		g := d.opt.Generic
 		if g.Source == "" {
@@ -398,7 +446,7 @@ func (d *driver) newReader(r *decompress.Reader, name, kind string) (source.Read
 		} else if r.Name() != "<stdin>" {
 			g.FileName = r.Name()
 		}
-		gr, err := generic.NewReader(r, g, d.sourceOptions(name))
+		gr, err := generic.NewReader(d.live, g, d.sourceOptions(name))
 		if err != nil {
 			var pe *source.ParseError
 			if errors.As(err, &pe) {
@@ -454,7 +502,29 @@ func (d *driver) stream(ctx context.Context, r *decompress.Reader, name, kind st
 		}
 	}()
 	grouped := kind == KindMediaWiki
-	for b := range ch {
+	// While the parser works on one long page (or gathers a whole
+	// ungrouped input) no batch comes: the ticks keep the display moving.
+	var tick <-chan time.Time
+	if d.opt.Progress != nil {
+		t := time.NewTicker(ProgressInterval)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		var b batch
+		select {
+		case <-tick:
+			d.report(r, 0, 0)
+			continue
+		case bb, ok := <-ch:
+			if !ok {
+				if gr, ok := src.(*generic.Reader); ok {
+					d.titleChanges += gr.Stats().TitleChanges
+				}
+				return nil
+			}
+			b = bb
+		}
 		var revs int64
 		for _, p := range b.pages {
 			revs += int64(len(p.Revisions))
@@ -475,7 +545,6 @@ func (d *driver) stream(ctx context.Context, r *decompress.Reader, name, kind st
 			return err
 		}
 	}
-	return nil
 }
 
 // merge collects a page of an ungrouped reader; the same (source, id) from
@@ -537,7 +606,7 @@ func (d *driver) flushMerged() error {
 	for _, k := range d.mergeOrder {
 		p := d.merged[k]
 		delete(d.merged, k)
-		d.joinBusiness(p)
+		d.joinBusiness(p, d.kinds[k])
 		if err := d.page(p, d.kinds[k], d.files[k]); err != nil {
 			return err
 		}
@@ -613,8 +682,13 @@ func (d *driver) page(p *series.RawPage, kind, file string) error {
 	}
 	id, dup := d.ids.claim(pg.Source, pg.ID)
 	if dup {
+		what := fmt.Sprintf("page id %d of %s", pg.ID, pg.Source)
+		if kind != KindMediaWiki {
+			// A hashed id means nothing to people: the object's name does.
+			what = fmt.Sprintf("object %s of %s", named(p.Title, p.Group), pg.Source)
+		}
 		pe := &source.ParseError{File: file, Offset: p.Offset, Line: p.Line, Page: p.Title, Reason: "duplicate-page",
-			Err: fmt.Errorf("page id %d of %s was already read (overlapping inputs?)", pg.ID, pg.Source)}
+			Err: fmt.Errorf("%s was already read (overlapping inputs?)", what)}
 		if p.Line > 0 {
 			pe.Offset = -1
 		}
@@ -640,4 +714,13 @@ func (d *driver) page(p *series.RawPage, kind, file string) error {
 	c.Updates += int64(len(pg.Updates))
 	c.Collapsed += pg.Collapsed
 	return nil
+}
+
+// named is a page's name for people: its title quoted, with its group
+// when known ("Joe's Diner" (Tempe)).
+func named(title, group string) string {
+	if group != "" {
+		return fmt.Sprintf("%q (%s)", title, group)
+	}
+	return fmt.Sprintf("%q", title)
 }

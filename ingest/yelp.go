@@ -28,7 +28,7 @@ func sniffYelp(head []byte) (string, bool) {
 func isYelp(kind string) bool { return strings.HasPrefix(kind, yelpPrefix) }
 
 func (d *driver) newYelpReader(r *decompress.Reader, name, kind string) (source.Reader, error) {
-	return yelp.NewReader(r, d.sourceOptions(name))
+	return yelp.NewReader(d.live, d.sourceOptions(name))
 }
 
 // readBusinesses reads a Yelp business file. The join is done when the
@@ -36,7 +36,7 @@ func (d *driver) newYelpReader(r *decompress.Reader, name, kind string) (source.
 // may come before or after the review, tip and check-in files (in a tar or
 // on the command line).
 func (d *driver) readBusinesses(r *decompress.Reader, name string) error {
-	bs, err := yelp.ReadBusinesses(r, d.sourceOptions(name))
+	bs, err := yelp.ReadBusinesses(d.live, d.sourceOptions(name))
 	if err != nil {
 		return err
 	}
@@ -50,10 +50,19 @@ func (d *driver) readBusinesses(r *decompress.Reader, name string) error {
 	return nil
 }
 
-// joinBusiness gives a Yelp page its business's name as title and city as
-// group (SPEC §1.2) when the business file was among the inputs.
-func (d *driver) joinBusiness(p *series.RawPage) {
-	if p.Source != yelp.Source || d.businesses == nil {
+// yelpIDTitlesNote is the manifest's yelp_titles without a business file.
+const yelpIDTitlesNote = "business_id (no business file among the inputs)"
+
+// joinBusiness gives a Yelp page (of the given kind) its business's name as
+// title and city as group (SPEC §1.2) when the business file was among the
+// inputs; without one the title stays the business_id, which is counted so
+// that the summary can say so.
+func (d *driver) joinBusiness(p *series.RawPage, kind string) {
+	if !isYelp(kind) {
+		return
+	}
+	if d.businesses == nil {
+		d.yelpIDTitles++
 		return
 	}
 	b, ok := d.businesses[p.Title] // the title is the business_id until joined
