@@ -37,6 +37,7 @@ type Display struct {
 
 	start, last, lastDraw time.Time
 	drawn                 bool // a bar line is on the terminal
+	finished              bool
 	total                 int64
 	stored, dec           int64
 	pages, revs           int64
@@ -160,8 +161,23 @@ func (d *Display) eta(now time.Time) time.Duration {
 	return time.Duration(float64(now.Sub(d.start)) * float64(d.total-d.stored) / float64(d.stored))
 }
 
+// percent is the stored bytes' percentage of the total, at most 99 until
+// Finish: the stored bytes are read ahead of the decompressor (buffers of a
+// MB or so), so all of them are read while the end of a large stream is
+// still being decompressed and parsed.
 func (d *Display) percent() int64 {
-	return min(100, 100*d.stored/d.total)
+	if d.finished {
+		return min(100, 100*d.stored/d.total)
+	}
+	return min(99, 100*d.stored/d.total)
+}
+
+// etaText is the ETA for people: "ETA 12s", or "ETA <1s".
+func etaText(eta time.Duration) string {
+	if eta < time.Second {
+		return "ETA <1s"
+	}
+	return "ETA " + eta.Round(time.Second).String()
 }
 
 // Line is the log line for the state at time now: stored bytes of the
@@ -186,7 +202,7 @@ func (d *Display) Line(now time.Time) string {
 	s += dec + fmt.Sprintf(", %s pages (%s/s), %s revisions (%s/s)",
 		humanize.Comma(d.pages), perSecond(d.pages, sec), humanize.Comma(d.revs), perSecond(d.revs, sec))
 	if eta := d.eta(now); eta > 0 {
-		s += ", ETA " + eta.Round(time.Second).String()
+		s += ", " + etaText(eta)
 	}
 	return s + ", elapsed " + now.Sub(d.start).Round(time.Second).String()
 }
@@ -212,7 +228,7 @@ func (d *Display) Bar(now time.Time) string {
 	}
 	s += dec + ", " + plural(d.pages, "page") + ", " + plural(d.revs, "revision") + " (" + perSecond(d.revs, sec) + "/s)"
 	if eta := d.eta(now); eta > 0 {
-		s += ", ETA " + eta.Round(time.Second).String()
+		s += ", " + etaText(eta)
 	} else {
 		s += ", elapsed " + now.Sub(d.start).Round(time.Second).String()
 	}
@@ -244,6 +260,7 @@ func plural(v int64, what string) string {
 // every byte was reported) and ended with a newline, or a last log line if
 // any was printed.
 func (d *Display) Finish() {
+	d.finished = true
 	if d.quiet {
 		return
 	}

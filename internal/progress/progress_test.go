@@ -95,6 +95,14 @@ func TestBarLine(t *testing.T) {
 	d.Start(4_000_000)
 	c.t = c.t.Add(10 * time.Second)
 	d.Add(1_000_000, 100_000_000, 0, 5_000)
+	if got := d.Line(c.t); !strings.HasSuffix(got, ", ETA 30s, elapsed 10s") {
+		t.Fatalf("log line %q", got)
+	}
+	c.t = c.t.Add(-9900 * time.Millisecond) // 0.1 s: ETA 0.3 s
+	if got := d.Bar(c.t); !strings.HasSuffix(got, ", ETA <1s") {
+		t.Fatalf("short ETA: %q", got)
+	}
+	c.t = c.t.Add(9900 * time.Millisecond)
 	// 25% of a 20-cell bar is 5 cells; 100 MB in 10 s = 10 MB/s; 5,000
 	// revisions in 10 s = 500/s; ETA 10 s · 3/1 = 30 s.
 	want := "ingest  25% [█████░░░░░░░░░░░░░░░] 1.0/4.0 MB, 100 MB decompressed (10 MB/s), 0 pages, 5,000 revisions (500/s), ETA 30s"
@@ -139,6 +147,10 @@ func TestBarMovesAndFinishes(t *testing.T) {
 	}
 	c.t = c.t.Add(time.Second)
 	d.Add(100, 10_000, 1, 15_180)
+	// Every stored byte is read, but the stage is not done: 99 %, until Finish.
+	if bar := d.Bar(c.t); !strings.HasPrefix(bar, "ingest  99% [███████████████████░]") {
+		t.Fatalf("before Finish: %q", bar)
+	}
 	d.Finish()
 	out := buf.String()
 	last := out[strings.LastIndex(out, "\r")+1:]
