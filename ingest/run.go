@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dustin/go-humanize"
 	"io"
 	"os"
 	"runtime"
@@ -594,7 +595,7 @@ func (d *driver) tooMany(p *series.RawPage, file string, n int64, where string) 
 		where = " " + where
 	}
 	pe := &source.ParseError{File: file, Offset: p.Offset, Line: p.Line, Page: p.Title, Reason: "too-many-revisions", Revisions: n,
-		Err: fmt.Errorf("%d revisions%s, more than the limit of %d (--max-revisions-per-page)", n, where, d.opt.maxRevisions())}
+		Err: fmt.Errorf("%s revisions%s, more than the limit of %s (--max-revisions-per-page)", humanize.Comma(n), where, humanize.Comma(d.opt.maxRevisions()))}
 	if p.Line > 0 {
 		pe.Offset = -1
 	}

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/dustin/go-humanize"
+
 	"github.com/revisit-dev/revisit/ingest/source"
 	"github.com/revisit-dev/revisit/series"
 )
@@ -576,7 +578,7 @@ func (r *Reader) endTag(name []byte, off int64) (*series.RawPage, error) {
 		if max := r.opt.MaxRevisions; max > 0 && r.nrev > max {
 			if p.TooMany == 0 {
 				if !r.opt.SkipBad && !r.droppedNamespace() {
-					return nil, r.bad(r.revStart, "too-many-revisions", fmt.Errorf("revision %d: the page has more than %d revisions (--max-revisions-per-page)", r.revID, max))
+					return nil, r.bad(r.revStart, "too-many-revisions", fmt.Errorf("revision %d: the page has more than %s revisions (--max-revisions-per-page)", r.revID, humanize.Comma(max)))
 				}
 				// Counted from here on, not kept; ingest reports the
 				// page (with its count) when it is returned.
