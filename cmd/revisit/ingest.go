@@ -75,7 +75,7 @@ parallel), zstd, xz, LZMA-alone (.lzma), 7z, or none; tar archives (.tar,
     values joined by "/" ("en/X"). --title (or --title-column) names a
     column holding the object's title: its first non-empty value per object
     is kept (records with another value later are counted in the summary).
-    Columns are names, or 0-based indexes for headerless JSON arrays.
+    Columns are names or 0-based indexes (JSON arrays need indexes).
 
 Filters, applied in this order and each counted: --namespaces (MediaWiki
 only; default 0 = articles), --no-redirects, --since/--until (revisions
