@@ -295,7 +295,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 				// counted, not fatal.
 				d.counts.Skipped["archive_members_unknown_format"]++
 				kinds = append(kinds, "skipped:"+member)
-				if _, err := io.Copy(io.Discard, d.live); err != nil {
+				if err := d.ticking(r, func() error { _, err := io.Copy(io.Discard, d.live); return err }); err != nil {
 					if err := d.badInput(r, name, err); err != nil {
 						return err
 					}
@@ -305,7 +305,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 			return d.formatError(name, head)
 		}
 		if kind == KindYelpBusiness {
-			err = d.readBusinesses(r, name)
+			err = d.ticking(r, func() error { return d.readBusinesses(r, name) })
 		} else {
 			err = d.stream(ctx, r, name, kind)
 		}
@@ -388,6 +388,28 @@ func (d *driver) report(r *decompress.Reader, pages, revs int64) {
 	c, l := r.Consumed(), d.live.n.Load()
 	d.opt.Progress.Add(c-d.lastConsumed, l-d.lastLive, pages, revs)
 	d.lastConsumed, d.lastLive = c, l
+}
+
+// ticking runs fn (which reads the current input and calls no Progress
+// method) in its own goroutine and reports progress every
+// ProgressInterval until it returns: a large member passed over or a
+// large Yelp business file does not freeze the display.
+func (d *driver) ticking(r *decompress.Reader, fn func() error) error {
+	if d.opt.Progress == nil {
+		return fn()
+	}
+	done := make(chan error, 1)
+	go func() { done <- fn() }()
+	t := time.NewTicker(ProgressInterval)
+	defer t.Stop()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-t.C:
+			d.report(r, 0, 0)
+		}
+	}
 }
 
 // reportEnd reports the end of an input of the given stored size: what is

@@ -31,7 +31,8 @@ func (d *driver) newYelpReader(r *decompress.Reader, name, kind string) (source.
 	return yelp.NewReader(d.live, d.sourceOptions(name))
 }
 
-// readBusinesses reads a Yelp business file. The join is done when the
+// readBusinesses reads a Yelp business file (in a goroutine of its own:
+// it calls no Progress method). The join is done when the
 // merged Yelp pages are written, after every input, so the business file
 // may come before or after the review, tip and check-in files (in a tar or
 // on the command line).
@@ -46,7 +47,6 @@ func (d *driver) readBusinesses(r *decompress.Reader, name string) error {
 	for id, b := range bs {
 		d.businesses[id] = b
 	}
-	d.report(r, 0, 0)
 	return nil
 }
 
