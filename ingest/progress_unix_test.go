@@ -32,14 +32,16 @@ func (r *liveRecorder) Finish() { r.finished.Store(true) }
 
 // While a parser is inside one long page (here: half a page written to a
 // FIFO, the rest held back), Progress still hears of the decompressed
-// bytes: the display does not freeze on a 1 GB page history. The same
+// bytes and of the revisions read so far: the display does not freeze on a
+// 1 GB page history. The same
 // holds for a Yelp business file, read before any page. Without the
 // progress ticks no Add comes before the input ends and this test times
 // out.
 func TestProgressDuringOnePage(t *testing.T) {
 	page := `<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/" version="0.10"><siteinfo><dbname>w</dbname></siteinfo>
 <page><title>Long</title><ns>0</ns><id>1</id>
-<revision><id>1</id><timestamp>2001-01-01T00:00:00Z</timestamp><text>` + strings.Repeat("x", 200<<10) + "</text></revision>\n"
+` + strings.Repeat("<revision><timestamp>2001-01-01T00:00:00Z</timestamp><text>x</text></revision>\n", 100) + `
+<revision><id>2</id><timestamp>2001-01-02T00:00:00Z</timestamp><text>` + strings.Repeat("x", 200<<10)
 	var biz strings.Builder
 	for i := 0; i < 3000; i++ {
 		fmt.Fprintf(&biz, `{"business_id":"b%d","name":"Shop %d","city":"Tempe","state":"AZ","categories":"Food"}`+"\n", i, i)
@@ -47,9 +49,10 @@ func TestProgressDuringOnePage(t *testing.T) {
 	for _, c := range []struct {
 		name, head, tail string
 		pages, revs      int64
+		liveRevs         int64 // revisions in head, reported before the page ends
 	}{
-		{"dump.xml", page, "<revision><id>2</id><timestamp>2001-01-02T00:00:00Z</timestamp><text>y</text></revision></page></mediawiki>\n", 1, 2},
-		{"yelp_academic_dataset_business.json", biz.String(), `{"business_id":"last","name":"Last","city":"Tempe"}` + "\n", 0, 0},
+		{"dump.xml", page, "</text></revision></page></mediawiki>\n", 1, 101, 64},
+		{"yelp_academic_dataset_business.json", biz.String(), `{"business_id":"last","name":"Last","city":"Tempe"}` + "\n", 0, 0, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -72,7 +75,7 @@ func TestProgressDuringOnePage(t *testing.T) {
 				t.Fatal(err)
 			}
 			deadline := time.Now().Add(20 * time.Second)
-			for rec.dec.Load() == 0 {
+			for rec.dec.Load() == 0 || rec.revs.Load() < c.liveRevs {
 				if time.Now().After(deadline) {
 					w.Close()
 					<-done

@@ -526,18 +526,30 @@ func (d *driver) stream(ctx context.Context, r *decompress.Reader, name, kind st
 	}()
 	grouped := kind == KindMediaWiki
 	// While the parser works on one long page (or gathers a whole
-	// ungrouped input) no batch comes: the ticks keep the display moving.
+	// ungrouped input) no batch comes: the ticks keep the display moving,
+	// with the revisions of the page being read when the reader tells them
+	// (liveSent: revisions so reported since the last batch, which are
+	// taken off the next batch's count, so that the revisions reported add
+	// up to those of the batches).
 	var tick <-chan time.Time
 	if d.opt.Progress != nil {
 		t := time.NewTicker(ProgressInterval)
 		defer t.Stop()
 		tick = t.C
 	}
+	live, _ := src.(interface{ PageRevisions() int64 })
+	var liveSent int64
 	for {
 		var b batch
 		select {
 		case <-tick:
-			d.report(r, 0, 0)
+			var more int64
+			if live != nil {
+				if v := live.PageRevisions(); v > liveSent {
+					more, liveSent = v-liveSent, v
+				}
+			}
+			d.report(r, 0, more)
 			continue
 		case bb, ok := <-ch:
 			if !ok {
@@ -560,7 +572,8 @@ func (d *driver) stream(ctx context.Context, r *decompress.Reader, name, kind st
 				return err
 			}
 		}
-		d.report(r, int64(len(b.pages)), revs)
+		d.report(r, int64(len(b.pages)), revs-liveSent)
+		liveSent = 0
 		if b.err != nil {
 			return b.err
 		}
