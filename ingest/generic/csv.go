@@ -84,7 +84,14 @@ func (tb *table) page(rec []string) string {
 // starts on line at byte start, or handles it as bad.
 func (r *Reader) record(tb *table, rec []string, line, start int64) error {
 	id := tb.fileID
-	if id == nil {
+	if id == nil && !r.several {
+		id = []byte(rec[tb.ids[0].index])
+		if len(id) == 0 {
+			e := &source.ParseError{File: r.so.File, Offset: start, Line: line, Reason: "missing-field",
+				Err: fmt.Errorf("empty id in column %q", tb.header[tb.ids[0].index])}
+			return r.bad(e, recordLines(rec))
+		}
+	} else if id == nil {
 		r.key = r.key[:0]
 		for i, c := range tb.ids {
 			v := rec[c.index]
@@ -93,11 +100,7 @@ func (r *Reader) record(tb *table, rec []string, line, start int64) error {
 					Err: fmt.Errorf("empty id in column %q", tb.header[c.index])}
 				return r.bad(e, recordLines(rec))
 			}
-			if r.several {
-				r.key = appendKey(r.key, v, i == 0)
-			} else {
-				r.key = append(r.key, v...)
-			}
+			r.key = appendKey(r.key, v, i == 0)
 		}
 		id = r.key
 	}

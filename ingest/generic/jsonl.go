@@ -53,6 +53,14 @@ func (r *Reader) gatherJSONL() error {
 	}
 	ids := make([]jsonscan.Value, len(idfs))
 	hasIDs := make([]bool, len(idfs))
+	// A field given by name cannot be found in a JSON array.
+	var named *jsonField
+	for _, f := range append([]jsonField{tf, gf, ttf}, idfs...) {
+		if f.spec != "" && f.index < 0 {
+			named = &f
+			break
+		}
+	}
 	var tv, group, title jsonscan.Value
 	var hasT, hasG, hasTitle bool
 	onMember := func(key []byte, v jsonscan.Value) error {
@@ -131,12 +139,9 @@ func (r *Reader) gatherJSONL() error {
 		hasT, hasG, hasTitle = false, false, false
 		var serr error
 		if trimmed[0] == '[' {
-			fields := append([]jsonField{tf, gf, ttf}, idfs...)
-			for _, f := range fields {
-				if f.spec != "" && f.index < 0 {
-					return &source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Reason: "options",
-						Err: fmt.Errorf("%w: field %q is a name but the line holds a JSON array: give a 0-based index", errConfig, f.spec)}
-				}
+			if named != nil {
+				return &source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Reason: "options",
+					Err: fmt.Errorf("%w: field %q is a name but the line holds a JSON array: give a 0-based index", errConfig, named.spec)}
 			}
 			serr = jsonscan.Elements(line, onElem)
 		} else {
@@ -186,7 +191,16 @@ func (r *Reader) gatherJSONL() error {
 			continue
 		}
 		idb := fileID
-		if idb == nil {
+		if idb == nil && !r.several {
+			idb = ids[0].Str()
+			if len(idb) == 0 {
+				if err := r.bad(&source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Page: page(), Reason: "missing-field",
+					Err: fmt.Errorf("empty id in field %q", idfs[0].spec)}, 1); err != nil {
+					return err
+				}
+				continue
+			}
+		} else if idb == nil {
 			r.key = r.key[:0]
 			empty := -1
 			for i := range idfs {
@@ -195,11 +209,7 @@ func (r *Reader) gatherJSONL() error {
 					empty = i
 					break
 				}
-				if r.several {
-					r.key = appendKey(r.key, v, i == 0)
-				} else {
-					r.key = append(r.key, v...)
-				}
+				r.key = appendKey(r.key, v, i == 0)
 			}
 			if empty >= 0 {
 				if err := r.bad(&source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Page: page(), Reason: "missing-field",
