@@ -23,7 +23,6 @@ type table struct {
 	fileID         []byte // the id when it comes from the file name
 	skip           int64  // lines skipped before the header
 	file           string // for messages
-	longest, where int64
 }
 
 // newTable resolves the columns of opt in header (found on line).
