@@ -20,8 +20,18 @@ test: test-deps
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 30m ./...
 
-lint:
+# staticcheck is pinned and installed into .tools/ (gitignored) on first use.
+STATICCHECK_VERSION ?= v0.8.2
+STATICCHECK         ?= .tools/staticcheck-$(STATICCHECK_VERSION)
+
+$(STATICCHECK):
+	@mkdir -p .tools
+	GOBIN=$(CURDIR)/.tools/bin-$(STATICCHECK_VERSION) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	@cp .tools/bin-$(STATICCHECK_VERSION)/staticcheck $@
+
+lint: $(STATICCHECK)
 	$(GO) vet ./...
+	$(STATICCHECK) ./...
 	@test -z "$$(gofmt -l . | tee /dev/stderr)" || (echo "gofmt: files above need formatting" && exit 1)
 
 bench: build

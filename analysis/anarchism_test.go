@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"github.com/revisit-dev/revisit/internal/stagetest"
 	"math"
 	"strings"
 	"testing"
@@ -120,8 +121,8 @@ func TestAnarchismMethodErrors(t *testing.T) {
 			c.spec, delta, xmax, k["M2"], k["M4"], k["M5"], k["M6"], grid["M4"], grid["M5"], grid["M6"])
 
 		// Independent references from the intervals alone.
-		gGrid := transform.AgeCDF(u, series.Grid(delta, xmax))
-		fine := series.Grid(delta/float64(DefaultExtra+1), xmax)
+		gGrid := transform.AgeCDF(u, stagetest.Grid(delta, xmax))
+		fine := stagetest.Grid(delta/float64(DefaultExtra+1), xmax)
 		gFine := transform.AgeCDF(u, fine).P
 		kInterp := 0.0
 		for i, x := range fine {

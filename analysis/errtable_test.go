@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"github.com/revisit-dev/revisit/internal/stagetest"
 	"math"
 	"strings"
 	"testing"
@@ -197,7 +198,7 @@ func TestAgeCDFReference(t *testing.T) {
 	for i := range u {
 		u[i] = math.Round(10*r.ExpFloat64()) / 4 // ties, and grid points equal to intervals
 	}
-	xs := series.Grid(0.05, 40)
+	xs := stagetest.Grid(0.05, 40)
 	xs = append([]float64{-1}, xs...)
 	g := newAgeCDF(u)
 	want := transform.AgeCDF(u, xs).P

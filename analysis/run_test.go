@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"encoding/csv"
+	"github.com/revisit-dev/revisit/internal/stagetest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -55,7 +56,7 @@ func TestRunDataset(t *testing.T) {
 	if err := w.Close(nil); err != nil {
 		t.Fatal(err)
 	}
-	grid := series.Grid(1, 10)
+	grid := stagetest.Grid(1, 10)
 	truth := transform.AgeCDF(transform.Intervals(pages[0].Updates, 3600), grid)
 	rows := []EstimateRow{
 		{PageID: 1, Sampler: "const:1", Method: "truth", Kind: "G", CDF: truth},
@@ -82,7 +83,7 @@ func TestRunDataset(t *testing.T) {
 	// interpolation error of G_U itself: the chord through the grid values
 	// against the exact G_U on the fine grid x = 0, 0.1, …, 10 (SPEC
 	// §4.2, 9 extra points per step). M3 ≡ 0 against G: w = Σ G / Σ G/2 = 2.
-	fine := series.Grid(0.1, 10)
+	fine := stagetest.Grid(0.1, 10)
 	exact := transform.AgeCDF(transform.Intervals(pages[0].Updates, 3600), fine).P
 	chord := make([]float64, len(fine))
 	for i, x := range fine {

@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"encoding/csv"
+	"github.com/revisit-dev/revisit/internal/stagetest"
 	"math"
 	"os"
 	"path/filepath"
@@ -79,7 +80,7 @@ func TestAnalyzeTooFew(t *testing.T) {
 	}
 	pages := []series.Page{mk(1, 0, 1, 3, 4, 8, 9), mk(2, 0, 2, 3, 7, 8)}
 	u := transform.Intervals(pages[0].Updates, transform.Hour)
-	grid := series.Grid(1, 10)
+	grid := stagetest.Grid(1, 10)
 	truth := transform.AgeCDF(u, grid)
 	rows := []EstimateRow{
 		{PageID: 1, Sampler: "const:1", Method: "truth", Kind: "G", CDF: truth},

@@ -225,7 +225,7 @@ func TestTarSpecialMembersIngest(t *testing.T) {
 			t.Errorf("skipped %s = %d, want %d (all: %v)", k, s.Counts.Skipped[k], v, s.Counts.Skipped)
 		}
 	}
-	if len(pages) != 1 || !strings.Contains(s.String(), "archive members fifo 2") {
+	if len(pages) != 1 || !strings.Contains(s.String(), "2 archive members that are FIFOs (not files)") {
 		t.Errorf("%d pages; summary:\n%s", len(pages), s)
 	}
 	m, err := dataset.Open(out)

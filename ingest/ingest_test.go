@@ -1,9 +1,11 @@
 package ingest
 
 import (
+	"compress/gzip"
 	"context"
 	"encoding/csv"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -467,15 +469,16 @@ func TestUnknownFormat(t *testing.T) {
 	}
 }
 
-// Progress is told the total and exactly the stored bytes read.
+// Progress is told the total and exactly the stored and decompressed bytes
+// read.
 type recorder struct {
-	total, bytes, pages, revs int64
-	finished                  bool
+	total, bytes, dec, pages, revs int64
+	finished                       bool
 }
 
-func (r *recorder) Start(total int64) { r.total = total }
-func (r *recorder) Add(b, p, v int64) { r.bytes += b; r.pages += p; r.revs += v }
-func (r *recorder) Finish()           { r.finished = true }
+func (r *recorder) Start(total int64)    { r.total = total }
+func (r *recorder) Add(b, d, p, v int64) { r.bytes += b; r.dec += d; r.pages += p; r.revs += v }
+func (r *recorder) Finish()              { r.finished = true }
 func TestProgressReportsStoredBytes(t *testing.T) {
 	in := realdata.Path(t, "wikipedia/snukky__wikiedits/enwiki-20140102.tiny.xml.gz")
 	rec := &recorder{}
@@ -485,5 +488,17 @@ func TestProgressReportsStoredBytes(t *testing.T) {
 	// tiny.xml.gz: 2 pages, 106 revisions (SOURCES.md); the fixture: 5 pages, 9 revisions.
 	if rec.total != a.Size()+b.Size() || rec.bytes != rec.total || rec.pages != 7 || rec.revs != 115 || !rec.finished {
 		t.Fatalf("progress %+v, want total = bytes = %d, 7 pages, 115 revisions", rec, a.Size()+b.Size())
+	}
+	// Decompressed: the gunzipped dump (counted here with compress/gzip)
+	// and the plain fixture.
+	f, _ := os.Open(in)
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := io.Copy(io.Discard, zr)
+	if err != nil || rec.dec != plain+b.Size() {
+		t.Fatalf("decompressed bytes %d, want %d + %d (%v)", rec.dec, plain, b.Size(), err)
 	}
 }

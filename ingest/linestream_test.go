@@ -137,7 +137,7 @@ func TestBadRecordsPerInput(t *testing.T) {
 	if len(s.Inputs) != 2 || s.Inputs[0].Bad["corrupt"] != 1 || len(s.Inputs[0].Bad) != 1 || len(s.Inputs[1].Bad) != 0 {
 		t.Fatalf("inputs %+v: want the corrupt record on the first input only", s.Inputs)
 	}
-	if !strings.Contains(s.String(), "  "+cut+" (generic+gzip, ") || !strings.Contains(s.String(), "bad records skipped: corrupt 1)") {
+	if !strings.Contains(s.String(), "  "+cut+" (generic+gzip, ") || !strings.Contains(s.String(), "; 1 bad record skipped: corrupt)") {
 		t.Errorf("summary does not show the first input's bad record:\n%s", s)
 	}
 }

@@ -70,11 +70,20 @@ type Progress interface {
 	// Start is called once with the total stored size of the inputs
 	// (−1 when one of them is a pipe).
 	Start(total int64)
-	// Add reports stored bytes read, pages and revisions since the last call.
-	Add(bytes, pages, revisions int64)
+	// Add reports, since the last call, the stored (compressed) bytes
+	// read, the decompressed bytes parsed, and the pages and revisions
+	// handed over by the parsers. While a parser works on one long page
+	// (a 1 GB page history) Add is still called about every
+	// ProgressInterval with the bytes alone; at the end of an input the
+	// stored bytes add up to its size.
+	Add(stored, decompressed, pages, revisions int64)
 	// Finish ends the display.
 	Finish()
 }
+
+// ProgressInterval is the longest time between two calls of Progress.Add
+// while an input is parsed.
+const ProgressInterval = 250 * time.Millisecond
 
 // DefaultNamespaces is the namespace filter when none is given: articles.
 var DefaultNamespaces = []int32{0}

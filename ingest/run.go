@@ -11,7 +11,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/dustin/go-humanize"
 
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/ingest/generic"
@@ -102,10 +105,33 @@ type driver struct {
 	lastConsumed int64
 	compressed   bool // the current input is compressed: parse offsets are in the decompressed stream
 
+	// live counts the decompressed bytes the parsers of the current input
+	// read (atomically: a progress tick reads it while they parse);
+	// lastLive is its value at the last Progress.Add.
+	live         *liveCounter
+	lastLive     int64
+	decompressed int64 // decompressed bytes of the inputs done
+
+	titleChanges int64 // generic records whose --title differs from their object's first
+
 	badRevisions int64 // revisions of pages skipped as bad (ParseError.Revisions), under badMu
 
 	businesses               yelp.Businesses
 	yelpJoined, yelpUnjoined int64
+	yelpIDTitles             int64 // Yelp businesses written without a business file: titled by id
+}
+
+// liveCounter counts the bytes read through it; Load is safe from another
+// goroutine.
+type liveCounter struct {
+	r io.Reader
+	n atomic.Int64
+}
+
+func (c *liveCounter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
 }
 
 type mergeKey struct {
@@ -196,13 +222,20 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 		Filters: s.Filters,
 		Counts:  d.counts,
 		Extra: map[string]any{
-			"remapped_page_ids": d.ids.remapped,
-			"sources":           d.ids.order,
+			"remapped_page_ids":  d.ids.remapped,
+			"sources":            d.ids.order,
+			"decompressed_bytes": d.decompressed,
 		},
 	}
 	if d.businesses != nil {
 		m.Extra["yelp_businesses_joined"] = d.yelpJoined
 		m.Extra["yelp_businesses_not_in_business_file"] = d.yelpUnjoined
+		m.Extra["yelp_titles"] = "name"
+	} else if d.yelpIDTitles > 0 {
+		m.Extra["yelp_titles"] = yelpIDTitlesNote
+	}
+	if d.titleChanges > 0 {
+		m.Extra["generic_title_changes"] = d.titleChanges
 	}
 	if err := w.Close(m); err != nil {
 		return nil, err
@@ -219,6 +252,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 	}
 	defer r.Close()
 	d.lastConsumed = 0
+	d.live, d.lastLive = &liveCounter{r: r}, 0
 	d.badMu.Lock()
 	d.inputBad = map[string]int64{}
 	d.badMu.Unlock()
@@ -262,7 +296,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 				// counted, not fatal.
 				d.counts.Skipped["archive_members_unknown_format"]++
 				kinds = append(kinds, "skipped:"+member)
-				if _, err := io.Copy(io.Discard, r); err != nil {
+				if err := d.ticking(r, func() error { _, err := io.Copy(io.Discard, d.live); return err }); err != nil {
 					if err := d.badInput(r, name, err); err != nil {
 						return err
 					}
@@ -272,7 +306,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 			return d.formatError(name, head)
 		}
 		if kind == KindYelpBusiness {
-			err = d.readBusinesses(r, name)
+			err = d.ticking(r, func() error { return d.readBusinesses(r, name) })
 		} else {
 			err = d.stream(ctx, r, name, kind)
 		}
@@ -296,11 +330,12 @@ func (d *driver) input(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	d.report(r, 0, 0)
 	size := r.Size()
 	if size < 0 {
 		size = r.Consumed()
 	}
+	d.reportEnd(r, size)
+	d.decompressed += d.live.n.Load()
 	format := strings.Join(slices.Compact(slices.Clone(kinds)), ",")
 	switch {
 	case r.Archive() == decompress.SevenZip:
@@ -345,14 +380,51 @@ func quoteHead(head []byte) string {
 	return fmt.Sprintf("%q", head)
 }
 
-// report passes the stored bytes read since the last call to Progress.
+// report passes the stored and decompressed bytes read since the last call
+// to Progress, with pages and revisions.
 func (d *driver) report(r *decompress.Reader, pages, revs int64) {
 	if d.opt.Progress == nil {
 		return
 	}
-	c := r.Consumed()
-	d.opt.Progress.Add(c-d.lastConsumed, pages, revs)
-	d.lastConsumed = c
+	c, l := r.Consumed(), d.live.n.Load()
+	d.opt.Progress.Add(c-d.lastConsumed, l-d.lastLive, pages, revs)
+	d.lastConsumed, d.lastLive = c, l
+}
+
+// ticking runs fn (which reads the current input and calls no Progress
+// method) in its own goroutine and reports progress every
+// ProgressInterval until it returns: a large member passed over or a
+// large Yelp business file does not freeze the display.
+func (d *driver) ticking(r *decompress.Reader, fn func() error) error {
+	if d.opt.Progress == nil {
+		return fn()
+	}
+	done := make(chan error, 1)
+	go func() { done <- fn() }()
+	t := time.NewTicker(ProgressInterval)
+	defer t.Stop()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-t.C:
+			d.report(r, 0, 0)
+		}
+	}
+}
+
+// reportEnd reports the end of an input of the given stored size: what is
+// left of it counts as read (a decompressor may stop before trailing
+// bytes), so that the stored bytes reported add up to the total.
+func (d *driver) reportEnd(r *decompress.Reader, size int64) {
+	if d.opt.Progress == nil {
+		return
+	}
+	d.report(r, 0, 0)
+	if size > d.lastConsumed {
+		d.opt.Progress.Add(size-d.lastConsumed, 0, 0, 0)
+		d.lastConsumed = size
+	}
 }
 
 func (d *driver) sourceOptions(name string) source.Options {
@@ -386,7 +458,7 @@ func (d *driver) newReader(r *decompress.Reader, name, kind string) (source.Read
 		if d.ns != nil {
 			mo.Keep = d.keepNamespace
 		}
-		return mediawiki.NewReader(r, mo), nil
+		return mediawiki.NewReader(d.live, mo), nil
 	case KindGeneric:
 		g := d.opt.Generic
 		if g.Source == "" {
@@ -398,7 +470,7 @@ func (d *driver) newReader(r *decompress.Reader, name, kind string) (source.Read
 		} else if r.Name() != "<stdin>" {
 			g.FileName = r.Name()
 		}
-		gr, err := generic.NewReader(r, g, d.sourceOptions(name))
+		gr, err := generic.NewReader(d.live, g, d.sourceOptions(name))
 		if err != nil {
 			var pe *source.ParseError
 			if errors.As(err, &pe) {
@@ -454,7 +526,41 @@ func (d *driver) stream(ctx context.Context, r *decompress.Reader, name, kind st
 		}
 	}()
 	grouped := kind == KindMediaWiki
-	for b := range ch {
+	// While the parser works on one long page (or gathers a whole
+	// ungrouped input) no batch comes: the ticks keep the display moving,
+	// with the revisions of the page being read when the reader tells them
+	// (liveSent: revisions so reported since the last batch, which are
+	// taken off the next batch's count, so that the revisions reported add
+	// up to those of the batches).
+	var tick <-chan time.Time
+	if d.opt.Progress != nil {
+		t := time.NewTicker(ProgressInterval)
+		defer t.Stop()
+		tick = t.C
+	}
+	live, _ := src.(interface{ PageRevisions() int64 })
+	var liveSent int64
+	for {
+		var b batch
+		select {
+		case <-tick:
+			var more int64
+			if live != nil {
+				if v := live.PageRevisions(); v > liveSent {
+					more, liveSent = v-liveSent, v
+				}
+			}
+			d.report(r, 0, more)
+			continue
+		case bb, ok := <-ch:
+			if !ok {
+				if gr, ok := src.(*generic.Reader); ok {
+					d.titleChanges += gr.Stats().TitleChanges
+				}
+				return nil
+			}
+			b = bb
+		}
 		var revs int64
 		for _, p := range b.pages {
 			revs += int64(len(p.Revisions))
@@ -467,7 +573,8 @@ func (d *driver) stream(ctx context.Context, r *decompress.Reader, name, kind st
 				return err
 			}
 		}
-		d.report(r, int64(len(b.pages)), revs)
+		d.report(r, int64(len(b.pages)), revs-liveSent)
+		liveSent = 0
 		if b.err != nil {
 			return b.err
 		}
@@ -475,7 +582,6 @@ func (d *driver) stream(ctx context.Context, r *decompress.Reader, name, kind st
 			return err
 		}
 	}
-	return nil
 }
 
 // merge collects a page of an ungrouped reader; the same (source, id) from
@@ -525,7 +631,7 @@ func (d *driver) tooMany(p *series.RawPage, file string, n int64, where string) 
 		where = " " + where
 	}
 	pe := &source.ParseError{File: file, Offset: p.Offset, Line: p.Line, Page: p.Title, Reason: "too-many-revisions", Revisions: n,
-		Err: fmt.Errorf("%d revisions%s, more than the limit of %d (--max-revisions-per-page)", n, where, d.opt.maxRevisions())}
+		Err: fmt.Errorf("%s revisions%s, more than the limit of %s (--max-revisions-per-page)", humanize.Comma(n), where, humanize.Comma(d.opt.maxRevisions()))}
 	if p.Line > 0 {
 		pe.Offset = -1
 	}
@@ -537,7 +643,7 @@ func (d *driver) flushMerged() error {
 	for _, k := range d.mergeOrder {
 		p := d.merged[k]
 		delete(d.merged, k)
-		d.joinBusiness(p)
+		d.joinBusiness(p, d.kinds[k])
 		if err := d.page(p, d.kinds[k], d.files[k]); err != nil {
 			return err
 		}
@@ -613,8 +719,13 @@ func (d *driver) page(p *series.RawPage, kind, file string) error {
 	}
 	id, dup := d.ids.claim(pg.Source, pg.ID)
 	if dup {
+		what := fmt.Sprintf("page id %d of %s", pg.ID, pg.Source)
+		if kind != KindMediaWiki {
+			// A hashed id means nothing to people: the object's name does.
+			what = fmt.Sprintf("object %s of %s", named(p.Title, p.Group), pg.Source)
+		}
 		pe := &source.ParseError{File: file, Offset: p.Offset, Line: p.Line, Page: p.Title, Reason: "duplicate-page",
-			Err: fmt.Errorf("page id %d of %s was already read (overlapping inputs?)", pg.ID, pg.Source)}
+			Err: fmt.Errorf("%s was already read (overlapping inputs?)", what)}
 		if p.Line > 0 {
 			pe.Offset = -1
 		}
@@ -640,4 +751,13 @@ func (d *driver) page(p *series.RawPage, kind, file string) error {
 	c.Updates += int64(len(pg.Updates))
 	c.Collapsed += pg.Collapsed
 	return nil
+}
+
+// named is a page's name for people: its title quoted, with its group
+// when known ("Joe's Diner" (Tempe)).
+func named(title, group string) string {
+	if group != "" {
+		return fmt.Sprintf("%q (%s)", title, group)
+	}
+	return fmt.Sprintf("%q", title)
 }

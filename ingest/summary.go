@@ -28,8 +28,17 @@ type Summary struct {
 	// YelpJoined and YelpUnjoined count Yelp businesses found and not found
 	// in the business file (both 0 without one).
 	YelpJoined, YelpUnjoined int64
-	Bytes                    int64 // stored bytes read
-	Elapsed                  time.Duration
+	// YelpIDTitles counts Yelp businesses written without a business file
+	// among the inputs: their titles are their business ids.
+	YelpIDTitles int64
+	// TitleChanges counts generic records whose --title value differed
+	// from the title their object already had (the first is kept).
+	TitleChanges int64
+	Bytes        int64 // stored bytes read
+	// Decompressed is the decompressed bytes read (= Bytes for inputs
+	// that are not compressed): the work the parsers did.
+	Decompressed int64
+	Elapsed      time.Duration
 }
 
 func (d *driver) summary(elapsed time.Duration) *Summary {
@@ -60,67 +69,184 @@ func (d *driver) summary(elapsed time.Duration) *Summary {
 		f.Until = &t
 	}
 	return &Summary{Output: d.opt.Output, Inputs: d.inputs, Filters: f, Counts: d.counts, Bad: bad,
-		Remapped: d.ids.remapped, Bytes: d.bytes, Elapsed: elapsed, YelpJoined: d.yelpJoined, YelpUnjoined: d.yelpUnjoined}
+		Remapped: d.ids.remapped, Bytes: d.bytes, Decompressed: d.decompressed, Elapsed: elapsed,
+		YelpJoined: d.yelpJoined, YelpUnjoined: d.yelpUnjoined, YelpIDTitles: d.yelpIDTitles, TitleChanges: d.titleChanges}
 }
 
 func n(v int64) string { return humanize.Comma(v) }
 
-// String is the summary printed at the end of `revisit ingest`.
+// count is "1 page" or "2,000 pages": the number with thousands
+// separators and the noun in the singular or plural.
+func count(v int64, one, many string) string {
+	if v == 1 {
+		return "1 " + one
+	}
+	return n(v) + " " + many
+}
+
+// millis formats a duration for people: "708 ms" under a second, else
+// rounded to a tenth of a second ("12.3s", "2m5.1s").
+func millis(d time.Duration) string {
+	if d < time.Second {
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	}
+	return d.Round(100 * time.Millisecond).String()
+}
+
+// badList is "1 json, 2 timestamp": the bad records by reason, sorted
+// (only the reason when there is one), and their total.
+func badList(bad map[string]int64) (string, int64) {
+	var items []string
+	var total int64
+	for _, k := range slices.Sorted(maps.Keys(bad)) {
+		items = append(items, n(bad[k])+" "+k)
+		total += bad[k]
+	}
+	if len(bad) == 1 {
+		for k := range bad {
+			return k, total
+		}
+	}
+	return strings.Join(items, ", "), total
+}
+
+// timeRange says which revisions --since/--until keep ("since
+// 2010-01-01", "in [2010-01-01, 2020-01-01)") and names the flags.
+func timeRange(f dataset.Filters) (what, flags string) {
+	day := func(t *time.Time) string {
+		if t.Equal(t.Truncate(24 * time.Hour)) {
+			return t.Format("2006-01-02")
+		}
+		return t.Format(time.RFC3339)
+	}
+	switch {
+	case f.Since != nil && f.Until != nil:
+		return "in [" + day(f.Since) + ", " + day(f.Until) + ")", "--since, --until"
+	case f.Since != nil:
+		return "since " + day(f.Since), "--since"
+	case f.Until != nil:
+		return "before " + day(f.Until), "--until"
+	}
+	return "in the time range", "--since/--until"
+}
+
+// skipOrder is the order of the reasons in the summary: pages in the order
+// of the filters, bad records, then revisions and archive members.
+var skipOrder = []string{"namespace", "redirect", "time_range", "min_updates", "bad", "revisions_of_skipped_pages",
+	"revisions_outside_time_range", "archive_members_unknown_format", "archive_members_symlink", "archive_members_hardlink",
+	"archive_members_device", "archive_members_fifo", "archive_members_other_type"}
+
+// skipPhrase says what v items left out for reason are, number first and
+// naming the flag ("1,063 pages below --min-updates 2").
+func (s *Summary) skipPhrase(reason string, v int64) string {
+	f := s.Filters
+	switch reason {
+	case "namespace":
+		var ns []string
+		for _, x := range f.Namespaces {
+			ns = append(ns, fmt.Sprint(x))
+		}
+		return count(v, "page", "pages") + " outside --namespaces " + strings.Join(ns, ",")
+	case "redirect":
+		return count(v, "redirect page", "redirect pages") + " (--no-redirects)"
+	case "time_range":
+		what, flags := timeRange(f)
+		return count(v, "page", "pages") + " with no revision " + what + " (" + flags + ")"
+	case "min_updates":
+		return fmt.Sprintf("%s below --min-updates %d", count(v, "page", "pages"), f.MinUpdates)
+	case "revisions_of_skipped_pages":
+		return count(v, "revision", "revisions") + " of the pages left out"
+	case "revisions_outside_time_range":
+		_, flags := timeRange(f)
+		return count(v, "revision", "revisions") + " outside the time range (" + flags + ")"
+	case "archive_members_unknown_format":
+		return count(v, "archive member", "archive members") + " of unknown format (not read)"
+	case "archive_members_symlink", "archive_members_hardlink", "archive_members_device", "archive_members_fifo":
+		return count(v, "archive member that is", "archive members that are") + " " + map[string][2]string{
+			"archive_members_symlink": {"a symbolic link", "symbolic links"}, "archive_members_hardlink": {"a hard link", "hard links"},
+			"archive_members_device": {"a device", "devices"}, "archive_members_fifo": {"a FIFO", "FIFOs"}}[reason][min(v-1, 1)] +
+			map[bool]string{true: " (not a file)", false: " (not files)"}[v == 1]
+	case "archive_members_other_type":
+		return count(v, "archive member", "archive members") + " that are not regular files"
+	}
+	return n(v) + " " + strings.ReplaceAll(reason, "_", " ")
+}
+
+// String is the summary printed at the end of `revisit ingest`: what was
+// read (stored and decompressed bytes, the rate in decompressed bytes per
+// second), each input, pages and revisions read and kept, then one line per
+// reason something was left out, number first and naming the flag. Counts
+// have thousands separators; page ids never appear.
 func (s *Summary) String() string {
 	var b strings.Builder
 	c := s.Counts
+	// Compressed inputs: the decompressed bytes are the work done (a plain
+	// tar's members are fewer bytes than the tar, and the tar's the work).
+	read := humanize.Bytes(uint64(s.Bytes)) + " read"
+	if s.Decompressed > s.Bytes {
+		read += " (" + humanize.Bytes(uint64(s.Decompressed)) + " decompressed)"
+	}
 	rate := ""
 	if sec := s.Elapsed.Seconds(); sec > 0 {
-		rate = fmt.Sprintf(", %s/s, %s revisions/s", humanize.Bytes(uint64(float64(s.Bytes)/sec)), n(int64(float64(c.RevisionsRead)/sec)))
+		work := max(s.Decompressed, s.Bytes)
+		rate = fmt.Sprintf(": %s/s, %s revisions/s", humanize.Bytes(uint64(float64(work)/sec)), n(int64(float64(c.RevisionsRead)/sec)))
 	}
-	fmt.Fprintf(&b, "ingested %d input(s), %s, in %s%s → %s\n", len(s.Inputs), humanize.Bytes(uint64(s.Bytes)), s.Elapsed.Round(time.Millisecond), rate, s.Output)
+	fmt.Fprintf(&b, "ingested %s: %s in %s%s → %s\n", count(int64(len(s.Inputs)), "input", "inputs"), read, millis(s.Elapsed), rate, s.Output)
 	for _, in := range s.Inputs {
 		bad := ""
 		if len(in.Bad) > 0 {
-			var items []string
-			for _, k := range slices.Sorted(maps.Keys(in.Bad)) {
-				items = append(items, fmt.Sprintf("%s %s", k, n(in.Bad[k])))
-			}
-			bad = ", bad records skipped: " + strings.Join(items, ", ")
+			list, total := badList(in.Bad)
+			bad = "; " + count(total, "bad record", "bad records") + " skipped: " + list
 		}
 		fmt.Fprintf(&b, "  %s (%s, %s%s)\n", in.Name, in.Format, humanize.Bytes(uint64(in.Size)), bad)
 	}
 	fmt.Fprintf(&b, "pages:     %s read, %s kept\n", n(c.PagesRead), n(c.PagesKept))
-	fmt.Fprintf(&b, "revisions: %s read, %s kept → %s updates (%s same-second revisions collapsed)\n",
-		n(c.RevisionsRead), n(c.RevisionsKept), n(c.Updates), n(c.Collapsed))
-	var pages, other []string
-	for _, k := range slices.Sorted(maps.Keys(c.Skipped)) {
-		v := c.Skipped[k]
-		if v == 0 || strings.HasPrefix(k, "bad_") {
+	fmt.Fprintf(&b, "revisions: %s read, %s kept → %s updates (%s collapsed)\n",
+		n(c.RevisionsRead), n(c.RevisionsKept), n(c.Updates), count(c.Collapsed, "same-second revision", "same-second revisions"))
+	skipped := map[string]int64{}
+	for k, v := range c.Skipped {
+		if v != 0 && !strings.HasPrefix(k, "bad_") {
+			skipped[k] = v
+		}
+	}
+	var lines []string
+	for _, k := range skipOrder {
+		if k == "bad" {
+			if len(s.Bad) > 0 {
+				list, total := badList(s.Bad)
+				lines = append(lines, count(total, "bad record", "bad records")+" (--skip-bad): "+list)
+			}
 			continue
 		}
-		item := fmt.Sprintf("%s %s", strings.ReplaceAll(k, "_", " "), n(v))
-		if strings.HasPrefix(k, "revisions_") || strings.HasPrefix(k, "archive_") {
-			other = append(other, item)
+		if v := skipped[k]; v != 0 {
+			lines = append(lines, s.skipPhrase(k, v))
+			delete(skipped, k)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(skipped)) {
+		lines = append(lines, s.skipPhrase(k, skipped[k]))
+	}
+	for i, l := range lines {
+		if i == 0 {
+			fmt.Fprintf(&b, "left out:  %s\n", l)
 		} else {
-			pages = append(pages, item)
+			fmt.Fprintf(&b, "           %s\n", l)
 		}
 	}
-	if len(pages) > 0 {
-		fmt.Fprintf(&b, "skipped pages: %s\n", strings.Join(pages, ", "))
+	switch {
+	case s.YelpJoined+s.YelpUnjoined > 0:
+		fmt.Fprintf(&b, "yelp: %s joined to the business file (titled by name), %s not in it (titled by id)\n",
+			count(s.YelpJoined, "business", "businesses"), n(s.YelpUnjoined))
+	case s.YelpIDTitles > 0:
+		fmt.Fprintf(&b, "yelp: %s; titles are business ids: add yelp_academic_dataset_business.json to the inputs to show names\n",
+			count(s.YelpIDTitles, "business", "businesses"))
 	}
-	if len(other) > 0 {
-		fmt.Fprintf(&b, "also left out: %s\n", strings.Join(other, ", "))
-	}
-	if len(s.Bad) > 0 {
-		var items []string
-		var total int64
-		for _, k := range slices.Sorted(maps.Keys(s.Bad)) {
-			items = append(items, fmt.Sprintf("%s %s", k, n(s.Bad[k])))
-			total += s.Bad[k]
-		}
-		fmt.Fprintf(&b, "bad records skipped (--skip-bad): %s (%s)\n", n(total), strings.Join(items, ", "))
-	}
-	if s.YelpJoined+s.YelpUnjoined > 0 {
-		fmt.Fprintf(&b, "yelp businesses: %s joined to the business file, %s not in it\n", n(s.YelpJoined), n(s.YelpUnjoined))
+	if s.TitleChanges > 0 {
+		fmt.Fprintf(&b, "%s another --title value than %s object's first (the first is kept)\n",
+			count(s.TitleChanges, "record had", "records had"), map[bool]string{true: "its", false: "their"}[s.TitleChanges == 1])
 	}
 	if s.Remapped > 0 {
-		fmt.Fprintf(&b, "page ids remapped because two sources used the same id: %s\n", n(s.Remapped))
+		fmt.Fprintf(&b, "%s remapped: two sources used the same id\n", count(s.Remapped, "page id", "page ids"))
 	}
 	return b.String()
 }

@@ -4,12 +4,16 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/revisit-dev/revisit/ingest/generic"
 	"github.com/revisit-dev/revisit/internal/realdata"
 )
 
@@ -94,5 +98,61 @@ func TestYelpTarJoin(t *testing.T) {
 	}
 	if f := s.Inputs[0].Format; f != "tar+gzip[yelp-review,skipped:yelp_dataset/yelp_academic_dataset_user.json,yelp-tip,yelp-business]" {
 		t.Errorf("format %q", f)
+	}
+}
+
+// With the business file among the inputs every Yelp format is titled by
+// the business's name and grouped by its city: the real check-in (2019+),
+// old review, old tip and new review files of SOURCES.md §2, each with a
+// business file naming every business_id it holds (ids read here with
+// encoding/json), in the new and in the old (≤2016, "type":"business",
+// categories as an array) business format.
+func TestRealYelpTitledByName(t *testing.T) {
+	root := realdata.Dir(t)
+	for _, rel := range []string{
+		"alisongh__SIADS-591-592/checkin.json",
+		"xiaonanzzz__SnlpProject/yelp_academic_dataset_review.json",
+		"shenyy__Resturants/yelp_academic_dataset_tip.json",
+		"tilmanbeck__dcwe/yelp_academic_dataset_review.json",
+	} {
+		in := filepath.Join(root, "yelp", rel)
+		data, err := os.ReadFile(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := map[string]bool{}
+		for _, line := range strings.Split(string(data), "\n") {
+			var rec struct {
+				BusinessID string `json:"business_id"`
+			}
+			if json.Unmarshal([]byte(line), &rec) == nil && rec.BusinessID != "" {
+				ids[rec.BusinessID] = true
+			}
+		}
+		for _, old := range []bool{false, true} {
+			var biz strings.Builder
+			for id := range ids {
+				if old {
+					fmt.Fprintf(&biz, `{"business_id": %q, "full_address": "1 Main St", "categories": ["Food", "Pizza"], "city": "City of %s", "name": "Name of %s", "type": "business"}`+"\n", id, id, id)
+				} else {
+					fmt.Fprintf(&biz, `{"business_id":%q,"name":"Name of %s","city":"City of %s","state":"AZ","categories":"Food, Pizza"}`+"\n", id, id, id)
+				}
+			}
+			bf := filepath.Join(t.TempDir(), "yelp_academic_dataset_business.json")
+			os.WriteFile(bf, []byte(biz.String()), 0o644)
+			s, ps := run(t, Options{Inputs: []string{in, bf}, SkipBad: true})
+			if len(ps) == 0 || s.YelpJoined != int64(len(ps)) || s.YelpUnjoined != 0 || s.YelpIDTitles != 0 {
+				t.Fatalf("%s (old business format %v): %d pages, joined %d, not joined %d, id titles %d", rel, old, len(ps), s.YelpJoined, s.YelpUnjoined, s.YelpIDTitles)
+			}
+			for _, p := range ps {
+				id, ok := strings.CutPrefix(p.Title, "Name of ")
+				if !ok || !ids[id] || p.Group != "City of "+id || p.ID != generic.PageID(id) {
+					t.Fatalf("%s (old business format %v): page %d titled %q in %q", rel, old, p.ID, p.Title, p.Group)
+				}
+			}
+			if strings.Contains(s.String(), "titles are business ids") {
+				t.Errorf("%s: summary:\n%s", rel, s)
+			}
+		}
 	}
 }

@@ -12,7 +12,7 @@ import (
 // rules are exact, so with h on the grid points the recovery is exact up to
 // rounding wherever the stencil stays inside [0, 2].
 func TestRecoverQuadratic(t *testing.T) {
-	x := series.Grid(0.01, 3)
+	x := newGrid(0.01, 3).x
 	p := make([]float64, len(x))
 	for i, v := range x {
 		p[i] = v - v*v/4
@@ -41,7 +41,7 @@ func TestRecoverQuadratic(t *testing.T) {
 // automatic h recovers E[U] and F_U = G_U closely (the rule's O(h⁴) error
 // at the chosen h is far below 10⁻³).
 func TestRecoverExponentialAutoH(t *testing.T) {
-	c := ExpCDF("G", 0.5, series.Grid(0.05, 40))
+	c := ExpCDF("G", 0.5, newGrid(0.05, 40).x)
 	rec, err := RecoverF(c, RecoverOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +73,7 @@ func TestRecoverExponentialAutoH(t *testing.T) {
 // about half the true one (E[U] ≈ 2.1 here; checked as more than 5 % off).
 func TestRecoverMidpointsBinMeans(t *testing.T) {
 	d := 0.01
-	x := series.Grid(d, 3)
+	x := newGrid(d, 3).x
 	P := func(v float64) float64 {
 		v = min(v, 2)
 		return v*v/2 - v*v*v/12

@@ -115,9 +115,8 @@ type SimResult struct {
 type simJob struct{ ti, path, si int }
 
 type simOut struct {
-	job    simJob
-	res    pathResult
-	visits int
+	job simJob
+	res pathResult
 }
 
 // Simulate runs the estimators on synthetic renewal processes (SPEC §6.2):
@@ -193,11 +192,11 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 	maxVisits, maxPairs := (&Options{MaxVisits: opt.MaxVisits, MaxPairs: opt.MaxPairs}).limits()
 	for _, T := range opt.Ts {
 		if n := T/eu + 1; !(n <= float64(maxVisits)) {
-			return bad(fmt.Errorf("T = %g: about %.3g updates per path, more than the limit %d", T, n, maxVisits))
+			return bad(fmt.Errorf("window T = %g: about %.3g updates per path, more than the limit %d", T, n, maxVisits))
 		}
 		for _, s := range smp {
 			if le := EstimateWork(s, T, &cfg).check(maxVisits, maxPairs); le != nil {
-				return bad(fmt.Errorf("T = %g, sampler %s: %v per path", T, s.Spec, le))
+				return bad(fmt.Errorf("window T = %g, sampler %s: %v per path", T, s.Spec, le))
 			}
 		}
 	}

@@ -47,19 +47,6 @@ func (c CDF) Linear(x float64) float64 {
 	return c.P[i-1] + (c.P[i]-c.P[i-1])*(x-x0)/(x1-x0)
 }
 
-// Grid returns the uniform grid x_n = n·step for n = 0…N with N = ⌈max/step⌉.
-func Grid(step, max float64) []float64 {
-	if step <= 0 || max < 0 {
-		return nil
-	}
-	n := int(math.Ceil(max/step - 1e-9))
-	x := make([]float64, n+1)
-	for i := range x {
-		x[i] = float64(i) * step
-	}
-	return x
-}
-
 // WMRD is the weighted mean relative difference of SPEC §5 between an
 // estimate H and the truth G on common grid points x_n:
 // w = Σ_n |H(x_n) − G(x_n)| / Σ_n (H(x_n) + G(x_n))/2.

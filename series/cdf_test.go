@@ -38,7 +38,4 @@ func TestCDFAtAndLinear(t *testing.T) {
 			t.Errorf("Linear(%g) = %g, want %g", tc.x, got, tc.lin)
 		}
 	}
-	if g := Grid(0.5, 1.2); len(g) != 4 || g[3] != 1.5 {
-		t.Errorf("Grid(0.5, 1.2) = %v", g)
-	}
 }

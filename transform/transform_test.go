@@ -33,7 +33,10 @@ func TestTruthHandWorked(t *testing.T) {
 // AgeCDF must equal the naive definition on random inputs.
 func TestAgeCDFNaive(t *testing.T) {
 	u := []float64{0.3, 7, 2.2, 2.2, 0.01, 15, 4}
-	grid := series.Grid(0.25, 20)
+	grid := make([]float64, 81) // 0, 0.25, …, 20
+	for i := range grid {
+		grid[i] = 0.25 * float64(i)
+	}
 	g := AgeCDF(u, grid)
 	for i, x := range grid {
 		num, den := 0.0, 0.0

@@ -49,6 +49,7 @@ func newIngestCmd(g *globals) *cobra.Command {
 		out, nsList  string
 		since, until string
 		allNS        bool
+		titleCol     string
 	)
 	cmd := &cobra.Command{
 		Use:   "ingest [flags] INPUT... -o DATASET_DIR",
@@ -63,9 +64,18 @@ parallel), zstd, xz, LZMA-alone (.lzma), 7z, or none; tar archives (.tar,
 .tgz, .tar.gz) are read member by member. The content is detected too:
   MediaWiki XML export (schema 0.3–0.11, stub-meta-history or
     pages-meta-history; revision text is skipped, never kept);
-  Yelp review/tip/checkin JSON lines (business JSON joins name and city);
+  Yelp review/tip/checkin JSON lines, old and new formats (give
+    yelp_academic_dataset_business.json too to title businesses by name and
+    group them by city; without it titles are business ids, and the
+    summary says so);
   any other CSV/TSV/JSON-lines log when --id and --time say where the object
-    id and the timestamp are (--format forces it).
+    id and the timestamp are (--format forces it). --id takes several
+    columns separated by commas (--id language,article): the object is then
+    the tuple of their values (en/X and de/X are two objects), titled by the
+    values joined by "/" ("en/X"). --title (or --title-column) names a
+    column holding the object's title: its first non-empty value per object
+    is kept (records with another value later are counted in the summary).
+    Columns are names or 0-based indexes (JSON arrays need indexes).
 
 Filters, applied in this order and each counted: --namespaces (MediaWiki
 only; default 0 = articles), --no-redirects, --since/--until (revisions
@@ -83,10 +93,18 @@ summary and the manifest, and skipped; a truncated or corrupt stream ends
 that input (what was read before the cut is kept, and it counts as one
 bad record).
 
-Page ids are MediaWiki page ids (or stable hashes of string ids); if two
+Page ids are MediaWiki page ids (or stable 63-bit hashes of string ids,
+which are never shown to people: messages name a page by its title); if two
 sources (two wikis) use the same id, the page read later gets the id
 hash("<source>:<id>") and the summary counts it; the same id twice in one
-source (overlapping dump parts) is bad input.`,
+source (overlapping dump parts) is bad input.
+
+On a terminal a progress bar shows the stored bytes read of the total (the
+percentage and the ETA), the decompressed bytes and their rate, and pages
+and revisions per second; otherwise a log line every 10 s says the same.
+The summary at the end gives the stored and decompressed bytes, the rate in
+decompressed bytes per second, and one line per reason anything was left
+out, naming the flag ("1,063 pages below --min-updates 2").`,
 		Example: `  # a Wikipedia stub dump, articles only
   revisit ingest enwiki-20240101-stub-meta-history.xml.gz -o enwiki
 
@@ -99,6 +117,9 @@ source (overlapping dump parts) is bad input.`,
 
   # a git history as CSV: a file is a page, a commit an update
   revisit ingest file_commits.csv.gz --id path --time commit_time_utc -o git
+
+  # one object per (language, article), titled by a column
+  revisit ingest edits.csv --id language,article --time ts --title name -o edits
 
   # one object per file, keyed by timestamps (id from the file name)
   revisit ingest covid19/*.json --format jsonkeys --id-from-filename -o covid
@@ -127,6 +148,9 @@ source (overlapping dump parts) is bad input.`,
 			}
 			if opt.Until, err = parseWhen(until); err != nil {
 				return usagef("ingest: --until: %v", err)
+			}
+			if err := titleFlags(cmd, &opt, titleCol); err != nil {
+				return err
 			}
 			opt.Version = version
 			defer setIngestMemoryLimit()()
@@ -165,7 +189,9 @@ source (overlapping dump parts) is bad input.`,
 	f.IntVar(&opt.MaxLineBytes, "max-line-bytes", ingest.DefaultMaxLineBytes, "a longer JSON/TSV line, CSV record or jsonkeys file is bad input (bounds memory: a few times the cap)")
 	f.StringVar(&opt.Source, "source", "", "source name of MediaWiki pages (default: the dump's dbname) and of generic logs (default: generic)")
 	f.StringVar(&opt.Generic.Format, "format", "auto", "generic log format: csv, tsv, jsonl, jsonkeys or auto")
-	f.StringVar(&opt.Generic.ID, "id", "", "generic log: column (name or 0-based index) holding the object id")
+	f.StringVar(&opt.Generic.ID, "id", "", idHelp)
+	f.StringVar(&opt.Generic.Title, "title", "", titleHelp)
+	f.StringVar(&titleCol, "title-column", "", "same as --title (the spelling revisit run accepts too)")
 	f.StringVar(&opt.Generic.Time, "time", "", "generic log: column (name or 0-based index) holding the timestamp")
 	f.StringVar(&opt.Generic.Group, "group", "", "generic log: optional column holding the object's group (site)")
 	f.BoolVar(&opt.Generic.IDFromFileName, "id-from-filename", false, "generic log: the whole file is one object named after the file")
@@ -173,6 +199,26 @@ source (overlapping dump parts) is bad input.`,
 	f.StringVar(&opt.Generic.TimeLayout, "time-layout", "auto", "generic log timestamps: auto, rfc3339, date, datetime, epoch, epochms or a Go layout")
 	f.IntVar(&opt.Generic.SkipLines, "skip-lines", 0, "generic log: lines to skip before the header")
 	return cmd
+}
+
+// Help of the generic-log flags ingest and run share.
+const (
+	idHelp    = "generic log: column (name or 0-based index) holding the object id, or several separated by commas (language,article): the object is their tuple, titled a/b"
+	titleHelp = "generic log: optional column holding the object's title (its first non-empty value is kept)"
+)
+
+// titleFlags takes --title-column into opt (the spelling revisit run has,
+// whose --title is the report's title); given with a different --title it
+// is bad usage.
+func titleFlags(cmd *cobra.Command, opt *ingest.Options, titleCol string) error {
+	if !cmd.Flags().Changed("title-column") {
+		return nil
+	}
+	if cmd.Flags().Changed("title") && opt.Generic.Title != titleCol {
+		return usagef("%s: --title %q and --title-column %q differ", cmd.Name(), opt.Generic.Title, titleCol)
+	}
+	opt.Generic.Title = titleCol
+	return nil
 }
 
 // parseNamespaces reads "0,1,-2".

@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/revisit-dev/revisit/dataset"
@@ -98,5 +101,60 @@ func TestIngestStdin(t *testing.T) {
 	// filters.xml: 3 pages in namespace 0 (Alpha, Old name, Single).
 	if n, _ := r.NumPages(); n != 3 || len(in) != 1 || in[0].Name != "<stdin>" || in[0].Format != "mediawiki+gzip" || in[0].Size != int64(buf.Len()) {
 		t.Fatalf("%d pages, inputs %+v", n, in)
+	}
+}
+
+// --id with several columns and --title (or --title-column) reach the
+// generic reader, in ingest and in run: en/X and de/X are two pages, the
+// title comes from the name column (de/X has none, so its id names it).
+func TestIngestSeveralIDsAndTitle(t *testing.T) {
+	dir := t.TempDir()
+	var sb strings.Builder
+	sb.WriteString("lang,article,name,ts\n")
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&sb, "en,X,Xylophone,%d\nde,X,,%d\nen,Y,Yak,%d\n", 1_600_000_000+3600*i, 1_600_000_100+3600*i, 1_600_000_200+3600*i)
+	}
+	in := filepath.Join(dir, "log.csv")
+	os.WriteFile(in, []byte(sb.String()), 0o644)
+	titles := func(ds string) []string {
+		t.Helper()
+		r, err := dataset.Open(ds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, err := r.All()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ts []string
+		for _, p := range ps {
+			ts = append(ts, p.Title)
+		}
+		slices.Sort(ts)
+		return ts
+	}
+	want := []string{"Xylophone", "Yak", "de/X"}
+	for _, flag := range []string{"--title", "--title-column"} {
+		out := filepath.Join(dir, "ds"+flag)
+		if code := execute([]string{"-q", "ingest", in, "--id", "lang,article", "--time", "ts", flag, "name", "-o", out}); code != exitOK {
+			t.Fatalf("ingest %s: exit %d", flag, code)
+		}
+		if got := titles(out); !slices.Equal(got, want) {
+			t.Errorf("ingest %s: titles %q, want %q", flag, got, want)
+		}
+	}
+	if code := execute([]string{"-q", "ingest", in, "--id", "lang,article", "--time", "ts", "--title", "name", "--title-column", "lang", "-o", filepath.Join(dir, "x")}); code != exitUsage {
+		t.Errorf("--title and --title-column differing: exit %d, want %d", code, exitUsage)
+	}
+	if code := execute([]string{"-q", "ingest", in, "--id", "lang,,article", "--time", "ts", "-o", filepath.Join(dir, "x")}); code != exitUsage {
+		t.Errorf("--id lang,,article: exit %d, want %d", code, exitUsage)
+	}
+	out := filepath.Join(dir, "run")
+	if code := execute([]string{"-q", "run", in, "--id", "lang,article", "--time", "ts", "--title-column", "name", "-o", out,
+		"--top", "3", "--reps", "19", "--x-max", "10"}); code != exitOK {
+		t.Fatalf("run: exit %d", code)
+	}
+	if got := titles(filepath.Join(out, "dataset")); !slices.Equal(got, want) {
+		t.Errorf("run: titles %q, want %q", got, want)
 	}
 }

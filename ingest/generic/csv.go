@@ -9,31 +9,44 @@ import (
 	"io"
 	"strings"
 
+	"github.com/dustin/go-humanize"
+
 	"github.com/revisit-dev/revisit/ingest/generic/linescan"
 	"github.com/revisit-dev/revisit/ingest/source"
 )
 
-// table is a header with the id, time and group columns resolved.
+// table is a header with the id, time, group and title columns resolved.
 type table struct {
 	header         []string
-	id, time, grp  column
+	ids            []column // one or more (Options.ID); none with fileID
+	time, grp, ttl column
 	fileID         []byte // the id when it comes from the file name
 	skip           int64  // lines skipped before the header
 	file           string // for messages
-	longest, where int64
 }
 
 // newTable resolves the columns of opt in header (found on line).
 func (r *Reader) newTable(header []string, line int64) (*table, error) {
 	header = append([]string(nil), header...)
 	header[0] = strings.TrimPrefix(header[0], "\ufeff")
-	tb := &table{header: header, id: parseColumn(r.opt.ID), time: parseColumn(r.opt.Time), grp: parseColumn(r.opt.Group),
+	tb := &table{header: header, time: parseColumn(r.opt.Time), grp: parseColumn(r.opt.Group), ttl: parseColumn(r.opt.Title),
 		skip: int64(r.opt.SkipLines), file: r.so.File}
-	for _, c := range []struct {
+	type use struct {
 		col  *column
 		what string
 		use  bool
-	}{{&tb.id, "id", !r.opt.IDFromFileName}, {&tb.time, "time", true}, {&tb.grp, "group", r.opt.Group != ""}} {
+	}
+	var cols []use
+	if !r.opt.IDFromFileName {
+		specs, _ := idColumns(r.opt.ID) // checked
+		tb.ids = make([]column, len(specs))
+		for i, sp := range specs {
+			tb.ids[i] = parseColumn(sp)
+			cols = append(cols, use{&tb.ids[i], "id", true})
+		}
+	}
+	cols = append(cols, use{&tb.time, "time", true}, use{&tb.grp, "group", r.opt.Group != ""}, use{&tb.ttl, "title", r.opt.Title != ""})
+	for _, c := range cols {
 		if !c.use {
 			c.col.index = -1
 			continue
@@ -48,49 +61,71 @@ func (r *Reader) newTable(header []string, line int64) (*table, error) {
 	return tb, nil
 }
 
-// page is the id of a record for messages ("" if it has none).
+// page is the object of a record for messages: its title, else its id (the
+// id columns' values joined by "/"); "" if it has none.
 func (tb *table) page(rec []string) string {
 	if tb.fileID != nil {
 		return string(tb.fileID)
 	}
-	if tb.id.index < len(rec) {
-		return rec[tb.id.index]
+	if tb.ttl.index >= 0 && tb.ttl.index < len(rec) && rec[tb.ttl.index] != "" {
+		return rec[tb.ttl.index]
 	}
-	return ""
+	var vals []string
+	for _, c := range tb.ids {
+		if c.index < len(rec) {
+			vals = append(vals, rec[c.index])
+		}
+	}
+	return strings.Join(vals, "/")
 }
 
 // record adds one well-formed record (as many fields as the header) that
 // starts on line at byte start, or handles it as bad.
 func (r *Reader) record(tb *table, rec []string, line, start int64) error {
 	id := tb.fileID
-	if id == nil {
-		id = []byte(rec[tb.id.index])
-	}
-	if len(id) == 0 {
-		e := &source.ParseError{File: r.so.File, Offset: start, Line: line, Reason: "missing-field",
-			Err: fmt.Errorf("empty id in column %q", tb.header[tb.id.index])}
-		return r.bad(e, recordLines(rec))
+	if id == nil && !r.several {
+		id = []byte(rec[tb.ids[0].index])
+		if len(id) == 0 {
+			e := &source.ParseError{File: r.so.File, Offset: start, Line: line, Reason: "missing-field",
+				Err: fmt.Errorf("empty id in column %q", tb.header[tb.ids[0].index])}
+			return r.bad(e, recordLines(rec))
+		}
+	} else if id == nil {
+		r.key = r.key[:0]
+		for i, c := range tb.ids {
+			v := rec[c.index]
+			if v == "" {
+				e := &source.ParseError{File: r.so.File, Offset: start, Line: line, Page: tb.page(rec), Reason: "missing-field",
+					Err: fmt.Errorf("empty id in column %q", tb.header[c.index])}
+				return r.bad(e, recordLines(rec))
+			}
+			r.key = appendKey(r.key, v, i == 0)
+		}
+		id = r.key
 	}
 	tv := rec[tb.time.index]
 	if strings.TrimSpace(tv) == "" {
-		e := &source.ParseError{File: r.so.File, Offset: start, Line: line, Page: string(id), Reason: "timestamp",
+		e := &source.ParseError{File: r.so.File, Offset: start, Line: line, Page: tb.page(rec), Reason: "timestamp",
 			Err: fmt.Errorf("%w: column %q is empty", source.ErrTimestamp, tb.header[tb.time.index])}
 		return r.bad(e, recordLines(rec))
 	}
 	t, err := r.tp.parse([]byte(tv))
 	if err != nil {
-		e := &source.ParseError{File: r.so.File, Offset: start, Line: line, Page: string(id), Reason: "timestamp",
+		e := &source.ParseError{File: r.so.File, Offset: start, Line: line, Page: tb.page(rec), Reason: "timestamp",
 			Err: fmt.Errorf("column %q: %w", tb.header[tb.time.index], err)}
 		return r.bad(e, recordLines(rec))
 	}
-	var group []byte
+	var group, title []byte
 	if tb.grp.index >= 0 {
 		group = []byte(rec[tb.grp.index])
+	}
+	if tb.ttl.index >= 0 {
+		title = []byte(rec[tb.ttl.index])
 	}
 	if n := recordLines(rec); n > r.stats.LongestRecord {
 		r.stats.LongestRecord, r.stats.LongestRecordLine = n, line
 	}
-	return r.add(id, group, t, line, start)
+	return r.add(id, title, group, t, line, start)
 }
 
 // gatherCSV reads CSV with encoding/csv (RFC 4180: quoted fields may hold
@@ -108,7 +143,7 @@ func (r *Reader) gatherCSV() error {
 	header, err := cr.Read()
 	if errors.Is(err, errRecordTooLong) || (err == nil && lim.max > 0 && cr.InputOffset() > lim.max+2) {
 		return &source.ParseError{File: r.so.File, Offset: r.skipBytes, Line: skip + 1, Reason: "header",
-			Err: fmt.Errorf("the header is longer than the limit of %d bytes (--max-line-bytes)", lim.max)}
+			Err: fmt.Errorf("the header is longer than the limit of %s bytes (--max-line-bytes)", humanize.Comma(lim.max))}
 	}
 	if err == io.EOF {
 		return &source.ParseError{File: r.so.File, Offset: r.skipBytes, Line: skip + 1, Reason: "header",
@@ -134,7 +169,7 @@ func (r *Reader) gatherCSV() error {
 		if n := cr.InputOffset() - lim.start; lim.max > 0 && (errors.Is(err, errRecordTooLong) || (err == nil && n > lim.max+2)) {
 			// +2: the record's line terminator is not part of the limit.
 			e := &source.ParseError{File: r.so.File, Offset: start, Line: skip + next, Reason: "line-too-long",
-				Err: fmt.Errorf("CSV record longer than the limit of %d bytes (--max-line-bytes)", lim.max)}
+				Err: fmt.Errorf("CSV record longer than the limit of %s bytes (--max-line-bytes)", humanize.Comma(lim.max))}
 			if err == nil {
 				line, _ := cr.FieldPos(0)
 				e.Line, e.Page = skip+int64(line), tb.page(rec)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/dustin/go-humanize"
+
 	"github.com/revisit-dev/revisit/ingest/generic/jsonscan"
 	"github.com/revisit-dev/revisit/ingest/source"
 )
@@ -29,7 +31,7 @@ func (r *Reader) gatherJSONKeys() error {
 				return source.ReadError(r.so.File, r.skipBytes+int64(len(b))+n, 0, FileID(r.opt.FileName, r.opt.IDFromDir), err)
 			}
 			return r.bad(&source.ParseError{File: r.so.File, Offset: r.skipBytes, Line: int64(r.opt.SkipLines) + 1, Page: FileID(r.opt.FileName, r.opt.IDFromDir),
-				Reason: "line-too-long", Err: fmt.Errorf("the JSON object of %d bytes is longer than the limit of %d bytes (--max-line-bytes)", int64(len(b))+n, max)}, 1)
+				Reason: "line-too-long", Err: fmt.Errorf("the JSON object of %s bytes is longer than the limit of %s bytes (--max-line-bytes)", humanize.Comma(int64(len(b))+n), humanize.Comma(max))}, 1)
 		}
 	} else {
 		b, err = io.ReadAll(r.br)
@@ -54,7 +56,7 @@ func (r *Reader) gatherJSONKeys() error {
 			return r.bad(&source.ParseError{File: r.so.File, Offset: r.skipBytes + int64(v.Offset), Line: lineOf(v.Offset), Page: string(id), Reason: "timestamp",
 				Err: fmt.Errorf("key %q: %w", key, err)}, 1)
 		}
-		return r.add(id, nil, t, lineOf(v.Offset), r.skipBytes+int64(v.Offset))
+		return r.add(id, nil, nil, t, lineOf(v.Offset), r.skipBytes+int64(v.Offset))
 	})
 	if err == nil {
 		return nil

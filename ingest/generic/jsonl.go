@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/revisit-dev/revisit/ingest/generic/jsonscan"
 	"github.com/revisit-dev/revisit/ingest/generic/linescan"
@@ -39,38 +40,79 @@ func newJSONField(spec string) jsonField {
 func (r *Reader) gatherJSONL() error {
 	ls := linescan.New(r.br, 1<<20)
 	ls.SetMax(r.so.MaxLineBytes)
-	idf, tf, gf := newJSONField(r.opt.ID), newJSONField(r.opt.Time), newJSONField(r.opt.Group)
+	tf, gf, ttf := newJSONField(r.opt.Time), newJSONField(r.opt.Group), newJSONField(r.opt.Title)
 	var fileID []byte
+	var idfs []jsonField
 	if r.opt.IDFromFileName {
 		fileID = []byte(FileID(r.opt.FileName, r.opt.IDFromDir))
+	} else {
+		specs, _ := idColumns(r.opt.ID) // checked
+		for _, sp := range specs {
+			idfs = append(idfs, newJSONField(sp))
+		}
 	}
-	var id, tv, group jsonscan.Value
-	var hasID, hasT, hasG bool
-	take := func(_ jsonField, v jsonscan.Value, dst *jsonscan.Value, has *bool) {
-		*dst, *has = v, true
+	ids := make([]jsonscan.Value, len(idfs))
+	hasIDs := make([]bool, len(idfs))
+	// A field given by name cannot be found in a JSON array.
+	var named *jsonField
+	for _, f := range append([]jsonField{tf, gf, ttf}, idfs...) {
+		if f.spec != "" && f.index < 0 {
+			named = &f
+			break
+		}
 	}
+	var tv, group, title jsonscan.Value
+	var hasT, hasG, hasTitle bool
 	onMember := func(key []byte, v jsonscan.Value) error {
+		for i := range idfs {
+			if bytes.Equal(key, idfs[i].name) {
+				ids[i], hasIDs[i] = v, true
+			}
+		}
 		switch {
-		case fileID == nil && bytes.Equal(key, idf.name):
-			take(idf, v, &id, &hasID)
 		case bytes.Equal(key, tf.name):
-			take(tf, v, &tv, &hasT)
+			tv, hasT = v, true
 		case r.opt.Group != "" && bytes.Equal(key, gf.name):
-			take(gf, v, &group, &hasG)
+			group, hasG = v, true
+		}
+		if r.opt.Title != "" && bytes.Equal(key, ttf.name) {
+			title, hasTitle = v, true
 		}
 		return nil
 	}
 	onElem := func(i int, v jsonscan.Value) error {
-		if fileID == nil && i == idf.index {
-			take(idf, v, &id, &hasID)
+		for k := range idfs {
+			if i == idfs[k].index {
+				ids[k], hasIDs[k] = v, true
+			}
 		}
 		if i == tf.index {
-			take(tf, v, &tv, &hasT)
+			tv, hasT = v, true
 		}
 		if r.opt.Group != "" && i == gf.index {
-			take(gf, v, &group, &hasG)
+			group, hasG = v, true
+		}
+		if r.opt.Title != "" && i == ttf.index {
+			title, hasTitle = v, true
 		}
 		return nil
+	}
+	// page names the record's object for messages: its title, else the id
+	// values found, joined by "/".
+	page := func() string {
+		if fileID != nil {
+			return string(fileID)
+		}
+		if hasTitle && scalar(title) && len(title.Str()) > 0 {
+			return string(title.Str())
+		}
+		var vals []string
+		for i := range idfs {
+			if hasIDs[i] {
+				vals = append(vals, string(ids[i].Str()))
+			}
+		}
+		return strings.Join(vals, "/")
 	}
 	for {
 		line, err := ls.Next()
@@ -93,45 +135,48 @@ func (r *Reader) gatherJSONL() error {
 			r.stats.Blank++
 			continue
 		}
-		hasID, hasT, hasG = false, false, false
+		clear(hasIDs)
+		hasT, hasG, hasTitle = false, false, false
 		var serr error
 		if trimmed[0] == '[' {
-			for _, f := range []jsonField{idf, tf, gf} {
-				if f.spec != "" && f.index < 0 && !(f.spec == idf.spec && fileID != nil) {
-					return &source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Reason: "options",
-						Err: fmt.Errorf("%w: field %q is a name but the line holds a JSON array: give a 0-based index", errConfig, f.spec)}
-				}
+			if named != nil {
+				return &source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Reason: "options",
+					Err: fmt.Errorf("%w: field %q is a name but the line holds a JSON array: give a 0-based index", errConfig, named.spec)}
 			}
 			serr = jsonscan.Elements(line, onElem)
 		} else {
 			serr = jsonscan.Members(line, onMember)
 		}
-		page := ""
-		if fileID != nil {
-			page = string(fileID)
-		} else if hasID {
-			page = string(id.Str())
-		}
 		if serr != nil {
 			reason, cause := JSONCause(serr)
-			if err := r.bad(&source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Page: page, Reason: reason, Err: cause}, 1); err != nil {
+			if err := r.bad(&source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Page: page(), Reason: reason, Err: cause}, 1); err != nil {
 				return err
 			}
 			continue
 		}
 		missing := ""
-		switch {
-		case fileID == nil && !hasID:
-			missing = "id field " + strconv.Quote(idf.spec)
-		case !hasT:
-			missing = "time field " + strconv.Quote(tf.spec)
-		case fileID == nil && !scalar(id):
-			missing = "a string or number in id field " + strconv.Quote(idf.spec)
-		case !scalar(tv):
-			missing = "a string or number in time field " + strconv.Quote(tf.spec)
+		for i := range idfs {
+			if !hasIDs[i] {
+				missing = "id field " + strconv.Quote(idfs[i].spec)
+				break
+			}
+		}
+		if missing == "" {
+			switch {
+			case !hasT:
+				missing = "time field " + strconv.Quote(tf.spec)
+			case !scalar(tv):
+				missing = "a string or number in time field " + strconv.Quote(tf.spec)
+			}
+			for i := range idfs {
+				if !scalar(ids[i]) {
+					missing = "a string or number in id field " + strconv.Quote(idfs[i].spec)
+					break
+				}
+			}
 		}
 		if missing != "" {
-			if err := r.bad(&source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Page: page, Reason: "missing-field",
+			if err := r.bad(&source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Page: page(), Reason: "missing-field",
 				Err: fmt.Errorf("no %s", missing)}, 1); err != nil {
 				return err
 			}
@@ -139,28 +184,50 @@ func (r *Reader) gatherJSONL() error {
 		}
 		t, err := r.tp.parse(tv.Str())
 		if err != nil {
-			if err := r.bad(&source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Page: page, Reason: "timestamp",
+			if err := r.bad(&source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Page: page(), Reason: "timestamp",
 				Err: fmt.Errorf("field %q: %w", tf.spec, err)}, 1); err != nil {
 				return err
 			}
 			continue
 		}
 		idb := fileID
-		if idb == nil {
-			idb = id.Str()
+		if idb == nil && !r.several {
+			idb = ids[0].Str()
 			if len(idb) == 0 {
-				if err := r.bad(&source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Reason: "missing-field",
-					Err: fmt.Errorf("empty id in field %q", idf.spec)}, 1); err != nil {
+				if err := r.bad(&source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Page: page(), Reason: "missing-field",
+					Err: fmt.Errorf("empty id in field %q", idfs[0].spec)}, 1); err != nil {
 					return err
 				}
 				continue
 			}
+		} else if idb == nil {
+			r.key = r.key[:0]
+			empty := -1
+			for i := range idfs {
+				v := ids[i].Str()
+				if len(v) == 0 {
+					empty = i
+					break
+				}
+				r.key = appendKey(r.key, v, i == 0)
+			}
+			if empty >= 0 {
+				if err := r.bad(&source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Page: page(), Reason: "missing-field",
+					Err: fmt.Errorf("empty id in field %q", idfs[empty].spec)}, 1); err != nil {
+					return err
+				}
+				continue
+			}
+			idb = r.key
 		}
-		var g []byte
+		var g, tt []byte
 		if hasG && scalar(group) {
 			g = group.Str()
 		}
-		if err := r.add(idb, g, t, lineNo, off); err != nil {
+		if hasTitle && scalar(title) {
+			tt = title.Str()
+		}
+		if err := r.add(idb, tt, g, t, lineNo, off); err != nil {
 			return err
 		}
 	}

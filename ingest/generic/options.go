@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -22,9 +23,23 @@ const (
 type Options struct {
 	// Format is csv, tsv, jsonl, jsonkeys or auto ("" = auto).
 	Format string
-	// ID is the column (name, or 0-based index) holding the object id;
-	// empty when IDFromFileName is set.
+	// ID is the column (name, or 0-based index) holding the object id, or
+	// several columns separated by commas ("language,article"; a column
+	// whose name holds a comma is given by its index); empty when
+	// IDFromFileName is set. With several columns the object is the tuple
+	// of their values: its key is the values joined by "\x00\x01" (a NUL
+	// byte inside a value becomes "\x00\x02", so distinct tuples have
+	// distinct keys and keys sort in tuple order), its page id PageID(key)
+	// and its title the values joined by "/" ("en/X"; only a name for
+	// people, which may be ambiguous where the key is not). With one
+	// column the key is the value itself, as before. An empty value in any
+	// id column makes the record bad ("missing-field").
 	ID string
+	// Title is an optional column (name or index) holding the object's
+	// title: the first non-empty value seen for an object wins (later,
+	// different values are ignored and counted in Stats.TitleChanges); an
+	// object without one is titled by its id.
+	Title string
 	// Time is the column (name, or 0-based index) holding the timestamp;
 	// ignored for jsonkeys, where the keys are the timestamps.
 	Time string
@@ -90,6 +105,58 @@ func (c *column) resolve(header []string, what string) error {
 	return fmt.Errorf("%s column %q is not in the header %q", what, c.spec, header)
 }
 
+// idColumns splits an id column list ("language,article") into its
+// columns, trimmed of spaces; an empty item or a column given twice is an
+// error.
+func idColumns(spec string) ([]string, error) {
+	var cols []string
+	for _, c := range strings.Split(spec, ",") {
+		c = strings.TrimSpace(c)
+		if c == "" {
+			return nil, fmt.Errorf("id columns %q: empty column name", spec)
+		}
+		if slices.Contains(cols, c) {
+			return nil, fmt.Errorf("id columns %q: column %q given twice", spec, c)
+		}
+		cols = append(cols, c)
+	}
+	return cols, nil
+}
+
+// keySep separates the values of several id columns in an object's key;
+// keyNUL stands for a NUL byte inside a value.
+const (
+	keySep = "\x00\x01"
+	keyNUL = "\x00\x02"
+)
+
+// appendKey appends to key the value v of one of several id columns,
+// escaped, after a separator when it is not the first value (see
+// Options.ID).
+func appendKey[T string | []byte](key []byte, v T, first bool) []byte {
+	if !first {
+		key = append(key, keySep...)
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] == 0 {
+			key = append(key, keyNUL...)
+		} else {
+			key = append(key, v[i])
+		}
+	}
+	return key
+}
+
+// keyTitle is the title of an object without a title column: its key with
+// the values joined by "/" (the key itself for one id column).
+func keyTitle(key string, several bool) string {
+	if !several {
+		return key
+	}
+	key = strings.ReplaceAll(key, keySep, "/")
+	return strings.ReplaceAll(key, keyNUL, "\x00")
+}
+
 // FileID is the object id IDFromFileName derives from a file name: the
 // base name without any extensions (fr.json.gz → fr), or with dir set the
 // name of the directory holding it (Monsanto/Revisions.csv → Monsanto).
@@ -120,6 +187,8 @@ func (o *Options) check() error {
 		}
 	} else if o.ID == "" {
 		return errors.New("no id column: give one, or take the id from the file name")
+	} else if _, err := idColumns(o.ID); err != nil {
+		return err
 	}
 	if o.SkipLines < 0 {
 		return fmt.Errorf("skip lines %d < 0", o.SkipLines)

@@ -8,6 +8,8 @@ import (
 	"io"
 	"slices"
 
+	"github.com/dustin/go-humanize"
+
 	"github.com/revisit-dev/revisit/ingest/source"
 	"github.com/revisit-dev/revisit/series"
 )
@@ -31,6 +33,9 @@ type Stats struct {
 	Objects           int   // distinct objects (pages) found
 	Revisions         int64 // timestamps kept (= Records)
 	DateOnly          int64 // timestamps without a time of day
+	// TitleChanges counts records whose --title value (non-empty) differs
+	// from the title their object already had; the first one is kept.
+	TitleChanges int64
 }
 
 // Reader reads one generic log and yields one *series.RawPage per object.
@@ -38,8 +43,11 @@ type Stats struct {
 // first call to Next (memory: 8 bytes per record, plus append's slack, and
 // one entry per object; an object past source.Options.MaxRevisions keeps
 // only its count),
-// then objects are returned sorted by their id string (byte order). Page ids
-// are PageID(id); Title is the id string; Revisions are in input order.
+// then objects are returned sorted by their key (byte order: the id string,
+// or the tuple of the id columns' values, see Options.ID). Page ids are
+// PageID(key); Title is the title column's first non-empty value, else the
+// id (the values joined by "/" for several id columns); Revisions are in
+// input order.
 type Reader struct {
 	opt   Options
 	so    source.Options
@@ -49,6 +57,8 @@ type Reader struct {
 	stats Stats
 
 	skipBytes int64 // bytes of the lines skipped before the header
+	several   bool  // several id columns: keys are escaped tuples
+	key       []byte
 
 	index map[string]int32
 	objs  []object
@@ -59,7 +69,8 @@ type Reader struct {
 }
 
 type object struct {
-	id      string
+	id      string // the key (see Options.ID)
+	title   string // from the title column; "" until one is seen
 	group   string
 	times   []int64
 	tooMany int64 // > 0: the object passed the revision cap; its count, times dropped
@@ -89,6 +100,10 @@ func NewReader(r io.Reader, opt Options, so source.Options) (*Reader, error) {
 		tp:    newTimeParser(opt.TimeLayout),
 		index: map[string]int32{},
 	}
+	if !opt.IDFromFileName {
+		cols, _ := idColumns(opt.ID) // checked
+		rd.several = len(cols) > 1
+	}
 	if opt.Format == "" || opt.Format == FormatAuto {
 		head, err := rd.br.Peek(64 << 10)
 		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
@@ -108,6 +123,9 @@ func NewReader(r io.Reader, opt Options, so source.Options) (*Reader, error) {
 	}
 	if rd.opt.Format == FormatJSONKeys && !rd.opt.IDFromFileName {
 		return nil, fmt.Errorf("generic reader: %s: a jsonkeys file is one object: take the id from the file name", so.File)
+	}
+	if rd.opt.Format == FormatJSONKeys && rd.opt.Title != "" {
+		return nil, fmt.Errorf("generic reader: %s: a jsonkeys file has no columns, so no title column", so.File)
 	}
 	if rd.opt.Format != FormatJSONKeys && rd.opt.Time == "" {
 		return nil, fmt.Errorf("generic reader: %s: no time column", so.File)
@@ -141,7 +159,7 @@ func (r *Reader) Next() (*series.RawPage, error) {
 	p := &series.RawPage{
 		ID:         PageID(o.id),
 		Source:     r.opt.Source,
-		Title:      o.id,
+		Title:      r.title(o),
 		Group:      o.group,
 		Resolution: r.tp.resolution(),
 		Revisions:  o.times,
@@ -204,11 +222,19 @@ func (r *Reader) skipLines() error {
 	return nil
 }
 
-// add records one timestamp of object id (id is copied when new), read at
-// line and offset. An object past the revision cap (so.MaxRevisions) is an
+// title is the object's name for people: its title, else its id.
+func (r *Reader) title(o *object) string {
+	if o.title != "" {
+		return o.title
+	}
+	return keyTitle(o.id, r.several)
+}
+
+// add records one timestamp of the object with key id (copied when new),
+// read at line and offset, with its title and group values (nil: none). An object past the revision cap (so.MaxRevisions) is an
 // error without SkipBad; with it, its timestamps are dropped and counted
 // from then on, and Next returns it with TooMany set.
-func (r *Reader) add(id []byte, group []byte, t int64, line, offset int64) error {
+func (r *Reader) add(id, title, group []byte, t int64, line, offset int64) error {
 	k, ok := r.index[string(id)]
 	if !ok {
 		k = int32(len(r.objs))
@@ -216,6 +242,13 @@ func (r *Reader) add(id []byte, group []byte, t int64, line, offset int64) error
 		r.objs = append(r.objs, object{id: string(id), group: string(group), line: line, offset: offset})
 	}
 	o := &r.objs[k]
+	if len(title) > 0 {
+		if o.title == "" {
+			o.title = string(title)
+		} else if o.title != string(title) {
+			r.stats.TitleChanges++
+		}
+	}
 	r.stats.Records++
 	r.stats.Revisions++
 	if o.tooMany > 0 {
@@ -224,8 +257,8 @@ func (r *Reader) add(id []byte, group []byte, t int64, line, offset int64) error
 	}
 	if max := r.so.MaxRevisions; max > 0 && int64(len(o.times)) >= max {
 		if !r.so.SkipBad {
-			return &source.ParseError{File: r.so.File, Offset: offset, Line: line, Page: o.id, Reason: "too-many-revisions",
-				Err: fmt.Errorf("object %q has more than %d revisions (--max-revisions-per-page)", o.id, max)}
+			return &source.ParseError{File: r.so.File, Offset: offset, Line: line, Page: r.title(o), Reason: "too-many-revisions",
+				Err: fmt.Errorf("object %q has more than %s revisions (--max-revisions-per-page)", r.title(o), humanize.Comma(max))}
 		}
 		o.tooMany = int64(len(o.times)) + 1
 		o.times = nil

@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
+
+	"github.com/dustin/go-humanize"
 
 	"github.com/revisit-dev/revisit/ingest/source"
 	"github.com/revisit-dev/revisit/series"
@@ -74,6 +77,8 @@ type Reader struct {
 	revHasTime      bool
 	revBad          bool
 	revAnon, revMin bool
+
+	live atomic.Int64 // nrev rounded down to liveStep, for PageRevisions from another goroutine
 }
 
 // NewReader reads a dump from r (decompressed XML). opt.File names it in
@@ -88,6 +93,17 @@ func (r *Reader) Site() SiteInfo { return r.site }
 
 // Version is the export schema version from <mediawiki version="…">.
 func (r *Reader) Version() string { return r.version }
+
+// PageRevisions is the number of good revisions read so far of the page
+// being read, rounded down to a multiple of liveStep (so 0 before the first
+// page and for small pages). Unlike the other methods it may be called from
+// another goroutine while Next runs: a progress display shows the work
+// inside a page of a million revisions with it.
+func (r *Reader) PageRevisions() int64 { return r.live.Load() }
+
+// liveStep is how often (in revisions of a page) PageRevisions is updated:
+// an atomic store per revision would cost a few % of parsing a stub dump.
+const liveStep = 64
 
 // Offset is the number of decompressed bytes consumed so far.
 func (r *Reader) Offset() int64 { return r.s.offset(r.s.pos) }
@@ -534,6 +550,9 @@ func (r *Reader) startPage(off int64) {
 	r.pageStart = off
 	r.page = &series.RawPage{Source: r.src, Resolution: 1, Offset: off}
 	r.pageIDSet, r.nsSet, r.titleSet, r.pageBad = false, false, false, false
+	if r.nrev >= liveStep {
+		r.live.Store(0)
+	}
 	r.pageErr, r.nrev = nil, 0
 }
 
@@ -572,11 +591,14 @@ func (r *Reader) endTag(name []byte, off int64) (*series.RawPage, error) {
 			return nil, r.bad(r.revStart, "timestamp", fmt.Errorf("revision %d has no <timestamp>", r.revID))
 		}
 		r.nrev++
+		if r.nrev%liveStep == 0 {
+			r.live.Store(r.nrev)
+		}
 		p := r.page
 		if max := r.opt.MaxRevisions; max > 0 && r.nrev > max {
 			if p.TooMany == 0 {
 				if !r.opt.SkipBad && !r.droppedNamespace() {
-					return nil, r.bad(r.revStart, "too-many-revisions", fmt.Errorf("revision %d: the page has more than %d revisions (--max-revisions-per-page)", r.revID, max))
+					return nil, r.bad(r.revStart, "too-many-revisions", fmt.Errorf("revision %d: the page has more than %s revisions (--max-revisions-per-page)", r.revID, humanize.Comma(max)))
 				}
 				// Counted from here on, not kept; ingest reports the
 				// page (with its count) when it is returned.
@@ -657,6 +679,7 @@ func (r *Reader) atEnd() error {
 			return err
 		}
 		r.nrev = 0
+		r.live.Store(0)
 	}
 	if err := r.badPage(off, reason, cause); err != nil {
 		return err

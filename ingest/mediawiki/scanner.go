@@ -157,13 +157,4 @@ func (s *scanner) index(sep []byte) int {
 	}
 }
 
-// readErr describes why the input ended: a decompressor failure, or a
-// clean end of input.
-func (s *scanner) readErr() error {
-	if s.err != nil {
-		return s.err
-	}
-	return io.ErrUnexpectedEOF
-}
-
 func (s *scanner) String() string { return fmt.Sprintf("scanner@%d", s.offset(s.pos)) }

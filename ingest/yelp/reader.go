@@ -8,6 +8,8 @@ import (
 	"io"
 	"slices"
 
+	"github.com/dustin/go-humanize"
+
 	"github.com/revisit-dev/revisit/ingest/generic"
 	"github.com/revisit-dev/revisit/ingest/generic/jsonscan"
 	"github.com/revisit-dev/revisit/ingest/generic/linescan"
@@ -365,7 +367,7 @@ func (r *Reader) add(bid []byte, times []int64) error {
 	if max := r.opt.MaxRevisions; max > 0 && int64(len(b.times)+len(times)) > max {
 		if !r.opt.SkipBad {
 			return &source.ParseError{File: r.opt.File, Offset: r.ls.Offset(), Line: r.ls.Line(), Page: b.id, Reason: "too-many-revisions",
-				Err: fmt.Errorf("business %q has more than %d timestamps (--max-revisions-per-page)", b.id, max)}
+				Err: fmt.Errorf("business %q has more than %s timestamps (--max-revisions-per-page)", b.id, humanize.Comma(max))}
 		}
 		b.tooMany = int64(len(b.times) + len(times))
 		b.times = nil

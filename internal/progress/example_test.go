@@ -12,7 +12,7 @@ func Example() {
 	var stderr bytes.Buffer
 	d := progress.New(&stderr, "ingest", true)
 	d.Start(1 << 20)
-	d.Add(1<<20, 10, 1000)
+	d.Add(1<<20, 4<<20, 10, 1000)
 	d.Finish()
 	fmt.Println(progress.IsTerminal(&stderr), stderr.Len())
 	// Output: false 0

@@ -1,19 +1,27 @@
-// Package progress shows how far a long stage is: a progress bar on a
-// terminal (bytes of the total, pages/s, revisions/s, ETA; humanized) and
-// plain periodic log lines when stderr is not a terminal, nothing when quiet.
+// Package progress shows how far a long stage is: a one-line bar on a
+// terminal and plain periodic log lines when stderr is not a terminal,
+// nothing when quiet.
 //
-// It knows nothing about what is being read; stages report stored bytes,
-// pages and revisions through Start, Add and Finish.
+// It knows nothing about what is being read; stages report stored
+// (compressed) bytes, decompressed bytes, pages and revisions through
+// Start, Add and Finish. The percentage, the bar and the ETA follow the
+// stored bytes, the only quantity whose total is known before the end (the
+// ETA is elapsed · (total − read) / read, which holds while the compression
+// ratio is stable); the work itself is shown as decompressed bytes per
+// second and pages and revisions per second (averages since Start). Counts
+// have thousands separators.
 package progress
 
 import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dustin/go-humanize"
-	"github.com/schollz/progressbar/v3"
 )
 
 // Display is a progress display. The zero value is not usable: use New.
@@ -25,21 +33,34 @@ type Display struct {
 	quiet    bool
 	interval time.Duration // between log lines
 	now      func() time.Time
+	width    int // terminal columns
 
-	bar                *progressbar.ProgressBar
-	start, last        time.Time
-	lastDesc           time.Time
-	total              int64
-	bytes, pages, revs int64
+	start, last, lastDraw time.Time
+	drawn                 bool // a bar line is on the terminal
+	finished              bool
+	total                 int64
+	stored, dec           int64
+	pages, revs           int64
 }
 
-// LogInterval is the time between two log lines when not on a terminal.
-const LogInterval = 10 * time.Second
+// LogInterval is the time between two log lines when not on a terminal;
+// RedrawInterval the shortest time between two redraws of the bar.
+const (
+	LogInterval    = 10 * time.Second
+	RedrawInterval = 200 * time.Millisecond
+)
+
+// barCells is the width of the bar itself, in characters.
+const barCells = 20
 
 // New returns a display writing to w (normally os.Stderr): a bar when w is a
 // terminal, log lines every LogInterval otherwise, nothing when quiet.
 func New(w io.Writer, label string, quiet bool) *Display {
-	return &Display{w: w, label: label, terminal: IsTerminal(w), quiet: quiet, interval: LogInterval, now: time.Now}
+	d := &Display{w: w, label: label, terminal: IsTerminal(w), quiet: quiet, interval: LogInterval, now: time.Now, width: 100}
+	if d.terminal {
+		d.width = termWidth(w)
+	}
+	return d
 }
 
 // IsTerminal reports whether w is a character device (a terminal).
@@ -52,8 +73,20 @@ func IsTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// Start begins the display; total is the number of bytes expected, or −1
-// when unknown (the bar then shows a spinner and no ETA).
+// termWidth is the width of the terminal w: its window size where the
+// system tells it, else $COLUMNS, else 100.
+func termWidth(w io.Writer) int {
+	if n := sysWidth(w); n > 0 {
+		return n
+	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
+	return 100
+}
+
+// Start begins the display; total is the number of stored bytes expected,
+// or −1 when unknown (the bar then shows no percentage and no ETA).
 func (d *Display) Start(total int64) {
 	d.start = d.now()
 	d.last = d.start
@@ -61,34 +94,26 @@ func (d *Display) Start(total int64) {
 	if d.quiet || !d.terminal {
 		return
 	}
-	d.bar = progressbar.NewOptions64(total,
-		progressbar.OptionSetWriter(d.w),
-		progressbar.OptionSetDescription(d.label),
-		progressbar.OptionShowBytes(true),
-		progressbar.OptionShowTotalBytes(true),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionSetWidth(24),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionShowDescriptionAtLineEnd(),
-		progressbar.OptionSetRenderBlankState(true),
-	)
+	d.draw(d.start)
 }
 
-// Add records work done since the last call.
-func (d *Display) Add(bytes, pages, revisions int64) {
-	d.bytes += bytes
+// Add records work done since the last call: stored bytes read,
+// decompressed bytes parsed, pages and revisions. On a terminal the bar is
+// redrawn when RedrawInterval has passed since the last redraw, so a stage
+// that calls Add with bytes alone (a long page being decompressed) keeps
+// it moving.
+func (d *Display) Add(stored, decompressed, pages, revisions int64) {
+	d.stored += stored
+	d.dec += decompressed
 	d.pages += pages
 	d.revs += revisions
 	if d.quiet {
 		return
 	}
 	now := d.now()
-	if d.bar != nil {
-		d.bar.Add64(bytes)
-		if now.Sub(d.lastDesc) >= 250*time.Millisecond {
-			d.lastDesc = now
-			d.bar.Describe(d.label + " " + d.rates(now))
+	if d.terminal {
+		if now.Sub(d.lastDraw) >= RedrawInterval {
+			d.draw(now)
 		}
 		return
 	}
@@ -98,40 +123,149 @@ func (d *Display) Add(bytes, pages, revisions int64) {
 	}
 }
 
-func (d *Display) rates(now time.Time) string {
+// draw writes the bar over the current terminal line.
+func (d *Display) draw(now time.Time) {
+	d.lastDraw = now
+	d.drawn = true
+	fmt.Fprint(d.w, "\r"+d.Bar(now)+"\x1b[K")
+}
+
+// perSecond is v per second over sec seconds, with thousands separators.
+func perSecond(v int64, sec float64) string {
+	return humanize.Comma(int64(float64(v) / sec))
+}
+
+func (d *Display) seconds(now time.Time) float64 {
 	sec := now.Sub(d.start).Seconds()
 	if sec <= 0 {
 		sec = 1e-9
 	}
-	return fmt.Sprintf("%s pages (%s/s), %s revisions (%s/s)",
-		humanize.Comma(d.pages), humanize.Comma(int64(float64(d.pages)/sec)),
-		humanize.Comma(d.revs), humanize.Comma(int64(float64(d.revs)/sec)))
+	return sec
 }
 
-// Line is the log line for the state at time now: bytes of the total,
-// percentage, pages and revisions with their rates, and the ETA.
+// work is the bytes part after the stored bytes: ", 100 MB decompressed
+// (10 MB/s)" when the input was compressed, else " (rate)" of the bytes
+// read, to put inside or after the stored part.
+func (d *Display) work(sec float64) (rate, decompressed string) {
+	if d.dec > d.stored {
+		return "", fmt.Sprintf(", %s decompressed (%s/s)", humanize.Bytes(uint64(d.dec)), humanize.Bytes(uint64(float64(d.dec)/sec)))
+	}
+	return humanize.Bytes(uint64(float64(d.stored)/sec)) + "/s", ""
+}
+
+// eta is the time left by the stored bytes, or 0 when unknown or done.
+func (d *Display) eta(now time.Time) time.Duration {
+	if d.total <= 0 || d.stored <= 0 || d.stored >= d.total {
+		return 0
+	}
+	return time.Duration(float64(now.Sub(d.start)) * float64(d.total-d.stored) / float64(d.stored))
+}
+
+// percent is the stored bytes' percentage of the total, at most 99 until
+// Finish: the stored bytes are read ahead of the decompressor (buffers of a
+// MB or so), so all of them are read while the end of a large stream is
+// still being decompressed and parsed.
+func (d *Display) percent() int64 {
+	if d.finished {
+		return min(100, 100*d.stored/d.total)
+	}
+	return min(99, 100*d.stored/d.total)
+}
+
+// etaText is the ETA for people: "ETA 12s", or "ETA <1s".
+func etaText(eta time.Duration) string {
+	if eta < time.Second {
+		return "ETA <1s"
+	}
+	return "ETA " + eta.Round(time.Second).String()
+}
+
+// Line is the log line for the state at time now: stored bytes of the
+// total and the percentage, decompressed bytes and their rate, pages and
+// revisions with their rates, the ETA and the time elapsed.
 func (d *Display) Line(now time.Time) string {
-	el := now.Sub(d.start)
-	s := d.label + ": " + humanize.Bytes(uint64(d.bytes))
+	sec := d.seconds(now)
+	rate, dec := d.work(sec)
+	var in []string
+	s := d.label + ": " + humanize.Bytes(uint64(d.stored))
 	if d.total > 0 {
-		s += fmt.Sprintf(" of %s (%.0f%%)", humanize.Bytes(uint64(d.total)), 100*float64(d.bytes)/float64(d.total))
+		s += " of " + humanize.Bytes(uint64(d.total))
+		in = append(in, fmt.Sprintf("%d%%", d.percent()))
 	}
-	s += ", " + d.rates(now)
-	if d.total > 0 && d.bytes > 0 && d.bytes < d.total {
-		eta := time.Duration(float64(el) * float64(d.total-d.bytes) / float64(d.bytes))
-		s += ", ETA " + eta.Round(time.Second).String()
+	s += " read"
+	if rate != "" {
+		in = append(in, rate)
 	}
-	return s + ", elapsed " + el.Round(time.Second).String()
+	if len(in) > 0 {
+		s += " (" + strings.Join(in, ", ") + ")"
+	}
+	s += dec + fmt.Sprintf(", %s pages (%s/s), %s revisions (%s/s)",
+		humanize.Comma(d.pages), perSecond(d.pages, sec), humanize.Comma(d.revs), perSecond(d.revs, sec))
+	if eta := d.eta(now); eta > 0 {
+		s += ", " + etaText(eta)
+	}
+	return s + ", elapsed " + now.Sub(d.start).Round(time.Second).String()
 }
 
-// Finish completes the bar (or prints a last log line if any was printed).
+// Bar is the terminal line for the state at time now, cut to one column
+// less than the terminal's width so that it never wraps: the percentage
+// and a bar of the stored bytes, stored of total bytes, decompressed bytes
+// and their rate, pages, revisions and their rate, and the ETA (the time
+// elapsed when the total is unknown or reached).
+func (d *Display) Bar(now time.Time) string {
+	sec := d.seconds(now)
+	rate, dec := d.work(sec)
+	var s string
+	if d.total > 0 {
+		p := d.percent()
+		cells := int(p * barCells / 100)
+		s = fmt.Sprintf("%s %3d%% [%s%s] %s", d.label, p, strings.Repeat("█", cells), strings.Repeat("░", barCells-cells), ofTotal(d.stored, d.total))
+	} else {
+		s = d.label + "  " + humanize.Bytes(uint64(d.stored)) + " read"
+	}
+	if rate != "" {
+		s += " (" + rate + ")"
+	}
+	s += dec + ", " + plural(d.pages, "page") + ", " + plural(d.revs, "revision") + " (" + perSecond(d.revs, sec) + "/s)"
+	if eta := d.eta(now); eta > 0 {
+		s += ", " + etaText(eta)
+	} else {
+		s += ", elapsed " + now.Sub(d.start).Round(time.Second).String()
+	}
+	if max := d.width - 1; max > 0 && utf8.RuneCountInString(s) > max {
+		s = string([]rune(s)[:max])
+	}
+	return s
+}
+
+// ofTotal is "1.0/4.0 MB", or "900 kB/4.0 MB" when the units differ.
+func ofTotal(v, total int64) string {
+	a, b := humanize.Bytes(uint64(v)), humanize.Bytes(uint64(total))
+	an, au, _ := strings.Cut(a, " ")
+	_, bu, _ := strings.Cut(b, " ")
+	if au == bu {
+		return an + "/" + b
+	}
+	return a + "/" + b
+}
+
+func plural(v int64, what string) string {
+	if v == 1 {
+		return "1 " + what
+	}
+	return humanize.Comma(v) + " " + what + "s"
+}
+
+// Finish completes the display: the bar drawn a last time (at 100 % when
+// every byte was reported) and ended with a newline, or a last log line if
+// any was printed.
 func (d *Display) Finish() {
+	d.finished = true
 	if d.quiet {
 		return
 	}
-	if d.bar != nil {
-		d.bar.Describe(d.label + " " + d.rates(d.now()))
-		d.bar.Finish()
+	if d.terminal {
+		d.draw(d.now())
 		fmt.Fprintln(d.w)
 		return
 	}

@@ -6,6 +6,7 @@ package stagetest
 import (
 	"context"
 	"errors"
+	"math"
 	"testing"
 	"time"
 
@@ -62,4 +63,18 @@ func PoissonPages(seed uint64, n, k int) []series.Page {
 		pages[i] = series.Page{ID: int64(i + 1), Title: "p", Resolution: 1, Updates: u}
 	}
 	return pages
+}
+
+// Grid returns the uniform grid x_n = n·step for n = 0…N with
+// N = ⌈max/step⌉ (nil for step ≤ 0 or max < 0).
+func Grid(step, max float64) []float64 {
+	if step <= 0 || max < 0 {
+		return nil
+	}
+	n := int(math.Ceil(max/step - 1e-9))
+	x := make([]float64, n+1)
+	for i := range x {
+		x[i] = float64(i) * step
+	}
+	return x
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/dustin/go-humanize"
 )
 
 var bom = []byte("\ufeff")
@@ -32,7 +34,7 @@ type TooLongError struct {
 }
 
 func (e *TooLongError) Error() string {
-	return fmt.Sprintf("line of %d bytes is longer than the limit of %d bytes (--max-line-bytes)", e.Length, e.Max)
+	return fmt.Sprintf("line of %s bytes is longer than the limit of %s bytes (--max-line-bytes)", humanize.Comma(e.Length), humanize.Comma(int64(e.Max)))
 }
 
 // New returns a Scanner reading r through a buffer of size bytes (at least
