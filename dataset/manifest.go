@@ -18,6 +18,10 @@ type Manifest struct {
 	Inputs  []Input   `json:"inputs"`
 	Filters Filters   `json:"filters"`
 	Counts  Counts    `json:"counts"`
+	// Parts is the number of part files (dataset.PartFile) the pages are
+	// written in, partitioned by SplitMix64(page id) mod Parts (the rule
+	// of --shard); absent for the one file pages.parquet.
+	Parts int `json:"parts,omitempty"`
 	// Extra holds producer-specific facts (the generator's seed and models, …).
 	Extra map[string]any `json:"extra,omitempty"`
 }

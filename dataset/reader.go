@@ -39,6 +39,13 @@ func Open(dir string) (*Reader, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("dataset %s: no %s", dir, PagesFile)
 	}
+	if n := m.Parts; n > 0 {
+		for i := range n {
+			if !fileExists(filepath.Join(dir, PartFile(i, n))) {
+				return nil, fmt.Errorf("dataset %s: part file %s of %d is missing", dir, PartFile(i, n), n)
+			}
+		}
+	}
 	return &Reader{Dir: dir, Manifest: m, Files: files}, nil
 }
 

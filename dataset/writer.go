@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -28,35 +29,85 @@ const (
 	MaxGroupUpdates = 1 << 22
 )
 
-// Writer streams pages into a new dataset directory. Use Create, then Write
-// for each page, then Close with the manifest; Abort (or a failed Close)
-// removes everything written.
+// Writer streams pages into a new dataset directory. Use Create (or
+// CreateParts), then Write for each page, then Close with the manifest;
+// Abort (or a failed Close) removes everything written.
 type Writer struct {
-	dir     string
-	out     *atomicdir.Dir
-	f       *os.File
-	fw      *pqarrow.FileWriter
-	b       *array.RecordBuilder
-	pages   int
-	updates int
-	total   int64
-	closed  bool
+	dir    string
+	out    *atomicdir.Dir
+	parts  []*part
+	nParts int // CreateParts' n
+	total  int64
+	closed bool
 }
+
+// part is one Parquet file of a dataset: pages.parquet, or one of the
+// part files of CreateParts.
+type part struct {
+	f         *os.File
+	fw        *pqarrow.FileWriter
+	b         *array.RecordBuilder
+	pages     int
+	updates   int
+	maxUpdate int // row-group bound on updates (MaxGroupUpdates shared among the parts)
+}
+
+// MaxParts bounds CreateParts' n.
+const MaxParts = 4096
+
+// PartFile is the name of part i of n: pages-00003-of-00027.parquet. The
+// names sort in part order, which is the dataset's page order.
+func PartFile(i, n int) string { return fmt.Sprintf("pages-%05d-of-%05d.parquet", i, n) }
 
 // Create starts a dataset that will appear at dir when Close succeeds. An
 // existing dataset at dir (a directory holding manifest.json) or an empty
 // directory is replaced on Close; any other existing path is an error, so a
 // typo cannot destroy unrelated files.
-func Create(dir string) (*Writer, error) {
+func Create(dir string) (*Writer, error) { return CreateParts(dir, 0) }
+
+// CreateParts is Create writing the pages as n part files
+// (PartFile(i, n)) partitioned by page id: page p goes to part
+// shard.Of(p, n) = SplitMix64(p) mod n, the rule of --shard, so shard i of
+// n (or of any divisor of n) owns whole parts. n = 0 writes the one file
+// pages.parquet. The n parts share the writer's memory bound: each flushes
+// its row groups at MaxGroupUpdates/n updates (at least 2¹⁶), so memory
+// stays about max(MaxGroupUpdates, the largest page's updates)·20 bytes
+// plus n Parquet writers.
+func CreateParts(dir string, n int) (*Writer, error) {
+	if n < 0 || n > MaxParts {
+		return nil, fmt.Errorf("dataset %s: %d parts: want 0…%d", dir, n, MaxParts)
+	}
 	out, err := atomicdir.Create(dir, ManifestFile, "dataset")
 	if err != nil {
 		return nil, err
 	}
-	tmp := out.Path()
-	f, err := os.Create(filepath.Join(tmp, PagesFile))
+	w := &Writer{dir: dir, out: out, nParts: n}
+	names := []string{PagesFile}
+	if n > 0 {
+		names = names[:0]
+		for i := range n {
+			names = append(names, PartFile(i, n))
+		}
+	}
+	for _, name := range names {
+		p, err := newPart(filepath.Join(out.Path(), name), MaxGroupUpdates/max(1, n))
+		if err != nil {
+			w.closed = true
+			for _, q := range w.parts {
+				q.abort()
+			}
+			out.Abort()
+			return nil, fmt.Errorf("dataset %s: %w", dir, err)
+		}
+		w.parts = append(w.parts, p)
+	}
+	return w, nil
+}
+
+func newPart(name string, maxUpdates int) (*part, error) {
+	f, err := os.Create(name)
 	if err != nil {
-		out.Abort()
-		return nil, fmt.Errorf("dataset %s: %w", dir, err)
+		return nil, err
 	}
 	props := parquet.NewWriterProperties(
 		parquet.WithCompression(compress.Codecs.Zstd),
@@ -71,10 +122,14 @@ func Create(dir string) (*Writer, error) {
 	fw, err := pqarrow.NewFileWriter(Schema, f, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		f.Close()
-		out.Abort()
-		return nil, fmt.Errorf("dataset %s: %w", dir, err)
+		return nil, err
 	}
-	return &Writer{dir: dir, out: out, f: f, fw: fw, b: array.NewRecordBuilder(memory.DefaultAllocator, Schema)}, nil
+	return &part{f: f, fw: fw, b: array.NewRecordBuilder(memory.DefaultAllocator, Schema), maxUpdate: max(maxUpdates, 1<<16)}, nil
+}
+
+func (p *part) abort() {
+	p.b.Release()
+	p.fw.Close()
 }
 
 // Write appends one page. The page must satisfy series.Page.Validate.
@@ -85,14 +140,18 @@ func (w *Writer) Write(p *series.Page) error {
 	if err := p.Validate(); err != nil {
 		return fmt.Errorf("dataset %s: %w", w.dir, err)
 	}
-	if w.pages > 0 && w.updates+len(p.Updates) > MaxGroupUpdates {
+	pt := w.parts[0]
+	if len(w.parts) > 1 {
+		pt = w.parts[shard.Of(p.ID, len(w.parts))]
+	}
+	if pt.pages > 0 && pt.updates+len(p.Updates) > pt.maxUpdate {
 		// A large page starts a row group of its own, so that the
 		// buffers hold max(MaxGroupUpdates, one page's) updates, not both.
-		if err := w.flush(); err != nil {
+		if err := w.flush(pt); err != nil {
 			return err
 		}
 	}
-	b := w.b
+	b := pt.b
 	b.Field(colPageID).(*array.Int64Builder).Append(p.ID)
 	b.Field(colSource).(*array.StringBuilder).Append(p.Source)
 	b.Field(colTitle).(*array.StringBuilder).Append(p.Title)
@@ -110,11 +169,11 @@ func (w *Writer) Write(p *series.Page) error {
 	for _, u := range p.Updates {
 		vb.UnsafeAppend(arrow.Timestamp(u))
 	}
-	w.pages++
-	w.updates += len(p.Updates)
+	pt.pages++
+	pt.updates += len(p.Updates)
 	w.total++
-	if w.pages >= MaxGroupPages || w.updates >= MaxGroupUpdates {
-		return w.flush()
+	if pt.pages >= MaxGroupPages || pt.updates >= pt.maxUpdate {
+		return w.flush(pt)
 	}
 	return nil
 }
@@ -122,14 +181,14 @@ func (w *Writer) Write(p *series.Page) error {
 // Pages is the number of pages written so far.
 func (w *Writer) Pages() int64 { return w.total }
 
-func (w *Writer) flush() error {
-	if w.pages == 0 {
+func (w *Writer) flush(pt *part) error {
+	if pt.pages == 0 {
 		return nil
 	}
-	rec := w.b.NewRecordBatch()
+	rec := pt.b.NewRecordBatch()
 	defer rec.Release()
-	w.pages, w.updates = 0, 0
-	if err := w.fw.Write(rec); err != nil {
+	pt.pages, pt.updates = 0, 0
+	if err := pt.fw.Write(rec); err != nil {
 		return fmt.Errorf("dataset %s: writing row group: %w", w.dir, err)
 	}
 	return nil
@@ -147,17 +206,26 @@ func (w *Writer) Close(m *Manifest) (err error) {
 			w.Abort()
 		}
 	}()
-	if err := w.flush(); err != nil {
-		return err
+	for _, pt := range w.parts {
+		if err := w.flush(pt); err != nil {
+			return err
+		}
 	}
 	w.closed = true
-	w.b.Release()
-	if err := w.fw.Close(); err != nil { // also closes w.f
-		return fmt.Errorf("dataset %s: %w", w.dir, err)
+	var cerr error
+	for _, pt := range w.parts {
+		pt.b.Release()
+		if err := pt.fw.Close(); err != nil && cerr == nil { // also closes pt.f
+			cerr = fmt.Errorf("dataset %s: %w", w.dir, err)
+		}
+	}
+	if cerr != nil {
+		return cerr
 	}
 	if m == nil {
 		m = &Manifest{}
 	}
+	m.Parts = w.nParts
 	if m.Tool == "" {
 		m.Tool = "revisit"
 	}
@@ -175,8 +243,9 @@ func (w *Writer) Close(m *Manifest) (err error) {
 func (w *Writer) Abort() {
 	if !w.closed {
 		w.closed = true
-		w.b.Release()
-		w.fw.Close()
+		for _, pt := range w.parts {
+			pt.abort()
+		}
 	}
 	w.out.Abort()
 }

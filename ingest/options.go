@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/ingest/generic"
 	"github.com/revisit-dev/revisit/ingest/source"
 )
@@ -15,6 +16,10 @@ type Options struct {
 	Inputs []string
 	// Output is the dataset directory (written atomically).
 	Output string
+	// Parts writes the dataset as this many part files partitioned by
+	// page id (dataset.CreateParts: SplitMix64(id) mod Parts, the rule of
+	// --shard); 0 writes the one file pages.parquet.
+	Parts int
 
 	// Namespaces keeps MediaWiki pages of these namespaces (nil: {0}, the
 	// articles). AllNamespaces keeps every namespace. The filter applies to
@@ -123,6 +128,9 @@ func (o *Options) check() error {
 	}
 	if o.Output == "" {
 		return fmt.Errorf("no output directory")
+	}
+	if o.Parts < 0 || o.Parts > dataset.MaxParts {
+		return fmt.Errorf("--parts %d: want 0…%d", o.Parts, dataset.MaxParts)
 	}
 	stdin := 0
 	for _, in := range o.Inputs {

@@ -187,7 +187,7 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 			total += st.Size()
 		}
 	}
-	w, err := dataset.Create(opt.Output)
+	w, err := dataset.CreateParts(opt.Output, opt.Parts)
 	if err != nil {
 		return nil, err
 	}

@@ -180,6 +180,7 @@ out, naming the flag ("1,063 pages below --min-updates 2").`,
 	f.StringVarP(&out, "output", "o", "", "dataset directory to write (replaced atomically if it holds a dataset)")
 	f.StringVar(&nsList, "namespaces", "0", "MediaWiki namespaces to keep, comma-separated (0 = articles, 1 = talk, …)")
 	f.BoolVar(&allNS, "all-namespaces", false, "keep pages of every namespace")
+	f.IntVar(&opt.Parts, "parts", 0, "write the dataset as N part files partitioned by page-id hash, the rule of --shard (docs/scale-out.md; 0: one pages.parquet)")
 	f.IntVar(&opt.MinUpdates, "min-updates", 0, "drop pages with fewer updates (after the time range and collapsing)")
 	f.StringVar(&since, "since", "", "keep revisions at or after this time (RFC 3339 or YYYY-MM-DD, UTC)")
 	f.StringVar(&until, "until", "", "keep revisions before this time (RFC 3339 or YYYY-MM-DD, UTC)")
