@@ -95,5 +95,5 @@ BEGIN {
   if (sp == "" || sp == 0) exit
   full = c * n * (R / revs)
   printf "  replay of every page (default samplers, every method): shard of %d pages took %.0f CPU-s, so about %.1f CPU-h for 1.2 B revisions\n", sp, c, full / 3600
-  printf "    (scaled by revisions; %d shards on 2-core machines: ≈ %.1f h each; peak RSS %.0f MiB per shard)\n", n, full / n / 2 / 3600, rss / 1024
+  printf "    (scaled by revisions; %d shards on 2-core machines: ≈ %.1f min each, plus reading the whole dataset; peak RSS %.0f MiB per shard)\n", n, full / n / 2 / 60, rss / 1024
 }'
