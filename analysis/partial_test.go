@@ -14,6 +14,7 @@ import (
 
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/stagetest"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
@@ -101,7 +102,7 @@ func TestShardMergeEqualsAnalyze(t *testing.T) {
 	if err := w.Close(nil); err != nil {
 		t.Fatal(err)
 	}
-	grid := series.Grid(1, 10)
+	grid := stagetest.Grid(1, 10)
 	var rows []EstimateRow
 	for _, k := range []int{0, 4, 9, 13} { // pages in several shards
 		truth := transform.AgeCDF(transform.Intervals(pages[k].Updates, 3600), grid)
