@@ -44,6 +44,31 @@ type Options struct {
 	// over without being held in memory and counted).
 	MaxLineBytes int
 
+	// Revision filters (what counts as an update on a wiki; see
+	// wikifilter.go): DropReverts leaves out identity reverts and the
+	// revisions they revert, DropBots the revisions of bots, DropMinor the
+	// revisions marked minor. They apply to MediaWiki XML and
+	// mediawiki_history inputs (other sources carry no such information),
+	// before --since/--until; each revision left out is counted once,
+	// under the first of these reasons that applies.
+	DropReverts bool
+	DropBots    bool
+	DropMinor   bool
+	// RevertRadius is how many preceding revisions of the page a revision
+	// is compared with to find an identity revert in XML dumps; 0 means
+	// DefaultRevertRadius.
+	RevertRadius int
+	// BotPattern, when DropBots is set, is the regular expression a bot's
+	// user name matches; "" means DefaultBotPattern, and NoBotPattern
+	// uses BotNames alone.
+	BotPattern   string
+	NoBotPattern bool
+	// BotNames are user names of bots (--bot-list FILE, one per line),
+	// compared after replacing underscores by spaces.
+	BotNames []string
+	// BotList names the file BotNames came from, for the manifest.
+	BotList string
+
 	// Source overrides the source name of MediaWiki pages (default: the
 	// dump's dbname, see mediawiki.Options) and names generic logs when
 	// Generic.Source is empty (default "generic").
@@ -141,6 +166,12 @@ func (o *Options) check() error {
 	}
 	if o.MaxLineBytes < 0 {
 		return fmt.Errorf("max line bytes %d < 0", o.MaxLineBytes)
+	}
+	if o.RevertRadius < 0 {
+		return fmt.Errorf("revert radius %d < 0", o.RevertRadius)
+	}
+	if _, err := o.botTest(); err != nil {
+		return err
 	}
 	if !o.Since.IsZero() && !o.Until.IsZero() && !o.Since.Before(o.Until) {
 		return fmt.Errorf("since %s is not before until %s", o.Since.Format(time.RFC3339), o.Until.Format(time.RFC3339))

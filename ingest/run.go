@@ -116,6 +116,9 @@ type driver struct {
 
 	badRevisions int64 // revisions of pages skipped as bad (ParseError.Revisions), under badMu
 
+	isBot  func(string) bool // the bot test of --drop-bots (nil without)
+	noSHA1 int64             // revisions without a <sha1> under --drop-reverts
+
 	businesses               yelp.Businesses
 	yelpJoined, yelpUnjoined int64
 	yelpIDTitles             int64 // Yelp businesses written without a business file: titled by id
@@ -158,6 +161,7 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 		files:  map[mergeKey]string{},
 	}
 	d.counts.Skipped = map[string]int64{}
+	d.isBot, _ = opt.botTest() // checked by opt.check
 	if !opt.Since.IsZero() {
 		d.since, d.hasSince = opt.Since.Unix(), true
 	}
@@ -236,6 +240,12 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	}
 	if d.titleChanges > 0 {
 		m.Extra["generic_title_changes"] = d.titleChanges
+	}
+	if opt.revisionFilters() {
+		m.Extra[extraFilters] = s.RevisionFilters
+	}
+	if opt.DropReverts {
+		m.Extra[extraNoSHA1] = d.noSHA1
 	}
 	if err := w.Close(m); err != nil {
 		return nil, err
@@ -454,7 +464,7 @@ func (d *driver) onBad(e *source.ParseError) {
 func (d *driver) newReader(r *decompress.Reader, name, kind string) (source.Reader, error) {
 	switch kind {
 	case KindMediaWiki:
-		mo := mediawiki.Options{Options: d.sourceOptions(name), Source: d.opt.Source}
+		mo := mediawiki.Options{Options: d.sourceOptions(name), Source: d.opt.Source, IsBot: d.isBot, SHA1: d.opt.DropReverts}
 		if d.ns != nil {
 			mo.Keep = d.keepNamespace
 		}
@@ -601,6 +611,7 @@ func (d *driver) merge(p *series.RawPage, kind, name string) error {
 	if q.TooMany > 0 || p.TooMany > 0 {
 		q.TooMany = revisionCount(q) + revisionCount(p)
 		q.Revisions = nil
+		dropFlags(q)
 		return nil
 	}
 	if max := d.opt.maxRevisions(); int64(len(q.Revisions)+len(p.Revisions)) > max {
@@ -609,9 +620,10 @@ func (d *driver) merge(p *series.RawPage, kind, name string) error {
 		}
 		q.TooMany = int64(len(q.Revisions) + len(p.Revisions))
 		q.Revisions = nil
+		dropFlags(q)
 		return nil
 	}
-	q.Revisions = append(q.Revisions, p.Revisions...)
+	appendRevisions(q, p)
 	return nil
 }
 
@@ -664,7 +676,9 @@ func (d *driver) skip(reason string, p *series.RawPage) {
 }
 
 // page applies the filters of SPEC §1.1 in order — namespace, redirect,
-// time range (on revisions), collapsing, minimum updates, id uniqueness —
+// revision filters (--drop-reverts/--drop-bots/--drop-minor, see
+// wikifilter.go), time range (on revisions), collapsing, minimum updates,
+// id uniqueness —
 // counting each, and writes what is left.
 func (d *driver) page(p *series.RawPage, kind, file string) error {
 	c := &d.counts
@@ -688,6 +702,9 @@ func (d *driver) page(p *series.RawPage, kind, file string) error {
 	}
 	if d.opt.NoRedirects && p.Redirect {
 		d.skip("redirect", p)
+		return nil
+	}
+	if !d.filterRevisions(p) {
 		return nil
 	}
 	if d.hasSince || d.hasUntil {

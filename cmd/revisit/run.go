@@ -116,6 +116,9 @@ to the report.`,
 				return usagef("run: --namespaces: %v", err)
 			}
 			rf.ingest.Namespaces, rf.ingest.AllNamespaces = ns, rf.allNS
+			if err := revisionFilterFlags(cmd, &rf.ingest); err != nil {
+				return err
+			}
 			if rf.ingest.Since, err = parseWhen(rf.since); err != nil {
 				return usagef("run: --since: %v", err)
 			}
@@ -189,8 +192,9 @@ to the report.`,
 	f.StringVar(&rf.since, "since", "", "keep revisions at or after this time (RFC 3339 or YYYY-MM-DD, UTC)")
 	f.StringVar(&rf.until, "until", "", "keep revisions before this time (RFC 3339 or YYYY-MM-DD, UTC)")
 	f.BoolVar(&rf.ingest.NoRedirects, "no-redirects", false, "drop MediaWiki redirect pages")
+	addRevisionFilterFlags(f, &rf.ingest)
 	f.StringVar(&rf.ingest.Source, "source", "", "source name of MediaWiki pages (default: the dump's dbname) and of generic logs (default: generic)")
-	f.StringVar(&rf.ingest.Generic.Format, "format", "auto", "generic log format: csv, tsv, jsonl, jsonkeys or auto")
+	f.StringVar(&rf.ingest.Generic.Format, "format", "auto", formatHelp)
 	f.StringVar(&rf.ingest.Generic.ID, "id", "", idHelp)
 	f.StringVar(&rf.ingest.Generic.Title, "title-column", "", titleHelp+" (--title is the report's title here)")
 	f.StringVar(&rf.ingest.Generic.Time, "time", "", "generic log: column (name or 0-based index) holding the timestamp")
