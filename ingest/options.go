@@ -194,7 +194,7 @@ func (o *Options) namespaces() []int32 {
 // genericForced reports whether the user asked for the generic reader
 // explicitly (a format other than auto).
 func (o *Options) genericForced() bool {
-	return o.Generic.Format != "" && o.Generic.Format != generic.FormatAuto
+	return o.Generic.Format != "" && o.Generic.Format != generic.FormatAuto && o.Generic.Format != KindMWHistory
 }
 
 // genericGiven reports whether enough was given to read a generic log.

@@ -19,6 +19,7 @@ import (
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/ingest/generic"
 	"github.com/revisit-dev/revisit/ingest/mediawiki"
+	"github.com/revisit-dev/revisit/ingest/mwhistory"
 	"github.com/revisit-dev/revisit/ingest/source"
 	"github.com/revisit-dev/revisit/ingest/yelp"
 	"github.com/revisit-dev/revisit/internal/decompress"
@@ -116,8 +117,9 @@ type driver struct {
 
 	badRevisions int64 // revisions of pages skipped as bad (ParseError.Revisions), under badMu
 
-	isBot  func(string) bool // the bot test of --drop-bots (nil without)
-	noSHA1 int64             // revisions without a <sha1> under --drop-reverts
+	isBot   func(string) bool // the bot test of --drop-bots (nil without)
+	noSHA1  int64             // revisions without a <sha1> under --drop-reverts
+	mwOther int64             // mediawiki_history events that are not revision creations
 
 	businesses               yelp.Businesses
 	yelpJoined, yelpUnjoined int64
@@ -246,6 +248,9 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	}
 	if opt.DropReverts {
 		m.Extra[extraNoSHA1] = d.noSHA1
+	}
+	if d.mwOther > 0 {
+		m.Extra["mediawiki_history_other_events"] = d.mwOther
 	}
 	if err := w.Close(m); err != nil {
 		return nil, err
@@ -469,6 +474,9 @@ func (d *driver) newReader(r *decompress.Reader, name, kind string) (source.Read
 			mo.Keep = d.keepNamespace
 		}
 		return mediawiki.NewReader(d.live, mo), nil
+	case KindMWHistory:
+		return mwhistory.NewReader(d.live, mwhistory.Options{Options: d.sourceOptions(name), Source: d.opt.Source,
+			IsBot: d.isBot, Reverts: d.opt.DropReverts}), nil
 	case KindGeneric:
 		g := d.opt.Generic
 		if g.Source == "" {
@@ -566,6 +574,12 @@ func (d *driver) stream(ctx context.Context, r *decompress.Reader, name, kind st
 			if !ok {
 				if gr, ok := src.(*generic.Reader); ok {
 					d.titleChanges += gr.Stats().TitleChanges
+				}
+				if mr, ok := src.(*mwhistory.Reader); ok {
+					st := mr.Stats()
+					d.mwOther += st.OtherEvents
+					d.counts.RevisionsRead += st.NoPageID
+					d.counts.Skipped[skipNoPageID] += st.NoPageID
 				}
 				return nil
 			}
@@ -684,7 +698,7 @@ func (d *driver) page(p *series.RawPage, kind, file string) error {
 	c := &d.counts
 	if p.TooMany > 0 {
 		// Over the revision cap: the reader dropped the revisions.
-		if kind == KindMediaWiki && d.ns != nil && !d.keepNamespace(p.Namespace) {
+		if hasNamespaces(kind) && d.ns != nil && !d.keepNamespace(p.Namespace) {
 			// Left out for its namespace anyway, which is no error.
 			c.PagesRead++
 			c.RevisionsRead += p.TooMany
@@ -696,7 +710,7 @@ func (d *driver) page(p *series.RawPage, kind, file string) error {
 	}
 	c.PagesRead++
 	c.RevisionsRead += int64(len(p.Revisions))
-	if kind == KindMediaWiki && d.ns != nil && !d.keepNamespace(p.Namespace) {
+	if hasNamespaces(kind) && d.ns != nil && !d.keepNamespace(p.Namespace) {
 		d.skip("namespace", p)
 		return nil
 	}
@@ -737,7 +751,7 @@ func (d *driver) page(p *series.RawPage, kind, file string) error {
 	id, dup := d.ids.claim(pg.Source, pg.ID)
 	if dup {
 		what := fmt.Sprintf("page id %d of %s", pg.ID, pg.Source)
-		if kind != KindMediaWiki {
+		if kind != KindMediaWiki && kind != KindMWHistory {
 			// A hashed id means nothing to people: the object's name does.
 			what = fmt.Sprintf("object %s of %s", named(p.Title, p.Group), pg.Source)
 		}

@@ -139,7 +139,7 @@ func timeRange(f dataset.Filters) (what, flags string) {
 // skipOrder is the order of the reasons in the summary: pages in the order
 // of the filters, bad records, then revisions and archive members.
 var skipOrder = []string{"namespace", "redirect", skipFiltered, "time_range", "min_updates", "bad", "revisions_of_skipped_pages",
-	skipRevert, skipReverted, skipBot, skipMinor, "revisions_outside_time_range", "archive_members_unknown_format", "archive_members_symlink", "archive_members_hardlink",
+	skipRevert, skipReverted, skipBot, skipMinor, skipNoPageID, "revisions_outside_time_range", "archive_members_unknown_format", "archive_members_symlink", "archive_members_hardlink",
 	"archive_members_device", "archive_members_fifo", "archive_members_other_type"}
 
 // skipPhrase says what v items left out for reason are, number first and
@@ -168,6 +168,8 @@ func (s *Summary) skipPhrase(reason string, v int64) string {
 		return count(v, "revision", "revisions") + " undone by an identity revert (--drop-reverts)"
 	case skipBot:
 		return count(v, "revision", "revisions") + " by bots (--drop-bots" + s.botRule() + ")"
+	case skipNoPageID:
+		return count(v, "mediawiki_history revision", "mediawiki_history revisions") + " without a page_id (deleted pages)"
 	case skipMinor:
 		return count(v, "minor revision", "minor revisions") + " (--drop-minor)"
 	case "revisions_of_skipped_pages":

@@ -142,6 +142,7 @@ const (
 	skipBot       = "revisions_bot"
 	skipMinor     = "revisions_minor"
 	skipFiltered  = "revision_filters"
+	skipNoPageID  = "revisions_without_page_id" // mediawiki_history revisions of no page
 	extraNoSHA1   = "revisions_without_sha1"
 	extraFilters  = "revision_filters"
 	revertsSource = "sha1 within the previous %d revisions (mwreverts identity revert); mediawiki_history: revision_is_identity_revert/_reverted"
@@ -293,6 +294,10 @@ func appendFlags[T any](q []T, nq int, p []T, np int) []T {
 	}
 	return append(q, p...)
 }
+
+// hasNamespaces reports whether pages of kind have MediaWiki namespaces
+// (the --namespaces filter applies to them).
+func hasNamespaces(kind string) bool { return kind == KindMediaWiki || kind == KindMWHistory }
 
 // dropFlags releases a page's per-revision flags.
 func dropFlags(p *series.RawPage) {
