@@ -455,6 +455,11 @@ func ingestTable(sum *ingest.Summary) tables.Table {
 	}
 	notes = append(notes, fmt.Sprintf("filters: MediaWiki namespaces %s; at least %d updates per page; redirects %s; bad records %s",
 		ns, f.MinUpdates, map[bool]string{true: "dropped", false: "kept"}[f.NoRedirects], map[bool]string{true: "counted and skipped (--skip-bad)", false: "fatal"}[f.SkipBad]))
+	if r := sum.RevisionFilters; len(r.Order) > 0 {
+		notes = append(notes, fmt.Sprintf("what counts as an update: identity reverts and the revisions they undo %s; bot edits %s; minor edits %s",
+			map[bool]string{true: "left out", false: "kept"}[r.DropReverts], map[bool]string{true: "left out", false: "kept"}[r.DropBots],
+			map[bool]string{true: "left out", false: "kept"}[r.DropMinor]))
+	}
 	if f.Since != nil || f.Until != nil {
 		var from, to string = "the start", "the end"
 		if f.Since != nil {
@@ -493,6 +498,18 @@ func skipLabel(reason string, minUpdates int) string {
 		return "left out: revisions of the pages left out"
 	case "revisions_outside_time_range":
 		return "left out: revisions outside the time range"
+	case "revisions_identity_revert":
+		return "left out: identity reverts (--drop-reverts)"
+	case "revisions_identity_reverted":
+		return "left out: revisions undone by an identity revert (--drop-reverts)"
+	case "revisions_bot":
+		return "left out: revisions by bots (--drop-bots)"
+	case "revisions_minor":
+		return "left out: minor revisions (--drop-minor)"
+	case "revision_filters":
+		return "left out: pages with no revision left by --drop-reverts/--drop-bots/--drop-minor"
+	case "revisions_without_page_id":
+		return "left out: mediawiki_history revisions without a page id"
 	case "archive_members_unknown_format":
 		return "left out: archive members of unknown format"
 	case "archive_members_symlink", "archive_members_hardlink", "archive_members_device", "archive_members_fifo":
