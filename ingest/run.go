@@ -53,9 +53,9 @@ func (e *FormatError) Error() string {
 		return fmt.Sprintf("%s: unknown format: byte %d is a NUL byte, so this is not text in UTF-8 (binary data, or UTF-16 text: convert it) (starts with %s)", e.File, e.NUL, e.Head)
 	}
 	if e.Generic {
-		return fmt.Sprintf("%s: unknown format: not MediaWiki XML, not Yelp JSON lines, not a CSV/TSV log with a header or JSON lines (a title line before the header? --skip-lines) (starts with %s)", e.File, e.Head)
+		return fmt.Sprintf("%s: unknown format: not MediaWiki XML, not a mediawiki_history TSV dump, not Yelp JSON lines, not a CSV/TSV log with a header or JSON lines (a title line before the header? --skip-lines) (starts with %s)", e.File, e.Head)
 	}
-	return fmt.Sprintf("%s: unknown format: not MediaWiki XML, not Yelp JSON lines; for a CSV/TSV/JSON log give --id and --time (starts with %s)", e.File, e.Head)
+	return fmt.Sprintf("%s: unknown format: not MediaWiki XML, not a mediawiki_history TSV dump, not Yelp JSON lines; for a CSV/TSV/JSON log give --id and --time (starts with %s)", e.File, e.Head)
 }
 
 // formatError describes an input no reader recognises from its head.
