@@ -8,7 +8,8 @@
 #            and with --skip-bad;
 #   atcap    the worst case the caps allow: 4.19M revisions in small pages
 #            (a full row group of the dataset writer) then one page of exactly
-#            --max-revisions-per-page revisions (kept);
+#            --max-revisions-per-page revisions (kept), also with the
+#            revision filters (--drop-reverts keeps 8 more bytes per revision);
 #   jsonline a Yelp review line of LINE_BYTES (default 1 GiB), without and
 #            with --skip-bad;
 #   csvfield a CSV record with a quoted field of LINE_BYTES, with --id/--time.
@@ -65,6 +66,7 @@ rm -f "$tmp/page.xml.gz"
 "$tmp/bombgen" -kind page -revisions "$cap" -before 4190000 | gzip -1 > "$tmp/atcap.xml.gz"
 printf 'atcap:    4,190,000 revisions in pages of 1000, then a page of %s\n' "$cap"
 run atcap "$tmp/atcap.xml.gz"
+run atcap,drop-all "$tmp/atcap.xml.gz" --drop-reverts --drop-bots --drop-minor
 rm -f "$tmp/atcap.xml.gz"
 
 "$tmp/bombgen" -kind jsonline -bytes "$LINE_BYTES" | gzip -1 > "$tmp/review.json.gz"

@@ -33,6 +33,11 @@ type Config struct {
 	// MaxUpdates bounds the updates of one page (0: no bound): a page that
 	// would exceed it is an error, never truncated.
 	MaxUpdates int
+	// RevertRate and BotRate inject identity-revert pairs and bot edits
+	// between the updates of MediaWiki output (see inject.go): the
+	// probability, per gap between two updates, of a revert pair, and
+	// else of a bot edit. 0 injects nothing.
+	RevertRate, BotRate float64
 }
 
 // Weighted is one model of the mixture over pages.
@@ -115,6 +120,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("unit must be > 0 s")
 	case !(c.TalkFraction >= 0 && c.TalkFraction <= 1):
 		return fmt.Errorf("talk fraction must be in [0, 1]")
+	case checkRates(c.RevertRate, c.BotRate) != nil:
+		return checkRates(c.RevertRate, c.BotRate)
 	case c.Start.Unix() < 0 || c.Start.Unix()+c.Span > 253402300799:
 		return fmt.Errorf("the window must lie between 1970 and 9999")
 	}

@@ -3,6 +3,7 @@ package generate
 import (
 	"io"
 	"math"
+	"math/rand/v2"
 	"strconv"
 
 	"github.com/revisit-dev/revisit/model"
@@ -89,7 +90,14 @@ func (x *mediawikiWriter) page(p *Page) error {
 	size := 200 + r.IntN(5000)
 	var idBuf, parentBuf [20]byte
 	var parent []byte
-	for _, t := range p.Revisions {
+	var ri *rand.Rand // the injected revisions' stream
+	var lastSHA []byte
+	inj := p.Inject
+	if len(inj) > 0 {
+		ri = model.NewRand(x.seed, uint64(p.Index)|inject|cosmetic)
+		lastSHA = make([]byte, 0, 31)
+	}
+	for k, t := range p.Revisions {
 		x.revID += 1 + int64(r.IntN(3))
 		id := strconv.AppendInt(idBuf[:0], x.revID, 10)
 		b = append(b, "    <revision>\n      <id>"...)
@@ -136,9 +144,19 @@ func (x *mediawikiWriter) page(p *Page) error {
 		b = append(b, "\" id=\""...)
 		b = append(b, id...)
 		b = append(b, "\" />\n      <sha1>"...)
+		n := len(b)
 		b = appendSHA1(b, r)
+		if lastSHA != nil {
+			lastSHA = append(lastSHA[:0], b[n:]...)
+		}
 		b = append(b, "</sha1>\n    </revision>\n"...)
 		parent = append(parentBuf[:0], id...)
+		for len(inj) > 0 && inj[0].After == k {
+			x.revID += 1 + int64(ri.IntN(3))
+			b = appendInjected(b, x.revID, parent, inj[0], lastSHA, ri)
+			parent = strconv.AppendInt(parentBuf[:0], x.revID, 10)
+			inj = inj[1:]
+		}
 		if len(b) > 1<<16 {
 			x.buf = b
 			if err := x.flush(); err != nil {
@@ -168,4 +186,57 @@ func appendIP(b []byte, v uint64) []byte {
 	nets := [3]string{"192.0.2.", "198.51.100.", "203.0.113."}
 	b = append(b, nets[v%3]...)
 	return strconv.AppendInt(b, int64(v>>2%254+1), 10)
+}
+
+// appendInjected appends one injected revision (see inject.go) with id
+// and parent: a vandal edit by an IP, a revert restoring restore (the
+// <sha1> of the revision before the gap) by a registered editor, or a bot
+// edit. Its other fields are drawn from ri.
+func appendInjected(b []byte, id int64, parent []byte, in Injected, restore []byte, ri *rand.Rand) []byte {
+	b = append(b, "    <revision>\n      <id>"...)
+	b = strconv.AppendInt(b, id, 10)
+	b = append(b, "</id>\n      <parentid>"...)
+	b = append(b, parent...)
+	b = append(b, "</parentid>\n      <timestamp>"...)
+	b = appendTimestamp(b, in.Time, 'T', true)
+	b = append(b, "</timestamp>\n      <contributor>\n"...)
+	v := ri.Uint64()
+	comment := ""
+	switch in.Kind {
+	case InjectVandal:
+		b = append(b, "        <ip>"...)
+		b = appendIP(b, v>>8)
+		b = append(b, "</ip>\n"...)
+	case InjectRevert:
+		b = append(b, "        <username>Patroller"...)
+		b = strconv.AppendInt(b, int64(v%97), 10)
+		b = append(b, "</username>\n        <id>"...)
+		b = strconv.AppendInt(b, int64(v%97)*11+5, 10)
+		b = append(b, "</id>\n"...)
+		comment = "Reverted edits (identity revert)"
+	case InjectBot:
+		b = append(b, "        <username>"...)
+		b = append(b, botNames[v%uint64(len(botNames))]...)
+		b = append(b, "</username>\n        <id>"...)
+		b = strconv.AppendInt(b, int64(v%uint64(len(botNames)))+900001, 10)
+		b = append(b, "</id>\n"...)
+		comment = "Bot: fixing links"
+	}
+	b = append(b, "      </contributor>\n"...)
+	if comment != "" {
+		b = append(b, "      <comment>"...)
+		b = append(b, comment...)
+		b = append(b, "</comment>\n"...)
+	}
+	b = append(b, "      <model>wikitext</model>\n      <format>text/x-wiki</format>\n      <text bytes=\""...)
+	b = strconv.AppendInt(b, int64(100+v>>32%5000), 10)
+	b = append(b, "\" id=\""...)
+	b = strconv.AppendInt(b, id, 10)
+	b = append(b, "\" />\n      <sha1>"...)
+	if in.Kind == InjectRevert {
+		b = append(b, restore...)
+	} else {
+		b = appendSHA1(b, ri)
+	}
+	return append(b, "</sha1>\n    </revision>\n"...)
 }

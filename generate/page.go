@@ -26,6 +26,9 @@ type Page struct {
 	Updates []int64
 	// Collapsed = len(Revisions) − len(Updates).
 	Collapsed int64
+	// Inject are the noise revisions written between the updates
+	// (MediaWiki output with Config.RevertRate or BotRate), in time order.
+	Inject []Injected
 }
 
 // Streams of model.NewRand: the update times of page i come from stream i,
@@ -75,7 +78,7 @@ func (g *Generator) Page(i int, p *Page) error {
 		k++
 	}
 	m := g.c.Models[k].Model
-	*p = Page{Index: i, ID: int64(i) + 1, Model: m.String(), Revisions: p.Revisions[:0], Updates: p.Updates[:0]}
+	*p = Page{Index: i, ID: int64(i) + 1, Model: m.String(), Revisions: p.Revisions[:0], Updates: p.Updates[:0], Inject: p.Inject[:0]}
 	p.Namespace, p.Title = pageName(i, r.Float64() < g.c.TalkFraction)
 	proc, params, err := m.Draw(r)
 	if err != nil {
@@ -105,6 +108,7 @@ func (g *Generator) Page(i int, p *Page) error {
 		prev = s
 	}
 	p.Collapsed = int64(len(p.Revisions) - len(p.Updates))
+	g.injectNoise(i, p)
 	return nil
 }
 

@@ -96,6 +96,9 @@ func Run(opt Options) (*Summary, error) {
 	if opt.Out == "" {
 		return nil, errors.New("no output given")
 	}
+	if (opt.RevertRate > 0 || opt.BotRate > 0) && opt.Format != FormatMediaWiki {
+		return nil, fmt.Errorf("injected reverts and bot edits need MediaWiki output (they are revisions with a <sha1> and a user name), not %s", opt.Format)
+	}
 	if opt.Out == "-" && opt.Format == FormatParquet {
 		return nil, errors.New("parquet output needs a directory, not -")
 	}
@@ -306,6 +309,16 @@ func Run(opt Options) (*Summary, error) {
 }
 
 func (s *Summary) add(g *Generator, tw *truthWriter, p *Page, group, key string) error {
+	for _, x := range p.Inject {
+		switch x.Kind {
+		case InjectVandal:
+			s.InjectedReverted++
+		case InjectRevert:
+			s.InjectedReverts++
+		case InjectBot:
+			s.InjectedBots++
+		}
+	}
 	s.Pages++
 	s.Revisions += int64(len(p.Revisions))
 	s.Updates += int64(len(p.Updates))
@@ -330,6 +343,7 @@ func truthHeader(opt *Options) *Truth {
 		Tool: truthTool, Version: opt.Version, Seed: opt.Seed, Format: opt.Format, Output: filepath.Base(opt.Out), Source: src,
 		Start: opt.Start.UTC(), End: opt.Start.Add(time.Duration(opt.Span) * time.Second).UTC(), SpanS: opt.Span,
 		Unit: opt.UnitName, UnitS: opt.Unit, TalkFraction: opt.TalkFraction, MaxUpdates: opt.MaxUpdates,
+		RevertRate: opt.RevertRate, BotRate: opt.BotRate,
 	}
 	for _, m := range opt.Models {
 		t.Models = append(t.Models, TruthMix{Weight: m.Weight, Spec: m.Model.String()})

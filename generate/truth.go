@@ -36,6 +36,8 @@ type Truth struct {
 	UnitS        float64     `json:"unit_s"`
 	TalkFraction float64     `json:"talk_fraction"`
 	MaxUpdates   int         `json:"max_updates"`
+	RevertRate   float64     `json:"inject_reverts,omitempty"`
+	BotRate      float64     `json:"inject_bots,omitempty"`
 	Models       []TruthMix  `json:"models"`
 	Pages        []PageTruth `json:"pages"`
 	Totals       Totals      `json:"totals"`
@@ -80,6 +82,10 @@ type PageTruth struct {
 	First           int64    `json:"first"` // Unix seconds
 	Last            int64    `json:"last"`
 	UpdatesHash     string   `json:"updates_fnv64"`
+	// Injected lists the noise revisions written between the updates
+	// (--inject-reverts, --inject-bots; see inject.go); they are not in
+	// Revisions.
+	Injected *InjectedTruth `json:"injected,omitempty"`
 }
 
 // Totals sum the pages.
@@ -88,6 +94,11 @@ type Totals struct {
 	Revisions int64 `json:"revisions"`
 	Updates   int64 `json:"updates"`
 	Collapsed int64 `json:"collapsed"`
+	// Injected noise revisions (not in Revisions): identity reverts, the
+	// revisions they undo, bot edits.
+	InjectedReverts  int64 `json:"injected_reverts,omitempty"`
+	InjectedReverted int64 `json:"injected_reverted,omitempty"`
+	InjectedBots     int64 `json:"injected_bots,omitempty"`
 }
 
 // ProcessOf rebuilds the page's process from the truth.
@@ -130,7 +141,7 @@ func (g *Generator) pageTruth(p *Page, group string) PageTruth {
 		ID: p.ID, Title: p.Title, Namespace: p.Namespace, Group: group,
 		Model: p.Model, Process: p.Process.String(), Params: p.Params,
 		Revisions: int64(len(p.Revisions)), Updates: int64(len(p.Updates)), Collapsed: p.Collapsed,
-		UpdatesHash: UpdatesHash(p.Updates),
+		UpdatesHash: UpdatesHash(p.Updates), Injected: injectedTruth(p),
 	}
 	if len(p.Updates) > 0 {
 		pt.First, pt.Last = p.Updates[0], p.Updates[len(p.Updates)-1]
@@ -203,6 +214,11 @@ func (tw *truthWriter) page(pt *PageTruth) error {
 	tw.totals.Revisions += pt.Revisions
 	tw.totals.Updates += pt.Updates
 	tw.totals.Collapsed += pt.Collapsed
+	if in := pt.Injected; in != nil {
+		tw.totals.InjectedReverts += int64(len(in.Reverts))
+		tw.totals.InjectedReverted += int64(len(in.Reverted))
+		tw.totals.InjectedBots += int64(len(in.Bots))
+	}
 	return nil
 }
 

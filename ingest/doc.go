@@ -1,10 +1,12 @@
 // Package ingest is the first stage of revisit: it opens each input
 // (decompressing by magic bytes, stepping into tar and 7z archives), sniffs
-// what it holds (MediaWiki XML, Yelp JSON lines, a generic CSV/JSON log),
-// streams the objects of the matching reader through the filters of SPEC §1
-// and writes the Parquet dataset of SPEC §2 with its manifest.
+// what it holds (MediaWiki XML, Wikimedia's mediawiki_history TSV, Yelp JSON
+// lines, a generic CSV/JSON log), streams the objects of the matching reader
+// through the filters of SPEC §1 — with the revision filters of
+// wikifilter.go, what counts as an update on a wiki — and writes the Parquet
+// dataset of SPEC §2 with its manifest.
 //
 // It holds no format parsing itself (that is in ingest/mediawiki,
-// ingest/yelp and ingest/generic) and no terminal output (the caller passes
+// ingest/mwhistory, ingest/yelp and ingest/generic) and no terminal output (the caller passes
 // a Progress and prints the Summary).
 package ingest

@@ -64,9 +64,10 @@ func checkAccounting(t *testing.T, c dataset.Counts) {
 	if c.PagesRead != c.PagesKept+skippedPages {
 		t.Errorf("pages: read %d ≠ kept %d + skipped %d (%v)", c.PagesRead, c.PagesKept, skippedPages, c.Skipped)
 	}
-	if c.RevisionsRead != c.RevisionsKept+c.Skipped["revisions_outside_time_range"]+c.Skipped["revisions_of_skipped_pages"] {
-		t.Errorf("revisions: read %d ≠ kept %d + outside %d + of skipped pages %d", c.RevisionsRead, c.RevisionsKept,
-			c.Skipped["revisions_outside_time_range"], c.Skipped["revisions_of_skipped_pages"])
+	filtered := c.Skipped[skipRevert] + c.Skipped[skipReverted] + c.Skipped[skipBot] + c.Skipped[skipMinor] + c.Skipped[skipNoPageID]
+	if c.RevisionsRead != c.RevisionsKept+c.Skipped["revisions_outside_time_range"]+c.Skipped["revisions_of_skipped_pages"]+filtered {
+		t.Errorf("revisions: read %d ≠ kept %d + outside %d + of skipped pages %d + revision filters %d", c.RevisionsRead, c.RevisionsKept,
+			c.Skipped["revisions_outside_time_range"], c.Skipped["revisions_of_skipped_pages"], filtered)
 	}
 	if c.RevisionsKept != c.Updates+c.Collapsed {
 		t.Errorf("revisions kept %d ≠ updates %d + collapsed %d", c.RevisionsKept, c.Updates, c.Collapsed)

@@ -19,6 +19,7 @@ import (
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/ingest/generic"
 	"github.com/revisit-dev/revisit/ingest/mediawiki"
+	"github.com/revisit-dev/revisit/ingest/mwhistory"
 	"github.com/revisit-dev/revisit/ingest/source"
 	"github.com/revisit-dev/revisit/ingest/yelp"
 	"github.com/revisit-dev/revisit/internal/decompress"
@@ -52,9 +53,9 @@ func (e *FormatError) Error() string {
 		return fmt.Sprintf("%s: unknown format: byte %d is a NUL byte, so this is not text in UTF-8 (binary data, or UTF-16 text: convert it) (starts with %s)", e.File, e.NUL, e.Head)
 	}
 	if e.Generic {
-		return fmt.Sprintf("%s: unknown format: not MediaWiki XML, not Yelp JSON lines, not a CSV/TSV log with a header or JSON lines (a title line before the header? --skip-lines) (starts with %s)", e.File, e.Head)
+		return fmt.Sprintf("%s: unknown format: not MediaWiki XML, not a mediawiki_history TSV dump, not Yelp JSON lines, not a CSV/TSV log with a header or JSON lines (a title line before the header? --skip-lines) (starts with %s)", e.File, e.Head)
 	}
-	return fmt.Sprintf("%s: unknown format: not MediaWiki XML, not Yelp JSON lines; for a CSV/TSV/JSON log give --id and --time (starts with %s)", e.File, e.Head)
+	return fmt.Sprintf("%s: unknown format: not MediaWiki XML, not a mediawiki_history TSV dump, not Yelp JSON lines; for a CSV/TSV/JSON log give --id and --time (starts with %s)", e.File, e.Head)
 }
 
 // formatError describes an input no reader recognises from its head.
@@ -116,6 +117,10 @@ type driver struct {
 
 	badRevisions int64 // revisions of pages skipped as bad (ParseError.Revisions), under badMu
 
+	isBot   func(string) bool // the bot test of --drop-bots (nil without)
+	noSHA1  int64             // revisions without a <sha1> under --drop-reverts
+	mwOther int64             // mediawiki_history events that are not revision creations
+
 	businesses               yelp.Businesses
 	yelpJoined, yelpUnjoined int64
 	yelpIDTitles             int64 // Yelp businesses written without a business file: titled by id
@@ -158,6 +163,7 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 		files:  map[mergeKey]string{},
 	}
 	d.counts.Skipped = map[string]int64{}
+	d.isBot, _ = opt.botTest() // checked by opt.check
 	if !opt.Since.IsZero() {
 		d.since, d.hasSince = opt.Since.Unix(), true
 	}
@@ -236,6 +242,15 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	}
 	if d.titleChanges > 0 {
 		m.Extra["generic_title_changes"] = d.titleChanges
+	}
+	if opt.revisionFilters() {
+		m.Extra[extraFilters] = s.RevisionFilters
+	}
+	if opt.DropReverts {
+		m.Extra[extraNoSHA1] = d.noSHA1
+	}
+	if d.mwOther > 0 {
+		m.Extra["mediawiki_history_other_events"] = d.mwOther
 	}
 	if err := w.Close(m); err != nil {
 		return nil, err
@@ -454,11 +469,14 @@ func (d *driver) onBad(e *source.ParseError) {
 func (d *driver) newReader(r *decompress.Reader, name, kind string) (source.Reader, error) {
 	switch kind {
 	case KindMediaWiki:
-		mo := mediawiki.Options{Options: d.sourceOptions(name), Source: d.opt.Source}
+		mo := mediawiki.Options{Options: d.sourceOptions(name), Source: d.opt.Source, IsBot: d.isBot, SHA1: d.opt.DropReverts}
 		if d.ns != nil {
 			mo.Keep = d.keepNamespace
 		}
 		return mediawiki.NewReader(d.live, mo), nil
+	case KindMWHistory:
+		return mwhistory.NewReader(d.live, mwhistory.Options{Options: d.sourceOptions(name), Source: d.opt.Source,
+			IsBot: d.isBot, Reverts: d.opt.DropReverts}), nil
 	case KindGeneric:
 		g := d.opt.Generic
 		if g.Source == "" {
@@ -557,6 +575,12 @@ func (d *driver) stream(ctx context.Context, r *decompress.Reader, name, kind st
 				if gr, ok := src.(*generic.Reader); ok {
 					d.titleChanges += gr.Stats().TitleChanges
 				}
+				if mr, ok := src.(*mwhistory.Reader); ok {
+					st := mr.Stats()
+					d.mwOther += st.OtherEvents
+					d.counts.RevisionsRead += st.NoPageID
+					d.counts.Skipped[skipNoPageID] += st.NoPageID
+				}
 				return nil
 			}
 			b = bb
@@ -601,6 +625,7 @@ func (d *driver) merge(p *series.RawPage, kind, name string) error {
 	if q.TooMany > 0 || p.TooMany > 0 {
 		q.TooMany = revisionCount(q) + revisionCount(p)
 		q.Revisions = nil
+		dropFlags(q)
 		return nil
 	}
 	if max := d.opt.maxRevisions(); int64(len(q.Revisions)+len(p.Revisions)) > max {
@@ -609,9 +634,10 @@ func (d *driver) merge(p *series.RawPage, kind, name string) error {
 		}
 		q.TooMany = int64(len(q.Revisions) + len(p.Revisions))
 		q.Revisions = nil
+		dropFlags(q)
 		return nil
 	}
-	q.Revisions = append(q.Revisions, p.Revisions...)
+	appendRevisions(q, p)
 	return nil
 }
 
@@ -664,13 +690,15 @@ func (d *driver) skip(reason string, p *series.RawPage) {
 }
 
 // page applies the filters of SPEC §1.1 in order — namespace, redirect,
-// time range (on revisions), collapsing, minimum updates, id uniqueness —
+// revision filters (--drop-reverts/--drop-bots/--drop-minor, see
+// wikifilter.go), time range (on revisions), collapsing, minimum updates,
+// id uniqueness —
 // counting each, and writes what is left.
 func (d *driver) page(p *series.RawPage, kind, file string) error {
 	c := &d.counts
 	if p.TooMany > 0 {
 		// Over the revision cap: the reader dropped the revisions.
-		if kind == KindMediaWiki && d.ns != nil && !d.keepNamespace(p.Namespace) {
+		if hasNamespaces(kind) && d.ns != nil && !d.keepNamespace(p.Namespace) {
 			// Left out for its namespace anyway, which is no error.
 			c.PagesRead++
 			c.RevisionsRead += p.TooMany
@@ -682,12 +710,15 @@ func (d *driver) page(p *series.RawPage, kind, file string) error {
 	}
 	c.PagesRead++
 	c.RevisionsRead += int64(len(p.Revisions))
-	if kind == KindMediaWiki && d.ns != nil && !d.keepNamespace(p.Namespace) {
+	if hasNamespaces(kind) && d.ns != nil && !d.keepNamespace(p.Namespace) {
 		d.skip("namespace", p)
 		return nil
 	}
 	if d.opt.NoRedirects && p.Redirect {
 		d.skip("redirect", p)
+		return nil
+	}
+	if !d.filterRevisions(p) {
 		return nil
 	}
 	if d.hasSince || d.hasUntil {
@@ -720,7 +751,7 @@ func (d *driver) page(p *series.RawPage, kind, file string) error {
 	id, dup := d.ids.claim(pg.Source, pg.ID)
 	if dup {
 		what := fmt.Sprintf("page id %d of %s", pg.ID, pg.Source)
-		if kind != KindMediaWiki {
+		if kind != KindMediaWiki && kind != KindMWHistory {
 			// A hashed id means nothing to people: the object's name does.
 			what = fmt.Sprintf("object %s of %s", named(p.Title, p.Group), pg.Source)
 		}

@@ -4,12 +4,16 @@ import (
 	"bytes"
 
 	"github.com/revisit-dev/revisit/ingest/generic"
+	"github.com/revisit-dev/revisit/ingest/mwhistory"
 )
 
 // Content kinds the driver dispatches on.
 const (
 	KindMediaWiki = "mediawiki"
 	KindGeneric   = "generic"
+	// KindMWHistory is Wikimedia's mediawiki_history TSV dump (detected,
+	// or forced with --format mediawiki-history).
+	KindMWHistory = "mediawiki-history"
 )
 
 // IsMediaWiki reports whether the head of a decompressed stream is a
@@ -40,14 +44,22 @@ func IsMediaWiki(head []byte) bool {
 }
 
 // sniff decides which reader gets a stream: MediaWiki XML first (it is
-// unambiguous), then Yelp JSON lines (see yelp.go), then the generic
+// unambiguous), a format forced with --format, a mediawiki_history dump
+// (70 or 76 tab-separated columns of the right shape, see
+// mwhistory.Sniff), then Yelp JSON lines (see yelp.go), then the generic
 // reader when the options say where ids and times are.
 func (d *driver) sniff(head []byte) (kind string, ok bool) {
 	if IsMediaWiki(head) {
 		return KindMediaWiki, true
 	}
+	if d.opt.Generic.Format == KindMWHistory {
+		return KindMWHistory, true
+	}
 	if d.opt.genericForced() {
 		return KindGeneric, true
+	}
+	if mwhistory.Sniff(head) {
+		return KindMWHistory, true
 	}
 	if k, ok := sniffYelp(head); ok {
 		return k, true

@@ -34,7 +34,12 @@ type Summary struct {
 	// TitleChanges counts generic records whose --title value differed
 	// from the title their object already had (the first is kept).
 	TitleChanges int64
-	Bytes        int64 // stored bytes read
+	// RevisionFilters are --drop-reverts, --drop-bots and --drop-minor as
+	// given (their counts are in Counts.Skipped); NoSHA1 counts the
+	// revisions --drop-reverts could not check (no <sha1>).
+	RevisionFilters RevisionFilters
+	NoSHA1          int64
+	Bytes           int64 // stored bytes read
 	// Decompressed is the decompressed bytes read (= Bytes for inputs
 	// that are not compressed): the work the parsers did.
 	Decompressed int64
@@ -70,7 +75,8 @@ func (d *driver) summary(elapsed time.Duration) *Summary {
 	}
 	return &Summary{Output: d.opt.Output, Inputs: d.inputs, Filters: f, Counts: d.counts, Bad: bad,
 		Remapped: d.ids.remapped, Bytes: d.bytes, Decompressed: d.decompressed, Elapsed: elapsed,
-		YelpJoined: d.yelpJoined, YelpUnjoined: d.yelpUnjoined, YelpIDTitles: d.yelpIDTitles, TitleChanges: d.titleChanges}
+		YelpJoined: d.yelpJoined, YelpUnjoined: d.yelpUnjoined, YelpIDTitles: d.yelpIDTitles, TitleChanges: d.titleChanges,
+		RevisionFilters: d.opt.revisionFiltersInfo(), NoSHA1: d.noSHA1}
 }
 
 func n(v int64) string { return humanize.Comma(v) }
@@ -132,8 +138,8 @@ func timeRange(f dataset.Filters) (what, flags string) {
 
 // skipOrder is the order of the reasons in the summary: pages in the order
 // of the filters, bad records, then revisions and archive members.
-var skipOrder = []string{"namespace", "redirect", "time_range", "min_updates", "bad", "revisions_of_skipped_pages",
-	"revisions_outside_time_range", "archive_members_unknown_format", "archive_members_symlink", "archive_members_hardlink",
+var skipOrder = []string{"namespace", "redirect", skipFiltered, "time_range", "min_updates", "bad", "revisions_of_skipped_pages",
+	skipRevert, skipReverted, skipBot, skipMinor, skipNoPageID, "revisions_outside_time_range", "archive_members_unknown_format", "archive_members_symlink", "archive_members_hardlink",
 	"archive_members_device", "archive_members_fifo", "archive_members_other_type"}
 
 // skipPhrase says what v items left out for reason are, number first and
@@ -154,6 +160,18 @@ func (s *Summary) skipPhrase(reason string, v int64) string {
 		return count(v, "page", "pages") + " with no revision " + what + " (" + flags + ")"
 	case "min_updates":
 		return fmt.Sprintf("%s below --min-updates %d", count(v, "page", "pages"), f.MinUpdates)
+	case skipFiltered:
+		return count(v, "page", "pages") + " with no revision left by " + s.revisionFlags()
+	case skipRevert:
+		return count(v, "identity revert", "identity reverts") + " (--drop-reverts)"
+	case skipReverted:
+		return count(v, "revision", "revisions") + " undone by an identity revert (--drop-reverts)"
+	case skipBot:
+		return count(v, "revision", "revisions") + " by bots (--drop-bots" + s.botRule() + ")"
+	case skipNoPageID:
+		return count(v, "mediawiki_history revision", "mediawiki_history revisions") + " without a page_id (deleted pages)"
+	case skipMinor:
+		return count(v, "minor revision", "minor revisions") + " (--drop-minor)"
 	case "revisions_of_skipped_pages":
 		return count(v, "revision", "revisions") + " of the pages left out"
 	case "revisions_outside_time_range":
@@ -170,6 +188,37 @@ func (s *Summary) skipPhrase(reason string, v int64) string {
 		return count(v, "archive member", "archive members") + " that are not regular files"
 	}
 	return n(v) + " " + strings.ReplaceAll(reason, "_", " ")
+}
+
+// revisionFlags names the revision filters in force ("--drop-reverts,
+// --drop-bots").
+func (s *Summary) revisionFlags() string {
+	var f []string
+	r := s.RevisionFilters
+	for _, x := range []struct {
+		on   bool
+		flag string
+	}{{r.DropReverts, "--drop-reverts"}, {r.DropBots, "--drop-bots"}, {r.DropMinor, "--drop-minor"}} {
+		if x.on {
+			f = append(f, x.flag)
+		}
+	}
+	return strings.Join(f, ", ")
+}
+
+func (s *Summary) botRule() string {
+	r := s.RevisionFilters
+	var parts []string
+	if r.BotPattern != "" {
+		parts = append(parts, "names matching "+r.BotPattern)
+	}
+	if r.BotList != "" {
+		parts = append(parts, count(int64(r.BotNames), "name", "names")+" in "+r.BotList)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(parts, ", ")
 }
 
 // String is the summary printed at the end of `revisit ingest`: what was
@@ -244,6 +293,9 @@ func (s *Summary) String() string {
 	if s.TitleChanges > 0 {
 		fmt.Fprintf(&b, "%s another --title value than %s object's first (the first is kept)\n",
 			count(s.TitleChanges, "record had", "records had"), map[bool]string{true: "its", false: "their"}[s.TitleChanges == 1])
+	}
+	if s.NoSHA1 > 0 {
+		fmt.Fprintf(&b, "%s no <sha1>: not checked for identity reverts (--drop-reverts)\n", count(s.NoSHA1, "revision had", "revisions had"))
 	}
 	if s.Remapped > 0 {
 		fmt.Fprintf(&b, "%s remapped: two sources used the same id\n", count(s.Remapped, "page id", "page ids"))

@@ -93,6 +93,22 @@ type RawPage struct {
 	// (contributor was an IP; the edit was marked minor).
 	Anonymous []bool
 	Minor     []bool
+	// Bot, when not nil, has one flag per revision: the contributor is a
+	// bot (a registered user whose name the reader's bot test accepted, or
+	// whom the source itself classifies as a bot). Readers fill it only
+	// when ingest asks (--drop-bots): 1 byte per revision.
+	Bot []bool
+	// SHA1, when not nil, has one 64-bit digest per revision of the
+	// revision's content checksum (MediaWiki <sha1>): equal content gives
+	// equal digests, 0 means the revision has none (deleted or absent
+	// content) and matches nothing. Readers fill it only when ingest asks
+	// (--drop-reverts): 8 bytes per revision, freed before the write.
+	SHA1 []uint64
+	// Revert and Reverted, when not nil, are the source's own identity
+	// revert flags per revision (mediawiki_history's
+	// revision_is_identity_revert and revision_is_identity_reverted), used
+	// instead of SHA1.
+	Revert, Reverted []bool
 	// Offset is the byte offset (or Line the line) in the decompressed
 	// input where the object starts, for error messages.
 	Offset int64

@@ -14,6 +14,7 @@ import (
 )
 
 func newGenerateCmd(g *globals) *cobra.Command {
+	var injReverts, injBots float64
 	var (
 		pages, maxUpdates              int
 		models                         []string
@@ -104,11 +105,14 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
 			}
 			opt := generate.Options{
 				Config: generate.Config{Pages: pages, Models: ms, Start: t0, Span: spanS, UnitName: unit, Unit: unitS,
-					Seed: seed, TalkFraction: talk, MaxUpdates: maxUpdates},
+					Seed: seed, TalkFraction: talk, MaxUpdates: maxUpdates, RevertRate: injReverts, BotRate: injBots},
 				Format: format, Out: out, Truth: truth, Gzip: gz, GzipImpl: gzipImpl, Version: version,
 			}
 			if err := opt.Config.Validate(); err != nil {
 				return usagef("%v", err)
+			}
+			if (injReverts > 0 || injBots > 0) && format != generate.FormatMediaWiki {
+				return usagef("--inject-reverts and --inject-bots need --format mediawiki")
 			}
 			var bar *progressbar.ProgressBar
 			if !g.quiet && isTerminal(os.Stderr) {
@@ -147,11 +151,17 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
 				fmt.Fprintf(os.Stderr, "generate: %s pages, %s revisions, %s updates (%s same-second revisions collapsed)%s in %s → %s\n",
 					humanize.Comma(sum.Pages), humanize.Comma(sum.Revisions), humanize.Comma(sum.Updates),
 					humanize.Comma(sum.Collapsed), size, sum.Elapsed.Round(time.Millisecond), where)
+				if n := sum.InjectedReverts + sum.InjectedBots; n > 0 {
+					fmt.Fprintf(os.Stderr, "generate: injected %s identity reverts undoing %s revisions, %s bot edits (not updates)\n",
+						humanize.Comma(sum.InjectedReverts), humanize.Comma(sum.InjectedReverted), humanize.Comma(sum.InjectedBots))
+				}
 			}
 			return nil
 		},
 	}
 	f := cmd.Flags()
+	f.Float64Var(&injReverts, "inject-reverts", 0, "MediaWiki: probability per gap between two updates of an injected identity-revert pair (1–3 IP edits, then a revert restoring the earlier <sha1>); not updates, listed in truth.json")
+	f.Float64Var(&injBots, "inject-bots", 0, "MediaWiki: probability per gap (when no revert pair) of an injected bot edit (user name ending in bot); not updates, listed in truth.json")
 	f.IntVar(&pages, "pages", 1000, "number of pages (businesses)")
 	f.StringArrayVar(&models, "model", []string{"pareto:1.5,{lognormal:3,1.5}"}, "update model `SPEC`, [WEIGHT*]SPEC, repeatable (see above)")
 	f.StringVar(&span, "span", "1y", "length of the window (s, m, h, d, w, y)")

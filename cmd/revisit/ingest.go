@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/ingest/source"
@@ -78,9 +79,26 @@ parallel), zstd, xz, LZMA-alone (.lzma), 7z, or none; tar archives (.tar,
     Columns are names or 0-based indexes (JSON arrays need indexes).
 
 Filters, applied in this order and each counted: --namespaces (MediaWiki
-only; default 0 = articles), --no-redirects, --since/--until (revisions
-outside [since, until) are dropped), then revisions in the same second are
-collapsed into one update, then --min-updates.
+only; default 0 = articles), --no-redirects, the revision filters
+(--drop-reverts, --drop-bots, --drop-minor; MediaWiki XML and
+mediawiki_history only), --since/--until (revisions outside [since, until)
+are dropped), then revisions in the same second are collapsed into one
+update, then --min-updates.
+
+What counts as an update on a wiki: --drop-reverts leaves out identity
+reverts and the revisions they undo: in XML dumps a revision whose <sha1>
+equals that of one of the 15 revisions before it (--revert-radius; the
+mwreverts definition) with at least one revision in between, which are the
+reverted ones; in mediawiki_history dumps the revisions it marks
+revision_is_identity_revert or revision_is_identity_reverted. --drop-bots
+leaves out revisions by registered users whose name matches --bot-pattern
+(default: "bot" ending a word, in any case, as Wikipedia's bot policy asks
+bot accounts to be named) or is listed in --bot-list FILE (one name per
+line; --no-bot-pattern uses the list alone); in mediawiki_history dumps
+also users Wikimedia classifies as bots (event_user_is_bot_by). IP editors
+are never bots. --drop-minor leaves out revisions marked minor. A
+revision left out is counted once, under the first of revert, reverted,
+bot, minor.
 
 Bad input (a truncated or corrupt stream, malformed XML or JSON, a timestamp
 that does not parse or lies beyond what Parquet stores, a page without
@@ -124,6 +142,13 @@ out, naming the flag ("1,063 pages below --min-updates 2").`,
   # one object per file, keyed by timestamps (id from the file name)
   revisit ingest covid19/*.json --format jsonkeys --id-from-filename -o covid
 
+  # what counts as an update: no identity reverts, bots or minor edits
+  revisit ingest enwiki-*-stub-meta-history*.xml.gz --drop-reverts \
+      --drop-bots --bot-list bots.txt --drop-minor -o enwiki-clean
+
+  # Wikimedia's mediawiki_history TSV dumps (detected; or --format mediawiki-history)
+  revisit ingest 2024-10.simplewiki.all-time.tsv.bz2 --drop-reverts --drop-bots -o simple
+
   # from a pipe
   curl -s https://…/dump.xml.zst | revisit ingest - -o out`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -150,6 +175,9 @@ out, naming the flag ("1,063 pages below --min-updates 2").`,
 				return usagef("ingest: --until: %v", err)
 			}
 			if err := titleFlags(cmd, &opt, titleCol); err != nil {
+				return err
+			}
+			if err := revisionFilterFlags(cmd, &opt); err != nil {
 				return err
 			}
 			opt.Version = version
@@ -188,8 +216,9 @@ out, naming the flag ("1,063 pages below --min-updates 2").`,
 	f.BoolVar(&opt.SkipBad, "skip-bad", false, "count and skip bad records instead of failing")
 	f.Int64Var(&opt.MaxRevisionsPerPage, "max-revisions-per-page", ingest.DefaultMaxRevisionsPerPage, "a page (or Yelp/generic object) with more revisions is bad input (bounds memory: about 50 bytes per revision at the cap)")
 	f.IntVar(&opt.MaxLineBytes, "max-line-bytes", ingest.DefaultMaxLineBytes, "a longer JSON/TSV line, CSV record or jsonkeys file is bad input (bounds memory: a few times the cap)")
+	addRevisionFilterFlags(f, &opt)
 	f.StringVar(&opt.Source, "source", "", "source name of MediaWiki pages (default: the dump's dbname) and of generic logs (default: generic)")
-	f.StringVar(&opt.Generic.Format, "format", "auto", "generic log format: csv, tsv, jsonl, jsonkeys or auto")
+	f.StringVar(&opt.Generic.Format, "format", "auto", formatHelp)
 	f.StringVar(&opt.Generic.ID, "id", "", idHelp)
 	f.StringVar(&opt.Generic.Title, "title", "", titleHelp)
 	f.StringVar(&titleCol, "title-column", "", "same as --title (the spelling revisit run accepts too)")
@@ -204,6 +233,8 @@ out, naming the flag ("1,063 pages below --min-updates 2").`,
 
 // Help of the generic-log flags ingest and run share.
 const (
+	formatHelp = "input format when not detected: mediawiki-history (Wikimedia's TSV dumps), or a generic log's csv, tsv, jsonl, jsonkeys; auto detects"
+
 	idHelp    = "generic log: column (name or 0-based index) holding the object id, or several separated by commas (language,article): the object is their tuple, titled a/b"
 	titleHelp = "generic log: optional column holding the object's title (its first non-empty value is kept)"
 )
@@ -219,6 +250,44 @@ func titleFlags(cmd *cobra.Command, opt *ingest.Options, titleCol string) error 
 		return usagef("%s: --title %q and --title-column %q differ", cmd.Name(), opt.Generic.Title, titleCol)
 	}
 	opt.Generic.Title = titleCol
+	return nil
+}
+
+// addRevisionFilterFlags adds the revision filters ingest and run share:
+// what counts as an update on a wiki.
+func addRevisionFilterFlags(f *pflag.FlagSet, opt *ingest.Options) {
+	f.BoolVar(&opt.DropReverts, "drop-reverts", false, "leave out identity reverts (a revision with the sha1 of one of the previous 15 revisions) and the revisions they undo")
+	f.BoolVar(&opt.DropBots, "drop-bots", false, "leave out revisions by bots (user names matching --bot-pattern or listed in --bot-list; IP editors are never bots)")
+	f.BoolVar(&opt.DropMinor, "drop-minor", false, "leave out revisions marked minor")
+	f.StringVar(&opt.BotPattern, "bot-pattern", "", "with --drop-bots: regular expression of bot user names (default "+ingest.DefaultBotPattern+": \"bot\" ending a word)")
+	f.BoolVar(&opt.NoBotPattern, "no-bot-pattern", false, "with --drop-bots: only the names of --bot-list are bots")
+	f.StringVar(&opt.BotList, "bot-list", "", "with --drop-bots (implied): `FILE` of bot user names, one per line (# comments)")
+	f.IntVar(&opt.RevertRadius, "revert-radius", ingest.DefaultRevertRadius, "with --drop-reverts: how many preceding revisions a revision's sha1 is compared with")
+}
+
+// revisionFilterFlags checks the revision filter flags and reads --bot-list.
+func revisionFilterFlags(cmd *cobra.Command, opt *ingest.Options) error {
+	fl := cmd.Flags()
+	if (fl.Changed("bot-pattern") || fl.Changed("no-bot-pattern")) && !opt.DropBots && opt.BotList == "" {
+		return usagef("%s: --bot-pattern and --no-bot-pattern need --drop-bots", cmd.Name())
+	}
+	if fl.Changed("bot-pattern") && opt.NoBotPattern {
+		return usagef("%s: --bot-pattern and --no-bot-pattern exclude each other", cmd.Name())
+	}
+	if fl.Changed("revert-radius") && !opt.DropReverts {
+		return usagef("%s: --revert-radius needs --drop-reverts", cmd.Name())
+	}
+	if opt.RevertRadius < 1 {
+		return usagef("%s: --revert-radius must be at least 1", cmd.Name())
+	}
+	if opt.BotList != "" {
+		b, err := os.ReadFile(opt.BotList)
+		if err != nil {
+			return usagef("%s: --bot-list: %v", cmd.Name(), err)
+		}
+		opt.DropBots = true
+		opt.BotNames = ingest.ParseBotList(b)
+	}
 	return nil
 }
 

@@ -158,3 +158,40 @@ func TestIngestSeveralIDsAndTitle(t *testing.T) {
 		t.Errorf("run: titles %q, want %q", got, want)
 	}
 }
+
+// The revision filter flags: bad combinations are usage errors (exit 2);
+// --bot-list is read, implies --drop-bots and is recorded in the manifest.
+func TestIngestRevisionFilterFlags(t *testing.T) {
+	dir := t.TempDir()
+	fixture := "../../testdata/mediawiki/filters.xml"
+	out := filepath.Join(dir, "ds")
+	list := filepath.Join(dir, "bots.txt")
+	os.WriteFile(list, []byte("# bots\nSome_Bot_Name\n"), 0o644)
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"pattern without drop-bots", []string{"ingest", fixture, "-o", out, "--bot-pattern", "bot$"}, exitUsage},
+		{"bad pattern", []string{"ingest", fixture, "-o", out, "--drop-bots", "--bot-pattern", "(["}, exitUsage},
+		{"pattern and no pattern", []string{"ingest", fixture, "-o", out, "--drop-bots", "--bot-pattern", "x", "--no-bot-pattern"}, exitUsage},
+		{"no pattern, no list", []string{"ingest", fixture, "-o", out, "--drop-bots", "--no-bot-pattern"}, exitUsage},
+		{"radius without drop-reverts", []string{"ingest", fixture, "-o", out, "--revert-radius", "3"}, exitUsage},
+		{"radius 0", []string{"ingest", fixture, "-o", out, "--drop-reverts", "--revert-radius", "0"}, exitUsage},
+		{"missing list", []string{"ingest", fixture, "-o", out, "--bot-list", filepath.Join(dir, "none.txt")}, exitUsage},
+		{"ok", []string{"-q", "ingest", fixture, "-o", out, "--drop-reverts", "--bot-list", list, "--no-bot-pattern", "--drop-minor"}, exitOK},
+	} {
+		os.RemoveAll(out)
+		if got := execute(c.args); got != c.code {
+			t.Errorf("%s: exit %d, want %d", c.name, got, c.code)
+		}
+	}
+	m, err := dataset.ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := m.Extra["revision_filters"].(map[string]any)
+	if f["drop_bots"] != true || f["bot_list"] != list || f["bot_names"] != float64(1) || f["bot_pattern"] != nil || f["drop_minor"] != true {
+		t.Errorf("revision_filters %v", f)
+	}
+}

@@ -116,6 +116,9 @@ to the report.`,
 				return usagef("run: --namespaces: %v", err)
 			}
 			rf.ingest.Namespaces, rf.ingest.AllNamespaces = ns, rf.allNS
+			if err := revisionFilterFlags(cmd, &rf.ingest); err != nil {
+				return err
+			}
 			if rf.ingest.Since, err = parseWhen(rf.since); err != nil {
 				return usagef("run: --since: %v", err)
 			}
@@ -189,8 +192,9 @@ to the report.`,
 	f.StringVar(&rf.since, "since", "", "keep revisions at or after this time (RFC 3339 or YYYY-MM-DD, UTC)")
 	f.StringVar(&rf.until, "until", "", "keep revisions before this time (RFC 3339 or YYYY-MM-DD, UTC)")
 	f.BoolVar(&rf.ingest.NoRedirects, "no-redirects", false, "drop MediaWiki redirect pages")
+	addRevisionFilterFlags(f, &rf.ingest)
 	f.StringVar(&rf.ingest.Source, "source", "", "source name of MediaWiki pages (default: the dump's dbname) and of generic logs (default: generic)")
-	f.StringVar(&rf.ingest.Generic.Format, "format", "auto", "generic log format: csv, tsv, jsonl, jsonkeys or auto")
+	f.StringVar(&rf.ingest.Generic.Format, "format", "auto", formatHelp)
 	f.StringVar(&rf.ingest.Generic.ID, "id", "", idHelp)
 	f.StringVar(&rf.ingest.Generic.Title, "title-column", "", titleHelp+" (--title is the report's title here)")
 	f.StringVar(&rf.ingest.Generic.Time, "time", "", "generic log: column (name or 0-based index) holding the timestamp")
@@ -451,6 +455,11 @@ func ingestTable(sum *ingest.Summary) tables.Table {
 	}
 	notes = append(notes, fmt.Sprintf("filters: MediaWiki namespaces %s; at least %d updates per page; redirects %s; bad records %s",
 		ns, f.MinUpdates, map[bool]string{true: "dropped", false: "kept"}[f.NoRedirects], map[bool]string{true: "counted and skipped (--skip-bad)", false: "fatal"}[f.SkipBad]))
+	if r := sum.RevisionFilters; len(r.Order) > 0 {
+		notes = append(notes, fmt.Sprintf("what counts as an update: identity reverts and the revisions they undo %s; bot edits %s; minor edits %s",
+			map[bool]string{true: "left out", false: "kept"}[r.DropReverts], map[bool]string{true: "left out", false: "kept"}[r.DropBots],
+			map[bool]string{true: "left out", false: "kept"}[r.DropMinor]))
+	}
 	if f.Since != nil || f.Until != nil {
 		var from, to string = "the start", "the end"
 		if f.Since != nil {
@@ -489,6 +498,18 @@ func skipLabel(reason string, minUpdates int) string {
 		return "left out: revisions of the pages left out"
 	case "revisions_outside_time_range":
 		return "left out: revisions outside the time range"
+	case "revisions_identity_revert":
+		return "left out: identity reverts (--drop-reverts)"
+	case "revisions_identity_reverted":
+		return "left out: revisions undone by an identity revert (--drop-reverts)"
+	case "revisions_bot":
+		return "left out: revisions by bots (--drop-bots)"
+	case "revisions_minor":
+		return "left out: minor revisions (--drop-minor)"
+	case "revision_filters":
+		return "left out: pages with no revision left by --drop-reverts/--drop-bots/--drop-minor"
+	case "revisions_without_page_id":
+		return "left out: mediawiki_history revisions without a page id"
 	case "archive_members_unknown_format":
 		return "left out: archive members of unknown format"
 	case "archive_members_symlink", "archive_members_hardlink", "archive_members_device", "archive_members_fifo":

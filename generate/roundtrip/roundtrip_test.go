@@ -69,7 +69,8 @@ func checkBy(t *testing.T, dir string, tr *generate.Truth, key func(*series.Page
 		collapsed += p.Collapsed
 	}
 	c := r.Manifest.Counts
-	if c.RevisionsRead != tr.Totals.Revisions || c.Updates != tr.Totals.Updates || c.Collapsed != tr.Totals.Collapsed {
+	injected := tr.Totals.InjectedReverts + tr.Totals.InjectedReverted + tr.Totals.InjectedBots
+	if c.RevisionsRead != tr.Totals.Revisions+injected || c.Updates != tr.Totals.Updates || c.Collapsed != tr.Totals.Collapsed {
 		t.Errorf("manifest counts %+v, truth totals %+v", c, tr.Totals)
 	}
 	if tr.Totals.Collapsed == 0 {

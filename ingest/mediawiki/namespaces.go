@@ -93,3 +93,8 @@ func (n *Namespaces) FromTitle(title string) int32 {
 	}
 	return 0
 }
+
+// EnglishNamespaces are MediaWiki's canonical English namespace names (and
+// their old aliases), for sources that give namespace numbers without
+// names (mediawiki_history dumps).
+func EnglishNamespaces() *Namespaces { return defaultNamespaces() }
