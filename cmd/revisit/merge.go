@@ -9,13 +9,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/analysis"
+	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/replay"
 )
 
 func newMergeCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "merge KIND SHARD_DIR... -o OUT",
-		Short: "Combine the outputs of N shards (--shard i/N) into the output of one run",
+		Short: "Combine shard outputs (--shard i/N) or separately ingested datasets into one",
 		Long: `merge combines the outputs of shards 0…N−1 of one replay or analysis
 (each run with --shard i/N, the same dataset and the same options) into
 OUT, which then holds the same tables as one unsharded run, byte for
@@ -31,13 +32,20 @@ byte (docs/scale-out.md):
                                 shards' partial statistics: page_stats in
                                 dataset order, page_errors in replay order,
                                 every table and figure as one analyze run
+  merge dataset DS... -o OUT    one dataset from datasets ingested separately
+                                (one ingest per dump file, run in parallel
+                                as processes or jobs): their Parquet files
+                                are linked, not re-encoded, in the order
+                                given; same filters and no page in two of
+                                them, or exit 2
 
 Every shard must be given exactly once; shards of different splits or
 replays made with different options are refused (exit 2). OUT is written
 atomically, like every output.`,
 		Example: `  revisit merge replay out/replay-0 out/replay-1 out/replay-2 -o out/replay
   revisit merge replay out/replay-* -o out/replay
-  revisit merge analysis out/analysis-* -o out/analysis`,
+  revisit merge analysis out/analysis-* -o out/analysis
+  revisit merge dataset ds-01 ds-02 ds-03 -o enwiki`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out, _ := cmd.Flags().GetString("output")
@@ -76,8 +84,21 @@ atomically, like every output.`,
 					fmt.Fprintf(cmd.OutOrStdout(), "merged %d analysis shards → %s\n", len(args)-1, out)
 				}
 				return nil
+			case "dataset":
+				m, err := dataset.Combine(cmd.Context(), args[1:], out)
+				if err != nil {
+					var ce *dataset.CombineError
+					if errors.As(err, &ce) {
+						return usagef("merge: %v", err)
+					}
+					return fmt.Errorf("merge: %w", err)
+				}
+				if !g.quiet {
+					fmt.Fprintf(cmd.OutOrStdout(), "combined %d datasets → %s (%d pages, %d updates)\n", len(args)-1, out, m.Counts.PagesKept, m.Counts.Updates)
+				}
+				return nil
 			default:
-				return usagef("merge: KIND must be replay or analysis, got %q", args[0])
+				return usagef("merge: KIND must be replay, analysis or dataset, got %q", args[0])
 			}
 		},
 	}

@@ -226,3 +226,67 @@ func TestIngestParts(t *testing.T) {
 		t.Errorf("--parts -1: exit %d, want %d", code, exitUsage)
 	}
 }
+
+// Ingest in parallel across processes: each input ingested on its own,
+// then 'merge dataset', gives the pages and counts of one ingest of all
+// inputs, and the same --top replay.
+func TestMergeDataset(t *testing.T) {
+	tmp := t.TempDir()
+	run := func(args ...string) {
+		t.Helper()
+		if code := execute(append([]string{"-q"}, args...)); code != exitOK {
+			t.Fatalf("revisit %v: exit %d", args, code)
+		}
+	}
+	var ins []string
+	for f := range 3 {
+		var b strings.Builder
+		b.WriteString("id,time\n")
+		for obj := range 5 {
+			for k := range 10 + 7*obj + f {
+				fmt.Fprintf(&b, "file%d-obj%d,%d\n", f, obj, 1600000000+k*(3000+obj*977+f*131)+k*k*17)
+			}
+		}
+		in := filepath.Join(tmp, fmt.Sprintf("log%d.csv", f))
+		if err := os.WriteFile(in, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ins = append(ins, in)
+	}
+	flags := []string{"--id", "id", "--time", "time", "--time-layout", "epoch"}
+	all := filepath.Join(tmp, "all")
+	run(append(append([]string{"ingest"}, ins...), append(flags, "-o", all)...)...)
+	var parts []string
+	for f, in := range ins {
+		d := filepath.Join(tmp, fmt.Sprintf("ds%d", f))
+		run(append([]string{"ingest", in}, append(flags, "-o", d)...)...)
+		parts = append(parts, d)
+	}
+	comb := filepath.Join(tmp, "comb")
+	run(append([]string{"merge", "dataset"}, append(parts, "-o", comb)...)...)
+	counts := func(dir string) any {
+		b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m struct{ Counts any }
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m.Counts
+	}
+	if a, c := counts(all), counts(comb); !reflect.DeepEqual(a, c) {
+		t.Errorf("counts of the combined dataset %v, of one ingest %v", c, a)
+	}
+	r1, r2 := filepath.Join(tmp, "r1"), filepath.Join(tmp, "r2")
+	run("replay", all, "--top", "4", "--sampler", "exp:20x", "--methods", "M2,M4", "-o", r1)
+	run("replay", comb, "--top", "4", "--sampler", "exp:20x", "--methods", "M2,M4", "-o", r2)
+	e1, _ := os.ReadFile(filepath.Join(r1, replay.EstimatesFile))
+	e2, _ := os.ReadFile(filepath.Join(r2, replay.EstimatesFile))
+	if len(e1) == 0 || !bytes.Equal(e1, e2) {
+		t.Errorf("replay of the combined dataset differs from the one-ingest dataset (%d vs %d bytes)", len(e2), len(e1))
+	}
+	if code := execute([]string{"-q", "merge", "dataset", parts[0], parts[0], "-o", filepath.Join(tmp, "bad")}); code != exitUsage {
+		t.Errorf("merge of a dataset with itself: exit %d, want %d", code, exitUsage)
+	}
+}
