@@ -106,7 +106,7 @@ func replayPath(up updateSource, vis visitSource, end float64, s Sampler, cfg *C
 		e6 = newM6(g, s.Constant(), end, gd)
 		obs = append(obs, e6)
 	}
-	if has(MethodNaive) || has(MethodCho) || has(MethodMatloff) || has(MethodAgeMLE) {
+	if has(MethodNaive) || has(MethodCho) || has(MethodMatloff) || has(MethodAgeMLE) || has(MethodPoissonMLE) {
 		ep = &poisson{}
 		obs = append(obs, ep)
 	}
