@@ -13,6 +13,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -59,6 +60,16 @@ page × sampler × method × kind with columns page_id, title, sampler, method,
 kind (G or F), x, p (lists), samples, rate, h, note, visits — and replay.json
 (options, counts, and the mean WMRD/KS of each method against the truth,
 also printed as a summary).
+
+--write-observations FORMAT also writes what each sampler's crawler saw, as
+a real crawl log would hold it, to OUT/observations/SAMPLER.EXT (formats as
+'revisit estimate': cdx, cdx-json, cdxj, trace, log-changed, log-digest,
+log-lastmod; URL revisit.invalid/page/PAGE_ID). The estimates are then
+computed from exactly those observations (docs/methods.md#observed): visit
+times floored to whole seconds, ages only for log-lastmod, and the
+capture where the page did not exist yet before the first visit; 'revisit
+estimate' on the files with the same --unit, --h and --x-max gives the
+same rows.
 
 Cost: one pass over each page's updates and visits per sampler; with random
 delays M6 pairs each visit with the λ·x_max visits before it (about 1 CPU
@@ -150,6 +161,7 @@ and memory independent of the visits (well under 1 GiB in all).`,
 	f.IntVar(&opt.RecoverOpt.K, "deriv-points", 5, "points of the numerical derivative for F_U recovery: 5 or 3")
 	f.IntVar(&opt.RecoverOpt.Extra, "interp", 9, "extra linear-interpolation points per grid step before differentiating (0: the default 9)")
 	f.Float64Var(&opt.RecoverOpt.H, "recover-h", 0, "bin width of the derivative (0: automatic, start of the flat region of E[U](h))")
+	f.StringVar(&opt.WriteObservations, "write-observations", "", "also write what each sampler's crawler saw to OUT/observations/ as visit logs in `FORMAT` ("+strings.Join(visits.Formats, ", ")+"); the estimates are then computed from exactly those observations, as 'revisit estimate' does")
 	f.StringVarP(&opt.Out, "output", "o", "", "output directory (required)")
 	return cmd
 }
