@@ -84,3 +84,48 @@ func TestWriteObservationsRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// The first capture of a real log is a reference (the URL existed before
+// it); with a capture of the absent page before it, it detects the
+// creation. Hourly visits, one change seen at the fifth visit (j = 4):
+//
+//	reference: M4's a_j start there: a_4 = 1 h, a_5 = 2 h → G(1) = 1/2, G(2) = 1
+//	creation:  a = 1, 2, 3, 4, then 1, 2 h → G(1) = 2/6, G(2) = 4/6, G(3) = 5/6
+//
+// and in both poisson-mle = matloff = −ln(1 − 1/5) per hour over the 5 pairs.
+func TestEstimateObservedFirstCapture(t *testing.T) {
+	base := visits.Observed{ID: "u"}
+	for j := range 6 {
+		base.Visits = append(base.Visits, visits.Visit{T: 1_600_000_000 + int64(j)*3600, Changed: j == 4})
+	}
+	created := base
+	created.HasPrev, created.Prev, created.FirstChanged = true, 1_600_000_000-3600, true
+	for _, c := range []struct {
+		name string
+		o    visits.Observed
+		m4   []float64
+	}{{"reference", base, []float64{0, 0.5, 1, 1}}, {"creation", created, []float64{0, 2.0 / 6, 4.0 / 6, 5.0 / 6}}} {
+		est, info, err := EstimateObserved(context.Background(), &c.o, ObservedConfig{Config: Config{XMax: 3, H: 0.5}, Unit: transform.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !info.Constant || info.Delta != 1 || info.Sampler != "observed const:1" {
+			t.Fatalf("%s: %+v, want constant delays of 1 h", c.name, info)
+		}
+		m4 := findRow(est, MethodM4, KindG)
+		for i, want := range c.m4 {
+			if math.Abs(m4.CDF.P[i]-want) > 1e-15 {
+				t.Errorf("%s: M4 at %g h = %g, want %g", c.name, m4.CDF.X[i], m4.CDF.P[i], want)
+			}
+		}
+		want := -math.Log(1 - 1.0/5)
+		for _, m := range []string{MethodPoissonMLE, MethodMatloff} {
+			if r := findRow(est, m, KindG).Rate; math.Abs(r-want) > 1e-14 {
+				t.Errorf("%s: %s = %g, want %g", c.name, m, r, want)
+			}
+		}
+		if findRow(est, MethodM2, KindG) != nil {
+			t.Errorf("%s: M2 without Last-Modified", c.name)
+		}
+	}
+}
