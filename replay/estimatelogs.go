@@ -210,10 +210,6 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		return nil
 	})
 	if err != nil {
-		var oe *OptionError
-		if errors.As(err, &oe) {
-			return nil, err
-		}
 		return nil, err
 	}
 	meta.Inputs, meta.Captures, meta.URLs, meta.Bad = stats.Inputs, stats.Captures, stats.URLs, stats.Bad

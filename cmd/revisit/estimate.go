@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -53,7 +54,7 @@ existed before). Other statuses (3xx, 5xx) are counted and skipped; captures
 in the same second are merged (counted).
 
 Logs need not be sorted: captures are grouped by URL in memory, at most
---max-observations of them (about 32 bytes each). Bad lines stop with an
+--max-observations of them (24 to 48 bytes each). Bad lines stop with an
 error naming the file and line (exit 1); --skip-bad counts and skips them.
 
 Output (OUT, written atomically; an earlier estimate output is replaced):
@@ -135,8 +136,13 @@ func printEstimateSummary(w io.Writer, m *replay.EstimateMeta, out string) {
 		fmt.Fprintf(w, "  skipped %d bad lines (--skip-bad; per input in %s)\n", m.Bad, replay.EstimateMetaFile)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for k, v := range m.Skipped {
-		fmt.Fprintf(tw, "  skipped\t%s\t%d\n", strings.ReplaceAll(k, "_", " "), v)
+	keys := make([]string, 0, len(m.Skipped))
+	for k := range m.Skipped {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(tw, "  skipped\t%s\t%d\n", strings.ReplaceAll(k, "_", " "), m.Skipped[k])
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "Poisson verdict (KS between estimated G_U and the poisson-mle exponential ≤ %.2g): %d Poisson, %d not Poisson, %d undecided\n",

@@ -31,7 +31,8 @@ func newReplayCmd(g *globals) *cobra.Command {
 page only when they visit it, and estimates the page's update distribution
 with every method of docs/methods.md: M1–M6 and G-M4 (estimates of the age
 distribution G_U), F_U recovered from M2, M4, M5 and M6, and the Poisson
-baselines naive, cho (Cho–Garcia-Molina), matloff and age-mle. Each page's
+baselines naive, cho (Cho–Garcia-Molina), matloff, age-mle and poisson-mle.
+Each page's
 true G_U and F_U are written next to the estimates on the same grid.
 
 Samplers (--sampler, repeatable; λ is per --unit):
@@ -146,7 +147,7 @@ and memory independent of the visits (well under 1 GiB in all).`,
 	}
 	f := cmd.Flags()
 	f.StringArrayVar(&opt.Samplers, "sampler", nil, "sampling process `SPEC`, repeatable (see above; default "+strings.Join(replay.DefaultSamplers, ", ")+")")
-	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of M1,M2,M3,M4,M5,G-M4,M6,naive,cho,matloff,age-mle")
+	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of "+strings.Join(replay.AllMethods, ","))
 	f.StringVar(&unit, "unit", "", "time unit of λ, h, x_max and the output: s, min, h, d, w, y (default h for 1-second sources, d for date-only ones)")
 	f.Float64Var(&opt.H, "h", 0, "bin width h of the grid for random delays (M6's bins), in units (0: per page, E[U]/100 but no finer than the source's resolution)")
 	f.Float64Var(&opt.XMax, "x-max", 0, "largest grid point x_max, in units (0: per page, the 0.99 quantile of its G_U)")

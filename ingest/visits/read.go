@@ -31,7 +31,8 @@ type Options struct {
 	SkipBad bool
 	// MaxObservations caps the captures held in memory at once (every
 	// input is grouped by URL before any is estimated: logs need not be
-	// sorted). 0: DefaultMaxObservations. About 32 bytes each.
+	// sorted). 0: DefaultMaxObservations. 24 bytes each, up to twice
+	// that while a URL's slice grows.
 	MaxObservations int64
 	// MaxLineBytes caps one line (a trace line holds a whole URL); 0:
 	// DefaultMaxLineBytes.
