@@ -54,7 +54,10 @@ existed before). Other statuses (3xx, 5xx) are counted and skipped; captures
 in the same second are merged (counted).
 
 Logs need not be sorted: captures are grouped by URL in memory, at most
---max-observations of them (24 to 48 bytes each). Bad lines stop with an
+--max-observations of them (24 to 48 bytes each). With --sorted (CDX and
+CDXJ indexes are sorted by urlkey, Common Crawl's shards in order too) one
+URL is held at a time, and a URL out of order is a bad line. A trace line
+holds a whole URL and is estimated at once. Bad lines stop with an
 error naming the file and line (exit 1); --skip-bad counts and skips them.
 
 Output (OUT, written atomically; an earlier estimate output is replaced):
@@ -115,6 +118,7 @@ replay's estimates when estimate is given the same --unit, --h and --x-max.`,
 	f := cmd.Flags()
 	f.StringVar(&opt.Read.Format, "format", "auto", "log format: auto, "+strings.Join(visits.Formats, ", "))
 	f.BoolVar(&opt.Read.SkipBad, "skip-bad", false, "count and skip bad lines instead of failing")
+	f.BoolVar(&opt.Read.Sorted, "sorted", false, "the logs are sorted by URL, across the inputs in the order given (as CDX and CDXJ indexes are): hold one URL at a time instead of grouping in memory")
 	opt.Read.MaxObservations = visits.DefaultMaxObservations
 	f.Var((*countFlag)(&opt.Read.MaxObservations), "max-observations", "captures held in memory at once (logs are grouped by URL)")
 	f.StringVar(&unit, "unit", "h", "time unit of λ, h, x_max and the output: s, min, h, d, w, y")

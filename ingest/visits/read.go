@@ -37,6 +37,12 @@ type Options struct {
 	// MaxLineBytes caps one line (a trace line holds a whole URL); 0:
 	// DefaultMaxLineBytes.
 	MaxLineBytes int
+	// Sorted: the captures come grouped by URL in increasing order of its
+	// id, across the inputs in the order given (a CDX or CDXJ file is
+	// sorted by urlkey; Common Crawl's index shards are too, in order).
+	// Each URL is then estimated when the next begins, and only one
+	// URL's captures are held. A URL out of order is a bad record.
+	Sorted bool
 }
 
 // Defaults of Options.
@@ -117,14 +123,22 @@ type reader struct {
 	stats  *Stats
 	in     *InputStats
 	name   string
+	fn     func(*Observed) error
+	fnErr  error               // fn failed: reading stops
+	traces map[string]struct{} // ids of the trace lines passed to fn
+	cur    string              // Sorted: the URL being read
+	done   string              // Sorted: the last URL passed to fn
+	any    bool                // Sorted: some URL was passed to fn
 }
 
 // Read reads the inputs (paths, "-" for standard input), groups their
-// captures by URL, and calls fn for each URL in increasing order of its
-// id with what the crawler saw of it. Captures are held in memory until
-// every input is read (at most Options.MaxObservations). A bad line is a
-// *BadRecordError naming the file and line, unless SkipBad. fn may keep
-// the Observed.
+// captures by URL, and calls fn for each URL with what the crawler saw of
+// it. A trace line holds a whole URL and is passed to fn at once (in file
+// order). Other captures are held in memory until every input is read (at
+// most Options.MaxObservations), then passed in increasing order of the
+// URL's id; with Options.Sorted, each URL is passed as soon as the next
+// begins. A bad line is a *BadRecordError naming the file and line,
+// unless SkipBad. fn may keep the Observed.
 func Read(ctx context.Context, paths []string, opt Options, fn func(*Observed) error) (*Stats, error) {
 	if opt.MaxObservations <= 0 {
 		opt.MaxObservations = DefaultMaxObservations
@@ -139,9 +153,15 @@ func Read(ctx context.Context, paths []string, opt Options, fn func(*Observed) e
 		}
 		opt.Format = f
 	}
-	r := &reader{ctx: ctx, opt: opt, groups: map[string]*group{}, stats: &Stats{Skipped: map[string]int64{}}}
+	r := &reader{ctx: ctx, opt: opt, groups: map[string]*group{}, stats: &Stats{Skipped: map[string]int64{}}, fn: fn,
+		traces: map[string]struct{}{}}
 	for _, p := range paths {
 		if err := r.readInput(p); err != nil {
+			return nil, err
+		}
+	}
+	if r.cur != "" {
+		if err := r.flush(r.cur); err != nil {
 			return nil, err
 		}
 	}
@@ -154,18 +174,24 @@ func Read(ctx context.Context, paths []string, opt Options, fn func(*Observed) e
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		g := r.groups[id]
-		o := r.build(id, g)
-		delete(r.groups, id)
-		if o == nil {
-			continue
-		}
-		r.stats.URLs++
-		if err := fn(o); err != nil {
+		if err := r.flush(id); err != nil {
 			return nil, err
 		}
 	}
 	return r.stats, nil
+}
+
+// flush passes URL id's captures to fn and drops them.
+func (r *reader) flush(id string) error {
+	g := r.groups[id]
+	delete(r.groups, id)
+	r.held -= int64(len(g.recs))
+	o := r.build(id, g)
+	if o == nil {
+		return nil
+	}
+	r.stats.URLs++
+	return r.fn(o)
 }
 
 func (r *reader) readInput(path string) error {
@@ -273,6 +299,9 @@ func (r *reader) readStream(src io.Reader) (string, error) {
 			}
 		}
 		reason, err := r.parseLine(line, &st)
+		if r.fnErr != nil {
+			return st.format, r.fnErr
+		}
 		if err != nil {
 			if e := r.fail(sc.Line(), reason, err); e != nil {
 				return st.format, e
@@ -559,12 +588,26 @@ func (r *reader) capture(key, ts, stat, digest string) (string, error) {
 }
 
 func (r *reader) add(id string, rc rec, trace bool) (string, error) {
+	if _, dup := r.traces[id]; dup {
+		return "duplicate", fmt.Errorf("URL %q: a trace line and other observations of the same id", id)
+	}
+	if r.opt.Sorted && id != r.cur {
+		if r.any && id <= r.done || r.cur != "" && id < r.cur {
+			return "unsorted", fmt.Errorf("URL %q after %q: the logs are not sorted by URL (drop --sorted to group them in memory)", id, max(r.cur, r.done))
+		}
+		if r.cur != "" {
+			r.done, r.any = r.cur, true
+			if err := r.flush(r.cur); err != nil {
+				r.fnErr = err
+				return "", nil
+			}
+		}
+		r.cur = id
+	}
 	g := r.groups[id]
 	if g == nil {
 		g = &group{trace: trace}
 		r.groups[id] = g
-	} else if g.trace || trace {
-		return "duplicate", fmt.Errorf("URL %q: a trace line and other observations of the same id", id)
 	} else if g.recs[0].kind != rc.kind {
 		return "mixed", fmt.Errorf("URL %q: observations of different kinds (digest, changed bit, Last-Modified)", id)
 	}
@@ -622,12 +665,17 @@ func (r *reader) traceLine(line []byte) (string, error) {
 		t += gap
 	}
 	r.in.Records++
-	id = bytes.TrimSpace(id)
-	if _, dup := r.groups[string(id)]; dup {
-		return "duplicate", fmt.Errorf("trace id %q given twice", id)
+	sid := string(bytes.TrimSpace(id))
+	_, dup := r.traces[sid]
+	if _, held := r.groups[sid]; dup || held || (r.opt.Sorted && r.any && sid == r.done) {
+		return "duplicate", fmt.Errorf("trace id %q given twice (or also in another log)", sid)
 	}
-	r.groups[string(id)] = &group{recs: recs, trace: true}
-	r.held += int64(len(recs))
+	r.traces[sid] = struct{}{}
+	o := r.build(sid, &group{recs: recs, trace: true})
+	r.stats.URLs++
+	if err := r.fn(o); err != nil {
+		r.fnErr = err
+	}
 	return "", nil
 }
 

@@ -257,3 +257,43 @@ func TestWriteRead(t *testing.T) {
 		}
 	}
 }
+
+// With Sorted, one URL's captures are held at a time: two URLs of three
+// captures each fit a cap of 3 (and fail it without Sorted); a URL out of
+// order is a located bad record. Trace lines never wait.
+func TestSortedStreaming(t *testing.T) {
+	var b strings.Builder
+	for _, u := range []string{"com,a)/", "com,b)/"} {
+		for i := range 3 {
+			fmt.Fprintf(&b, "%s 2020010100000%d http://x/ text/html 200 D%d 1\n", u, i, i/2)
+		}
+	}
+	p := writeFile(t, "s.cdx", []byte(b.String()))
+	var order []string
+	if _, err := Read(context.Background(), []string{p}, Options{Sorted: true, MaxObservations: 3}, func(o *Observed) error {
+		order = append(order, fmt.Sprintf("%s:%d", o.ID, len(o.Visits)))
+		return nil
+	}); err != nil || strings.Join(order, " ") != "com,a)/:3 com,b)/:3" {
+		t.Errorf("sorted, cap 3: %v, %v", order, err)
+	}
+	if _, _, err := readAll(t, Options{MaxObservations: 3}, p); err == nil {
+		t.Error("unsorted mode held 6 captures under a cap of 3")
+	}
+	bad := writeFile(t, "u.cdx", []byte(b.String()+"com,a)/ 20200102000000 http://x/ text/html 200 D9 1\n"))
+	var be *BadRecordError
+	if _, _, err := readAll(t, Options{Sorted: true}, bad); !errors.As(err, &be) || be.Line != 7 || be.Reason != "unsorted" {
+		t.Errorf("out of order: %v", err)
+	}
+	var tr strings.Builder
+	for i := range 10 {
+		fmt.Fprintf(&tr, "u%d\t[[1,1],[1,0],[1,1]]\n", i)
+	}
+	got, _, err := readAll(t, Options{MaxObservations: 4}, writeFile(t, "t.tsv", []byte(tr.String())))
+	if err != nil || len(got) != 10 {
+		t.Errorf("10 traces under a cap of 4 captures: %d, %v", len(got), err)
+	}
+	dup := writeFile(t, "d.tsv", []byte("u\t[[1,1],[1,0]]\nu\t[[1,1]]\n"))
+	if _, _, err := readAll(t, Options{}, dup); !errors.As(err, &be) || be.Line != 2 || be.Reason != "duplicate" {
+		t.Errorf("a trace id twice: %v", err)
+	}
+}
