@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/ingest/visits"
+	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -97,6 +99,13 @@ replay's estimates when estimate is given the same --unit, --h and --x-max.`,
 			}
 			if opt.ConstTol == 0 {
 				opt.ConstTol = -1 // exact equality
+			}
+			if opt.Out == "" {
+				return usagef("estimate: -o OUT is required")
+			}
+			// refuse a wrong -o before reading the logs (exit 2)
+			if err := atomicdir.CheckReplaceable(filepath.Clean(opt.Out), replay.EstimateMetaFile, "estimate output"); err != nil {
+				return usagef("estimate: %v", err)
 			}
 			opt.Recover = !noRecover
 			opt.Version = version

@@ -62,6 +62,9 @@ func TestEstimateFromReplayLogs(t *testing.T) {
 			}
 		}
 	}
+	notOurs := filepath.Join(dir, "mine")
+	os.MkdirAll(notOurs, 0o755)
+	os.WriteFile(filepath.Join(notOurs, "notes.txt"), []byte("mine"), 0o644)
 	bad := filepath.Join(dir, "bad.cdx")
 	os.WriteFile(bad, []byte("com,a)/ 20200101000000 http://a/ text/html 200 A 1\ncom,a)/ 20200101000100 http://a/ text/html 200 B 1\ncom,a)/ 2020-01 http://a/ text/html 200 C 1\n"), 0o644)
 	for _, c := range []struct {
@@ -72,6 +75,7 @@ func TestEstimateFromReplayLogs(t *testing.T) {
 		{[]string{"-q", "estimate", bad, "--skip-bad", "-o", filepath.Join(dir, "e2")}, exitOK},
 		{[]string{"-q", "estimate", bad, "--format", "warc", "-o", filepath.Join(dir, "e3")}, exitUsage},
 		{[]string{"-q", "estimate", bad, "--methods", "M9", "-o", filepath.Join(dir, "e4")}, exitUsage},
+		{[]string{"-q", "estimate", filepath.Join(dir, "missing.cdx"), "-o", filepath.Join(dir, "e5")}, exitBadInput},
 	} {
 		if got := execute(c.args); got != c.code {
 			t.Errorf("revisit %v: exit %d, want %d", c.args, got, c.code)
@@ -79,6 +83,13 @@ func TestEstimateFromReplayLogs(t *testing.T) {
 		if _, err := os.Stat(c.args[len(c.args)-1]); os.IsNotExist(err) != (c.code != exitOK) {
 			t.Errorf("revisit %v: output there: %v, want %v", c.args, !os.IsNotExist(err), c.code == exitOK)
 		}
+	}
+	// a directory that is not an estimate output is refused, untouched
+	if got := execute([]string{"-q", "estimate", bad, "--skip-bad", "-o", notOurs}); got != exitUsage {
+		t.Errorf("estimate into a user's directory: exit %d, want %d", got, exitUsage)
+	}
+	if b, err := os.ReadFile(filepath.Join(notOurs, "notes.txt")); err != nil || string(b) != "mine" {
+		t.Errorf("the user's file: %q, %v", b, err)
 	}
 }
 
