@@ -58,7 +58,7 @@ func newCmpConst(g grid) *cmpConst {
 }
 
 func (e *cmpConst) add(o *Obs) {
-	if o.Q || o.J == 0 { // the first visit detects the creation
+	if o.Q || (o.J == 0 && !o.Ref) { // the first visit detects the creation
 		e.detected++
 		if e.last >= 0 {
 			d := o.J - e.last
@@ -127,7 +127,7 @@ func newGM4(g grid) *gm4 { return &gm4{g: g, h: newHist(g)} }
 
 func (e *gm4) add(o *Obs) {
 	switch {
-	case o.J == 0: // the creation, detected at the first visit
+	case o.J == 0 && !o.Ref: // the creation, detected at the first visit
 		e.star, e.seen = o.Prev, true
 	case o.Q:
 		e.star, e.seen = e.prevS, true

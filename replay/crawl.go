@@ -20,6 +20,12 @@ type Obs struct {
 	// crawler's virtual previous visit before the window (s_1 − S_0: the
 	// page did not exist then, see the comparison estimators).
 	Prev float64
+	// Ref marks a first visit that is a reference only (J = 0): the page
+	// existed before it and the crawler does not know since when (a real
+	// log's first capture, docs/methods.md#observed). The comparison
+	// estimators then start at the first detected change instead of
+	// counting the first visit as the page's creation.
+	Ref bool
 }
 
 // observer consumes the observations of one crawl, in visit order.

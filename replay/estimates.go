@@ -62,7 +62,10 @@ type Meta struct {
 	Recover       bool            `json:"recover"`
 	Derivative    RecoverOptions  `json:"derivative"`
 	Summary       []MethodSummary `json:"summary"`
-	ElapsedS      float64         `json:"elapsed_s"`
+	// Observations are the visit logs written (--write-observations):
+	// their format and, per sampler, the file under the output directory.
+	Observations *ObservationFiles `json:"observations,omitempty"`
+	ElapsedS     float64           `json:"elapsed_s"`
 }
 
 // MethodSummary is the mean error of one method (and kind) over the pages

@@ -20,6 +20,9 @@ const (
 	MethodCho     = "cho"
 	MethodMatloff = "matloff"
 	MethodAgeMLE  = "age-mle"
+	// MethodPoissonMLE is the Poisson rate maximising the likelihood of
+	// the changed/unchanged observations at their own delays (IrregularMLE).
+	MethodPoissonMLE = "poisson-mle"
 )
 
 // Kinds of an estimate.
@@ -30,7 +33,7 @@ const (
 
 // AllMethods is every estimator, in output order.
 var AllMethods = []string{MethodM1, MethodM2, MethodM3, MethodM4, MethodM5, MethodGM4, MethodM6,
-	MethodNaive, MethodCho, MethodMatloff, MethodAgeMLE}
+	MethodNaive, MethodCho, MethodMatloff, MethodAgeMLE, MethodPoissonMLE}
 
 // constantOnly are the methods that need constant delays Δ.
 var constantOnly = []string{MethodM3, MethodM4, MethodM5, MethodCho, MethodMatloff}

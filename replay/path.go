@@ -74,53 +74,74 @@ type pathResult struct {
 // (nil: none) stops it early with gd's reason: a cancelled context or a
 // *LimitError.
 func replayPath(up updateSource, vis visitSource, end float64, s Sampler, cfg *Config, gd *guard) (pathResult, error) {
+	pr := newPathRun(s, cfg, end, gd)
+	visits, err := crawl(up, vis, end, pr.obs, gd)
+	if err != nil {
+		return pathResult{p1: math.NaN(), meanD3: math.NaN(), visits: visits}, err
+	}
+	return pr.finish(visits)
+}
+
+// pathRun is the estimators of one crawl: fed Obs in visit order (by
+// crawl, or by EstimateObserved from a visit log), then finished.
+type pathRun struct {
+	s   Sampler
+	cfg *Config
+	g   grid
+	gd  *guard
+	obs []observer
+	e1  *m1
+	e2  *m2
+	ec  *cmpConst
+	eg  *gm4
+	e6  *m6
+	ep  *poisson
+}
+
+// newPathRun sets up every selected applicable estimator of sampler s on
+// a window ending at end (in units).
+func newPathRun(s Sampler, cfg *Config, end float64, gd *guard) *pathRun {
 	g := newGrid(s.Step(cfg.H), cfg.XMax)
+	pr := &pathRun{s: s, cfg: cfg, g: g, gd: gd}
 	has := func(m string) bool { return slices.Contains(cfg.Methods, m) && Applicable(m, s) }
-	var obs []observer
-	var (
-		e1  *m1
-		e2  *m2
-		ec  *cmpConst
-		eg  *gm4
-		e6  *m6
-		ep  *poisson
-		res = pathResult{p1: math.NaN(), meanD3: math.NaN()}
-	)
 	if has(MethodM1) {
-		e1 = newM1(g)
-		obs = append(obs, e1)
+		pr.e1 = newM1(g)
+		pr.obs = append(pr.obs, pr.e1)
 	}
 	if has(MethodM2) {
-		e2 = newM2(g)
-		obs = append(obs, e2)
+		pr.e2 = newM2(g)
+		pr.obs = append(pr.obs, pr.e2)
 	}
 	if has(MethodM3) || has(MethodM4) || has(MethodM5) {
-		ec = newCmpConst(g)
-		obs = append(obs, ec)
+		pr.ec = newCmpConst(g)
+		pr.obs = append(pr.obs, pr.ec)
 	}
 	if has(MethodGM4) {
-		eg = newGM4(g)
-		obs = append(obs, eg)
+		pr.eg = newGM4(g)
+		pr.obs = append(pr.obs, pr.eg)
 	}
 	if has(MethodM6) {
-		e6 = newM6(g, s.Constant(), end, gd)
-		obs = append(obs, e6)
+		pr.e6 = newM6(g, s.Constant(), end, gd)
+		pr.obs = append(pr.obs, pr.e6)
 	}
-	if has(MethodNaive) || has(MethodCho) || has(MethodMatloff) || has(MethodAgeMLE) {
-		ep = &poisson{}
-		obs = append(obs, ep)
+	if has(MethodNaive) || has(MethodCho) || has(MethodMatloff) || has(MethodAgeMLE) || has(MethodPoissonMLE) {
+		pr.ep = &poisson{}
+		pr.obs = append(pr.obs, pr.ep)
 	}
-	var err error
-	if res.visits, err = crawl(up, vis, end, obs, gd); err != nil {
-		return res, err
-	}
+	return pr
+}
+
+// finish computes the estimates after the last of visits observations.
+func (pr *pathRun) finish(visits int) (pathResult, error) {
+	s, cfg, g, gd := pr.s, pr.cfg, pr.g, pr.gd
+	e1, e2, ec, eg, e6, ep := pr.e1, pr.e2, pr.ec, pr.eg, pr.e6, pr.ep
+	res := pathResult{p1: math.NaN(), meanD3: math.NaN(), visits: visits}
 	if e6 != nil {
 		e6.finish() // the last chunk's pairs, under the guard
 		if err := gd.poll(res.visits); err != nil {
 			return res, err
 		}
 	}
-
 	add := func(method, kind string, c series.CDF, rate, h float64, note string) {
 		c.Method = method
 		if note == "" && c.Samples == 0 && rate != rate && len(c.P) > 0 && c.P[0] != c.P[0] {

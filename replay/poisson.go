@@ -15,6 +15,11 @@ type poisson struct {
 	first  float64 // s_1
 	last   float64 // s_m
 	sumAge float64 // Σ_j A(s_j)
+	// For IrregularMLE: the delays τ_j = s_j − s_{j−1} of the visits that
+	// detected a change (one per detection, so at most the updates in the
+	// window), and Σ τ_j over the visits that did not.
+	tauChanged []float64
+	sumTauSame float64
 }
 
 func (e *poisson) add(o *Obs) {
@@ -25,6 +30,13 @@ func (e *poisson) add(o *Obs) {
 	e.last = o.S
 	if o.Q {
 		e.x++
+	}
+	if o.J > 0 {
+		if tau := o.S - o.Prev; o.Q {
+			e.tauChanged = append(e.tauChanged, tau)
+		} else {
+			e.sumTauSame += tau
+		}
 	}
 	e.sumAge += o.A
 }
@@ -85,6 +97,84 @@ func AgeMLE(m int, sumAge float64) (float64, string) {
 	return float64(m) / sumAge, ""
 }
 
+// IrregularMLE is the maximum-likelihood Poisson rate from changed /
+// unchanged observations at irregular delays (docs/methods.md#poisson-mle):
+// a visit at delay τ_i after the previous one detects a change (c_i = 1)
+// with probability 1 − e^{−λτ_i} under a Poisson process of rate λ, so λ̂
+// maximises Π_i (1 − e^{−λτ_i})^{c_i} e^{−λτ_i(1−c_i)}. The score
+// Σ_{c_i=1} τ_i/(e^{λτ_i} − 1) − Σ_{c_i=0} τ_i is strictly decreasing in
+// λ, so the root is unique; it is found by Newton steps kept inside a
+// bracket (bisection when a step leaves it), to full float64 precision.
+// tauChanged are the delays of the visits that detected a change and
+// sumTauSame the sum of the others' delays (their only sufficient
+// statistic). With a constant τ it is Matloff's −(1/τ) ln(1 − X/n).
+// λ̂ = 0 when no visit detected a change; undefined (NaN, with a note)
+// when every visit did (the likelihood grows without bound) or when there
+// is no pair of visits.
+func IrregularMLE(tauChanged []float64, sumTauSame float64) (float64, string) {
+	if len(tauChanged) == 0 && !(sumTauSame > 0) {
+		return math.NaN(), "undefined: fewer than 2 visits"
+	}
+	if len(tauChanged) == 0 {
+		return 0, ""
+	}
+	if !(sumTauSame > 0) {
+		return math.NaN(), "undefined: every visit detected a change"
+	}
+	// score(λ) and its derivative; τ/(e^{λτ}−1) with expm1 for small λτ.
+	score := func(l float64) (f, df float64) {
+		f = -sumTauSame
+		for _, t := range tauChanged {
+			em := math.Expm1(l * t)
+			if math.IsInf(em, 1) {
+				continue // the term and its derivative are 0
+			}
+			f += t / em
+			df -= t * t * (em + 1) / (em * em)
+		}
+		return f, df
+	}
+	var sumC float64
+	for _, t := range tauChanged {
+		sumC += t
+	}
+	// Bracket the root: score > 0 at lo, < 0 at hi.
+	l := float64(len(tauChanged)) / (sumC + sumTauSame)
+	lo, hi := l, l
+	for i := 0; i < 2100; i++ {
+		if f, _ := score(lo); f > 0 {
+			break
+		}
+		lo /= 2
+	}
+	for i := 0; i < 2100; i++ {
+		if f, _ := score(hi); f < 0 {
+			break
+		}
+		hi *= 2
+	}
+	for i := 0; i < 200; i++ {
+		f, df := score(l)
+		if f == 0 {
+			return l, ""
+		}
+		if f > 0 {
+			lo = l
+		} else {
+			hi = l
+		}
+		next := l - f/df
+		if !(next > lo && next < hi) {
+			next = lo + (hi-lo)/2
+		}
+		if next == l || hi-lo <= 4*math.Nextafter(hi, math.Inf(1))-4*hi {
+			return next, ""
+		}
+		l = next
+	}
+	return l, ""
+}
+
 func (e *poisson) results(s Sampler) map[string]rateResult {
 	n := int(e.m - 1)
 	out := map[string]rateResult{}
@@ -98,6 +188,8 @@ func (e *poisson) results(s Sampler) map[string]rateResult {
 	}
 	r, note = AgeMLE(int(e.m), e.sumAge)
 	out[MethodAgeMLE] = rateResult{r, note}
+	r, note = IrregularMLE(e.tauChanged, e.sumTauSame)
+	out[MethodPoissonMLE] = rateResult{r, note}
 	return out
 }
 

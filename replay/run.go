@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/model"
@@ -60,6 +61,14 @@ type Options struct {
 
 	Recover    bool // also recover F_U from M2, M4, M5, M6
 	RecoverOpt RecoverOptions
+
+	// WriteObservations, if set, is a visit-log format (visits.Formats):
+	// each sampler's crawler writes what it saw to
+	// observations/SAMPLER.EXT in that format, and the estimates are
+	// computed from exactly those observations (EstimateObserved: whole
+	// seconds, and only what the format carries), so that `revisit
+	// estimate` on the files gives the same rows.
+	WriteObservations string
 
 	Version string                        // tool version recorded in replay.json
 	Log     func(format string, a ...any) // progress lines every 5 s; nil for none
@@ -141,6 +150,11 @@ func (o *Options) Validate() ([]Sampler, []string, error) {
 	if o.Out == "" {
 		return bad(errors.New("no output directory (-o)"))
 	}
+	if o.WriteObservations != "" {
+		if _, err := visits.ParseFormat(o.WriteObservations); err != nil {
+			return bad(err)
+		}
+	}
 	return smp, methods, nil
 }
 
@@ -176,7 +190,9 @@ type job struct {
 type jobResult struct {
 	seq  int
 	est  []Estimate
-	skip *LimitError // the job was left out: too much work
+	skip *LimitError      // the job was left out: too much work
+	obs  *visits.Observed // what the crawler saw (WriteObservations)
+	err  error            // the job failed
 	page *series.Page
 	smp  string
 	tok  int
@@ -243,6 +259,12 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
 	}
+	ow, err := newObservationWriters(tmp, opt.WriteObservations, smp)
+	if err != nil {
+		w.abort()
+		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
+	}
+	defer ow.close()
 	workers := opt.Workers
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -321,22 +343,39 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 					continue
 				}
 				r := model.NewRand(opt.Seed, streamOf(j.page.ID, s.Spec))
-				res, err := replayPath(&sliceUpdates{t: t}, newVisitGen(s, r), t[len(t)-1], s, &cfg, newGuard(ctx, maxVisits, maxPairs))
+				var (
+					est []Estimate
+					obs *visits.Observed
+					res pathResult
+					err error
+				)
+				if opt.WriteObservations != "" { // what the crawler saw, as written
+					est, obs, err = observePage(ctx, j.page, unit, s, &cfg, r, newGuard(ctx, maxVisits, maxPairs), opt.WriteObservations)
+				} else {
+					res, err = replayPath(&sliceUpdates{t: t}, newVisitGen(s, r), t[len(t)-1], s, &cfg, newGuard(ctx, maxVisits, maxPairs))
+					// truth from the exact integer intervals (transform.Intervals), not from differences of t
+					est = append(res.est, truthFromIntervals(transform.Intervals(j.page.Updates, unit),
+						newGrid(s.Step(cfg.H), cfg.XMax).x, s.Spec, res.visits)...)
+				}
 				if err != nil {
 					var le *LimitError
 					if errors.As(err, &le) && skip(le) {
 						continue
 					}
+					if le == nil && ctx.Err() == nil { // a failure, not a cancellation
+						select {
+						case results <- jobResult{seq: j.seq, err: fmt.Errorf("page %d %q with %s: %w", j.page.ID, j.page.Title, s.Spec, err), tok: j.tok}:
+							continue
+						case <-ctx.Done():
+						}
+					}
 					return // cancelled: Run returns ctx.Err()
 				}
-				// truth from the exact integer intervals (transform.Intervals), not from differences of t
-				est := append(res.est, truthFromIntervals(transform.Intervals(j.page.Updates, unit),
-					newGrid(s.Step(cfg.H), cfg.XMax).x, s.Spec, res.visits)...)
 				for i := range est {
 					est[i].PageID, est[i].Title = j.page.ID, j.page.Title
 				}
 				select {
-				case results <- jobResult{seq: j.seq, est: est, tok: j.tok}:
+				case results <- jobResult{seq: j.seq, est: est, tok: j.tok, obs: obs}:
 				case <-ctx.Done():
 					return
 				}
@@ -474,6 +513,10 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 			for range r.tok {
 				<-inflight
 			}
+			if werr == nil && r.err != nil {
+				werr = r.err
+				cancel()
+			}
 			if werr != nil {
 				continue
 			}
@@ -509,6 +552,12 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 				}
 			}
 			sum.add(est)
+			if werr == nil && r.obs != nil {
+				if err := ow.write(r.seq%len(smp), r.obs); err != nil {
+					werr = fmt.Errorf("replay output %s: %w", opt.Out, err)
+					cancel()
+				}
+			}
 			if opt.Progress != nil {
 				opt.Progress(next, int(total.Load()))
 			}
@@ -537,6 +586,9 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		logf("replay: %d page × sampler jobs left out by --max-visits/--max-pairs in all", limited)
 	}
 	if err := w.close(); err != nil {
+		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
+	}
+	if meta.Observations, err = ow.finish(); err != nil {
 		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
 	}
 	if unit == 0 {

@@ -70,10 +70,10 @@ func TestRunRoundTrip(t *testing.T) {
 	if m2.Rows != int64(len(est)) || m2.Seed != 11 {
 		t.Fatalf("meta rows %d, read %d", m2.Rows, len(est))
 	}
-	// Rows per page: exp:2 → M1, M2(G,F), G-M4, M6(G,F), naive×2, age-mle×2, truth×2 = 12;
-	// const:0.5 → M1, M2×2, M3, M4×2, M5×2, G-M4, M6×2, naive×2, cho×2, matloff×2, age-mle×2, truth×2 = 21.
-	if len(est) != 4*(12+21) {
-		t.Errorf("%d rows, want %d", len(est), 4*(12+21))
+	// Rows per page: exp:2 → M1, M2(G,F), G-M4, M6(G,F), naive×2, age-mle×2, poisson-mle×2, truth×2 = 14;
+	// const:0.5 → M1, M2×2, M3, M4×2, M5×2, G-M4, M6×2, naive×2, cho×2, matloff×2, age-mle×2, poisson-mle×2, truth×2 = 23.
+	if len(est) != 4*(14+23) {
+		t.Errorf("%d rows, want %d", len(est), 4*(14+23))
 	}
 	// Pages in top order (most updates first), truth equal to transform's.
 	byID := map[int64]series.Page{}

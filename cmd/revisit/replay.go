@@ -13,6 +13,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/transform"
@@ -32,7 +33,8 @@ func newReplayCmd(g *globals) *cobra.Command {
 page only when they visit it, and estimates the page's update distribution
 with every method of docs/methods.md: M1–M6 and G-M4 (estimates of the age
 distribution G_U), F_U recovered from M2, M4, M5 and M6, and the Poisson
-baselines naive, cho (Cho–Garcia-Molina), matloff and age-mle. Each page's
+baselines naive, cho (Cho–Garcia-Molina), matloff, age-mle and poisson-mle.
+Each page's
 true G_U and F_U are written next to the estimates on the same grid.
 
 Samplers (--sampler, repeatable; λ is per --unit):
@@ -61,6 +63,16 @@ page × sampler × method × kind with columns page_id, title, sampler, method,
 kind (G or F), x, p (lists), samples, rate, h, note, visits — and replay.json
 (options, counts, and the mean WMRD/KS of each method against the truth,
 also printed as a summary).
+
+--write-observations FORMAT also writes what each sampler's crawler saw, as
+a real crawl log would hold it, to OUT/observations/SAMPLER.EXT (formats as
+'revisit estimate': cdx, cdx-json, cdxj, trace, log-changed, log-digest,
+log-lastmod; URL revisit.invalid/page/PAGE_ID). The estimates are then
+computed from exactly those observations (docs/methods.md#observed): visit
+times floored to whole seconds, ages only for log-lastmod, and the
+capture where the page did not exist yet before the first visit; 'revisit
+estimate' on the files with the same --unit, --h and --x-max gives the
+same rows.
 
 Cost: one pass over each page's updates and visits per sampler; with random
 delays M6 pairs each visit with the λ·x_max visits before it (about 1 CPU
@@ -143,7 +155,7 @@ and memory independent of the visits (well under 1 GiB in all).`,
 	}
 	f := cmd.Flags()
 	f.StringArrayVar(&opt.Samplers, "sampler", nil, "sampling process `SPEC`, repeatable (see above; default "+strings.Join(replay.DefaultSamplers, ", ")+")")
-	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of M1,M2,M3,M4,M5,G-M4,M6,naive,cho,matloff,age-mle")
+	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of "+strings.Join(replay.AllMethods, ","))
 	f.StringVar(&unit, "unit", "", "time unit of λ, h, x_max and the output: s, min, h, d, w, y (default h for 1-second sources, d for date-only ones)")
 	f.Float64Var(&opt.H, "h", 0, "bin width h of the grid for random delays (M6's bins), in units (0: per page, E[U]/100 but no finer than the source's resolution)")
 	f.Float64Var(&opt.XMax, "x-max", 0, "largest grid point x_max, in units (0: per page, the 0.99 quantile of its G_U)")
@@ -159,6 +171,7 @@ and memory independent of the visits (well under 1 GiB in all).`,
 	f.IntVar(&opt.RecoverOpt.Extra, "interp", 9, "extra linear-interpolation points per grid step before differentiating (0: the default 9)")
 	f.Float64Var(&opt.RecoverOpt.H, "recover-h", 0, "bin width of the derivative (0: automatic, start of the flat region of E[U](h))")
 	f.StringVar(&shardFlag, "shard", "", shardHelp)
+	f.StringVar(&opt.WriteObservations, "write-observations", "", "also write what each sampler's crawler saw to OUT/observations/ as visit logs in `FORMAT` ("+strings.Join(visits.Formats, ", ")+"); the estimates are then computed from exactly those observations, as 'revisit estimate' does")
 	f.StringVarP(&opt.Out, "output", "o", "", "output directory (required)")
 	return cmd
 }

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/revisit-dev/revisit/ingest/visits"
+	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/replay"
+	"github.com/revisit-dev/revisit/transform"
+)
+
+func newEstimateCmd(g *globals) *cobra.Command {
+	var (
+		opt       replay.EstimateOptions
+		unit      string
+		noRecover bool
+	)
+	cmd := &cobra.Command{
+		Use:   "estimate LOG... -o OUT",
+		Short: "Estimate update distributions from real crawl observations (CDX, CDXJ, change-bit traces, visit logs)",
+		Long: `estimate reads what a crawler saw — no ground truth — and runs, per URL,
+every estimator the observations allow (docs/methods.md#observed):
+
+  ages (Last-Modified)     M1, M2, age-mle
+  constant delays          M3, M4, M5, cho, matloff (every delay within
+                           --const-tolerance of the others, 3+ visits)
+  any delays               G-M4, M6, naive, poisson-mle (the Poisson rate
+                           maximising the likelihood of the changed/unchanged
+                           visits at their own delays)
+  F_U                      recovered from M2, M4, M5, M6 (unless --no-recover)
+
+Formats (--format, default auto: detected from each input's first line;
+any compression revisit reads, e.g. .gz):
+  cdx          Wayback CDX: urlkey timestamp original mimetype statuscode digest length
+  cdx-json     the Wayback CDX server's JSON array of arrays, header row first
+  cdxj         Common Crawl CDXJ: SURT timestamp {"digest": …, "status": …}
+  trace        id<TAB>[[days_since_prev_crawl, changed], …] (Bing crawl traces)
+  log-changed, log-digest, log-lastmod
+               CSV/TSV with a header: id, time and one of changed, digest,
+               last_modified (times: epoch seconds, RFC 3339, HTTP dates)
+A change is a digest different from the previous capture's, a changed bit,
+or a Last-Modified after the previous visit. A capture that saw no page
+(status 404/410, or "-" in a generic log) before a URL's first capture with
+content means the page was created in between: the first capture detects
+its creation. Otherwise the first capture is a reference only (the URL
+existed before). Other statuses (3xx, 5xx) are counted and skipped; captures
+in the same second are merged (counted).
+
+Logs need not be sorted: captures are grouped by URL in memory, at most
+--max-observations of them (24 to 48 bytes each). With --sorted (CDX and
+CDXJ indexes are sorted by urlkey, Common Crawl's shards in order too) one
+URL is held at a time, and a URL out of order is a bad line. A trace line
+holds a whole URL and is estimated at once. Bad lines stop with an
+error naming the file and line (exit 1); --skip-bad counts and skips them.
+
+Output (OUT, written atomically; an earlier estimate output is replaced):
+estimates.parquet (replay's schema: page_id = FNV-1a-63 of the URL, title =
+the URL, sampler "observed const:Δ" or "observed irregular"; no truth
+rows), estimate.json (inputs, counts, skips, verdicts), and tables/ and
+figures/ for 'revisit report': the top URLs with the Poisson verdict (KS
+between the estimated G_U and the poisson-mle exponential, Poisson when
+≤ 0.1) and their estimated G_U and F_U.
+
+The logs 'revisit replay --write-observations FORMAT' writes give exactly
+replay's estimates when estimate is given the same --unit, --h and --x-max.`,
+		Example: `  revisit estimate example.com.cdx -o out/est
+  revisit estimate CC-MAIN-*.cdxj.gz --unit d -o out/cc-est
+  revisit estimate bing-trace.tsv --format trace --unit d --skip-bad -o out/bing
+  revisit estimate out/replay/observations/exp_2.cdx --h 0.1 --x-max 20 -o out/est && revisit report out/est -o out/est-report`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opt.Inputs = args
+			if unit != "" {
+				u, err := transform.ParseUnit(unit)
+				if err != nil {
+					return usagef("--unit: %v", err)
+				}
+				opt.Unit = u
+			}
+			if f := opt.Read.Format; f != "" && f != "auto" {
+				if _, err := visits.ParseFormat(f); err != nil {
+					return usagef("estimate: --format: %v", err)
+				}
+			}
+			if opt.Read.MaxObservations < 1 {
+				return usagef("estimate: --max-observations must be ≥ 1")
+			}
+			if opt.ConstTol < 0 {
+				return usagef("estimate: --const-tolerance must be ≥ 0 seconds")
+			}
+			if opt.ConstTol == 0 {
+				opt.ConstTol = -1 // exact equality
+			}
+			if opt.Out == "" {
+				return usagef("estimate: -o OUT is required")
+			}
+			// refuse a wrong -o before reading the logs (exit 2)
+			if err := atomicdir.CheckReplaceable(filepath.Clean(opt.Out), replay.EstimateMetaFile, "estimate output"); err != nil {
+				return usagef("estimate: %v", err)
+			}
+			opt.Recover = !noRecover
+			opt.Version = version
+			if !g.quiet {
+				opt.Log = func(format string, a ...any) { fmt.Fprintf(os.Stderr, format+"\n", a...) }
+			}
+			meta, err := replay.EstimateLogs(cmd.Context(), opt)
+			if err != nil {
+				var oe *replay.OptionError
+				if errors.As(err, &oe) {
+					return usagef("estimate: %v", err)
+				}
+				return fmt.Errorf("estimate: %w", err)
+			}
+			printEstimateSummary(cmd.OutOrStdout(), meta, opt.Out)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opt.Read.Format, "format", "auto", "log format: auto, "+strings.Join(visits.Formats, ", "))
+	f.BoolVar(&opt.Read.SkipBad, "skip-bad", false, "count and skip bad lines instead of failing")
+	f.BoolVar(&opt.Read.Sorted, "sorted", false, "the logs are sorted by URL, across the inputs in the order given (as CDX and CDXJ indexes are): hold one URL at a time instead of grouping in memory")
+	opt.Read.MaxObservations = visits.DefaultMaxObservations
+	f.Var((*countFlag)(&opt.Read.MaxObservations), "max-observations", "captures held in memory at once (logs are grouped by URL)")
+	f.StringVar(&unit, "unit", "h", "time unit of λ, h, x_max and the output: s, min, h, d, w, y")
+	f.Float64Var(&opt.H, "h", 0, "bin width h of the grid for irregular delays (M6's bins), in units (0: per URL, Ê[U]/100 but no finer than 1 s)")
+	f.Float64Var(&opt.XMax, "x-max", 0, "largest grid point x_max, in units (0: per URL, the 0.99 quantile of the ages, or of the times since the visit before the last change)")
+	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of "+strings.Join(replay.AllMethods, ","))
+	f.Int64Var(&opt.ConstTol, "const-tolerance", replay.DefaultConstTolerance, "largest spread of the delays, in seconds, still taken as constant (0: exactly equal)")
+	f.IntVar(&opt.Top, "top", 10, "URLs with the most visits in the tables (the parquet holds every URL)")
+	f.BoolVar(&noRecover, "no-recover", false, "do not recover F_U from M2, M4, M5, M6")
+	f.StringVarP(&opt.Out, "output", "o", "", "output directory (required)")
+	return cmd
+}
+
+// printEstimateSummary prints what estimate read and concluded.
+func printEstimateSummary(w io.Writer, m *replay.EstimateMeta, out string) {
+	fmt.Fprintf(w, "estimated %d URLs (%d with constant delays) from %d captures of %d URLs in %d inputs → %s/%s (%d rows)\n",
+		m.Estimated, m.Constant, m.Captures, m.URLs, len(m.Inputs), out, replay.EstimatesFile, m.Rows)
+	if m.Bad > 0 {
+		fmt.Fprintf(w, "  skipped %d bad lines (--skip-bad; per input in %s)\n", m.Bad, replay.EstimateMetaFile)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	keys := make([]string, 0, len(m.Skipped))
+	for k := range m.Skipped {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(tw, "  skipped\t%s\t%d\n", strings.ReplaceAll(k, "_", " "), m.Skipped[k])
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "Poisson verdict (KS between estimated G_U and the poisson-mle exponential ≤ %.2g): %d Poisson, %d not Poisson, %d undecided\n",
+		m.Threshold, m.Verdicts["Poisson"], m.Verdicts["not Poisson"], m.Verdicts["undecided"])
+}

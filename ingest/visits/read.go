@@ -1,0 +1,824 @@
+package visits
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/revisit-dev/revisit/ingest/generic"
+	"github.com/revisit-dev/revisit/ingest/generic/linescan"
+	"github.com/revisit-dev/revisit/internal/decompress"
+)
+
+// Options configure Read.
+type Options struct {
+	// Format is one of Formats, or "" / "auto" to detect each input's
+	// format from its first line (the log-* formats are told apart by the
+	// header, so any of them reads any generic log).
+	Format string
+	// SkipBad counts and skips bad records instead of failing (a cut or
+	// corrupt compressed stream then ends that input).
+	SkipBad bool
+	// MaxObservations caps the captures held in memory at once (every
+	// input is grouped by URL before any is estimated: logs need not be
+	// sorted). 0: DefaultMaxObservations. 24 bytes each, up to twice
+	// that while a URL's slice grows.
+	MaxObservations int64
+	// MaxLineBytes caps one line (a trace line holds a whole URL); 0:
+	// DefaultMaxLineBytes.
+	MaxLineBytes int
+	// Sorted: the captures come grouped by URL in increasing order of its
+	// id, across the inputs in the order given (a CDX or CDXJ file is
+	// sorted by urlkey; Common Crawl's index shards are too, in order).
+	// Each URL is then estimated when the next begins, and only one
+	// URL's captures are held. A URL out of order is a bad record.
+	Sorted bool
+}
+
+// Defaults of Options.
+const (
+	DefaultMaxObservations = 20_000_000
+	DefaultMaxLineBytes    = 64 << 20
+)
+
+// InputStats are the counts of one input.
+type InputStats struct {
+	Name    string           `json:"name"`
+	Format  string           `json:"format"` // e.g. "cdxj+gzip"
+	Size    int64            `json:"size"`
+	Records int64            `json:"records"` // lines with a capture (or a trace)
+	Bad     map[string]int64 `json:"bad,omitempty"`
+}
+
+// Stats are what Read read and left out.
+type Stats struct {
+	Inputs   []InputStats `json:"inputs"`
+	Captures int64        `json:"captures"` // captures read (a trace's entries count one each)
+	URLs     int64        `json:"urls"`
+	// Skipped counts captures not used as visits, by reason: "status_3xx",
+	// "status_4xx", "status_5xx", "status_other" (neither content nor an
+	// absent page), "absent_after_first" (no page after the first capture
+	// with content), "absent_unused" (earlier captures without a page than
+	// the one used as the previous visit), "same_second" (merged into
+	// another visit in the same second: the last digest or Last-Modified
+	// of the second is kept, changed bits are or-ed), "no_content" (URLs
+	// without any capture with content, counted per URL).
+	Skipped map[string]int64 `json:"skipped,omitempty"`
+	Bad     int64            `json:"bad"` // bad records skipped (SkipBad)
+}
+
+// BadRecordError is a bad line, located.
+type BadRecordError struct {
+	File   string
+	Line   int64
+	Reason string // short reason, the key of InputStats.Bad
+	Err    error
+}
+
+func (e *BadRecordError) Error() string {
+	return fmt.Sprintf("%s line %d: %v", e.File, e.Line, e.Err)
+}
+func (e *BadRecordError) Unwrap() error { return e.Err }
+
+// Value kinds of a capture.
+const (
+	kindDigest = 1 + iota
+	kindChanged
+	kindLastMod
+)
+
+// rec is one capture held in memory: 24 bytes.
+type rec struct {
+	t     int64
+	v     uint64 // digest hash (FNV-1a 64), changed bit, or Last-Modified
+	kind  uint8
+	flags uint8
+}
+
+const (
+	fAbsent uint8 = 1 << iota // the capture saw no page
+	fPrev                     // a trace's crawl before the first visit
+)
+
+type group struct {
+	recs  []rec
+	trace bool
+}
+
+type reader struct {
+	ctx    context.Context
+	opt    Options
+	groups map[string]*group
+	held   int64
+	stats  *Stats
+	in     *InputStats
+	name   string
+	fn     func(*Observed) error
+	fnErr  error               // fn failed: reading stops
+	traces map[string]struct{} // ids of the trace lines passed to fn
+	cur    string              // Sorted: the URL being read
+	done   string              // Sorted: the last URL passed to fn
+	any    bool                // Sorted: some URL was passed to fn
+}
+
+// Read reads the inputs (paths, "-" for standard input), groups their
+// captures by URL, and calls fn for each URL with what the crawler saw of
+// it. A trace line holds a whole URL and is passed to fn at once (in file
+// order). Other captures are held in memory until every input is read (at
+// most Options.MaxObservations), then passed in increasing order of the
+// URL's id; with Options.Sorted, each URL is passed as soon as the next
+// begins. A bad line is a *BadRecordError naming the file and line,
+// unless SkipBad. fn may keep the Observed.
+func Read(ctx context.Context, paths []string, opt Options, fn func(*Observed) error) (*Stats, error) {
+	if opt.MaxObservations <= 0 {
+		opt.MaxObservations = DefaultMaxObservations
+	}
+	if opt.MaxLineBytes <= 0 {
+		opt.MaxLineBytes = DefaultMaxLineBytes
+	}
+	if opt.Format != "" && opt.Format != "auto" {
+		f, err := ParseFormat(opt.Format)
+		if err != nil {
+			return nil, err
+		}
+		opt.Format = f
+	}
+	r := &reader{ctx: ctx, opt: opt, groups: map[string]*group{}, stats: &Stats{Skipped: map[string]int64{}}, fn: fn,
+		traces: map[string]struct{}{}}
+	for _, p := range paths {
+		if err := r.readInput(p); err != nil {
+			return nil, err
+		}
+	}
+	if r.cur != "" {
+		if err := r.flush(r.cur); err != nil {
+			return nil, err
+		}
+	}
+	ids := make([]string, 0, len(r.groups))
+	for id := range r.groups {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := r.flush(id); err != nil {
+			return nil, err
+		}
+	}
+	return r.stats, nil
+}
+
+// flush passes URL id's captures to fn and drops them.
+func (r *reader) flush(id string) error {
+	g := r.groups[id]
+	delete(r.groups, id)
+	r.held -= int64(len(g.recs))
+	o := r.build(id, g)
+	if o == nil {
+		return nil
+	}
+	r.stats.URLs++
+	return r.fn(o)
+}
+
+func (r *reader) readInput(path string) error {
+	dr, err := decompress.Open(path)
+	if err != nil {
+		return fmt.Errorf("observations %s: %w", path, err)
+	}
+	defer dr.Close()
+	r.stats.Inputs = append(r.stats.Inputs, InputStats{Name: path, Size: dr.Size()})
+	r.in = &r.stats.Inputs[len(r.stats.Inputs)-1]
+	formats := []string{}
+	for {
+		member, err := dr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if r.opt.SkipBad {
+				r.bad("corrupt")
+				break
+			}
+			return fmt.Errorf("observations %s: %w", path, err)
+		}
+		r.name = path
+		if member != "" {
+			r.name = path + ":" + member
+		}
+		f, err := r.readStream(dr)
+		if err != nil {
+			var ce *decompress.CorruptError
+			if r.opt.SkipBad && errors.As(err, &ce) {
+				r.bad("corrupt")
+				break
+			}
+			return err
+		}
+		if f != "" && !slices.Contains(formats, f) {
+			formats = append(formats, f)
+		}
+	}
+	r.in.Format = strings.Join(formats, ",")
+	if dr.Format() != decompress.Plain {
+		r.in.Format += "+" + dr.Format()
+	}
+	return nil
+}
+
+func (r *reader) bad(reason string) {
+	if r.in.Bad == nil {
+		r.in.Bad = map[string]int64{}
+	}
+	r.in.Bad[reason]++
+	r.stats.Bad++
+}
+
+// lineState is the format of one stream, found from its first line.
+type lineState struct {
+	format string
+	cols   map[string]int // cdx / cdx-json / generic columns
+	comma  byte
+	header bool // the next line is a generic log's header
+}
+
+// readStream reads one stream (a file or archive member) and returns its
+// format.
+func (r *reader) readStream(src io.Reader) (string, error) {
+	sc := linescan.New(src, 1<<20)
+	sc.SetMax(r.opt.MaxLineBytes)
+	var st lineState
+	for n := 0; ; n++ {
+		if n%4096 == 0 {
+			if err := r.ctx.Err(); err != nil {
+				return st.format, err
+			}
+		}
+		line, err := sc.Next()
+		if err == io.EOF {
+			return st.format, nil
+		}
+		if err != nil {
+			if _, ok := linescan.IsTooLong(err); ok {
+				if e := r.fail(sc.Line(), "line_too_long", err); e != nil {
+					return st.format, e
+				}
+				continue
+			}
+			return st.format, err // the decompressor's (CorruptError) or I/O
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if st.format == "" {
+			if err := r.detect(line, &st); err != nil {
+				if e := r.fail(sc.Line(), "format", err); e != nil {
+					return "", e
+				}
+				continue
+			}
+			if st.header {
+				st.header = false
+				continue
+			}
+			if st.format == CDX && st.cols != nil { // the legend line
+				continue
+			}
+		}
+		reason, err := r.parseLine(line, &st)
+		if r.fnErr != nil {
+			return st.format, r.fnErr
+		}
+		if err != nil {
+			if e := r.fail(sc.Line(), reason, err); e != nil {
+				return st.format, e
+			}
+		}
+		if r.held > r.opt.MaxObservations {
+			return st.format, fmt.Errorf("observations %s line %d: more than %d captures to hold in memory (logs are grouped by URL before estimating): raise --max-observations or estimate fewer logs at a time", r.name, sc.Line(), r.opt.MaxObservations)
+		}
+	}
+}
+
+// fail is the error of a bad line, or nil (counted) under SkipBad.
+func (r *reader) fail(line int64, reason string, err error) error {
+	if r.opt.SkipBad {
+		r.bad(reason)
+		return nil
+	}
+	return &BadRecordError{File: r.name, Line: line, Reason: reason, Err: err}
+}
+
+// detect sets st from the first line of a stream.
+func (r *reader) detect(line []byte, st *lineState) error {
+	s := strings.TrimSpace(string(line))
+	f := r.opt.Format
+	if f == "" || f == "auto" {
+		switch {
+		case strings.HasPrefix(s, "["):
+			f = CDXJSON
+		case strings.HasPrefix(s, "CDX ") || strings.HasPrefix(string(line), " CDX"):
+			f = CDX
+		default:
+			if id, rest, ok := strings.Cut(s, "\t"); ok && id != "" && strings.HasPrefix(strings.TrimSpace(rest), "[") {
+				f = Trace
+				break
+			}
+			fs := strings.Fields(s)
+			switch {
+			case len(fs) >= 3 && strings.HasPrefix(fs[2], "{"):
+				f = CDXJ
+			case len(fs) >= 6 && isDigits(fs[1]):
+				f = CDX
+			case strings.ContainsAny(s, ",\t"):
+				f = LogChanged // a generic log; the header says which
+			default:
+				return fmt.Errorf("cannot tell the observation format from the first line %.80q (give --format: %s)", s, strings.Join(Formats, ", "))
+			}
+		}
+	}
+	st.format = f
+	switch f {
+	case CDX:
+		if strings.HasPrefix(s, "CDX ") || strings.HasPrefix(string(line), " CDX") {
+			// the legend: N urlkey, b timestamp, s status, k digest
+			st.cols = map[string]int{}
+			for i, c := range strings.Fields(s)[1:] {
+				st.cols[map[string]string{"N": "urlkey", "b": "timestamp", "s": "statuscode", "k": "digest"}[c]] = i
+			}
+			for _, c := range []string{"urlkey", "timestamp", "digest"} {
+				if _, ok := st.cols[c]; !ok {
+					return fmt.Errorf("CDX legend %q has no %s column", s, c)
+				}
+			}
+		}
+	case LogChanged, LogDigest, LogLastMod:
+		st.comma = ','
+		if strings.Contains(s, "\t") {
+			st.comma = '\t'
+		}
+		st.cols = map[string]int{}
+		for i, c := range splitFields(s, st.comma) {
+			c = strings.ToLower(strings.TrimSpace(c))
+			switch c {
+			case "id", "url", "urlkey", "page", "page_id":
+				st.cols["id"] = i
+			case "time", "timestamp", "visit_time", "crawl_time":
+				st.cols["time"] = i
+			case "changed", "change", "q":
+				st.cols["value"], st.format = i, LogChanged
+			case "digest", "hash", "checksum":
+				st.cols["value"], st.format = i, LogDigest
+			case "last_modified", "last-modified", "lastmod":
+				st.cols["value"], st.format = i, LogLastMod
+			}
+		}
+		for _, c := range []string{"id", "time", "value"} {
+			if _, ok := st.cols[c]; !ok {
+				return fmt.Errorf("visit log header %.80q has no %s column (want id, time and one of changed, digest, last_modified)", s, c)
+			}
+		}
+		st.header = true
+	}
+	return nil
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func splitFields(s string, comma byte) []string {
+	if !strings.Contains(s, `"`) {
+		return strings.Split(s, string(comma))
+	}
+	cr := csv.NewReader(strings.NewReader(s))
+	cr.Comma = rune(comma)
+	cr.FieldsPerRecord = -1
+	rec, err := cr.Read()
+	if err != nil {
+		return nil
+	}
+	return rec
+}
+
+// cdxTimestamp parses a Wayback timestamp: 4 to 14 digits, the missing
+// ones taken as the earliest (2020 → 2020-01-01 00:00:00 UTC).
+func cdxTimestamp(s string) (int64, error) {
+	if len(s) < 4 || len(s) > 14 || !isDigits(s) {
+		return 0, fmt.Errorf("timestamp %q: want 4 to 14 digits YYYYMMDDhhmmss", s)
+	}
+	full := s + "00000101000000"[len(s):]
+	t, err := time.Parse("20060102150405", full)
+	if err != nil {
+		return 0, fmt.Errorf("timestamp %q: %v", s, err)
+	}
+	return t.Unix(), nil
+}
+
+// status classifies a capture's HTTP status: content, absent (404, 410),
+// or a skip reason.
+func status(s string) (absent bool, skip string) {
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "-" || s == "" || (len(s) == 3 && s[0] == '2'):
+		return false, "" // "-": a revisit record (content unchanged)
+	case s == "404" || s == "410":
+		return true, ""
+	case len(s) == 3 && s[0] >= '3' && s[0] <= '5':
+		return false, "status_" + s[:1] + "xx"
+	}
+	return false, "status_other"
+}
+
+func fnv64(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// parseLine reads one line of st.format; on error it returns the reason.
+func (r *reader) parseLine(line []byte, st *lineState) (string, error) {
+	switch st.format {
+	case CDX:
+		fs := strings.Fields(string(line))
+		ki, ti, si, di := 0, 1, 4, 5
+		if st.cols != nil {
+			ki, ti, di = st.cols["urlkey"], st.cols["timestamp"], st.cols["digest"]
+			si = -1
+			if i, ok := st.cols["statuscode"]; ok {
+				si = i
+			}
+		}
+		if len(fs) <= max(ki, ti, si, di) {
+			return "fields", fmt.Errorf("%d fields, want urlkey timestamp original mimetype statuscode digest length", len(fs))
+		}
+		st := ""
+		if si >= 0 {
+			st = fs[si]
+		}
+		return r.capture(fs[ki], fs[ti], st, fs[di])
+	case CDXJSON:
+		s := strings.TrimSpace(string(line))
+		if s == "]" || s == "[]" {
+			return "", nil
+		}
+		if strings.HasPrefix(s, "[[") && strings.HasSuffix(s, "]]") && strings.Count(s, "],") > 0 {
+			var rows [][]string // the whole array on one line
+			if err := json.Unmarshal([]byte(s), &rows); err != nil {
+				return "json", fmt.Errorf("CDX JSON: %v", err)
+			}
+			for _, row := range rows {
+				if reason, err := r.cdxRow(row, st); err != nil {
+					return reason, err
+				}
+			}
+			return "", nil
+		}
+		s = strings.TrimPrefix(s, ",")
+		if strings.HasPrefix(s, "[[") {
+			s = s[1:]
+		}
+		s = strings.TrimSuffix(s, ",")
+		if strings.HasSuffix(s, "]]") {
+			s = s[:len(s)-1]
+		}
+		var row []string
+		if err := json.Unmarshal([]byte(s), &row); err != nil {
+			return "json", fmt.Errorf("CDX JSON row: %v", err)
+		}
+		return r.cdxRow(row, st)
+	case CDXJ:
+		s := string(line)
+		key, rest, ok1 := strings.Cut(s, " ")
+		ts, js, ok2 := strings.Cut(strings.TrimLeft(rest, " "), " ")
+		if !ok1 || !ok2 {
+			return "fields", errors.New("want SURT timestamp {json}")
+		}
+		var v struct {
+			Digest string          `json:"digest"`
+			Status json.RawMessage `json:"status"`
+		}
+		if err := json.Unmarshal([]byte(js), &v); err != nil {
+			return "json", fmt.Errorf("CDXJ: %v", err)
+		}
+		stat := strings.Trim(string(v.Status), `"`)
+		return r.capture(key, ts, stat, v.Digest)
+	case Trace:
+		return r.traceLine(line)
+	default:
+		return r.logLine(line, st)
+	}
+}
+
+func (r *reader) cdxRow(row []string, st *lineState) (string, error) {
+	if st.cols == nil {
+		st.cols = map[string]int{}
+		for i, c := range row {
+			st.cols[strings.ToLower(c)] = i
+		}
+		for _, c := range []string{"urlkey", "timestamp", "digest"} {
+			if _, ok := st.cols[c]; !ok {
+				return "header", fmt.Errorf("CDX JSON header %q has no %s column", row, c)
+			}
+		}
+		return "", nil
+	}
+	get := func(c string) string {
+		if i, ok := st.cols[c]; ok && i < len(row) {
+			return row[i]
+		}
+		return ""
+	}
+	if len(row) < len(st.cols) {
+		return "fields", fmt.Errorf("%d fields, the header has %d", len(row), len(st.cols))
+	}
+	return r.capture(get("urlkey"), get("timestamp"), get("statuscode"), get("digest"))
+}
+
+// capture records one CDX-family capture.
+func (r *reader) capture(key, ts, stat, digest string) (string, error) {
+	if key == "" {
+		return "fields", errors.New("empty urlkey")
+	}
+	t, err := cdxTimestamp(ts)
+	if err != nil {
+		return "timestamp", err
+	}
+	absent, skip := status(stat)
+	r.in.Records++
+	r.stats.Captures++
+	if skip != "" {
+		r.stats.Skipped[skip]++
+		return "", nil
+	}
+	if !absent && (digest == "" || digest == "-") {
+		return "digest", errors.New("a capture with content but no digest")
+	}
+	rc := rec{t: t, kind: kindDigest}
+	if absent {
+		rc.flags = fAbsent
+	} else {
+		rc.v = fnv64(strings.TrimPrefix(digest, "sha1:"))
+	}
+	return r.add(key, rc, false)
+}
+
+func (r *reader) add(id string, rc rec, trace bool) (string, error) {
+	if _, dup := r.traces[id]; dup {
+		return "duplicate", fmt.Errorf("URL %q: a trace line and other observations of the same id", id)
+	}
+	if r.opt.Sorted && id != r.cur {
+		if r.any && id <= r.done || r.cur != "" && id < r.cur {
+			return "unsorted", fmt.Errorf("URL %q after %q: the logs are not sorted by URL (drop --sorted to group them in memory)", id, max(r.cur, r.done))
+		}
+		if r.cur != "" {
+			r.done, r.any = r.cur, true
+			if err := r.flush(r.cur); err != nil {
+				r.fnErr = err
+				return "", nil
+			}
+		}
+		r.cur = id
+	}
+	g := r.groups[id]
+	if g == nil {
+		g = &group{trace: trace}
+		r.groups[id] = g
+	} else if g.recs[0].kind != rc.kind {
+		return "mixed", fmt.Errorf("URL %q: observations of different kinds (digest, changed bit, Last-Modified)", id)
+	}
+	g.recs = append(g.recs, rc)
+	r.held++
+	return "", nil
+}
+
+// traceLine reads "id<TAB>[[days, changed], …]": days since the previous
+// crawl (the first since a crawl before the first listed), changed 0/1 or
+// true/false. Times are whole seconds: round(days·86400) per delay.
+func (r *reader) traceLine(line []byte) (string, error) {
+	id, rest, ok := bytes.Cut(line, []byte{'\t'})
+	if !ok || len(bytes.TrimSpace(id)) == 0 {
+		return "fields", errors.New("want id<TAB>[[days_since_prev_crawl, changed], …]")
+	}
+	var pairs [][]json.RawMessage
+	if err := json.Unmarshal(rest, &pairs); err != nil {
+		return "json", fmt.Errorf("trace: %v", err)
+	}
+	if len(pairs) == 0 {
+		return "fields", errors.New("trace: no crawl")
+	}
+	recs := make([]rec, 0, len(pairs)+1)
+	var t int64
+	for i, p := range pairs {
+		if len(p) != 2 {
+			return "fields", fmt.Errorf("trace entry %d: %d values, want [days_since_prev_crawl, changed]", i+1, len(p))
+		}
+		d, err := strconv.ParseFloat(string(p[0]), 64)
+		if err != nil || !(d >= 0) || d > 1e7 {
+			return "fields", fmt.Errorf("trace entry %d: days %s is not a number in [0, 10⁷]", i+1, p[0])
+		}
+		var c uint64
+		switch string(p[1]) {
+		case "1", "true":
+			c = 1
+		case "0", "false":
+		default:
+			return "fields", fmt.Errorf("trace entry %d: changed %s is not 0, 1, true or false", i+1, p[1])
+		}
+		gap := int64(math.Round(d * 86400))
+		r.stats.Captures++
+		switch {
+		case i == 0 && gap == 0: // no crawl before the first
+			recs = append(recs, rec{t: 0, kind: kindChanged, v: c})
+		case i == 0:
+			recs = append(recs, rec{t: 0, kind: kindChanged, flags: fPrev}, rec{t: gap, kind: kindChanged, v: c})
+		case gap == 0: // the same second: or-ed into the previous visit
+			recs[len(recs)-1].v |= c
+			r.stats.Skipped["same_second"]++
+		default:
+			recs = append(recs, rec{t: t + gap, kind: kindChanged, v: c})
+		}
+		t += gap
+	}
+	r.in.Records++
+	sid := string(bytes.TrimSpace(id))
+	_, dup := r.traces[sid]
+	if _, held := r.groups[sid]; dup || held || (r.opt.Sorted && r.any && sid == r.done) {
+		return "duplicate", fmt.Errorf("trace id %q given twice (or also in another log)", sid)
+	}
+	r.traces[sid] = struct{}{}
+	o := r.build(sid, &group{recs: recs, trace: true})
+	r.stats.URLs++
+	if err := r.fn(o); err != nil {
+		r.fnErr = err
+	}
+	return "", nil
+}
+
+// logTime reads a generic log's time: epoch seconds, RFC 3339 /
+// YYYY-MM-DD[ HH:MM:SS], or an HTTP date (Last-Modified headers).
+func logTime(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return v, nil
+	}
+	if sec, _, _, err := generic.ParseISO([]byte(s)); err == nil {
+		return sec, nil
+	}
+	if t, err := http.ParseTime(s); err == nil {
+		return t.Unix(), nil
+	}
+	return 0, fmt.Errorf("time %q: want epoch seconds, RFC 3339 or an HTTP date", s)
+}
+
+func (r *reader) logLine(line []byte, st *lineState) (string, error) {
+	fs := splitFields(strings.TrimRight(string(line), "\r"), st.comma)
+	need := max(st.cols["id"], st.cols["time"], st.cols["value"])
+	if len(fs) <= need {
+		return "fields", fmt.Errorf("%d fields, want at least %d", len(fs), need+1)
+	}
+	id := strings.TrimSpace(fs[st.cols["id"]])
+	if id == "" {
+		return "fields", errors.New("empty id")
+	}
+	t, err := logTime(fs[st.cols["time"]])
+	if err != nil {
+		return "timestamp", err
+	}
+	val := strings.TrimSpace(fs[st.cols["value"]])
+	r.in.Records++
+	r.stats.Captures++
+	kind := map[string]uint8{LogChanged: kindChanged, LogDigest: kindDigest, LogLastMod: kindLastMod}[st.format]
+	rc := rec{t: t, kind: kind}
+	switch {
+	case val == "" || val == "-":
+		rc.flags = fAbsent
+	case kind == kindDigest:
+		rc.v = fnv64(val)
+	case kind == kindChanged:
+		switch strings.ToLower(val) {
+		case "1", "true", "yes":
+			rc.v = 1
+		case "0", "false", "no":
+		default:
+			return "fields", fmt.Errorf("changed %q is not 0, 1, true or false", val)
+		}
+	default:
+		lm, err := logTime(val)
+		if err != nil {
+			return "last_modified", fmt.Errorf("last_modified: %v", err)
+		}
+		if lm > t {
+			return "last_modified", fmt.Errorf("last_modified %s is after the visit at %s", val, fs[st.cols["time"]])
+		}
+		rc.v = uint64(lm)
+	}
+	return r.add(id, rc, false)
+}
+
+// build turns a URL's captures into what the crawler saw (nil when no
+// capture had content).
+func (r *reader) build(id string, g *group) *Observed {
+	recs := g.recs
+	o := &Observed{ID: id}
+	if g.trace {
+		if recs[0].flags&fPrev != 0 {
+			o.HasPrev, o.Prev = true, recs[0].t
+			recs = recs[1:]
+			o.FirstChanged = recs[0].v == 1
+		}
+		o.Visits = make([]Visit, len(recs))
+		for j, rc := range recs {
+			o.Visits[j] = Visit{T: rc.t, Changed: rc.v == 1}
+		}
+		return o
+	}
+	slices.SortStableFunc(recs, func(a, b rec) int {
+		switch {
+		case a.t < b.t:
+			return -1
+		case a.t > b.t:
+			return 1
+		}
+		return 0
+	})
+	kind := recs[0].kind
+	o.Ages = kind == kindLastMod
+	var vals []uint64
+	absents := 0
+	for _, rc := range recs {
+		if rc.flags&fAbsent != 0 {
+			if len(o.Visits) > 0 {
+				r.stats.Skipped["absent_after_first"]++
+				continue
+			}
+			absents++
+			o.HasPrev, o.Prev = true, rc.t
+			continue
+		}
+		if n := len(o.Visits); n > 0 && o.Visits[n-1].T == rc.t {
+			r.stats.Skipped["same_second"]++
+			if kind == kindChanged {
+				o.Visits[n-1].Changed = o.Visits[n-1].Changed || rc.v == 1
+			} else {
+				vals[n-1] = rc.v
+			}
+			continue
+		}
+		if o.HasPrev && len(o.Visits) == 0 && o.Prev == rc.t {
+			// no page and a page in the same second: no previous visit
+			o.HasPrev = false
+			absents--
+			r.stats.Skipped["absent_unused"]++
+		}
+		o.Visits = append(o.Visits, Visit{T: rc.t, Changed: kind == kindChanged && rc.v == 1})
+		vals = append(vals, rc.v)
+	}
+	if absents > 1 {
+		r.stats.Skipped["absent_unused"] += int64(absents - 1)
+	}
+	if len(o.Visits) == 0 {
+		r.stats.Skipped["no_content"]++
+		return nil
+	}
+	o.FirstChanged = o.HasPrev // the page was absent at Prev: created since
+	for j := range o.Visits {
+		switch kind {
+		case kindDigest:
+			o.Visits[j].Changed = j > 0 && vals[j] != vals[j-1]
+		case kindLastMod:
+			o.Visits[j].LastMod = int64(vals[j])
+			if j > 0 {
+				o.Visits[j].Changed = o.Visits[j].LastMod > o.Visits[j-1].T
+			}
+		}
+	}
+	if kind == kindChanged {
+		o.Visits[0].Changed = o.HasPrev // the first bit compares with an unknown visit: a reference
+	}
+	return o
+}

@@ -1,0 +1,109 @@
+package visits
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Visit is one capture of a URL with content.
+type Visit struct {
+	T       int64 // visit time, Unix seconds
+	Changed bool  // Q_{j−1,j}: changed since the previous visit (the first visit: see Observed.FirstChanged)
+	LastMod int64 // Last-Modified, Unix seconds ≤ T (only when Observed.Ages)
+}
+
+// Observed is what a crawler saw of one URL: its visits with content,
+// ascending and at most one per second.
+type Observed struct {
+	ID     string
+	Visits []Visit
+	// Ages: every visit carries a Last-Modified time (LastMod), so the
+	// age T − LastMod is known at every visit, and Changed is derived
+	// from it (LastMod_j > T_{j−1}).
+	Ages bool
+	// HasPrev: the crawler visited the URL at Prev < Visits[0].T before
+	// its first visit with content, and FirstChanged is Q_{0,1}, whether
+	// the page changed (or was created) between them: a capture that saw
+	// no page, or the first delay of a change-bit trace.
+	HasPrev      bool
+	Prev         int64
+	FirstChanged bool
+}
+
+// Formats.
+const (
+	CDX        = "cdx"
+	CDXJSON    = "cdx-json"
+	CDXJ       = "cdxj"
+	Trace      = "trace"
+	LogChanged = "log-changed"
+	LogDigest  = "log-digest"
+	LogLastMod = "log-lastmod"
+)
+
+// Formats lists every format name, for help texts.
+var Formats = []string{CDX, CDXJSON, CDXJ, Trace, LogChanged, LogDigest, LogLastMod}
+
+// ParseFormat checks a format name ("auto" is accepted by the reader only).
+func ParseFormat(s string) (string, error) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if slices.Contains(Formats, s) {
+		return s, nil
+	}
+	return "", fmt.Errorf("unknown observation format %q (want %s)", s, strings.Join(Formats, ", "))
+}
+
+// HasAges reports whether a format carries Last-Modified times.
+func HasAges(format string) bool { return format == LogLastMod }
+
+// Ext is the file name extension of a format as Writer writes it.
+func Ext(format string) string {
+	switch format {
+	case CDX:
+		return ".cdx"
+	case CDXJSON:
+		return ".cdx.json"
+	case CDXJ:
+		return ".cdxj.gz"
+	case Trace:
+		return ".trace.tsv"
+	default:
+		return ".csv"
+	}
+}
+
+// Check reports the first inconsistency of o: visits not strictly
+// ascending, a Last-Modified after its visit, Prev not before the first
+// visit.
+func (o *Observed) Check() error {
+	if len(o.Visits) == 0 {
+		return errors.New("no visit")
+	}
+	for j, v := range o.Visits {
+		if j > 0 && v.T <= o.Visits[j-1].T {
+			return fmt.Errorf("visit %d at %d s is not after visit %d at %d s", j, v.T, j-1, o.Visits[j-1].T)
+		}
+		if o.Ages && v.LastMod > v.T {
+			return fmt.Errorf("visit %d at %d s: Last-Modified %d s is after the visit", j, v.T, v.LastMod)
+		}
+	}
+	if o.HasPrev && o.Prev >= o.Visits[0].T {
+		return fmt.Errorf("previous visit at %d s is not before the first at %d s", o.Prev, o.Visits[0].T)
+	}
+	return nil
+}
+
+// Q is Q_{j−1,j} of visit j ≥ 1: from the Last-Modified times when o has
+// ages (an update after the previous visit), else the Changed bit; for
+// j = 0 it is FirstChanged when HasPrev, else false (a reference).
+func (o *Observed) Q(j int) bool {
+	if j == 0 {
+		return o.HasPrev && o.FirstChanged
+	}
+	if o.Ages {
+		return o.Visits[j].LastMod > o.Visits[j-1].T
+	}
+	return o.Visits[j].Changed
+}
