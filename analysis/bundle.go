@@ -304,7 +304,7 @@ func methodClass(m string) string {
 		return "unbiased"
 	case "M1", "M3", "G-M4":
 		return "biased"
-	case "naive", "cho", "matloff", "age-mle":
+	case "naive", "cho", "matloff", "age-mle", "poisson-mle":
 		return "Poisson baseline"
 	}
 	return ""

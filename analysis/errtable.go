@@ -17,7 +17,7 @@ type EstimateRow struct {
 	PageID  int64
 	Title   string
 	Sampler string // sampler spec, e.g. "const:1", "exp:2"
-	Method  string // "truth", "M1"…"M6", "G-M4", "naive", "cho", "matloff", "age-mle"
+	Method  string // "truth", "M1"…"M6", "G-M4", "naive", "cho", "matloff", "age-mle", "poisson-mle"
 	Kind    string // "G" (G_U) or "F" (F_U)
 	CDF     series.CDF
 	Rate    float64 // Poisson baselines: λ̂ per unit (NaN otherwise)
@@ -51,7 +51,7 @@ type MethodSummary struct {
 
 // baseline methods report a rate; their estimate is the implied
 // exponential when they carry no tabulated CDF (SPEC §4.3).
-var baselines = map[string]bool{"naive": true, "cho": true, "matloff": true, "age-mle": true}
+var baselines = map[string]bool{"naive": true, "cho": true, "matloff": true, "age-mle": true, "poisson-mle": true}
 
 // PageErrors compares every non-truth row with the truth of the same
 // page, sampler and kind on [0, xmax] (Compare). A Poisson baseline
@@ -261,9 +261,9 @@ func EvidenceSummary(errs []PageError) []MethodSummary {
 	return Summarize(keep)
 }
 
-// methodRank orders methods as SPEC §4 lists them.
+// methodRank orders methods as docs/methods.md lists them.
 func methodRank(m string) int {
-	order := []string{"M1", "M2", "M3", "M4", "M5", "G-M4", "M6", "naive", "cho", "matloff", "age-mle"}
+	order := []string{"M1", "M2", "M3", "M4", "M5", "G-M4", "M6", "naive", "cho", "matloff", "age-mle", "poisson-mle"}
 	if i := slices.Index(order, m); i >= 0 {
 		return i
 	}

@@ -215,3 +215,17 @@ func TestAgeCDFReference(t *testing.T) {
 		}
 	}
 }
+
+// Every Poisson baseline replay writes (poisson-mle included) is classed,
+// ranked and scored as one: a method analysis does not know would be
+// scored as an estimate of G_U and ranked last, unnamed in the findings.
+func TestPoissonBaselinesKnown(t *testing.T) {
+	for _, m := range []string{"naive", "cho", "matloff", "age-mle", "poisson-mle"} {
+		if !baselines[m] || methodClass(m) != "Poisson baseline" {
+			t.Errorf("%s: baseline %v, class %q", m, baselines[m], methodClass(m))
+		}
+		if methodRank(m) >= methodRank("no such method") {
+			t.Errorf("%s has no rank", m)
+		}
+	}
+}
