@@ -297,7 +297,14 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 	n1, n3 := make([]int, len(smp)), make([]int, len(smp))
 	done, total := 0, len(opt.Ts)*len(smp)*opt.Paths
 	lastLog := time.Now()
-	for o := range outs {
+	// Results are folded in job order (T, sampler, path), whatever order
+	// the workers finish in: sums of floating-point numbers depend on
+	// their order, and the same seed must give the same bits. Results
+	// that arrive early wait in pending.
+	seq := func(j simJob) int { return (j.ti*len(smp)+j.si)*opt.Paths + j.path }
+	pending := map[int]simOut{}
+	next := 0
+	fold := func(o simOut) {
 		j, tr := o.job, truths[o.job.si]
 		p1[[2]int{j.si, j.ti}] = append(p1[[2]int{j.si, j.ti}], o.res.p1)
 		d3[[2]int{j.si, j.ti}] = append(d3[[2]int{j.si, j.ti}], o.res.meanD3)
@@ -338,6 +345,18 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 		if time.Since(lastLog) > 5*time.Second {
 			logf("simulate: %d of %d paths", done, total)
 			lastLog = time.Now()
+		}
+	}
+	for o := range outs {
+		pending[seq(o.job)] = o
+		for {
+			o, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			fold(o)
+			next++
 		}
 	}
 	if pathErr != nil {
