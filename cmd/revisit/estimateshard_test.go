@@ -140,8 +140,18 @@ func TestEstimateShardsSeparateProcesses(t *testing.T) {
 		{"an unsharded output", []string{"merge", "estimate", some[0], some[1], some[2], filepath.Join(tmp, "full-cdx")}},
 		{"--shard 3 without an index", []string{"estimate", logs["cdx"], "--shard", "3"}},
 		{"--shard 3/3", []string{"estimate", logs["cdx"], "--shard", "3/3"}},
+		{"into a user's directory", []string{"merge", "estimate", some[0], some[1], some[2]}},
 	} {
 		out := filepath.Join(tmp, "bad")
+		if strings.HasPrefix(c.name, "into") {
+			out = filepath.Join(tmp, "mine")
+			if err := os.MkdirAll(out, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(out, "notes.txt"), []byte("mine"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 		env := []string{"JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID", "AWS_BATCH_JOB_ARRAY_INDEX"}
 		for _, e := range env {
 			t.Setenv(e, "")
@@ -149,7 +159,11 @@ func TestEstimateShardsSeparateProcesses(t *testing.T) {
 		if code := execute(append(append([]string{"-q"}, c.args...), "-o", out)); code != exitUsage {
 			t.Errorf("%s: exit %d, want %d", c.name, code, exitUsage)
 		}
-		if _, err := os.Stat(out); !os.IsNotExist(err) {
+		if strings.HasPrefix(c.name, "into") {
+			if b, err := os.ReadFile(filepath.Join(out, "notes.txt")); err != nil || string(b) != "mine" {
+				t.Errorf("%s: the user's file: %q, %v", c.name, b, err)
+			}
+		} else if _, err := os.Stat(out); !os.IsNotExist(err) {
 			t.Errorf("%s: output written", c.name)
 		}
 	}
