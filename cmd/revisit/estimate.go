@@ -76,7 +76,8 @@ The logs 'revisit replay --write-observations FORMAT' writes give exactly
 replay's estimates when estimate is given the same --unit, --h and --x-max.
 
 With --shard i/N (or N, the index from the job array's environment) the
-process estimates only the URLs of shard i (generic page id hash mod N = i);
+process estimates only the URLs of shard i (SplitMix64 of the URL's page
+id, its FNV-1a-63 hash, mod N = i, as replay's pages);
 every shard reads every input. Its OUT is an estimate of those URLs plus
 estimate-shard.json; 'revisit merge estimate OUT_0 … OUT_{N−1} -o OUT'
 writes what one process writes (estimates.parquet byte for byte, the same
