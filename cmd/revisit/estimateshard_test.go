@@ -84,9 +84,20 @@ func TestEstimateShardsSeparateProcesses(t *testing.T) {
 		"cdx":   filepath.Join(rc, "observations", "const_0.05x.cdx"),
 		"trace": filepath.Join(rt, "observations", "exp_20x.trace.tsv"),
 	}
+	// a bad line, counted and skipped (--skip-bad) by every shard alike
+	f, err := os.OpenFile(logs["cdx"], os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("invalid,revisit)/page/x 2020-01 https://revisit.invalid/page/x text/html 200 A 1\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 	var some []string // shards of the cdx run, for the refusals
 	for _, format := range []string{"cdx", "trace"} {
-		args := []string{"estimate", logs[format], "--top", "5", "--unit", "d"}
+		args := []string{"estimate", logs[format], "--top", "5", "--unit", "d", "--skip-bad"}
 		full := filepath.Join(tmp, "full-"+format)
 		run(append(args, "-o", full)...)
 		want := tree(t, full)
@@ -97,13 +108,14 @@ func TestEstimateShardsSeparateProcesses(t *testing.T) {
 			Estimated int              `json:"estimated"`
 			Constant  int              `json:"constant"`
 			Skipped   map[string]int64 `json:"skipped"`
+			Bad       int64            `json:"bad"`
 		}
 		if err := json.Unmarshal(want[replay.EstimateMetaFile], &meta); err != nil {
 			t.Fatal(err)
 		}
 		// 23 of the 24 pages have 2 updates or more (replay's summary)
-		if meta.Estimated != 23 || (format == "cdx") != (meta.Constant == 23) {
-			t.Fatalf("%s: %d URLs estimated (%d constant), want 23 (all constant for cdx)", format, meta.Estimated, meta.Constant)
+		if meta.Estimated != 23 || (format == "cdx") != (meta.Constant == 23) || (format == "cdx") != (meta.Bad == 1) {
+			t.Fatalf("%s: %d URLs estimated (%d constant), %d bad lines; want 23 (all constant for cdx), 1 bad line in the cdx", format, meta.Estimated, meta.Constant, meta.Bad)
 		}
 		for _, n := range []int{1, 3, 7} {
 			dirs := runShardProcs(t, n, func(i int) string { return filepath.Join(tmp, fmt.Sprintf("%s-%d-%d", format, n, i)) }, args...)
