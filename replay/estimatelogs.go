@@ -14,6 +14,7 @@ import (
 	"github.com/revisit-dev/revisit/ingest/generic"
 	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -42,6 +43,11 @@ type EstimateOptions struct {
 	Top        int // URLs in the tables and figures (0: 10)
 	Version    string
 	Log        func(format string, a ...any)
+
+	// Shard estimates only the URLs of one shard (shard.Spec.Owns of
+	// generic.PageID(url)) and writes EstimateShardFile beside the
+	// estimates, for MergeEstimates; the zero Spec estimates every URL.
+	Shard shard.Spec
 }
 
 // URLSummary is one URL's line of the estimate report.
@@ -82,11 +88,13 @@ type EstimateMeta struct {
 	Verdicts  map[string]int      `json:"verdicts"`
 	Threshold float64             `json:"verdict_ks_threshold"`
 	ElapsedS  float64             `json:"elapsed_s"`
+	Shard     string              `json:"shard,omitempty"` // "i/N" in the output of one shard (Shard)
 }
 
 type topURL struct {
 	sum URLSummary
 	est []Estimate
+	seq int64 // place among the URLs read (MergeEstimates)
 }
 
 // EstimateLogs reads visit logs, estimates every URL with every applicable
@@ -159,12 +167,17 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		tops  []topURL
 		last  = time.Now()
 		count int
+		sh    = newEstimateShard(opt) // nil unless sharded
 	)
 	stats, err := visits.Read(ctx, opt.Inputs, opt.Read, func(o *visits.Observed) error {
 		count++
 		if time.Since(last) > 5*time.Second {
 			logf("estimate: %d URLs", count)
 			last = time.Now()
+		}
+		seq := int64(count - 1) // the URL's place among all URLs read, in every shard
+		if !opt.Shard.Owns(generic.PageID(o.ID)) {
+			return nil
 		}
 		est, info, err := EstimateObserved(ctx, o, cfg)
 		var le *LimitError
@@ -193,30 +206,19 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		s := summarize(o, id, info, est)
 		meta.Verdicts[s.Verdict]++
 		sums = append(sums, s)
-		// keep the estimates of the top URLs by visits
-		if len(tops) < top {
-			tops = append(tops, topURL{s, est})
-		} else {
-			k := 0
-			for i := range tops {
-				if tops[i].sum.Visits < tops[k].sum.Visits {
-					k = i
-				}
-			}
-			if s.Visits > tops[k].sum.Visits {
-				tops[k] = topURL{s, est}
-			}
-		}
+		sh.add(seq, s, len(est))
+		tops = keepTop(tops, topURL{s, est, seq}, top)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	sh.done(count, meta.Skipped, stats.Skipped)
 	meta.Inputs, meta.Captures, meta.URLs, meta.Bad = stats.Inputs, stats.Captures, stats.URLs, stats.Bad
 	for k, v := range stats.Skipped {
 		meta.Skipped[k] += v
 	}
-	if meta.Estimated == 0 {
+	if meta.Estimated == 0 && sh == nil { // a shard may own no URL: the merge checks
 		return nil, fmt.Errorf("estimate: no URL to estimate in %d inputs (%d captures, %d URLs; skipped %v): a URL needs at least 2 visits with content", len(opt.Inputs), meta.Captures, meta.URLs, meta.Skipped)
 	}
 	if err := w.close(); err != nil {
@@ -232,6 +234,10 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	}
 	meta.Created = time.Now().UTC()
 	meta.ElapsedS = time.Since(start).Seconds()
+	meta.Shard = opt.Shard.String()
+	if err := sh.write(out.Path()); err != nil {
+		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
+	}
 	mb, err := json.MarshalIndent(meta, "", "  ")
 	if err != nil {
 		return nil, err

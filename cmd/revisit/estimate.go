@@ -14,6 +14,7 @@ import (
 
 	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -23,6 +24,7 @@ func newEstimateCmd(g *globals) *cobra.Command {
 		opt       replay.EstimateOptions
 		unit      string
 		noRecover bool
+		shardFlag string
 	)
 	cmd := &cobra.Command{
 		Use:   "estimate LOG... -o OUT",
@@ -71,14 +73,28 @@ between the estimated G_U and the poisson-mle exponential, Poisson when
 ≤ 0.1) and their estimated G_U and F_U.
 
 The logs 'revisit replay --write-observations FORMAT' writes give exactly
-replay's estimates when estimate is given the same --unit, --h and --x-max.`,
+replay's estimates when estimate is given the same --unit, --h and --x-max.
+
+With --shard i/N (or N, the index from the job array's environment) the
+process estimates only the URLs of shard i (SplitMix64 of the URL's page
+id, its FNV-1a-63 hash, mod N = i, as replay's pages);
+every shard reads every input. Its OUT is an estimate of those URLs plus
+estimate-shard.json; 'revisit merge estimate OUT_0 … OUT_{N−1} -o OUT'
+writes what one process writes (estimates.parquet byte for byte, the same
+tables and figures; docs/scale-out.md).`,
 		Example: `  revisit estimate example.com.cdx -o out/est
   revisit estimate CC-MAIN-*.cdxj.gz --unit d -o out/cc-est
   revisit estimate bing-trace.tsv --format trace --unit d --skip-bad -o out/bing
-  revisit estimate out/replay/observations/exp_2.cdx --h 0.1 --x-max 20 -o out/est && revisit report out/est -o out/est-report`,
+  revisit estimate out/replay/observations/exp_2.cdx --h 0.1 --x-max 20 -o out/est && revisit report out/est -o out/est-report
+  revisit estimate CC-MAIN-*.cdxj.gz --sorted --shard 2/7 -o out/est-2   # then: revisit merge estimate out/est-* -o out/est`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Inputs = args
+			sp, err := shard.Parse(shardFlag, os.LookupEnv)
+			if err != nil {
+				return usagef("estimate: --shard: %v", err)
+			}
+			opt.Shard = sp
 			if unit != "" {
 				u, err := transform.ParseUnit(unit)
 				if err != nil {
@@ -138,6 +154,7 @@ replay's estimates when estimate is given the same --unit, --h and --x-max.`,
 	f.IntVar(&opt.Top, "top", 10, "URLs with the most visits in the tables (the parquet holds every URL)")
 	f.BoolVar(&noRecover, "no-recover", false, "do not recover F_U from M2, M4, M5, M6")
 	f.StringVarP(&opt.Out, "output", "o", "", "output directory (required)")
+	f.StringVar(&shardFlag, "shard", "", "only the URLs of shard `i/N` (hash of the URL's page id mod N = i, 0-based); N alone takes i from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX; every shard reads every input; combine the N outputs with 'revisit merge estimate' (docs/scale-out.md)")
 	return cmd
 }
 

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/replay"
 )
 
@@ -17,8 +19,8 @@ func newMergeCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "merge KIND SHARD_DIR... -o OUT",
 		Short: "Combine shard outputs (--shard i/N) or separately ingested datasets into one",
-		Long: `merge combines the outputs of shards 0…N−1 of one replay or analysis
-(each run with --shard i/N, the same dataset and the same options) into
+		Long: `merge combines the outputs of shards 0…N−1 of one replay, analysis or estimate
+(each run with --shard i/N, the same dataset or logs and the same options) into
 OUT, which then holds the same tables as one unsharded run, byte for
 byte (docs/scale-out.md):
 
@@ -32,6 +34,10 @@ byte (docs/scale-out.md):
                                 shards' partial statistics: page_stats in
                                 dataset order, page_errors in replay order,
                                 every table and figure as one analyze run
+  merge estimate DIR... -o OUT  estimates.parquet in the order the URLs were
+                                read, estimate.json with the counts added
+                                ("created" and "elapsed_s" differ), the
+                                tables and figures of one estimate run
   merge dataset DS... -o OUT    one dataset from datasets ingested separately
                                 (one ingest per dump file, run in parallel
                                 as processes or jobs): their Parquet files
@@ -45,6 +51,7 @@ atomically, like every output.`,
 		Example: `  revisit merge replay out/replay-0 out/replay-1 out/replay-2 -o out/replay
   revisit merge replay out/replay-* -o out/replay
   revisit merge analysis out/analysis-* -o out/analysis
+  revisit merge estimate out/est-* -o out/est
   revisit merge dataset ds-01 ds-02 ds-03 -o enwiki`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -84,6 +91,23 @@ atomically, like every output.`,
 					fmt.Fprintf(cmd.OutOrStdout(), "merged %d analysis shards → %s\n", len(args)-1, out)
 				}
 				return nil
+			case "estimate":
+				// refuse a wrong -o before reading the shards (exit 2), as estimate does
+				if err := atomicdir.CheckReplaceable(filepath.Clean(out), replay.EstimateMetaFile, "estimate output"); err != nil {
+					return usagef("merge: %v", err)
+				}
+				meta, err := replay.MergeEstimates(cmd.Context(), args[1:], out)
+				if err != nil {
+					var me *replay.MergeError
+					if errors.As(err, &me) {
+						return usagef("%v", err)
+					}
+					return fmt.Errorf("merge: %w", err)
+				}
+				if !g.quiet {
+					printEstimateSummary(cmd.OutOrStdout(), meta, out)
+				}
+				return nil
 			case "dataset":
 				m, err := dataset.Combine(cmd.Context(), args[1:], out)
 				if err != nil {
@@ -98,7 +122,7 @@ atomically, like every output.`,
 				}
 				return nil
 			default:
-				return usagef("merge: KIND must be replay, analysis or dataset, got %q", args[0])
+				return usagef("merge: KIND must be replay, analysis, estimate or dataset, got %q", args[0])
 			}
 		},
 	}

@@ -1,0 +1,249 @@
+package replay
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/revisit-dev/revisit/internal/atomicdir"
+)
+
+// MergeEstimates combines the estimate outputs of shards 0…N−1 of one
+// estimate (the same inputs and options, EstimateOptions.Shard = i/N)
+// into out, which then holds what one unsharded estimate writes:
+// estimates.parquet byte for byte, the same tables/ and figures/, and the
+// same estimate.json but for "created" and "elapsed_s" (here the sum over
+// the shards and the merge):
+//   - URLs come in the order they were read (each shard records a URL's
+//     place among all the URLs read, counted before its selection);
+//   - counts of URLs estimated, with constant delays, rows, verdicts and
+//     the estimate's skips add up; what the reader counted (inputs,
+//     captures, URLs, bad lines, its skips) is the same in every shard
+//     and taken once;
+//   - the top URLs of the tables and figures are chosen over the merged
+//     order as EstimateLogs chooses them.
+//
+// Shards of different splits, a missing or repeated shard, and shards
+// made from different inputs or options are a *MergeError.
+//
+// Memory: every URL's report line (as EstimateLogs holds them) and the
+// rows of the three URLs drawn in the figures.
+func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMeta, error) {
+	start := time.Now()
+	if len(dirs) == 0 {
+		return nil, &MergeError{errors.New("merge: no estimate outputs")}
+	}
+	metas := make([]*EstimateMeta, len(dirs))
+	infos := make([]*EstimateShardInfo, len(dirs))
+	for k, d := range dirs {
+		if filepath.Clean(d) == filepath.Clean(out) {
+			return nil, &MergeError{fmt.Errorf("merge: the output %s is one of the shards", out)}
+		}
+		var err error
+		if metas[k], err = ReadEstimateMeta(d); err != nil {
+			return nil, &MergeError{err}
+		}
+		if infos[k], err = ReadEstimateShardInfo(d); err != nil {
+			return nil, &MergeError{err}
+		}
+	}
+	m0, i0, n := metas[0], infos[0], infos[0].N
+	if n < 1 {
+		return nil, &MergeError{fmt.Errorf("merge: %s: shard %q: N must be ≥ 1", dirs[0], i0.Shard)}
+	}
+	byIndex := make([]int, n) // shard index → position in dirs
+	for i := range byIndex {
+		byIndex[i] = -1
+	}
+	for k, info := range infos {
+		if info.N != n || info.I < 0 || info.I >= n {
+			return nil, &MergeError{fmt.Errorf("merge: %s is shard %s, %s is shard %s: not shards of one split", dirs[0], i0.Shard, dirs[k], info.Shard)}
+		}
+		if j := byIndex[info.I]; j >= 0 {
+			return nil, &MergeError{fmt.Errorf("merge: shard %s given twice (%s and %s)", info.Shard, dirs[j], dirs[k])}
+		}
+		byIndex[info.I] = k
+		if err := sameEstimate(m0, i0, metas[k], info); err != nil {
+			return nil, &MergeError{fmt.Errorf("merge: %s and %s are not shards of one estimate: %v", dirs[0], dirs[k], err)}
+		}
+	}
+	for i, k := range byIndex {
+		if k < 0 {
+			return nil, &MergeError{fmt.Errorf("merge: shard %d/%d is missing (%d of %d given)", i, n, len(dirs), n)}
+		}
+	}
+
+	// The URLs in the order they were read.
+	type ref struct {
+		shard int // position in dirs
+		url   *ShardURL
+	}
+	var all []ref
+	for k, info := range infos {
+		for i := range info.URLs {
+			u := &info.URLs[i]
+			if u.Seq < 0 || u.Seq >= info.Read || u.Rows < 0 || i > 0 && u.Seq <= info.URLs[i-1].Seq {
+				return nil, fmt.Errorf("estimate output %s: %s: URL %s at place %d out of order or out of 0…%d", dirs[k], EstimateShardFile, u.URL, u.Seq, info.Read-1)
+			}
+			all = append(all, ref{k, u})
+		}
+	}
+	slices.SortFunc(all, func(a, b ref) int { return cmpInt64(a.url.Seq, b.url.Seq) })
+	for i := 1; i < len(all); i++ {
+		if all[i].url.Seq == all[i-1].url.Seq {
+			return nil, &MergeError{fmt.Errorf("merge: URL %s estimated by both %s and %s", all[i].url.URL, dirs[all[i-1].shard], dirs[all[i].shard])}
+		}
+	}
+
+	meta := *m0
+	meta.Shard = ""
+	meta.Estimated, meta.Constant, meta.ElapsedS = 0, 0, 0
+	meta.Skipped, meta.Verdicts = map[string]int64{}, map[string]int{}
+	for k, mk := range metas {
+		meta.Estimated += mk.Estimated
+		meta.Constant += mk.Constant
+		meta.ElapsedS += mk.ElapsedS
+		for v, c := range mk.Verdicts {
+			meta.Verdicts[v] += c
+		}
+		for r, c := range infos[k].Skipped {
+			meta.Skipped[r] += c
+		}
+	}
+	for r, c := range i0.ReadSkipped {
+		meta.Skipped[r] += c
+	}
+	if meta.Estimated != len(all) {
+		return nil, &MergeError{fmt.Errorf("merge: the shards' %s count %d URLs estimated, their %s files %d", EstimateMetaFile, meta.Estimated, EstimateShardFile, len(all))}
+	}
+	if meta.Estimated == 0 { // as EstimateLogs
+		return nil, fmt.Errorf("estimate: no URL to estimate in %d inputs (%d captures, %d URLs; skipped %v): a URL needs at least 2 visits with content", len(meta.Inputs), meta.Captures, meta.URLs, meta.Skipped)
+	}
+
+	// The top URLs as EstimateLogs picks them, in the order read; the rows
+	// of those drawn (the first 3 by visits) are collected below.
+	sums := make([]URLSummary, len(all))
+	var tops []topURL
+	for i, r := range all {
+		sums[i] = r.url.summary()
+		tops = keepTop(tops, topURL{sum: sums[i], seq: r.url.Seq}, i0.Options.Top)
+	}
+	sort.SliceStable(tops, func(i, j int) bool { return tops[i].sum.Visits > tops[j].sum.Visits })
+	drawn := map[int64]int{} // seq → index in tops
+	for i := range tops[:min(3, len(tops))] {
+		drawn[tops[i].seq] = i
+	}
+
+	o, err := atomicdir.Create(filepath.Clean(out), EstimateMetaFile, "estimate output")
+	if err != nil {
+		return nil, err
+	}
+	defer o.Abort()
+	tmp := o.Path()
+	w, err := newEstimateWriter(filepath.Join(tmp, EstimatesFile))
+	if err != nil {
+		return nil, fmt.Errorf("estimate output %s: %w", out, err)
+	}
+	streams := make([]*rowStream, len(dirs))
+	for k, d := range dirs {
+		streams[k] = newRowStream(d)
+		defer streams[k].stop()
+	}
+	werr := func() error {
+		for _, r := range all {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			s := streams[r.shard]
+			t, draw := drawn[r.url.Seq]
+			for range r.url.Rows {
+				e, ok, err := s.peek()
+				if err != nil {
+					return err
+				}
+				if !ok || e.PageID != r.url.PageID || e.Title != r.url.URL {
+					return fmt.Errorf("estimate output %s: the rows of %s are not in the order of %s", dirs[r.shard], r.url.URL, EstimateShardFile)
+				}
+				s.next()
+				if err := w.write(e); err != nil {
+					return fmt.Errorf("estimate output %s: %w", out, err)
+				}
+				if draw {
+					tops[t].est = append(tops[t].est, *e)
+				}
+			}
+		}
+		for k, s := range streams {
+			if _, ok, err := s.peek(); err != nil || ok {
+				if err == nil {
+					err = fmt.Errorf("estimate output %s: more rows than its %s lists", dirs[k], EstimateShardFile)
+				}
+				return err
+			}
+		}
+		return nil
+	}()
+	if werr != nil {
+		w.abort()
+		return nil, werr
+	}
+	if err := w.close(); err != nil {
+		return nil, fmt.Errorf("estimate output %s: %w", out, err)
+	}
+	meta.Rows = w.rows
+	b := estimateBundle(&meta, sums, tops)
+	if err := b.Write(tmp); err != nil {
+		return nil, fmt.Errorf("estimate output %s: %w", out, err)
+	}
+	meta.Created = time.Now().UTC()
+	meta.ElapsedS += time.Since(start).Seconds()
+	mb, err := json.MarshalIndent(&meta, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, EstimateMetaFile), append(mb, '\n'), 0o644); err != nil {
+		return nil, fmt.Errorf("estimate output %s: %w", out, err)
+	}
+	if err := o.Commit(); err != nil {
+		return nil, err
+	}
+	return &meta, nil
+}
+
+// sameEstimate checks that two shards estimated the same inputs with the
+// same options.
+func sameEstimate(a *EstimateMeta, ai *EstimateShardInfo, b *EstimateMeta, bi *EstimateShardInfo) error {
+	if !sameInputs(a.Inputs, b.Inputs) {
+		return fmt.Errorf("inputs differ (%s vs %s: give every shard the same paths)", inputNames(a), inputNames(b))
+	}
+	for _, c := range []struct {
+		name string
+		x, y any
+	}{
+		{"version", a.Version, b.Version}, {"unit", a.Unit, b.Unit}, {"h", a.H, b.H}, {"x_max", a.XMax, b.XMax},
+		{"const_tolerance_s", a.ConstTol, b.ConstTol}, {"methods", a.Methods, b.Methods},
+		{"verdict_ks_threshold", a.Threshold, b.Threshold}, {"captures", a.Captures, b.Captures}, {"urls", a.URLs, b.URLs},
+		{"bad lines", a.Bad, b.Bad}, {"URLs read", ai.Read, bi.Read}, {"options", ai.Options, bi.Options},
+		{"captures skipped", ai.ReadSkipped, bi.ReadSkipped},
+	} {
+		if !reflect.DeepEqual(c.x, c.y) {
+			return fmt.Errorf("%s %v ≠ %v", c.name, c.x, c.y)
+		}
+	}
+	return nil
+}
+
+func inputNames(m *EstimateMeta) []string {
+	var names []string
+	for _, in := range m.Inputs {
+		names = append(names, in.Name)
+	}
+	return names
+}

@@ -1,0 +1,192 @@
+package replay
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+
+	"github.com/revisit-dev/revisit/ingest/visits"
+)
+
+// EstimateShardFile is written beside estimates.parquet by an estimate of
+// one shard (EstimateOptions.Shard): what MergeEstimates needs to put the
+// shards' URLs back in the order, counts and tables of one unsharded
+// estimate.
+const EstimateShardFile = "estimate-shard.json"
+
+// EstimateShardInfo is EstimateShardFile.
+type EstimateShardInfo struct {
+	Tool  string `json:"tool"`  // "revisit"
+	Shard string `json:"shard"` // "i/N"
+	I     int    `json:"i"`
+	N     int    `json:"n"`
+	// Read is the number of URLs read from the inputs (every shard reads
+	// them all, so every shard counts the same).
+	Read    int64                `json:"read"`
+	Options EstimateShardOptions `json:"options"`
+	// Skipped counts this shard's URLs left out by the estimate (fewer
+	// than 2 visits, work limits); ReadSkipped the captures the reader
+	// left out, the same in every shard.
+	Skipped     map[string]int64 `json:"skipped"`
+	ReadSkipped map[string]int64 `json:"read_skipped"`
+	URLs        []ShardURL       `json:"urls"` // URLs estimated, in the order of estimates.parquet
+}
+
+// EstimateShardOptions are the options of an estimate that shape its
+// output but are not in estimate.json: the shards of one estimate share them.
+type EstimateShardOptions struct {
+	Top             int            `json:"top"`
+	Recover         bool           `json:"recover"`
+	RecoverOpt      RecoverOptions `json:"recover_options"`
+	Format          string         `json:"format"`
+	SkipBad         bool           `json:"skip_bad"`
+	Sorted          bool           `json:"sorted"`
+	MaxObservations int64          `json:"max_observations"`
+	MaxLineBytes    int            `json:"max_line_bytes"`
+}
+
+// ShardURL is one URL a shard estimated: its place Seq among all the URLs
+// read (0-based, counted before the shard's selection, so the same in
+// every shard), its rows in estimates.parquet and its report line.
+type ShardURL struct {
+	Seq        int64      `json:"seq"`
+	Rows       int        `json:"rows"`
+	URL        string     `json:"url"`
+	PageID     int64      `json:"page_id"`
+	Visits     int        `json:"visits"`
+	Detections int        `json:"detections"`
+	Delays     string     `json:"delays"`
+	Delta      exactFloat `json:"delta"`
+	Span       exactFloat `json:"span"`
+	Rate       exactFloat `json:"rate"`
+	Reference  string     `json:"reference"`
+	MedianAge  exactFloat `json:"median_age"`
+	KS         exactFloat `json:"ks"`
+	Verdict    string     `json:"verdict"`
+}
+
+func (u *ShardURL) summary() URLSummary {
+	return URLSummary{URL: u.URL, PageID: u.PageID, Visits: u.Visits, Detections: u.Detections, Delays: u.Delays,
+		Delta: float64(u.Delta), Span: float64(u.Span), Rate: float64(u.Rate), Reference: u.Reference,
+		MedianAge: float64(u.MedianAge), KS: float64(u.KS), Verdict: u.Verdict}
+}
+
+// estimateShard records what a shard of EstimateLogs estimated; nil when
+// not sharded (every method is then a no-op).
+type estimateShard struct{ info EstimateShardInfo }
+
+func newEstimateShard(opt EstimateOptions) *estimateShard {
+	if !opt.Shard.Sharded() {
+		return nil
+	}
+	top := opt.Top
+	if top <= 0 {
+		top = 10
+	}
+	return &estimateShard{EstimateShardInfo{Tool: "revisit", Shard: opt.Shard.String(), I: opt.Shard.I, N: opt.Shard.N,
+		Options: EstimateShardOptions{Top: top, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt, Format: opt.Read.Format,
+			SkipBad: opt.Read.SkipBad, Sorted: opt.Read.Sorted, MaxObservations: opt.Read.MaxObservations, MaxLineBytes: opt.Read.MaxLineBytes},
+		URLs: []ShardURL{}}}
+}
+
+func (sh *estimateShard) add(seq int64, s URLSummary, rows int) {
+	if sh == nil {
+		return
+	}
+	sh.info.URLs = append(sh.info.URLs, ShardURL{Seq: seq, Rows: rows, URL: s.URL, PageID: s.PageID, Visits: s.Visits,
+		Detections: s.Detections, Delays: s.Delays, Delta: exactFloat(s.Delta), Span: exactFloat(s.Span), Rate: exactFloat(s.Rate),
+		Reference: s.Reference, MedianAge: exactFloat(s.MedianAge), KS: exactFloat(s.KS), Verdict: s.Verdict})
+}
+
+// done records the URLs read and the skips, estimate's and the reader's.
+func (sh *estimateShard) done(read int, skipped, readSkipped map[string]int64) {
+	if sh == nil {
+		return
+	}
+	sh.info.Read = int64(read)
+	sh.info.Skipped = maps.Clone(skipped)
+	sh.info.ReadSkipped = maps.Clone(readSkipped)
+	if sh.info.ReadSkipped == nil {
+		sh.info.ReadSkipped = map[string]int64{}
+	}
+}
+
+func (sh *estimateShard) write(dir string) error {
+	if sh == nil {
+		return nil
+	}
+	b, err := json.Marshal(&sh.info)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, EstimateShardFile), append(b, '\n'), 0o644)
+}
+
+// ReadEstimateShardInfo reads dir/estimate-shard.json.
+func ReadEstimateShardInfo(dir string) (*EstimateShardInfo, error) {
+	b, err := os.ReadFile(filepath.Join(dir, EstimateShardFile))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("estimate output %s: no %s: not the estimate of a shard (run estimate with --shard i/N)", dir, EstimateShardFile)
+		}
+		return nil, fmt.Errorf("estimate output %s: %w", dir, err)
+	}
+	var info EstimateShardInfo
+	if err := json.Unmarshal(b, &info); err != nil {
+		return nil, fmt.Errorf("estimate output %s: %s: %w", dir, EstimateShardFile, err)
+	}
+	return &info, nil
+}
+
+// ReadEstimateMeta reads dir/estimate.json.
+func ReadEstimateMeta(dir string) (*EstimateMeta, error) {
+	b, err := os.ReadFile(filepath.Join(dir, EstimateMetaFile))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("estimate output %s: no %s: not an estimate output", dir, EstimateMetaFile)
+		}
+		return nil, fmt.Errorf("estimate output %s: %w", dir, err)
+	}
+	var m EstimateMeta
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("estimate output %s: %s: %w", dir, EstimateMetaFile, err)
+	}
+	return &m, nil
+}
+
+// keepTop adds t to tops, the top URLs by visits among those seen, at
+// most top of them: while fewer, t is appended; then t replaces the first
+// URL with the fewest visits when it has more. The result depends on the
+// order of the URLs, which MergeEstimates restores before calling it.
+func keepTop(tops []topURL, t topURL, top int) []topURL {
+	if len(tops) < top {
+		return append(tops, t)
+	}
+	k := 0
+	for i := range tops {
+		if tops[i].sum.Visits < tops[k].sum.Visits {
+			k = i
+		}
+	}
+	if t.sum.Visits > tops[k].sum.Visits {
+		tops[k] = t
+	}
+	return tops
+}
+
+// sameInputs is visits.InputStats compared field by field.
+func sameInputs(a, b []visits.InputStats) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.Name != y.Name || x.Format != y.Format || x.Size != y.Size || x.Records != y.Records || !maps.Equal(x.Bad, y.Bad) {
+			return false
+		}
+	}
+	return true
+}
