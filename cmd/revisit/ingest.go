@@ -51,6 +51,7 @@ func newIngestCmd(g *globals) *cobra.Command {
 		since, until string
 		allNS        bool
 		titleCol     string
+		jobs         int
 	)
 	cmd := &cobra.Command{
 		Use:   "ingest [flags] INPUT... -o DATASET_DIR",
@@ -181,6 +182,15 @@ out, naming the flag ("1,063 pages below --min-updates 2").`,
 				return err
 			}
 			opt.Version = version
+			if jobs < 1 {
+				return usagef("ingest: --jobs must be at least 1")
+			}
+			if jobs > 1 && len(args) > 1 {
+				if opt.Parts > 0 {
+					return usagef("ingest: --jobs and --parts exclude each other (each job writes one dataset; they are joined file by file)")
+				}
+				return ingestParallel(cmd.Context(), cmd, g.quiet, args, out, jobs)
+			}
 			defer setIngestMemoryLimit()()
 			disp := progress.New(os.Stderr, "ingest", g.quiet)
 			opt.Progress = disp
@@ -208,6 +218,7 @@ out, naming the flag ("1,063 pages below --min-updates 2").`,
 	f.StringVarP(&out, "output", "o", "", "dataset directory to write (replaced atomically if it holds a dataset)")
 	f.StringVar(&nsList, "namespaces", "0", "MediaWiki namespaces to keep, comma-separated (0 = articles, 1 = talk, …)")
 	f.BoolVar(&allNS, "all-namespaces", false, "keep pages of every namespace")
+	f.IntVar(&jobs, "jobs", 1, "read up to K inputs at once, each in its own process (≤ 256 MiB each), then join the datasets; the inputs must hold different pages (the parts of a Wikipedia dump), not Yelp files")
 	f.IntVar(&opt.Parts, "parts", 0, "write the dataset as N part files partitioned by page-id hash, the rule of --shard (docs/scale-out.md; 0: one pages.parquet)")
 	f.IntVar(&opt.MinUpdates, "min-updates", 0, "drop pages with fewer updates (after the time range and collapsing)")
 	f.StringVar(&since, "since", "", "keep revisions at or after this time (RFC 3339 or YYYY-MM-DD, UTC)")

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/dustin/go-humanize"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/atomicdir"
+)
+
+// ingestParallel ingests several inputs in parallel (ingest --jobs K): each
+// input is read by its own child process ('revisit ingest INPUT' with the
+// same flags), at most jobs at a time, into a temporary dataset beside out;
+// when all succeeded, dataset.Combine joins them into out without
+// re-encoding (hard links). Each process keeps ingest's memory bound (≤ 256
+// MiB), so K jobs use at most K times that. Inputs must hold disjoint pages
+// (the parts of a Wikipedia dump do): Combine refuses a page id found in
+// two of them, and Yelp files are refused since their business file must
+// be read with the reviews it names. On any failure or Ctrl-C the other
+// children are stopped and nothing is left at out.
+func ingestParallel(ctx context.Context, cmd *cobra.Command, quiet bool, inputs []string, out string, jobs int) error {
+	for _, in := range inputs {
+		if in == "-" {
+			return usagef("ingest: --jobs reads each input in its own process: standard input (-) cannot be one of them")
+		}
+	}
+	if err := atomicdir.CheckReplaceable(out, dataset.ManifestFile, "dataset"); err != nil {
+		return usagef("ingest: %v", err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("ingest --jobs: %w", err)
+	}
+	flags := childFlags(cmd.Flags(), map[string]bool{"output": true, "jobs": true, "quiet": true})
+	parent := filepath.Dir(filepath.Clean(out))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fmt.Errorf("ingest: %w", err)
+	}
+	// Not named like atomicdir's temporary directories (.NAME.tmp-DIGITS):
+	// Combine's atomicdir.Create removes those as leftovers of killed runs,
+	// and this one is in use until Combine is done. It is removed on every
+	// way out but kill -9.
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(filepath.Clean(out))+".jobs-")
+	if err != nil {
+		return fmt.Errorf("ingest: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+
+	start := time.Now()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	parts := make([]string, len(inputs))
+	errs := make([]error, len(inputs))
+	sem := make(chan struct{}, jobs)
+	var wg sync.WaitGroup
+	for i, in := range inputs {
+		parts[i] = filepath.Join(tmp, fmt.Sprintf("part-%05d", i))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				errs[i] = ctx.Err()
+				return
+			}
+			defer func() { <-sem }()
+			if ctx.Err() != nil {
+				errs[i] = ctx.Err()
+				return
+			}
+			args := append([]string{"-q", "ingest", in, "-o", parts[i]}, flags...)
+			c := exec.CommandContext(ctx, self, args...)
+			c.Stdin, c.Stdout, c.Stderr = nil, io.Discard, os.Stderr
+			c.Env = append(os.Environ(), supervisedEnv+"=1") // the child does the work itself
+			c.Cancel = func() error { return c.Process.Signal(syscall.SIGTERM) }
+			c.WaitDelay = 10 * time.Second
+			if err := c.Run(); err != nil {
+				errs[i] = childError(in, err)
+				cancel() // stop the others: the dataset cannot be complete
+			}
+		}()
+	}
+	wg.Wait()
+	if cmd.Context().Err() != nil { // Ctrl-C or SIGTERM
+		return fmt.Errorf("ingest: interrupted; nothing written to %s", out)
+	}
+	for i, err := range errs { // the first real failure; the others were stopped because of it
+		if err == nil || errors.Is(err, context.Canceled) {
+			continue
+		}
+		var ue usageError
+		if errors.As(err, &ue) {
+			return err
+		}
+		return fmt.Errorf("ingest: %s: %w (nothing written to %s)", inputs[i], err, out)
+	}
+	for i, p := range parts {
+		r, err := dataset.Open(p)
+		if err != nil {
+			return fmt.Errorf("ingest: %s: %w", inputs[i], err)
+		}
+		for _, in := range r.Manifest.Inputs {
+			if strings.Contains(in.Format, "yelp") {
+				return usagef("ingest: --jobs: %s is a Yelp file; Yelp files must be read in one process (the business file names the businesses of the review files): use --jobs 1", inputs[i])
+			}
+		}
+	}
+	m, err := dataset.Combine(ctx, parts, out)
+	if err != nil {
+		var ce *dataset.CombineError
+		if errors.As(err, &ce) {
+			return fmt.Errorf("ingest: --jobs: the inputs cannot form one dataset: %w (use --jobs 1 when one object's updates are spread over several inputs)", err)
+		}
+		return fmt.Errorf("ingest: %w (nothing written to %s)", err, out)
+	}
+	if !quiet {
+		c := m.Counts
+		fmt.Fprintf(cmd.OutOrStdout(), "ingested %s inputs in %d parallel processes in %s: %s pages kept of %s, %s revisions read → %s updates → %s\n",
+			humanize.Comma(int64(len(inputs))), min(jobs, len(inputs)), time.Since(start).Round(time.Millisecond),
+			humanize.Comma(c.PagesKept), humanize.Comma(c.PagesRead), humanize.Comma(c.RevisionsRead), humanize.Comma(c.Updates), out)
+	}
+	return nil
+}
+
+// childError turns a child ingest's failure into an error: bad usage stays
+// bad usage (its message is on stderr already).
+func childError(input string, err error) error {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		switch ee.ExitCode() {
+		case exitUsageChild, exitUsage:
+			return usagef("ingest: %s: bad usage (see above)", input)
+		case -1: // killed by a signal
+			return fmt.Errorf("stopped (%v)", ee.ProcessState)
+		}
+		return fmt.Errorf("exit %d (see the message above)", ee.ExitCode())
+	}
+	return err
+}
+
+// childFlags are the flags set on the command line, as arguments that give
+// a child process the same settings; skip names the flags left out.
+func childFlags(fs *pflag.FlagSet, skip map[string]bool) []string {
+	var args []string
+	fs.Visit(func(f *pflag.Flag) {
+		if skip[f.Name] {
+			return
+		}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			for _, v := range sv.GetSlice() {
+				args = append(args, "--"+f.Name+"="+v)
+			}
+			return
+		}
+		args = append(args, "--"+f.Name+"="+f.Value.String())
+	})
+	return args
+}

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/series"
+)
+
+// splitDump cuts a MediaWiki XML dump into n dumps of whole pages, each
+// with the dump's header and footer: the parts of one wiki, disjoint pages.
+func splitDump(t *testing.T, xml []byte, n int, dir string) []string {
+	t.Helper()
+	first := bytes.Index(xml, []byte("<page>"))
+	end := bytes.LastIndex(xml, []byte("</mediawiki>"))
+	if first < 0 || end < 0 {
+		t.Fatal("not a MediaWiki dump")
+	}
+	head, body, foot := xml[:first], xml[first:end], xml[end:]
+	pages := bytes.SplitAfter(body, []byte("</page>"))
+	var files []string
+	for k := 0; k < n; k++ {
+		var b bytes.Buffer
+		b.Write(head)
+		for i := k * len(pages) / n; i < (k+1)*len(pages)/n; i++ {
+			b.Write(pages[i])
+		}
+		b.Write(foot)
+		f := filepath.Join(dir, fmt.Sprintf("part%d.xml", k))
+		if err := os.WriteFile(f, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
+func pagesOf(t *testing.T, dir string) []series.Page {
+	t.Helper()
+	r, err := dataset.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ps []series.Page
+	if err := r.Each(func(p *series.Page) error { ps = append(ps, *p); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}
+
+// ingest --jobs K reads the inputs in K child processes and joins their
+// datasets: the same pages, in the same order, with the same counts as one
+// process reading them one after another; overlapping inputs, standard
+// input, --parts and a user's directory are refused, and nothing is left.
+func TestIngestJobsEqualsSequential(t *testing.T) {
+	t.Setenv("REVISIT_TEST_AS_MAIN", "1") // children: this binary as revisit
+	dir := t.TempDir()
+	dump := filepath.Join(dir, "g.xml")
+	if code := execute([]string{"-q", "generate", "--pages", "60", "--span", "30d", "--seed", "4", "-o", dump}); code != exitOK {
+		t.Fatalf("generate: exit %d", code)
+	}
+	xml, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := splitDump(t, xml, 3, dir)
+	seq, par := filepath.Join(dir, "seq"), filepath.Join(dir, "par")
+	if code := execute(append([]string{"-q", "ingest", "--all-namespaces", "-o", seq}, parts...)); code != exitOK {
+		t.Fatalf("sequential ingest: exit %d", code)
+	}
+	if code := execute(append([]string{"-q", "ingest", "--all-namespaces", "--jobs", "2", "-o", par}, parts...)); code != exitOK {
+		t.Fatalf("ingest --jobs 2: exit %d", code)
+	}
+	a, b := pagesOf(t, seq), pagesOf(t, par)
+	if len(a) == 0 || !reflect.DeepEqual(a, b) {
+		t.Fatalf("--jobs 2 gave %d pages, one process %d (or different ones)", len(b), len(a))
+	}
+	ra, _ := dataset.Open(seq)
+	rb, _ := dataset.Open(par)
+	if ra.Manifest.Counts.PagesKept != rb.Manifest.Counts.PagesKept || ra.Manifest.Counts.RevisionsRead != rb.Manifest.Counts.RevisionsRead ||
+		ra.Manifest.Counts.Updates != rb.Manifest.Counts.Updates || len(rb.Manifest.Inputs) != 3 {
+		t.Errorf("counts: one process %+v, --jobs %+v (%d inputs)", ra.Manifest.Counts, rb.Manifest.Counts, len(rb.Manifest.Inputs))
+	}
+
+	// Overlapping inputs (the same dump twice) cannot form one dataset.
+	ov := filepath.Join(dir, "ov")
+	if code := execute([]string{"-q", "ingest", "--jobs", "2", "-o", ov, parts[0], parts[0]}); code == exitOK {
+		t.Error("overlapping inputs were joined")
+	}
+	for _, c := range [][]string{
+		{"-q", "ingest", "--jobs", "2", "-o", ov, parts[0], "-"},
+		{"-q", "ingest", "--jobs", "2", "--parts", "2", "-o", ov, parts[0], parts[1]},
+		{"-q", "ingest", "--jobs", "0", "-o", ov, parts[0], parts[1]},
+	} {
+		if code := execute(c); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", c, code, exitUsage)
+		}
+	}
+	mine := filepath.Join(dir, "mine")
+	os.Mkdir(mine, 0o755)
+	os.WriteFile(filepath.Join(mine, "notes.txt"), []byte("x"), 0o644)
+	if code := execute(append([]string{"-q", "ingest", "--jobs", "2", "-o", mine}, parts...)); code != exitUsage {
+		t.Errorf("--jobs into a user's directory: exit %d, want %d", code, exitUsage)
+	}
+	// Nothing but the datasets asked for: no temporary directory, no ov.
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if e.IsDir() && e.Name() != "seq" && e.Name() != "par" && e.Name() != "mine" {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}

@@ -1,0 +1,17 @@
+package main
+
+import (
+	"os"
+	"testing"
+)
+
+// TestMain lets this test binary stand in for revisit itself when a command
+// under test starts revisit as a child process (os.Executable is the test
+// binary here): with REVISIT_TEST_AS_MAIN=1 it runs the arguments as
+// revisit would and exits.
+func TestMain(m *testing.M) {
+	if os.Getenv("REVISIT_TEST_AS_MAIN") == "1" {
+		os.Exit(childExit(execute(os.Args[1:])))
+	}
+	os.Exit(m.Run())
+}
