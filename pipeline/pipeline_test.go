@@ -214,4 +214,3 @@ func TestParseBudget(t *testing.T) {
 		}
 	}
 }
-
