@@ -2,10 +2,8 @@ package pipeline
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -39,10 +37,8 @@ func IngestTable(sum *ingest.Summary) tables.Table {
 		{"same-second revisions collapsed", c.Collapsed},
 		{"updates (after collapsing)", c.Updates},
 	}
-	for _, k := range slices.Sorted(maps.Keys(c.Skipped)) {
-		if v := c.Skipped[k]; v != 0 {
-			rows = append(rows, []any{skipLabel(k, sum.Filters.MinUpdates), v})
-		}
+	for _, sk := range ingest.Skips(c) {
+		rows = append(rows, []any{sk.Reason.Label(sum.Filters.MinUpdates), sk.N})
 	}
 	f := sum.Filters
 	var notes []string
@@ -78,48 +74,6 @@ func IngestTable(sum *ingest.Summary) tables.Table {
 		Columns: []tables.Column{{Name: "what", Kind: tables.String}, {Name: "count", Kind: tables.Int}},
 		Rows:    rows,
 	}
-}
-
-// skipLabel says in words what a manifest's skip reason counts.
-func skipLabel(reason string, minUpdates int) string {
-	switch reason {
-	case "namespace":
-		return "left out: pages outside the namespaces"
-	case "redirect":
-		return "left out: redirect pages"
-	case "time_range":
-		return "left out: pages with no revision in the time range"
-	case "min_updates":
-		return fmt.Sprintf("left out: pages with fewer than %d updates", minUpdates)
-	case "revisions_of_skipped_pages":
-		return "left out: revisions of the pages left out"
-	case "revisions_outside_time_range":
-		return "left out: revisions outside the time range"
-	case "revisions_identity_revert":
-		return "left out: identity reverts (--drop-reverts)"
-	case "revisions_identity_reverted":
-		return "left out: revisions undone by an identity revert (--drop-reverts)"
-	case "revisions_bot":
-		return "left out: revisions by bots (--drop-bots)"
-	case "revisions_minor":
-		return "left out: minor revisions (--drop-minor)"
-	case "revision_filters":
-		return "left out: pages with no revision left by --drop-reverts/--drop-bots/--drop-minor"
-	case "revisions_without_page_id":
-		return "left out: mediawiki_history revisions without a page id"
-	case "archive_members_unknown_format":
-		return "left out: archive members of unknown format"
-	case "archive_members_symlink", "archive_members_hardlink", "archive_members_device", "archive_members_fifo":
-		return "left out: archive members that are " + map[string]string{
-			"archive_members_symlink": "symbolic links", "archive_members_hardlink": "hard links",
-			"archive_members_device": "devices", "archive_members_fifo": "FIFOs"}[reason] + " (not files)"
-	case "archive_members_other_type":
-		return "left out: archive members that are not regular files"
-	}
-	if r, ok := strings.CutPrefix(reason, "bad_"); ok {
-		return "skipped bad records: " + strings.ReplaceAll(r, "_", " ")
-	}
-	return "left out: " + strings.ReplaceAll(reason, "_", " ")
 }
 
 func plural(n int, what string) string {
