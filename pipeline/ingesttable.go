@@ -68,7 +68,7 @@ func IngestTable(sum *ingest.Summary) tables.Table {
 		names = append(names, filepath.Base(in.Name))
 	}
 	return tables.Table{
-		ID: "ingest_counts", Title: "Ingest: read, kept and left out", Section: 1, Order: 1,
+		ID: "ingest_counts", Title: "Ingest: read, kept and left out", Section: tables.SectionCorpus, Order: 1,
 		Source:  fmt.Sprintf("%s (%s, %s) → %s", inputsLabel(names), plural(len(sum.Inputs), "input"), humanize.Bytes(uint64(sum.Bytes)), sum.Output),
 		Notes:   notes,
 		Columns: []tables.Column{{Name: "what", Kind: tables.String}, {Name: "count", Kind: tables.Int}},
