@@ -3,6 +3,7 @@ package pipeline
 import (
 	"strconv"
 
+	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
@@ -38,6 +39,8 @@ func DefaultConfig() Config {
 		ScreenUpdates: DefaultScreenUpdates, Budget: DefaultBudget, PolicyMax: DefaultPolicyMax,
 		MaxVisits: replay.DefaultMaxVisits, MaxPairs: replay.DefaultMaxPairs,
 		Methods: []string{"all"},
+		// Articles only, and pages with at least one interval.
+		Ingest: ingest.Options{Namespaces: []int32{0}, MinUpdates: DefaultMinUpdates},
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/dustin/go-humanize"
@@ -235,6 +236,9 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 			return WriteBundle(b, dir(kind), kind)
 		}}
 	if _, err := analysis.Run(ctx, aopt); err != nil {
+		if strings.HasPrefix(err.Error(), "analyze: ") { // its NHPP and staleness errors too
+			return nil, fmt.Errorf("run: %w", err)
+		}
 		return nil, fmt.Errorf("run: analyze: %w", err)
 	}
 

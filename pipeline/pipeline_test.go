@@ -47,8 +47,6 @@ func testConfig(in, out string) Config {
 	c.Top, c.Reps, c.XMax = 3, 19, 10
 	c.Ingest.Generic.ID, c.Ingest.Generic.Time = "id", "time"
 	c.Ingest.Generic.Format, c.Ingest.Generic.TimeLayout = "auto", "auto"
-	c.Ingest.Namespaces = []int32{0}
-	c.Ingest.MinUpdates = DefaultMinUpdates
 	return c
 }
 
