@@ -11,14 +11,14 @@ import (
 	"github.com/revisit-dev/revisit/series"
 )
 
-// SPEC §7 report sections the tables belong to.
+// Report sections the tables belong to (declared in internal/tables).
 const (
-	secCorpus  = 1
-	secTop     = 2
-	secTails   = 3
-	secScreen  = 4
-	secMethods = 5
-	secFigures = 6
+	secCorpus  = tables.SectionCorpus
+	secTop     = tables.SectionTopPages
+	secTails   = tables.SectionTails
+	secScreen  = tables.SectionScreen
+	secMethods = tables.SectionMethods
+	secFigures = tables.SectionEstimates
 )
 
 func pageStatsColumns(unit string) []tables.Column {

@@ -64,7 +64,7 @@ func checkAccounting(t *testing.T, c dataset.Counts) {
 	if c.PagesRead != c.PagesKept+skippedPages {
 		t.Errorf("pages: read %d ≠ kept %d + skipped %d (%v)", c.PagesRead, c.PagesKept, skippedPages, c.Skipped)
 	}
-	filtered := c.Skipped[skipRevert] + c.Skipped[skipReverted] + c.Skipped[skipBot] + c.Skipped[skipMinor] + c.Skipped[skipNoPageID]
+	filtered := c.Skipped[string(SkipRevert)] + c.Skipped[string(SkipReverted)] + c.Skipped[string(SkipBot)] + c.Skipped[string(SkipMinor)] + c.Skipped[string(SkipNoPageID)]
 	if c.RevisionsRead != c.RevisionsKept+c.Skipped["revisions_outside_time_range"]+c.Skipped["revisions_of_skipped_pages"]+filtered {
 		t.Errorf("revisions: read %d ≠ kept %d + outside %d + of skipped pages %d + revision filters %d", c.RevisionsRead, c.RevisionsKept,
 			c.Skipped["revisions_outside_time_range"], c.Skipped["revisions_of_skipped_pages"], filtered)

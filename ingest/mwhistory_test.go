@@ -35,7 +35,7 @@ func TestMWHistoryRoundTrip(t *testing.T) {
 			// (namespace 1) left out; Gamma's two revisions at 12:00:00 are
 			// one update.
 			if c.PagesRead != 3 || c.PagesKept != 2 || c.RevisionsRead != 13 || c.Skipped["namespace"] != 1 ||
-				c.Skipped[skipNoPageID] != 1 || c.Updates != 10 || c.Collapsed != 1 {
+				c.Skipped[string(SkipNoPageID)] != 1 || c.Updates != 10 || c.Collapsed != 1 {
 				t.Errorf("counts %+v", c)
 			}
 			if f := s.Inputs[0].Format; !strings.HasPrefix(f, KindMWHistory) {
@@ -59,7 +59,7 @@ func TestMWHistoryFilters(t *testing.T) {
 		t.Fatalf("pages %+v", ps)
 	}
 	sk := s.Counts.Skipped
-	for k, v := range map[string]int64{skipRevert: 1, skipReverted: 1, skipBot: 2, skipMinor: 1, "redirect": 1, "namespace": 1} {
+	for k, v := range map[string]int64{string(SkipRevert): 1, string(SkipReverted): 1, string(SkipBot): 2, string(SkipMinor): 1, "redirect": 1, "namespace": 1} {
 		if sk[k] != v {
 			t.Errorf("skipped[%s] = %d, want %d (%v)", k, sk[k], v, sk)
 		}

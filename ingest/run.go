@@ -309,7 +309,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 			if r.Archive() != decompress.NoArchive {
 				// Archives hold other files too (licences, user lists):
 				// counted, not fatal.
-				d.counts.Skipped["archive_members_unknown_format"]++
+				d.addSkip(SkipArchiveUnknownFormat, 1)
 				kinds = append(kinds, "skipped:"+member)
 				if err := d.ticking(r, func() error { _, err := io.Copy(io.Discard, d.live); return err }); err != nil {
 					if err := d.badInput(r, name, err); err != nil {
@@ -336,7 +336,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 	}
 	for k, v := range r.SkippedMembers() {
 		// Links, devices, FIFOs: no file data, but not dropped silently.
-		d.counts.Skipped["archive_members_"+k] += v
+		d.addSkip(archiveSkip(k), v)
 	}
 	if len(kinds) == 0 && r.Failed() {
 		kinds = append(kinds, "corrupt")
@@ -579,7 +579,7 @@ func (d *driver) stream(ctx context.Context, r *decompress.Reader, name, kind st
 					st := mr.Stats()
 					d.mwOther += st.OtherEvents
 					d.counts.RevisionsRead += st.NoPageID
-					d.counts.Skipped[skipNoPageID] += st.NoPageID
+					d.addSkip(SkipNoPageID, st.NoPageID)
 				}
 				return nil
 			}
@@ -684,9 +684,9 @@ func (d *driver) keepNamespace(ns int32) bool {
 	return ok
 }
 
-func (d *driver) skip(reason string, p *series.RawPage) {
-	d.counts.Skipped[reason]++
-	d.counts.Skipped["revisions_of_skipped_pages"] += int64(len(p.Revisions))
+func (d *driver) skip(reason SkipReason, p *series.RawPage) {
+	d.addSkip(reason, 1)
+	d.addSkip(SkipRevisionsOfSkippedPages, int64(len(p.Revisions)))
 }
 
 // page applies the filters of SPEC §1.1 in order — namespace, redirect,
@@ -702,8 +702,8 @@ func (d *driver) page(p *series.RawPage, kind, file string) error {
 			// Left out for its namespace anyway, which is no error.
 			c.PagesRead++
 			c.RevisionsRead += p.TooMany
-			c.Skipped["namespace"]++
-			c.Skipped["revisions_of_skipped_pages"] += p.TooMany
+			d.addSkip(SkipNamespace, 1)
+			d.addSkip(SkipRevisionsOfSkippedPages, p.TooMany)
 			return nil
 		}
 		return d.tooMany(p, file, p.TooMany, "")
@@ -711,11 +711,11 @@ func (d *driver) page(p *series.RawPage, kind, file string) error {
 	c.PagesRead++
 	c.RevisionsRead += int64(len(p.Revisions))
 	if hasNamespaces(kind) && d.ns != nil && !d.keepNamespace(p.Namespace) {
-		d.skip("namespace", p)
+		d.skip(SkipNamespace, p)
 		return nil
 	}
 	if d.opt.NoRedirects && p.Redirect {
-		d.skip("redirect", p)
+		d.skip(SkipRedirect, p)
 		return nil
 	}
 	if !d.filterRevisions(p) {
@@ -729,12 +729,12 @@ func (d *driver) page(p *series.RawPage, kind, file string) error {
 			}
 		}
 		if out := len(p.Revisions) - len(kept); out > 0 {
-			c.Skipped["revisions_outside_time_range"] += int64(out)
+			d.addSkip(SkipRevisionsOutsideTimeRange, int64(out))
 			p.Revisions = kept
 			p.Anonymous, p.Minor = nil, nil // no longer aligned
 		}
 		if len(kept) == 0 {
-			d.skip("time_range", p)
+			d.skip(SkipTimeRange, p)
 			return nil
 		}
 	}
@@ -744,8 +744,8 @@ func (d *driver) page(p *series.RawPage, kind, file string) error {
 	nrev := int64(len(p.Revisions))
 	pg := p.NormalizeInPlace()
 	if pg.NUpdates() < d.opt.MinUpdates {
-		c.Skipped["min_updates"]++
-		c.Skipped["revisions_of_skipped_pages"] += nrev
+		d.addSkip(SkipMinUpdates, 1)
+		d.addSkip(SkipRevisionsOfSkippedPages, nrev)
 		return nil
 	}
 	id, dup := d.ids.claim(pg.Source, pg.ID)
@@ -764,7 +764,7 @@ func (d *driver) page(p *series.RawPage, kind, file string) error {
 		if err := so.Bad(pe); err != nil {
 			return err
 		}
-		d.counts.Skipped["revisions_of_skipped_pages"] += nrev
+		d.addSkip(SkipRevisionsOfSkippedPages, nrev)
 		return nil
 	}
 	pg.ID = id

@@ -54,10 +54,10 @@ func (d *driver) summary(elapsed time.Duration) *Summary {
 	// Revisions of pages skipped as bad are read revisions too.
 	d.counts.RevisionsRead += badRevs
 	if badRevs > 0 {
-		d.counts.Skipped["revisions_of_skipped_pages"] += badRevs
+		d.addSkip(SkipRevisionsOfSkippedPages, badRevs)
 	}
 	for k, v := range bad {
-		d.counts.Skipped["bad_"+k] += v
+		d.addSkip(BadSkip(k), v)
 	}
 	f := dataset.Filters{
 		Namespaces:  d.ns,
@@ -138,56 +138,59 @@ func timeRange(f dataset.Filters) (what, flags string) {
 
 // skipOrder is the order of the reasons in the summary: pages in the order
 // of the filters, bad records, then revisions and archive members.
-var skipOrder = []string{"namespace", "redirect", skipFiltered, "time_range", "min_updates", "bad", "revisions_of_skipped_pages",
-	skipRevert, skipReverted, skipBot, skipMinor, skipNoPageID, "revisions_outside_time_range", "archive_members_unknown_format", "archive_members_symlink", "archive_members_hardlink",
-	"archive_members_device", "archive_members_fifo", "archive_members_other_type"}
+var skipOrder = []SkipReason{SkipNamespace, SkipRedirect, SkipRevisionFilters, SkipTimeRange, SkipMinUpdates, skipBadRecords, SkipRevisionsOfSkippedPages,
+	SkipRevert, SkipReverted, SkipBot, SkipMinor, SkipNoPageID, SkipRevisionsOutsideTimeRange, SkipArchiveUnknownFormat, SkipArchiveSymlink, SkipArchiveHardlink,
+	SkipArchiveDevice, SkipArchiveFIFO, SkipArchiveOtherType}
+
+// skipBadRecords holds the place of the bad records (BadSkip) in skipOrder.
+const skipBadRecords SkipReason = "bad"
 
 // skipPhrase says what v items left out for reason are, number first and
 // naming the flag ("1,063 pages below --min-updates 2").
-func (s *Summary) skipPhrase(reason string, v int64) string {
+func (s *Summary) skipPhrase(reason SkipReason, v int64) string {
 	f := s.Filters
 	switch reason {
-	case "namespace":
+	case SkipNamespace:
 		var ns []string
 		for _, x := range f.Namespaces {
 			ns = append(ns, fmt.Sprint(x))
 		}
 		return count(v, "page", "pages") + " outside --namespaces " + strings.Join(ns, ",")
-	case "redirect":
+	case SkipRedirect:
 		return count(v, "redirect page", "redirect pages") + " (--no-redirects)"
-	case "time_range":
+	case SkipTimeRange:
 		what, flags := timeRange(f)
 		return count(v, "page", "pages") + " with no revision " + what + " (" + flags + ")"
-	case "min_updates":
+	case SkipMinUpdates:
 		return fmt.Sprintf("%s below --min-updates %d", count(v, "page", "pages"), f.MinUpdates)
-	case skipFiltered:
+	case SkipRevisionFilters:
 		return count(v, "page", "pages") + " with no revision left by " + s.revisionFlags()
-	case skipRevert:
+	case SkipRevert:
 		return count(v, "identity revert", "identity reverts") + " (--drop-reverts)"
-	case skipReverted:
+	case SkipReverted:
 		return count(v, "revision", "revisions") + " undone by an identity revert (--drop-reverts)"
-	case skipBot:
+	case SkipBot:
 		return count(v, "revision", "revisions") + " by bots (--drop-bots" + s.botRule() + ")"
-	case skipNoPageID:
+	case SkipNoPageID:
 		return count(v, "mediawiki_history revision", "mediawiki_history revisions") + " without a page_id (deleted pages)"
-	case skipMinor:
+	case SkipMinor:
 		return count(v, "minor revision", "minor revisions") + " (--drop-minor)"
-	case "revisions_of_skipped_pages":
+	case SkipRevisionsOfSkippedPages:
 		return count(v, "revision", "revisions") + " of the pages left out"
-	case "revisions_outside_time_range":
+	case SkipRevisionsOutsideTimeRange:
 		_, flags := timeRange(f)
 		return count(v, "revision", "revisions") + " outside the time range (" + flags + ")"
-	case "archive_members_unknown_format":
+	case SkipArchiveUnknownFormat:
 		return count(v, "archive member", "archive members") + " of unknown format (not read)"
-	case "archive_members_symlink", "archive_members_hardlink", "archive_members_device", "archive_members_fifo":
-		return count(v, "archive member that is", "archive members that are") + " " + map[string][2]string{
-			"archive_members_symlink": {"a symbolic link", "symbolic links"}, "archive_members_hardlink": {"a hard link", "hard links"},
-			"archive_members_device": {"a device", "devices"}, "archive_members_fifo": {"a FIFO", "FIFOs"}}[reason][min(v-1, 1)] +
+	case SkipArchiveSymlink, SkipArchiveHardlink, SkipArchiveDevice, SkipArchiveFIFO:
+		return count(v, "archive member that is", "archive members that are") + " " + map[SkipReason][2]string{
+			SkipArchiveSymlink: {"a symbolic link", "symbolic links"}, SkipArchiveHardlink: {"a hard link", "hard links"},
+			SkipArchiveDevice: {"a device", "devices"}, SkipArchiveFIFO: {"a FIFO", "FIFOs"}}[reason][min(v-1, 1)] +
 			map[bool]string{true: " (not a file)", false: " (not files)"}[v == 1]
-	case "archive_members_other_type":
+	case SkipArchiveOtherType:
 		return count(v, "archive member", "archive members") + " that are not regular files"
 	}
-	return n(v) + " " + strings.ReplaceAll(reason, "_", " ")
+	return n(v) + " " + strings.ReplaceAll(string(reason), "_", " ")
 }
 
 // revisionFlags names the revision filters in force ("--drop-reverts,
@@ -252,15 +255,15 @@ func (s *Summary) String() string {
 	fmt.Fprintf(&b, "pages:     %s read, %s kept\n", n(c.PagesRead), n(c.PagesKept))
 	fmt.Fprintf(&b, "revisions: %s read, %s kept → %s updates (%s collapsed)\n",
 		n(c.RevisionsRead), n(c.RevisionsKept), n(c.Updates), count(c.Collapsed, "same-second revision", "same-second revisions"))
-	skipped := map[string]int64{}
-	for k, v := range c.Skipped {
-		if v != 0 && !strings.HasPrefix(k, "bad_") {
-			skipped[k] = v
+	skipped := map[SkipReason]int64{}
+	for _, sk := range Skips(c) {
+		if _, bad := sk.Reason.Bad(); !bad {
+			skipped[sk.Reason] = sk.N
 		}
 	}
 	var lines []string
 	for _, k := range skipOrder {
-		if k == "bad" {
+		if k == skipBadRecords {
 			if len(s.Bad) > 0 {
 				list, total := badList(s.Bad)
 				lines = append(lines, count(total, "bad record", "bad records")+" (--skip-bad): "+list)

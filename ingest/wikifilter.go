@@ -135,14 +135,8 @@ func (o *Options) revertRadius() int {
 
 func (o *Options) revisionFilters() bool { return o.DropReverts || o.DropBots || o.DropMinor }
 
-// Skip reasons of the revision filters.
+// Manifest keys of the revision filters (their skip reasons are SkipRevert …).
 const (
-	skipRevert    = "revisions_identity_revert"
-	skipReverted  = "revisions_identity_reverted"
-	skipBot       = "revisions_bot"
-	skipMinor     = "revisions_minor"
-	skipFiltered  = "revision_filters"
-	skipNoPageID  = "revisions_without_page_id" // mediawiki_history revisions of no page
 	extraNoSHA1   = "revisions_without_sha1"
 	extraFilters  = "revision_filters"
 	revertsSource = "sha1 within the previous %d revisions (mwreverts identity revert); mediawiki_history: revision_is_identity_revert/_reverted"
@@ -241,18 +235,17 @@ func (d *driver) filterRevisions(p *series.RawPage) bool {
 	}
 	bot := d.opt.DropBots && len(p.Bot) == n
 	minor := d.opt.DropMinor && len(p.Minor) == n
-	sk := d.counts.Skipped
 	kept := p.Revisions[:0]
 	for i, t := range p.Revisions {
 		switch {
 		case revert != nil && revert[i]:
-			sk[skipRevert]++
+			d.addSkip(SkipRevert, 1)
 		case reverted != nil && reverted[i]:
-			sk[skipReverted]++
+			d.addSkip(SkipReverted, 1)
 		case bot && p.Bot[i]:
-			sk[skipBot]++
+			d.addSkip(SkipBot, 1)
 		case minor && p.Minor[i]:
-			sk[skipMinor]++
+			d.addSkip(SkipMinor, 1)
 		default:
 			kept = append(kept, t)
 		}
@@ -262,7 +255,7 @@ func (d *driver) filterRevisions(p *series.RawPage) bool {
 		p.Anonymous, p.Minor = nil, nil // no longer aligned
 	}
 	if len(kept) == 0 {
-		sk[skipFiltered]++
+		d.addSkip(SkipRevisionFilters, 1)
 		return false
 	}
 	return true
@@ -335,7 +328,7 @@ func (o *Options) revisionFiltersInfo() RevisionFilters {
 		f.BotList, f.BotNames = o.BotList, len(o.BotNames)
 	}
 	if o.revisionFilters() {
-		f.Order = []string{skipRevert, skipReverted, skipBot, skipMinor}
+		f.Order = []string{string(SkipRevert), string(SkipReverted), string(SkipBot), string(SkipMinor)}
 	}
 	return f
 }

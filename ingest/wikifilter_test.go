@@ -127,7 +127,7 @@ func TestRevisionFilters(t *testing.T) {
 
 	t.Run("off", func(t *testing.T) {
 		s, ps := run(t, Options{Inputs: []string{in}})
-		if len(ps) != 3 || ps[0].NUpdates() != 8 || s.Counts.Skipped[skipRevert] != 0 {
+		if len(ps) != 3 || ps[0].NUpdates() != 8 || s.Counts.Skipped[string(SkipRevert)] != 0 {
 			t.Fatalf("pages %d, skipped %v", len(ps), s.Counts.Skipped)
 		}
 	})
@@ -145,7 +145,7 @@ func TestRevisionFilters(t *testing.T) {
 			t.Errorf("Gamma: %d updates, want all 17 (the restore is beyond the radius)", ps[1].NUpdates())
 		}
 		sk := s.Counts.Skipped
-		want := map[string]int64{skipRevert: 1, skipReverted: 1, skipBot: 2 + 2, skipMinor: 1, skipFiltered: 1}
+		want := map[string]int64{string(SkipRevert): 1, string(SkipReverted): 1, string(SkipBot): 2 + 2, string(SkipMinor): 1, string(SkipRevisionFilters): 1}
 		for k, v := range want {
 			if sk[k] != v {
 				t.Errorf("skipped[%s] = %d, want %d (%v)", k, sk[k], v, sk)
@@ -155,7 +155,7 @@ func TestRevisionFilters(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Counts.Skipped[skipRevert] != 1 || m.Extra[extraNoSHA1] != float64(0) {
+		if m.Counts.Skipped[string(SkipRevert)] != 1 || m.Extra[extraNoSHA1] != float64(0) {
 			t.Errorf("manifest counts %v extra %v", m.Counts.Skipped, m.Extra)
 		}
 		f, _ := m.Extra[extraFilters].(map[string]any)
@@ -178,13 +178,13 @@ func TestRevisionFilters(t *testing.T) {
 	t.Run("radius 16", func(t *testing.T) {
 		s, ps := run(t, Options{Inputs: []string{in}, DropReverts: true, RevertRadius: 16})
 		// Gamma's last revision restores the first: 15 in between.
-		if s.Counts.Skipped[skipRevert] != 2 || s.Counts.Skipped[skipReverted] != 1+15 || ps[2].NUpdates() != 1 {
+		if s.Counts.Skipped[string(SkipRevert)] != 2 || s.Counts.Skipped[string(SkipReverted)] != 1+15 || ps[2].NUpdates() != 1 {
 			t.Errorf("skipped %v, Gamma %d updates", s.Counts.Skipped, ps[2].NUpdates())
 		}
 	})
 	t.Run("bot list alone", func(t *testing.T) {
 		s, _ := run(t, Options{Inputs: []string{in}, DropBots: true, NoBotPattern: true, BotNames: []string{"Listed User"}})
-		if s.Counts.Skipped[skipBot] != 1 {
+		if s.Counts.Skipped[string(SkipBot)] != 1 {
 			t.Errorf("skipped %v", s.Counts.Skipped)
 		}
 	})

@@ -326,7 +326,7 @@ func estimateBundle(m *EstimateMeta, sums []URLSummary, tops []topURL) *tables.B
 	// the top URLs by visits
 	sort.SliceStable(sums, func(i, j int) bool { return sums[i].Visits > sums[j].Visits })
 	n := min(len(sums), max(len(tops), 1))
-	t := tables.Table{ID: "estimate_urls", Title: fmt.Sprintf("Observed URLs: the %d with the most visits", n), Source: src, Section: 2, Order: 1,
+	t := tables.Table{ID: "estimate_urls", Title: fmt.Sprintf("Observed URLs: the %d with the most visits", n), Source: src, Section: tables.SectionTopPages, Order: 1,
 		Notes: []string{
 			"No ground truth: what the crawler saw. G_U is estimated by M2 with Last-Modified, M4 for constant delays, M6 otherwise (docs/methods.md#observed).",
 			fmt.Sprintf("Verdict: KS distance between that estimate and the exponential of the poisson-mle rate; Poisson when ≤ %.2g (docs/methods.md#poisson-verdict).", PoissonVerdictKS),
@@ -346,7 +346,7 @@ func estimateBundle(m *EstimateMeta, sums []URLSummary, tops []topURL) *tables.B
 			tables.F(s.Rate), s.Reference, tables.F(s.MedianAge), tables.F(s.KS), s.Verdict})
 	}
 	b.Tables = append(b.Tables, t)
-	v := tables.Table{ID: "estimate_verdict", Title: "Poisson verdict over the observed URLs", Source: src, Section: 4, Order: 10,
+	v := tables.Table{ID: "estimate_verdict", Title: "Poisson verdict over the observed URLs", Source: src, Section: tables.SectionScreen, Order: 10,
 		Notes:   []string{fmt.Sprintf("A URL is Poisson when the KS distance between its estimated G_U and the exponential of its poisson-mle rate is at most %.2g; undecided when either is undefined (e.g. every visit saw a change).", PoissonVerdictKS)},
 		Columns: []tables.Column{{Name: "verdict", Kind: tables.String}, {Name: "URLs", Kind: tables.Int}, {Name: "share", Kind: tables.Percent}}}
 	for _, k := range []string{"Poisson", "not Poisson", "undecided"} {
@@ -355,7 +355,7 @@ func estimateBundle(m *EstimateMeta, sums []URLSummary, tops []topURL) *tables.B
 	b.Tables = append(b.Tables, v)
 	for i, tu := range tops[:min(3, len(tops))] {
 		for _, kind := range []string{KindG, KindF} {
-			f := tables.Figure{ID: fmt.Sprintf("estimate_%s_%d", kind, i+1), Section: 6, Order: 10 + 2*i, Source: src,
+			f := tables.Figure{ID: fmt.Sprintf("estimate_%s_%d", kind, i+1), Section: tables.SectionEstimates, Order: 10 + 2*i, Source: src,
 				XLabel: fmt.Sprintf("x (%s)", u), YLabel: kind + "_U(x)"}
 			if kind == KindG {
 				f.Title = fmt.Sprintf("Estimated G_U of %s (%d visits)", tu.sum.URL, tu.sum.Visits)

@@ -459,9 +459,9 @@ func quantileG(u model.Dist, q, cap float64) float64 {
 	return hi
 }
 
-// Section and order of simulate's tables and figures in a report: section
-// 0 ("other results"), after the SPEC §7 sections.
-const simSection = 0
+// Section of simulate's tables and figures in a report: Simulation, after
+// the SPEC §7 sections.
+const simSection = tables.SectionSimulation
 
 // Bundle turns the result into tables and figures for `revisit report`:
 // simulate_convergence (errors per method and T), simulate_checks (model

@@ -128,11 +128,11 @@ const maxLead = 60
 
 func writeHTML(w io.Writer, items []*item, heads []placedFinding, opt Options) error {
 	var secs []*htmlSection
-	cur := -1 << 31
+	cur := tables.Section(-1 << 31)
 	for _, it := range items {
 		if it.section != cur || len(secs) == 0 {
 			cur = it.section
-			secs = append(secs, &htmlSection{Anchor: "s" + strconv.Itoa(it.section), Heading: sectionHeading(it.section)})
+			secs = append(secs, &htmlSection{Anchor: "s" + strconv.Itoa(int(it.section)), Heading: it.section.Heading()})
 		}
 		s := secs[len(secs)-1]
 		s.Items = append(s.Items, htmlView(it, opt))

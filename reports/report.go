@@ -37,38 +37,6 @@ type Options struct {
 // user's that happens to have the same name.
 const marker = ".revisit-report"
 
-// Sections are the headings of SPEC §7, by Table.Section / Figure.Section;
-// section 0 (simulation results) is shown after section 7.
-var Sections = map[int]string{
-	1: "Corpus",
-	2: "Top pages",
-	3: "Tails",
-	4: "Poisson screen",
-	5: "Method comparison",
-	6: "Estimates vs truth",
-	7: "Policies and NHPP",
-	0: "Simulation",
-}
-
-// sectionRank orders sections 1…7, then 0 (Simulation), then any other
-// number ("Other").
-func sectionRank(s int) int {
-	switch {
-	case s >= 1 && s <= 7:
-		return s
-	case s == 0:
-		return 8
-	}
-	return 9
-}
-
-func sectionName(s int) string {
-	if n, ok := Sections[s]; ok {
-		return n
-	}
-	return "Other"
-}
-
 // Merge concatenates bundles (several results directories make one
 // report) and sorts tables and figures by section (1–7, then 0), order
 // and ID.
@@ -92,8 +60,10 @@ func Merge(bs ...*tables.Bundle) *tables.Bundle {
 	return &out
 }
 
-func less(s1, o1 int, id1 string, s2, o2 int, id2 string) bool {
-	if r1, r2 := sectionRank(s1), sectionRank(s2); r1 != r2 {
+// less orders by section (tables.SectionList's order, then others by
+// number), order and ID.
+func less(s1 tables.Section, o1 int, id1 string, s2 tables.Section, o2 int, id2 string) bool {
+	if r1, r2 := s1.Rank(), s2.Rank(); r1 != r2 {
 		return r1 < r2
 	}
 	if s1 != s2 {
@@ -107,14 +77,15 @@ func less(s1, o1 int, id1 string, s2, o2 int, id2 string) bool {
 
 // item is one table or figure placed in the report, with its file stem.
 type item struct {
-	section, order int
-	stem           string
-	table          *tables.Table
-	figure         *tables.Figure
-	svg            []byte   // rendered figure, nil if it failed or was not drawn
-	notes          []string // figure notes from rendering (dropped points…)
-	err            error    // why the figure could not be drawn
-	nofig          string   // why the figure is not drawn (Unplottable), shown in its place
+	section tables.Section
+	order   int
+	stem    string
+	table   *tables.Table
+	figure  *tables.Figure
+	svg     []byte   // rendered figure, nil if it failed or was not drawn
+	notes   []string // figure notes from rendering (dropped points…)
+	err     error    // why the figure could not be drawn
+	nofig   string   // why the figure is not drawn (Unplottable), shown in its place
 }
 
 // Write renders b into the directory outDir: index.html (every table, and
@@ -295,11 +266,11 @@ func writeReportMarkdown(w io.Writer, items []*item, heads []placedFinding, opt 
 		}
 		buf.WriteString("\n")
 	}
-	sec := -1 << 31
+	sec := tables.Section(-1 << 31)
 	for _, it := range items {
 		if it.section != sec {
 			sec = it.section
-			fmt.Fprintf(&buf, "## %s\n\n", sectionHeading(sec))
+			fmt.Fprintf(&buf, "## %s\n\n", sec.Heading())
 		}
 		if it.table != nil {
 			if err := writeMarkdown(&buf, it.table, 3); err != nil {
@@ -327,13 +298,6 @@ func writeReportMarkdown(w io.Writer, items []*item, heads []placedFinding, opt 
 	}
 	_, err := w.Write(buf.Bytes())
 	return err
-}
-
-func sectionHeading(s int) string {
-	if s >= 1 && s <= 7 {
-		return strconv.Itoa(s) + " " + sectionName(s)
-	}
-	return sectionName(s)
 }
 
 func figTitle(f *tables.Figure) string {

@@ -134,7 +134,7 @@ func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options
 	b := &tables.Bundle{}
 	if len(res) == 0 {
 		b.Tables = append(b.Tables, tables.Table{ID: "staleness_summary", Title: "Cost of assuming Poisson: staleness (no page qualifies)",
-			Source: src, Section: 7, Order: 30, Columns: []tables.Column{{Name: "note", Kind: tables.String}},
+			Source: src, Section: tables.SectionPolicies, Order: 30, Columns: []tables.Column{{Name: "note", Kind: tables.String}},
 			Rows: [][]any{{fmt.Sprintf("no page has ≥ %d updates", opt.MinUpdates)}}})
 		return b, nil
 	}
@@ -145,7 +145,7 @@ func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options
 	sort.SliceStable(byN, func(i, j int) bool { return byN[i].N > byN[j].N })
 	pt := tables.Table{
 		ID: "staleness_pages", Title: "Staleness of a crawler's copy: exact on the real series vs the Poisson model",
-		Source: src, Section: 7, Order: 31,
+		Source: src, Section: tables.SectionPolicies, Order: 31,
 		Notes: []string{
 			"S exact = Σ(m_i − m_i²/2Δ)/ΣU_i with m_i = min(U_i, Δ): the time-average over a uniform visit phase; S at phase: one seeded phase.",
 			"S Poisson = 1 − (1 − e^{−λΔ})/(λΔ) with λ = 1/E[U]. Δ_ε: the largest Δ keeping staleness ≤ ε.",
@@ -183,7 +183,7 @@ func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options
 	sort.Float64s(dratios)
 	st := tables.Table{
 		ID: "staleness_summary", Title: "Cost of assuming Poisson: distribution over pages",
-		Source: src, Section: 7, Order: 30,
+		Source: src, Section: tables.SectionPolicies, Order: 30,
 		Notes: []string{
 			fmt.Sprintf("Poisson plan over-provisions (Δ_ε exact > Δ_ε Poisson) on %d of %d pages and falls short on %d.", over, len(res), short),
 		},
@@ -210,7 +210,7 @@ func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options
 	}
 	b.Figures = append(b.Figures, tables.Figure{
 		ID: "staleness_ratio_cdf", Title: "Cost of assuming Poisson: distribution over pages",
-		Source: src, Section: 7, Order: 30, XLabel: "ratio (exact / Poisson)", YLabel: "fraction of pages ≤ x", LogX: true,
+		Source: src, Section: tables.SectionPolicies, Order: 30, XLabel: "ratio (exact / Poisson)", YLabel: "fraction of pages ≤ x", LogX: true,
 		Curves:  []tables.Curve{ecdf("S exact / S Poisson", ratios), ecdf("Δ_ε exact / Δ_ε Poisson", dratios)},
 		Caption: "Left of 1: the Poisson model overstates staleness (S) or understates the revisit interval the page tolerates (Δ_ε).",
 	})
@@ -227,7 +227,7 @@ func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options
 	}
 	b.Figures = append(b.Figures, tables.Figure{
 		ID: "staleness_vs_delta", Title: fmt.Sprintf("Staleness against revisit interval: %s", top.Page.Title),
-		Source: src, Section: 7, Order: 31, XLabel: fmt.Sprintf("revisit interval Δ (%s)", un), YLabel: "fraction of time stale",
+		Source: src, Section: tables.SectionPolicies, Order: 31, XLabel: fmt.Sprintf("revisit interval Δ (%s)", un), YLabel: "fraction of time stale",
 		LogX: true, Curves: []tables.Curve{ex, po},
 	})
 	return b, nil

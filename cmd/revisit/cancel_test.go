@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/revisit-dev/revisit/pipeline"
 )
 
 // Ctrl-C or SIGTERM (both cancel the context execute gives the command)
@@ -67,7 +69,7 @@ func TestRunCancelledInLateStages(t *testing.T) {
 			}
 		}
 		for _, e := range ents0 {
-			if strings.HasPrefix(e.Name(), ".") && e.Name() != runMarker { // temporary directories, lock files
+			if strings.HasPrefix(e.Name(), ".") && e.Name() != pipeline.RunMarker { // temporary directories, lock files
 				t.Errorf("cancelled in %s: temporary %s left", name, e.Name())
 			}
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,50 +17,28 @@ import (
 	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/ingest/source"
 	"github.com/revisit-dev/revisit/internal/progress"
+	"github.com/revisit-dev/revisit/pipeline"
 )
 
 // maxBadShown is how many skipped bad records --skip-bad prints.
 const maxBadShown = 10
 
-// ingestMemoryLimit is the soft memory limit (runtime/debug.SetMemoryLimit)
-// of `revisit ingest` unless GOMEMLIMIT is set: near it the garbage
-// collector runs sooner instead of letting the heap double, which keeps
-// peak RSS under 256 MiB for any input up to the caps
-// (bench/ingest-bombs.sh). It is soft: a larger live heap (a generic log of
-// tens of millions of records, held until the end) is never refused, only
-// collected more often.
-const ingestMemoryLimit = 192 << 20
-
-// setIngestMemoryLimit applies ingestMemoryLimit unless the user chose a
-// limit with GOMEMLIMIT, and returns a function that restores the limit
-// before it (run's later stages may need a larger heap, where a soft limit
-// would only make the collector run without end).
-func setIngestMemoryLimit() (restore func()) {
-	if os.Getenv("GOMEMLIMIT") != "" {
-		return func() {}
-	}
-	old := debug.SetMemoryLimit(ingestMemoryLimit)
-	return func() { debug.SetMemoryLimit(old) }
-}
-
 func newIngestCmd(g *globals) *cobra.Command {
 	var (
-		opt          ingest.Options
-		out, nsList  string
-		since, until string
-		allNS        bool
-		titleCol     string
-		jobs         int
+		fl   = ingestFlags{titleAlias: true}
+		out  string
+		jobs int
 	)
 	cmd := &cobra.Command{
 		Use:   "ingest [flags] INPUT... -o DATASET_DIR",
 		Short: "Stream dumps and update logs (MediaWiki XML, Yelp JSON, CSV/JSON) into a Parquet dataset",
-		Long: `ingest reads edit histories and writes the dataset of SPEC §2: pages.parquet
+		Long: `ingest reads edit histories and writes a dataset (README: Data formats): pages.parquet
 (one row per page with its sorted, unique update times) and manifest.json
 (inputs with size and SHA-256, filters, counts, everything skipped by reason).
 
 INPUTS are files or - for standard input; several may be given (dumps come in
-parts). Compression is detected from the magic bytes: gzip, bzip2 (decoded in
+parts; --jobs K reads K of them at once, each in its own process, and joins
+the datasets: for inputs with different pages, such as the parts of one dump). Compression is detected from the magic bytes: gzip, bzip2 (decoded in
 parallel), zstd, xz, LZMA-alone (.lzma), 7z, or none; tar archives (.tar,
 .tgz, .tar.gz) are read member by member. The content is detected too:
   MediaWiki XML export (schema 0.3–0.11, stub-meta-history or
@@ -159,28 +136,11 @@ out, naming the flag ("1,063 pages below --min-updates 2").`,
 			if out == "" {
 				return usagef("ingest: -o DATASET_DIR is required")
 			}
-			opt.Inputs, opt.Output = args, out
-			if allNS && cmd.Flags().Changed("namespaces") {
-				return usagef("ingest: --namespaces and --all-namespaces exclude each other")
-			}
-			opt.AllNamespaces = allNS
-			ns, err := parseNamespaces(nsList)
+			opt, err := fl.options(cmd)
 			if err != nil {
-				return usagef("ingest: --namespaces: %v", err)
-			}
-			opt.Namespaces = ns
-			if opt.Since, err = parseWhen(since); err != nil {
-				return usagef("ingest: --since: %v", err)
-			}
-			if opt.Until, err = parseWhen(until); err != nil {
-				return usagef("ingest: --until: %v", err)
-			}
-			if err := titleFlags(cmd, &opt, titleCol); err != nil {
 				return err
 			}
-			if err := revisionFilterFlags(cmd, &opt); err != nil {
-				return err
-			}
+			opt.Inputs, opt.Output = args, out
 			opt.Version = version
 			if jobs < 1 {
 				return usagef("ingest: --jobs must be at least 1")
@@ -191,7 +151,7 @@ out, naming the flag ("1,063 pages below --min-updates 2").`,
 				}
 				return ingestParallel(cmd.Context(), cmd, g.quiet, args, out, jobs)
 			}
-			defer setIngestMemoryLimit()()
+			defer pipeline.SetIngestMemoryLimit()()
 			disp := progress.New(os.Stderr, "ingest", g.quiet)
 			opt.Progress = disp
 			opt.OnBad = badRecordPrinter(g.quiet)
@@ -216,29 +176,10 @@ out, naming the flag ("1,063 pages below --min-updates 2").`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&out, "output", "o", "", "dataset directory to write (replaced atomically if it holds a dataset)")
-	f.StringVar(&nsList, "namespaces", "0", "MediaWiki namespaces to keep, comma-separated (0 = articles, 1 = talk, …)")
-	f.BoolVar(&allNS, "all-namespaces", false, "keep pages of every namespace")
 	f.IntVar(&jobs, "jobs", 1, "read up to K inputs at once, each in its own process (≤ 256 MiB each), then join the datasets; the inputs must hold different pages (the parts of a Wikipedia dump), not Yelp files")
-	f.IntVar(&opt.Parts, "parts", 0, "write the dataset as N part files partitioned by page-id hash, the rule of --shard (docs/scale-out.md; 0: one pages.parquet)")
-	f.IntVar(&opt.MinUpdates, "min-updates", 0, "drop pages with fewer updates (after the time range and collapsing)")
-	f.StringVar(&since, "since", "", "keep revisions at or after this time (RFC 3339 or YYYY-MM-DD, UTC)")
-	f.StringVar(&until, "until", "", "keep revisions before this time (RFC 3339 or YYYY-MM-DD, UTC)")
-	f.BoolVar(&opt.NoRedirects, "no-redirects", false, "drop MediaWiki redirect pages")
-	f.BoolVar(&opt.SkipBad, "skip-bad", false, "count and skip bad records instead of failing")
-	f.Int64Var(&opt.MaxRevisionsPerPage, "max-revisions-per-page", ingest.DefaultMaxRevisionsPerPage, "a page (or Yelp/generic object) with more revisions is bad input (bounds memory: about 50 bytes per revision at the cap)")
-	f.IntVar(&opt.MaxLineBytes, "max-line-bytes", ingest.DefaultMaxLineBytes, "a longer JSON/TSV line, CSV record or jsonkeys file is bad input (bounds memory: a few times the cap)")
-	addRevisionFilterFlags(f, &opt)
-	f.StringVar(&opt.Source, "source", "", "source name of MediaWiki pages (default: the dump's dbname) and of generic logs (default: generic)")
-	f.StringVar(&opt.Generic.Format, "format", "auto", formatHelp)
-	f.StringVar(&opt.Generic.ID, "id", "", idHelp)
-	f.StringVar(&opt.Generic.Title, "title", "", titleHelp)
-	f.StringVar(&titleCol, "title-column", "", "same as --title (the spelling revisit run accepts too)")
-	f.StringVar(&opt.Generic.Time, "time", "", "generic log: column (name or 0-based index) holding the timestamp")
-	f.StringVar(&opt.Generic.Group, "group", "", "generic log: optional column holding the object's group (site)")
-	f.BoolVar(&opt.Generic.IDFromFileName, "id-from-filename", false, "generic log: the whole file is one object named after the file")
-	f.BoolVar(&opt.Generic.IDFromDir, "id-from-dir", false, "with --id-from-filename: name the object after the file's directory")
-	f.StringVar(&opt.Generic.TimeLayout, "time-layout", "auto", "generic log timestamps: auto, rfc3339, date, datetime, epoch, epochms or a Go layout")
-	f.IntVar(&opt.Generic.SkipLines, "skip-lines", 0, "generic log: lines to skip before the header")
+	f.IntVar(&fl.opt.Parts, "parts", 0, "write the dataset as N part files partitioned by page-id hash, the rule of --shard (docs/scale-out.md; 0: one pages.parquet)")
+	addIngestFlags(f, &fl, 0)
+	f.StringVar(&fl.opt.Generic.Title, "title", "", titleHelp)
 	return cmd
 }
 
@@ -249,6 +190,80 @@ const (
 	idHelp    = "generic log: column (name or 0-based index) holding the object id, or several separated by commas (language,article): the object is their tuple, titled a/b"
 	titleHelp = "generic log: optional column holding the object's title (its first non-empty value is kept)"
 )
+
+// ingestFlags are ingest's filters, caps and generic-log options, which
+// ingest and run share: defined once (addIngestFlags), read into
+// ingest.Options by options.
+type ingestFlags struct {
+	opt          ingest.Options
+	nsList       string
+	since, until string
+	allNS        bool
+	titleCol     string
+	// titleAlias: --title is the title column too (ingest); in run
+	// --title is the report's title and only --title-column names the column.
+	titleAlias bool
+}
+
+// addIngestFlags defines the shared ingest flags on f; minUpdates is the
+// default of --min-updates (0 in ingest, 2 in run: an interval needs two
+// updates).
+func addIngestFlags(f *pflag.FlagSet, fl *ingestFlags, minUpdates int) {
+	opt := &fl.opt
+	f.StringVar(&fl.nsList, "namespaces", "0", "MediaWiki namespaces to keep, comma-separated (0 = articles, 1 = talk, …)")
+	f.BoolVar(&fl.allNS, "all-namespaces", false, "keep pages of every namespace")
+	f.IntVar(&opt.MinUpdates, "min-updates", minUpdates, "drop pages with fewer updates at ingest (after the time range and collapsing)")
+	f.StringVar(&fl.since, "since", "", "keep revisions at or after this time (RFC 3339 or YYYY-MM-DD, UTC)")
+	f.StringVar(&fl.until, "until", "", "keep revisions before this time (RFC 3339 or YYYY-MM-DD, UTC)")
+	f.BoolVar(&opt.NoRedirects, "no-redirects", false, "drop MediaWiki redirect pages")
+	f.BoolVar(&opt.SkipBad, "skip-bad", false, "count and skip bad records instead of failing")
+	f.Int64Var(&opt.MaxRevisionsPerPage, "max-revisions-per-page", ingest.DefaultMaxRevisionsPerPage, "a page (or Yelp/generic object) with more revisions is bad input (bounds memory: about 50 bytes per revision at the cap)")
+	f.IntVar(&opt.MaxLineBytes, "max-line-bytes", ingest.DefaultMaxLineBytes, "a longer JSON/TSV line, CSV record or jsonkeys file is bad input (bounds memory: a few times the cap)")
+	addRevisionFilterFlags(f, opt)
+	f.StringVar(&opt.Source, "source", "", "source name of MediaWiki pages (default: the dump's dbname) and of generic logs (default: generic)")
+	f.StringVar(&opt.Generic.Format, "format", "auto", formatHelp)
+	f.StringVar(&opt.Generic.ID, "id", "", idHelp)
+	f.StringVar(&fl.titleCol, "title-column", "", titleHelp)
+	f.StringVar(&opt.Generic.Time, "time", "", "generic log: column (name or 0-based index) holding the timestamp")
+	f.StringVar(&opt.Generic.Group, "group", "", "generic log: optional column holding the object's group (site)")
+	f.BoolVar(&opt.Generic.IDFromFileName, "id-from-filename", false, "generic log: the whole file is one object named after the file")
+	f.BoolVar(&opt.Generic.IDFromDir, "id-from-dir", false, "with --id-from-filename: name the object after the file's directory")
+	f.StringVar(&opt.Generic.TimeLayout, "time-layout", "auto", "generic log timestamps: auto, rfc3339, date, datetime, epoch, epochms or a Go layout")
+	f.IntVar(&opt.Generic.SkipLines, "skip-lines", 0, "generic log: lines to skip before the header")
+}
+
+// options checks the shared ingest flags of cmd and returns the options
+// they give (without inputs and output); errors are bad usage.
+func (fl *ingestFlags) options(cmd *cobra.Command) (ingest.Options, error) {
+	opt := fl.opt
+	name := cmd.Name()
+	if fl.allNS && cmd.Flags().Changed("namespaces") {
+		return opt, usagef("%s: --namespaces and --all-namespaces exclude each other", name)
+	}
+	opt.AllNamespaces = fl.allNS
+	ns, err := parseNamespaces(fl.nsList)
+	if err != nil {
+		return opt, usagef("%s: --namespaces: %v", name, err)
+	}
+	opt.Namespaces = ns
+	if opt.Since, err = parseWhen(fl.since); err != nil {
+		return opt, usagef("%s: --since: %v", name, err)
+	}
+	if opt.Until, err = parseWhen(fl.until); err != nil {
+		return opt, usagef("%s: --until: %v", name, err)
+	}
+	if fl.titleAlias {
+		if err := titleFlags(cmd, &opt, fl.titleCol); err != nil {
+			return opt, err
+		}
+	} else {
+		opt.Generic.Title = fl.titleCol
+	}
+	if err := revisionFilterFlags(cmd, &opt); err != nil {
+		return opt, err
+	}
+	return opt, nil
+}
 
 // titleFlags takes --title-column into opt (the spelling revisit run has,
 // whose --title is the report's title); given with a different --title it

@@ -2,9 +2,7 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,6 +10,7 @@ import (
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/generate"
+	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay/policy"
 )
 
@@ -197,22 +196,6 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 	return cmd
 }
 
-// parseBudget reads R as a count or as a percentage of the pages.
-func parseBudget(s string, pages int) (int, error) {
-	s = strings.TrimSpace(s)
-	if p, ok := strings.CutSuffix(s, "%"); ok {
-		v, err := strconv.ParseFloat(p, 64)
-		if err != nil || !(v > 0 && v <= 100) {
-			return 0, fmt.Errorf("%q: want a percentage in (0, 100]", s)
-		}
-		return max(1, int(math.Round(v/100*float64(pages)))), nil
-	}
-	r, err := strconv.Atoi(s)
-	if err != nil || r < 1 {
-		return 0, fmt.Errorf("%q: want a positive number of downloads or a percentage", s)
-	}
-	if r > pages {
-		return 0, fmt.Errorf("%d downloads per cycle exceeds the %d pages", r, pages)
-	}
-	return r, nil
-}
+// parseBudget reads R as a count or as a percentage of the pages
+// (pipeline.ParseBudget).
+func parseBudget(s string, pages int) (int, error) { return pipeline.ParseBudget(s, pages) }

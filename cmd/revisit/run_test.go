@@ -449,22 +449,6 @@ func TestDefaultsSameInReplayAnalyzeRun(t *testing.T) {
 	}
 }
 
-// The ingest stage line names a few inputs, not a glob's hundreds.
-func TestInputsLabel(t *testing.T) {
-	for _, c := range []struct {
-		in   []string
-		want string
-	}{
-		{[]string{"a.xml"}, "a.xml"},
-		{[]string{"a", "b", "c"}, "a b c"},
-		{[]string{"af.json", "am.json", "an.json", "ar.json"}, "af.json am.json and 2 more inputs"},
-	} {
-		if got := inputsLabel(c.in); got != c.want {
-			t.Errorf("inputsLabel(%v) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
-
 func readCSV(t *testing.T, path string) [][]string {
 	t.Helper()
 	fh, err := os.Open(path)

@@ -45,7 +45,7 @@ type Table struct {
 	ID      string   `json:"id"`      // file stem, e.g. "method_errors"
 	Title   string   `json:"title"`   // "Method comparison on the top-10 pages"
 	Source  string   `json:"source"`  // provenance: dataset, samplers, λ, h, seed
-	Section int      `json:"section"` // SPEC §7 item the table belongs to (1–7), 0 = other
+	Section Section  `json:"section"` // SPEC §7 item the table belongs to (SectionCorpus …)
 	Order   int      `json:"order"`   // order inside the section
 	Notes   []string `json:"notes,omitempty"`
 	Columns []Column `json:"columns"`
@@ -67,7 +67,7 @@ type Figure struct {
 	ID      string  `json:"id"`
 	Title   string  `json:"title"`
 	Source  string  `json:"source"`
-	Section int     `json:"section"`
+	Section Section `json:"section"`
 	Order   int     `json:"order"`
 	XLabel  string  `json:"xlabel"` // with unit: "interval x (hours)"
 	YLabel  string  `json:"ylabel"`

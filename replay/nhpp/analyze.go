@@ -148,7 +148,7 @@ func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options
 	b := &tables.Bundle{}
 	if len(res) == 0 {
 		b.Tables = append(b.Tables, tables.Table{ID: "nhpp_mse", Title: "Localized rate (NHPP): no page qualifies", Source: src,
-			Section: 7, Order: 10, Columns: []tables.Column{{Name: "note", Kind: tables.String}},
+			Section: tables.SectionPolicies, Order: 10, Columns: []tables.Column{{Name: "note", Kind: tables.String}},
 			Rows: [][]any{{fmt.Sprintf("no page has ≥ %d updates", opt.MinUpdates)}}})
 		return b, nil
 	}
@@ -156,7 +156,7 @@ func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options
 	// MSE per window type and estimator.
 	mse := tables.Table{
 		ID: "nhpp_mse", Title: "Localized rate (NHPP): error of the rebuilt update times per window type",
-		Source: src, Section: 7, Order: 10,
+		Source: src, Section: tables.SectionPolicies, Order: 10,
 		Notes: []string{
 			"Windows: MTBU(t_i) = t_i/i from the page's first update; each window is fitted in its own time, from its origin (the previous window's last update).",
 			"Rebuilt times t̂_i = Λ^{−1}(i); MSE = Σ(t̂_i − t_i)²/points; relative RMSE = sqrt(Σ((t̂_i − t_i)/t_n)²/points).",
@@ -204,7 +204,7 @@ func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options
 	// Prediction.
 	pred := tables.Table{
 		ID: "nhpp_prediction", Title: "Localized rate (NHPP): visiting at the predicted next update",
-		Source: src, Section: 7, Order: 11,
+		Source: src, Section: tables.SectionPolicies, Order: 11,
 		Notes: []string{"In each window the crawler knows its first 4 updates, then visits at Λ^{−1}(Λ(last visit) + 1), refitting on what it has learned; precision = detected updates / visits."},
 		Columns: []tables.Column{{Name: "estimator", Kind: tables.String}, {Name: "updates", Kind: tables.Int},
 			{Name: "visits", Kind: tables.Int}, {Name: "detected", Kind: tables.Int}, {Name: "premature", Kind: tables.Int},
@@ -223,7 +223,7 @@ func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options
 	// Per-page summary.
 	sort.SliceStable(res, func(i, j int) bool { return len(res[i].Times) > len(res[j].Times) })
 	pp := tables.Table{
-		ID: "nhpp_pages", Title: "Localized rate (NHPP): consistent windows per page", Source: src, Section: 7, Order: 12,
+		ID: "nhpp_pages", Title: "Localized rate (NHPP): consistent windows per page", Source: src, Section: tables.SectionPolicies, Order: 12,
 		Columns: []tables.Column{{Name: "page", Kind: tables.String}, {Name: "updates", Kind: tables.Int}, {Name: "windows", Kind: tables.Int},
 			{Name: "increasing", Kind: tables.Int}, {Name: "decreasing", Kind: tables.Int}, {Name: "constant", Kind: tables.Int},
 			{Name: "median window", Kind: tables.Int, Doc: "updates per window"},
@@ -251,7 +251,7 @@ func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options
 	// Windows of the top page.
 	top := res[0]
 	tw := tables.Table{
-		ID: "nhpp_top_windows", Title: fmt.Sprintf("Localized rate (NHPP): windows of %s", top.Page.Title), Source: src, Section: 7, Order: 13,
+		ID: "nhpp_top_windows", Title: fmt.Sprintf("Localized rate (NHPP): windows of %s", top.Page.Title), Source: src, Section: tables.SectionPolicies, Order: 13,
 		Columns: []tables.Column{{Name: "window", Kind: tables.Int}, {Name: "from", Kind: tables.Time}, {Name: "to", Kind: tables.Time},
 			{Name: "type", Kind: tables.String}, {Name: "n", Kind: tables.Int},
 			{Name: "β̂", Kind: tables.Float}, {Name: "β̃", Kind: tables.Float}, {Name: "η̂", Unit: un, Kind: tables.Float},
@@ -259,7 +259,7 @@ func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options
 	}
 	fig := tables.Figure{
 		ID: "nhpp_top_counts", Title: fmt.Sprintf("Update count and per-window corrected Weibull fit: %s", top.Page.Title),
-		Source: src, Section: 7, Order: 10, XLabel: fmt.Sprintf("time since the first update (%s)", un), YLabel: "updates N(t)",
+		Source: src, Section: tables.SectionPolicies, Order: 10, XLabel: fmt.Sprintf("time since the first update (%s)", un), YLabel: "updates N(t)",
 	}
 	obs := tables.Curve{Name: "updates", Step: true}
 	for i, x := range top.Times {

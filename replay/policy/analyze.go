@@ -176,7 +176,7 @@ func Run(ctx context.Context, pages []series.Page, opt Options) (*tables.Bundle,
 		return nil, err
 	}
 	ct := tables.Table{
-		ID: "policy_change_ratio", Title: "Download policies under a budget: ChangeRatio", Source: src, Section: 7, Order: 20,
+		ID: "policy_change_ratio", Title: "Download policies under a budget: ChangeRatio", Source: src, Section: tables.SectionPolicies, Order: 20,
 		Notes: []string{"ChangeRatio = changed pages downloaded / pages downloaded in a cycle; a page is changed if it has an update since the crawler's last download of it. Every policy spends exactly R downloads per cycle."},
 		Columns: []tables.Column{{Name: "policy", Kind: tables.String}, {Name: "ChangeRatio", Kind: tables.Percent},
 			{Name: "sd over cycles", Kind: tables.Percent}, {Name: "cycles", Kind: tables.Int}, {Name: "downloads", Kind: tables.Int}},
@@ -207,7 +207,7 @@ func Run(ctx context.Context, pages []series.Page, opt Options) (*tables.Bundle,
 		}
 		opt0 := OptimalSample(c, opt.Budget)
 		gt := tables.Table{
-			ID: "policy_greedy_sample", Title: "Greedy sampling: ChangeRatio against the sample size per site", Source: src, Section: 7, Order: 21,
+			ID: "policy_greedy_sample", Title: "Greedy sampling: ChangeRatio against the sample size per site", Source: src, Section: tables.SectionPolicies, Order: 21,
 			Notes: []string{fmt.Sprintf("Best s = %d (ChangeRatio %.1f%%); √(N r) = %.2f with N = %.1f pages per site and r = %.4g.",
 				sizes[best], 100*mean[best], opt0, c.MeanSiteSize(), float64(opt.Budget)/float64(len(pages)))},
 			Columns: []tables.Column{{Name: "s", Kind: tables.Int}, {Name: "ChangeRatio", Kind: tables.Percent}, {Name: "sd over cycles", Kind: tables.Percent}},
@@ -221,7 +221,7 @@ func Run(ctx context.Context, pages []series.Page, opt Options) (*tables.Bundle,
 		}
 		b.Tables = append(b.Tables, gt)
 		b.Figures = append(b.Figures, tables.Figure{
-			ID: "policy_greedy_sample", Title: "Greedy sampling: ChangeRatio against sample size", Source: src, Section: 7, Order: 21,
+			ID: "policy_greedy_sample", Title: "Greedy sampling: ChangeRatio against sample size", Source: src, Section: tables.SectionPolicies, Order: 21,
 			XLabel: "pages sampled per site s", YLabel: "ChangeRatio", LogX: true,
 			Curves:  []tables.Curve{curve, {Name: "√(N r)", X: []float64{opt0, opt0}, Y: []float64{lo, hi}, Dashed: true}},
 			Caption: fmt.Sprintf("Best s = %d against √(N r) = %.2f.", sizes[best], opt0),
@@ -236,7 +236,7 @@ func Run(ctx context.Context, pages []series.Page, opt Options) (*tables.Bundle,
 			names = Names
 		}
 		bt := tables.Table{
-			ID: "policy_budget", Title: "Download policies: ChangeRatio against the budget R", Source: src, Section: 7, Order: 22,
+			ID: "policy_budget", Title: "Download policies: ChangeRatio against the budget R", Source: src, Section: tables.SectionPolicies, Order: 22,
 			Notes:   []string{"Sampling policies use s = round(√(N r)) at each budget."},
 			Columns: []tables.Column{{Name: "R", Kind: tables.Int}, {Name: "r = R/pages", Kind: tables.Percent}},
 		}
@@ -266,7 +266,7 @@ func Run(ctx context.Context, pages []series.Page, opt Options) (*tables.Bundle,
 		}
 		b.Tables = append(b.Tables, bt)
 		b.Figures = append(b.Figures, tables.Figure{
-			ID: "policy_budget", Title: "Download policies: ChangeRatio against the budget", Source: src, Section: 7, Order: 22,
+			ID: "policy_budget", Title: "Download policies: ChangeRatio against the budget", Source: src, Section: tables.SectionPolicies, Order: 22,
 			XLabel: "downloads per cycle R", YLabel: "ChangeRatio", LogX: true, Curves: curves,
 		})
 	}
@@ -278,7 +278,7 @@ func Run(ctx context.Context, pages []series.Page, opt Options) (*tables.Bundle,
 // fraction (the fraction of their pages updated within a cycle).
 func siteTable(c *Corpus, src string) tables.Table {
 	t := tables.Table{
-		ID: "policy_sites", Title: "Download policies: sites", Source: src, Section: 7, Order: 23,
+		ID: "policy_sites", Title: "Download policies: sites", Source: src, Section: tables.SectionPolicies, Order: 23,
 		Columns: []tables.Column{{Name: "site", Kind: tables.String}, {Name: "pages", Kind: tables.Int}, {Name: "updates in range", Kind: tables.Int},
 			{Name: "updated per cycle", Kind: tables.Percent, Doc: "mean over cycles of the fraction of the site's pages with an update inside the cycle"}},
 	}

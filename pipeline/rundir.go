@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"errors"
@@ -12,15 +12,18 @@ import (
 	"github.com/revisit-dev/revisit/replay"
 )
 
-// runMarker marks OUT as a directory that revisit run writes into. run
+// RunMarker marks OUT as a directory that revisit run writes into. run
 // writes only into a new directory, an empty one, or one that carries this
 // marker, and inside it replaces only the stage directories that carry
 // their own stage's marker: it never removes or overwrites a path that
 // revisit did not create.
-const runMarker = ".revisit-run"
+const RunMarker = ".revisit-run"
 
-// runSubMarker is the marker of each directory run writes under OUT.
-func runSubMarker(sub string) string {
+// stageDirs are the directories run writes under OUT after the dataset.
+var stageDirs = [...]string{"ingest", "replay", "analysis", "nhpp", "staleness", "policies", "report"}
+
+// stageMarker is the marker of each directory run writes under OUT.
+func stageMarker(sub string) string {
 	switch sub {
 	case "dataset":
 		return dataset.ManifestFile
@@ -31,19 +34,20 @@ func runSubMarker(sub string) string {
 	}
 }
 
-// runDir is OUT while run writes it.
-type runDir struct {
+// RunDir is OUT while run writes it.
+type RunDir struct {
 	path    string
 	created bool // OUT did not exist before this run
 }
 
-func (d *runDir) sub(name string) string { return filepath.Join(d.path, name) }
+// Sub is the path of the stage directory name under OUT.
+func (d *RunDir) Sub(name string) string { return filepath.Join(d.path, name) }
 
-// openRunDir checks, before any work, that run may write into out, then
-// creates it if needed and marks it. Refusals are usage errors (exit 2).
-func openRunDir(out string) (*runDir, error) {
+// OpenRunDir checks, before any work, that run may write into out, then
+// creates it if needed and marks it. Refusals are *UsageError (exit 2).
+func OpenRunDir(out string) (*RunDir, error) {
 	out = filepath.Clean(out)
-	d := &runDir{path: out}
+	d := &RunDir{path: out}
 	st, err := os.Lstat(out)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -52,19 +56,19 @@ func openRunDir(out string) (*runDir, error) {
 		return nil, fmt.Errorf("run: %w", err)
 	case !st.IsDir():
 		return nil, usagef("run: -o %s exists and is not a directory; choose another path", out)
-	case !atomicdir.IsMarker(filepath.Join(out, runMarker)) &&
+	case !atomicdir.IsMarker(filepath.Join(out, RunMarker)) &&
 		!atomicdir.IsMarker(filepath.Join(out, "dataset", dataset.ManifestFile)): // a run from before the marker
 		ents, err := os.ReadDir(out)
 		if err != nil {
 			return nil, fmt.Errorf("run: %w", err)
 		}
 		if len(ents) > 0 {
-			return nil, usagef("run: -o %s is not empty and was not written by revisit run (no %s in it); refusing to write into it: choose a new or empty directory", out, runMarker)
+			return nil, usagef("run: -o %s is not empty and was not written by revisit run (no %s in it); refusing to write into it: choose a new or empty directory", out, RunMarker)
 		}
 	}
 	if !d.created {
-		for _, sub := range append([]string{"dataset"}, runOutputs...) {
-			if err := atomicdir.CheckReplaceable(d.sub(sub), runSubMarker(sub), sub); err != nil {
+		for _, sub := range append([]string{"dataset"}, stageDirs[:]...) {
+			if err := atomicdir.CheckReplaceable(d.Sub(sub), stageMarker(sub), sub); err != nil {
 				return nil, usagef("run: %v", err)
 			}
 		}
@@ -73,22 +77,22 @@ func openRunDir(out string) (*runDir, error) {
 		return nil, fmt.Errorf("run: %w", err)
 	}
 	msg := atomicdir.MarkerText + " run; the stage directories here (dataset, ingest, replay, analysis, nhpp, staleness, policies, report) are replaced by the next run written here\n"
-	if err := os.WriteFile(d.sub(runMarker), []byte(msg), 0o644); err != nil {
-		d.close(false)
+	if err := os.WriteFile(d.Sub(RunMarker), []byte(msg), 0o644); err != nil {
+		d.Close(false)
 		return nil, fmt.Errorf("run: %w", err)
 	}
 	return d, nil
 }
 
-// removeStage removes the stage directory name under OUT if it holds the
+// RemoveStage removes the stage directory name under OUT if it holds the
 // stage's marker (an earlier run's output). An empty directory is left for
 // the stage to replace; anything else is refused.
-func (d *runDir) removeStage(name string) error {
-	p := d.sub(name)
+func (d *RunDir) RemoveStage(name string) error {
+	p := d.Sub(name)
 	if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
-	if !atomicdir.IsMarker(filepath.Join(p, runSubMarker(name))) {
+	if !atomicdir.IsMarker(filepath.Join(p, stageMarker(name))) {
 		if ents, err := os.ReadDir(p); err == nil && len(ents) == 0 {
 			return nil
 		}
@@ -100,18 +104,18 @@ func (d *runDir) removeStage(name string) error {
 	return nil
 }
 
-// close ends the run. After a failure, OUT is taken back to what it was
+// Close ends the run (ok: it succeeded). After a failure, OUT is taken back to what it was
 // when that leaves nothing of this run in it: a directory this run created
 // is removed, a directory that was empty is emptied of the marker.
-func (d *runDir) close(ok bool) {
+func (d *RunDir) Close(ok bool) {
 	if ok {
 		return
 	}
 	ents, err := os.ReadDir(d.path)
-	if err != nil || len(ents) != 1 || ents[0].Name() != runMarker {
+	if err != nil || len(ents) != 1 || ents[0].Name() != RunMarker {
 		return // a stage's output is there (e.g. the dataset): keep OUT and its marker
 	}
-	os.Remove(d.sub(runMarker))
+	os.Remove(d.Sub(RunMarker))
 	if d.created {
 		os.Remove(d.path) // only if empty
 	}

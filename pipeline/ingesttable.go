@@ -1,0 +1,105 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dustin/go-humanize"
+
+	"github.com/revisit-dev/revisit/ingest"
+	"github.com/revisit-dev/revisit/internal/tables"
+)
+
+// inputsLabel names the inputs on one line: all of them up to three,
+// else the first two and how many more (a shell glob may give hundreds).
+func inputsLabel(inputs []string) string {
+	if len(inputs) <= 3 {
+		return strings.Join(inputs, " ")
+	}
+	return fmt.Sprintf("%s %s and %d more inputs", inputs[0], inputs[1], len(inputs)-2)
+}
+
+// IngestTable is the report's account of ingest (SPEC §7.1: what was
+// filtered and why): pages and revisions read and kept, same-second
+// revisions collapsed, and every count of pages or records left out, by
+// reason, as the manifest records them; the filters in force are notes.
+func IngestTable(sum *ingest.Summary) tables.Table {
+	c := sum.Counts
+	rows := [][]any{
+		{"pages read", c.PagesRead},
+		{"pages kept", c.PagesKept},
+		{"revisions read", c.RevisionsRead},
+		{"revisions kept (of kept pages, in the time range)", c.RevisionsKept},
+		{"same-second revisions collapsed", c.Collapsed},
+		{"updates (after collapsing)", c.Updates},
+	}
+	for _, sk := range ingest.Skips(c) {
+		rows = append(rows, []any{sk.Reason.Label(sum.Filters.MinUpdates), sk.N})
+	}
+	f := sum.Filters
+	var notes []string
+	ns := "all namespaces"
+	if len(f.Namespaces) > 0 {
+		ns = fmt.Sprint(f.Namespaces)
+	}
+	notes = append(notes, fmt.Sprintf("filters: MediaWiki namespaces %s; at least %d updates per page; redirects %s; bad records %s",
+		ns, f.MinUpdates, map[bool]string{true: "dropped", false: "kept"}[f.NoRedirects], map[bool]string{true: "counted and skipped (--skip-bad)", false: "fatal"}[f.SkipBad]))
+	if r := sum.RevisionFilters; len(r.Order) > 0 {
+		notes = append(notes, fmt.Sprintf("what counts as an update: identity reverts and the revisions they undo %s; bot edits %s; minor edits %s",
+			map[bool]string{true: "left out", false: "kept"}[r.DropReverts], map[bool]string{true: "left out", false: "kept"}[r.DropBots],
+			map[bool]string{true: "left out", false: "kept"}[r.DropMinor]))
+	}
+	if f.Since != nil || f.Until != nil {
+		var from, to string = "the start", "the end"
+		if f.Since != nil {
+			from = f.Since.Format(time.RFC3339)
+		}
+		if f.Until != nil {
+			to = f.Until.Format(time.RFC3339)
+		}
+		notes = append(notes, fmt.Sprintf("time range: revisions in [%s, %s) kept", from, to))
+	}
+	var names []string
+	for _, in := range sum.Inputs {
+		names = append(names, filepath.Base(in.Name))
+	}
+	return tables.Table{
+		ID: "ingest_counts", Title: "Ingest: read, kept and left out", Section: tables.SectionCorpus, Order: 1,
+		Source:  fmt.Sprintf("%s (%s, %s) → %s", inputsLabel(names), plural(len(sum.Inputs), "input"), humanize.Bytes(uint64(sum.Bytes)), sum.Output),
+		Notes:   notes,
+		Columns: []tables.Column{{Name: "what", Kind: tables.String}, {Name: "count", Kind: tables.Int}},
+		Rows:    rows,
+	}
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// ParseBudget reads a download-policy budget R per cycle as a count of
+// pages or as a percentage of the pages (at least 1).
+func ParseBudget(s string, pages int) (int, error) {
+	s = strings.TrimSpace(s)
+	if p, ok := strings.CutSuffix(s, "%"); ok {
+		v, err := strconv.ParseFloat(p, 64)
+		if err != nil || !(v > 0 && v <= 100) {
+			return 0, fmt.Errorf("%q: want a percentage in (0, 100]", s)
+		}
+		return max(1, int(math.Round(v/100*float64(pages)))), nil
+	}
+	r, err := strconv.Atoi(s)
+	if err != nil || r < 1 {
+		return 0, fmt.Errorf("%q: want a positive number of downloads or a percentage", s)
+	}
+	if r > pages {
+		return 0, fmt.Errorf("%d downloads per cycle exceeds the %d pages", r, pages)
+	}
+	return r, nil
+}

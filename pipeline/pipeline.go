@@ -1,0 +1,342 @@
+// Package pipeline is revisit run as a library: ingest → replay → analyze
+// (with NHPP windows and staleness) → download policies → report, into one
+// output directory, with the defaults of Defaults. The command line only
+// binds its flags to a Config and calls Run.
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/dustin/go-humanize"
+
+	"github.com/revisit-dev/revisit/analysis"
+	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/generate"
+	"github.com/revisit-dev/revisit/ingest"
+	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/replay"
+	"github.com/revisit-dev/revisit/replay/policy"
+	"github.com/revisit-dev/revisit/reports"
+	"github.com/revisit-dev/revisit/series"
+)
+
+// Config is one run. Zero values of Unit, Rate, H, XMax, Samplers and
+// Cycle mean automatic (Defaults); the others take DefaultConfig's values
+// from the caller.
+type Config struct {
+	Inputs []string // dumps and logs, as ingest reads them
+	Out    string   // the run's directory (OpenRunDir's rules)
+	// Ingest holds ingest's filters and generic-log options; Inputs,
+	// Output and Version are set by Run. Progress and OnBad are passed on.
+	Ingest ingest.Options
+
+	Unit          float64  // seconds per unit; 0: h, or d for date-only sources
+	Rate, H, XMax float64  // 0: automatic (see Defaults)
+	Samplers      []string // replay sampler specs; nil: from Rate or replay.DefaultSamplers
+	Methods       []string // replay methods ("all")
+	Top           int      // pages replayed and analysed
+	NHPPPages     int      // busiest pages for NHPP windows and staleness
+	Seed          uint64
+	Reps          int // Monte-Carlo replicates of the Poisson screen
+	Workers       int // replay workers (0: all cores)
+	ScreenUpdates int // K of the Poisson screen
+	Cycle, Budget string
+	PolicyMax     int64 // skip the policies above this many updates
+	MaxVisits     int64
+	MaxPairs      int64
+	Include       []string // other results directories for the report
+	Title         string   // report title ("" → from the inputs)
+	Version       string   // recorded in every output
+
+	// Log receives the stage lines, the ingest summary and the stages' log
+	// lines; nil: quiet.
+	Log io.Writer
+	// OnStage, if set, is called as the run enters each stage (1 ingest …
+	// 7 report); tests cancel a run there.
+	OnStage func(n int)
+}
+
+// Stages is the number of stages a run goes through (OnStage's n).
+const Stages = 7
+
+// Result is what a finished run wrote.
+type Result struct {
+	Report   string         // the report directory (index.html inside)
+	Bundle   *tables.Bundle // the report's tables and figures (reports.Headline)
+	Defaults Defaults       // what the run chose
+}
+
+// UsageError is a run refused for its options or its output directory
+// (the command line's exit code 2), before or instead of any work.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+func usagef(format string, a ...any) error { return &UsageError{fmt.Errorf(format, a...)} }
+
+// IngestMemoryLimit is the soft memory limit (runtime/debug.SetMemoryLimit)
+// of the ingest stage unless GOMEMLIMIT is set: near it the garbage
+// collector runs sooner instead of letting the heap double, which keeps
+// peak RSS under 256 MiB for any input up to the caps
+// (bench/ingest-bombs.sh). It is soft: a larger live heap (a generic log of
+// tens of millions of records, held until the end) is never refused, only
+// collected more often.
+const IngestMemoryLimit = 192 << 20
+
+// SetIngestMemoryLimit applies IngestMemoryLimit unless the user chose a
+// limit with GOMEMLIMIT, and returns a function that restores the limit
+// before it (run's later stages may need a larger heap, where a soft limit
+// would only make the collector run without end).
+func SetIngestMemoryLimit() (restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	old := debug.SetMemoryLimit(IngestMemoryLimit)
+	return func() { debug.SetMemoryLimit(old) }
+}
+
+// stageLog prints one line per stage (the whole run's progress display
+// between the ingest bar and the report's path), nothing when quiet.
+type stageLog struct {
+	w       io.Writer // nil: quiet
+	start   time.Time
+	n       int
+	onStage func(n int) // Config.OnStage
+}
+
+func (s *stageLog) stage(name string) {
+	s.n++
+	if s.onStage != nil {
+		s.onStage(s.n)
+	}
+	if s.w != nil {
+		fmt.Fprintf(s.w, "revisit run: [%d/%d] %s (%s elapsed)\n", s.n, Stages, name, time.Since(s.start).Round(100*time.Millisecond))
+	}
+}
+
+func (s *stageLog) logf(format string, a ...any) {
+	if s.w != nil {
+		fmt.Fprintf(s.w, "  "+format+"\n", a...)
+	}
+}
+
+// Run does the whole job of c under c.Out: dataset/, ingest/, replay/,
+// analysis/, nhpp/, staleness/, policies/ (when the corpus has at least
+// MinPolicyPages pages and at most c.PolicyMax updates) and report/. Each
+// is written atomically; OUT follows OpenRunDir's rules (an earlier run's
+// stage directories are replaced, nothing else is touched, a new OUT is
+// removed after a failure). Cancelling ctx stops the running stage, which
+// leaves nothing behind. Options that cannot work are *UsageError.
+func Run(ctx context.Context, c Config) (res *Result, err error) {
+	st := &stageLog{w: c.Log, start: time.Now(), onStage: c.OnStage}
+	out, err := OpenRunDir(c.Out)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { out.Close(err == nil) }()
+	dir := out.Sub
+
+	// 1. Ingest.
+	st.stage("ingest " + inputsLabel(c.Inputs))
+	iopt := c.Ingest
+	iopt.Inputs, iopt.Output, iopt.Version = c.Inputs, dir("dataset"), c.Version
+	restoreLimit := SetIngestMemoryLimit()
+	sum, err := ingest.Run(ctx, iopt)
+	restoreLimit()
+	if err != nil {
+		var oe *ingest.OptionError
+		if errors.As(err, &oe) {
+			return nil, usagef("run: ingest: %v", oe.Err)
+		}
+		return nil, fmt.Errorf("run: ingest: %w", err)
+	}
+	if c.Log != nil {
+		fmt.Fprint(c.Log, sum.String())
+	}
+	// The dataset now holds the new corpus: the results and the report of
+	// an earlier run at OUT describe another one and must not survive a
+	// failure further down next to it (SPEC §1.3: nothing half-written
+	// where a finished output is expected).
+	for _, sub := range stageDirs {
+		if err := out.RemoveStage(sub); err != nil {
+			return nil, err
+		}
+	}
+	// SPEC §7.1: the report says what was filtered and why.
+	if err := WriteBundle(&tables.Bundle{Tables: []tables.Table{IngestTable(sum)}}, dir("ingest"), "ingest"); err != nil {
+		return nil, err
+	}
+
+	// The unit and the policy cycle follow the source's resolution (SPEC §3).
+	ds, err := dataset.Open(dir("dataset"))
+	if err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	var first *series.Page
+	var nPages, nUpdates int64
+	groups := map[string]bool{}
+	if err := ds.Each(func(p *series.Page) error {
+		if first == nil {
+			c := *p
+			first = &c
+		}
+		nPages++
+		nUpdates += int64(len(p.Updates))
+		if len(groups) < 2 {
+			groups[p.Group] = true
+		}
+		return ctx.Err()
+	}); err != nil {
+		return nil, fmt.Errorf("run: reading %s: %w", dir("dataset"), err)
+	}
+	if first == nil {
+		return nil, fmt.Errorf("run: the dataset %s has no pages (every page was filtered out: see the ingest summary above)", dir("dataset"))
+	}
+	def := DefaultsOf(&c, first, len(groups) > 1)
+	// x_max, h and the samplers: replay's defaults (replay.DefaultsFor),
+	// per page unless given; replay prints what it chose.
+	st.logf("unit %s, top %d, seed %d", def.UnitName, c.Top, c.Seed)
+
+	// 2. Replay.
+	st.stage("replay")
+	ropt := replay.Options{Dataset: dir("dataset"), Out: dir("replay"), Samplers: def.Samplers, Unit: def.Unit, H: def.Choice.H, XMax: def.Choice.XMax,
+		Top: c.Top, Seed: c.Seed, Workers: c.Workers, Recover: true, Version: c.Version, Log: st.logf,
+		MaxVisits: c.MaxVisits, MaxPairs: c.MaxPairs}
+	ropt.RecoverOpt.K, ropt.RecoverOpt.Extra = recoverK, recoverExt
+	ropt.Methods = c.Methods
+	if _, err := replay.Run(ctx, ropt); err != nil {
+		var oe *replay.OptionError
+		if errors.As(err, &oe) { // e.g. --x-max/h too many grid points
+			return nil, usagef("run: replay: %v", oe.Err)
+		}
+		return nil, fmt.Errorf("run: replay: %w", err)
+	}
+
+	// 3. Analysis, with 4. localized rates (NHPP) and 5. staleness on the
+	// busiest pages, each written as a results directory of its own.
+	st.stage("analyze")
+	aopt := analysis.Options{Dataset: dir("dataset"), Replay: dir("replay"), Out: dir("analysis"), Unit: def.Unit, Top: c.Top,
+		XMax: def.Choice.XMax, Seed: c.Seed, Reps: c.Reps, MinUpdates: c.ScreenUpdates, Estimates: ReadEstimates}
+	aopt.Log = c.Log
+	aopt.Localized = analysis.LocalizedOptions{NHPP: true, Staleness: true, SelectMax: c.NHPPPages,
+		Start: func(kind string, pages int) {
+			what := map[string]string{"nhpp": "NHPP windows", "staleness": "staleness"}[kind]
+			st.stage(fmt.Sprintf("%s on %s pages", what, humanize.Comma(int64(pages))))
+		},
+		Separate: func(kind string, b *tables.Bundle) error {
+			return WriteBundle(b, dir(kind), kind)
+		}}
+	if _, err := analysis.Run(ctx, aopt); err != nil {
+		if strings.HasPrefix(err.Error(), "analyze: ") { // its NHPP and staleness errors too
+			return nil, fmt.Errorf("run: %w", err)
+		}
+		return nil, fmt.Errorf("run: analyze: %w", err)
+	}
+
+	// 6. Download policies, when the corpus supports them.
+	dirs := []string{dir("ingest"), dir("analysis"), dir("nhpp"), dir("staleness")}
+	switch {
+	case nPages < MinPolicyPages:
+		st.stage(fmt.Sprintf("download policies skipped: %s pages (need at least %d)", humanize.Comma(nPages), MinPolicyPages))
+		if err := out.RemoveStage("policies"); err != nil {
+			return nil, err
+		}
+	case nUpdates > c.PolicyMax:
+		st.stage(fmt.Sprintf("download policies skipped: %s updates > --policy-max-updates %s", humanize.Comma(nUpdates), humanize.Comma(c.PolicyMax)))
+		if err := out.RemoveStage("policies"); err != nil {
+			return nil, err
+		}
+	default:
+		st.stage(fmt.Sprintf("download policies on %s pages", humanize.Comma(nPages)))
+		pb, err := runPolicies(ctx, ds, &c, def)
+		if err != nil {
+			return nil, fmt.Errorf("run: policies: %w", err)
+		}
+		if err := WriteBundle(pb, dir("policies"), "policies"); err != nil {
+			return nil, err
+		}
+		dirs = append(dirs, dir("policies"))
+	}
+
+	// 7. Report.
+	st.stage("report")
+	dirs = append(dirs, c.Include...)
+	var bs []*tables.Bundle
+	for _, d := range dirs {
+		b, err := tables.Read(d)
+		if err != nil {
+			return nil, fmt.Errorf("run: report: %w", err)
+		}
+		bs = append(bs, b)
+	}
+	title := c.Title
+	if title == "" {
+		title = "revisit report: " + filepath.Base(c.Inputs[0])
+		if len(c.Inputs) > 1 {
+			title += fmt.Sprintf(" and %d more", len(c.Inputs)-1)
+		}
+	}
+	b := reports.Merge(bs...)
+	ropts := reports.Options{Title: title, Inputs: dirs, Version: c.Version}
+	if c.Log != nil {
+		ropts.Log = st.logf
+	}
+	if err := reports.Write(b, dir("report"), ropts); err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	return &Result{Report: dir("report"), Bundle: b, Defaults: def}, nil
+}
+
+// runPolicies replays the download policies of SPEC §4.5 on every page:
+// cycles of def.Cycle, a budget of c.Budget, sites by def.Grouping.
+func runPolicies(ctx context.Context, ds *dataset.Reader, c *Config, def Defaults) (*tables.Bundle, error) {
+	pages, err := ds.All()
+	if err != nil {
+		return nil, err
+	}
+	cyc, err := generate.ParseDuration(def.Cycle)
+	if err != nil {
+		return nil, err
+	}
+	r, err := ParseBudget(c.Budget, len(pages))
+	if err != nil {
+		return nil, err
+	}
+	return policy.Run(ctx, pages, policy.Options{Cycle: cyc, Budget: r, Grouping: def.Grouping, Seed: c.Seed, Dataset: ds.Dir})
+}
+
+// WriteBundle writes b as a results directory of the given kind at dir
+// (atomically, replacing only an earlier one of that kind).
+func WriteBundle(b *tables.Bundle, dir, kind string) error {
+	return analysis.WriteResults(dir, kind, func(tmp string) error {
+		if err := b.Write(tmp); err != nil {
+			return fmt.Errorf("%s %s: %w", kind, dir, err)
+		}
+		return nil
+	})
+}
+
+// ReadEstimates adapts replay.ReadEstimates to analysis.EstimateRow and a
+// provenance line (samplers, how x_max and h were chosen and their
+// values, seed, unit: replay.Meta.Describe): analysis.Options.Estimates.
+func ReadEstimates(dir string) ([]analysis.EstimateRow, string, error) {
+	meta, est, err := replay.ReadEstimates(dir)
+	if err != nil {
+		return nil, "", err
+	}
+	rows := make([]analysis.EstimateRow, len(est))
+	for i, e := range est {
+		rows[i] = analysis.EstimateRow{PageID: e.PageID, Title: e.Title, Sampler: e.Sampler, Method: e.Method, Kind: e.Kind, CDF: e.CDF, Rate: e.Rate, Note: e.Note}
+	}
+	src := fmt.Sprintf("replay %s: %s", dir, meta.Describe())
+	return rows, src, nil
+}
