@@ -12,8 +12,8 @@ import (
 
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/replay"
-	"github.com/revisit-dev/revisit/transform"
 )
 
 func newAnalyzeCmd(g *globals) *cobra.Command {
@@ -78,7 +78,7 @@ the full analysis.`,
 		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if unit != "" {
-				u, err := transform.ParseUnit(unit)
+				u, err := units.ParseUnit(unit)
 				if err != nil {
 					return usagef("--unit: %v", err)
 				}

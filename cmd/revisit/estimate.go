@@ -14,8 +14,8 @@ import (
 
 	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/replay"
-	"github.com/revisit-dev/revisit/transform"
 )
 
 func newEstimateCmd(g *globals) *cobra.Command {
@@ -80,7 +80,7 @@ replay's estimates when estimate is given the same --unit, --h and --x-max.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Inputs = args
 			if unit != "" {
-				u, err := transform.ParseUnit(unit)
+				u, err := units.ParseUnit(unit)
 				if err != nil {
 					return usagef("--unit: %v", err)
 				}

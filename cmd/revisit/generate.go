@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/generate"
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 func newGenerateCmd(g *globals) *cobra.Command {
@@ -72,7 +73,7 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
   revisit generate --format yelp --unit d --model 'lrd:0.8,(exp:0.2)' -o yelp-gen`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			unitS, ok := generate.Units[unit]
+			unitS, ok := units.Short(unit)
 			if !ok {
 				return usagef("--unit %q: want s, m, h, d, w or y", unit)
 			}
@@ -80,11 +81,11 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
 			if err != nil {
 				return usagef("--model: %v", err)
 			}
-			spanS, err := generate.ParseDuration(span)
+			spanS, err := units.ParseDuration(span)
 			if err != nil {
 				return usagef("--span: %v", err)
 			}
-			t0, err := generate.ParseStart(start)
+			t0, err := units.ParseStart(start)
 			if err != nil {
 				return usagef("--start: %v", err)
 			}

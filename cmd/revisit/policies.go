@@ -11,7 +11,7 @@ import (
 
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/dataset"
-	"github.com/revisit-dev/revisit/generate"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/replay/policy"
 )
 
@@ -63,7 +63,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
   revisit policies ds --cycle 30d --budget 100 --policies greedy,proportional,adaptive --sample 4 --start 2005-01-01 --end 2008-01-01`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := generate.ParseDuration(cycle)
+			c, err := units.ParseDuration(cycle)
 			if err != nil {
 				return usagef("--cycle: %v", err)
 			}
@@ -89,7 +89,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 				if s.v == "" {
 					continue
 				}
-				t, err := generate.ParseStart(s.v)
+				t, err := units.ParseStart(s.v)
 				if err != nil {
 					return usagef("%s: %v", s.flag, err)
 				}

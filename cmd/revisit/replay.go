@@ -15,8 +15,8 @@ import (
 
 	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/replay"
-	"github.com/revisit-dev/revisit/transform"
 )
 
 func newReplayCmd(g *globals) *cobra.Command {
@@ -100,7 +100,7 @@ and memory independent of the visits (well under 1 GiB in all).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Dataset = args[0]
 			if unit != "" {
-				u, err := transform.ParseUnit(unit)
+				u, err := units.ParseUnit(unit)
 				if err != nil {
 					return usagef("--unit: %v", err)
 				}

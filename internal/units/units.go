@@ -25,9 +25,10 @@ const (
 	Year   = 365.25 * Day
 )
 
-// short is the length in seconds of a short unit name (s, m, min, h, d,
-// w, y), exactly as written, and whether there is one.
-func short(name string) (float64, bool) {
+// Short is the length in seconds of a short unit name (s, m, min, h, d,
+// w, y), exactly as written (case and spaces count), and whether there is
+// one: the units of ParseDuration and of generate --unit.
+func Short(name string) (float64, bool) {
 	switch name {
 	case "s":
 		return Second, true
@@ -51,7 +52,7 @@ func short(name string) (float64, bool) {
 // seconds.
 func ParseUnit(s string) (float64, error) {
 	n := strings.ToLower(strings.TrimSpace(s))
-	if u, ok := short(n); ok {
+	if u, ok := Short(n); ok {
 		return u, nil
 	}
 	switch n {
@@ -124,7 +125,7 @@ func ParseDuration(s string) (int64, error) {
 		return 0, fmt.Errorf("duration %q: want a number and a unit (s, m, h, d, w, y), e.g. 5y", s)
 	}
 	v, err := strconv.ParseFloat(t[:i], 64)
-	u, ok := short(t[i:])
+	u, ok := Short(t[i:])
 	if err != nil || !ok {
 		return 0, fmt.Errorf("duration %q: want a number and a unit (s, m, h, d, w, y), e.g. 5y", s)
 	}
