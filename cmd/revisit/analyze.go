@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/analysis"
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/replay"
@@ -276,17 +276,13 @@ func printRecommendation(w io.Writer, sc analysis.Scenario, sum []analysis.Metho
 		if e.Method == rec.Method {
 			mark = "*"
 		}
-		fmt.Fprintf(w, "%s %-12s %-8s %6d %10s %10s %10s %10s\n", mark, e.Sampler, e.Method, e.Pages, num(e.MeanWMRD), num(e.MedianWMRD), num(e.MeanKS), num(e.MedianKS))
+		fmt.Fprintf(w, "%s %-12s %-8s %6s %10s %10s %10s %10s\n", mark, e.Sampler, e.Method, human.Comma(int64(e.Pages)), num(e.MeanWMRD), num(e.MedianWMRD), num(e.MeanKS), num(e.MedianKS))
 	}
 	return nil
 }
 
-func num(v float64) string {
-	if math.IsNaN(v) {
-		return "—"
-	}
-	return fmt.Sprintf("%.4g", v)
-}
+// num prints an error for the terminal (human.Float: "—" for NaN).
+func num(v float64) string { return human.Float(v) }
 
 // readReplay adapts replay.ReadEstimates to analysis.EstimateRow and a
 // provenance line (samplers, how x_max and h were chosen and their

@@ -11,6 +11,7 @@ import (
 
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/replay/policy"
 )
@@ -143,7 +144,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 			opt.Budgets = budgets
 			opt.Dataset = args[0]
 			if !g.quiet {
-				fmt.Fprintf(os.Stderr, "policies: %d pages, cycle %s, R = %d per cycle…\n", len(pages), cycle, r)
+				fmt.Fprintf(os.Stderr, "policies: %s, cycle %s, R = %s per cycle…\n", human.Count(int64(len(pages)), "page", "pages"), cycle, human.Comma(int64(r)))
 			}
 			b, err := policy.Run(cmd.Context(), pages, opt)
 			if err != nil {
