@@ -204,7 +204,8 @@ func machineFloat(x float64) string {
 	return strconv.FormatFloat(x, 'g', -1, 64)
 }
 
-// humanRows formats every cell of t for people (see Human), column by
+// HumanRows formats every cell of t for people (see Human), as every
+// table of a report and the terminal print them, column by
 // column: a Time column whose values all fall on midnight UTC prints dates
 // only, otherwise every cell shows date and time; a Float column of
 // non-negative values with one below 10⁻³ (and none from 1,000 up) prints
@@ -216,7 +217,7 @@ func machineFloat(x float64) string {
 // 1,663,608,137,959,423,511); a Percent column prints every value with
 // the same number of decimals (81.2% 85.5% 4.3%, not 81.2% 85.46% 4.3%),
 // exactly 0 and 100% as such.
-func humanRows(t *tables.Table) [][]string {
+func HumanRows(t *tables.Table) [][]string {
 	dateOnly := make([]bool, len(t.Columns))
 	sci := make([]bool, len(t.Columns))
 	pctDec := make([]int, len(t.Columns))

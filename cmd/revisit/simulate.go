@@ -117,11 +117,7 @@ func printTable(w io.Writer, t tables.Table) {
 		head = append(head, c.Name)
 	}
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
-	for _, r := range t.Rows {
-		var cells []string
-		for j, c := range r {
-			cells = append(cells, cellText(t.Columns[j].Kind, c))
-		}
+	for _, cells := range reports.HumanRows(&t) {
 		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
 	}
 	tw.Flush()
@@ -130,7 +126,3 @@ func printTable(w io.Writer, t tables.Table) {
 	}
 	fmt.Fprintln(w)
 }
-
-// cellText prints a cell as the report's tables do (reports.Human): counts
-// with separators, about 4 significant digits, percentages, "—" for NaN.
-func cellText(k tables.Kind, c any) string { return reports.Human(k, c) }
