@@ -5,9 +5,9 @@ import (
 	"math"
 	"regexp"
 	"strconv"
-	"strings"
 	"time"
 
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/model"
 )
 
@@ -74,38 +74,14 @@ func ParseModels(specs []string, unit float64) ([]Weighted, error) {
 	return out, nil
 }
 
-// Units maps unit names to seconds.
-var Units = map[string]float64{"s": 1, "m": 60, "min": 60, "h": 3600, "d": 86400, "w": 7 * 86400, "y": 365.25 * 86400}
-
 // ParseDuration reads a duration as a number and a unit (s, m, h, d, w, y
-// = 365.25 d), e.g. "5y", "90d", "1.5h", and returns whole seconds.
-func ParseDuration(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	i := strings.IndexFunc(t, func(c rune) bool { return (c < '0' || c > '9') && c != '.' })
-	if i <= 0 {
-		return 0, fmt.Errorf("duration %q: want a number and a unit (s, m, h, d, w, y), e.g. 5y", s)
-	}
-	v, err := strconv.ParseFloat(t[:i], 64)
-	u, ok := Units[t[i:]]
-	if err != nil || !ok {
-		return 0, fmt.Errorf("duration %q: want a number and a unit (s, m, h, d, w, y), e.g. 5y", s)
-	}
-	sec := v * u
-	if !(sec >= 1) || sec > 1e12 {
-		return 0, fmt.Errorf("duration %q: must be between 1 s and 30,000 years", s)
-	}
-	return int64(math.Round(sec)), nil
-}
+// = 365.25 d), e.g. "5y", "90d", "1.5h", and returns whole seconds: see
+// units.ParseDuration.
+func ParseDuration(s string) (int64, error) { return units.ParseDuration(s) }
 
-// ParseStart reads a UTC date "2006-01-02" or time "2006-01-02T15:04:05Z".
-func ParseStart(s string) (time.Time, error) {
-	for _, layout := range []string{"2006-01-02", time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t.UTC(), nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("start %q: want a date YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ", s)
-}
+// ParseStart reads a UTC date "2006-01-02" or time "2006-01-02T15:04:05Z":
+// see units.ParseStart.
+func ParseStart(s string) (time.Time, error) { return units.ParseStart(s) }
 
 // Validate checks the config.
 func (c *Config) Validate() error {

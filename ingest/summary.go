@@ -7,9 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dustin/go-humanize"
-
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/human"
 )
 
 // Summary is what a run did, for people (String) and the manifest.
@@ -79,33 +78,13 @@ func (d *driver) summary(elapsed time.Duration) *Summary {
 		RevisionFilters: d.opt.revisionFiltersInfo(), NoSHA1: d.noSHA1}
 }
 
-func n(v int64) string { return humanize.Comma(v) }
-
-// count is "1 page" or "2,000 pages": the number with thousands
-// separators and the noun in the singular or plural.
-func count(v int64, one, many string) string {
-	if v == 1 {
-		return "1 " + one
-	}
-	return n(v) + " " + many
-}
-
-// millis formats a duration for people: "708 ms" under a second, else
-// rounded to a tenth of a second ("12.3s", "2m5.1s").
-func millis(d time.Duration) string {
-	if d < time.Second {
-		return fmt.Sprintf("%d ms", d.Milliseconds())
-	}
-	return d.Round(100 * time.Millisecond).String()
-}
-
 // badList is "1 json, 2 timestamp": the bad records by reason, sorted
 // (only the reason when there is one), and their total.
 func badList(bad map[string]int64) (string, int64) {
 	var items []string
 	var total int64
 	for _, k := range slices.Sorted(maps.Keys(bad)) {
-		items = append(items, n(bad[k])+" "+k)
+		items = append(items, human.Comma(bad[k])+" "+k)
 		total += bad[k]
 	}
 	if len(bad) == 1 {
@@ -155,42 +134,42 @@ func (s *Summary) skipPhrase(reason SkipReason, v int64) string {
 		for _, x := range f.Namespaces {
 			ns = append(ns, fmt.Sprint(x))
 		}
-		return count(v, "page", "pages") + " outside --namespaces " + strings.Join(ns, ",")
+		return human.Count(v, "page", "pages") + " outside --namespaces " + strings.Join(ns, ",")
 	case SkipRedirect:
-		return count(v, "redirect page", "redirect pages") + " (--no-redirects)"
+		return human.Count(v, "redirect page", "redirect pages") + " (--no-redirects)"
 	case SkipTimeRange:
 		what, flags := timeRange(f)
-		return count(v, "page", "pages") + " with no revision " + what + " (" + flags + ")"
+		return human.Count(v, "page", "pages") + " with no revision " + what + " (" + flags + ")"
 	case SkipMinUpdates:
-		return fmt.Sprintf("%s below --min-updates %d", count(v, "page", "pages"), f.MinUpdates)
+		return fmt.Sprintf("%s below --min-updates %d", human.Count(v, "page", "pages"), f.MinUpdates)
 	case SkipRevisionFilters:
-		return count(v, "page", "pages") + " with no revision left by " + s.revisionFlags()
+		return human.Count(v, "page", "pages") + " with no revision left by " + s.revisionFlags()
 	case SkipRevert:
-		return count(v, "identity revert", "identity reverts") + " (--drop-reverts)"
+		return human.Count(v, "identity revert", "identity reverts") + " (--drop-reverts)"
 	case SkipReverted:
-		return count(v, "revision", "revisions") + " undone by an identity revert (--drop-reverts)"
+		return human.Count(v, "revision", "revisions") + " undone by an identity revert (--drop-reverts)"
 	case SkipBot:
-		return count(v, "revision", "revisions") + " by bots (--drop-bots" + s.botRule() + ")"
+		return human.Count(v, "revision", "revisions") + " by bots (--drop-bots" + s.botRule() + ")"
 	case SkipNoPageID:
-		return count(v, "mediawiki_history revision", "mediawiki_history revisions") + " without a page_id (deleted pages)"
+		return human.Count(v, "mediawiki_history revision", "mediawiki_history revisions") + " without a page_id (deleted pages)"
 	case SkipMinor:
-		return count(v, "minor revision", "minor revisions") + " (--drop-minor)"
+		return human.Count(v, "minor revision", "minor revisions") + " (--drop-minor)"
 	case SkipRevisionsOfSkippedPages:
-		return count(v, "revision", "revisions") + " of the pages left out"
+		return human.Count(v, "revision", "revisions") + " of the pages left out"
 	case SkipRevisionsOutsideTimeRange:
 		_, flags := timeRange(f)
-		return count(v, "revision", "revisions") + " outside the time range (" + flags + ")"
+		return human.Count(v, "revision", "revisions") + " outside the time range (" + flags + ")"
 	case SkipArchiveUnknownFormat:
-		return count(v, "archive member", "archive members") + " of unknown format (not read)"
+		return human.Count(v, "archive member", "archive members") + " of unknown format (not read)"
 	case SkipArchiveSymlink, SkipArchiveHardlink, SkipArchiveDevice, SkipArchiveFIFO:
-		return count(v, "archive member that is", "archive members that are") + " " + map[SkipReason][2]string{
+		return human.Count(v, "archive member that is", "archive members that are") + " " + map[SkipReason][2]string{
 			SkipArchiveSymlink: {"a symbolic link", "symbolic links"}, SkipArchiveHardlink: {"a hard link", "hard links"},
 			SkipArchiveDevice: {"a device", "devices"}, SkipArchiveFIFO: {"a FIFO", "FIFOs"}}[reason][min(v-1, 1)] +
 			map[bool]string{true: " (not a file)", false: " (not files)"}[v == 1]
 	case SkipArchiveOtherType:
-		return count(v, "archive member", "archive members") + " that are not regular files"
+		return human.Count(v, "archive member", "archive members") + " that are not regular files"
 	}
-	return n(v) + " " + strings.ReplaceAll(string(reason), "_", " ")
+	return human.Comma(v) + " " + strings.ReplaceAll(string(reason), "_", " ")
 }
 
 // revisionFlags names the revision filters in force ("--drop-reverts,
@@ -216,7 +195,7 @@ func (s *Summary) botRule() string {
 		parts = append(parts, "names matching "+r.BotPattern)
 	}
 	if r.BotList != "" {
-		parts = append(parts, count(int64(r.BotNames), "name", "names")+" in "+r.BotList)
+		parts = append(parts, human.Count(int64(r.BotNames), "name", "names")+" in "+r.BotList)
 	}
 	if len(parts) == 0 {
 		return ""
@@ -234,27 +213,26 @@ func (s *Summary) String() string {
 	c := s.Counts
 	// Compressed inputs: the decompressed bytes are the work done (a plain
 	// tar's members are fewer bytes than the tar, and the tar's the work).
-	read := humanize.Bytes(uint64(s.Bytes)) + " read"
+	read := human.Bytes(s.Bytes) + " read"
 	if s.Decompressed > s.Bytes {
-		read += " (" + humanize.Bytes(uint64(s.Decompressed)) + " decompressed)"
+		read += " (" + human.Bytes(s.Decompressed) + " decompressed)"
 	}
 	rate := ""
-	if sec := s.Elapsed.Seconds(); sec > 0 {
-		work := max(s.Decompressed, s.Bytes)
-		rate = fmt.Sprintf(": %s/s, %s revisions/s", humanize.Bytes(uint64(float64(work)/sec)), n(int64(float64(c.RevisionsRead)/sec)))
+	if s.Elapsed > 0 {
+		rate = ": " + human.ByteRate(max(s.Decompressed, s.Bytes), s.Elapsed) + ", " + human.Rate(c.RevisionsRead, s.Elapsed) + " revisions/s"
 	}
-	fmt.Fprintf(&b, "ingested %s: %s in %s%s → %s\n", count(int64(len(s.Inputs)), "input", "inputs"), read, millis(s.Elapsed), rate, s.Output)
+	fmt.Fprintf(&b, "ingested %s: %s in %s%s → %s\n", human.Count(int64(len(s.Inputs)), "input", "inputs"), read, human.Elapsed(s.Elapsed), rate, s.Output)
 	for _, in := range s.Inputs {
 		bad := ""
 		if len(in.Bad) > 0 {
 			list, total := badList(in.Bad)
-			bad = "; " + count(total, "bad record", "bad records") + " skipped: " + list
+			bad = "; " + human.Count(total, "bad record", "bad records") + " skipped: " + list
 		}
-		fmt.Fprintf(&b, "  %s (%s, %s%s)\n", in.Name, in.Format, humanize.Bytes(uint64(in.Size)), bad)
+		fmt.Fprintf(&b, "  %s (%s, %s%s)\n", in.Name, in.Format, human.Bytes(in.Size), bad)
 	}
-	fmt.Fprintf(&b, "pages:     %s read, %s kept\n", n(c.PagesRead), n(c.PagesKept))
+	fmt.Fprintf(&b, "pages:     %s read, %s kept\n", human.Comma(c.PagesRead), human.Comma(c.PagesKept))
 	fmt.Fprintf(&b, "revisions: %s read, %s kept → %s updates (%s collapsed)\n",
-		n(c.RevisionsRead), n(c.RevisionsKept), n(c.Updates), count(c.Collapsed, "same-second revision", "same-second revisions"))
+		human.Comma(c.RevisionsRead), human.Comma(c.RevisionsKept), human.Comma(c.Updates), human.Count(c.Collapsed, "same-second revision", "same-second revisions"))
 	skipped := map[SkipReason]int64{}
 	for _, sk := range Skips(c) {
 		if _, bad := sk.Reason.Bad(); !bad {
@@ -266,7 +244,7 @@ func (s *Summary) String() string {
 		if k == skipBadRecords {
 			if len(s.Bad) > 0 {
 				list, total := badList(s.Bad)
-				lines = append(lines, count(total, "bad record", "bad records")+" (--skip-bad): "+list)
+				lines = append(lines, human.Count(total, "bad record", "bad records")+" (--skip-bad): "+list)
 			}
 			continue
 		}
@@ -288,20 +266,20 @@ func (s *Summary) String() string {
 	switch {
 	case s.YelpJoined+s.YelpUnjoined > 0:
 		fmt.Fprintf(&b, "yelp: %s joined to the business file (titled by name), %s not in it (titled by id)\n",
-			count(s.YelpJoined, "business", "businesses"), n(s.YelpUnjoined))
+			human.Count(s.YelpJoined, "business", "businesses"), human.Comma(s.YelpUnjoined))
 	case s.YelpIDTitles > 0:
 		fmt.Fprintf(&b, "yelp: %s; titles are business ids: add yelp_academic_dataset_business.json to the inputs to show names\n",
-			count(s.YelpIDTitles, "business", "businesses"))
+			human.Count(s.YelpIDTitles, "business", "businesses"))
 	}
 	if s.TitleChanges > 0 {
 		fmt.Fprintf(&b, "%s another --title value than %s object's first (the first is kept)\n",
-			count(s.TitleChanges, "record had", "records had"), map[bool]string{true: "its", false: "their"}[s.TitleChanges == 1])
+			human.Count(s.TitleChanges, "record had", "records had"), map[bool]string{true: "its", false: "their"}[s.TitleChanges == 1])
 	}
 	if s.NoSHA1 > 0 {
-		fmt.Fprintf(&b, "%s no <sha1>: not checked for identity reverts (--drop-reverts)\n", count(s.NoSHA1, "revision had", "revisions had"))
+		fmt.Fprintf(&b, "%s no <sha1>: not checked for identity reverts (--drop-reverts)\n", human.Count(s.NoSHA1, "revision had", "revisions had"))
 	}
 	if s.Remapped > 0 {
-		fmt.Fprintf(&b, "%s remapped: two sources used the same id\n", count(s.Remapped, "page id", "page ids"))
+		fmt.Fprintf(&b, "%s remapped: two sources used the same id\n", human.Count(s.Remapped, "page id", "page ids"))
 	}
 	return b.String()
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/internal/pool"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
@@ -184,7 +185,6 @@ type job struct {
 	si   int
 	pd   PageDefaults // the page's x_max, h and E[U]
 	smp  Sampler      // smp[si] on this page (ForMean)
-	tok  int          // reorder-buffer tokens held (see resultBudget)
 }
 
 type jobResult struct {
@@ -192,10 +192,8 @@ type jobResult struct {
 	est  []Estimate
 	skip *LimitError      // the job was left out: too much work
 	obs  *visits.Observed // what the crawler saw (WriteObservations)
-	err  error            // the job failed
 	page *series.Page
 	smp  string
-	tok  int
 }
 
 // limits are the options' work limits with the defaults filled in.
@@ -293,12 +291,6 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	logf("replay: x_max %s; h %s; samplers %s", choices.XMaxRule, choices.HRule, choices.SamplerRule)
 	cfg := Config{Methods: methods, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt}
 
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan job)
-	results := make(chan jobResult, workers)
-	// The reorder buffer: 4 tokens per worker (jobTokens).
-	inflight := make(chan struct{}, 4*workers)
 	unit := opt.Unit
 	var unitOnce sync.Once
 	setUnit := func(p *series.Page) {
@@ -309,82 +301,54 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		})
 	}
 
-	// workers
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				s := j.smp
-				cfg := cfg // this page's x_max and h
-				cfg.XMax, cfg.H = j.pd.XMax, j.pd.H
-				t := transform.Times(j.page.Updates, unit)
-				skip := func(le *LimitError) bool {
-					select {
-					case results <- jobResult{seq: j.seq, skip: le, page: j.page, smp: s.Spec, tok: j.tok}:
-						return true
-					case <-ctx.Done():
-						return false
-					}
-				}
-				// Refuse before crawling what would take too long or
-				// tabulate too large a grid.
-				if n := cfg.XMax / s.Step(cfg.H); !(n <= MaxGrid) {
-					if !skip(&LimitError{SkipMaxGrid, n, int64(MaxGrid)}) {
-						return
-					}
-					continue
-				}
-				if le := EstimateWork(s, t[len(t)-1], &cfg).check(maxVisits, maxPairs); le != nil {
-					if !skip(le) {
-						return
-					}
-					continue
-				}
-				r := model.NewRand(opt.Seed, streamOf(j.page.ID, s.Spec))
-				var (
-					est []Estimate
-					obs *visits.Observed
-					res pathResult
-					err error
-				)
-				if opt.WriteObservations != "" { // what the crawler saw, as written
-					est, obs, err = observePage(ctx, j.page, unit, s, &cfg, r, newGuard(ctx, maxVisits, maxPairs), opt.WriteObservations)
-				} else {
-					res, err = replayPath(&sliceUpdates{t: t}, newVisitGen(s, r), t[len(t)-1], s, &cfg, newGuard(ctx, maxVisits, maxPairs))
-					// truth from the exact integer intervals (transform.Intervals), not from differences of t
-					est = append(res.est, truthFromIntervals(transform.Intervals(j.page.Updates, unit),
-						newGrid(s.Step(cfg.H), cfg.XMax).x, s.Spec, res.visits)...)
-				}
-				if err != nil {
-					var le *LimitError
-					if errors.As(err, &le) && skip(le) {
-						continue
-					}
-					if le == nil && ctx.Err() == nil { // a failure, not a cancellation
-						select {
-						case results <- jobResult{seq: j.seq, err: fmt.Errorf("page %d %q with %s: %w", j.page.ID, j.page.Title, s.Spec, err), tok: j.tok}:
-							continue
-						case <-ctx.Done():
-						}
-					}
-					return // cancelled: Run returns ctx.Err()
-				}
-				for i := range est {
-					est[i].PageID, est[i].Title = j.page.ID, j.page.Title
-				}
-				select {
-				case results <- jobResult{seq: j.seq, est: est, tok: j.tok, obs: obs}:
-				case <-ctx.Done():
-					return
-				}
+	// work replays one page × sampler job; a job left out by a limit is a
+	// result (skip), not an error.
+	work := func(ctx context.Context, j job) (jobResult, error) {
+		s := j.smp
+		cfg := cfg // this page's x_max and h
+		cfg.XMax, cfg.H = j.pd.XMax, j.pd.H
+		t := transform.Times(j.page.Updates, unit)
+		skip := func(le *LimitError) (jobResult, error) {
+			return jobResult{seq: j.seq, skip: le, page: j.page, smp: s.Spec}, nil
+		}
+		// Refuse before crawling what would take too long or
+		// tabulate too large a grid.
+		if n := cfg.XMax / s.Step(cfg.H); !(n <= MaxGrid) {
+			return skip(&LimitError{SkipMaxGrid, n, int64(MaxGrid)})
+		}
+		if le := EstimateWork(s, t[len(t)-1], &cfg).check(maxVisits, maxPairs); le != nil {
+			return skip(le)
+		}
+		r := model.NewRand(opt.Seed, streamOf(j.page.ID, s.Spec))
+		var (
+			est []Estimate
+			obs *visits.Observed
+			res pathResult
+			err error
+		)
+		if opt.WriteObservations != "" { // what the crawler saw, as written
+			est, obs, err = observePage(ctx, j.page, unit, s, &cfg, r, newGuard(ctx, maxVisits, maxPairs), opt.WriteObservations)
+		} else {
+			res, err = replayPath(&sliceUpdates{t: t}, newVisitGen(s, r), t[len(t)-1], s, &cfg, newGuard(ctx, maxVisits, maxPairs))
+			// truth from the exact integer intervals (transform.Intervals), not from differences of t
+			est = append(res.est, truthFromIntervals(transform.Intervals(j.page.Updates, unit),
+				newGrid(s.Step(cfg.H), cfg.XMax).x, s.Spec, res.visits)...)
+		}
+		if err != nil {
+			var le *LimitError
+			if errors.As(err, &le) {
+				return skip(le)
 			}
-		}()
+			// a failure; after a cancellation the pool reports ctx.Err()
+			return jobResult{}, fmt.Errorf("page %d %q with %s: %w", j.page.ID, j.page.Title, s.Spec, err)
+		}
+		for i := range est {
+			est[i].PageID, est[i].Title = j.page.ID, j.page.Title
+		}
+		return jobResult{seq: j.seq, est: est, obs: obs}, nil
 	}
 
 	// producer
-	var prodErr error
 	pages := 0
 	var total atomic.Int64 // jobs in all, once known; −1 before
 	total.Store(-1)
@@ -392,10 +356,9 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	var sent []ShardPage                    // per page sent, for ShardFile
 	sharded := opt.Shard.Sharded()
 	var owned int64 // pages of this shard read
-	go func() {
-		defer close(jobs)
+	produce := func(ctx context.Context, send pool.Send[job]) error {
 		seq := 0
-		send := func(p *series.Page, pos int64) error {
+		sendPage := func(p *series.Page, pos int64) error {
 			setUnit(p)
 			pages++
 			pd := DefaultsFor(p, unit, choice)
@@ -408,18 +371,8 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 				if err != nil {
 					return fmt.Errorf("page %d %q: %w", p.ID, p.Title, err)
 				}
-				tok := jobTokens(pd.XMax/sp.Step(pd.H)+2, workers)
-				for range tok { // only this goroutine takes tokens: no deadlock
-					select {
-					case inflight <- struct{}{}:
-					case <-ctx.Done():
-						return ctx.Err()
-					}
-				}
-				select {
-				case jobs <- job{seq: seq, page: p, si: si, pd: pd, smp: sp, tok: tok}:
-				case <-ctx.Done():
-					return ctx.Err()
+				if err := send(job{seq: seq, page: p, si: si, pd: pd, smp: sp}, jobTokens(pd.XMax/sp.Step(pd.H)+2, workers)); err != nil {
+					return err
 				}
 				seq++
 			}
@@ -466,7 +419,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 					first.Offer(p)
 				}
 			default:
-				return send(p, pos)
+				return sendPage(p, pos)
 			}
 			return nil
 		})
@@ -478,20 +431,17 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 			total.Store(int64(len(kept) * len(smp)))
 			meta.Skipped["not_in_top"] = owned - meta.Skipped["min_updates"] - meta.Skipped["fewer_than_2_updates"] - int64(len(kept))
 			for i := range kept {
-				if err = send(&kept[i], -1); err != nil {
+				if err = sendPage(&kept[i], -1); err != nil {
 					break
 				}
 			}
 		}
-		prodErr = err
-	}()
-	go func() { wg.Wait(); close(results) }()
+		return err
+	}
 
 	// writer: in job order
 	sum := newSummary()
-	pending := map[int]jobResult{}
-	next := 0
-	var werr error
+	next := 0 // jobs written
 	lastLog := time.Now()
 	var (
 		done, limited int        // jobs crawled, jobs left out by the limits
@@ -501,78 +451,54 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		limitSkips    = map[string]int64{}
 		jobSkips      = map[int][]string{} // page index → its jobs' limit reasons (ShardFile)
 	)
-	for res := range results {
-		pending[res.seq] = res
-		for {
-			r, ok := pending[next]
-			if !ok {
-				break
+	sink := func(r jobResult) error {
+		next++
+		if r.seq%len(smp) == 0 {
+			pageSkips = 0
+		}
+		if r.skip != nil {
+			limitSkips[r.skip.Reason]++ // meta.Skipped is the producer's until it is done
+			if sharded {
+				jobSkips[r.seq/len(smp)] = append(jobSkips[r.seq/len(smp)], r.skip.Reason)
 			}
-			delete(pending, next)
-			next++
-			for range r.tok {
-				<-inflight
+			if limited++; limited == 1 {
+				firstSkip = &r
 			}
-			if werr == nil && r.err != nil {
-				werr = r.err
-				cancel()
+			if pageSkips++; pageSkips == len(smp) {
+				emptyPages++
 			}
-			if werr != nil {
-				continue
-			}
-			if r.seq%len(smp) == 0 {
-				pageSkips = 0
-			}
-			if r.skip != nil {
-				limitSkips[r.skip.Reason]++ // meta.Skipped is the producer's until it is done
-				if sharded {
-					jobSkips[r.seq/len(smp)] = append(jobSkips[r.seq/len(smp)], r.skip.Reason)
-				}
-				if limited++; limited == 1 {
-					firstSkip = &r
-				}
-				if pageSkips++; pageSkips == len(smp) {
-					emptyPages++
-				}
-				if limited <= 10 {
-					logf("replay: page %d %q with %s left out: %v", r.page.ID, r.page.Title, r.smp, r.skip)
-				}
-				if opt.Progress != nil {
-					opt.Progress(next, int(total.Load()))
-				}
-				continue
-			}
-			done++
-			est := r.est
-			for i := range est {
-				if err := w.write(&est[i]); err != nil {
-					werr = fmt.Errorf("replay output %s: %w", opt.Out, err)
-					cancel()
-					break
-				}
-			}
-			sum.add(est)
-			if werr == nil && r.obs != nil {
-				if err := ow.write(r.seq%len(smp), r.obs); err != nil {
-					werr = fmt.Errorf("replay output %s: %w", opt.Out, err)
-					cancel()
-				}
+			if limited <= 10 {
+				logf("replay: page %d %q with %s left out: %v", r.page.ID, r.page.Title, r.smp, r.skip)
 			}
 			if opt.Progress != nil {
 				opt.Progress(next, int(total.Load()))
 			}
-			if time.Since(lastLog) > 5*time.Second {
-				logf("replay: %d page×sampler jobs done (%.0f/s)", next, float64(next)/time.Since(start).Seconds())
-				lastLog = time.Now()
+			return nil
+		}
+		done++
+		est := r.est
+		for i := range est {
+			if err := w.write(&est[i]); err != nil {
+				return fmt.Errorf("replay output %s: %w", opt.Out, err)
 			}
 		}
+		sum.add(est)
+		if r.obs != nil {
+			if err := ow.write(r.seq%len(smp), r.obs); err != nil {
+				return fmt.Errorf("replay output %s: %w", opt.Out, err)
+			}
+		}
+		if opt.Progress != nil {
+			opt.Progress(next, int(total.Load()))
+		}
+		if time.Since(lastLog) > 5*time.Second {
+			logf("replay: %d page×sampler jobs done (%.0f/s)", next, float64(next)/time.Since(start).Seconds())
+			lastLog = time.Now()
+		}
+		return nil
 	}
-	if werr == nil {
-		werr = prodErr
-	}
-	if werr == nil {
-		werr = ctx.Err()
-	}
+	// The reorder buffer: 4 tokens per worker (jobTokens).
+	werr := pool.Ordered(ctx, pool.Options{Workers: workers, Window: 4 * workers}, produce, work, sink)
 	if werr != nil {
 		w.abort()
 		return nil, werr

@@ -5,12 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/revisit-dev/revisit/internal/pool"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/model"
 )
@@ -226,62 +225,30 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 		truths[si] = tr
 	}
 
-	workers := opt.Workers
-	if workers == 0 {
-		workers = runtime.GOMAXPROCS(0)
+	work := func(ctx context.Context, j simJob) (simOut, error) {
+		s := smp[j.si]
+		stream := uint64(j.ti)<<40 ^ uint64(j.path)<<8 ^ uint64(j.si) ^ streamOf(0, s.Spec)
+		r := model.NewRand(opt.Seed, stream)
+		res, err := replayPath(&renewalUpdates{next_: u.Rand, r: r}, newVisitGen(s, r), opt.Ts[j.ti], s, &cfg,
+			newGuard(ctx, maxVisits, maxPairs))
+		if err != nil {
+			// a path stopped by a limit: the whole simulation fails
+			return simOut{}, fmt.Errorf("simulate: T = %g, sampler %s, path %d: %w", opt.Ts[j.ti], s.Spec, j.path, err)
+		}
+		return simOut{job: j, res: res}, nil
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan simJob)
-	outs := make(chan simOut, workers)
-	var (
-		wg      sync.WaitGroup
-		errOnce sync.Once
-		pathErr error // a path stopped by a limit: the whole simulation fails
-	)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				s := smp[j.si]
-				stream := uint64(j.ti)<<40 ^ uint64(j.path)<<8 ^ uint64(j.si) ^ streamOf(0, s.Spec)
-				r := model.NewRand(opt.Seed, stream)
-				res, err := replayPath(&renewalUpdates{next_: u.Rand, r: r}, newVisitGen(s, r), opt.Ts[j.ti], s, &cfg,
-					newGuard(ctx, maxVisits, maxPairs))
-				if err != nil {
-					var le *LimitError
-					if errors.As(err, &le) {
-						errOnce.Do(func() {
-							pathErr = fmt.Errorf("simulate: T = %g, sampler %s, path %d: %w", opt.Ts[j.ti], s.Spec, j.path, err)
-							cancel()
-						})
-					}
-					return
-				}
-				select {
-				case outs <- simOut{job: j, res: res}:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
+	produce := func(ctx context.Context, send pool.Send[simJob]) error {
 		for ti := range opt.Ts {
 			for si := range smp {
 				for p := 0; p < opt.Paths; p++ {
-					select {
-					case jobs <- simJob{ti, p, si}:
-					case <-ctx.Done():
-						return
+					if err := send(simJob{ti, p, si}, 1); err != nil {
+						return err
 					}
 				}
 			}
 		}
-	}()
-	go func() { wg.Wait(); close(outs) }()
+		return nil
+	}
 
 	type key struct {
 		si, ti       int
@@ -298,12 +265,8 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 	done, total := 0, len(opt.Ts)*len(smp)*opt.Paths
 	lastLog := time.Now()
 	// Results are folded in job order (T, sampler, path), whatever order
-	// the workers finish in: sums of floating-point numbers depend on
-	// their order, and the same seed must give the same bits. Results
-	// that arrive early wait in pending.
-	seq := func(j simJob) int { return (j.ti*len(smp)+j.si)*opt.Paths + j.path }
-	pending := map[int]simOut{}
-	next := 0
+	// the workers finish in (pool.Ordered): sums of floating-point numbers
+	// depend on their order, and the same seed must give the same bits.
 	fold := func(o simOut) {
 		j, tr := o.job, truths[o.job.si]
 		p1[[2]int{j.si, j.ti}] = append(p1[[2]int{j.si, j.ti}], o.res.p1)
@@ -347,22 +310,10 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 			lastLog = time.Now()
 		}
 	}
-	for o := range outs {
-		pending[seq(o.job)] = o
-		for {
-			o, ok := pending[next]
-			if !ok {
-				break
-			}
-			delete(pending, next)
-			fold(o)
-			next++
-		}
-	}
-	if pathErr != nil {
-		return nil, pathErr
-	}
-	if err := ctx.Err(); err != nil {
+	if err := pool.Ordered(ctx, pool.Options{Workers: opt.Workers}, produce, work, func(o simOut) error {
+		fold(o)
+		return nil
+	}); err != nil {
 		return nil, err
 	}
 

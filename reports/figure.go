@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 )
 
@@ -820,7 +821,7 @@ func niceTicks(lo, hi float64) []plot.Tick {
 		}
 		label := strconv.FormatFloat(v, 'f', dec, 64)
 		if dec == 0 && math.Max(math.Abs(lo), math.Abs(hi)) >= 1e4 {
-			label = strings.Replace(comma(int64(math.Round(v))), "−", "-", 1)
+			label = strings.Replace(human.Comma(int64(math.Round(v))), "−", "-", 1)
 		}
 		ticks = append(ticks, plot.Tick{Value: v, Label: label})
 		// A minor tick halfway to the next label, if that label is on
@@ -930,7 +931,7 @@ func Unplottable(f *tables.Figure) string {
 		case total == 0:
 			return fmt.Sprintf("Not drawn: the histogram is empty (no %s to count).", yl)
 		case total == 1:
-			return fmt.Sprintf("Not drawn: the histogram would hold a single value (%s = 1), in the bin from %s to %s of %s.", yl, humanFloat(bin[0]), humanFloat(bin[1]), xl)
+			return fmt.Sprintf("Not drawn: the histogram would hold a single value (%s = 1), in the bin from %s to %s of %s.", yl, human.Float(bin[0]), human.Float(bin[1]), xl)
 		}
 		return ""
 	}
@@ -942,7 +943,7 @@ func Unplottable(f *tables.Figure) string {
 	}
 	var parts []string
 	for _, p := range singles {
-		s := fmt.Sprintf("%s = %s, %s = %s", xl, humanFloat(p.x), yl, humanFloat(p.y))
+		s := fmt.Sprintf("%s = %s, %s = %s", xl, human.Float(p.x), yl, human.Float(p.y))
 		if p.name != "" {
 			s = p.name + " at " + s
 		}

@@ -7,13 +7,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dustin/go-humanize"
-
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 )
 
 // dash is printed for a missing value (NaN, null).
-const dash = "—"
+const dash = human.Dash
 
 // Human formats one cell for people, by its column's kind: thousands
 // separators for Int, about 4 significant digits for Float, a percentage for
@@ -23,11 +22,11 @@ func Human(k tables.Kind, v any) string {
 	switch k {
 	case tables.Int:
 		if n, ok := asInt(v); ok {
-			return comma(n)
+			return human.Comma(n)
 		}
 	case tables.Bytes:
 		if n, ok := asInt(v); ok {
-			return siBytes(n)
+			return human.Bytes(n)
 		}
 	case tables.Time:
 		if n, ok := asInt(v); ok {
@@ -39,18 +38,18 @@ func Human(k tables.Kind, v any) string {
 		}
 	case tables.Float:
 		if f, ok := asFloat(v); ok {
-			return humanFloat(f)
+			return human.Float(f)
 		}
 	case tables.Percent:
 		if f, ok := asFloat(v); ok {
 			if !finite(f) {
-				return humanFloat(f)
+				return human.Float(f)
 			}
-			return humanFloat(100*f) + "%"
+			return human.Float(100*f) + "%"
 		}
 	case tables.Seconds:
 		if f, ok := asFloat(v); ok {
-			return humanSeconds(f)
+			return human.Seconds(f)
 		}
 	}
 	return humanOther(v)
@@ -65,94 +64,15 @@ func humanOther(v any) string {
 	case string:
 		return x
 	case float64:
-		return humanFloat(x)
+		return human.Float(x)
 	case int64:
-		return comma(x)
+		return human.Comma(x)
 	case int:
-		return comma(int64(x))
+		return human.Comma(int64(x))
 	case bool:
 		return strconv.FormatBool(x)
 	}
 	return strings.TrimSpace(strings.ReplaceAll(fmt.Sprint(v), "\n", " "))
-}
-
-// humanFloat prints about 4 significant digits: 0.1235, 12.35, 999.9, and
-// integers with separators from 1,000 up (1,235, 12,346); 1.235e-05 below
-// 10⁻³ and 1.235e+15 from 10¹⁵ up.
-func humanFloat(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return dash
-	case math.IsInf(f, 1):
-		return "∞"
-	case math.IsInf(f, -1):
-		return "−∞"
-	case f == 0:
-		return "0"
-	}
-	a := math.Abs(f)
-	neg := ""
-	if f < 0 {
-		neg = "−"
-	}
-	switch {
-	case a >= 1e15:
-		return neg + strconv.FormatFloat(a, 'e', 3, 64)
-	case a >= 999.95: // 4 or more integer digits: round to an integer
-		return neg + comma(int64(math.Round(a)))
-	case a >= 1e-3:
-		return neg + strconv.FormatFloat(a, 'g', 4, 64)
-	default:
-		return neg + strconv.FormatFloat(a, 'e', 3, 64)
-	}
-}
-
-// durationUnits are the natural units of humanSeconds, largest first.
-var durationUnits = []struct {
-	name string
-	s    float64
-}{
-	{"y", 365.25 * 86400},
-	{"d", 86400},
-	{"h", 3600},
-	{"min", 60},
-	{"s", 1},
-	{"ms", 1e-3},
-	{"µs", 1e-6},
-}
-
-// humanSeconds prints a duration in seconds in its natural unit: the
-// largest unit in which it is at least 1, one decimal below 10 of that unit
-// and none from 10 up ("4.8 h", "3.2 d", "8.3 y", "45 min").
-func humanSeconds(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return dash
-	case math.IsInf(f, 0):
-		return humanFloat(f)
-	case f == 0:
-		return "0 s"
-	}
-	a := math.Abs(f)
-	neg := ""
-	if f < 0 {
-		neg = "−"
-	}
-	u := durationUnits[len(durationUnits)-1]
-	for _, c := range durationUnits {
-		if a >= c.s {
-			u = c
-			break
-		}
-	}
-	x := a / u.s
-	var s string
-	if math.Round(x*10)/10 < 10 {
-		s = strconv.FormatFloat(x, 'f', 1, 64)
-	} else {
-		s = comma(int64(math.Round(x)))
-	}
-	return neg + s + " " + u.name
 }
 
 // Machine formats one cell for CSV: integers in full, floats with the
@@ -284,41 +204,8 @@ func machineFloat(x float64) string {
 	return strconv.FormatFloat(x, 'g', -1, 64)
 }
 
-// comma prints an integer with thousands separators and a true minus sign.
-func comma(n int64) string {
-	if n < 0 {
-		return "−" + humanize.Comma(-n)
-	}
-	return humanize.Comma(n)
-}
-
-// siBytes prints a size with SI prefixes: "999 B", "1.9 MB", "123 MB",
-// "1.0 GB" (one decimal below 10 of the unit, none from 10 up; rounding
-// that reaches 1000 moves to the next unit).
-func siBytes(n int64) string {
-	neg := ""
-	a := float64(n)
-	if n < 0 {
-		neg, a = "−", -a
-	}
-	if a < 1000 {
-		return neg + strconv.FormatFloat(a, 'f', 0, 64) + " B"
-	}
-	units := []string{"kB", "MB", "GB", "TB", "PB", "EB"}
-	for i, u := range units {
-		x := a / math.Pow(1000, float64(i+1))
-		if math.Round(x) >= 1000 && i+1 < len(units) {
-			continue
-		}
-		if math.Round(x*10)/10 < 10 {
-			return neg + strconv.FormatFloat(x, 'f', 1, 64) + " " + u
-		}
-		return neg + strconv.FormatFloat(x, 'f', 0, 64) + " " + u
-	}
-	return neg + strconv.FormatFloat(a, 'e', 2, 64) + " B"
-}
-
-// humanRows formats every cell of t for people (see Human), column by
+// HumanRows formats every cell of t for people (see Human), as every
+// table of a report and the terminal print them, column by
 // column: a Time column whose values all fall on midnight UTC prints dates
 // only, otherwise every cell shows date and time; a Float column of
 // non-negative values with one below 10⁻³ (and none from 1,000 up) prints
@@ -330,7 +217,7 @@ func siBytes(n int64) string {
 // 1,663,608,137,959,423,511); a Percent column prints every value with
 // the same number of decimals (81.2% 85.5% 4.3%, not 81.2% 85.46% 4.3%),
 // exactly 0 and 100% as such.
-func humanRows(t *tables.Table) [][]string {
+func HumanRows(t *tables.Table) [][]string {
 	dateOnly := make([]bool, len(t.Columns))
 	sci := make([]bool, len(t.Columns))
 	pctDec := make([]int, len(t.Columns))
@@ -475,7 +362,7 @@ func percent(f float64, dec int) string {
 // 0.43 → "43%"; 0 → "0%", NaN → "—".
 func errPercent(f float64) string {
 	if !finite(f) {
-		return humanFloat(f)
+		return human.Float(f)
 	}
 	return sig2(100*f) + "%"
 }

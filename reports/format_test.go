@@ -97,11 +97,11 @@ func TestMachine(t *testing.T) {
 func TestHumanRowsTimeColumn(t *testing.T) {
 	tb := tables.Table{Columns: []tables.Column{{Name: "d", Kind: tables.Time}},
 		Rows: [][]any{{int64(1704067200)}, {int64(1704153600)}}} // 2024-01-01, 2024-01-02
-	if got := humanRows(&tb); got[0][0] != "2024-01-01" || got[1][0] != "2024-01-02" {
+	if got := HumanRows(&tb); got[0][0] != "2024-01-01" || got[1][0] != "2024-01-02" {
 		t.Errorf("date-only column: %v", got)
 	}
 	tb.Rows = append(tb.Rows, []any{int64(1704067201)})
-	if got := humanRows(&tb); got[0][0] != "2024-01-01 00:00:00" || got[2][0] != "2024-01-01 00:00:01" {
+	if got := HumanRows(&tb); got[0][0] != "2024-01-01 00:00:00" || got[2][0] != "2024-01-01 00:00:01" {
 		t.Errorf("mixed column: %v", got)
 	}
 }
@@ -148,7 +148,7 @@ func TestHumanRowsScientificColumn(t *testing.T) {
 		{"0", "—", "3", "0"},
 		{"3.000e-01", "0.1", "4", "0.1"},
 	}
-	got := humanRows(&tb)
+	got := HumanRows(&tb)
 	for i := range want {
 		for j := range want[i] {
 			if got[i][j] != want[i][j] {
@@ -167,7 +167,7 @@ func TestHumanRowsIDColumn(t *testing.T) {
 		{Name: "updates", Kind: tables.Int},
 		{Name: "id", Kind: tables.Int},
 	}, Rows: [][]any{{int64(1663608137959423511), int64(15180), int64(12345)}}}
-	got := humanRows(&tb)[0]
+	got := HumanRows(&tb)[0]
 	want := []string{"1663608137959423511", "15,180", "12345"}
 	for j := range want {
 		if got[j] != want[j] {
@@ -197,7 +197,7 @@ func TestHumanRowsPercentColumn(t *testing.T) {
 		{"85.5%", "—", "−0.040%"},
 		{"0%", "1.00%", "0%"},
 	}
-	got := humanRows(&tb)
+	got := HumanRows(&tb)
 	for i := range want {
 		for j := range want[i] {
 			if got[i][j] != want[i][j] {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 )
 
@@ -144,14 +145,14 @@ func plural(n int64, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
-	return comma(n) + " " + word + "s"
+	return human.Comma(n) + " " + word + "s"
 }
 
 // sig2 prints f rounded to two significant digits, in plain decimals
 // with thousands separators (0.62, 1.4, 12, 7,300); 0.9989 prints as 1.0.
 func sig2(f float64) string {
 	if !finite(f) {
-		return humanFloat(f)
+		return human.Float(f)
 	}
 	if f == 0 {
 		return "0"
@@ -159,7 +160,7 @@ func sig2(f float64) string {
 	r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', 2, 64), 64)
 	a := math.Abs(r)
 	if a >= 100 {
-		return humanFloat(r)
+		return human.Float(r)
 	}
 	dec := max(0, 1-int(math.Floor(math.Log10(a))))
 	return strings.Replace(strconv.FormatFloat(r, 'f', dec, 64), "-", "−", 1)
@@ -181,7 +182,7 @@ func corpusFinding(t *tables.Table) string {
 	if okf && okl && last > first {
 		s += fmt.Sprintf(", from %s to %s", Human(tables.Time, first)[:10], Human(tables.Time, last)[:10])
 		if span := cellFloat(r, col(t, "span")); finite(span) {
-			s += " (" + humanSeconds(span) + ")"
+			s += " (" + human.Seconds(span) + ")"
 		}
 	}
 	return s + "."
@@ -212,12 +213,12 @@ func screenFinding(t *tables.Table) string {
 	if n[1] != 1 {
 		what = "pages"
 	}
-	s := fmt.Sprintf("Poisson screen: %s of the %s %s with %s pass", comma(n[4]), comma(n[1]), what, minUpd)
+	s := fmt.Sprintf("Poisson screen: %s of the %s %s with %s pass", human.Comma(n[4]), human.Comma(n[1]), what, minUpd)
 	if n[4] == 1 {
 		s += "es"
 	}
 	return s + fmt.Sprintf(" (coefficient of variation %s: %s; exponential by KS, p ≥ 0.05: %s; also independent by Ljung–Box, p ≥ 0.05: %s).",
-		band, comma(n[2]), comma(n[3]), comma(n[4]))
+		band, human.Comma(n[2]), human.Comma(n[3]), human.Comma(n[4]))
 }
 
 // hurstEst is one page's H by one estimator, with its 95 % interval.
@@ -411,11 +412,11 @@ func tailFinding(t *tables.Table, what string) (s, best string) {
 		s += " (" + b.params + ")"
 	}
 	if len(fits) > 1 {
-		s += fmt.Sprintf(", ahead of %s by ΔAIC = %s", fits[1].family, humanFloat(fits[1].aic-b.aic))
+		s += fmt.Sprintf(", ahead of %s by ΔAIC = %s", fits[1].family, human.Float(fits[1].aic-b.aic))
 	}
 	for _, f := range fits[1:] {
 		if strings.HasPrefix(f.family, "exponential") && f.family != fits[1].family {
-			s += fmt.Sprintf("; the exponential, which a Poisson process implies, trails by ΔAIC = %s", humanFloat(f.aic-b.aic))
+			s += fmt.Sprintf("; the exponential, which a Poisson process implies, trails by ΔAIC = %s", human.Float(f.aic-b.aic))
 		}
 	}
 	if strings.HasPrefix(b.family, "exponential") {

@@ -186,7 +186,7 @@ func TestMethodTableRankedForPeople(t *testing.T) {
 	if w := "G M2,G age-mle,G naive,G M6,F M2"; strings.Join(order, ",") != w {
 		t.Errorf("order %q, want %q", strings.Join(order, ","), w)
 	}
-	h := humanRows(got)
+	h := HumanRows(got)
 	if h[0][4] != "0.20%" || h[0][6] != "1.0%" || h[1][4] != "7.0%" || h[3][4] != "—" {
 		t.Errorf("cells %q", h[:4])
 	}

@@ -181,7 +181,7 @@ func htmlView(it *item, opt Options) htmlItem {
 	if it.table != nil {
 		t := forPeople(it.table)
 		v := htmlItem{IsTable: true, Anchor: "t-" + it.stem, Stem: it.stem, Title: titleOf(t), Source: t.Source, Notes: t.Notes}
-		human := humanRows(t)
+		human := HumanRows(t)
 		for j, c := range t.Columns {
 			v.Head = append(v.Head, htmlHead{Text: humanHeader(c), Doc: c.Doc, Num: numeric(c.Kind), Txt: freeText(c, human, j)})
 		}

@@ -39,7 +39,7 @@ func WriteLaTeX(w io.Writer, t *tables.Table) error {
 	}
 	fmt.Fprintf(bw, "    %s \\\\\n    \\midrule\n", strings.Join(heads, " & "))
 	cells := make([]string, len(t.Columns))
-	for _, r := range humanRows(t) {
+	for _, r := range HumanRows(t) {
 		for j, c := range r {
 			cells[j] = texNumber(c)
 		}

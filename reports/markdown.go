@@ -36,7 +36,7 @@ func writeMarkdown(w io.Writer, t *tables.Table, level int) error {
 			}
 		}
 		bw.WriteString("\n")
-		for _, r := range humanRows(t) {
+		for _, r := range HumanRows(t) {
 			bw.WriteString("|")
 			for _, c := range r {
 				fmt.Fprintf(bw, " %s |", mdCell(c))

@@ -1,61 +1,27 @@
 package transform
 
 import (
-	"fmt"
-	"strings"
-	"time"
-
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 )
 
-// Common units, in seconds.
+// Common units, in seconds (see package units).
 const (
-	Second = 1.0
-	Minute = 60.0
-	Hour   = 3600.0
-	Day    = 86400.0
-	Week   = 7 * Day
-	Year   = 365.25 * Day
+	Second = units.Second
+	Minute = units.Minute
+	Hour   = units.Hour
+	Day    = units.Day
+	Week   = units.Week
+	Year   = units.Year
 )
 
 // ParseUnit reads a unit name (s, min, h, d, w, y and their long forms) and
-// returns its length in seconds.
-func ParseUnit(s string) (float64, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "s", "sec", "second", "seconds":
-		return Second, nil
-	case "m", "min", "minute", "minutes":
-		return Minute, nil
-	case "h", "hour", "hours":
-		return Hour, nil
-	case "d", "day", "days":
-		return Day, nil
-	case "w", "week", "weeks":
-		return Week, nil
-	case "y", "year", "years":
-		return Year, nil
-	}
-	return 0, fmt.Errorf("unknown time unit %q (want s, min, h, d, w or y)", s)
-}
+// returns its length in seconds: see units.ParseUnit.
+func ParseUnit(s string) (float64, error) { return units.ParseUnit(s) }
 
-// UnitName is the short name of a unit returned by ParseUnit.
-func UnitName(unit float64) string {
-	switch unit {
-	case Second:
-		return "s"
-	case Minute:
-		return "min"
-	case Hour:
-		return "h"
-	case Day:
-		return "d"
-	case Week:
-		return "w"
-	case Year:
-		return "y"
-	}
-	return time.Duration(unit * float64(time.Second)).String()
-}
+// UnitName is the short name of a unit returned by ParseUnit: see
+// units.Name.
+func UnitName(unit float64) string { return units.Name(unit) }
 
 // DefaultUnit is hours for sources with 1-second resolution (Wikipedia, git
 // logs) and days for date-only sources (Yelp), as SPEC §3 says.

@@ -4,16 +4,16 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/analysis"
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/pipeline"
-	"github.com/revisit-dev/revisit/transform"
 )
 
 func newAnalyzeCmd(g *globals) *cobra.Command {
@@ -78,7 +78,7 @@ the full analysis.`,
 		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if unit != "" {
-				u, err := transform.ParseUnit(unit)
+				u, err := units.ParseUnit(unit)
 				if err != nil {
 					return usagef("--unit: %v", err)
 				}
@@ -276,17 +276,13 @@ func printRecommendation(w io.Writer, sc analysis.Scenario, sum []analysis.Metho
 		if e.Method == rec.Method {
 			mark = "*"
 		}
-		fmt.Fprintf(w, "%s %-12s %-8s %6d %10s %10s %10s %10s\n", mark, e.Sampler, e.Method, e.Pages, num(e.MeanWMRD), num(e.MedianWMRD), num(e.MeanKS), num(e.MedianKS))
+		fmt.Fprintf(w, "%s %-12s %-8s %6s %10s %10s %10s %10s\n", mark, e.Sampler, e.Method, human.Comma(int64(e.Pages)), num(e.MeanWMRD), num(e.MedianWMRD), num(e.MeanKS), num(e.MedianKS))
 	}
 	return nil
 }
 
-func num(v float64) string {
-	if math.IsNaN(v) {
-		return "—"
-	}
-	return fmt.Sprintf("%.4g", v)
-}
+// num prints an error for the terminal (human.Float: "—" for NaN).
+func num(v float64) string { return human.Float(v) }
 
 // readReplay reads a replay directory for analyze (pipeline.ReadEstimates).
 func readReplay(dir string) ([]analysis.EstimateRow, string, error) {

@@ -14,9 +14,10 @@ import (
 
 	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/replay"
-	"github.com/revisit-dev/revisit/transform"
 )
 
 func newEstimateCmd(g *globals) *cobra.Command {
@@ -96,7 +97,7 @@ tables and figures; docs/scale-out.md).`,
 			}
 			opt.Shard = sp
 			if unit != "" {
-				u, err := transform.ParseUnit(unit)
+				u, err := units.ParseUnit(unit)
 				if err != nil {
 					return usagef("--unit: %v", err)
 				}
@@ -160,10 +161,11 @@ tables and figures; docs/scale-out.md).`,
 
 // printEstimateSummary prints what estimate read and concluded.
 func printEstimateSummary(w io.Writer, m *replay.EstimateMeta, out string) {
-	fmt.Fprintf(w, "estimated %d URLs (%d with constant delays) from %d captures of %d URLs in %d inputs → %s/%s (%d rows)\n",
-		m.Estimated, m.Constant, m.Captures, m.URLs, len(m.Inputs), out, replay.EstimatesFile, m.Rows)
+	fmt.Fprintf(w, "estimated %s (%s with constant delays) from %s of %s in %s → %s/%s (%s)\n",
+		human.Count(int64(m.Estimated), "URL", "URLs"), human.Comma(int64(m.Constant)), human.Count(m.Captures, "capture", "captures"),
+		human.Count(m.URLs, "URL", "URLs"), human.Count(int64(len(m.Inputs)), "input", "inputs"), out, replay.EstimatesFile, human.Count(m.Rows, "row", "rows"))
 	if m.Bad > 0 {
-		fmt.Fprintf(w, "  skipped %d bad lines (--skip-bad; per input in %s)\n", m.Bad, replay.EstimateMetaFile)
+		fmt.Fprintf(w, "  skipped %s (--skip-bad; per input in %s)\n", human.Count(m.Bad, "bad line", "bad lines"), replay.EstimateMetaFile)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	keys := make([]string, 0, len(m.Skipped))
@@ -172,9 +174,9 @@ func printEstimateSummary(w io.Writer, m *replay.EstimateMeta, out string) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		fmt.Fprintf(tw, "  skipped\t%s\t%d\n", strings.ReplaceAll(k, "_", " "), m.Skipped[k])
+		fmt.Fprintf(tw, "  skipped\t%s\t%s\n", strings.ReplaceAll(k, "_", " "), human.Comma(m.Skipped[k]))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "Poisson verdict (KS between estimated G_U and the poisson-mle exponential ≤ %.2g): %d Poisson, %d not Poisson, %d undecided\n",
-		m.Threshold, m.Verdicts["Poisson"], m.Verdicts["not Poisson"], m.Verdicts["undecided"])
+	fmt.Fprintf(w, "Poisson verdict (KS between estimated G_U and the poisson-mle exponential ≤ %s): %s Poisson, %s not Poisson, %s undecided\n",
+		human.Float(m.Threshold), human.Comma(int64(m.Verdicts["Poisson"])), human.Comma(int64(m.Verdicts["not Poisson"])), human.Comma(int64(m.Verdicts["undecided"])))
 }

@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
 
-	"github.com/dustin/go-humanize"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/generate"
+	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 func newGenerateCmd(g *globals) *cobra.Command {
@@ -72,7 +72,7 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
   revisit generate --format yelp --unit d --model 'lrd:0.8,(exp:0.2)' -o yelp-gen`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			unitS, ok := generate.Units[unit]
+			unitS, ok := units.Short(unit)
 			if !ok {
 				return usagef("--unit %q: want s, m, h, d, w or y", unit)
 			}
@@ -80,11 +80,11 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
 			if err != nil {
 				return usagef("--model: %v", err)
 			}
-			spanS, err := generate.ParseDuration(span)
+			spanS, err := units.ParseDuration(span)
 			if err != nil {
 				return usagef("--span: %v", err)
 			}
-			t0, err := generate.ParseStart(start)
+			t0, err := units.ParseStart(start)
 			if err != nil {
 				return usagef("--start: %v", err)
 			}
@@ -139,9 +139,9 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
 			if !g.quiet {
 				size := ""
 				if sum.Bytes > 0 {
-					size = ", " + humanize.Bytes(uint64(sum.Bytes)) + " uncompressed"
-					if s := sum.Elapsed.Seconds(); s > 0 {
-						size += fmt.Sprintf(" (%s/s)", humanize.Bytes(uint64(float64(sum.Bytes)/s)))
+					size = ", " + human.Bytes(sum.Bytes) + " uncompressed"
+					if sum.Elapsed > 0 {
+						size += " (" + human.ByteRate(sum.Bytes, sum.Elapsed) + ")"
 					}
 				}
 				where := sum.Out
@@ -149,11 +149,11 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
 					where += ", truth " + sum.Truth
 				}
 				fmt.Fprintf(os.Stderr, "generate: %s pages, %s revisions, %s updates (%s same-second revisions collapsed)%s in %s → %s\n",
-					humanize.Comma(sum.Pages), humanize.Comma(sum.Revisions), humanize.Comma(sum.Updates),
-					humanize.Comma(sum.Collapsed), size, sum.Elapsed.Round(time.Millisecond), where)
+					human.Comma(sum.Pages), human.Comma(sum.Revisions), human.Comma(sum.Updates),
+					human.Comma(sum.Collapsed), size, human.Elapsed(sum.Elapsed), where)
 				if n := sum.InjectedReverts + sum.InjectedBots; n > 0 {
 					fmt.Fprintf(os.Stderr, "generate: injected %s identity reverts undoing %s revisions, %s bot edits (not updates)\n",
-						humanize.Comma(sum.InjectedReverts), humanize.Comma(sum.InjectedReverted), humanize.Comma(sum.InjectedBots))
+						human.Comma(sum.InjectedReverts), human.Comma(sum.InjectedReverted), human.Comma(sum.InjectedBots))
 				}
 			}
 			return nil

@@ -12,6 +12,7 @@ import (
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/replay"
 )
 
@@ -118,7 +119,7 @@ atomically, like every output.`,
 					return fmt.Errorf("merge: %w", err)
 				}
 				if !g.quiet {
-					fmt.Fprintf(cmd.OutOrStdout(), "combined %d datasets → %s (%d pages, %d updates)\n", len(args)-1, out, m.Counts.PagesKept, m.Counts.Updates)
+					fmt.Fprintf(cmd.OutOrStdout(), "combined %d datasets → %s (%s, %s)\n", len(args)-1, out, human.Count(m.Counts.PagesKept, "page", "pages"), human.Count(m.Counts.Updates, "update", "updates"))
 				}
 				return nil
 			default:

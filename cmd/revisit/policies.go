@@ -9,7 +9,8 @@ import (
 
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/dataset"
-	"github.com/revisit-dev/revisit/generate"
+	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay/policy"
 )
@@ -62,7 +63,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
   revisit policies ds --cycle 30d --budget 100 --policies greedy,proportional,adaptive --sample 4 --start 2005-01-01 --end 2008-01-01`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := generate.ParseDuration(cycle)
+			c, err := units.ParseDuration(cycle)
 			if err != nil {
 				return usagef("--cycle: %v", err)
 			}
@@ -88,7 +89,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 				if s.v == "" {
 					continue
 				}
-				t, err := generate.ParseStart(s.v)
+				t, err := units.ParseStart(s.v)
 				if err != nil {
 					return usagef("%s: %v", s.flag, err)
 				}
@@ -142,7 +143,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 			opt.Budgets = budgets
 			opt.Dataset = args[0]
 			if !g.quiet {
-				fmt.Fprintf(os.Stderr, "policies: %d pages, cycle %s, R = %d per cycle…\n", len(pages), cycle, r)
+				fmt.Fprintf(os.Stderr, "policies: %s, cycle %s, R = %s per cycle…\n", human.Count(int64(len(pages)), "page", "pages"), cycle, human.Comma(int64(r)))
 			}
 			b, err := policy.Run(cmd.Context(), pages, opt)
 			if err != nil {

@@ -14,9 +14,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/ingest/visits"
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/replay"
-	"github.com/revisit-dev/revisit/transform"
 )
 
 func newReplayCmd(g *globals) *cobra.Command {
@@ -100,7 +101,7 @@ and memory independent of the visits (well under 1 GiB in all).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Dataset = args[0]
 			if unit != "" {
-				u, err := transform.ParseUnit(unit)
+				u, err := units.ParseUnit(unit)
 				if err != nil {
 					return usagef("--unit: %v", err)
 				}
@@ -213,20 +214,21 @@ func indent(s string) string {
 
 // printReplaySummary prints the mean errors per sampler and method.
 func printReplaySummary(w io.Writer, m *replay.Meta, out string) {
-	fmt.Fprintf(w, "replayed %d pages with %d samplers (unit %s, seed %d) → %s/%s (%d rows)\n", m.Pages, len(m.Samplers), m.UnitName, m.Seed, out, replay.EstimatesFile, m.Rows)
+	fmt.Fprintf(w, "replayed %s with %s (unit %s, seed %d) → %s/%s (%s)\n", human.Count(int64(m.Pages), "page", "pages"),
+		human.Count(int64(len(m.Samplers)), "sampler", "samplers"), m.UnitName, m.Seed, out, replay.EstimatesFile, human.Count(m.Rows, "row", "rows"))
 	for _, reason := range []string{"min_updates", "fewer_than_2_updates", "not_in_top"} {
 		if n := m.Skipped[reason]; n > 0 {
-			fmt.Fprintf(w, "  skipped %d pages: %s\n", n, strings.ReplaceAll(reason, "_", " "))
+			fmt.Fprintf(w, "  skipped %s: %s\n", human.Count(n, "page", "pages"), strings.ReplaceAll(reason, "_", " "))
 		}
 	}
 	if n := m.Skipped[replay.SkipMaxVisits]; n > 0 {
-		fmt.Fprintf(w, "  left out %d page × sampler jobs: more than --max-visits %d expected visits\n", n, m.MaxVisits)
+		fmt.Fprintf(w, "  left out %s: more than --max-visits %s expected visits\n", human.Count(n, "page × sampler job", "page × sampler jobs"), human.Comma(m.MaxVisits))
 	}
 	if n := m.Skipped[replay.SkipMaxPairs]; n > 0 {
-		fmt.Fprintf(w, "  left out %d page × sampler jobs: more than --max-pairs %d expected M6 pairs\n", n, m.MaxPairs)
+		fmt.Fprintf(w, "  left out %s: more than --max-pairs %s expected M6 pairs\n", human.Count(n, "page × sampler job", "page × sampler jobs"), human.Comma(m.MaxPairs))
 	}
 	if n := m.Skipped[replay.SkipMaxGrid]; n > 0 {
-		fmt.Fprintf(w, "  left out %d page × sampler jobs: x_max/step more than %.0e grid points\n", n, replay.MaxGrid)
+		fmt.Fprintf(w, "  left out %s: x_max/step more than %s grid points\n", human.Count(n, "page × sampler job", "page × sampler jobs"), human.Float(replay.MaxGrid))
 	}
 	if m.Choices != nil {
 		fmt.Fprintf(w, "  chosen: %s\n", m.Choices.Describe(m.UnitName))
@@ -240,9 +242,9 @@ func printReplaySummary(w io.Writer, m *replay.Meta, out string) {
 	for _, s := range m.Summary {
 		wm, k := "—", "—"
 		if s.WMRD != nil {
-			wm, k = fmt.Sprintf("%.4f", *s.WMRD), fmt.Sprintf("%.4f", *s.KS)
+			wm, k = human.Float(*s.WMRD), human.Float(*s.KS)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t\n", s.Sampler, s.Method, s.Kind, s.Pages, s.Undefined, wm, k)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", s.Sampler, s.Method, s.Kind, human.Comma(int64(s.Pages)), human.Comma(int64(s.Undefined)), wm, k)
 	}
 	tw.Flush()
 }

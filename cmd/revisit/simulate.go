@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -12,8 +11,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/analysis"
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/replay"
+	"github.com/revisit-dev/revisit/reports"
 )
 
 func newSimulateCmd(g *globals) *cobra.Command {
@@ -76,8 +77,8 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 			}
 			b := res.Bundle()
 			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "simulate: update %s (E[U] = %.4g), h = %.4g, x_max = %.4g, %d paths per T, %s\n\n",
-				res.Update, res.EU, res.H, res.XMax, res.Paths, res.Elapsed.Round(1e6))
+			fmt.Fprintf(w, "simulate: update %s (E[U] = %s), h = %s, x_max = %s, %s per T, %s\n\n",
+				res.Update, human.Float(res.EU), human.Float(res.H), human.Float(res.XMax), human.Count(int64(res.Paths), "path", "paths"), human.Elapsed(res.Elapsed))
 			for _, t := range b.Tables {
 				printTable(w, t)
 			}
@@ -116,11 +117,7 @@ func printTable(w io.Writer, t tables.Table) {
 		head = append(head, c.Name)
 	}
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
-	for _, r := range t.Rows {
-		var cells []string
-		for j, c := range r {
-			cells = append(cells, cellText(t.Columns[j].Kind, c))
-		}
+	for _, cells := range reports.HumanRows(&t) {
 		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
 	}
 	tw.Flush()
@@ -128,20 +125,4 @@ func printTable(w io.Writer, t tables.Table) {
 		fmt.Fprintln(w, "  "+n)
 	}
 	fmt.Fprintln(w)
-}
-
-func cellText(k tables.Kind, c any) string {
-	switch v := c.(type) {
-	case float64:
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return "—"
-		}
-		if k == tables.Percent {
-			return fmt.Sprintf("%+.2f%%", 100*v)
-		}
-		return fmt.Sprintf("%.4g", v)
-	case int64:
-		return fmt.Sprint(v)
-	}
-	return fmt.Sprint(c)
 }

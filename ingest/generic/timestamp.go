@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/ingest/source"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -42,115 +43,17 @@ const (
 )
 
 // ParseISO parses a timestamp of the ISO 8601 / RFC 3339 family into Unix
-// seconds: YYYY-MM-DD, or YYYY-MM-DD followed by 'T' or ' ' and HH:MM:SS,
-// an optional fraction (floored to the second) and an optional zone (Z or
-// ±HH:MM; none means UTC). dateOnly reports the first form. zoned reports
-// whether a zone was given.
+// seconds (see units.ParseISO): YYYY-MM-DD, or YYYY-MM-DD followed by 'T'
+// or ' ' and HH:MM:SS, an optional fraction (floored to the second) and an
+// optional zone (Z or ±HH:MM; none means UTC). dateOnly reports the first
+// form. zoned reports whether a zone was given. Errors wrap
+// source.ErrTimestamp and quote the value.
 func ParseISO(b []byte) (sec int64, dateOnly, zoned bool, err error) {
-	bad := func(why string) (int64, bool, bool, error) {
-		return 0, false, false, fmt.Errorf("%w: %q: %s", source.ErrTimestamp, b, why)
+	sec, dateOnly, zoned, err = units.ParseISO(b)
+	if err != nil {
+		return 0, false, false, fmt.Errorf("%w: %q: %v", source.ErrTimestamp, b, err)
 	}
-	if len(b) < 10 || b[4] != '-' || b[7] != '-' {
-		return bad("want YYYY-MM-DD[ HH:MM:SS]")
-	}
-	y, ok1 := digits(b[0:4])
-	mo, ok2 := digits(b[5:7])
-	d, ok3 := digits(b[8:10])
-	if !ok1 || !ok2 || !ok3 {
-		return bad("want YYYY-MM-DD[ HH:MM:SS]")
-	}
-	if mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) {
-		return bad("no such date")
-	}
-	days := daysFromCivil(y, mo, d)
-	if len(b) == 10 {
-		return days * 86400, true, false, nil
-	}
-	if len(b) < 19 || (b[10] != 'T' && b[10] != ' ') || b[13] != ':' || b[16] != ':' {
-		return bad("want YYYY-MM-DD HH:MM:SS or YYYY-MM-DDTHH:MM:SS after the date")
-	}
-	h, ok1 := digits(b[11:13])
-	mi, ok2 := digits(b[14:16])
-	s, ok3 := digits(b[17:19])
-	if !ok1 || !ok2 || !ok3 {
-		return bad("time of day is not HH:MM:SS")
-	}
-	if h > 23 || mi > 59 || s > 59 {
-		return bad("time of day out of range")
-	}
-	sec = days*86400 + h*3600 + mi*60 + s
-	rest := b[19:]
-	if len(rest) > 0 && rest[0] == '.' {
-		i := 1
-		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
-			i++
-		}
-		if i == 1 {
-			return bad("empty fraction of a second")
-		}
-		rest = rest[i:]
-	}
-	switch {
-	case len(rest) == 0:
-		return sec, false, false, nil
-	case len(rest) == 1 && (rest[0] == 'Z' || rest[0] == 'z'):
-		return sec, false, true, nil
-	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
-		oh, ok1 := digits(rest[1:3])
-		om, ok2 := digits(rest[4:6])
-		if !ok1 || !ok2 || oh > 23 || om > 59 {
-			return bad("bad zone offset")
-		}
-		off := oh*3600 + om*60
-		if rest[0] == '+' {
-			off = -off
-		}
-		return sec + off, false, true, nil
-	}
-	return bad("trailing text after the time of day (want Z or ±HH:MM)")
-}
-
-func digits(b []byte) (int64, bool) {
-	var n int64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(c-'0')
-	}
-	return n, true
-}
-
-func isLeap(y int64) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
-
-func daysIn(y, m int64) int64 {
-	switch m {
-	case 2:
-		if isLeap(y) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
-}
-
-// daysFromCivil is the number of days from 1970-01-01 to y-m-d in the
-// proleptic Gregorian calendar (H. Hinnant's days_from_civil).
-func daysFromCivil(y, m, d int64) int64 {
-	if m <= 2 {
-		y--
-	}
-	era := y / 400
-	if y < 0 && y%400 != 0 {
-		era--
-	}
-	yoe := y - era*400
-	mp := (m + 9) % 12
-	doy := (153*mp+2)/5 + d - 1
-	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	return era*146097 + doe - 719468
+	return sec, dateOnly, zoned, nil
 }
 
 // parseEpoch parses integer or decimal seconds (or other units, scale per

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // parseTimestamp reads a revision timestamp, "2001-01-21T02:12:21Z" in every
@@ -20,8 +22,8 @@ func parseTimestamp(b []byte) (int64, error) {
 		h, ok4 := digits(b[11:13])
 		mi, ok5 := digits(b[14:16])
 		s, ok6 := digits(b[17:19])
-		if ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && mo >= 1 && mo <= 12 && d >= 1 && d <= daysIn(y, mo) && h < 24 && mi < 60 && s < 60 {
-			return daysFromCivil(y, mo, d)*86400 + int64(h*3600+mi*60+s), nil
+		if ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && mo >= 1 && mo <= 12 && d >= 1 && int64(d) <= units.DaysIn(int64(y), int64(mo)) && h < 24 && mi < 60 && s < 60 {
+			return units.DaysFromCivil(int64(y), int64(mo), int64(d))*86400 + int64(h*3600+mi*60+s), nil
 		}
 		return 0, errors.New("bad timestamp " + strconv.Quote(string(b)))
 	}
@@ -41,36 +43,6 @@ func digits(b []byte) (int, bool) {
 		n = n*10 + int(c-'0')
 	}
 	return n, true
-}
-
-func daysIn(y, m int) int {
-	switch m {
-	case 2:
-		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
-}
-
-// daysFromCivil is the number of days from 1970-01-01 to y-m-d in the
-// proleptic Gregorian calendar (H. Hinnant's days_from_civil).
-func daysFromCivil(y, m, d int) int64 {
-	if m <= 2 {
-		y--
-	}
-	era := y / 400
-	if y < 0 && y%400 != 0 {
-		era = (y - 399) / 400
-	}
-	yoe := y - era*400
-	mp := (m + 9) % 12
-	doy := (153*mp+2)/5 + d - 1
-	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	return int64(era)*146097 + int64(doe) - 719468
 }
 
 // parseInt reads a decimal integer (optionally negative) with surrounding

@@ -50,6 +50,7 @@ import (
 	"github.com/revisit-dev/revisit/ingest/generic/linescan"
 	"github.com/revisit-dev/revisit/ingest/mediawiki"
 	"github.com/revisit-dev/revisit/ingest/source"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -365,23 +366,8 @@ func ParseTimestamp(b []byte) (int64, error) {
 	if !ok || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60 {
 		return 0, errors.New("not a valid date and time")
 	}
-	days := daysFromCivil(y, mo, d)
-	if d > 28 && daysFromCivil(y, mo, 28)+int64(d-28) >= daysFromCivil(y+mo/12, mo%12+1, 1) {
+	if int64(d) > units.DaysIn(int64(y), int64(mo)) {
 		return 0, errors.New("not a valid date and time")
 	}
-	return days*86400 + int64(h*3600+mi*60+s), nil
-}
-
-// daysFromCivil is the number of days from 1970-01-01 to y-m-d
-// (proleptic Gregorian; H. Hinnant's algorithm).
-func daysFromCivil(y, m, d int) int64 {
-	if m <= 2 {
-		y--
-	}
-	era := y / 400
-	yoe := y - era*400
-	mp := (m + 9) % 12
-	doy := (153*mp+2)/5 + d - 1
-	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	return int64(era)*146097 + int64(doe) - 719468
+	return units.DaysFromCivil(int64(y), int64(mo), int64(d))*86400 + int64(h*3600+mi*60+s), nil
 }

@@ -21,7 +21,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/dustin/go-humanize"
+	"github.com/revisit-dev/revisit/internal/human"
 )
 
 // Display is a progress display. The zero value is not usable: use New.
@@ -132,7 +132,7 @@ func (d *Display) draw(now time.Time) {
 
 // perSecond is v per second over sec seconds, with thousands separators.
 func perSecond(v int64, sec float64) string {
-	return humanize.Comma(int64(float64(v) / sec))
+	return human.Comma(int64(float64(v) / sec))
 }
 
 func (d *Display) seconds(now time.Time) float64 {
@@ -148,9 +148,9 @@ func (d *Display) seconds(now time.Time) float64 {
 // read, to put inside or after the stored part.
 func (d *Display) work(sec float64) (rate, decompressed string) {
 	if d.dec > d.stored {
-		return "", fmt.Sprintf(", %s decompressed (%s/s)", humanize.Bytes(uint64(d.dec)), humanize.Bytes(uint64(float64(d.dec)/sec)))
+		return "", fmt.Sprintf(", %s decompressed (%s/s)", human.Bytes(d.dec), human.Bytes(int64(float64(d.dec)/sec)))
 	}
-	return humanize.Bytes(uint64(float64(d.stored)/sec)) + "/s", ""
+	return human.Bytes(int64(float64(d.stored)/sec)) + "/s", ""
 }
 
 // eta is the time left by the stored bytes, or 0 when unknown or done.
@@ -187,9 +187,9 @@ func (d *Display) Line(now time.Time) string {
 	sec := d.seconds(now)
 	rate, dec := d.work(sec)
 	var in []string
-	s := d.label + ": " + humanize.Bytes(uint64(d.stored))
+	s := d.label + ": " + human.Bytes(d.stored)
 	if d.total > 0 {
-		s += " of " + humanize.Bytes(uint64(d.total))
+		s += " of " + human.Bytes(d.total)
 		in = append(in, fmt.Sprintf("%d%%", d.percent()))
 	}
 	s += " read"
@@ -200,7 +200,7 @@ func (d *Display) Line(now time.Time) string {
 		s += " (" + strings.Join(in, ", ") + ")"
 	}
 	s += dec + fmt.Sprintf(", %s pages (%s/s), %s revisions (%s/s)",
-		humanize.Comma(d.pages), perSecond(d.pages, sec), humanize.Comma(d.revs), perSecond(d.revs, sec))
+		human.Comma(d.pages), perSecond(d.pages, sec), human.Comma(d.revs), perSecond(d.revs, sec))
 	if eta := d.eta(now); eta > 0 {
 		s += ", " + etaText(eta)
 	}
@@ -221,7 +221,7 @@ func (d *Display) Bar(now time.Time) string {
 		cells := int(p * barCells / 100)
 		s = fmt.Sprintf("%s %3d%% [%s%s] %s", d.label, p, strings.Repeat("█", cells), strings.Repeat("░", barCells-cells), ofTotal(d.stored, d.total))
 	} else {
-		s = d.label + "  " + humanize.Bytes(uint64(d.stored)) + " read"
+		s = d.label + "  " + human.Bytes(d.stored) + " read"
 	}
 	if rate != "" {
 		s += " (" + rate + ")"
@@ -240,7 +240,7 @@ func (d *Display) Bar(now time.Time) string {
 
 // ofTotal is "1.0/4.0 MB", or "900 kB/4.0 MB" when the units differ.
 func ofTotal(v, total int64) string {
-	a, b := humanize.Bytes(uint64(v)), humanize.Bytes(uint64(total))
+	a, b := human.Bytes(v), human.Bytes(total)
 	an, au, _ := strings.Cut(a, " ")
 	_, bu, _ := strings.Cut(b, " ")
 	if au == bu {
@@ -249,12 +249,7 @@ func ofTotal(v, total int64) string {
 	return a + "/" + b
 }
 
-func plural(v int64, what string) string {
-	if v == 1 {
-		return "1 " + what
-	}
-	return humanize.Comma(v) + " " + what + "s"
-}
+func plural(v int64, what string) string { return human.Count(v, what, what+"s") }
 
 // Finish completes the display: the bar drawn a last time (at 100 % when
 // every byte was reported) and ended with a newline, or a last log line if
