@@ -2,8 +2,8 @@ package analysis
 
 import (
 	"fmt"
+	"github.com/revisit-dev/revisit/internal/human"
 
-	"github.com/dustin/go-humanize"
 	"math"
 	"slices"
 
@@ -80,7 +80,7 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 	b.Tables = append(b.Tables, top)
 
 	// 3. tails.
-	aggNote := fmt.Sprintf("aggregate: every interval of every page counts once; fits on a uniform sample of %s of %s intervals", humanize.Comma(int64(res.AggregateN)), humanize.Comma(res.Intervals))
+	aggNote := fmt.Sprintf("aggregate: every interval of every page counts once; fits on a uniform sample of %s of %s intervals", human.Comma(int64(res.AggregateN)), human.Comma(res.Intervals))
 	if len(res.Aggregate) > 0 || res.AggregateN > 0 {
 		b.Tables = append(b.Tables, fitTable("tail_fits_aggregate", "Tail fits (MLE) to the aggregate of all intervals", src, 1, res.Aggregate, res.AggregateFitN, []string{aggNote}))
 		b.Figures = append(b.Figures, tailFigure("tail_aggregate", "Aggregate inter-update survival with fitted tails", src, 1, u, res.Survival, res.Aggregate, aggNote))

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"github.com/revisit-dev/revisit/internal/units"
 	"strconv"
 
 	"github.com/revisit-dev/revisit/ingest"
@@ -94,17 +95,7 @@ func (d Defaults) Page(p *series.Page) replay.PageDefaults {
 	return replay.DefaultsFor(p, d.Unit, d.Choice)
 }
 
-// unitLabel names a unit length in seconds.
-func unitLabel(s float64) string {
-	for _, u := range []struct {
-		name string
-		s    float64
-	}{{"s", 1}, {"min", 60}, {"h", 3600}, {"d", 86400}, {"w", 7 * 86400}, {"y", 365.25 * 86400}} {
-		if s == u.s {
-			return u.name
-		}
-	}
-	return fnum(s) + " s"
-}
+// unitLabel names a unit length in seconds (units.Label).
+func unitLabel(s float64) string { return units.Label(s) }
 
 func fnum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

@@ -2,13 +2,12 @@ package pipeline
 
 import (
 	"fmt"
+	"github.com/revisit-dev/revisit/internal/human"
 	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/dustin/go-humanize"
 
 	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/internal/tables"
@@ -69,7 +68,7 @@ func IngestTable(sum *ingest.Summary) tables.Table {
 	}
 	return tables.Table{
 		ID: "ingest_counts", Title: "Ingest: read, kept and left out", Section: tables.SectionCorpus, Order: 1,
-		Source:  fmt.Sprintf("%s (%s, %s) → %s", inputsLabel(names), plural(len(sum.Inputs), "input"), humanize.Bytes(uint64(sum.Bytes)), sum.Output),
+		Source:  fmt.Sprintf("%s (%s, %s) → %s", inputsLabel(names), plural(len(sum.Inputs), "input"), human.Bytes(sum.Bytes), sum.Output),
 		Notes:   notes,
 		Columns: []tables.Column{{Name: "what", Kind: tables.String}, {Name: "count", Kind: tables.Int}},
 		Rows:    rows,

@@ -8,14 +8,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/revisit-dev/revisit/internal/human"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
-
-	"github.com/dustin/go-humanize"
 
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/dataset"
@@ -230,7 +229,7 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 	aopt.Localized = analysis.LocalizedOptions{NHPP: true, Staleness: true, SelectMax: c.NHPPPages,
 		Start: func(kind string, pages int) {
 			what := map[string]string{"nhpp": "NHPP windows", "staleness": "staleness"}[kind]
-			st.stage(fmt.Sprintf("%s on %s pages", what, humanize.Comma(int64(pages))))
+			st.stage(fmt.Sprintf("%s on %s pages", what, human.Comma(int64(pages))))
 		},
 		Separate: func(kind string, b *tables.Bundle) error {
 			return WriteBundle(b, dir(kind), kind)
@@ -246,17 +245,17 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 	dirs := []string{dir("ingest"), dir("analysis"), dir("nhpp"), dir("staleness")}
 	switch {
 	case nPages < MinPolicyPages:
-		st.stage(fmt.Sprintf("download policies skipped: %s pages (need at least %d)", humanize.Comma(nPages), MinPolicyPages))
+		st.stage(fmt.Sprintf("download policies skipped: %s pages (need at least %d)", human.Comma(nPages), MinPolicyPages))
 		if err := out.RemoveStage("policies"); err != nil {
 			return nil, err
 		}
 	case nUpdates > c.PolicyMax:
-		st.stage(fmt.Sprintf("download policies skipped: %s updates > --policy-max-updates %s", humanize.Comma(nUpdates), humanize.Comma(c.PolicyMax)))
+		st.stage(fmt.Sprintf("download policies skipped: %s updates > --policy-max-updates %s", human.Comma(nUpdates), human.Comma(c.PolicyMax)))
 		if err := out.RemoveStage("policies"); err != nil {
 			return nil, err
 		}
 	default:
-		st.stage(fmt.Sprintf("download policies on %s pages", humanize.Comma(nPages)))
+		st.stage(fmt.Sprintf("download policies on %s pages", human.Comma(nPages)))
 		pb, err := runPolicies(ctx, ds, &c, def)
 		if err != nil {
 			return nil, fmt.Errorf("run: policies: %w", err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/revisit-dev/revisit/internal/human"
 	"io"
 	"os"
 	"os/exec"
@@ -13,7 +14,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -130,8 +130,8 @@ func ingestParallel(ctx context.Context, cmd *cobra.Command, quiet bool, inputs 
 	if !quiet {
 		c := m.Counts
 		fmt.Fprintf(cmd.OutOrStdout(), "ingested %s inputs in %d parallel processes in %s: %s pages kept of %s, %s revisions read → %s updates → %s\n",
-			humanize.Comma(int64(len(inputs))), min(jobs, len(inputs)), time.Since(start).Round(time.Millisecond),
-			humanize.Comma(c.PagesKept), humanize.Comma(c.PagesRead), humanize.Comma(c.RevisionsRead), humanize.Comma(c.Updates), out)
+			human.Comma(int64(len(inputs))), min(jobs, len(inputs)), time.Since(start).Round(time.Millisecond),
+			human.Comma(c.PagesKept), human.Comma(c.PagesRead), human.Comma(c.RevisionsRead), human.Comma(c.Updates), out)
 	}
 	return nil
 }
