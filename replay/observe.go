@@ -60,9 +60,6 @@ type ObservedInfo struct {
 // ErrFewVisits is a URL seen fewer than twice.
 var ErrFewVisits = errors.New("fewer than 2 visits")
 
-// ageMethods need Last-Modified times.
-var ageMethods = []string{MethodM1, MethodM2, MethodAgeMLE}
-
 // EstimateObserved runs every applicable selected estimator on what a
 // crawler saw of one URL: M1, M2 and age-mle only when o has ages; M3,
 // M4, M5, cho and matloff only when the delays are constant (every delay
@@ -121,14 +118,14 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 
 	c := cfg.Config
 	if len(c.Methods) == 0 {
-		c.Methods = AllMethods
+		c.Methods = c.Registry.Names()
 	}
-	ms, err := ParseMethods(c.Methods)
+	ms, err := c.Registry.Parse(c.Methods)
 	if err != nil {
 		return nil, info, err
 	}
-	if !o.Ages {
-		ms = slices.DeleteFunc(ms, func(m string) bool { return slices.Contains(ageMethods, m) })
+	if !o.Ages { // leave out the methods that need Last-Modified times
+		ms = slices.DeleteFunc(ms, func(m string) bool { d, _ := c.Registry.Lookup(m); return d.Observes == Age })
 	}
 	c.Methods = ms
 	if c.H == 0 || c.XMax == 0 {
