@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -96,7 +97,15 @@ var estimateSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "h", Type: arrow.PrimitiveTypes.Float64},
 	{Name: "note", Type: arrow.BinaryTypes.String},
 	{Name: "visits", Type: arrow.PrimitiveTypes.Int64},
+	// constant: the sampler has constant delays Δ (grid x_n = nΔ), so
+	// that readers need not parse sampler specs. Absent in files written
+	// before it; EachEstimate then derives it from the spec.
+	{Name: "constant", Type: arrow.FixedWidthTypes.Boolean},
 }, nil)
+
+// legacyColumns is the number of columns of estimates files written
+// before the constant column.
+const legacyColumns = 12
 
 const (
 	ecPage = iota
@@ -111,6 +120,7 @@ const (
 	ecH
 	ecNote
 	ecVisits
+	ecConstant
 )
 
 // maxGroupValues bounds a row group by the number of grid values held.
@@ -170,6 +180,7 @@ func (w *estimateWriter) write(e *Estimate) error {
 	b.Field(ecH).(*array.Float64Builder).Append(e.H)
 	b.Field(ecNote).(*array.StringBuilder).Append(e.Note)
 	b.Field(ecVisits).(*array.Int64Builder).Append(int64(e.Visits))
+	b.Field(ecConstant).(*array.BooleanBuilder).Append(e.Constant)
 	w.rows++
 	w.values += 2 * len(e.CDF.X)
 	if w.values >= maxGroupValues {
@@ -250,10 +261,14 @@ func EachEstimate(dir string, fn func(*Estimate) error) error {
 
 func eachEstimateIn(name string, rec arrow.RecordBatch, fn func(*Estimate) error) error {
 	s := rec.Schema()
-	if s.NumFields() < estimateSchema.NumFields() {
+	if s.NumFields() < legacyColumns {
 		return fmt.Errorf("replay output %s: %d columns, want %d (%v)", name, s.NumFields(), estimateSchema.NumFields(), estimateSchema)
 	}
+	legacy := s.NumFields() < estimateSchema.NumFields() || s.Field(ecConstant).Name != "constant"
 	for i, want := range estimateSchema.Fields() {
+		if legacy && i >= legacyColumns {
+			break
+		}
 		if got := s.Field(i); got.Name != want.Name || got.Type.ID() != want.Type.ID() {
 			return fmt.Errorf("replay output %s: column %d is %s %s, want %s %s", name, i, got.Name, got.Type, want.Name, want.Type)
 		}
@@ -270,6 +285,10 @@ func eachEstimateIn(name string, rec arrow.RecordBatch, fn func(*Estimate) error
 	h := rec.Column(ecH).(*array.Float64)
 	note := rec.Column(ecNote).(*array.String)
 	visits := rec.Column(ecVisits).(*array.Int64)
+	var constant *array.Boolean
+	if !legacy {
+		constant = rec.Column(ecConstant).(*array.Boolean)
+	}
 	list := func(l *array.List, i int) []float64 {
 		v := l.ListValues().(*array.Float64).Float64Values()
 		off := l.Offsets()
@@ -288,6 +307,11 @@ func eachEstimateIn(name string, rec arrow.RecordBatch, fn func(*Estimate) error
 			Note:    note.Value(i),
 			Visits:  int(visits.Value(i)),
 		}
+		if constant != nil {
+			e.Constant = constant.Value(i)
+		} else {
+			e.Constant = legacyConstant(e.Sampler)
+		}
 		if len(e.CDF.X) != len(e.CDF.P) {
 			return fmt.Errorf("replay output %s: page %d %s %s: %d grid points but %d values", name, e.PageID, e.Method, e.Kind, len(e.CDF.X), len(e.CDF.P))
 		}
@@ -296,6 +320,17 @@ func eachEstimateIn(name string, rec arrow.RecordBatch, fn func(*Estimate) error
 		}
 	}
 	return nil
+}
+
+// legacyConstant tells a constant sampler from its spec, for estimates
+// files without the constant column: "const:Δ" (replay) or "observed
+// const:Δ" (estimate).
+func legacyConstant(spec string) bool {
+	spec = strings.TrimPrefix(spec, "observed ")
+	if s, err := ParseSampler(spec); err == nil {
+		return s.Constant()
+	}
+	return strings.HasPrefix(strings.ToLower(spec), "const")
 }
 
 // writeMeta writes m as dir/replay.json.

@@ -341,10 +341,10 @@ func observePage(ctx context.Context, p *series.Page, unit float64, s Sampler, c
 	est, info, err := EstimateObserved(ctx, o, oc)
 	if err != nil {
 		if errors.Is(err, ErrFewVisits) {
-			return truthFromIntervals(transform.Intervals(u, unit), newGrid(s.Step(cfg.H), cfg.XMax).x, s.Spec, len(o.Visits)), o, nil
+			return truthFromIntervals(transform.Intervals(u, unit), newGrid(s.Step(cfg.H), cfg.XMax).x, s, len(o.Visits)), o, nil
 		}
 		return nil, nil, err
 	}
-	est = append(est, truthFromIntervals(transform.Intervals(u, unit), newGrid(info.Step, info.XMax).x, s.Spec, len(o.Visits))...)
+	est = append(est, truthFromIntervals(transform.Intervals(u, unit), newGrid(info.Step, info.XMax).x, s, len(o.Visits))...)
 	return est, o, nil
 }

@@ -234,13 +234,14 @@ func truthRows(t []float64, s Sampler, cfg *Config, visits int) []Estimate {
 		u[i] = t[i+1] - t[i]
 	}
 	g := newGrid(s.Step(cfg.H), cfg.XMax)
-	return truthFromIntervals(u, g.x, s.Spec, visits)
+	return truthFromIntervals(u, g.x, s, visits)
 }
 
-func truthFromIntervals(u, x []float64, sampler string, visits int) []Estimate {
+func truthFromIntervals(u, x []float64, s Sampler, visits int) []Estimate {
 	nan := math.NaN()
+	c := s.Constant()
 	return []Estimate{
-		{Sampler: sampler, Method: MethodTruth, Kind: KindG, CDF: transform.AgeCDF(u, x), Rate: nan, Visits: visits},
-		{Sampler: sampler, Method: MethodTruth, Kind: KindF, CDF: transform.IntervalCDF(u, x), Rate: nan, Visits: visits},
+		{Sampler: s.Spec, Method: MethodTruth, Kind: KindG, CDF: transform.AgeCDF(u, x), Rate: nan, Visits: visits, Constant: c},
+		{Sampler: s.Spec, Method: MethodTruth, Kind: KindF, CDF: transform.IntervalCDF(u, x), Rate: nan, Visits: visits, Constant: c},
 	}
 }

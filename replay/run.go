@@ -355,7 +355,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 					res, err = replayPath(&sliceUpdates{t: t}, newVisitGen(s, r), t[len(t)-1], s, &cfg, newGuard(ctx, maxVisits, maxPairs))
 					// truth from the exact integer intervals (transform.Intervals), not from differences of t
 					est = append(res.est, truthFromIntervals(transform.Intervals(j.page.Updates, unit),
-						newGrid(s.Step(cfg.H), cfg.XMax).x, s.Spec, res.visits)...)
+						newGrid(s.Step(cfg.H), cfg.XMax).x, s, res.visits)...)
 				}
 				if err != nil {
 					var le *LimitError

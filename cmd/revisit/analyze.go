@@ -288,18 +288,14 @@ func num(v float64) string {
 	return fmt.Sprintf("%.4g", v)
 }
 
-// readReplay adapts replay.ReadEstimates to analysis.EstimateRow and a
-// provenance line (samplers, how x_max and h were chosen and their
-// values, seed, unit: replay.Meta.Describe).
+// readReplay is replay.ReadEstimates (analysis.EstimateRow is
+// replay.Estimate) with a provenance line (samplers, how x_max and h were
+// chosen and their values, seed, unit: replay.Meta.Describe).
 func readReplay(dir string) ([]analysis.EstimateRow, string, error) {
 	meta, est, err := replay.ReadEstimates(dir)
 	if err != nil {
 		return nil, "", err
 	}
-	rows := make([]analysis.EstimateRow, len(est))
-	for i, e := range est {
-		rows[i] = analysis.EstimateRow{PageID: e.PageID, Title: e.Title, Sampler: e.Sampler, Method: e.Method, Kind: e.Kind, CDF: e.CDF, Rate: e.Rate, Note: e.Note}
-	}
 	src := fmt.Sprintf("replay %s: %s", dir, meta.Describe())
-	return rows, src, nil
+	return est, src, nil
 }
