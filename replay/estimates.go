@@ -10,10 +10,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/revisit-dev/revisit/internal/pq"
 	"github.com/revisit-dev/revisit/series"
@@ -128,36 +124,28 @@ const maxGroupValues = 1 << 21
 
 // estimateWriter streams estimates into one Parquet file.
 type estimateWriter struct {
-	f      *os.File
-	fw     *pqarrow.FileWriter
+	pw     *pq.Writer
 	b      *array.RecordBuilder
 	values int
 	rows   int64
 }
+
+// estimateLayout is how estimates.parquet is written: dictionaries only
+// for the few repeated strings, so that the same rows always give the
+// same bytes (merge must reproduce them).
+var estimateLayout = pq.Options{Level: 3, Dictionary: []string{"sampler", "method", "kind"}}
 
 func newEstimateWriter(path string) (*estimateWriter, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
 	}
-	props := parquet.NewWriterProperties(
-		parquet.WithCompression(compress.Codecs.Zstd),
-		parquet.WithCompressionLevel(3),
-		// Dictionaries only for the few repeated strings: a dictionary
-		// that outgrows its page falls back to plain pages, and arrow-go
-		// then lists the chunk's encodings in map order, so the same rows
-		// would not always give the same bytes (merge must reproduce them).
-		parquet.WithDictionaryDefault(false),
-		parquet.WithDictionaryFor("sampler", true),
-		parquet.WithDictionaryFor("method", true),
-		parquet.WithDictionaryFor("kind", true),
-	)
-	fw, err := pqarrow.NewFileWriter(estimateSchema, f, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	pw, err := pq.NewWriter(f, estimateSchema, estimateLayout)
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
-	return &estimateWriter{f: f, fw: fw, b: array.NewRecordBuilder(memory.DefaultAllocator, estimateSchema)}, nil
+	return &estimateWriter{pw: pw, b: pw.Builder()}, nil
 }
 
 func (w *estimateWriter) write(e *Estimate) error {
@@ -190,28 +178,13 @@ func (w *estimateWriter) write(e *Estimate) error {
 }
 
 func (w *estimateWriter) flush() error {
-	if w.values == 0 && w.b.Field(0).Len() == 0 {
-		return nil
-	}
-	rec := w.b.NewRecordBatch()
-	defer rec.Release()
 	w.values = 0
-	return w.fw.Write(rec)
+	return w.pw.Flush()
 }
 
-func (w *estimateWriter) close() error {
-	err := w.flush()
-	w.b.Release()
-	if cerr := w.fw.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
+func (w *estimateWriter) close() error { return w.pw.Close() }
 
-func (w *estimateWriter) abort() {
-	w.b.Release()
-	w.fw.Close()
-}
+func (w *estimateWriter) abort() { w.pw.Abort() }
 
 // ReadMeta reads dir/replay.json.
 func ReadMeta(dir string) (*Meta, error) {
