@@ -204,8 +204,9 @@ func checkTruth(r EstimateRow, exact TruthFunc) error {
 }
 
 // Summarize groups page errors by sampler, method and kind, in that
-// order, with the mean and median over pages of WMRD and KS (NaN errors
-// are counted as Undefined and left out of the averages).
+// order, with the mean and median over pages of WMRD and KS by replay's
+// one rule (replay.SummarizeErrors: NaN errors are counted as Undefined
+// and left out of the averages).
 func Summarize(errs []PageError) []MethodSummary { return SummarizeFor(replay.Registry{}, errs) }
 
 // SummarizeFor is Summarize with the methods of reg: their output order
@@ -227,19 +228,14 @@ func SummarizeFor(reg replay.Registry, errs []PageError) []MethodSummary {
 	out := make([]MethodSummary, 0, len(keys))
 	for _, k := range keys {
 		var w, ks []float64
-		undef := 0
-		m, _ := reg.Lookup(k.m)
 		for _, e := range groups[k] {
-			if math.IsNaN(e.WMRD) {
-				undef++
-				continue
-			}
-			w = append(w, e.WMRD)
-			ks = append(ks, e.KS)
+			w, ks = append(w, e.WMRD), append(ks, e.KS)
 		}
+		m, _ := reg.Lookup(k.m)
+		e := replay.SummarizeErrors(w, ks)
 		out = append(out, MethodSummary{
-			Sampler: k.s, Method: k.m, Kind: k.k, Pages: len(w), Undefined: undef,
-			MeanWMRD: meanOf(w), MedianWMRD: median(w), MeanKS: meanOf(ks), MedianKS: median(ks),
+			Sampler: k.s, Method: k.m, Kind: k.k, Pages: e.Pages, Undefined: e.Undefined,
+			MeanWMRD: e.MeanWMRD, MedianWMRD: e.MedianWMRD, MeanKS: e.MeanKS, MedianKS: e.MedianKS,
 			Constant: groups[k][0].Constant, Class: m.Class, Age: m.Observes == replay.Age,
 		})
 	}
@@ -263,11 +259,4 @@ func EvidenceSummaryFor(reg replay.Registry, errs []PageError) []MethodSummary {
 		}
 	}
 	return SummarizeFor(reg, keep)
-}
-
-func meanOf(x []float64) float64 {
-	if len(x) == 0 {
-		return math.NaN()
-	}
-	return sum(x) / float64(len(x))
 }

@@ -256,3 +256,23 @@ func TestEvidenceConstantFromRows(t *testing.T) {
 		t.Fatalf("evidence %+v, %v: want the observed const:2 M4 row", rec.Evidence, err)
 	}
 }
+
+// Summaries follow replay's one rule (replay.SummarizeErrors, as in
+// replay.json): a page whose WMRD or KS is NaN is undefined and left out
+// of both means. Pages: (0.1, 0.5), (NaN, 0.1), (0.3, NaN), (0.2, 0.4) →
+// 2 pages, 2 undefined, mean WMRD 0.15, mean KS 0.45.
+func TestSummaryOneRule(t *testing.T) {
+	nan := math.NaN()
+	var errs []PageError
+	for i, e := range [][2]float64{{0.1, 0.5}, {nan, 0.1}, {0.3, nan}, {0.2, 0.4}} {
+		errs = append(errs, PageError{PageID: int64(i), Sampler: "exp:1", Method: "M6", Kind: "G", Error: Error{WMRD: e[0], KS: e[1]}})
+	}
+	sum := Summarize(errs)
+	if len(sum) != 1 {
+		t.Fatalf("%d summaries, want 1", len(sum))
+	}
+	s := sum[0]
+	if s.Pages != 2 || s.Undefined != 2 || math.Abs(s.MeanWMRD-0.15) > 1e-15 || math.Abs(s.MeanKS-0.45) > 1e-15 || math.Abs(s.MedianKS-0.45) > 1e-15 {
+		t.Errorf("summary %+v: want 2 pages, 2 undefined, mean WMRD 0.15, mean and median KS 0.45", s)
+	}
+}
