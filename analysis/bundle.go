@@ -286,7 +286,7 @@ func summaryTable(sum []MethodSummary, src string, o *Options) tables.Table {
 		},
 	}
 	for _, m := range sum {
-		t.Rows = append(t.Rows, []any{m.Sampler, m.Kind, m.Method, int64(m.Pages), m.MeanWMRD, m.MedianWMRD, m.MeanKS, m.MedianKS, int64(m.Undefined), methodClass(m.Method)})
+		t.Rows = append(t.Rows, []any{m.Sampler, m.Kind, m.Method, int64(m.Pages), m.MeanWMRD, m.MedianWMRD, m.MeanKS, m.MedianKS, int64(m.Undefined), string(m.Class)})
 	}
 	return t
 }
@@ -296,18 +296,6 @@ func xmaxText(x float64) string {
 		return "x_max of each page's replay grid"
 	}
 	return fmt.Sprintf("%g", x)
-}
-
-func methodClass(m string) string {
-	switch m {
-	case "M2", "M4", "M5", "M6":
-		return "unbiased"
-	case "M1", "M3", "G-M4":
-		return "biased"
-	case "naive", "cho", "matloff", "age-mle", "poisson-mle":
-		return "Poisson baseline"
-	}
-	return ""
 }
 
 func pageErrorsTable(res *Result, o *Options, topOnly bool) tables.Table {
@@ -418,7 +406,7 @@ func methodFigures(res *Result, rows []EstimateRow, src string) []tables.Figure 
 	var title string
 	find := func(method, kind string, constant bool) (EstimateRow, bool) {
 		for _, r := range rows {
-			if r.PageID == page && r.Method == method && r.Kind == kind && (!constant || samplerKind(r.Sampler) == "constant") {
+			if r.PageID == page && r.Method == method && r.Kind == kind && (!constant || r.Constant) {
 				title = r.Title
 				return r, true
 			}

@@ -11,11 +11,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/revisit-dev/revisit/internal/pq"
 	"github.com/revisit-dev/revisit/internal/tables"
 )
 
@@ -38,7 +35,7 @@ type colWriter struct {
 	pqFile    *os.File
 	csvFile   *os.File
 	csv       *csv.Writer
-	fw        *pqarrow.FileWriter
+	pw        *pq.Writer
 	b         *array.RecordBuilder
 	pending   int
 	rows      int64
@@ -79,22 +76,16 @@ func newColWriter(stem string, cols []tables.Column) (*colWriter, error) {
 		return nil, err
 	}
 	w.csvTmp = w.csvFile.Name()
-	props := parquet.NewWriterProperties(
-		parquet.WithCompression(compress.Codecs.Zstd),
-		parquet.WithMaxRowGroupLength(colWriterGroup),
-		// No dictionaries: one that outgrows its page falls back to plain
-		// pages, and arrow-go then lists the chunk's encodings in map
-		// order, so the same rows would not always give the same bytes.
-		parquet.WithDictionaryDefault(false),
-	)
-	if w.fw, err = pqarrow.NewFileWriter(schema, w.pqFile, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema())); err != nil {
+	// No dictionaries (pq.Options): the same rows always give the same
+	// bytes.
+	if w.pw, err = pq.NewWriter(w.pqFile, schema, pq.Options{MaxRowGroupLength: colWriterGroup}); err != nil {
 		w.pqFile.Close()
 		w.csvFile.Close()
 		os.Remove(w.pqTmp)
 		os.Remove(w.csvTmp)
 		return nil, err
 	}
-	w.b = array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	w.b = w.pw.Builder()
 	w.csv = csv.NewWriter(w.csvFile)
 	header := make([]string, len(cols))
 	for i, c := range cols {
@@ -171,10 +162,8 @@ func (w *colWriter) flush() error {
 	if w.pending == 0 {
 		return nil
 	}
-	rec := w.b.NewRecordBatch()
-	defer rec.Release()
 	w.pending = 0
-	if err := w.fw.Write(rec); err != nil {
+	if err := w.pw.Flush(); err != nil {
 		return fmt.Errorf("%s.parquet: %w", w.stem, err)
 	}
 	return nil
@@ -191,8 +180,7 @@ func (w *colWriter) Close() (err error) {
 		return err
 	}
 	w.closed = true
-	w.b.Release()
-	if err := w.fw.Close(); err != nil {
+	if err := w.pw.Close(); err != nil {
 		return fmt.Errorf("%s.parquet: %w", w.stem, err)
 	}
 	w.csv.Flush()
@@ -212,8 +200,7 @@ func (w *colWriter) Close() (err error) {
 func (w *colWriter) Abort() {
 	if !w.closed {
 		w.closed = true
-		w.b.Release()
-		w.fw.Close()
+		w.pw.Abort()
 		w.csvFile.Close()
 	}
 	os.Remove(w.pqTmp)

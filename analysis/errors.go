@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 
+	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -21,14 +22,14 @@ func KSDistance(h, g []float64) float64 { return series.KS(h, g) }
 // step) comes first").
 const DefaultExtra = 9
 
-// StepMethods are the estimators whose output is a step function on the
-// visit grid x_n = nΔ (or y_n = nh), which SPEC §4.2 interpolates
-// linearly before use: M3, M4, M5, G-M4 and M6.
-var stepMethods = map[string]bool{"M3": true, "M4": true, "M5": true, "M6": true, "G-M4": true}
-
 // IsStepMethod reports whether method's estimate is a step function on the
-// visit grid (M3, M4, M5, M6, G-M4), so that Compare interpolates it.
-func IsStepMethod(method string) bool { return stepMethods[method] }
+// visit grid x_n = nΔ (or y_n = nh), which SPEC §4.2 interpolates linearly
+// before use (M3, M4, M5, M6, G-M4: replay.Method.Step), so that Compare
+// interpolates it.
+func IsStepMethod(method string) bool {
+	m, _ := replay.Registry{}.Lookup(method)
+	return m.Step
+}
 
 // Error is the error of one estimate against its truth.
 type Error struct {

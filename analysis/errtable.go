@@ -7,22 +7,14 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/series"
 )
 
-// EstimateRow is one replayed estimate (or truth row) as the error tables
-// need it; it mirrors replay.Estimate so the tables can be computed from
-// any source of estimates.
-type EstimateRow struct {
-	PageID  int64
-	Title   string
-	Sampler string // sampler spec, e.g. "const:1", "exp:2"
-	Method  string // "truth", "M1"…"M6", "G-M4", "naive", "cho", "matloff", "age-mle", "poisson-mle"
-	Kind    string // "G" (G_U) or "F" (F_U)
-	CDF     series.CDF
-	Rate    float64 // Poisson baselines: λ̂ per unit (NaN otherwise)
-	Note    string
-}
+// EstimateRow is one replayed estimate (or truth row): a row of the
+// replay's estimates file, whose type replay owns (replay.Estimate, read
+// by replay.ReadEstimates).
+type EstimateRow = replay.Estimate
 
 // PageError is the error of one method on one page under one sampler.
 type PageError struct {
@@ -33,6 +25,9 @@ type PageError struct {
 	Kind    string
 	Error
 	Note string
+	// Constant says the sampler has constant delays (from the estimates
+	// file, not from parsing the sampler spec).
+	Constant bool
 	// Intervals is the page's number of intervals (the truth row's
 	// Samples; 0 when unknown).
 	Intervals int
@@ -47,11 +42,11 @@ type MethodSummary struct {
 	MeanWMRD, MedianWMRD  float64
 	MeanKS, MedianKS      float64
 	Undefined             int // pages where the estimate was undefined (e.g. Matloff with X = n)
+	// From the estimates file and the method registry (replay.Registry):
+	Constant bool         // the sampler has constant delays
+	Class    replay.Class // unbiased, biased or Poisson baseline ("" for an unknown method)
+	Age      bool         // the method observes ages (Last-Modified)
 }
-
-// baseline methods report a rate; their estimate is the implied
-// exponential when they carry no tabulated CDF (SPEC §4.3).
-var baselines = map[string]bool{"naive": true, "cho": true, "matloff": true, "age-mle": true, "poisson-mle": true}
 
 // PageErrors compares every non-truth row with the truth of the same
 // page, sampler and kind on [0, xmax] (Compare). A Poisson baseline
@@ -77,6 +72,12 @@ var baselines = map[string]bool{"naive": true, "cho": true, "matloff": true, "ag
 // With intervals nil the truth is known only at its grid points, and so
 // every estimate is compared there only (see Compare).
 func PageErrors(rows []EstimateRow, xmax float64, extra int, intervals map[int64][]float64) ([]PageError, error) {
+	return PageErrorsFor(replay.Registry{}, rows, xmax, extra, intervals)
+}
+
+// PageErrorsFor is PageErrors with the methods of reg: its Baseline
+// methods are compared as exponentials, its Step methods interpolated.
+func PageErrorsFor(reg replay.Registry, rows []EstimateRow, xmax float64, extra int, intervals map[int64][]float64) ([]PageError, error) {
 	type key struct {
 		page          int64
 		sampler, kind string
@@ -113,15 +114,16 @@ func PageErrors(rows []EstimateRow, xmax float64, extra int, intervals map[int64
 		if !ok {
 			return nil, fmt.Errorf("page %d (%s), sampler %s, %s: no truth %s row to compare with", r.PageID, r.Title, r.Sampler, r.Method, r.Kind)
 		}
-		pe := PageError{PageID: r.PageID, Title: r.Title, Sampler: r.Sampler, Method: r.Method, Kind: r.Kind, Note: r.Note, Intervals: tr.Samples}
+		pe := PageError{PageID: r.PageID, Title: r.Title, Sampler: r.Sampler, Method: r.Method, Kind: r.Kind, Note: r.Note, Constant: r.Constant, Intervals: tr.Samples}
 		est := r.CDF
-		if baselines[r.Method] && len(est.X) == 0 {
+		m, _ := reg.Lookup(r.Method)
+		if m.Class == replay.Baseline && len(est.X) == 0 {
 			if math.IsNaN(r.Rate) || r.Rate <= 0 || math.IsInf(r.Rate, 0) {
 				pe.Error = Error{WMRD: math.NaN(), KS: math.NaN()}
 				out = append(out, pe)
 				continue
 			}
-			est = expCDF(r.Method, r.Rate, tr.X)
+			est = replay.ExpCDF(r.Method, r.Rate, slices.Clone(tr.X))
 		}
 		if len(est.X) == 0 {
 			pe.Error = Error{WMRD: math.NaN(), KS: math.NaN()}
@@ -132,7 +134,7 @@ func PageErrors(rows []EstimateRow, xmax float64, extra int, intervals map[int64
 		if g := exact[r.PageID]; g != nil && r.Kind == "G" {
 			truthAt = g.at
 		}
-		e, err := Compare(est, tr, xmax, IsStepMethod(r.Method) && r.Kind == "G", extra, truthAt)
+		e, err := Compare(est, tr, xmax, m.Step && r.Kind == "G", extra, truthAt)
 		if err != nil {
 			return nil, fmt.Errorf("page %d (%s), sampler %s: %w", r.PageID, r.Title, r.Sampler, err)
 		}
@@ -201,19 +203,15 @@ func checkTruth(r EstimateRow, exact TruthFunc) error {
 	return nil
 }
 
-// expCDF tabulates 1 − e^{−λx} on grid.
-func expCDF(method string, rate float64, grid []float64) series.CDF {
-	p := make([]float64, len(grid))
-	for i, x := range grid {
-		p[i] = -math.Expm1(-rate * x)
-	}
-	return series.CDF{Method: method, X: slices.Clone(grid), P: p}
-}
-
 // Summarize groups page errors by sampler, method and kind, in that
-// order, with the mean and median over pages of WMRD and KS (NaN errors
-// are counted as Undefined and left out of the averages).
-func Summarize(errs []PageError) []MethodSummary {
+// order, with the mean and median over pages of WMRD and KS by replay's
+// one rule (replay.SummarizeErrors: NaN errors are counted as Undefined
+// and left out of the averages).
+func Summarize(errs []PageError) []MethodSummary { return SummarizeFor(replay.Registry{}, errs) }
+
+// SummarizeFor is Summarize with the methods of reg: their output order
+// ranks them, their class and observations label the summaries.
+func SummarizeFor(reg replay.Registry, errs []PageError) []MethodSummary {
 	type key struct{ s, m, k string }
 	groups := map[key][]PageError{}
 	var keys []key
@@ -225,23 +223,20 @@ func Summarize(errs []PageError) []MethodSummary {
 		groups[k] = append(groups[k], e)
 	}
 	slices.SortFunc(keys, func(a, b key) int {
-		return cmp.Or(cmp.Compare(a.s, b.s), cmp.Compare(a.k, b.k), cmp.Compare(methodRank(a.m), methodRank(b.m)), cmp.Compare(a.m, b.m))
+		return cmp.Or(cmp.Compare(a.s, b.s), cmp.Compare(a.k, b.k), cmp.Compare(reg.Rank(a.m), reg.Rank(b.m)), cmp.Compare(a.m, b.m))
 	})
 	out := make([]MethodSummary, 0, len(keys))
 	for _, k := range keys {
 		var w, ks []float64
-		undef := 0
 		for _, e := range groups[k] {
-			if math.IsNaN(e.WMRD) {
-				undef++
-				continue
-			}
-			w = append(w, e.WMRD)
-			ks = append(ks, e.KS)
+			w, ks = append(w, e.WMRD), append(ks, e.KS)
 		}
+		m, _ := reg.Lookup(k.m)
+		e := replay.SummarizeErrors(w, ks)
 		out = append(out, MethodSummary{
-			Sampler: k.s, Method: k.m, Kind: k.k, Pages: len(w), Undefined: undef,
-			MeanWMRD: meanOf(w), MedianWMRD: median(w), MeanKS: meanOf(ks), MedianKS: median(ks),
+			Sampler: k.s, Method: k.m, Kind: k.k, Pages: e.Pages, Undefined: e.Undefined,
+			MeanWMRD: e.MeanWMRD, MedianWMRD: e.MedianWMRD, MeanKS: e.MeanKS, MedianKS: e.MedianKS,
+			Constant: groups[k][0].Constant, Class: m.Class, Age: m.Observes == replay.Age,
 		})
 	}
 	return out
@@ -252,27 +247,16 @@ func Summarize(errs []PageError) []MethodSummary {
 // may cite. Errors of shorter pages (or of unknown length) are left out;
 // with none left, a recommendation has no evidence ("too few").
 func EvidenceSummary(errs []PageError) []MethodSummary {
+	return EvidenceSummaryFor(replay.Registry{}, errs)
+}
+
+// EvidenceSummaryFor is EvidenceSummary with the methods of reg.
+func EvidenceSummaryFor(reg replay.Registry, errs []PageError) []MethodSummary {
 	var keep []PageError
 	for _, e := range errs {
 		if e.Intervals >= MinEvidenceIntervals {
 			keep = append(keep, e)
 		}
 	}
-	return Summarize(keep)
-}
-
-// methodRank orders methods as docs/methods.md lists them.
-func methodRank(m string) int {
-	order := []string{"M1", "M2", "M3", "M4", "M5", "G-M4", "M6", "naive", "cho", "matloff", "age-mle", "poisson-mle"}
-	if i := slices.Index(order, m); i >= 0 {
-		return i
-	}
-	return len(order)
-}
-
-func meanOf(x []float64) float64 {
-	if len(x) == 0 {
-		return math.NaN()
-	}
-	return sum(x) / float64(len(x))
+	return SummarizeFor(reg, keep)
 }

@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"github.com/revisit-dev/revisit/internal/stagetest"
+	"github.com/revisit-dev/revisit/replay"
 	"math"
 	"strings"
 	"testing"
@@ -28,13 +29,13 @@ func TestPageErrorsAndSummary(t *testing.T) {
 	grid := []float64{0, 1, 2}
 	cdf := func(m string, p ...float64) series.CDF { return series.CDF{Method: m, X: grid, P: p} }
 	rows := []EstimateRow{
-		{PageID: 1, Sampler: "const:1", Method: "truth", Kind: "G", CDF: cdf("truth", 0, 0.5, 1)},
-		{PageID: 1, Sampler: "const:1", Method: "M2", Kind: "G", CDF: cdf("M2", 0, 0.25, 1)},
-		{PageID: 1, Sampler: "const:1", Method: "M4", Kind: "G", CDF: cdf("M4", 0, 0.5, 1)},
-		{PageID: 1, Sampler: "const:1", Method: "naive", Kind: "G", Rate: math.Ln2},
-		{PageID: 1, Sampler: "const:1", Method: "matloff", Kind: "G", Rate: math.NaN(), Note: "X = n"},
-		{PageID: 2, Sampler: "const:1", Method: "truth", Kind: "G", CDF: cdf("truth", 0, 0.5, 1)},
-		{PageID: 2, Sampler: "const:1", Method: "M2", Kind: "G", CDF: cdf("M2", 0, 0.5, 1)},
+		{PageID: 1, Sampler: "const:1", Constant: true, Method: "truth", Kind: "G", CDF: cdf("truth", 0, 0.5, 1)},
+		{PageID: 1, Sampler: "const:1", Constant: true, Method: "M2", Kind: "G", CDF: cdf("M2", 0, 0.25, 1)},
+		{PageID: 1, Sampler: "const:1", Constant: true, Method: "M4", Kind: "G", CDF: cdf("M4", 0, 0.5, 1)},
+		{PageID: 1, Sampler: "const:1", Constant: true, Method: "naive", Kind: "G", Rate: math.Ln2},
+		{PageID: 1, Sampler: "const:1", Constant: true, Method: "matloff", Kind: "G", Rate: math.NaN(), Note: "X = n"},
+		{PageID: 2, Sampler: "const:1", Constant: true, Method: "truth", Kind: "G", CDF: cdf("truth", 0, 0.5, 1)},
+		{PageID: 2, Sampler: "const:1", Constant: true, Method: "M2", Kind: "G", CDF: cdf("M2", 0, 0.5, 1)},
 	}
 	pe, err := PageErrors(rows, 0, 1, nil)
 	if err != nil {
@@ -93,9 +94,9 @@ func TestRecommend(t *testing.T) {
 	sum := []MethodSummary{
 		{Sampler: "exp:2", Method: "M6", Kind: "G", MeanWMRD: 0.05},
 		{Sampler: "exp:2", Method: "G-M4", Kind: "G", MeanWMRD: 0.4},
-		{Sampler: "exp:2", Method: "M2", Kind: "G", MeanWMRD: 0.02},
-		{Sampler: "exp:2", Method: "M2", Kind: "F", MeanWMRD: 0.1},
-		{Sampler: "const:1", Method: "M4", Kind: "G", MeanWMRD: 0.03},
+		{Sampler: "exp:2", Method: "M2", Kind: "G", Age: true, MeanWMRD: 0.02},
+		{Sampler: "exp:2", Method: "M2", Kind: "F", Age: true, MeanWMRD: 0.1},
+		{Sampler: "const:1", Constant: true, Method: "M4", Kind: "G", MeanWMRD: 0.03},
 	}
 	for _, c := range cases {
 		r, err := Recommend(c.s, sum)
@@ -220,12 +221,58 @@ func TestAgeCDFReference(t *testing.T) {
 // ranked and scored as one: a method analysis does not know would be
 // scored as an estimate of G_U and ranked last, unnamed in the findings.
 func TestPoissonBaselinesKnown(t *testing.T) {
+	var reg replay.Registry
 	for _, m := range []string{"naive", "cho", "matloff", "age-mle", "poisson-mle"} {
-		if !baselines[m] || methodClass(m) != "Poisson baseline" {
-			t.Errorf("%s: baseline %v, class %q", m, baselines[m], methodClass(m))
+		if c := reg.ClassOf(m); c != replay.Baseline || string(c) != "Poisson baseline" {
+			t.Errorf("%s: class %q", m, c)
 		}
-		if methodRank(m) >= methodRank("no such method") {
+		if reg.Rank(m) >= reg.Rank("no such method") {
 			t.Errorf("%s has no rank", m)
 		}
+	}
+}
+
+// Whether a sampler is constant comes from the estimates file, not from
+// its spec: estimate's "observed const:Δ" rows count as constant-delay
+// evidence (parsing the spec took them for random delays).
+func TestEvidenceConstantFromRows(t *testing.T) {
+	grid := []float64{0, 1, 2}
+	cdf := func(m string, p ...float64) series.CDF { return series.CDF{Method: m, X: grid, P: p} }
+	g := cdf("truth", 0, 0.5, 1)
+	rows := []EstimateRow{
+		{PageID: 1, Sampler: "observed const:2", Constant: true, Method: "truth", Kind: "G", CDF: g},
+		{PageID: 1, Sampler: "observed const:2", Constant: true, Method: "M4", Kind: "G", CDF: cdf("M4", 0, 0.25, 1)},
+	}
+	pe, err := PageErrors(rows, 0, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := Summarize(pe)
+	if len(sum) != 1 || !sum[0].Constant || sum[0].Class != replay.Unbiased {
+		t.Fatalf("summary %+v: want one constant, unbiased M4 row", sum)
+	}
+	rec, err := Recommend(Scenario{Sampler: "constant"}, sum)
+	if err != nil || len(rec.Evidence) != 1 || rec.Evidence[0].Method != "M4" {
+		t.Fatalf("evidence %+v, %v: want the observed const:2 M4 row", rec.Evidence, err)
+	}
+}
+
+// Summaries follow replay's one rule (replay.SummarizeErrors, as in
+// replay.json): a page whose WMRD or KS is NaN is undefined and left out
+// of both means. Pages: (0.1, 0.5), (NaN, 0.1), (0.3, NaN), (0.2, 0.4) →
+// 2 pages, 2 undefined, mean WMRD 0.15, mean KS 0.45.
+func TestSummaryOneRule(t *testing.T) {
+	nan := math.NaN()
+	var errs []PageError
+	for i, e := range [][2]float64{{0.1, 0.5}, {nan, 0.1}, {0.3, nan}, {0.2, 0.4}} {
+		errs = append(errs, PageError{PageID: int64(i), Sampler: "exp:1", Method: "M6", Kind: "G", Error: Error{WMRD: e[0], KS: e[1]}})
+	}
+	sum := Summarize(errs)
+	if len(sum) != 1 {
+		t.Fatalf("%d summaries, want 1", len(sum))
+	}
+	s := sum[0]
+	if s.Pages != 2 || s.Undefined != 2 || math.Abs(s.MeanWMRD-0.15) > 1e-15 || math.Abs(s.MeanKS-0.45) > 1e-15 || math.Abs(s.MedianKS-0.45) > 1e-15 {
+		t.Errorf("summary %+v: want 2 pages, 2 undefined, mean WMRD 0.15, mean and median KS 0.45", s)
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-
-	"github.com/revisit-dev/revisit/model"
 )
 
 // Scenario describes how a user can observe pages (SPEC §5,
@@ -63,7 +61,7 @@ func Recommend(s Scenario, summaries []MethodSummary) (Recommendation, error) {
 		rec.Reason = "random revisit delays, comparison only: M6 (pair counts on the h-grid) is consistent for G_U as h → 0"
 	}
 	for _, m := range summaries {
-		if m.Kind != "G" || samplerKind(m.Sampler) != kind || (!s.Age && needsAge[m.Method]) {
+		if m.Kind != "G" || samplerKind(m.Constant) != kind || (!s.Age && m.Age) {
 			continue
 		}
 		rec.Evidence = append(rec.Evidence, m)
@@ -74,21 +72,10 @@ func Recommend(s Scenario, summaries []MethodSummary) (Recommendation, error) {
 	return rec, nil
 }
 
-// needsAge are the methods that observe ages (Last-Modified): they are
-// left out of the evidence when the scenario has no age.
-var needsAge = map[string]bool{"M1": true, "M2": true, "age-mle": true}
-
-// samplerKind classifies a sampler spec as "constant" (model.Constant) or
-// "random" (anything else); unparsable specs count as random.
-func samplerKind(spec string) string {
-	d, err := model.Parse(spec)
-	if err == nil {
-		if _, ok := d.(model.Constant); ok {
-			return "constant"
-		}
-		return "random"
-	}
-	if strings.HasPrefix(strings.ToLower(spec), "const") {
+// samplerKind is "constant" for a sampler with constant delays (as the
+// estimates file records it), else "random".
+func samplerKind(constant bool) string {
+	if constant {
 		return "constant"
 	}
 	return "random"

@@ -13,6 +13,7 @@ import (
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/model"
+	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -45,6 +46,10 @@ type Options struct {
 	// The command line passes replay.ReadEstimates through ReplayReader;
 	// nil with Replay set is an error.
 	Estimates func(dir string) ([]EstimateRow, string, error)
+	// Methods is the method registry the estimates' methods are looked
+	// up in (class, step interpolation, rank); the zero value is
+	// revisit's own estimators.
+	Methods replay.Registry
 
 	// Localized adds the NHPP and staleness analyses on the busiest pages.
 	Localized LocalizedOptions
@@ -308,7 +313,7 @@ func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, row
 				}
 			}
 		}
-		pe, err := PageErrors(own, opt.XMax, opt.Extra, replayed)
+		pe, err := PageErrorsFor(opt.Methods, own, opt.XMax, opt.Extra, replayed)
 		if err != nil {
 			return nil, fmt.Errorf("analyze: replay %s: %w", opt.Replay, err)
 		}
@@ -385,8 +390,8 @@ func finishTables(ctx context.Context, p *Partial, rows []EstimateRow, opt Optio
 		for _, e := range p.PageErrors {
 			res.PageErrors = append(res.PageErrors, e.PageError)
 		}
-		res.Summary = Summarize(res.PageErrors)
-		res.Evidence = EvidenceSummary(res.PageErrors)
+		res.Summary = SummarizeFor(opt.Methods, res.PageErrors)
+		res.Evidence = EvidenceSummaryFor(opt.Methods, res.PageErrors)
 		logf(opt.Log, "analyze: %d estimates compared with the truth on [0, %s] (%s)", len(res.PageErrors), xmaxText(opt.XMax), res.ReplaySource)
 	}
 

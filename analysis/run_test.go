@@ -59,9 +59,9 @@ func TestRunDataset(t *testing.T) {
 	grid := stagetest.Grid(1, 10)
 	truth := transform.AgeCDF(transform.Intervals(pages[0].Updates, 3600), grid)
 	rows := []EstimateRow{
-		{PageID: 1, Sampler: "const:1", Method: "truth", Kind: "G", CDF: truth},
-		{PageID: 1, Sampler: "const:1", Method: "M4", Kind: "G", CDF: truth},
-		{PageID: 1, Sampler: "const:1", Method: "M3", Kind: "G", CDF: series.CDF{X: grid, P: make([]float64, len(grid))}},
+		{PageID: 1, Sampler: "const:1", Constant: true, Method: "truth", Kind: "G", CDF: truth},
+		{PageID: 1, Sampler: "const:1", Constant: true, Method: "M4", Kind: "G", CDF: truth},
+		{PageID: 1, Sampler: "const:1", Constant: true, Method: "M3", Kind: "G", CDF: series.CDF{X: grid, P: make([]float64, len(grid))}},
 	}
 	out := filepath.Join(t.TempDir(), "out")
 	res, err := Run(context.Background(), Options{Dataset: dir, Out: out, Replay: "fake", Reps: 99, MinUpdates: 100,

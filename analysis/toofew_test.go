@@ -83,8 +83,8 @@ func TestAnalyzeTooFew(t *testing.T) {
 	grid := stagetest.Grid(1, 10)
 	truth := transform.AgeCDF(u, grid)
 	rows := []EstimateRow{
-		{PageID: 1, Sampler: "const:1", Method: "truth", Kind: "G", CDF: truth},
-		{PageID: 1, Sampler: "const:1", Method: "M4", Kind: "G", CDF: truth},
+		{PageID: 1, Sampler: "const:1", Constant: true, Method: "truth", Kind: "G", CDF: truth},
+		{PageID: 1, Sampler: "const:1", Constant: true, Method: "M4", Kind: "G", CDF: truth},
 	}
 	out := filepath.Join(t.TempDir(), "out")
 	res, err := Analyze(context.Background(), eachOf(pages), Options{Out: out, Unit: transform.Hour, Reps: 19, MinUpdates: 3, Replay: "hand",

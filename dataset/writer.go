@@ -9,12 +9,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/internal/pq"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/series"
 )
@@ -45,8 +42,8 @@ type Writer struct {
 // part files of CreateParts.
 type part struct {
 	f         *os.File
-	fw        *pqarrow.FileWriter
-	b         *array.RecordBuilder
+	pw        *pq.Writer
+	b         *array.RecordBuilder // pw's builder
 	pages     int
 	updates   int
 	maxUpdate int // row-group bound on updates (MaxGroupUpdates shared among the parts)
@@ -109,28 +106,20 @@ func newPart(name string, maxUpdates int) (*part, error) {
 	if err != nil {
 		return nil, err
 	}
-	props := parquet.NewWriterProperties(
-		parquet.WithCompression(compress.Codecs.Zstd),
-		parquet.WithCompressionLevel(3),
-		parquet.WithMaxRowGroupLength(MaxGroupPages),
-		// Dictionaries only where values repeat: hashing every update
-		// time and page id for a dictionary cost ~7 % of ingest CPU.
-		parquet.WithDictionaryDefault(false),
-		parquet.WithDictionaryFor("source", true),
-		parquet.WithDictionaryFor("group", true),
-	)
-	fw, err := pqarrow.NewFileWriter(Schema, f, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	pw, err := pq.NewWriter(f, Schema, pageLayout)
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
-	return &part{f: f, fw: fw, b: array.NewRecordBuilder(memory.DefaultAllocator, Schema), maxUpdate: max(maxUpdates, 1<<16)}, nil
+	return &part{f: f, pw: pw, b: pw.Builder(), maxUpdate: max(maxUpdates, 1<<16)}, nil
 }
 
-func (p *part) abort() {
-	p.b.Release()
-	p.fw.Close()
-}
+// pageLayout is how the pages files are written. Dictionaries only where
+// values repeat: hashing every update time and page id for a dictionary
+// cost ~7 % of ingest CPU.
+var pageLayout = pq.Options{Level: 3, MaxRowGroupLength: MaxGroupPages, Dictionary: []string{"source", "group"}}
+
+func (p *part) abort() { p.pw.Abort() }
 
 // Write appends one page. The page must satisfy series.Page.Validate.
 func (w *Writer) Write(p *series.Page) error {
@@ -185,10 +174,8 @@ func (w *Writer) flush(pt *part) error {
 	if pt.pages == 0 {
 		return nil
 	}
-	rec := pt.b.NewRecordBatch()
-	defer rec.Release()
 	pt.pages, pt.updates = 0, 0
-	if err := pt.fw.Write(rec); err != nil {
+	if err := pt.pw.Flush(); err != nil {
 		return fmt.Errorf("dataset %s: writing row group: %w", w.dir, err)
 	}
 	return nil
@@ -214,8 +201,7 @@ func (w *Writer) Close(m *Manifest) (err error) {
 	w.closed = true
 	var cerr error
 	for _, pt := range w.parts {
-		pt.b.Release()
-		if err := pt.fw.Close(); err != nil && cerr == nil { // also closes pt.f
+		if err := pt.pw.Close(); err != nil && cerr == nil { // also closes pt.f
 			cerr = fmt.Errorf("dataset %s: %w", w.dir, err)
 		}
 	}

@@ -77,6 +77,24 @@ func TestRunStagesAndLocalizedResults(t *testing.T) {
 	if res.Report != filepath.Join(out, "report") || res.Defaults.Unit != transform.Hour || res.Defaults.Cycle != DefaultCycle || res.Defaults.Grouping != HashedSites {
 		t.Errorf("result %s, defaults %+v", res.Report, res.Defaults)
 	}
+	// The rows analysis gets are replay's whole rows: every row of the
+	// constant-delay sampler says so (a field-by-field copy dropped it).
+	rows, _, err := ReadEstimates(filepath.Join(out, "replay"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nConst int
+	for _, r := range rows {
+		if r.Constant != strings.HasPrefix(r.Sampler, "const:") {
+			t.Fatalf("row %s %s %s: constant %v", r.Sampler, r.Method, r.Kind, r.Constant)
+		}
+		if r.Constant {
+			nConst++
+		}
+	}
+	if nConst == 0 {
+		t.Error("no row of a constant-delay sampler")
+	}
 
 	// The reference: the busiest pages, as run selected them before.
 	ds, err := dataset.Open(filepath.Join(out, "dataset"))

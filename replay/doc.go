@@ -6,6 +6,15 @@
 // a whole dataset into estimates.parquet and Simulate measures convergence
 // on synthetic renewal processes.
 //
+// The estimators are a table, Registry: one Method descriptor each (name,
+// whether it needs ages or only change indicators, constant delays only,
+// step function, class unbiased/biased/Poisson baseline, whether F_U is
+// recovered from it, and its constructor on a Crawl). Replay, the
+// estimate command, analysis and the --methods help texts read it, so an
+// estimator is added by one descriptor and its code (see the example of
+// Registry.With). estimates.parquet (Estimate, EachEstimate) is the one
+// contract between replay and its readers.
+//
 // It does not compute the analysis statistics (CoV, Hurst, tail fits, the
 // official WMRD/KS tables): those belong to package analysis, which reads
 // the output of Run.

@@ -5,14 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/revisit-dev/revisit/internal/pq"
 	"github.com/revisit-dev/revisit/series"
@@ -96,7 +93,15 @@ var estimateSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "h", Type: arrow.PrimitiveTypes.Float64},
 	{Name: "note", Type: arrow.BinaryTypes.String},
 	{Name: "visits", Type: arrow.PrimitiveTypes.Int64},
+	// constant: the sampler has constant delays Δ (grid x_n = nΔ), so
+	// that readers need not parse sampler specs. Absent in files written
+	// before it; EachEstimate then derives it from the spec.
+	{Name: "constant", Type: arrow.FixedWidthTypes.Boolean},
 }, nil)
+
+// legacyColumns is the number of columns of estimates files written
+// before the constant column.
+const legacyColumns = 12
 
 const (
 	ecPage = iota
@@ -111,6 +116,7 @@ const (
 	ecH
 	ecNote
 	ecVisits
+	ecConstant
 )
 
 // maxGroupValues bounds a row group by the number of grid values held.
@@ -118,36 +124,28 @@ const maxGroupValues = 1 << 21
 
 // estimateWriter streams estimates into one Parquet file.
 type estimateWriter struct {
-	f      *os.File
-	fw     *pqarrow.FileWriter
+	pw     *pq.Writer
 	b      *array.RecordBuilder
 	values int
 	rows   int64
 }
+
+// estimateLayout is how estimates.parquet is written: dictionaries only
+// for the few repeated strings, so that the same rows always give the
+// same bytes (merge must reproduce them).
+var estimateLayout = pq.Options{Level: 3, Dictionary: []string{"sampler", "method", "kind"}}
 
 func newEstimateWriter(path string) (*estimateWriter, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
 	}
-	props := parquet.NewWriterProperties(
-		parquet.WithCompression(compress.Codecs.Zstd),
-		parquet.WithCompressionLevel(3),
-		// Dictionaries only for the few repeated strings: a dictionary
-		// that outgrows its page falls back to plain pages, and arrow-go
-		// then lists the chunk's encodings in map order, so the same rows
-		// would not always give the same bytes (merge must reproduce them).
-		parquet.WithDictionaryDefault(false),
-		parquet.WithDictionaryFor("sampler", true),
-		parquet.WithDictionaryFor("method", true),
-		parquet.WithDictionaryFor("kind", true),
-	)
-	fw, err := pqarrow.NewFileWriter(estimateSchema, f, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	pw, err := pq.NewWriter(f, estimateSchema, estimateLayout)
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
-	return &estimateWriter{f: f, fw: fw, b: array.NewRecordBuilder(memory.DefaultAllocator, estimateSchema)}, nil
+	return &estimateWriter{pw: pw, b: pw.Builder()}, nil
 }
 
 func (w *estimateWriter) write(e *Estimate) error {
@@ -170,6 +168,7 @@ func (w *estimateWriter) write(e *Estimate) error {
 	b.Field(ecH).(*array.Float64Builder).Append(e.H)
 	b.Field(ecNote).(*array.StringBuilder).Append(e.Note)
 	b.Field(ecVisits).(*array.Int64Builder).Append(int64(e.Visits))
+	b.Field(ecConstant).(*array.BooleanBuilder).Append(e.Constant)
 	w.rows++
 	w.values += 2 * len(e.CDF.X)
 	if w.values >= maxGroupValues {
@@ -179,28 +178,13 @@ func (w *estimateWriter) write(e *Estimate) error {
 }
 
 func (w *estimateWriter) flush() error {
-	if w.values == 0 && w.b.Field(0).Len() == 0 {
-		return nil
-	}
-	rec := w.b.NewRecordBatch()
-	defer rec.Release()
 	w.values = 0
-	return w.fw.Write(rec)
+	return w.pw.Flush()
 }
 
-func (w *estimateWriter) close() error {
-	err := w.flush()
-	w.b.Release()
-	if cerr := w.fw.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
+func (w *estimateWriter) close() error { return w.pw.Close() }
 
-func (w *estimateWriter) abort() {
-	w.b.Release()
-	w.fw.Close()
-}
+func (w *estimateWriter) abort() { w.pw.Abort() }
 
 // ReadMeta reads dir/replay.json.
 func ReadMeta(dir string) (*Meta, error) {
@@ -250,10 +234,14 @@ func EachEstimate(dir string, fn func(*Estimate) error) error {
 
 func eachEstimateIn(name string, rec arrow.RecordBatch, fn func(*Estimate) error) error {
 	s := rec.Schema()
-	if s.NumFields() < estimateSchema.NumFields() {
+	if s.NumFields() < legacyColumns {
 		return fmt.Errorf("replay output %s: %d columns, want %d (%v)", name, s.NumFields(), estimateSchema.NumFields(), estimateSchema)
 	}
+	legacy := s.NumFields() < estimateSchema.NumFields() || s.Field(ecConstant).Name != "constant"
 	for i, want := range estimateSchema.Fields() {
+		if legacy && i >= legacyColumns {
+			break
+		}
 		if got := s.Field(i); got.Name != want.Name || got.Type.ID() != want.Type.ID() {
 			return fmt.Errorf("replay output %s: column %d is %s %s, want %s %s", name, i, got.Name, got.Type, want.Name, want.Type)
 		}
@@ -270,6 +258,10 @@ func eachEstimateIn(name string, rec arrow.RecordBatch, fn func(*Estimate) error
 	h := rec.Column(ecH).(*array.Float64)
 	note := rec.Column(ecNote).(*array.String)
 	visits := rec.Column(ecVisits).(*array.Int64)
+	var constant *array.Boolean
+	if !legacy {
+		constant = rec.Column(ecConstant).(*array.Boolean)
+	}
 	list := func(l *array.List, i int) []float64 {
 		v := l.ListValues().(*array.Float64).Float64Values()
 		off := l.Offsets()
@@ -288,6 +280,11 @@ func eachEstimateIn(name string, rec arrow.RecordBatch, fn func(*Estimate) error
 			Note:    note.Value(i),
 			Visits:  int(visits.Value(i)),
 		}
+		if constant != nil {
+			e.Constant = constant.Value(i)
+		} else {
+			e.Constant = legacyConstant(e.Sampler)
+		}
 		if len(e.CDF.X) != len(e.CDF.P) {
 			return fmt.Errorf("replay output %s: page %d %s %s: %d grid points but %d values", name, e.PageID, e.Method, e.Kind, len(e.CDF.X), len(e.CDF.P))
 		}
@@ -296,6 +293,17 @@ func eachEstimateIn(name string, rec arrow.RecordBatch, fn func(*Estimate) error
 		}
 	}
 	return nil
+}
+
+// legacyConstant tells a constant sampler from its spec, for estimates
+// files without the constant column: "const:Δ" (replay) or "observed
+// const:Δ" (estimate).
+func legacyConstant(spec string) bool {
+	spec = strings.TrimPrefix(spec, "observed ")
+	if s, err := ParseSampler(spec); err == nil {
+		return s.Constant()
+	}
+	return strings.HasPrefix(strings.ToLower(spec), "const")
 }
 
 // writeMeta writes m as dir/replay.json.

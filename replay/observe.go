@@ -60,9 +60,6 @@ type ObservedInfo struct {
 // ErrFewVisits is a URL seen fewer than twice.
 var ErrFewVisits = errors.New("fewer than 2 visits")
 
-// ageMethods need Last-Modified times.
-var ageMethods = []string{MethodM1, MethodM2, MethodAgeMLE}
-
 // EstimateObserved runs every applicable selected estimator on what a
 // crawler saw of one URL: M1, M2 and age-mle only when o has ages; M3,
 // M4, M5, cho and matloff only when the delays are constant (every delay
@@ -121,14 +118,14 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 
 	c := cfg.Config
 	if len(c.Methods) == 0 {
-		c.Methods = AllMethods
+		c.Methods = c.Registry.Names()
 	}
-	ms, err := ParseMethods(c.Methods)
+	ms, err := c.Registry.Parse(c.Methods)
 	if err != nil {
 		return nil, info, err
 	}
-	if !o.Ages {
-		ms = slices.DeleteFunc(ms, func(m string) bool { return slices.Contains(ageMethods, m) })
+	if !o.Ages { // leave out the methods that need Last-Modified times
+		ms = slices.DeleteFunc(ms, func(m string) bool { d, _ := c.Registry.Lookup(m); return d.Observes == Age })
 	}
 	c.Methods = ms
 	if c.H == 0 || c.XMax == 0 {
@@ -344,10 +341,10 @@ func observePage(ctx context.Context, p *series.Page, unit float64, s Sampler, c
 	est, info, err := EstimateObserved(ctx, o, oc)
 	if err != nil {
 		if errors.Is(err, ErrFewVisits) {
-			return truthFromIntervals(transform.Intervals(u, unit), newGrid(s.Step(cfg.H), cfg.XMax).x, s.Spec, len(o.Visits)), o, nil
+			return truthFromIntervals(transform.Intervals(u, unit), newGrid(s.Step(cfg.H), cfg.XMax).x, s, len(o.Visits)), o, nil
 		}
 		return nil, nil, err
 	}
-	est = append(est, truthFromIntervals(transform.Intervals(u, unit), newGrid(info.Step, info.XMax).x, s.Spec, len(o.Visits))...)
+	est = append(est, truthFromIntervals(transform.Intervals(u, unit), newGrid(info.Step, info.XMax).x, s, len(o.Visits))...)
 	return est, o, nil
 }

@@ -22,6 +22,9 @@ type Config struct {
 	// Recover adds F_U recovered from M2, M4, M5 and M6 (SPEC §4.2).
 	Recover    bool
 	RecoverOpt RecoverOptions
+	// Registry holds the estimators Methods names; the zero value is
+	// revisit's own (M1 … M6, G-M4, the Poisson baselines).
+	Registry Registry
 }
 
 // Check validates the configuration and puts the method names in canonical
@@ -37,9 +40,9 @@ func (c *Config) Check() error {
 		return fmt.Errorf("bin width h = %g is larger than x_max = %g", c.H, c.XMax)
 	}
 	if len(c.Methods) == 0 {
-		c.Methods = AllMethods
+		c.Methods = c.Registry.Names()
 	}
-	ms, err := ParseMethods(c.Methods)
+	ms, err := c.Registry.Parse(c.Methods)
 	if err != nil {
 		return err
 	}
@@ -53,13 +56,16 @@ type Estimate struct {
 	PageID  int64
 	Title   string
 	Sampler string     // the sampler spec as given, e.g. "exp:2"
-	Method  string     // "truth", "M1" … "M6", "G-M4", "naive", "cho", "matloff", "age-mle"
+	Method  string     // "truth" or a registered method's name (Registry)
 	Kind    string     // "G" (G_U) or "F" (F_U)
 	CDF     series.CDF // on the sampler's grid; Samples = samples (M6: pairs) used
 	Rate    float64    // Poisson baselines: λ̂ per unit; F recovery: 1/E[U]; NaN otherwise
 	H       float64    // bin width: M6's h (Δ for constant delays), F recovery's h; 0 otherwise
 	Note    string     // why a value is undefined, M1's kept fraction, …
 	Visits  int        // visits the crawler made in the window
+	// Constant says the sampler has constant delays Δ (its grid is
+	// x_n = nΔ), so readers need not parse the sampler spec.
+	Constant bool
 }
 
 // pathResult is everything one crawl produced.
@@ -85,62 +91,41 @@ func replayPath(up updateSource, vis visitSource, end float64, s Sampler, cfg *C
 // pathRun is the estimators of one crawl: fed Obs in visit order (by
 // crawl, or by EstimateObserved from a visit log), then finished.
 type pathRun struct {
-	s   Sampler
 	cfg *Config
-	g   grid
-	gd  *guard
+	c   *Crawl
 	obs []observer
-	e1  *m1
-	e2  *m2
-	ec  *cmpConst
-	eg  *gm4
-	e6  *m6
-	ep  *poisson
+	est []Estimator // one per method in run
+	run []Method    // the selected methods applicable to the sampler
 }
 
 // newPathRun sets up every selected applicable estimator of sampler s on
-// a window ending at end (in units).
+// a window ending at end (in units), from cfg.Registry.
 func newPathRun(s Sampler, cfg *Config, end float64, gd *guard) *pathRun {
 	g := newGrid(s.Step(cfg.H), cfg.XMax)
-	pr := &pathRun{s: s, cfg: cfg, g: g, gd: gd}
-	has := func(m string) bool { return slices.Contains(cfg.Methods, m) && Applicable(m, s) }
-	if has(MethodM1) {
-		pr.e1 = newM1(g)
-		pr.obs = append(pr.obs, pr.e1)
+	c := &Crawl{Sampler: s, X: g.x, Step: g.step, End: end, g: g, gd: gd}
+	pr := &pathRun{cfg: cfg, c: c}
+	for _, name := range cfg.Methods {
+		m, ok := cfg.Registry.Lookup(name)
+		if !ok || !cfg.Registry.Applicable(name, s) {
+			continue
+		}
+		pr.run = append(pr.run, m)
+		pr.est = append(pr.est, m.New(c))
 	}
-	if has(MethodM2) {
-		pr.e2 = newM2(g)
-		pr.obs = append(pr.obs, pr.e2)
-	}
-	if has(MethodM3) || has(MethodM4) || has(MethodM5) {
-		pr.ec = newCmpConst(g)
-		pr.obs = append(pr.obs, pr.ec)
-	}
-	if has(MethodGM4) {
-		pr.eg = newGM4(g)
-		pr.obs = append(pr.obs, pr.eg)
-	}
-	if has(MethodM6) {
-		pr.e6 = newM6(g, s.Constant(), end, gd)
-		pr.obs = append(pr.obs, pr.e6)
-	}
-	if has(MethodNaive) || has(MethodCho) || has(MethodMatloff) || has(MethodAgeMLE) || has(MethodPoissonMLE) {
-		pr.ep = &poisson{}
-		pr.obs = append(pr.obs, pr.ep)
-	}
+	pr.obs = c.obs
 	return pr
 }
 
 // finish computes the estimates after the last of visits observations.
 func (pr *pathRun) finish(visits int) (pathResult, error) {
-	s, cfg, g, gd := pr.s, pr.cfg, pr.g, pr.gd
-	e1, e2, ec, eg, e6, ep := pr.e1, pr.e2, pr.ec, pr.eg, pr.e6, pr.ep
+	s, cfg, c := pr.c.Sampler, pr.cfg, pr.c
+	c.visits = visits
 	res := pathResult{p1: math.NaN(), meanD3: math.NaN(), visits: visits}
-	if e6 != nil {
-		e6.finish() // the last chunk's pairs, under the guard
-		if err := gd.poll(res.visits); err != nil {
-			return res, err
-		}
+	if e, ok := c.shared[MethodM1].(*m1); ok {
+		res.p1 = e.p()
+	}
+	if e, ok := c.shared["cmp"].(*cmpConst); ok && slices.Contains(cfg.Methods, MethodM3) {
+		res.meanD3 = e.meanD3()
 	}
 	add := func(method, kind string, c series.CDF, rate, h float64, note string) {
 		c.Method = method
@@ -148,59 +133,36 @@ func (pr *pathRun) finish(visits int) (pathResult, error) {
 			note = "no samples"
 		}
 		res.est = append(res.est, Estimate{Sampler: s.Spec, Method: method, Kind: kind, CDF: c,
-			Rate: rate, H: h, Note: note, Visits: res.visits})
+			Rate: rate, H: h, Note: note, Visits: res.visits, Constant: s.Constant()})
 	}
 	nan := math.NaN()
-	for _, m := range cfg.Methods {
-		if !Applicable(m, s) {
-			continue
+	for i, m := range pr.run {
+		r, err := pr.est[i].Estimate()
+		if err != nil {
+			return res, err
 		}
-		var c series.CDF
-		note, h := "", 0.0
-		switch m {
-		case MethodM1:
-			c, note = e1.cdf(), e1.note()
-			res.p1 = e1.p()
-		case MethodM2:
-			c = e2.cdf()
-		case MethodM3:
-			c = ec.m3CDF()
-			res.meanD3 = ec.meanD3()
-			if c.Samples > 0 {
-				note = fmt.Sprintf("E[D_3] = %.6g", res.meanD3)
-			}
-		case MethodM4:
-			c = ec.m4CDF()
-		case MethodM5:
-			c = ec.m5CDF()
-		case MethodGM4:
-			c = eg.cdf()
-		case MethodM6:
-			c, note = e6.cdf()
-			h = g.step
-		default: // Poisson baselines
-			r := ep.results(s)[m]
+		if m.Class == Baseline {
 			for _, kind := range []string{KindG, KindF} {
-				add(m, kind, ExpCDF(m, r.rate, g.x), r.rate, 0, r.note)
+				add(m.Name, kind, ExpCDF(m.Name, r.Rate, c.X), r.Rate, 0, r.Note)
 			}
 			continue
 		}
-		add(m, KindG, c, nan, h, note)
-		if cfg.Recover && slices.Contains(recoverable, m) {
+		add(m.Name, KindG, r.CDF, nan, r.H, r.Note)
+		if cfg.Recover && m.Recoverable {
 			recover := RecoverF
-			if m == MethodM6 && !s.Constant() {
+			if r.BinMeans {
 				recover = recoverMidpoints // bins hold means over (y_n − h, y_n]
 			}
-			rec, err := recover(c, cfg.RecoverOpt)
+			rec, err := recover(r.CDF, cfg.RecoverOpt)
 			if err != nil {
-				p := make([]float64, len(g.x))
+				p := make([]float64, len(c.X))
 				for i := range p {
 					p[i] = nan
 				}
-				add(m, KindF, series.CDF{X: g.x, P: p, Samples: c.Samples}, nan, rec.H, err.Error())
+				add(m.Name, KindF, series.CDF{X: c.X, P: p, Samples: r.CDF.Samples}, nan, rec.H, err.Error())
 				continue
 			}
-			add(m, KindF, rec.F, 1/rec.MeanU, rec.H, fmt.Sprintf("E[U] = %.6g", rec.MeanU))
+			add(m.Name, KindF, rec.F, 1/rec.MeanU, rec.H, fmt.Sprintf("E[U] = %.6g", rec.MeanU))
 		}
 	}
 	return res, nil
@@ -272,13 +234,14 @@ func truthRows(t []float64, s Sampler, cfg *Config, visits int) []Estimate {
 		u[i] = t[i+1] - t[i]
 	}
 	g := newGrid(s.Step(cfg.H), cfg.XMax)
-	return truthFromIntervals(u, g.x, s.Spec, visits)
+	return truthFromIntervals(u, g.x, s, visits)
 }
 
-func truthFromIntervals(u, x []float64, sampler string, visits int) []Estimate {
+func truthFromIntervals(u, x []float64, s Sampler, visits int) []Estimate {
 	nan := math.NaN()
+	c := s.Constant()
 	return []Estimate{
-		{Sampler: sampler, Method: MethodTruth, Kind: KindG, CDF: transform.AgeCDF(u, x), Rate: nan, Visits: visits},
-		{Sampler: sampler, Method: MethodTruth, Kind: KindF, CDF: transform.IntervalCDF(u, x), Rate: nan, Visits: visits},
+		{Sampler: s.Spec, Method: MethodTruth, Kind: KindG, CDF: transform.AgeCDF(u, x), Rate: nan, Visits: visits, Constant: c},
+		{Sampler: s.Spec, Method: MethodTruth, Kind: KindF, CDF: transform.IntervalCDF(u, x), Rate: nan, Visits: visits, Constant: c},
 	}
 }

@@ -332,7 +332,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 			res, err = replayPath(&sliceUpdates{t: t}, newVisitGen(s, r), t[len(t)-1], s, &cfg, newGuard(ctx, maxVisits, maxPairs))
 			// truth from the exact integer intervals (transform.Intervals), not from differences of t
 			est = append(res.est, truthFromIntervals(transform.Intervals(j.page.Updates, unit),
-				newGrid(s.Step(cfg.H), cfg.XMax).x, s.Spec, res.visits)...)
+				newGrid(s.Step(cfg.H), cfg.XMax).x, s, res.visits)...)
 		}
 		if err != nil {
 			var le *LimitError
@@ -548,59 +548,4 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	}
 	logf("replay: %d pages × %d samplers, %d rows in %.1fs → %s", pages, len(smp), meta.Rows, meta.ElapsedS, opt.Out)
 	return meta, nil
-}
-
-// summary accumulates WMRD and KS per sampler, method and kind.
-type summary struct {
-	w, k      map[[3]string][]float64
-	undefined map[[3]string]int
-}
-
-func newSummary() *summary {
-	return &summary{w: map[[3]string][]float64{}, k: map[[3]string][]float64{}, undefined: map[[3]string]int{}}
-}
-
-// add takes one page × sampler's rows (truth rows included).
-func (s *summary) add(est []Estimate) {
-	truth := map[string][]float64{}
-	for _, e := range est {
-		if e.Method == MethodTruth {
-			truth[e.Kind] = e.CDF.P
-		}
-	}
-	for _, e := range est {
-		if e.Method == MethodTruth {
-			continue
-		}
-		key := [3]string{e.Sampler, e.Method, e.Kind}
-		w, k := wmrd(e.CDF.P, truth[e.Kind]), ks(e.CDF.P, truth[e.Kind])
-		if math.IsNaN(w) || math.IsNaN(k) {
-			s.undefined[key]++
-			continue
-		}
-		s.w[key] = append(s.w[key], w)
-		s.k[key] = append(s.k[key], k)
-	}
-}
-
-func (s *summary) result(smp []Sampler, methods []string) []MethodSummary {
-	var out []MethodSummary
-	for _, sm := range smp {
-		for _, m := range methods {
-			for _, kind := range []string{KindG, KindF} {
-				key := [3]string{sm.Spec, m, kind}
-				if len(s.w[key]) == 0 && s.undefined[key] == 0 {
-					continue
-				}
-				ms := MethodSummary{Sampler: sm.Spec, Method: m, Kind: kind, Pages: len(s.w[key]), Undefined: s.undefined[key]}
-				if len(s.w[key]) > 0 {
-					w, _, _ := meanCI(s.w[key])
-					k, _, _ := meanCI(s.k[key])
-					ms.WMRD, ms.KS = &w, &k
-				}
-				out = append(out, ms)
-			}
-		}
-	}
-	return out
 }

@@ -98,7 +98,7 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 	f.StringArrayVar(&opt.Samplers, "sampler", []string{"const:1"}, "sampling process `SPEC`, repeatable")
 	f.StringVar(&ts, "T", "1e2..1e5", "window lengths: A..B (powers of ten) or a comma list")
 	f.IntVar(&opt.Paths, "paths", 20, "independent sample paths per T and sampler")
-	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of M1,M2,M3,M4,M5,G-M4,M6,naive,cho,matloff,age-mle")
+	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of "+strings.Join(replay.AllMethods, ","))
 	f.Uint64Var(&opt.Seed, "seed", 1, "random seed (same seed, same output)")
 	f.Float64Var(&opt.H, "h", 0, "bin width h for random delays (0: E[U]/10)")
 	f.Float64Var(&opt.XMax, "x-max", 0, "largest grid point (0: the 0.999 quantile of G_U)")

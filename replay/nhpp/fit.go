@@ -2,6 +2,8 @@ package nhpp
 
 import (
 	"math"
+
+	"github.com/revisit-dev/revisit/replay"
 )
 
 // Cumulative is an estimated mean-value function Λ(t) = A·t^B of a window's
@@ -144,8 +146,9 @@ func Poisson(t []float64) Cumulative {
 	return Cumulative{A: float64(len(t)) / t[len(t)-1], B: 1}
 }
 
-// Baselines are the comparison-sampling Poisson rates of SPEC §4.3 applied
-// to one window: a crawler visits at τ, 2τ, …, Kτ ≤ t_n (local time) and X
+// Baselines are the comparison-sampling Poisson rates of SPEC §4.3
+// (replay.Naive, replay.ChoGarciaMolina, replay.Matloff) applied to one
+// window: a crawler visits at τ, 2τ, …, Kτ ≤ t_n (local time) and X
 // of its K visits find an update since the previous one.
 type Baselines struct {
 	Tau     float64
@@ -187,11 +190,10 @@ func FitBaselines(t []float64, tau float64) Baselines {
 			b.X++
 		}
 	}
-	K, X := float64(b.K), float64(b.X)
-	b.Naive = X / (K * tau)
-	b.ChoGM = -math.Log((K-X+0.5)/(K+0.5)) / tau
-	if b.X < b.K {
-		b.Matloff = -math.Log(1-X/K) / tau
-	}
+	// The replay's Poisson baselines (docs/methods.md#poisson-baselines),
+	// with n = K visits spanning Kτ.
+	b.Naive, _ = replay.Naive(b.X, b.K, float64(b.K)*tau)
+	b.ChoGM, _ = replay.ChoGarciaMolina(b.X, b.K, tau)
+	b.Matloff, _ = replay.Matloff(b.X, b.K, tau) // NaN when X = K
 	return b
 }

@@ -1,0 +1,91 @@
+package replay
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/revisit-dev/revisit/series"
+)
+
+// The estimates file stores whether each row's sampler has constant
+// delays, so readers (analysis) need not parse sampler specs; files
+// written before the column get it from the spec.
+func TestEstimatesConstantColumn(t *testing.T) {
+	dir := t.TempDir()
+	w, err := newEstimateWriter(filepath.Join(dir, EstimatesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := []Estimate{
+		{PageID: 1, Sampler: "const:0.05x", Method: MethodM4, Kind: KindG, CDF: series.CDF{X: []float64{0, 1}, P: []float64{0, 1}}, Rate: math.NaN(), Constant: true},
+		{PageID: 1, Sampler: "exp:20x", Method: MethodM6, Kind: KindG, CDF: series.CDF{X: []float64{0, 1}, P: []float64{0, 1}}, Rate: math.NaN()},
+	}
+	for i := range rows {
+		if err := w.write(&rows[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.close(); err != nil {
+		t.Fatal(err)
+	}
+	var got []bool
+	if err := EachEstimate(dir, func(e *Estimate) error { got = append(got, e.Constant); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || !got[0] || got[1] {
+		t.Fatalf("constant column read back as %v, want [true false]", got)
+	}
+
+	// A 12-column file (before the column): derived from the spec.
+	old := arrow.NewSchema(estimateSchema.Fields()[:legacyColumns], nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, old)
+	defer b.Release()
+	for _, spec := range []string{"const:0.05x", "exp:20x", "observed const:2", "observed irregular"} {
+		b.Field(ecPage).(*array.Int64Builder).Append(1)
+		b.Field(ecTitle).(*array.StringBuilder).Append("p")
+		b.Field(ecSampler).(*array.StringBuilder).Append(spec)
+		b.Field(ecMethod).(*array.StringBuilder).Append(MethodM2)
+		b.Field(ecKind).(*array.StringBuilder).Append(KindG)
+		for _, c := range []int{ecX, ecP} {
+			lb := b.Field(c).(*array.ListBuilder)
+			lb.Append(true)
+			lb.ValueBuilder().(*array.Float64Builder).AppendValues([]float64{0}, nil)
+		}
+		b.Field(ecSamples).(*array.Int64Builder).Append(1)
+		b.Field(ecRate).(*array.Float64Builder).Append(math.NaN())
+		b.Field(ecH).(*array.Float64Builder).Append(0)
+		b.Field(ecNote).(*array.StringBuilder).Append("")
+		b.Field(ecVisits).(*array.Int64Builder).Append(1)
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	legacyDir := t.TempDir()
+	f, err := os.Create(filepath.Join(legacyDir, EstimatesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw, err := pqarrow.NewFileWriter(old, f, nil, pqarrow.DefaultWriterProps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fw.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := fw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got = nil
+	if err := EachEstimate(legacyDir, func(e *Estimate) error { got = append(got, e.Constant); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if want := []bool{true, false, true, false}; len(got) != 4 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] || got[3] != want[3] {
+		t.Fatalf("legacy file: constant %v, want %v", got, want)
+	}
+}
