@@ -2,13 +2,12 @@ package analysis
 
 import (
 	"fmt"
+	"github.com/revisit-dev/revisit/internal/human"
 	"io"
 	"math"
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/dustin/go-humanize"
 
 	"github.com/revisit-dev/revisit/internal/tables"
 )
@@ -87,11 +86,11 @@ func Cell(k tables.Kind, c any) string {
 		case tables.Time:
 			return time.Unix(v, 0).UTC().Format("2006-01-02")
 		case tables.Bytes:
-			return humanize.Bytes(uint64(max(v, 0)))
+			return human.Bytes(max(v, 0))
 		}
-		return humanize.Comma(v)
+		return human.Comma(v)
 	case int:
-		return humanize.Comma(int64(v))
+		return human.Comma(int64(v))
 	case float64:
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return "—"
@@ -103,7 +102,7 @@ func Cell(k tables.Kind, c any) string {
 			return naturalDuration(v)
 		}
 		if math.Abs(v) >= 1e4 && math.Abs(v) < 1e15 {
-			return humanize.Commaf(math.Round(v))
+			return human.Comma(int64(math.Round(v)))
 		}
 		return fmt.Sprintf("%.4g", v)
 	}

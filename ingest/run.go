@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/revisit-dev/revisit/internal/human"
 	"io"
 	"os"
 	"runtime"
@@ -13,8 +14,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/dustin/go-humanize"
 
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/ingest/generic"
@@ -657,7 +656,7 @@ func (d *driver) tooMany(p *series.RawPage, file string, n int64, where string) 
 		where = " " + where
 	}
 	pe := &source.ParseError{File: file, Offset: p.Offset, Line: p.Line, Page: p.Title, Reason: "too-many-revisions", Revisions: n,
-		Err: fmt.Errorf("%s revisions%s, more than the limit of %s (--max-revisions-per-page)", humanize.Comma(n), where, humanize.Comma(d.opt.maxRevisions()))}
+		Err: fmt.Errorf("%s revisions%s, more than the limit of %s (--max-revisions-per-page)", human.Comma(n), where, human.Comma(d.opt.maxRevisions()))}
 	if p.Line > 0 {
 		pe.Offset = -1
 	}

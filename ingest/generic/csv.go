@@ -6,10 +6,9 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/revisit-dev/revisit/internal/human"
 	"io"
 	"strings"
-
-	"github.com/dustin/go-humanize"
 
 	"github.com/revisit-dev/revisit/ingest/generic/linescan"
 	"github.com/revisit-dev/revisit/ingest/source"
@@ -143,7 +142,7 @@ func (r *Reader) gatherCSV() error {
 	header, err := cr.Read()
 	if errors.Is(err, errRecordTooLong) || (err == nil && lim.max > 0 && cr.InputOffset() > lim.max+2) {
 		return &source.ParseError{File: r.so.File, Offset: r.skipBytes, Line: skip + 1, Reason: "header",
-			Err: fmt.Errorf("the header is longer than the limit of %s bytes (--max-line-bytes)", humanize.Comma(lim.max))}
+			Err: fmt.Errorf("the header is longer than the limit of %s bytes (--max-line-bytes)", human.Comma(lim.max))}
 	}
 	if err == io.EOF {
 		return &source.ParseError{File: r.so.File, Offset: r.skipBytes, Line: skip + 1, Reason: "header",
@@ -169,7 +168,7 @@ func (r *Reader) gatherCSV() error {
 		if n := cr.InputOffset() - lim.start; lim.max > 0 && (errors.Is(err, errRecordTooLong) || (err == nil && n > lim.max+2)) {
 			// +2: the record's line terminator is not part of the limit.
 			e := &source.ParseError{File: r.so.File, Offset: start, Line: skip + next, Reason: "line-too-long",
-				Err: fmt.Errorf("CSV record longer than the limit of %s bytes (--max-line-bytes)", humanize.Comma(lim.max))}
+				Err: fmt.Errorf("CSV record longer than the limit of %s bytes (--max-line-bytes)", human.Comma(lim.max))}
 			if err == nil {
 				line, _ := cr.FieldPos(0)
 				e.Line, e.Page = skip+int64(line), tb.page(rec)

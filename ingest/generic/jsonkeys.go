@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/revisit-dev/revisit/internal/human"
 	"io"
-
-	"github.com/dustin/go-humanize"
 
 	"github.com/revisit-dev/revisit/ingest/generic/jsonscan"
 	"github.com/revisit-dev/revisit/ingest/source"
@@ -31,7 +30,7 @@ func (r *Reader) gatherJSONKeys() error {
 				return source.ReadError(r.so.File, r.skipBytes+int64(len(b))+n, 0, FileID(r.opt.FileName, r.opt.IDFromDir), err)
 			}
 			return r.bad(&source.ParseError{File: r.so.File, Offset: r.skipBytes, Line: int64(r.opt.SkipLines) + 1, Page: FileID(r.opt.FileName, r.opt.IDFromDir),
-				Reason: "line-too-long", Err: fmt.Errorf("the JSON object of %s bytes is longer than the limit of %s bytes (--max-line-bytes)", humanize.Comma(int64(len(b))+n), humanize.Comma(max))}, 1)
+				Reason: "line-too-long", Err: fmt.Errorf("the JSON object of %s bytes is longer than the limit of %s bytes (--max-line-bytes)", human.Comma(int64(len(b))+n), human.Comma(max))}, 1)
 		}
 	} else {
 		b, err = io.ReadAll(r.br)

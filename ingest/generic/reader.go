@@ -5,10 +5,9 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"github.com/revisit-dev/revisit/internal/human"
 	"io"
 	"slices"
-
-	"github.com/dustin/go-humanize"
 
 	"github.com/revisit-dev/revisit/ingest/source"
 	"github.com/revisit-dev/revisit/series"
@@ -258,7 +257,7 @@ func (r *Reader) add(id, title, group []byte, t int64, line, offset int64) error
 	if max := r.so.MaxRevisions; max > 0 && int64(len(o.times)) >= max {
 		if !r.so.SkipBad {
 			return &source.ParseError{File: r.so.File, Offset: offset, Line: line, Page: r.title(o), Reason: "too-many-revisions",
-				Err: fmt.Errorf("object %q has more than %s revisions (--max-revisions-per-page)", r.title(o), humanize.Comma(max))}
+				Err: fmt.Errorf("object %q has more than %s revisions (--max-revisions-per-page)", r.title(o), human.Comma(max))}
 		}
 		o.tooMany = int64(len(o.times)) + 1
 		o.times = nil

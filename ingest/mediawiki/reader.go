@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/revisit-dev/revisit/internal/human"
 	"io"
 	"net/url"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync/atomic"
-
-	"github.com/dustin/go-humanize"
 
 	"github.com/revisit-dev/revisit/ingest/source"
 	"github.com/revisit-dev/revisit/series"
@@ -660,7 +659,7 @@ func (r *Reader) endTag(name []byte, off int64) (*series.RawPage, error) {
 		if max := r.opt.MaxRevisions; max > 0 && r.nrev > max {
 			if p.TooMany == 0 {
 				if !r.opt.SkipBad && !r.droppedNamespace() {
-					return nil, r.bad(r.revStart, "too-many-revisions", fmt.Errorf("revision %d: the page has more than %s revisions (--max-revisions-per-page)", r.revID, humanize.Comma(max)))
+					return nil, r.bad(r.revStart, "too-many-revisions", fmt.Errorf("revision %d: the page has more than %s revisions (--max-revisions-per-page)", r.revID, human.Comma(max)))
 				}
 				// Counted from here on, not kept; ingest reports the
 				// page (with its count) when it is returned.

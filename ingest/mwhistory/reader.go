@@ -40,12 +40,11 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/revisit-dev/revisit/internal/human"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/dustin/go-humanize"
 
 	"github.com/revisit-dev/revisit/ingest/generic/linescan"
 	"github.com/revisit-dev/revisit/ingest/mediawiki"
@@ -268,7 +267,7 @@ func (r *Reader) line(line []byte, no, off int64) error {
 	if max := r.opt.MaxRevisions; max > 0 && int64(len(p.Revisions)) >= max {
 		if !r.opt.SkipBad {
 			return r.bad(&source.ParseError{Offset: off, Line: no, Page: p.Title, Reason: "too-many-revisions",
-				Err: fmt.Errorf("the page has more than %s revisions (--max-revisions-per-page)", humanize.Comma(max))})
+				Err: fmt.Errorf("the page has more than %s revisions (--max-revisions-per-page)", human.Comma(max))})
 		}
 		p.TooMany = int64(len(p.Revisions)) + 1
 		p.Revisions, p.Anonymous, p.Minor, p.Bot, p.Revert, p.Reverted = nil, nil, nil, nil, nil, nil

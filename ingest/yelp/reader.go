@@ -5,10 +5,9 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/revisit-dev/revisit/internal/human"
 	"io"
 	"slices"
-
-	"github.com/dustin/go-humanize"
 
 	"github.com/revisit-dev/revisit/ingest/generic"
 	"github.com/revisit-dev/revisit/ingest/generic/jsonscan"
@@ -367,7 +366,7 @@ func (r *Reader) add(bid []byte, times []int64) error {
 	if max := r.opt.MaxRevisions; max > 0 && int64(len(b.times)+len(times)) > max {
 		if !r.opt.SkipBad {
 			return &source.ParseError{File: r.opt.File, Offset: r.ls.Offset(), Line: r.ls.Line(), Page: b.id, Reason: "too-many-revisions",
-				Err: fmt.Errorf("business %q has more than %s timestamps (--max-revisions-per-page)", b.id, humanize.Comma(max))}
+				Err: fmt.Errorf("business %q has more than %s timestamps (--max-revisions-per-page)", b.id, human.Comma(max))}
 		}
 		b.tooMany = int64(len(b.times) + len(times))
 		b.times = nil

@@ -5,9 +5,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/revisit-dev/revisit/internal/human"
 	"io"
-
-	"github.com/dustin/go-humanize"
 )
 
 var bom = []byte("\ufeff")
@@ -34,7 +33,7 @@ type TooLongError struct {
 }
 
 func (e *TooLongError) Error() string {
-	return fmt.Sprintf("line of %s bytes is longer than the limit of %s bytes (--max-line-bytes)", humanize.Comma(e.Length), humanize.Comma(int64(e.Max)))
+	return fmt.Sprintf("line of %s bytes is longer than the limit of %s bytes (--max-line-bytes)", human.Comma(e.Length), human.Comma(int64(e.Max)))
 }
 
 // New returns a Scanner reading r through a buffer of size bytes (at least
