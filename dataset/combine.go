@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/revisit-dev/revisit/internal/pq"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,9 +15,6 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/shard"
@@ -153,28 +152,7 @@ func checkDisjoint(ctx context.Context, dirs []string, rs []*Reader, total, perP
 // eachPageID calls fn with every page id of a dataset file, reading that
 // column only.
 func eachPageID(name string, fn func(int64)) error {
-	pf, err := file.OpenParquetFile(name, false)
-	if err != nil {
-		return err
-	}
-	defer pf.Close()
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 1 << 16}, memory.DefaultAllocator)
-	if err != nil {
-		return err
-	}
-	rr, err := fr.GetRecordReader(context.Background(), []int{colPageID}, nil)
-	if err != nil {
-		return err
-	}
-	defer rr.Release()
-	for {
-		rec, err := rr.Read()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	return pq.EachRecordOf(name, 1<<16, []int{colPageID}, func(rec arrow.RecordBatch) error {
 		col, ok := rec.Column(0).(*array.Int64)
 		if !ok || rec.Schema().Field(0).Name != "page_id" {
 			return fmt.Errorf("column %d is %s, want page_id int64", colPageID, rec.Schema().Field(0).Name)
@@ -182,7 +160,8 @@ func eachPageID(name string, fn func(int64)) error {
 		for _, v := range col.Int64Values() {
 			fn(v)
 		}
-	}
+		return nil
+	})
 }
 
 // linkOrCopy makes dst a hard link to src, or a copy when they are on

@@ -54,30 +54,13 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 			return nil, &MergeError{err}
 		}
 	}
-	m0, i0, n := metas[0], infos[0], infos[0].N
-	if n < 1 {
-		return nil, &MergeError{fmt.Errorf("merge: %s: shard %q: N must be ≥ 1", dirs[0], i0.Shard)}
-	}
-	byIndex := make([]int, n) // shard index → position in dirs
-	for i := range byIndex {
-		byIndex[i] = -1
-	}
+	m0, i0 := metas[0], infos[0]
+	ids := make([]shardID, len(infos))
 	for k, info := range infos {
-		if info.N != n || info.I < 0 || info.I >= n {
-			return nil, &MergeError{fmt.Errorf("merge: %s is shard %s, %s is shard %s: not shards of one split", dirs[0], i0.Shard, dirs[k], info.Shard)}
-		}
-		if j := byIndex[info.I]; j >= 0 {
-			return nil, &MergeError{fmt.Errorf("merge: shard %s given twice (%s and %s)", info.Shard, dirs[j], dirs[k])}
-		}
-		byIndex[info.I] = k
-		if err := sameEstimate(m0, i0, metas[k], info); err != nil {
-			return nil, &MergeError{fmt.Errorf("merge: %s and %s are not shards of one estimate: %v", dirs[0], dirs[k], err)}
-		}
+		ids[k] = shardID{info.Shard, info.I, info.N}
 	}
-	for i, k := range byIndex {
-		if k < 0 {
-			return nil, &MergeError{fmt.Errorf("merge: shard %d/%d is missing (%d of %d given)", i, n, len(dirs), n)}
-		}
+	if _, err := shardOrder(dirs, ids, "estimate", func(k int) error { return sameEstimate(m0, i0, metas[k], infos[k]) }); err != nil {
+		return nil, err
 	}
 
 	// The URLs in the order they were read.

@@ -130,27 +130,13 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 			return nil, &MergeError{err}
 		}
 	}
-	m0, n := metas[0], infos[0].N
-	byIndex := make([]int, n) // shard index → position in dirs
-	for i := range byIndex {
-		byIndex[i] = -1
-	}
+	m0 := metas[0]
+	ids := make([]shardID, len(infos))
 	for k, info := range infos {
-		if info.N != n || info.I < 0 || info.I >= n {
-			return nil, &MergeError{fmt.Errorf("merge: %s is shard %s, %s is shard %s: not shards of one split", dirs[0], infos[0].Shard, dirs[k], info.Shard)}
-		}
-		if j := byIndex[info.I]; j >= 0 {
-			return nil, &MergeError{fmt.Errorf("merge: shard %s given twice (%s and %s)", info.Shard, dirs[j], dirs[k])}
-		}
-		byIndex[info.I] = k
-		if err := sameReplay(m0, metas[k]); err != nil {
-			return nil, &MergeError{fmt.Errorf("merge: %s and %s are not shards of one replay: %v", dirs[0], dirs[k], err)}
-		}
+		ids[k] = shardID{info.Shard, info.I, info.N}
 	}
-	for i, k := range byIndex {
-		if k < 0 {
-			return nil, &MergeError{fmt.Errorf("merge: shard %d/%d is missing (%d of %d given)", i, n, len(dirs), n)}
-		}
+	if _, err := shardOrder(dirs, ids, "replay", func(k int) error { return sameReplay(m0, metas[k]) }); err != nil {
+		return nil, err
 	}
 
 	// The pages of the merged replay, in its order.
@@ -399,3 +385,43 @@ func (s *rowStream) peek() (*Estimate, bool, error) {
 }
 
 func (s *rowStream) next() { s.head = nil }
+
+// shardID is one shard of a split, as a shard output records it.
+type shardID struct {
+	spec string // "i/N"
+	i, n int
+}
+
+// shardOrder checks that ids (ids[k] read from dirs[k]) are the shards
+// 0…N−1 of one split, each given once, and that same(k) accepts dirs[k] as
+// a shard of the same run (a `what`: replay, estimate) as dirs[0]; it
+// returns the position in dirs of shard i for i = 0…N−1. Every error is a
+// *MergeError (bad usage).
+func shardOrder(dirs []string, ids []shardID, what string, same func(k int) error) ([]int, error) {
+	n := ids[0].n
+	if n < 1 {
+		return nil, &MergeError{fmt.Errorf("merge: %s: shard %q: N must be ≥ 1", dirs[0], ids[0].spec)}
+	}
+	byIndex := make([]int, n) // shard index → position in dirs
+	for i := range byIndex {
+		byIndex[i] = -1
+	}
+	for k, id := range ids {
+		if id.n != n || id.i < 0 || id.i >= n {
+			return nil, &MergeError{fmt.Errorf("merge: %s is shard %s, %s is shard %s: not shards of one split", dirs[0], ids[0].spec, dirs[k], id.spec)}
+		}
+		if j := byIndex[id.i]; j >= 0 {
+			return nil, &MergeError{fmt.Errorf("merge: shard %s given twice (%s and %s)", id.spec, dirs[j], dirs[k])}
+		}
+		byIndex[id.i] = k
+		if err := same(k); err != nil {
+			return nil, &MergeError{fmt.Errorf("merge: %s and %s are not shards of one %s: %v", dirs[0], dirs[k], what, err)}
+		}
+	}
+	for i, k := range byIndex {
+		if k < 0 {
+			return nil, &MergeError{fmt.Errorf("merge: shard %d/%d is missing (%d of %d given)", i, n, len(dirs), n)}
+		}
+	}
+	return byIndex, nil
+}

@@ -20,6 +20,12 @@ import (
 // returned as is; errors of the file itself are returned unwrapped for the
 // caller to put in context.
 func EachRecord(name string, batch int64, fn func(arrow.RecordBatch) error) error {
+	return EachRecordOf(name, batch, nil, fn)
+}
+
+// EachRecordOf is EachRecord reading only the given leaf columns (by
+// index; nil: all), so a pass over one column does not decode the others.
+func EachRecordOf(name string, batch int64, cols []int, fn func(arrow.RecordBatch) error) error {
 	pf, err := file.OpenParquetFile(name, false)
 	if err != nil {
 		return err
@@ -29,7 +35,7 @@ func EachRecord(name string, batch int64, fn func(arrow.RecordBatch) error) erro
 	if err != nil {
 		return err
 	}
-	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
+	rr, err := fr.GetRecordReader(context.Background(), cols, nil)
 	if err != nil {
 		return err
 	}
