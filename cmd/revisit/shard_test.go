@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/revisit-dev/revisit/replay"
@@ -60,48 +58,8 @@ func TestShardsSeparateProcesses(t *testing.T) {
 	wantTree := tree(t, afull)
 
 	// shards runs the N shard processes of one command, two at a time.
-	shards := func(n int, out func(i int) string, args ...string) []string {
-		t.Helper()
-		dirs := make([]string, n)
-		var wg sync.WaitGroup
-		sem := make(chan struct{}, 2)
-		errs := make([]string, n)
-		for i := range n {
-			dirs[i] = out(i)
-			a := append(append([]string{"-q"}, args...), "-o", dirs[i])
-			env := os.Environ()
-			switch i % 3 {
-			case 0:
-				a = append(a, "--shard", fmt.Sprintf("%d/%d", i, n))
-			case 1: // a Kubernetes Indexed Job
-				a = append(a, "--shard", fmt.Sprint(n))
-				env = append(env, fmt.Sprintf("JOB_COMPLETION_INDEX=%d", i))
-			case 2: // a Slurm array --array=1-N
-				a = append(a, "--shard", fmt.Sprint(n))
-				env = append(env, fmt.Sprintf("SLURM_ARRAY_TASK_ID=%d", i+1), "SLURM_ARRAY_TASK_MIN=1")
-			}
-			cmd := exec.Command(os.Args[0], "-test.run=^TestShardChild$", "-test.count=1")
-			cmd.Env = append(env, "REVISIT_SHARD_ARGS="+strings.Join(a, "\x1f"))
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				sem <- struct{}{}
-				defer func() { <-sem }()
-				if b, err := cmd.CombinedOutput(); err != nil {
-					errs[i] = fmt.Sprintf("shard %d/%d: %v\n%s", i, n, err, b)
-				}
-			}()
-		}
-		wg.Wait()
-		for _, e := range errs {
-			if e != "" {
-				t.Fatal(e)
-			}
-		}
-		return dirs
-	}
 	for _, n := range []int{1, 3, 7} {
-		rdirs := shards(n, func(i int) string { return filepath.Join(tmp, fmt.Sprintf("r%d-%d", n, i)) },
+		rdirs := runShardProcs(t, n, func(i int) string { return filepath.Join(tmp, fmt.Sprintf("r%d-%d", n, i)) },
 			append([]string{"replay", ds}, replayArgs...)...)
 		merged := filepath.Join(tmp, fmt.Sprintf("r%d", n))
 		run(append([]string{"merge", "replay"}, append(rdirs, "-o", merged)...)...)
@@ -116,7 +74,7 @@ func TestShardsSeparateProcesses(t *testing.T) {
 			t.Errorf("N = %d: merged replay.json differs:\n%v\nwant\n%v", n, m, wantMeta)
 		}
 
-		adirs := shards(n, func(i int) string { return filepath.Join(tmp, fmt.Sprintf("a%d-%d", n, i)) },
+		adirs := runShardProcs(t, n, func(i int) string { return filepath.Join(tmp, fmt.Sprintf("a%d-%d", n, i)) },
 			append([]string{"analyze", ds, full}, analyzeArgs...)...)
 		amerged := filepath.Join(tmp, fmt.Sprintf("a%d", n))
 		run(append([]string{"merge", "analysis"}, append(adirs, "-o", amerged)...)...)
