@@ -473,7 +473,12 @@ func recommendFindings(t *tables.Table) []string {
 		}
 		s := fmt.Sprintf("Scenario “%s”: use %s", sc, method)
 		if len(errs) == 0 {
-			s += " (its error was not measured in these results)"
+			if note := cellString(rs[0], bi); strings.HasPrefix(note, "too few") {
+				// measured, but on pages too short to rank methods by
+				s += " (no error to back it: " + note + ")"
+			} else {
+				s += " (its error was not measured in these results)"
+			}
 		} else {
 			s += " (" + strings.Join(errs, ", ")
 			if agree && bi >= 0 {

@@ -105,6 +105,16 @@ func TestHeadlineOmitsWhatIsAbsent(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got %q, want %q", got, want)
 	}
+	// Errors measured, but every page too short to rank methods by (the
+	// Yelp tips: at most 44 tips a business): say that, not "not measured".
+	rec := tables.Table{ID: "recommendation", Columns: []tables.Column{{Name: "scenario", Kind: tables.String}, {Name: "method", Kind: tables.String},
+		{Name: "sampler", Kind: tables.String}, {Name: "mean WMRD", Kind: tables.Float}, {Name: "mean KS", Kind: tables.Float},
+		{Name: "best method measured", Kind: tables.String}, {Name: "its mean WMRD", Kind: tables.Float}},
+		Rows: [][]any{{"age available", "M2", "", math.NaN(), math.NaN(), "too few (every replayed page < 99 intervals)", math.NaN()}}}
+	got = Headline(&tables.Bundle{Tables: []tables.Table{rec}})
+	if w := "Scenario “age available”: use M2 (no error to back it: too few (every replayed page < 99 intervals))."; len(got) != 1 || got[0] != w {
+		t.Errorf("got %q, want %q", got, w)
+	}
 	// No page with enough updates: the screen says so rather than "0 of 0".
 	screen := tables.Table{ID: "poisson_screen", Columns: findingsBundle().Tables[1].Columns, Rows: [][]any{{int64(855), int64(0), int64(0), int64(0), int64(0)}}}
 	got = Headline(&tables.Bundle{Tables: []tables.Table{screen}})
