@@ -492,8 +492,15 @@ func (r *reader) parseLine(line []byte, st *lineState) (string, error) {
 				return "json", fmt.Errorf("CDX JSON: %v", err)
 			}
 			for _, row := range rows {
-				if reason, err := r.cdxRow(row, st); err != nil {
-					return reason, err
+				reason, err := r.cdxRow(row, st)
+				if r.fnErr != nil {
+					return "", nil
+				}
+				if err != nil {
+					if !r.opt.SkipBad || reason == "header" {
+						return reason, err
+					}
+					r.bad(reason) // one bad row: count it and read the rest of the line
 				}
 			}
 			return "", nil

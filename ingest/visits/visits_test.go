@@ -297,3 +297,35 @@ func TestSortedStreaming(t *testing.T) {
 		t.Errorf("a trace id twice: %v", err)
 	}
 }
+
+// A CDX JSON array on one line with a bad row in the middle: under
+// --skip-bad the bad row is counted and the rows after it are still read
+// (they were dropped uncounted).
+func TestCDXJSONOneLineSkipBadKeepsLaterRows(t *testing.T) {
+	line := `[["urlkey","timestamp","statuscode","digest"],` +
+		`["com,ex)/","20200101000000","200","A"],` +
+		`["com,ex)/","2020xx","200","B"],` +
+		`["com,ex)/","20200103000000","200","C"],` +
+		`["com,ex)/","20200104000000","200","C"]]` + "\n"
+	p := writeFile(t, "one.json", []byte(line))
+	out, st, err := readAll(t, Options{SkipBad: true}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Bad != 1 || st.Captures != 3 {
+		t.Errorf("bad %d captures %d, want 1 and 3", st.Bad, st.Captures)
+	}
+	want := []Observed{{ID: "com,ex)/", Visits: []Visit{
+		{T: unix("2020-01-01T00:00:00Z")},
+		{T: unix("2020-01-03T00:00:00Z"), Changed: true},
+		{T: unix("2020-01-04T00:00:00Z")},
+	}}}
+	if !reflect.DeepEqual(out, want) {
+		t.Errorf("got %+v, want %+v", out, want)
+	}
+	// Without --skip-bad the bad row stops the read, located.
+	var be *BadRecordError
+	if _, _, err := readAll(t, Options{}, p); !errors.As(err, &be) || be.Line != 1 {
+		t.Errorf("err %v, want a BadRecordError at line 1", err)
+	}
+}
