@@ -201,8 +201,12 @@ func TestMaxObservations(t *testing.T) {
 	if _, _, err := readAll(t, Options{MaxObservations: 3}, p); err == nil || !strings.Contains(err.Error(), "--max-observations") {
 		t.Errorf("cap of 3 captures: %v", err)
 	}
-	if got, _, err := readAll(t, Options{MaxObservations: 5}, p); err != nil || len(got[0].Visits) != 5 {
-		t.Errorf("cap of 5 captures: %v", err)
+	// 5 captures and the URL's (7 + 120)/24 → 6: 11
+	if _, _, err := readAll(t, Options{MaxObservations: 10}, p); err == nil {
+		t.Error("cap of 10: 5 captures and their URL held")
+	}
+	if got, _, err := readAll(t, Options{MaxObservations: 11}, p); err != nil || len(got[0].Visits) != 5 {
+		t.Errorf("cap of 11: %v", err)
 	}
 }
 
@@ -270,14 +274,14 @@ func TestSortedStreaming(t *testing.T) {
 	}
 	p := writeFile(t, "s.cdx", []byte(b.String()))
 	var order []string
-	if _, err := Read(context.Background(), []string{p}, Options{Sorted: true, MaxObservations: 3}, func(o *Observed) error {
+	if _, err := Read(context.Background(), []string{p}, Options{Sorted: true, MaxObservations: 9}, func(o *Observed) error {
 		order = append(order, fmt.Sprintf("%s:%d", o.ID, len(o.Visits)))
 		return nil
 	}); err != nil || strings.Join(order, " ") != "com,a)/:3 com,b)/:3" {
-		t.Errorf("sorted, cap 3: %v, %v", order, err)
+		t.Errorf("sorted, cap 9 (3 captures and 6 for the URL): %v, %v", order, err)
 	}
-	if _, _, err := readAll(t, Options{MaxObservations: 3}, p); err == nil {
-		t.Error("unsorted mode held 6 captures under a cap of 3")
+	if _, _, err := readAll(t, Options{MaxObservations: 9}, p); err == nil {
+		t.Error("unsorted mode held 2 URLs (18) under a cap of 9")
 	}
 	bad := writeFile(t, "u.cdx", []byte(b.String()+"com,a)/ 20200102000000 http://x/ text/html 200 D9 1\n"))
 	var be *BadRecordError
@@ -327,5 +331,26 @@ func TestCDXJSONOneLineSkipBadKeepsLaterRows(t *testing.T) {
 	var be *BadRecordError
 	if _, _, err := readAll(t, Options{}, p); !errors.As(err, &be) || be.Line != 1 {
 		t.Errorf("err %v, want a BadRecordError at line 1", err)
+	}
+}
+
+// --max-observations bounds memory also when every URL has one capture:
+// a URL held costs (len(id) + 120)/24 captures more. 100 URLs of 30 bytes
+// cost 100·(1 + ⌈150/24⌉) = 100·8 = 800, which a cap of 799 refuses and
+// a cap of 800 holds. Before, the URLs
+// were not counted: a cap of 100 held them, at about 15 times the memory
+// the cap promised.
+func TestMaxObservationsCountsURLs(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("url,time,changed\n")
+	for i := range 100 {
+		fmt.Fprintf(&b, "http://example.com/page/%06d,1600000000,1\n", i) // 30 bytes
+	}
+	p := writeFile(t, "u.csv", []byte(b.String()))
+	if _, _, err := readAll(t, Options{MaxObservations: 799}, p); err == nil || !strings.Contains(err.Error(), "--max-observations") {
+		t.Errorf("cap of 799: %v, want the cap's error", err)
+	}
+	if got, _, err := readAll(t, Options{MaxObservations: 800}, p); err != nil || len(got) != 100 {
+		t.Errorf("cap of 800: %d URLs, %v", len(got), err)
 	}
 }
