@@ -138,6 +138,10 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 	if _, err := shardOrder(dirs, ids, "replay", func(k int) error { return sameReplay(m0, metas[k]) }); err != nil {
 		return nil, err
 	}
+	if f := obsFormat(m0); f != "" {
+		// replay.json would name logs the merge does not write
+		return nil, &MergeError{fmt.Errorf("merge: the shards wrote observation logs (--write-observations %s), which merge does not combine: estimate them together with 'revisit estimate %s/%s/* …', or replay without --shard", f, dirs[0], ObservationsDir)}
+	}
 
 	// The pages of the merged replay, in its order.
 	type ref struct {
@@ -317,6 +321,14 @@ func cmpInt64(a, b int64) int {
 	return 0
 }
 
+// obsFormat is the format of a replay's observation logs ("" for none).
+func obsFormat(m *Meta) string {
+	if m.Observations == nil {
+		return ""
+	}
+	return m.Observations.Format
+}
+
 // sameReplay checks that two shards were replayed with the same options.
 func sameReplay(a, b *Meta) error {
 	for _, c := range []struct {
@@ -333,6 +345,9 @@ func sameReplay(a, b *Meta) error {
 		if !reflect.DeepEqual(c.x, c.y) {
 			return fmt.Errorf("%s %v ≠ %v", c.name, c.x, c.y)
 		}
+	}
+	if fa, fb := obsFormat(a), obsFormat(b); fa != fb {
+		return fmt.Errorf("--write-observations %q ≠ %q (estimates from whole-second observations or not)", fa, fb)
 	}
 	ca, cb := a.Choices, b.Choices
 	if (ca == nil) != (cb == nil) || ca != nil && (ca.XMaxRule != cb.XMaxRule || ca.HRule != cb.HRule || ca.SamplerRule != cb.SamplerRule) {

@@ -154,3 +154,42 @@ func TestEstimateWriterDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// Shards replayed with --write-observations: the merged replay.json named
+// observation logs that the merge never wrote, and a shard with them
+// (estimates from whole-second observations) merged silently with one
+// without. Merge refuses both, as bad usage.
+func TestMergeRefusesObservations(t *testing.T) {
+	ds, _ := writeDataset(t, 4)
+	tmp := t.TempDir()
+	run := func(i int, format, name string) string {
+		o := Options{Dataset: ds, Samplers: []string{"exp:2"}, H: 0.1, XMax: 20, Seed: 5, Workers: 1,
+			Shard: shard.Spec{I: i, N: 2}, WriteObservations: format, Out: filepath.Join(tmp, name)}
+		if _, err := Run(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+		return o.Out
+	}
+	a0, a1, b1 := run(0, "log-changed", "a0"), run(1, "log-changed", "a1"), run(1, "", "b1")
+	for _, c := range []struct {
+		name string
+		dirs []string
+	}{{"both with logs", []string{a0, a1}}, {"one with logs", []string{a0, b1}}, {"one with logs, other first", []string{b1, a0}}} {
+		out := filepath.Join(tmp, "m-"+c.name)
+		m, err := Merge(context.Background(), c.dirs, out)
+		var me *MergeError
+		if !errors.As(err, &me) {
+			if m != nil && m.Observations != nil {
+				for _, f := range m.Observations.Files {
+					if _, serr := os.Stat(filepath.Join(out, f)); serr != nil {
+						t.Errorf("%s: merged replay.json names %s: %v", c.name, f, serr)
+					}
+				}
+			}
+			t.Errorf("%s: err %v, want a MergeError", c.name, err)
+		}
+		if _, serr := os.Stat(out); !os.IsNotExist(serr) {
+			t.Errorf("%s: refused merge left %s", c.name, out)
+		}
+	}
+}
