@@ -27,6 +27,10 @@ const EstimateMetaFile = "estimate.json"
 // verdict is "not Poisson" (docs/methods.md#poisson-verdict).
 const PoissonVerdictKS = 0.1
 
+// SkipNoMethod counts the URLs none of whose selected methods their
+// observations allow (estimate.json's skipped).
+const SkipNoMethod = "no_applicable_method"
+
 // EstimateOptions configure EstimateLogs.
 type EstimateOptions struct {
 	Inputs []string // visit logs ("-": standard input)
@@ -191,6 +195,9 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 			return nil
 		case err != nil:
 			return fmt.Errorf("URL %s: %w", o.ID, err)
+		case len(est) == 0: // none of the methods applies (ages, constant delays)
+			meta.Skipped[SkipNoMethod]++
+			return nil
 		}
 		id := generic.PageID(o.ID)
 		for i := range est {
@@ -219,7 +226,11 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		meta.Skipped[k] += v
 	}
 	if meta.Estimated == 0 && sh == nil { // a shard may own no URL: the merge checks
-		return nil, fmt.Errorf("estimate: no URL to estimate in %d inputs (%d captures, %d URLs; skipped %v): a URL needs at least 2 visits with content", len(opt.Inputs), meta.Captures, meta.URLs, meta.Skipped)
+		why := "a URL needs at least 2 visits with content"
+		if meta.Skipped[SkipNoMethod] > 0 {
+			why += fmt.Sprintf(", and one of --methods %v that its observations allow (M1, M2, age-mle need Last-Modified; M3, M4, M5, cho, matloff constant delays)", methods)
+		}
+		return nil, fmt.Errorf("estimate: no URL to estimate in %d inputs (%d captures, %d URLs; skipped %v): %s", len(opt.Inputs), meta.Captures, meta.URLs, meta.Skipped, why)
 	}
 	if err := w.close(); err != nil {
 		written = true

@@ -1,0 +1,40 @@
+package replay
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A URL none of whose selected methods its observations allow (--methods
+// M4 on irregular delays, M2 without Last-Modified) gave no row but was
+// reported as estimated. It is counted as skipped ("no_applicable_method"),
+// and when no URL is left the error says why.
+func TestEstimateLogsNoApplicableMethod(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "v.csv")
+	// c: hourly visits (constant delays); i: irregular delays
+	data := "url,time,changed\n" +
+		"c,1600000000,1\nc,1600003600,0\nc,1600007200,1\nc,1600010800,1\n" +
+		"i,1600000000,1\ni,1600000100,0\ni,1600007200,1\ni,1600010800,1\n"
+	if err := os.WriteFile(log, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := EstimateLogs(context.Background(), EstimateOptions{Inputs: []string{log}, Out: filepath.Join(dir, "m4"), Methods: []string{"M4"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Estimated != 1 || m.Skipped["no_applicable_method"] != 1 || m.Verdicts["undecided"] != 1 {
+		t.Errorf("M4: estimated %d, skipped %v, verdicts %v; want 1 estimated (c), 1 skipped (i)", m.Estimated, m.Skipped, m.Verdicts)
+	}
+	out := filepath.Join(dir, "m2")
+	_, err = EstimateLogs(context.Background(), EstimateOptions{Inputs: []string{log}, Out: out, Methods: []string{"M2"}})
+	if err == nil || !strings.Contains(err.Error(), "no_applicable_method:2") || !strings.Contains(err.Error(), "--methods") {
+		t.Errorf("M2 without Last-Modified: %v, want no URL estimated, naming the methods", err)
+	}
+	if _, serr := os.Stat(out); !os.IsNotExist(serr) {
+		t.Errorf("failed estimate left %s", out)
+	}
+}
