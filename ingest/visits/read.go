@@ -588,14 +588,14 @@ func (r *reader) capture(key, ts, stat, digest string) (string, error) {
 		return "timestamp", err
 	}
 	absent, skip := status(stat)
-	r.in.Records++
-	r.stats.Captures++
+	if skip == "" && !absent && (digest == "" || digest == "-") {
+		return "digest", errors.New("a capture with content but no digest")
+	}
 	if skip != "" {
+		r.in.Records++
+		r.stats.Captures++
 		r.stats.Skipped[skip]++
 		return "", nil
-	}
-	if !absent && (digest == "" || digest == "-") {
-		return "digest", errors.New("a capture with content but no digest")
 	}
 	rc := rec{t: t, kind: kindDigest}
 	if absent {
@@ -635,6 +635,8 @@ func (r *reader) add(id string, rc rec, trace bool) (string, error) {
 	}
 	g.recs = append(g.recs, rc)
 	r.held++
+	r.in.Records++ // counted only once the capture is good
+	r.stats.Captures++
 	return "", nil
 }
 
@@ -654,7 +656,7 @@ func (r *reader) traceLine(line []byte) (string, error) {
 		return "fields", errors.New("trace: no crawl")
 	}
 	recs := make([]rec, 0, len(pairs)+1)
-	var t int64
+	var t, same int64 // counted once the whole line is good
 	for i, p := range pairs {
 		if len(p) != 2 {
 			return "fields", fmt.Errorf("trace entry %d: %d values, want [days_since_prev_crawl, changed]", i+1, len(p))
@@ -672,7 +674,6 @@ func (r *reader) traceLine(line []byte) (string, error) {
 			return "fields", fmt.Errorf("trace entry %d: changed %s is not 0, 1, true or false", i+1, p[1])
 		}
 		gap := int64(math.Round(d * 86400))
-		r.stats.Captures++
 		switch {
 		case i == 0 && gap == 0: // no crawl before the first
 			recs = append(recs, rec{t: 0, kind: kindChanged, v: c})
@@ -680,17 +681,21 @@ func (r *reader) traceLine(line []byte) (string, error) {
 			recs = append(recs, rec{t: 0, kind: kindChanged, flags: fPrev}, rec{t: gap, kind: kindChanged, v: c})
 		case gap == 0: // the same second: or-ed into the previous visit
 			recs[len(recs)-1].v |= c
-			r.stats.Skipped["same_second"]++
+			same++
 		default:
 			recs = append(recs, rec{t: t + gap, kind: kindChanged, v: c})
 		}
 		t += gap
 	}
-	r.in.Records++
 	sid := string(bytes.TrimSpace(id))
 	_, dup := r.traces[sid]
 	if _, held := r.groups[sid]; dup || held || (r.opt.Sorted && r.any && sid == r.done) {
 		return "duplicate", fmt.Errorf("trace id %q given twice (or also in another log)", sid)
+	}
+	r.in.Records++
+	r.stats.Captures += int64(len(pairs))
+	if same > 0 {
+		r.stats.Skipped["same_second"] += same
 	}
 	r.traces[sid] = struct{}{}
 	o := r.build(sid, &group{recs: recs, trace: true})
@@ -732,8 +737,6 @@ func (r *reader) logLine(line []byte, st *lineState) (string, error) {
 		return "timestamp", err
 	}
 	val := strings.TrimSpace(fs[st.cols["value"]])
-	r.in.Records++
-	r.stats.Captures++
 	kind := map[string]uint8{LogChanged: kindChanged, LogDigest: kindDigest, LogLastMod: kindLastMod}[st.format]
 	rc := rec{t: t, kind: kind}
 	switch {

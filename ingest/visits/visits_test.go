@@ -354,3 +354,41 @@ func TestMaxObservationsCountsURLs(t *testing.T) {
 		t.Errorf("cap of 800: %d URLs, %v", len(got), err)
 	}
 }
+
+// A bad line under --skip-bad is counted as bad only: it was also counted
+// among the records and captures (a capture with content but no digest, a
+// changed bit that is not one, a trace whose later entry is bad, with its
+// same-second merges).
+func TestSkipBadNotCountedAsCaptures(t *testing.T) {
+	cdx := writeFile(t, "b.cdx", []byte("com,a)/ 20200101000000 http://a/ text/html 200 A 1\n"+
+		"com,a)/ 20200101010000 http://a/ text/html 200 - 1\n"+
+		"com,a)/ 20200101020000 http://a/ text/html 200 B 1\n"))
+	lg := writeFile(t, "b.csv", []byte("url,time,changed\na,1600000000,1\na,1600003600,maybe\na,1600007200,0\n"))
+	tr := writeFile(t, "b.tsv", []byte("u\t[[1,1],[1,0]]\nv\t[[1,1],[0,1],[1,2]]\n"))
+	for _, c := range []struct {
+		name            string
+		path            string
+		captures, sameS int64
+	}{{"cdx", cdx, 2, 0}, {"log", lg, 2, 0}, {"trace", tr, 2, 0}} {
+		_, st, err := readAll(t, Options{SkipBad: true}, c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Bad != 1 || st.Captures != c.captures || st.Skipped["same_second"] != c.sameS {
+			t.Errorf("%s: bad %d captures %d same_second %d, want 1, %d, %d", c.name, st.Bad, st.Captures, st.Skipped["same_second"], c.captures, c.sameS)
+		}
+		wantRecords := map[string]int64{"cdx": 2, "log": 2, "trace": 1}[c.name]
+		if st.Inputs[0].Records != wantRecords {
+			t.Errorf("%s: records %d, want %d", c.name, st.Inputs[0].Records, wantRecords)
+		}
+	}
+	// a changed bit for a URL the CDX gave digests: bad ("mixed"), not a capture
+	mixed := writeFile(t, "m.csv", []byte("url\ttime\tchanged\ncom,a)/\t1600000000\t1\n"))
+	_, st, err := readAll(t, Options{SkipBad: true}, cdx, mixed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Bad != 2 || st.Captures != 2 || st.Inputs[1].Records != 0 || st.Inputs[1].Bad["mixed"] != 1 {
+		t.Errorf("mixed: bad %d captures %d records %d %v, want 2, 2, 0, mixed 1", st.Bad, st.Captures, st.Inputs[1].Records, st.Inputs[1].Bad)
+	}
+}
