@@ -63,7 +63,8 @@ var ErrFewVisits = errors.New("fewer than 2 visits")
 // EstimateObserved runs every applicable selected estimator on what a
 // crawler saw of one URL: M1, M2 and age-mle only when o has ages; M3,
 // M4, M5, cho and matloff only when the delays are constant (every delay
-// within cfg.ConstTol seconds of the others, at least 3 visits), with
+// within cfg.ConstTol seconds of the others, the delay s_1 − Prev included
+// when the first visit detects the creation; at least 3 visits), with
 // Δ = (s_m − s_1)/(m − 1); G-M4, M6, naive and poisson-mle always. Visit
 // times are seconds from the previous visit before the first (o.Prev) if
 // known, else from the first visit, divided by cfg.Unit. The first visit
@@ -97,6 +98,10 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 	minGap, maxGap := int64(math.MaxInt64), int64(math.MinInt64)
 	for j := 1; j < m; j++ {
 		g := v[j].T - v[j-1].T
+		minGap, maxGap = min(minGap, g), max(maxGap, g)
+	}
+	if o.Q(0) { // the first visit compares with the previous one: its delay is one of them
+		g := v[0].T - o.Prev
 		minGap, maxGap = min(minGap, g), max(maxGap, g)
 	}
 	info.Constant = m >= 3 && maxGap-minGap <= max(tol, 0)

@@ -129,3 +129,29 @@ func TestEstimateObservedFirstCapture(t *testing.T) {
 		}
 	}
 }
+
+// A page absent 100 h before hourly visits: the first visit detects the
+// creation somewhere in those 100 h, so its delay is 100 h, not Δ = 1 h,
+// and the delays are not constant. M4 took a_1 = Δ all the same (an age
+// of at most 1 h where it may be 100 h). Irregular delays: G-M4's first
+// sample is s_1 − Prev = 100 h, and no M4.
+func TestEstimateObservedFirstDelayCounts(t *testing.T) {
+	o := visits.Observed{ID: "u", HasPrev: true, Prev: 1_600_000_000 - 100*3600, FirstChanged: true}
+	for j := range 6 {
+		o.Visits = append(o.Visits, visits.Visit{T: 1_600_000_000 + int64(j)*3600, Changed: j == 4})
+	}
+	est, info, err := EstimateObserved(context.Background(), &o, ObservedConfig{Config: Config{XMax: 200, H: 1}, Unit: transform.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Constant || findRow(est, MethodM4, KindG) != nil {
+		t.Fatalf("constant %v, M4 run: the first delay of 100 h is not Δ = 1 h", info.Constant)
+	}
+	// G-M4: s* = Prev for j = 0…3 (samples 100…103 h), then s_3 for j = 4, 5 (1, 2 h)
+	g := findRow(est, MethodGM4, KindG)
+	for _, c := range []struct{ x, p float64 }{{2, 2.0 / 6}, {99, 2.0 / 6}, {100, 3.0 / 6}, {103, 1}} {
+		if p := g.CDF.P[int(c.x)]; math.Abs(p-c.p) > 1e-15 {
+			t.Errorf("G-M4 at %g h = %g, want %g", c.x, p, c.p)
+		}
+	}
+}
