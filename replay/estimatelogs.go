@@ -132,6 +132,9 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 			return nil, &OptionError{fmt.Errorf("--h and --x-max must be > 0 (or 0: per URL), got %g", v)}
 		}
 	}
+	if opt.H > 0 && opt.XMax > 0 && opt.H > opt.XMax {
+		return nil, &OptionError{fmt.Errorf("bin width --h %g is larger than --x-max %g", opt.H, opt.XMax)}
+	}
 	if opt.Recover {
 		if err := opt.RecoverOpt.Check(); err != nil {
 			return nil, &OptionError{err}

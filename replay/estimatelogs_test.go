@@ -2,6 +2,7 @@ package replay
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,5 +37,18 @@ func TestEstimateLogsNoApplicableMethod(t *testing.T) {
 	}
 	if _, serr := os.Stat(out); !os.IsNotExist(serr) {
 		t.Errorf("failed estimate left %s", out)
+	}
+}
+
+// --h larger than --x-max is bad usage (an *OptionError, exit 2), as in
+// replay, found before any log is read: it failed with exit 1 at the
+// first URL with irregular delays, after reading every log.
+func TestEstimateLogsHOverXMax(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "o")
+	_, err := EstimateLogs(context.Background(), EstimateOptions{Inputs: []string{filepath.Join(dir, "missing.csv")}, Out: out, H: 5, XMax: 1})
+	var oe *OptionError
+	if !errors.As(err, &oe) || !strings.Contains(err.Error(), "--x-max") {
+		t.Errorf("h 5 > x_max 1: %v, want an OptionError", err)
 	}
 }
