@@ -296,7 +296,8 @@ func (r *recorder) add(o *Obs) {
 // where the page did not exist yet, so that the first visit detects its
 // creation; Last-Modified only for formats with ages). The estimates are
 // EstimateObserved's on exactly that, followed by the truth rows on the
-// same grid.
+// same grid; a crawl without a visit gives the truth rows only and no
+// observations (nil).
 func observePage(ctx context.Context, p *series.Page, unit float64, s Sampler, cfg *Config, r *rand.Rand, gd *guard, format string) ([]Estimate, *visits.Observed, error) {
 	t := transform.Times(p.Updates, unit)
 	rec := &recorder{limit: MaxObservedVisits}
@@ -336,9 +337,10 @@ func observePage(ctx context.Context, p *series.Page, unit float64, s Sampler, c
 			o.Visits[j].LastMod = 0
 		}
 	}
-	if j := len(o.Visits); j > 0 {
-		o.Visits[0].Changed = true
+	if len(o.Visits) == 0 { // no visit in the window (a first visit U·S_0 after the last update): nothing seen
+		return truthFromIntervals(transform.Intervals(u, unit), newGrid(s.Step(cfg.H), cfg.XMax).x, s, 0), nil, nil
 	}
+	o.Visits[0].Changed = true
 	oc := ObservedConfig{Config: *cfg, Unit: unit, Sampler: s.Spec}
 	if gd != nil {
 		oc.MaxPairs = gd.maxPairs

@@ -155,3 +155,32 @@ func TestEstimateObservedFirstDelayCounts(t *testing.T) {
 		}
 	}
 }
+
+// A crawler that makes no visit in a page's window (first visit U·S_0
+// after the last update: likely with exp:0.003x, mean delay 333·E[U])
+// failed the whole replay with --write-observations ("no visit"). The
+// page gets its truth rows and no observations, as a crawl with one visit
+// does, and the replay without observations agrees on the visits made.
+func TestWriteObservationsNoVisit(t *testing.T) {
+	ds, _ := writeDataset(t, 3)
+	for _, format := range []string{"", "cdx"} {
+		out := filepath.Join(t.TempDir(), "rep")
+		opt := Options{Dataset: ds, Out: out, Samplers: []string{"exp:0.003x"}, Seed: 1, Workers: 1, WriteObservations: format}
+		if _, err := Run(context.Background(), opt); err != nil {
+			t.Fatalf("format %q: %v", format, err)
+		}
+		_, est, err := ReadEstimates(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zero := 0
+		for _, e := range est {
+			if e.Method == MethodTruth && e.Kind == KindG && e.Visits == 0 {
+				zero++
+			}
+		}
+		if zero == 0 {
+			t.Errorf("format %q: no page without a visit: the case tests nothing", format)
+		}
+	}
+}
