@@ -817,8 +817,8 @@ func (r *reader) build(id string, g *group) *Observed {
 		if o.HasPrev && len(o.Visits) == 0 && o.Prev == rc.t {
 			// no page and a page in the same second: no previous visit
 			o.HasPrev = false
-			absents--
-			r.stats.Skipped["absent_unused"]++
+			r.stats.Skipped["absent_unused"] += int64(absents) // every one before, too
+			absents = 0
 		}
 		o.Visits = append(o.Visits, Visit{T: rc.t, Changed: kind == kindChanged && rc.v == 1})
 		vals = append(vals, rc.v)

@@ -392,3 +392,20 @@ func TestSkipBadNotCountedAsCaptures(t *testing.T) {
 		t.Errorf("mixed: bad %d captures %d records %d %v, want 2, 2, 0, mixed 1", st.Bad, st.Captures, st.Inputs[1].Records, st.Inputs[1].Bad)
 	}
 }
+
+// Two captures without a page, the second in the same second as the first
+// with one: neither is used as the previous visit, and both are counted
+// (the earlier one was dropped uncounted).
+func TestAbsentUnusedCounted(t *testing.T) {
+	p := writeFile(t, "a.csv", []byte("url,time,digest\na,1600000001,-\na,1600000005,-\na,1600000005,D1\na,1600000009,D1\n"))
+	got, st, err := readAll(t, Options{}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].HasPrev || len(got[0].Visits) != 2 {
+		t.Fatalf("got %+v, want 2 visits without a previous visit", got)
+	}
+	if st.Skipped["absent_unused"] != 2 || st.Captures != 4 {
+		t.Errorf("absent_unused %d of captures %d, want 2 of 4", st.Skipped["absent_unused"], st.Captures)
+	}
+}
