@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,5 +73,47 @@ func TestCancelInsideInput(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Fatalf("output left behind: %v", err)
+	}
+}
+
+// cancelAfterPages cancels when Add is called without pages after a call
+// with pages: at the end of the input, once its pages were read and before
+// the pages of a generic log (held until the last input) are written.
+type cancelAfterPages struct {
+	cancel func()
+	seen   bool
+}
+
+func (c *cancelAfterPages) Start(int64) {}
+func (c *cancelAfterPages) Finish()     {}
+func (c *cancelAfterPages) Add(_, _, pages, _ int64) {
+	if pages > 0 {
+		c.seen = true
+	} else if c.seen {
+		c.cancel()
+	}
+}
+
+// A cancel that comes after the last input was read, while the pages held
+// to the end are written, must still stop the run: before the fix the
+// dataset was committed and Run succeeded (exit 0 after Ctrl-C).
+func TestCancelWhileWritingHeldPages(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("id,ts\n")
+	for i := range 300 {
+		fmt.Fprintf(&b, "o%d,%d\n", i, 1500000000+i)
+	}
+	in := write(t, dir, "log.csv", b.String())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := filepath.Join(dir, "ds")
+	_, err := Run(ctx, Options{Inputs: []string{in}, Output: out, Progress: &cancelAfterPages{cancel: cancel},
+		Generic: generic.Options{ID: "id", Time: "ts", TimeLayout: "epoch"}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run: %v, want context.Canceled", err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("output written after the cancel: %v", err)
 	}
 }

@@ -222,8 +222,11 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 			return nil, err
 		}
 	}
-	if err := d.flushMerged(); err != nil {
+	if err := d.flushMerged(ctx); err != nil {
 		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // a cancel after the last page: nothing is committed
 	}
 	s := d.summary(time.Since(start))
 	m := &dataset.Manifest{
@@ -683,8 +686,15 @@ func (d *driver) tooMany(p *series.RawPage, file string, n int64, where string) 
 	return so.Bad(pe)
 }
 
-func (d *driver) flushMerged() error {
-	for _, k := range d.mergeOrder {
+// flushMerged writes the pages held to the end, stopping at a cancel
+// (millions of objects of a large log take a while to write).
+func (d *driver) flushMerged(ctx context.Context) error {
+	for i, k := range d.mergeOrder {
+		if i%batchSize == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		p := d.merged[k]
 		delete(d.merged, k)
 		d.joinBusiness(p, d.kinds[k])
