@@ -59,9 +59,9 @@ type Options struct {
 	DropReverts bool
 	DropBots    bool
 	DropMinor   bool
-	// RevertRadius is how many preceding revisions of the page a revision
-	// is compared with to find an identity revert in XML dumps; 0 means
-	// DefaultRevertRadius.
+	// RevertRadius is the most revisions an identity revert in an XML
+	// dump can undo (mwreverts' radius: a revision is compared with the
+	// RevertRadius+1 before it); 0 means DefaultRevertRadius.
 	RevertRadius int
 	// BotPattern, when DropBots is set, is the regular expression a bot's
 	// user name matches; "" means DefaultBotPattern, and NoBotPattern

@@ -126,13 +126,20 @@ type driver struct {
 }
 
 // liveCounter counts the bytes read through it; Load is safe from another
-// goroutine.
+// goroutine. Once ctx is done it reads nothing more and returns ctx's
+// error: a reader that takes in its whole input before its first page
+// (generic logs, mediawiki_history, Yelp) stops at its next read when
+// Ctrl-C comes, not at the end of a file of many GB.
 type liveCounter struct {
-	r io.Reader
-	n atomic.Int64
+	r   io.Reader
+	ctx context.Context
+	n   atomic.Int64
 }
 
 func (c *liveCounter) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
 	n, err := c.r.Read(p)
 	c.n.Add(int64(n))
 	return n, err
@@ -215,8 +222,11 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 			return nil, err
 		}
 	}
-	if err := d.flushMerged(); err != nil {
+	if err := d.flushMerged(ctx); err != nil {
 		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // a cancel after the last page: nothing is committed
 	}
 	s := d.summary(time.Since(start))
 	m := &dataset.Manifest{
@@ -266,7 +276,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 	}
 	defer r.Close()
 	d.lastConsumed = 0
-	d.live, d.lastLive = &liveCounter{r: r}, 0
+	d.live, d.lastLive = &liveCounter{r: r, ctx: ctx}, 0
 	d.badMu.Lock()
 	d.inputBad = map[string]int64{}
 	d.badMu.Unlock()
@@ -278,6 +288,9 @@ func (d *driver) input(ctx context.Context, path string) error {
 	d.compressed = r.Format() != decompress.Plain
 	var kinds []string
 	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		// After a corrupt stream nothing more can be read; Next then
 		// returns io.EOF.
 		member, err := r.Next()
@@ -325,6 +338,9 @@ func (d *driver) input(ctx context.Context, path string) error {
 			err = d.stream(ctx, r, name, kind)
 		}
 		if err != nil {
+			if cerr := ctx.Err(); cerr != nil {
+				return cerr
+			}
 			var pe *source.ParseError
 			if errors.As(err, &pe) && d.compressed {
 				pe.Decompressed = true
@@ -569,6 +585,9 @@ func (d *driver) stream(ctx context.Context, r *decompress.Reader, name, kind st
 			}
 			d.report(r, 0, more)
 			continue
+		case <-ctx.Done():
+			// The parser stops at its next read (liveCounter).
+			return ctx.Err()
 		case bb, ok := <-ch:
 			if !ok {
 				if gr, ok := src.(*generic.Reader); ok {
@@ -599,6 +618,9 @@ func (d *driver) stream(ctx context.Context, r *decompress.Reader, name, kind st
 		d.report(r, int64(len(b.pages)), revs-liveSent)
 		liveSent = 0
 		if b.err != nil {
+			if err := ctx.Err(); err != nil {
+				return err // the parser's read error is the cancel
+			}
 			return b.err
 		}
 		if err := ctx.Err(); err != nil {
@@ -664,8 +686,15 @@ func (d *driver) tooMany(p *series.RawPage, file string, n int64, where string) 
 	return so.Bad(pe)
 }
 
-func (d *driver) flushMerged() error {
-	for _, k := range d.mergeOrder {
+// flushMerged writes the pages held to the end, stopping at a cancel
+// (millions of objects of a large log take a while to write).
+func (d *driver) flushMerged(ctx context.Context) error {
+	for i, k := range d.mergeOrder {
+		if i%batchSize == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		p := d.merged[k]
 		delete(d.merged, k)
 		d.joinBusiness(p, d.kinds[k])

@@ -231,8 +231,8 @@ func (s *Summary) String() string {
 		fmt.Fprintf(&b, "  %s (%s, %s%s)\n", in.Name, in.Format, human.Bytes(in.Size), bad)
 	}
 	fmt.Fprintf(&b, "pages:     %s read, %s kept\n", human.Comma(c.PagesRead), human.Comma(c.PagesKept))
-	fmt.Fprintf(&b, "revisions: %s read, %s kept → %s updates (%s collapsed)\n",
-		human.Comma(c.RevisionsRead), human.Comma(c.RevisionsKept), human.Comma(c.Updates), human.Count(c.Collapsed, "same-second revision", "same-second revisions"))
+	fmt.Fprintf(&b, "revisions: %s read, %s kept → %s (%s collapsed)\n",
+		human.Comma(c.RevisionsRead), human.Comma(c.RevisionsKept), human.Count(c.Updates, "update", "updates"), human.Count(c.Collapsed, "same-second revision", "same-second revisions"))
 	skipped := map[SkipReason]int64{}
 	for _, sk := range Skips(c) {
 		if _, bad := sk.Reason.Bad(); !bad {

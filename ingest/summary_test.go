@@ -54,7 +54,7 @@ left out:  94 pages outside --namespaces 0,1
 	if got := strings.SplitN(s.String(), "\n", 2)[0]; got != "ingested 2 inputs: 2.0 kB read in 2s: 1.0 kB/s, 0 revisions/s → o" {
 		t.Errorf("first line %q", got)
 	}
-	if got := s.String(); !strings.Contains(got, "(0 same-second revisions collapsed)") || strings.Contains(got, "left out") {
+	if got := s.String(); !strings.Contains(got, "1 kept → 1 update (0 same-second revisions collapsed)") || strings.Contains(got, "left out") {
 		t.Errorf("summary:\n%s", got)
 	}
 }

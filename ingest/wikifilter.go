@@ -18,8 +18,8 @@ import (
 // in this order:
 //
 //   - revisions_identity_revert: an identity revert. In XML dumps a
-//     revision whose <sha1> equals that of one of the RevertRadius (15)
-//     revisions before it, with at least one revision in between (the
+//     revision whose <sha1> equals that of an earlier revision with 1 to
+//     RevertRadius (15) revisions in between, which it undoes (the
 //     identity-revert definition of mwreverts, radius 15, as in
 //     Halfaker et al. and the revert literature; a revision equal to the
 //     one just before it is a null edit, not a revert). In
@@ -40,8 +40,9 @@ import (
 // but match nothing; with --drop-reverts they are counted in the manifest
 // (extra.revisions_without_sha1) and the summary.
 
-// DefaultRevertRadius is the number of preceding revisions compared with
-// each revision to find identity reverts (mwreverts' default radius).
+// DefaultRevertRadius is the most revisions an identity revert can undo
+// (mwreverts' default radius): each revision is compared with the
+// DefaultRevertRadius+1 before it.
 const DefaultRevertRadius = 15
 
 // DefaultBotPattern is the bot test used by --drop-bots unless
@@ -139,21 +140,23 @@ func (o *Options) revisionFilters() bool { return o.DropReverts || o.DropBots ||
 const (
 	extraNoSHA1   = "revisions_without_sha1"
 	extraFilters  = "revision_filters"
-	revertsSource = "sha1 within the previous %d revisions (mwreverts identity revert); mediawiki_history: revision_is_identity_revert/_reverted"
+	revertsSource = "sha1 of an earlier revision, undoing at most %d revisions (mwreverts identity revert); mediawiki_history: revision_is_identity_revert/_reverted"
 )
 
 // IdentityReverts marks, in revert and reverted (of len(sha)), the identity
 // reverts of a page's revisions in time order and the revisions they revert:
 // revision i is a revert when sha[i] ≠ 0 equals sha[j] for some j in
-// [i−radius, i−2] (the latest such j; mwreverts' Detector with this
-// radius), and then revisions j+1 … i−1 are reverted. O(n·radius) time, no
-// memory beyond the flags.
+// [i−radius−1, i−2] (the latest such j), and then revisions j+1 … i−1 are
+// reverted: a revert undoes 1 to radius revisions. This is mwreverts'
+// Detector(radius), whose history holds radius+1 checksums ("radius: the
+// maximum number of revisions that a revert can span"). O(n·radius) time,
+// no memory beyond the flags.
 func IdentityReverts(sha []uint64, radius int, revert, reverted []bool) {
 	for i, s := range sha {
 		if s == 0 {
 			continue
 		}
-		for j := i - 1; j >= 0 && j >= i-radius; j-- {
+		for j := i - 1; j >= 0 && j >= i-radius-1; j-- {
 			if sha[j] != s {
 				continue
 			}

@@ -25,9 +25,15 @@ func TestIdentityReverts(t *testing.T) {
 		{"radius 15", []uint64{A, B, C, A, D, D, E, B}, 15, []int{3, 7}, []int{1, 2, 3, 4, 5, 6}},
 		// With radius 3 the B at 7 looks back to 4 only.
 		{"radius 3", []uint64{A, B, C, A, D, D, E, B}, 3, []int{3}, []int{1, 2}},
-		// A restore exactly radius back counts; one further does not.
-		{"edge", []uint64{A, B, C, A}, 3, []int{3}, []int{1, 2}},
-		{"beyond", []uint64{A, B, C, D, A}, 3, nil, nil},
+		// A revert undoes at most radius revisions (mwreverts: "the
+		// maximum number of revisions that a revert can span"): a
+		// restore radius+1 back counts; one further does not.
+		{"edge", []uint64{A, B, C, D, A}, 3, []int{4}, []int{1, 2, 3}},
+		{"beyond", []uint64{A, B, C, D, E, A}, 3, nil, nil},
+		// mwreverts' own test of its Detector(2): a a b a c d a e f g a
+		// gives reverts at 4 (undoing 3) and 7 (undoing 5, 6); the a at
+		// 11 is 3 revisions past and undetected (0-based here).
+		{"mwreverts radius 2", []uint64{A, A, B, A, C, D, A, E, 6, 7, A}, 2, []int{3, 6}, []int{2, 4, 5}},
 		// Missing checksums (0) match nothing but take a place.
 		{"no sha1", []uint64{0, B, 0, C}, 15, nil, nil},
 		// The latest earlier copy is the restored one.
@@ -118,7 +124,8 @@ func TestRevisionFilters(t *testing.T) {
 		},
 		// Only bots: the page goes.
 		"Beta": {{5, "x", "SmackBot", false}, {6, "y", "AnomieBOT", false}},
-		// A revert whose restored revision is 16 back: outside radius 15.
+		// A revert whose restored revision is 17 back (16 undone):
+		// outside radius 15.
 		"Gamma": gammaRevs(),
 	}
 	in := write(t, dir, "d.xml", wikiXML(pages, []string{"Alpha", "Beta", "Gamma"}))
@@ -141,8 +148,8 @@ func TestRevisionFilters(t *testing.T) {
 		if want := []int64{t2001 + 10, t2001 + 60, t2001 + 80}; !slices.Equal(ps[0].Updates, want) {
 			t.Errorf("Alpha updates %v, want %v", ps[0].Updates, want)
 		}
-		if ps[1].NUpdates() != 17 {
-			t.Errorf("Gamma: %d updates, want all 17 (the restore is beyond the radius)", ps[1].NUpdates())
+		if ps[1].NUpdates() != 18 {
+			t.Errorf("Gamma: %d updates, want all 18 (the restore is beyond the radius)", ps[1].NUpdates())
 		}
 		sk := s.Counts.Skipped
 		want := map[string]int64{string(SkipRevert): 1, string(SkipReverted): 1, string(SkipBot): 2 + 2, string(SkipMinor): 1, string(SkipRevisionFilters): 1}
@@ -177,8 +184,8 @@ func TestRevisionFilters(t *testing.T) {
 	})
 	t.Run("radius 16", func(t *testing.T) {
 		s, ps := run(t, Options{Inputs: []string{in}, DropReverts: true, RevertRadius: 16})
-		// Gamma's last revision restores the first: 15 in between.
-		if s.Counts.Skipped[string(SkipRevert)] != 2 || s.Counts.Skipped[string(SkipReverted)] != 1+15 || ps[2].NUpdates() != 1 {
+		// Gamma's last revision restores the first: 16 in between.
+		if s.Counts.Skipped[string(SkipRevert)] != 2 || s.Counts.Skipped[string(SkipReverted)] != 1+16 || ps[2].NUpdates() != 1 {
 			t.Errorf("skipped %v, Gamma %d updates", s.Counts.Skipped, ps[2].NUpdates())
 		}
 	})
@@ -190,10 +197,10 @@ func TestRevisionFilters(t *testing.T) {
 	})
 }
 
-// gammaRevs: 17 revisions, the last restoring the first (16 back).
+// gammaRevs: 18 revisions, the last restoring the first (17 back).
 func gammaRevs() []rev {
 	var rs []rev
-	for i := range 16 {
+	for i := range 17 {
 		rs = append(rs, rev{100 + i, fmt.Sprintf("g%02d", i), "Carol", false})
 	}
 	return append(rs, rev{200, "g00", "Dave", false})

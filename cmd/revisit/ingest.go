@@ -288,7 +288,7 @@ func addRevisionFilterFlags(f *pflag.FlagSet, opt *ingest.Options) {
 	f.StringVar(&opt.BotPattern, "bot-pattern", "", "with --drop-bots: regular expression of bot user names (default "+ingest.DefaultBotPattern+": \"bot\" ending a word)")
 	f.BoolVar(&opt.NoBotPattern, "no-bot-pattern", false, "with --drop-bots: only the names of --bot-list are bots")
 	f.StringVar(&opt.BotList, "bot-list", "", "with --drop-bots (implied): `FILE` of bot user names, one per line (# comments)")
-	f.IntVar(&opt.RevertRadius, "revert-radius", ingest.DefaultRevertRadius, "with --drop-reverts: how many preceding revisions a revision's sha1 is compared with")
+	f.IntVar(&opt.RevertRadius, "revert-radius", ingest.DefaultRevertRadius, "with --drop-reverts: the most revisions an identity revert can undo (mwreverts' radius; a revision's sha1 is compared with the N+1 before it)")
 }
 
 // revisionFilterFlags checks the revision filter flags and reads --bot-list.

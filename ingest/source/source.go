@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -41,6 +43,10 @@ type ParseError struct {
 	Revisions int64
 }
 
+// maxPageInError is the most bytes of ParseError.Page a message shows: a
+// generic log's id can be as long as --max-line-bytes.
+const maxPageInError = 200
+
 func (e *ParseError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
@@ -55,7 +61,16 @@ func (e *ParseError) Error() string {
 		}
 	}
 	if e.Page != "" {
-		fmt.Fprintf(&b, " (page %q)", e.Page)
+		page := e.Page
+		if len(page) > maxPageInError {
+			// Cut at a rune start, and say how long it was.
+			k := maxPageInError
+			for k > 0 && !utf8.RuneStart(page[k]) {
+				k--
+			}
+			page = page[:k] + "… (" + human.Comma(int64(len(e.Page))) + " bytes)"
+		}
+		fmt.Fprintf(&b, " (page %q)", page)
 	}
 	b.WriteString(": ")
 	if e.Err != nil {
