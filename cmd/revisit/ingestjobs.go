@@ -141,10 +141,12 @@ func ingestParallel(ctx context.Context, cmd *cobra.Command, quiet bool, inputs 
 func childError(input string, err error) error {
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
-		switch ee.ExitCode() {
-		case exitUsageChild, exitUsage:
+		switch code := ee.ExitCode(); {
+		case code == exitUsageChild:
 			return usagef("ingest: %s: bad usage (see above)", input)
-		case -1: // killed by a signal
+		case code == exitUsage: // the Go runtime's exit code (see supervise_unix.go)
+			return fmt.Errorf("stopped by the Go runtime (out of memory, or an internal error: see the message above)")
+		case code == -1: // killed by a signal
 			return fmt.Errorf("stopped (%v)", ee.ProcessState)
 		}
 		return fmt.Errorf("exit %d (see the message above)", ee.ExitCode())

@@ -104,9 +104,11 @@ func childExit(code int) int {
 }
 
 func execute(args []string) int {
-	// Ctrl-C or SIGTERM cancels the context every stage watches, so the
-	// temporary output directories are removed and nothing half-written stays.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// Ctrl-C, SIGTERM or SIGHUP (the terminal or ssh session closed; the
+	// supervisor passes all three on) cancels the context every stage
+	// watches, so the temporary output directories are removed and nothing
+	// half-written stays.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	root := newRoot()
 	root.SetArgs(args)

@@ -4,11 +4,15 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestSupervisorChild is not a test: it is the child process of
@@ -79,4 +83,87 @@ func TestSupervisedExitCodes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A child ingest (ingest --jobs) that the Go runtime ended (exit 2: out of
+// memory or a crash) is not bad usage: its exit code 2 is the runtime's,
+// a child's bad usage is exitUsageChild.
+func TestChildErrorRuntimeDeathIsNotUsage(t *testing.T) {
+	err := exec.Command("sh", "-c", "exit 2").Run()
+	got := childError("part1.xml", err)
+	var ue usageError
+	if errors.As(got, &ue) {
+		t.Fatalf("a child ended by the Go runtime (exit 2) is reported as bad usage: %v", got)
+	}
+	if !strings.Contains(got.Error(), "out of memory") {
+		t.Errorf("message does not say the runtime ended the child: %v", got)
+	}
+	err = exec.Command("sh", "-c", fmt.Sprintf("exit %d", exitUsageChild)).Run()
+	if got := childError("part1.xml", err); !errors.As(got, &ue) {
+		t.Errorf("a child's bad usage (exit %d) is not bad usage: %v", exitUsageChild, got)
+	}
+}
+
+// SIGHUP (the terminal or the ssh session closed) is one of the signals
+// the supervisor passes to the child: the child must cancel its work on it
+// like on Ctrl-C, not die at once. Otherwise ingest --jobs leaves its
+// .OUT.jobs-* directory (every part read so far, never removed by a later
+// run) and its children keep running.
+func TestSIGHUPCancelsIngestJobs(t *testing.T) {
+	dir := t.TempDir()
+	var fifos []string
+	for i := range 2 {
+		p := filepath.Join(dir, fmt.Sprintf("in%d.csv", i))
+		if err := syscall.Mkfifo(p, 0o644); err != nil {
+			t.Skip("no FIFOs here:", err)
+		}
+		fifos = append(fifos, p)
+	}
+	out := filepath.Join(dir, "ds")
+	cmd := exec.Command(os.Args[0], append([]string{"-q", "ingest", "--id", "id", "--time", "time", "--jobs", "2", "-o", out}, fifos...)...)
+	cmd.Env = append(os.Environ(), "REVISIT_TEST_AS_MAIN=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The children open the FIFOs: once both are open for reading, the
+	// work is under way (the .jobs- directory exists).
+	var ws []*os.File
+	for _, p := range fifos {
+		w, err := os.OpenFile(p, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws = append(ws, w)
+		fmt.Fprintf(w, "id,time\na,2021-01-01T00:00:00Z\n")
+	}
+	time.Sleep(200 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGHUP)
+	time.Sleep(200 * time.Millisecond)
+	for _, w := range ws {
+		w.Close() // the children see the end of their input
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("ingest --jobs did not end within 30 s of SIGHUP")
+	}
+	if err == nil {
+		t.Errorf("ingest --jobs ended with exit 0 after SIGHUP")
+	}
+	if ps := cmd.ProcessState; ps != nil && !ps.Exited() {
+		t.Errorf("ingest --jobs was killed by SIGHUP (%v) instead of stopping its work", ps)
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") || e.Name() == "ds" {
+			t.Errorf("left behind after SIGHUP: %s", e.Name())
+		}
+	}
+	t.Logf("stderr: %s", stderr.String())
 }
