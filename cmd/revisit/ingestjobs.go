@@ -88,6 +88,7 @@ func ingestParallel(ctx context.Context, cmd *cobra.Command, quiet bool, inputs 
 			c.Env = append(os.Environ(), supervisedEnv+"=1") // the child does the work itself
 			c.Cancel = func() error { return c.Process.Signal(syscall.SIGTERM) }
 			c.WaitDelay = 10 * time.Second
+			stopWithParent(c) // kill -9 of this process stops the children too
 			if err := c.Run(); err != nil {
 				errs[i] = childError(in, err)
 				cancel() // stop the others: the dataset cannot be complete

@@ -49,6 +49,7 @@ func runSupervised(c *exec.Cmd) (code int, ok bool) {
 		c.Env = os.Environ()
 	}
 	c.Env = append(c.Env, supervisedEnv+"=1")
+	stopWithParent(c) // kill -9 of the parent stops the child's work too
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
