@@ -45,19 +45,16 @@ func ingestParallel(ctx context.Context, cmd *cobra.Command, quiet bool, inputs 
 		return fmt.Errorf("ingest --jobs: %w", err)
 	}
 	flags := childFlags(cmd.Flags(), map[string]bool{"output": true, "jobs": true, "quiet": true})
-	parent := filepath.Dir(filepath.Clean(out))
-	if err := os.MkdirAll(parent, 0o755); err != nil {
+	// .NAME.jobs-DIGITS, not named like atomicdir's temporary directories
+	// (.NAME.tmp-DIGITS): Combine's atomicdir.Create removes those as
+	// leftovers of killed runs, and this one is in use until Combine is
+	// done. It is removed on every way out but kill -9, and then by the
+	// next ingest --jobs of the same output (atomicdir.Scratch).
+	tmp, done, err := atomicdir.Scratch(out, "jobs", "ingest --jobs: dataset")
+	if err != nil { // another ingest --jobs of out (ErrBusy), like a second writer of any output
 		return fmt.Errorf("ingest: %w", err)
 	}
-	// Not named like atomicdir's temporary directories (.NAME.tmp-DIGITS):
-	// Combine's atomicdir.Create removes those as leftovers of killed runs,
-	// and this one is in use until Combine is done. It is removed on every
-	// way out but kill -9.
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(filepath.Clean(out))+".jobs-")
-	if err != nil {
-		return fmt.Errorf("ingest: %w", err)
-	}
-	defer os.RemoveAll(tmp)
+	defer done()
 
 	start := time.Now()
 	ctx, cancel := context.WithCancel(ctx)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/revisit-dev/revisit/dataset"
@@ -111,6 +112,47 @@ func TestIngestJobsEqualsSequential(t *testing.T) {
 	ents, _ := os.ReadDir(dir)
 	for _, e := range ents {
 		if e.IsDir() && e.Name() != "seq" && e.Name() != "par" && e.Name() != "mine" {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}
+
+// A working directory of ingest --jobs that a killed run left (kill -9 of
+// the process group, a reboot: every part read so far) is removed by the
+// next ingest --jobs of the same output, as README promises for every
+// temporary directory; one that another path's run uses is not touched.
+func TestIngestJobsRemovesKilledRunsWorkDir(t *testing.T) {
+	t.Setenv("REVISIT_TEST_AS_MAIN", "1")
+	dir := t.TempDir()
+	dump := filepath.Join(dir, "g.xml")
+	if code := execute([]string{"-q", "generate", "--pages", "10", "--span", "30d", "--seed", "4", "-o", dump}); code != exitOK {
+		t.Fatalf("generate: exit %d", code)
+	}
+	xml, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := splitDump(t, xml, 2, dir)
+	stale := filepath.Join(dir, ".ds.jobs-123456", "part-00000")
+	other := filepath.Join(dir, ".dsx.jobs-123456")
+	for _, d := range []string{stale, other} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(stale, "pages.parquet"), []byte("partial"), 0o644)
+	if code := execute(append([]string{"-q", "ingest", "--all-namespaces", "--jobs", "2", "-o", filepath.Join(dir, "ds")}, parts...)); code != exitOK {
+		t.Fatalf("ingest --jobs 2: exit %d", code)
+	}
+	if _, err := os.Stat(filepath.Dir(stale)); !os.IsNotExist(err) {
+		t.Errorf("the killed run's working directory is still there (%v)", err)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("another output's working directory was removed: %v", err)
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".ds.") {
 			t.Errorf("left behind: %s", e.Name())
 		}
 	}
