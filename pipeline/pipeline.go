@@ -133,7 +133,8 @@ func (s *stageLog) logf(format string, a ...any) {
 // MinPolicyPages pages and at most c.PolicyMax updates) and report/. Each
 // is written atomically; OUT follows OpenRunDir's rules (an earlier run's
 // stage directories are replaced, nothing else is touched, a new OUT is
-// removed after a failure). Cancelling ctx stops the running stage, which
+// removed after a failure before the dataset is written; later failures
+// keep the finished stages). Cancelling ctx stops the running stage, which
 // leaves nothing behind. Options that cannot work are *UsageError.
 func Run(ctx context.Context, c Config) (res *Result, err error) {
 	st := &stageLog{w: c.Log, start: time.Now(), onStage: c.OnStage}
