@@ -167,3 +167,42 @@ func TestSIGHUPCancelsIngestJobs(t *testing.T) {
 	}
 	t.Logf("stderr: %s", stderr.String())
 }
+
+// A stage that cannot notice the cancellation (here: ingest blocked reading
+// a FIFO whose writer stays silent) must not make Ctrl-C useless: a second
+// Ctrl-C, a second or more after the first, ends the process at once
+// (exit 130) instead of being swallowed.
+func TestSecondInterruptStopsAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "in.csv")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	cmd := exec.Command(os.Args[0], "-q", "ingest", "--id", "id", "--time", "time", fifo, "-o", filepath.Join(dir, "ds"))
+	cmd.Env = append(os.Environ(), "REVISIT_TEST_AS_MAIN=1")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	fmt.Fprintf(w, "id,time\n")
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Signal(os.Interrupt)
+	time.Sleep(1500 * time.Millisecond)
+	cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatal("a second Ctrl-C did not stop ingest blocked on its input")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		t.Errorf("exit %d after the second Ctrl-C, want 130", code)
+	}
+}
