@@ -157,3 +157,38 @@ func TestIngestJobsRemovesKilledRunsWorkDir(t *testing.T) {
 		}
 	}
 }
+
+// ingest --jobs says what it left out, like one ingest does: the skip
+// counts of the joined dataset are printed, not only kept in the manifest.
+func TestIngestJobsPrintsSkips(t *testing.T) {
+	t.Setenv("REVISIT_TEST_AS_MAIN", "1")
+	dir := t.TempDir()
+	dump := filepath.Join(dir, "g.xml")
+	if code := execute([]string{"-q", "generate", "--pages", "10", "--span", "30d", "--seed", "4", "-o", dump}); code != exitOK {
+		t.Fatalf("generate: exit %d", code)
+	}
+	xml, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := splitDump(t, xml, 2, dir)
+	out := filepath.Join(dir, "ds")
+	cmd := newRoot()
+	var stdout bytes.Buffer
+	cmd.SetOut(&stdout)
+	cmd.SetArgs(append([]string{"ingest", "--all-namespaces", "--min-updates", "100000", "--jobs", "2", "-o", out}, parts...))
+	if err := cmd.Execute(); err == nil {
+		t.Log("every page dropped, and no error")
+	}
+	m, err := dataset.ReadManifest(out)
+	if err != nil {
+		t.Skipf("no dataset written when every page is dropped: %v", err)
+	}
+	n := m.Counts.Skipped["min_updates"]
+	if n != 10 {
+		t.Fatalf("manifest counts %d pages below --min-updates, want all 10 (counts %+v)", n, m.Counts)
+	}
+	if !strings.Contains(stdout.String(), "min_updates") && !strings.Contains(stdout.String(), "min-updates") {
+		t.Errorf("ingest --jobs left out 10 pages below --min-updates without saying so:\n%s", stdout.String())
+	}
+}
