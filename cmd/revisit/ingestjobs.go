@@ -81,7 +81,7 @@ func ingestParallel(ctx context.Context, cmd *cobra.Command, quiet bool, inputs 
 				errs[i] = ctx.Err()
 				return
 			}
-			args := append([]string{"-q", "ingest", in, "-o", parts[i]}, flags...)
+			args := append(append([]string{"-q", "ingest", "-o", parts[i]}, flags...), "--", in) // -- : an input named -x is not a flag
 			c := exec.CommandContext(ctx, self, args...)
 			c.Stdin, c.Stdout, c.Stderr = nil, io.Discard, os.Stderr
 			c.Env = append(os.Environ(), supervisedEnv+"=1") // the child does the work itself

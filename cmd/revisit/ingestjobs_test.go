@@ -192,3 +192,30 @@ func TestIngestJobsPrintsSkips(t *testing.T) {
 		t.Errorf("ingest --jobs left out 10 pages below --min-updates without saying so:\n%s", stdout.String())
 	}
 }
+
+// An input whose name starts with '-' (given after --) is an input in the
+// child processes too, not a flag.
+func TestIngestJobsDashInput(t *testing.T) {
+	t.Setenv("REVISIT_TEST_AS_MAIN", "1")
+	dir := t.TempDir()
+	dump := filepath.Join(dir, "g.xml")
+	if code := execute([]string{"-q", "generate", "--pages", "10", "--span", "30d", "--seed", "4", "-o", dump}); code != exitOK {
+		t.Fatalf("generate: exit %d", code)
+	}
+	xml, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := splitDump(t, xml, 2, dir)
+	dash := filepath.Join(dir, "-p0.xml")
+	if err := os.Rename(parts[0], dash); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	if code := execute([]string{"-q", "ingest", "--all-namespaces", "--jobs", "2", "-o", "ds", "--", "-p0.xml", filepath.Base(parts[1])}); code != exitOK {
+		t.Fatalf("ingest --jobs 2 -- -p0.xml …: exit %d", code)
+	}
+	if n := len(pagesOf(t, filepath.Join(dir, "ds"))); n != 10 {
+		t.Errorf("%d pages, want 10", n)
+	}
+}
