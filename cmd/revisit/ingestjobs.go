@@ -152,7 +152,7 @@ func childError(input string, err error) error {
 		case code == exitUsageChild:
 			return usagef("ingest: %s: bad usage (see above)", input)
 		case code == exitUsage: // the Go runtime's exit code (see supervise_unix.go)
-			return fmt.Errorf("stopped by the Go runtime (out of memory, or an internal error: see the message above)")
+			return internalError{fmt.Errorf("stopped by the Go runtime (out of memory, or an internal error: see the message above); exit code 3")}
 		case code == -1: // killed by a signal
 			return fmt.Errorf("stopped (%v)", ee.ProcessState)
 		}

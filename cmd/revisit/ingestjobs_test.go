@@ -219,3 +219,21 @@ func TestIngestJobsDashInput(t *testing.T) {
 		t.Errorf("%d pages, want 10", n)
 	}
 }
+
+// A child that the Go runtime ended (exit 2: out of memory) makes ingest
+// --jobs exit 3, as README's exit codes say, not 2 (bad usage) or 1.
+func TestIngestJobsChildRuntimeDeathExits3(t *testing.T) {
+	dir := t.TempDir()
+	var ins []string
+	for i := range 2 {
+		p := filepath.Join(dir, fmt.Sprintf("in%d.csv", i))
+		os.WriteFile(p, []byte("id,time\na,2021-01-01T00:00:00Z\n"), 0o644)
+		ins = append(ins, p)
+	}
+	t.Setenv("REVISIT_TEST_AS_MAIN", "1")
+	t.Setenv("REVISIT_TEST_RUNTIME_DEATH", "1")
+	code := execute(append([]string{"-q", "ingest", "--id", "id", "--time", "time", "--jobs", "2", "-o", filepath.Join(dir, "ds")}, ins...))
+	if code != exitInternal {
+		t.Errorf("exit %d, want %d", code, exitInternal)
+	}
+}

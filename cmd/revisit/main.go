@@ -27,7 +27,19 @@ const (
 	exitOK       = 0
 	exitBadInput = 1
 	exitUsage    = 2
+	// exitInternal: the Go runtime ended the process (out of memory, or a
+	// crash), not revisit: the supervisor's code for its child's exit 2,
+	// and ingest --jobs's when a child of it ended so.
+	exitInternal = 3
 )
+
+// internalError marks a failure that is the Go runtime's, not the input's
+// or the user's (a child ingest of --jobs that ran out of memory): exit
+// code exitInternal.
+type internalError struct{ err error }
+
+func (e internalError) Error() string { return e.err.Error() }
+func (e internalError) Unwrap() error { return e.err }
 
 // usageError marks an error as bad usage (exit code 2) rather than bad input.
 type usageError struct{ err error }
@@ -120,6 +132,10 @@ func execute(args []string) int {
 		fmt.Fprintf(os.Stderr, "%s: %v (usage: %s)\n", cmd.CommandPath(), err, cmd.UseLine())
 	} else {
 		fmt.Fprintln(os.Stderr, "revisit:", err)
+	}
+	var ie internalError
+	if errors.As(err, &ie) {
+		return exitInternal
 	}
 	if errors.As(err, &ue) || isCobraUsage(err) {
 		fmt.Fprintln(os.Stderr, usageHint(cmd))

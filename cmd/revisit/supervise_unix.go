@@ -32,9 +32,6 @@ const supervisedEnv = "REVISIT_SUPERVISED"
 // EX_USAGE); the parent turns it back into exitUsage.
 const exitUsageChild = 64
 
-// exitInternal: the process was ended by the Go runtime, not by revisit.
-const exitInternal = 3
-
 // supervised reports whether this process is the child doing the work.
 func supervised() bool { return os.Getenv(supervisedEnv) != "" }
 
