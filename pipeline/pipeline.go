@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -250,6 +251,11 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 		if err := out.RemoveStage("policies"); err != nil {
 			return nil, err
 		}
+	case budgetOverPages(c.Budget, nPages):
+		st.stage(fmt.Sprintf("download policies skipped: --budget %s is more than the %s pages", c.Budget, human.Comma(nPages)))
+		if err := out.RemoveStage("policies"); err != nil {
+			return nil, err
+		}
 	case nUpdates > c.PolicyMax:
 		st.stage(fmt.Sprintf("download policies skipped: %s updates > --policy-max-updates %s", human.Comma(nUpdates), human.Comma(c.PolicyMax)))
 		if err := out.RemoveStage("policies"); err != nil {
@@ -294,6 +300,14 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 		return nil, fmt.Errorf("run: %w", err)
 	}
 	return &Result{Report: dir("report"), Bundle: b, Defaults: def}, nil
+}
+
+// budgetOverPages reports whether budget is a count of downloads per cycle
+// larger than the pages (ParseBudget refuses it; the command line checks
+// the form before ingest, the count can only be checked after).
+func budgetOverPages(budget string, pages int64) bool {
+	r, err := strconv.Atoi(strings.TrimSpace(budget))
+	return err == nil && int64(r) > pages
 }
 
 // runPolicies replays the download policies of SPEC §4.5 on every page:
