@@ -89,6 +89,13 @@ func ingestParallel(ctx context.Context, cmd *cobra.Command, quiet bool, inputs 
 			c.WaitDelay = 10 * time.Second
 			stopWithParent(c) // kill -9 of this process stops the children too
 			if err := c.Run(); err != nil {
+				if ctx.Err() != nil {
+					// Stopped because another child failed (or Ctrl-C):
+					// not this input's failure (exec reports the child's
+					// exit status here, not the cancellation).
+					errs[i] = context.Canceled
+					return
+				}
 				errs[i] = childError(in, err)
 				cancel() // stop the others: the dataset cannot be complete
 			}

@@ -206,3 +206,35 @@ func TestSecondInterruptStopsAtOnce(t *testing.T) {
 		t.Errorf("exit %d after the second Ctrl-C, want 130", code)
 	}
 }
+
+// When one child fails, the others are stopped; the error names the input
+// that failed, not an earlier input whose child was only stopped because of
+// it.
+func TestIngestJobsBlamesTheFailedInput(t *testing.T) {
+	t.Setenv("REVISIT_TEST_AS_MAIN", "1")
+	dir := t.TempDir()
+	slow := filepath.Join(dir, "in0.csv")
+	if err := syscall.Mkfifo(slow, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	bad := filepath.Join(dir, "in1.csv")
+	os.WriteFile(bad, []byte("id,time\na,not-a-time\n"), 0o644)
+	go func() {
+		w, err := os.OpenFile(slow, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		fmt.Fprintf(w, "id,time\na,2021-01-01T00:00:00Z\n")
+		time.Sleep(time.Second) // in1 fails meanwhile; in0's child is stopped
+		w.Close()
+	}()
+	root := newRoot()
+	root.SetArgs([]string{"-q", "ingest", "--id", "id", "--time", "time", "--jobs", "2", "-o", filepath.Join(dir, "ds"), slow, bad})
+	err := root.Execute()
+	if err == nil {
+		t.Fatal("a bad input was ingested")
+	}
+	if !strings.Contains(err.Error(), "in1.csv") || strings.Contains(err.Error(), "in0.csv") {
+		t.Errorf("error %q: want it to name in1.csv (the bad input), not in0.csv", err)
+	}
+}
