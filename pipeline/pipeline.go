@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -133,7 +134,8 @@ func (s *stageLog) logf(format string, a ...any) {
 // MinPolicyPages pages and at most c.PolicyMax updates) and report/. Each
 // is written atomically; OUT follows OpenRunDir's rules (an earlier run's
 // stage directories are replaced, nothing else is touched, a new OUT is
-// removed after a failure). Cancelling ctx stops the running stage, which
+// removed after a failure before the dataset is written; later failures
+// keep the finished stages). Cancelling ctx stops the running stage, which
 // leaves nothing behind. Options that cannot work are *UsageError.
 func Run(ctx context.Context, c Config) (res *Result, err error) {
 	st := &stageLog{w: c.Log, start: time.Now(), onStage: c.OnStage}
@@ -249,6 +251,11 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 		if err := out.RemoveStage("policies"); err != nil {
 			return nil, err
 		}
+	case budgetOverPages(c.Budget, nPages):
+		st.stage(fmt.Sprintf("download policies skipped: --budget %s is more than the %s pages", c.Budget, human.Comma(nPages)))
+		if err := out.RemoveStage("policies"); err != nil {
+			return nil, err
+		}
 	case nUpdates > c.PolicyMax:
 		st.stage(fmt.Sprintf("download policies skipped: %s updates > --policy-max-updates %s", human.Comma(nUpdates), human.Comma(c.PolicyMax)))
 		if err := out.RemoveStage("policies"); err != nil {
@@ -293,6 +300,14 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 		return nil, fmt.Errorf("run: %w", err)
 	}
 	return &Result{Report: dir("report"), Bundle: b, Defaults: def}, nil
+}
+
+// budgetOverPages reports whether budget is a count of downloads per cycle
+// larger than the pages (ParseBudget refuses it; the command line checks
+// the form before ingest, the count can only be checked after).
+func budgetOverPages(budget string, pages int64) bool {
+	r, err := strconv.Atoi(strings.TrimSpace(budget))
+	return err == nil && int64(r) > pages
 }
 
 // runPolicies replays the download policies of SPEC §4.5 on every page:

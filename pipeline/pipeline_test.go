@@ -230,3 +230,24 @@ func TestParseBudget(t *testing.T) {
 		}
 	}
 }
+
+// A --budget of more pages than the corpus has cannot be run; the policies
+// are then skipped (like on a corpus too small for them), not made fatal at
+// stage 6 after replay and analysis, losing the whole report.
+func TestRunBudgetOverPagesSkipsPolicies(t *testing.T) {
+	dir := t.TempDir()
+	in := writeLog(t, dir, 25, 40)
+	out := filepath.Join(dir, "out")
+	c := testConfig(in, out)
+	c.Budget = "100" // > 25 pages
+	res, err := Run(context.Background(), c)
+	if err != nil {
+		t.Fatalf("run with --budget 100 on 25 pages: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(res.Report, "index.html")); err != nil {
+		t.Errorf("no report: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "policies")); !os.IsNotExist(err) {
+		t.Errorf("policies/ written with a budget over the pages (%v)", err)
+	}
+}

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"github.com/revisit-dev/revisit/internal/human"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -45,19 +47,16 @@ func ingestParallel(ctx context.Context, cmd *cobra.Command, quiet bool, inputs 
 		return fmt.Errorf("ingest --jobs: %w", err)
 	}
 	flags := childFlags(cmd.Flags(), map[string]bool{"output": true, "jobs": true, "quiet": true})
-	parent := filepath.Dir(filepath.Clean(out))
-	if err := os.MkdirAll(parent, 0o755); err != nil {
+	// .NAME.jobs-DIGITS, not named like atomicdir's temporary directories
+	// (.NAME.tmp-DIGITS): Combine's atomicdir.Create removes those as
+	// leftovers of killed runs, and this one is in use until Combine is
+	// done. It is removed on every way out but kill -9, and then by the
+	// next ingest --jobs of the same output (atomicdir.Scratch).
+	tmp, done, err := atomicdir.Scratch(out, "jobs", "ingest --jobs: dataset")
+	if err != nil { // another ingest --jobs of out (ErrBusy), like a second writer of any output
 		return fmt.Errorf("ingest: %w", err)
 	}
-	// Not named like atomicdir's temporary directories (.NAME.tmp-DIGITS):
-	// Combine's atomicdir.Create removes those as leftovers of killed runs,
-	// and this one is in use until Combine is done. It is removed on every
-	// way out but kill -9.
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(filepath.Clean(out))+".jobs-")
-	if err != nil {
-		return fmt.Errorf("ingest: %w", err)
-	}
-	defer os.RemoveAll(tmp)
+	defer done()
 
 	start := time.Now()
 	ctx, cancel := context.WithCancel(ctx)
@@ -82,13 +81,21 @@ func ingestParallel(ctx context.Context, cmd *cobra.Command, quiet bool, inputs 
 				errs[i] = ctx.Err()
 				return
 			}
-			args := append([]string{"-q", "ingest", in, "-o", parts[i]}, flags...)
+			args := append(append([]string{"-q", "ingest", "-o", parts[i]}, flags...), "--", in) // -- : an input named -x is not a flag
 			c := exec.CommandContext(ctx, self, args...)
 			c.Stdin, c.Stdout, c.Stderr = nil, io.Discard, os.Stderr
 			c.Env = append(os.Environ(), supervisedEnv+"=1") // the child does the work itself
 			c.Cancel = func() error { return c.Process.Signal(syscall.SIGTERM) }
 			c.WaitDelay = 10 * time.Second
+			stopWithParent(c) // kill -9 of this process stops the children too
 			if err := c.Run(); err != nil {
+				if ctx.Err() != nil {
+					// Stopped because another child failed (or Ctrl-C):
+					// not this input's failure (exec reports the child's
+					// exit status here, not the cancellation).
+					errs[i] = context.Canceled
+					return
+				}
 				errs[i] = childError(in, err)
 				cancel() // stop the others: the dataset cannot be complete
 			}
@@ -132,6 +139,13 @@ func ingestParallel(ctx context.Context, cmd *cobra.Command, quiet bool, inputs 
 		fmt.Fprintf(cmd.OutOrStdout(), "ingested %s inputs in %d parallel processes in %s: %s pages kept of %s, %s revisions read → %s updates → %s\n",
 			human.Comma(int64(len(inputs))), min(jobs, len(inputs)), time.Since(start).Round(time.Millisecond),
 			human.Comma(c.PagesKept), human.Comma(c.PagesRead), human.Comma(c.RevisionsRead), human.Comma(c.Updates), out)
+		// What was left out, by reason, as one ingest says it (the
+		// children are quiet; the counts are the joined manifest's).
+		for _, k := range slices.Sorted(maps.Keys(c.Skipped)) {
+			if n := c.Skipped[k]; n != 0 {
+				fmt.Fprintf(cmd.OutOrStdout(), "  left out: %s %s\n", human.Comma(n), k)
+			}
+		}
 	}
 	return nil
 }
@@ -141,10 +155,12 @@ func ingestParallel(ctx context.Context, cmd *cobra.Command, quiet bool, inputs 
 func childError(input string, err error) error {
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
-		switch ee.ExitCode() {
-		case exitUsageChild, exitUsage:
+		switch code := ee.ExitCode(); {
+		case code == exitUsageChild:
 			return usagef("ingest: %s: bad usage (see above)", input)
-		case -1: // killed by a signal
+		case code == exitUsage: // the Go runtime's exit code (see supervise_unix.go)
+			return internalError{fmt.Errorf("stopped by the Go runtime (out of memory, or an internal error: see the message above); exit code 3")}
+		case code == -1: // killed by a signal
 			return fmt.Errorf("stopped (%v)", ee.ProcessState)
 		}
 		return fmt.Errorf("exit %d (see the message above)", ee.ExitCode())

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/revisit-dev/revisit/dataset"
@@ -113,5 +114,126 @@ func TestIngestJobsEqualsSequential(t *testing.T) {
 		if e.IsDir() && e.Name() != "seq" && e.Name() != "par" && e.Name() != "mine" {
 			t.Errorf("left behind: %s", e.Name())
 		}
+	}
+}
+
+// A working directory of ingest --jobs that a killed run left (kill -9 of
+// the process group, a reboot: every part read so far) is removed by the
+// next ingest --jobs of the same output, as README promises for every
+// temporary directory; one that another path's run uses is not touched.
+func TestIngestJobsRemovesKilledRunsWorkDir(t *testing.T) {
+	t.Setenv("REVISIT_TEST_AS_MAIN", "1")
+	dir := t.TempDir()
+	dump := filepath.Join(dir, "g.xml")
+	if code := execute([]string{"-q", "generate", "--pages", "10", "--span", "30d", "--seed", "4", "-o", dump}); code != exitOK {
+		t.Fatalf("generate: exit %d", code)
+	}
+	xml, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := splitDump(t, xml, 2, dir)
+	stale := filepath.Join(dir, ".ds.jobs-123456", "part-00000")
+	other := filepath.Join(dir, ".dsx.jobs-123456")
+	for _, d := range []string{stale, other} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(stale, "pages.parquet"), []byte("partial"), 0o644)
+	if code := execute(append([]string{"-q", "ingest", "--all-namespaces", "--jobs", "2", "-o", filepath.Join(dir, "ds")}, parts...)); code != exitOK {
+		t.Fatalf("ingest --jobs 2: exit %d", code)
+	}
+	if _, err := os.Stat(filepath.Dir(stale)); !os.IsNotExist(err) {
+		t.Errorf("the killed run's working directory is still there (%v)", err)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("another output's working directory was removed: %v", err)
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".ds.") {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}
+
+// ingest --jobs says what it left out, like one ingest does: the skip
+// counts of the joined dataset are printed, not only kept in the manifest.
+func TestIngestJobsPrintsSkips(t *testing.T) {
+	t.Setenv("REVISIT_TEST_AS_MAIN", "1")
+	dir := t.TempDir()
+	dump := filepath.Join(dir, "g.xml")
+	if code := execute([]string{"-q", "generate", "--pages", "10", "--span", "30d", "--seed", "4", "-o", dump}); code != exitOK {
+		t.Fatalf("generate: exit %d", code)
+	}
+	xml, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := splitDump(t, xml, 2, dir)
+	out := filepath.Join(dir, "ds")
+	cmd := newRoot()
+	var stdout bytes.Buffer
+	cmd.SetOut(&stdout)
+	cmd.SetArgs(append([]string{"ingest", "--all-namespaces", "--min-updates", "100000", "--jobs", "2", "-o", out}, parts...))
+	if err := cmd.Execute(); err == nil {
+		t.Log("every page dropped, and no error")
+	}
+	m, err := dataset.ReadManifest(out)
+	if err != nil {
+		t.Skipf("no dataset written when every page is dropped: %v", err)
+	}
+	n := m.Counts.Skipped["min_updates"]
+	if n != 10 {
+		t.Fatalf("manifest counts %d pages below --min-updates, want all 10 (counts %+v)", n, m.Counts)
+	}
+	if !strings.Contains(stdout.String(), "min_updates") && !strings.Contains(stdout.String(), "min-updates") {
+		t.Errorf("ingest --jobs left out 10 pages below --min-updates without saying so:\n%s", stdout.String())
+	}
+}
+
+// An input whose name starts with '-' (given after --) is an input in the
+// child processes too, not a flag.
+func TestIngestJobsDashInput(t *testing.T) {
+	t.Setenv("REVISIT_TEST_AS_MAIN", "1")
+	dir := t.TempDir()
+	dump := filepath.Join(dir, "g.xml")
+	if code := execute([]string{"-q", "generate", "--pages", "10", "--span", "30d", "--seed", "4", "-o", dump}); code != exitOK {
+		t.Fatalf("generate: exit %d", code)
+	}
+	xml, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := splitDump(t, xml, 2, dir)
+	dash := filepath.Join(dir, "-p0.xml")
+	if err := os.Rename(parts[0], dash); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	if code := execute([]string{"-q", "ingest", "--all-namespaces", "--jobs", "2", "-o", "ds", "--", "-p0.xml", filepath.Base(parts[1])}); code != exitOK {
+		t.Fatalf("ingest --jobs 2 -- -p0.xml …: exit %d", code)
+	}
+	if n := len(pagesOf(t, filepath.Join(dir, "ds"))); n != 10 {
+		t.Errorf("%d pages, want 10", n)
+	}
+}
+
+// A child that the Go runtime ended (exit 2: out of memory) makes ingest
+// --jobs exit 3, as README's exit codes say, not 2 (bad usage) or 1.
+func TestIngestJobsChildRuntimeDeathExits3(t *testing.T) {
+	dir := t.TempDir()
+	var ins []string
+	for i := range 2 {
+		p := filepath.Join(dir, fmt.Sprintf("in%d.csv", i))
+		os.WriteFile(p, []byte("id,time\na,2021-01-01T00:00:00Z\n"), 0o644)
+		ins = append(ins, p)
+	}
+	t.Setenv("REVISIT_TEST_AS_MAIN", "1")
+	t.Setenv("REVISIT_TEST_RUNTIME_DEATH", "1")
+	code := execute(append([]string{"-q", "ingest", "--id", "id", "--time", "time", "--jobs", "2", "-o", filepath.Join(dir, "ds")}, ins...))
+	if code != exitInternal {
+		t.Errorf("exit %d, want %d", code, exitInternal)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -26,7 +27,19 @@ const (
 	exitOK       = 0
 	exitBadInput = 1
 	exitUsage    = 2
+	// exitInternal: the Go runtime ended the process (out of memory, or a
+	// crash), not revisit: the supervisor's code for its child's exit 2,
+	// and ingest --jobs's when a child of it ended so.
+	exitInternal = 3
 )
+
+// internalError marks a failure that is the Go runtime's, not the input's
+// or the user's (a child ingest of --jobs that ran out of memory): exit
+// code exitInternal.
+type internalError struct{ err error }
+
+func (e internalError) Error() string { return e.err.Error() }
+func (e internalError) Unwrap() error { return e.err }
 
 // usageError marks an error as bad usage (exit code 2) rather than bad input.
 type usageError struct{ err error }
@@ -104,9 +117,7 @@ func childExit(code int) int {
 }
 
 func execute(args []string) int {
-	// Ctrl-C or SIGTERM cancels the context every stage watches, so the
-	// temporary output directories are removed and nothing half-written stays.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := cancelOnSignal()
 	defer stop()
 	root := newRoot()
 	root.SetArgs(args)
@@ -122,11 +133,61 @@ func execute(args []string) int {
 	} else {
 		fmt.Fprintln(os.Stderr, "revisit:", err)
 	}
+	var ie internalError
+	if errors.As(err, &ie) {
+		return exitInternal
+	}
 	if errors.As(err, &ue) || isCobraUsage(err) {
 		fmt.Fprintln(os.Stderr, usageHint(cmd))
 		return exitUsage
 	}
 	return exitBadInput
+}
+
+// forceGap is how long after the first signal a second one ends the
+// process at once. A Ctrl-C on a terminal reaches the child twice within
+// microseconds (from the terminal and forwarded by the supervisor), which
+// must count as one.
+const forceGap = time.Second
+
+// cancelOnSignal returns a context that Ctrl-C, SIGTERM or SIGHUP (the
+// terminal or ssh session closed; the supervisor passes all three on)
+// cancels: every stage watches it, so the temporary output directories are
+// removed and nothing half-written stays. A second signal at least
+// forceGap later ends the process at once with 128 + the signal (130 for
+// Ctrl-C): the way out when a stage cannot notice (a read blocked on a
+// silent pipe); what it leaves is removed by the next writer of the same
+// output. stop unregisters the signals.
+func cancelOnSignal() (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		var first time.Time
+		for {
+			select {
+			case <-done:
+				return
+			case s := <-sigs:
+				if first.IsZero() {
+					first = time.Now()
+					cancel()
+					continue
+				}
+				if time.Since(first) < forceGap {
+					continue // the same Ctrl-C, forwarded
+				}
+				fmt.Fprintf(os.Stderr, "revisit: %v again: stopping at once (temporary directories left are removed by the next run writing the same output)\n", s)
+				code := 130
+				if ss, ok := s.(syscall.Signal); ok {
+					code = 128 + int(ss)
+				}
+				os.Exit(code)
+			}
+		}
+	}()
+	return ctx, func() { signal.Stop(sigs); close(done); cancel() }
 }
 
 // usageHint points at the help of the command that failed ('revisit run

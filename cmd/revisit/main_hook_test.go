@@ -11,6 +11,9 @@ import (
 // revisit would and exits.
 func TestMain(m *testing.M) {
 	if os.Getenv("REVISIT_TEST_AS_MAIN") == "1" {
+		if os.Getenv("REVISIT_TEST_RUNTIME_DEATH") == "1" {
+			os.Exit(2) // as the Go runtime ends a process out of memory
+		}
 		os.Exit(childExit(execute(os.Args[1:])))
 	}
 	os.Exit(m.Run())

@@ -60,6 +60,9 @@ atomically, like every output.`,
 			if out == "" {
 				return usagef("merge: no output directory (-o)")
 			}
+			if err := outNotInput(out, args[1:]); err != nil {
+				return err
+			}
 			switch args[0] {
 			case "replay":
 				meta, err := replay.Merge(cmd.Context(), args[1:], out)
@@ -129,4 +132,21 @@ atomically, like every output.`,
 	}
 	cmd.Flags().StringP("output", "o", "", "output directory (required)")
 	return cmd
+}
+
+// outNotInput refuses an output directory that is one of the inputs
+// (however spelled: the same file by os.SameFile): merge would replace that
+// shard or dataset with the merged output, and a shard lost this way must be
+// computed again.
+func outNotInput(out string, inputs []string) error {
+	ost, err := os.Stat(out)
+	if err != nil {
+		return nil // a new path (or one merge reports on later)
+	}
+	for _, in := range inputs {
+		if ist, err := os.Stat(in); err == nil && os.SameFile(ost, ist) {
+			return usagef("merge: -o %s is the input %s; it would be replaced by the merge: choose another output", out, in)
+		}
+	}
+	return nil
 }

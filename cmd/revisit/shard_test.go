@@ -247,4 +247,15 @@ func TestMergeDataset(t *testing.T) {
 	if code := execute([]string{"-q", "merge", "dataset", parts[0], parts[0], "-o", filepath.Join(tmp, "bad")}); code != exitUsage {
 		t.Errorf("merge of a dataset with itself: exit %d, want %d", code, exitUsage)
 	}
+	// -o naming one of the inputs (a typo: out/replay-* -o out/replay-0)
+	// would replace that shard by the merge: refused, the input untouched.
+	before, _ := os.ReadFile(filepath.Join(parts[1], "manifest.json"))
+	same := "./" + filepath.Base(parts[1]) + "/" // the same directory, spelled otherwise
+	t.Chdir(tmp)
+	if code := execute(append([]string{"-q", "merge", "dataset"}, append(parts, "-o", same)...)); code != exitUsage {
+		t.Errorf("merge with -o one of its inputs: exit %d, want %d", code, exitUsage)
+	}
+	if after, _ := os.ReadFile(filepath.Join(parts[1], "manifest.json")); !bytes.Equal(before, after) {
+		t.Errorf("merge with -o one of its inputs replaced that input")
+	}
 }

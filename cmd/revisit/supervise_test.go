@@ -4,11 +4,15 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestSupervisorChild is not a test: it is the child process of
@@ -78,5 +82,159 @@ func TestSupervisedExitCodes(t *testing.T) {
 				t.Errorf("%s: stderr lacks %q:\n%.600s", c.mode, s, all)
 			}
 		}
+	}
+}
+
+// A child ingest (ingest --jobs) that the Go runtime ended (exit 2: out of
+// memory or a crash) is not bad usage: its exit code 2 is the runtime's,
+// a child's bad usage is exitUsageChild.
+func TestChildErrorRuntimeDeathIsNotUsage(t *testing.T) {
+	err := exec.Command("sh", "-c", "exit 2").Run()
+	got := childError("part1.xml", err)
+	var ue usageError
+	if errors.As(got, &ue) {
+		t.Fatalf("a child ended by the Go runtime (exit 2) is reported as bad usage: %v", got)
+	}
+	if !strings.Contains(got.Error(), "out of memory") {
+		t.Errorf("message does not say the runtime ended the child: %v", got)
+	}
+	err = exec.Command("sh", "-c", fmt.Sprintf("exit %d", exitUsageChild)).Run()
+	if got := childError("part1.xml", err); !errors.As(got, &ue) {
+		t.Errorf("a child's bad usage (exit %d) is not bad usage: %v", exitUsageChild, got)
+	}
+}
+
+// SIGHUP (the terminal or the ssh session closed) is one of the signals
+// the supervisor passes to the child: the child must cancel its work on it
+// like on Ctrl-C, not die at once. Otherwise ingest --jobs leaves its
+// .OUT.jobs-* directory (every part read so far, never removed by a later
+// run) and its children keep running.
+func TestSIGHUPCancelsIngestJobs(t *testing.T) {
+	dir := t.TempDir()
+	var fifos []string
+	for i := range 2 {
+		p := filepath.Join(dir, fmt.Sprintf("in%d.csv", i))
+		if err := syscall.Mkfifo(p, 0o644); err != nil {
+			t.Skip("no FIFOs here:", err)
+		}
+		fifos = append(fifos, p)
+	}
+	out := filepath.Join(dir, "ds")
+	cmd := exec.Command(os.Args[0], append([]string{"-q", "ingest", "--id", "id", "--time", "time", "--jobs", "2", "-o", out}, fifos...)...)
+	cmd.Env = append(os.Environ(), "REVISIT_TEST_AS_MAIN=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The children open the FIFOs: once both are open for reading, the
+	// work is under way (the .jobs- directory exists).
+	var ws []*os.File
+	for _, p := range fifos {
+		w, err := os.OpenFile(p, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws = append(ws, w)
+		fmt.Fprintf(w, "id,time\na,2021-01-01T00:00:00Z\n")
+	}
+	time.Sleep(200 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGHUP)
+	time.Sleep(200 * time.Millisecond)
+	for _, w := range ws {
+		w.Close() // the children see the end of their input
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("ingest --jobs did not end within 30 s of SIGHUP")
+	}
+	if err == nil {
+		t.Errorf("ingest --jobs ended with exit 0 after SIGHUP")
+	}
+	if ps := cmd.ProcessState; ps != nil && !ps.Exited() {
+		t.Errorf("ingest --jobs was killed by SIGHUP (%v) instead of stopping its work", ps)
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") || e.Name() == "ds" {
+			t.Errorf("left behind after SIGHUP: %s", e.Name())
+		}
+	}
+	t.Logf("stderr: %s", stderr.String())
+}
+
+// A stage that cannot notice the cancellation (here: ingest blocked reading
+// a FIFO whose writer stays silent) must not make Ctrl-C useless: a second
+// Ctrl-C, a second or more after the first, ends the process at once
+// (exit 130) instead of being swallowed.
+func TestSecondInterruptStopsAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "in.csv")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	cmd := exec.Command(os.Args[0], "-q", "ingest", "--id", "id", "--time", "time", fifo, "-o", filepath.Join(dir, "ds"))
+	cmd.Env = append(os.Environ(), "REVISIT_TEST_AS_MAIN=1")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	fmt.Fprintf(w, "id,time\n")
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Signal(os.Interrupt)
+	time.Sleep(1500 * time.Millisecond)
+	cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatal("a second Ctrl-C did not stop ingest blocked on its input")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		t.Errorf("exit %d after the second Ctrl-C, want 130", code)
+	}
+}
+
+// When one child fails, the others are stopped; the error names the input
+// that failed, not an earlier input whose child was only stopped because of
+// it.
+func TestIngestJobsBlamesTheFailedInput(t *testing.T) {
+	t.Setenv("REVISIT_TEST_AS_MAIN", "1")
+	dir := t.TempDir()
+	slow := filepath.Join(dir, "in0.csv")
+	if err := syscall.Mkfifo(slow, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	bad := filepath.Join(dir, "in1.csv")
+	os.WriteFile(bad, []byte("id,time\na,not-a-time\n"), 0o644)
+	go func() {
+		w, err := os.OpenFile(slow, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		fmt.Fprintf(w, "id,time\na,2021-01-01T00:00:00Z\n")
+		time.Sleep(time.Second) // in1 fails meanwhile; in0's child is stopped
+		w.Close()
+	}()
+	root := newRoot()
+	root.SetArgs([]string{"-q", "ingest", "--id", "id", "--time", "time", "--jobs", "2", "-o", filepath.Join(dir, "ds"), slow, bad})
+	err := root.Execute()
+	if err == nil {
+		t.Fatal("a bad input was ingested")
+	}
+	if !strings.Contains(err.Error(), "in1.csv") || strings.Contains(err.Error(), "in0.csv") {
+		t.Errorf("error %q: want it to name in1.csv (the bad input), not in0.csv", err)
 	}
 }

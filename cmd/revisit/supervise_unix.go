@@ -32,9 +32,6 @@ const supervisedEnv = "REVISIT_SUPERVISED"
 // EX_USAGE); the parent turns it back into exitUsage.
 const exitUsageChild = 64
 
-// exitInternal: the process was ended by the Go runtime, not by revisit.
-const exitInternal = 3
-
 // supervised reports whether this process is the child doing the work.
 func supervised() bool { return os.Getenv(supervisedEnv) != "" }
 
@@ -49,6 +46,7 @@ func runSupervised(c *exec.Cmd) (code int, ok bool) {
 		c.Env = os.Environ()
 	}
 	c.Env = append(c.Env, supervisedEnv+"=1")
+	stopWithParent(c) // kill -9 of the parent stops the child's work too
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)

@@ -227,7 +227,13 @@ const MarkerText = "written by revisit"
 // one, so they are what killed runs left. Nothing else is touched, and
 // symbolic links are never followed.
 func removeStale(parent, base string) error {
-	re := regexp.MustCompile(`^\.` + regexp.QuoteMeta(base) + `\.tmp-[0-9]+(\.old)?$`)
+	return removeMatching(parent, `^\.`+regexp.QuoteMeta(base)+`\.tmp-[0-9]+(\.old)?$`)
+}
+
+// removeMatching removes the directories in parent whose names match the
+// regular expression pattern, never following a symbolic link.
+func removeMatching(parent, pattern string) error {
+	re := regexp.MustCompile(pattern)
 	ents, err := os.ReadDir(parent)
 	if err != nil {
 		return err
@@ -241,4 +247,37 @@ func removeStale(parent, base string) error {
 		}
 	}
 	return nil
+}
+
+// Scratch creates a working directory .NAME.KIND-DIGITS beside final for a
+// job that needs room until its output is made (ingest --jobs keeps the
+// datasets of its child processes there). It holds the lock .NAME.KIND.lock
+// while the directory is in use, so a second job of the same kind for the
+// same path fails at once (ErrBusy), and removes, under that lock, the
+// scratch directories of the same kind that killed jobs left (no live job
+// owns one). done removes the directory and releases the lock. kind must be
+// a lower-case word other than "tmp" (Create's temporary directories).
+func Scratch(final, kind, what string) (dir string, done func(), err error) {
+	final = filepath.Clean(final)
+	parent, base := filepath.Dir(final), filepath.Base(final)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", nil, fmt.Errorf("%s %s: %w", what, final, err)
+	}
+	lock, err := acquire(filepath.Join(parent, "."+base+"."+kind+".lock"))
+	if err != nil {
+		if errors.Is(err, ErrBusy) {
+			return "", nil, fmt.Errorf("%s %s: %w (wait for it to finish, or choose another path)", what, final, ErrBusy)
+		}
+		return "", nil, fmt.Errorf("%s %s: lock: %w", what, final, err)
+	}
+	if err := removeMatching(parent, `^\.`+regexp.QuoteMeta(base)+`\.`+regexp.QuoteMeta(kind)+`-[0-9]+$`); err != nil {
+		lock.release()
+		return "", nil, fmt.Errorf("%s %s: removing a working directory left by a killed run: %w", what, final, err)
+	}
+	dir, err = os.MkdirTemp(parent, "."+base+"."+kind+"-")
+	if err != nil {
+		lock.release()
+		return "", nil, fmt.Errorf("%s %s: %w", what, final, err)
+	}
+	return dir, func() { os.RemoveAll(dir); lock.release() }, nil
 }

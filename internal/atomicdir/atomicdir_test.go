@@ -220,3 +220,55 @@ func TestStaleTemporaryDirectoriesRemovedOnlyOurs(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Scratch: a second job of the same kind and path is busy; under the lock
+// the scratch directories killed jobs left (.NAME.KIND-DIGITS) are removed,
+// nothing else (other names, other paths, a symlink and its target); done
+// removes the directory and the lock file.
+func TestScratch(t *testing.T) {
+	parent := t.TempDir()
+	final := filepath.Join(parent, "out")
+	keep := []string{".out.jobs-abc", ".other.jobs-1", ".out.tmp-x", "out.jobs-1"}
+	stale := []string{".out.jobs-42", ".out.jobs-7"}
+	for _, n := range append(append([]string{}, keep...), stale...) {
+		os.Mkdir(filepath.Join(parent, n), 0o755)
+		write(t, filepath.Join(parent, n, "f"), "x")
+	}
+	target := t.TempDir()
+	write(t, filepath.Join(target, "f"), "precious")
+	os.Symlink(target, filepath.Join(parent, ".out.jobs-99"))
+	keep = append(keep, ".out.jobs-99")
+
+	dir, done, err := Scratch(final, "jobs", "dataset")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range keep {
+		if _, err := os.Lstat(filepath.Join(parent, n)); err != nil {
+			t.Errorf("%s removed: %v", n, err)
+		}
+	}
+	for _, n := range stale {
+		if _, err := os.Lstat(filepath.Join(parent, n)); err == nil {
+			t.Errorf("%s not removed", n)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(target, "f")); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		t.Fatalf("scratch directory %s: %v", dir, err)
+	}
+	if _, _, err := Scratch(final, "jobs", "dataset"); !errors.Is(err, ErrBusy) {
+		t.Errorf("second Scratch of the same path while the first holds it: %v, want ErrBusy", err)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Errorf("the busy attempt removed the live scratch directory: %v", err)
+	}
+	done()
+	for _, p := range []string{dir, filepath.Join(parent, ".out.jobs.lock")} {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s left after done", p)
+		}
+	}
+}

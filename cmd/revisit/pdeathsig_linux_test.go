@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// When the process that runs ingest --jobs is killed outright (kill -9,
+// timeout -s KILL, a scheduler that signals only the main process), its
+// children must stop too, not read on and write their datasets into a
+// directory nobody will join or remove.
+func TestIngestJobsChildrenStopWithParent(t *testing.T) {
+	dir := t.TempDir()
+	var fifos []string
+	for i := range 2 {
+		p := filepath.Join(dir, fmt.Sprintf("in%d.csv", i))
+		if err := syscall.Mkfifo(p, 0o644); err != nil {
+			t.Skip("no FIFOs here:", err)
+		}
+		fifos = append(fifos, p)
+	}
+	out := filepath.Join(dir, "ds")
+	cmd := exec.Command(os.Args[0], append([]string{"-q", "ingest", "--id", "id", "--time", "time", "--jobs", "2", "-o", out}, fifos...)...)
+	cmd.Env = append(os.Environ(), "REVISIT_TEST_AS_MAIN=1")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var ws []*os.File
+	for _, p := range fifos {
+		w, err := os.OpenFile(p, os.O_WRONLY, 0) // a child has it open
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws = append(ws, w)
+		fmt.Fprintf(w, "id,time\na,2021-01-01T00:00:00Z\n")
+	}
+	time.Sleep(200 * time.Millisecond)
+	cmd.Process.Kill()
+	cmd.Wait()
+	time.Sleep(200 * time.Millisecond)
+	for _, w := range ws {
+		w.Close() // a child still running now reads to the end and writes its part
+	}
+	// Wait until no child holds a part's lock any more.
+	jobs, _ := filepath.Glob(filepath.Join(dir, ".ds.jobs-*"))
+	if len(jobs) != 1 {
+		t.Fatalf("want one .ds.jobs-* directory left by the killed process, got %v", jobs)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		locks, _ := filepath.Glob(filepath.Join(jobs[0], ".part-*.lock"))
+		if len(locks) == 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	ents, _ := os.ReadDir(jobs[0])
+	var left []string
+	for _, e := range ents {
+		left = append(left, e.Name())
+		if !strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("a child outlived its killed parent and wrote %s", e.Name())
+		}
+	}
+	t.Logf("left in %s: %v", jobs[0], left)
+}
