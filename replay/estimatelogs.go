@@ -5,10 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/revisit-dev/revisit/internal/human"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/revisit-dev/revisit/ingest/generic"
@@ -233,7 +237,8 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		if meta.Skipped[SkipNoMethod] > 0 {
 			why += fmt.Sprintf(", and one of --methods %v that its observations allow (M1, M2, age-mle need Last-Modified; M3, M4, M5, cho, matloff constant delays)", methods)
 		}
-		return nil, fmt.Errorf("estimate: no URL to estimate in %d inputs (%d captures, %d URLs; skipped %v): %s", len(opt.Inputs), meta.Captures, meta.URLs, meta.Skipped, why)
+		return nil, fmt.Errorf("no URL to estimate in %s (%s, %s%s): %s", human.Count(int64(len(opt.Inputs)), "input", "inputs"),
+			human.Count(meta.Captures, "capture", "captures"), human.Count(meta.URLs, "URL", "URLs"), skippedText(meta.Skipped), why)
 	}
 	if err := w.close(); err != nil {
 		written = true
@@ -400,4 +405,19 @@ func perURL(v float64) string {
 		return "per URL"
 	}
 	return fmt.Sprintf("%g", v)
+}
+
+// skippedText lists skip counts for people ("; skipped: 3 fewer than 2
+// visits, 1 no applicable method"), in a stable order; "" when none.
+func skippedText(m map[string]int64) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if m[k] > 0 {
+			parts = append(parts, human.Comma(m[k])+" "+strings.ReplaceAll(k, "_", " "))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; skipped: " + strings.Join(parts, ", ")
 }

@@ -137,7 +137,9 @@ tables and figures; docs/scale-out.md).`,
 				}
 				return fmt.Errorf("estimate: %w", err)
 			}
-			printEstimateSummary(cmd.OutOrStdout(), meta, opt.Out)
+			if !g.quiet {
+				printEstimateSummary(cmd.OutOrStdout(), meta, opt.Out)
+			}
 			return nil
 		},
 	}

@@ -150,7 +150,9 @@ and memory independent of the visits (well under 1 GiB in all).`,
 				}
 				return fmt.Errorf("replay: %w", err)
 			}
-			printReplaySummary(cmd.OutOrStdout(), meta, opt.Out)
+			if !g.quiet {
+				printReplaySummary(cmd.OutOrStdout(), meta, opt.Out)
+			}
 			return nil
 		},
 	}
