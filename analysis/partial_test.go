@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -125,7 +124,7 @@ func TestShardMergeEqualsAnalyze(t *testing.T) {
 	if res.InBand == 0 || res.Intervals <= 300 || len(res.PageErrors) != 8 {
 		t.Fatalf("in band %d, intervals %d, page errors %d: the case must have candidates, more intervals than the sample and 8 errors", res.InBand, res.Intervals, len(res.PageErrors))
 	}
-	want := readTree(t, full.Out)
+	want := stagetest.ReadTree(t, full.Out)
 	for _, n := range []int{1, 3, 7} {
 		var dirs []string
 		for i := range n {
@@ -141,7 +140,7 @@ func TestShardMergeEqualsAnalyze(t *testing.T) {
 		if _, err := MergeShards(context.Background(), dirs, out, read, nil); err != nil {
 			t.Fatalf("merge of %d: %v", n, err)
 		}
-		got := readTree(t, out)
+		got := stagetest.ReadTree(t, out)
 		for name, b := range want {
 			if !bytes.Equal(got[name], b) {
 				t.Errorf("N = %d: %s differs from the unsharded analysis", n, name)
@@ -160,25 +159,6 @@ func TestShardMergeEqualsAnalyze(t *testing.T) {
 			}
 		}
 	}
-}
-
-// readTree is every file under dir by relative path.
-func readTree(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	out := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		out[rel] = b
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // The same rows must give the same page_stats bytes (see

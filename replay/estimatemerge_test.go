@@ -3,10 +3,9 @@ package replay
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
+	"github.com/revisit-dev/revisit/internal/stagetest"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -44,36 +43,6 @@ func writeTraceLog(t *testing.T, path string, urls int, seed uint64) {
 	}
 }
 
-// files is every file under dir (relative name → bytes).
-func files(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	out := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		out[rel] = b
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// estimateJSONNoTimes is estimate.json without "created" and "elapsed_s".
-func estimateJSONNoTimes(t *testing.T, b []byte) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	delete(m, "created")
-	delete(m, "elapsed_s")
-	return m
-}
 
 // Each shard estimates exactly the URLs whose page id hashes to it, and
 // merging N = 1, 2 and 5 shards (some owning no URL) gives the files of
@@ -93,7 +62,7 @@ func TestMergeEstimatesEqualsUnsharded(t *testing.T) {
 	if full.Estimated != 10 || full.Skipped["fewer_than_2_visits"] != 1 || full.Verdicts["undecided"] < 1 {
 		t.Fatalf("unsharded: %d estimated, skipped %v, verdicts %v; want 10, 1 with fewer than 2 visits, 1+ undecided", full.Estimated, full.Skipped, full.Verdicts)
 	}
-	want := files(t, opt.Out)
+	want := stagetest.ReadTree(t, opt.Out)
 	var wantIDs []int64 // page ids of the unsharded rows, in order
 	if err := EachEstimate(opt.Out, func(e *Estimate) error { wantIDs = append(wantIDs, e.PageID); return nil }); err != nil {
 		t.Fatal(err)
@@ -138,13 +107,13 @@ func TestMergeEstimatesEqualsUnsharded(t *testing.T) {
 		if _, err := MergeEstimates(ctx, dirs, out); err != nil {
 			t.Fatalf("N = %d: %v", n, err)
 		}
-		got := files(t, out)
+		got := stagetest.ReadTree(t, out)
 		if len(got) != len(want) {
 			t.Errorf("N = %d: %d files, want %d", n, len(got), len(want))
 		}
 		for name, b := range want {
 			if name == EstimateMetaFile {
-				if g, w := estimateJSONNoTimes(t, got[name]), estimateJSONNoTimes(t, b); !reflect.DeepEqual(g, w) {
+				if g, w := stagetest.JSONNoTimes(t, got[name]), stagetest.JSONNoTimes(t, b); !reflect.DeepEqual(g, w) {
 					t.Errorf("N = %d: estimate.json\n%v\nwant\n%v", n, g, w)
 				}
 				continue

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/revisit-dev/revisit/internal/stagetest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -100,7 +101,7 @@ func TestEstimateShardsSeparateProcesses(t *testing.T) {
 		args := []string{"estimate", logs[format], "--top", "5", "--unit", "d", "--skip-bad"}
 		full := filepath.Join(tmp, "full-"+format)
 		run(append(args, "-o", full)...)
-		want := tree(t, full)
+		want := stagetest.ReadTree(t, full)
 		if len(want[replay.EstimatesFile]) == 0 || len(want) < 4 {
 			t.Fatalf("%s: unsharded output has %d files", format, len(want))
 		}
@@ -124,13 +125,13 @@ func TestEstimateShardsSeparateProcesses(t *testing.T) {
 			}
 			merged := filepath.Join(tmp, fmt.Sprintf("%s-%d", format, n))
 			run(append([]string{"merge", "estimate"}, append(dirs, "-o", merged)...)...)
-			got := tree(t, merged)
+			got := stagetest.ReadTree(t, merged)
 			if len(got) != len(want) {
 				t.Errorf("%s N = %d: %d files, want %d", format, n, len(got), len(want))
 			}
 			for name, b := range want {
 				if name == replay.EstimateMetaFile {
-					if g, w := jsonNoTimes(t, got[name]), jsonNoTimes(t, b); !reflect.DeepEqual(g, w) {
+					if g, w := stagetest.JSONNoTimes(t, got[name]), stagetest.JSONNoTimes(t, b); !reflect.DeepEqual(g, w) {
 						t.Errorf("%s N = %d: estimate.json\n%v\nwant\n%v", format, n, g, w)
 					}
 					continue
@@ -181,13 +182,3 @@ func TestEstimateShardsSeparateProcesses(t *testing.T) {
 	}
 }
 
-func jsonNoTimes(t *testing.T, b []byte) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	delete(m, "created")
-	delete(m, "elapsed_s")
-	return m
-}

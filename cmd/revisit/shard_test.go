@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io/fs"
+	"github.com/revisit-dev/revisit/internal/stagetest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -55,7 +55,7 @@ func TestShardsSeparateProcesses(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantMeta := metaNoTimes(t, full)
-	wantTree := tree(t, afull)
+	wantTree := stagetest.ReadTree(t, afull)
 
 	// shards runs the N shard processes of one command, two at a time.
 	for _, n := range []int{1, 3, 7} {
@@ -78,7 +78,7 @@ func TestShardsSeparateProcesses(t *testing.T) {
 			append([]string{"analyze", ds, full}, analyzeArgs...)...)
 		amerged := filepath.Join(tmp, fmt.Sprintf("a%d", n))
 		run(append([]string{"merge", "analysis"}, append(adirs, "-o", amerged)...)...)
-		gotTree := tree(t, amerged)
+		gotTree := stagetest.ReadTree(t, amerged)
 		for name, b := range wantTree {
 			if !bytes.Equal(gotTree[name], b) {
 				t.Errorf("N = %d: analysis file %s differs from the unsharded one", n, name)
@@ -105,31 +105,7 @@ func metaNoTimes(t *testing.T, dir string) map[string]any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	delete(m, "created")
-	delete(m, "elapsed_s")
-	return m
-}
-
-func tree(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	out := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		out[rel] = b
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return stagetest.JSONNoTimes(t, b)
 }
 
 // ingest --parts N writes N part files partitioned by page-id hash that

@@ -5,8 +5,12 @@ package stagetest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"io/fs"
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -77,4 +81,38 @@ func Grid(step, max float64) []float64 {
 		x[i] = float64(i) * step
 	}
 	return x
+}
+
+// ReadTree returns every file under dir by its path relative to dir, for
+// byte-for-byte comparisons of two outputs.
+func ReadTree(tb testing.TB, dir string) map[string][]byte {
+	tb.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[rel] = b
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// JSONNoTimes decodes a JSON object (replay.json, estimate.json) without
+// its "created" and "elapsed_s", the only fields in which two runs of the
+// same work may differ.
+func JSONNoTimes(tb testing.TB, b []byte) map[string]any {
+	tb.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		tb.Fatal(err)
+	}
+	delete(m, "created")
+	delete(m, "elapsed_s")
+	return m
 }
