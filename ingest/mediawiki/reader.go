@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/revisit-dev/revisit/internal/human"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/revisit-dev/revisit/ingest/source"
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/series"
 )
 

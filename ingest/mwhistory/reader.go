@@ -40,7 +40,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"github.com/revisit-dev/revisit/internal/human"
 	"io"
 	"slices"
 	"strconv"
@@ -49,6 +48,7 @@ import (
 	"github.com/revisit-dev/revisit/ingest/generic/linescan"
 	"github.com/revisit-dev/revisit/ingest/mediawiki"
 	"github.com/revisit-dev/revisit/ingest/source"
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 )

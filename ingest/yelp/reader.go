@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"github.com/revisit-dev/revisit/internal/human"
 	"io"
 	"slices"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/revisit-dev/revisit/ingest/generic/jsonscan"
 	"github.com/revisit-dev/revisit/ingest/generic/linescan"
 	"github.com/revisit-dev/revisit/ingest/source"
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/series"
 )
 
