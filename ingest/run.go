@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/revisit-dev/revisit/internal/human"
 	"io"
 	"os"
 	"runtime"
@@ -22,6 +21,7 @@ import (
 	"github.com/revisit-dev/revisit/ingest/source"
 	"github.com/revisit-dev/revisit/ingest/yelp"
 	"github.com/revisit-dev/revisit/internal/decompress"
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/series"
 )
 

@@ -238,19 +238,30 @@ func (d *driver) filterRevisions(p *series.RawPage) bool {
 	}
 	bot := d.opt.DropBots && len(p.Bot) == n
 	minor := d.opt.DropMinor && len(p.Minor) == n
+	// Counted per page, added to the map once per reason: a map update
+	// per dropped revision would be the loop's main cost.
+	var nRevert, nReverted, nBot, nMinor int64
 	kept := p.Revisions[:0]
 	for i, t := range p.Revisions {
 		switch {
 		case revert != nil && revert[i]:
-			d.addSkip(SkipRevert, 1)
+			nRevert++
 		case reverted != nil && reverted[i]:
-			d.addSkip(SkipReverted, 1)
+			nReverted++
 		case bot && p.Bot[i]:
-			d.addSkip(SkipBot, 1)
+			nBot++
 		case minor && p.Minor[i]:
-			d.addSkip(SkipMinor, 1)
+			nMinor++
 		default:
 			kept = append(kept, t)
+		}
+	}
+	for _, c := range [...]struct {
+		r SkipReason
+		n int64
+	}{{SkipRevert, nRevert}, {SkipReverted, nReverted}, {SkipBot, nBot}, {SkipMinor, nMinor}} {
+		if c.n > 0 {
+			d.addSkip(c.r, c.n)
 		}
 	}
 	if len(kept) < n {

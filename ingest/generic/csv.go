@@ -6,12 +6,12 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"github.com/revisit-dev/revisit/internal/human"
 	"io"
 	"strings"
 
 	"github.com/revisit-dev/revisit/ingest/generic/linescan"
 	"github.com/revisit-dev/revisit/ingest/source"
+	"github.com/revisit-dev/revisit/internal/human"
 )
 
 // table is a header with the id, time, group and title columns resolved.

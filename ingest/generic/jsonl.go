@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -154,26 +155,17 @@ func (r *Reader) gatherJSONL() error {
 			}
 			continue
 		}
+		// The first of: an id field absent, an id not a string or number,
+		// the time field absent, the time not a string or number.
 		missing := ""
-		for i := range idfs {
-			if !hasIDs[i] {
-				missing = "id field " + strconv.Quote(idfs[i].spec)
-				break
-			}
-		}
-		if missing == "" {
-			switch {
-			case !hasT:
-				missing = "time field " + strconv.Quote(tf.spec)
-			case !scalar(tv):
-				missing = "a string or number in time field " + strconv.Quote(tf.spec)
-			}
-			for i := range idfs {
-				if !scalar(ids[i]) {
-					missing = "a string or number in id field " + strconv.Quote(idfs[i].spec)
-					break
-				}
-			}
+		if i := slices.Index(hasIDs, false); i >= 0 {
+			missing = "id field " + strconv.Quote(idfs[i].spec)
+		} else if i := slices.IndexFunc(ids, func(v jsonscan.Value) bool { return !scalar(v) }); i >= 0 {
+			missing = "a string or number in id field " + strconv.Quote(idfs[i].spec)
+		} else if !hasT {
+			missing = "time field " + strconv.Quote(tf.spec)
+		} else if !scalar(tv) {
+			missing = "a string or number in time field " + strconv.Quote(tf.spec)
 		}
 		if missing != "" {
 			if err := r.bad(&source.ParseError{File: r.so.File, Offset: off, Line: lineNo, Page: page(), Reason: "missing-field",

@@ -5,11 +5,11 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
-	"github.com/revisit-dev/revisit/internal/human"
 	"io"
 	"slices"
 
 	"github.com/revisit-dev/revisit/ingest/source"
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/series"
 )
 

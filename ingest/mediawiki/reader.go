@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/revisit-dev/revisit/internal/human"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/revisit-dev/revisit/ingest/source"
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -309,39 +309,36 @@ func (r *Reader) content(off int64, name string) ([]byte, error) {
 	return c, nil
 }
 
-// errCharData marks character data that does not decode (a bad entity or
-// character reference).
-var errCharData = errors.New("bad character data")
-
 var cdataStart = []byte("<![CDATA[")
 
 // charData reads the character data of a leaf element after its start tag
 // — text with entities, and CDATA sections taken as they are — up to the
-// next tag, and consumes "</name>" when that is the tag. A bad entity is an
-// error wrapping errCharData; the end of input inside it is atEnd's error.
-func (r *Reader) charData(off int64, name string) (string, error) {
+// next tag, and consumes "</name>" when that is the tag. The bool is false when
+// it was not read: a bad entity or character reference is malformed XML
+// (the error is malformed's), and the end of input inside it is atEnd's error.
+func (r *Reader) charData(off int64, name string) (string, bool, error) {
 	s := r.s
 	var out []byte
 	for {
 		c, err := r.content(off, "")
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
 		v, err := unescape(c) // before has, which may move the window under c
 		if err != nil {
-			return "", fmt.Errorf("%w: %w", errCharData, err)
+			return "", false, r.malformed(off, name+": bad character data: "+err.Error())
 		}
 		if !s.has(len(cdataStart)) || !bytes.HasPrefix(s.buf[s.pos:s.end], cdataStart) {
 			s.closeLeaf(name)
 			if out == nil { // no CDATA: the usual case
-				return v, nil
+				return v, true, nil
 			}
-			return string(append(out, v...)), nil
+			return string(append(out, v...)), true, nil
 		}
 		out = append(out, v...)
 		end := s.index(cdataEnd)
 		if end < 0 {
-			return "", r.atEnd()
+			return "", false, r.atEnd()
 		}
 		out = append(out, s.buf[s.pos+len(cdataStart):s.pos+end]...)
 		s.pos += end + len(cdataEnd)
@@ -462,11 +459,8 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 		if !r.inPage || r.inRev || self {
 			return nil
 		}
-		t, err := r.charData(off, "title")
-		if err != nil {
-			if errors.Is(err, errCharData) {
-				return r.malformed(off, "title: "+err.Error())
-			}
+		t, ok, err := r.charData(off, "title")
+		if !ok {
 			return err
 		}
 		r.page.Title, r.titleSet = t, true
@@ -566,11 +560,8 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 			}
 			return nil
 		}
-		u, err := r.charData(off, "username")
-		if err != nil {
-			if errors.Is(err, errCharData) {
-				return r.malformed(off, "username: "+err.Error())
-			}
+		u, ok, err := r.charData(off, "username")
+		if !ok {
 			return err
 		}
 		r.revBot = r.opt.IsBot(u)

@@ -40,7 +40,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"github.com/revisit-dev/revisit/internal/human"
 	"io"
 	"slices"
 	"strconv"
@@ -49,6 +48,7 @@ import (
 	"github.com/revisit-dev/revisit/ingest/generic/linescan"
 	"github.com/revisit-dev/revisit/ingest/mediawiki"
 	"github.com/revisit-dev/revisit/ingest/source"
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 )
@@ -278,8 +278,11 @@ func (r *Reader) line(line []byte, no, off int64) error {
 	p.Anonymous = append(p.Anonymous, anon)
 	p.Minor = append(p.Minor, isTrue(f[c.minor]))
 	if r.opt.IsBot != nil {
+		// The current name is asked about only when it differs from the
+		// historical one (a renamed user): most lines repeat it.
 		bot := !anon && (nonEmptyArray(f[c.userIsBotBy]) || nonEmptyArray(f[c.userIsBotByNow]) ||
-			r.opt.IsBot(Unescape(f[c.userText])) || r.opt.IsBot(Unescape(f[c.userTextNow])))
+			r.opt.IsBot(Unescape(f[c.userText])) ||
+			!bytes.Equal(f[c.userTextNow], f[c.userText]) && r.opt.IsBot(Unescape(f[c.userTextNow])))
 		p.Bot = append(p.Bot, bot)
 	}
 	if r.opt.Reverts {

@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"github.com/revisit-dev/revisit/internal/human"
 	"io"
 	"slices"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/revisit-dev/revisit/ingest/generic/jsonscan"
 	"github.com/revisit-dev/revisit/ingest/generic/linescan"
 	"github.com/revisit-dev/revisit/ingest/source"
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -248,33 +248,32 @@ func (r *Reader) member(key []byte, v jsonscan.Value) error {
 
 // gather reads every record.
 func (r *Reader) gather() error {
-	line := r.first
-	r.first = nil
-	fromNew := line != nil
-	for {
-		if !fromNew {
-			var err error
-			line, err = r.ls.Next()
-			if err == io.EOF {
-				return nil
-			}
-			if tl, ok := linescan.IsTooLong(err); ok {
-				r.stats.Lines++
-				if err := r.bad(&source.ParseError{Offset: r.ls.Offset(), Line: r.ls.Line(), Reason: "line-too-long", Err: tl}); err != nil {
-					return err
-				}
-				continue
-			}
-			if err != nil {
-				return r.readErr(err)
-			}
-			r.stats.Lines++
-			if isBlank(line) {
-				r.stats.Blank++
-				continue
-			}
+	if line := r.first; line != nil { // read by NewReader
+		r.first = nil
+		if err := r.record(line); err != nil {
+			return err
 		}
-		fromNew = false
+	}
+	for {
+		line, err := r.ls.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if tl, ok := linescan.IsTooLong(err); ok {
+			r.stats.Lines++
+			if err := r.bad(&source.ParseError{Offset: r.ls.Offset(), Line: r.ls.Line(), Reason: "line-too-long", Err: tl}); err != nil {
+				return err
+			}
+			continue
+		}
+		if err != nil {
+			return r.readErr(err)
+		}
+		r.stats.Lines++
+		if isBlank(line) {
+			r.stats.Blank++
+			continue
+		}
 		if err := r.record(line); err != nil {
 			return err
 		}

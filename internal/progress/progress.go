@@ -130,27 +130,14 @@ func (d *Display) draw(now time.Time) {
 	fmt.Fprint(d.w, "\r"+d.Bar(now)+"\x1b[K")
 }
 
-// perSecond is v per second over sec seconds, with thousands separators.
-func perSecond(v int64, sec float64) string {
-	return human.Comma(int64(float64(v) / sec))
-}
-
-func (d *Display) seconds(now time.Time) float64 {
-	sec := now.Sub(d.start).Seconds()
-	if sec <= 0 {
-		sec = 1e-9
-	}
-	return sec
-}
-
 // work is the bytes part after the stored bytes: ", 100 MB decompressed
 // (10 MB/s)" when the input was compressed, else " (rate)" of the bytes
 // read, to put inside or after the stored part.
-func (d *Display) work(sec float64) (rate, decompressed string) {
+func (d *Display) work(elapsed time.Duration) (rate, decompressed string) {
 	if d.dec > d.stored {
-		return "", fmt.Sprintf(", %s decompressed (%s/s)", human.Bytes(d.dec), human.Bytes(int64(float64(d.dec)/sec)))
+		return "", fmt.Sprintf(", %s decompressed (%s)", human.Bytes(d.dec), human.ByteRate(d.dec, elapsed))
 	}
-	return human.Bytes(int64(float64(d.stored)/sec)) + "/s", ""
+	return human.ByteRate(d.stored, elapsed), ""
 }
 
 // eta is the time left by the stored bytes, or 0 when unknown or done.
@@ -184,8 +171,8 @@ func etaText(eta time.Duration) string {
 // total and the percentage, decompressed bytes and their rate, pages and
 // revisions with their rates, the ETA and the time elapsed.
 func (d *Display) Line(now time.Time) string {
-	sec := d.seconds(now)
-	rate, dec := d.work(sec)
+	elapsed := now.Sub(d.start)
+	rate, dec := d.work(elapsed)
 	var in []string
 	s := d.label + ": " + human.Bytes(d.stored)
 	if d.total > 0 {
@@ -200,11 +187,11 @@ func (d *Display) Line(now time.Time) string {
 		s += " (" + strings.Join(in, ", ") + ")"
 	}
 	s += dec + fmt.Sprintf(", %s pages (%s/s), %s revisions (%s/s)",
-		human.Comma(d.pages), perSecond(d.pages, sec), human.Comma(d.revs), perSecond(d.revs, sec))
+		human.Comma(d.pages), human.Rate(d.pages, elapsed), human.Comma(d.revs), human.Rate(d.revs, elapsed))
 	if eta := d.eta(now); eta > 0 {
 		s += ", " + etaText(eta)
 	}
-	return s + ", elapsed " + now.Sub(d.start).Round(time.Second).String()
+	return s + ", elapsed " + elapsed.Round(time.Second).String()
 }
 
 // Bar is the terminal line for the state at time now, cut to one column
@@ -213,8 +200,8 @@ func (d *Display) Line(now time.Time) string {
 // and their rate, pages, revisions and their rate, and the ETA (the time
 // elapsed when the total is unknown or reached).
 func (d *Display) Bar(now time.Time) string {
-	sec := d.seconds(now)
-	rate, dec := d.work(sec)
+	elapsed := now.Sub(d.start)
+	rate, dec := d.work(elapsed)
 	var s string
 	if d.total > 0 {
 		p := d.percent()
@@ -226,11 +213,11 @@ func (d *Display) Bar(now time.Time) string {
 	if rate != "" {
 		s += " (" + rate + ")"
 	}
-	s += dec + ", " + plural(d.pages, "page") + ", " + plural(d.revs, "revision") + " (" + perSecond(d.revs, sec) + "/s)"
+	s += dec + ", " + plural(d.pages, "page") + ", " + plural(d.revs, "revision") + " (" + human.Rate(d.revs, elapsed) + "/s)"
 	if eta := d.eta(now); eta > 0 {
 		s += ", " + etaText(eta)
 	} else {
-		s += ", elapsed " + now.Sub(d.start).Round(time.Second).String()
+		s += ", elapsed " + elapsed.Round(time.Second).String()
 	}
 	if max := d.width - 1; max > 0 && utf8.RuneCountInString(s) > max {
 		s = string([]rune(s)[:max])

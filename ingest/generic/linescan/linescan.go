@@ -5,8 +5,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/revisit-dev/revisit/internal/human"
 	"io"
+
+	"github.com/revisit-dev/revisit/internal/human"
 )
 
 var bom = []byte("\ufeff")
