@@ -13,6 +13,7 @@ import (
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay"
 )
 
@@ -83,7 +84,7 @@ atomically, like every output.`,
 				if !g.quiet {
 					log = os.Stderr
 				}
-				_, err := analysis.MergeShards(cmd.Context(), args[1:], out, readReplay, log)
+				_, err := analysis.MergeShards(cmd.Context(), args[1:], out, pipeline.ReadEstimates, log)
 				if err != nil {
 					var me *analysis.MergeError
 					if errors.As(err, &me) {

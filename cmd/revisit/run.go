@@ -15,7 +15,6 @@ import (
 	"github.com/revisit-dev/revisit/generate"
 	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/internal/progress"
-	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/transform"
@@ -176,10 +175,4 @@ func runPipeline(ctx context.Context, g *globals, c pipeline.Config, iopt ingest
 	}
 	fmt.Fprintln(os.Stdout, filepath.Join(res.Report, "index.html"))
 	return nil
-}
-
-// replaceBundle writes b as a results directory of the given kind at dir
-// (pipeline.WriteBundle).
-func replaceBundle(b *tables.Bundle, dir, kind string) error {
-	return pipeline.WriteBundle(b, dir, kind)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/reports"
 )
@@ -83,7 +84,7 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 				printTable(w, t)
 			}
 			if out != "" {
-				if err := replaceBundle(b, out, "simulate"); err != nil {
+				if err := pipeline.WriteBundle(b, out, "simulate"); err != nil {
 					return fmt.Errorf("simulate: %w", err)
 				}
 				if !g.quiet {
