@@ -116,11 +116,7 @@ atomically, like every output.`,
 			case "dataset":
 				m, err := dataset.Combine(cmd.Context(), args[1:], out)
 				if err != nil {
-					var ce *dataset.CombineError
-					if errors.As(err, &ce) {
-						return usagef("merge: %v", err)
-					}
-					return fmt.Errorf("merge: %w", err)
+					return usageIf[*dataset.CombineError]("merge", err)
 				}
 				if !g.quiet {
 					fmt.Fprintf(cmd.OutOrStdout(), "combined %d datasets → %s (%s, %s)\n", len(args)-1, out, human.Count(m.Counts.PagesKept, "page", "pages"), human.Count(m.Counts.Updates, "update", "updates"))

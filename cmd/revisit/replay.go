@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -144,11 +143,7 @@ and memory independent of the visits (well under 1 GiB in all).`,
 				bar.Finish()
 			}
 			if err != nil {
-				var oe *replay.OptionError
-				if errors.As(err, &oe) {
-					return usagef("replay: %v", err)
-				}
-				return fmt.Errorf("replay: %w", err)
+				return usageIf[*replay.OptionError]("replay", err)
 			}
 			if !g.quiet {
 				printReplaySummary(cmd.OutOrStdout(), meta, opt.Out)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -70,11 +69,7 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 			}
 			res, err := replay.Simulate(cmd.Context(), opt)
 			if err != nil {
-				var oe *replay.OptionError
-				if errors.As(err, &oe) {
-					return usagef("simulate: %v", err)
-				}
-				return fmt.Errorf("simulate: %w", err)
+				return usageIf[*replay.OptionError]("simulate", err)
 			}
 			b := res.Bundle()
 			w := cmd.OutOrStdout()
