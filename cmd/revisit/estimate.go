@@ -126,7 +126,7 @@ tables and figures; docs/scale-out.md).`,
 			opt.Recover = !noRecover
 			opt.Version = version
 			if !g.quiet {
-				opt.Log = func(format string, a ...any) { fmt.Fprintf(os.Stderr, format+"\n", a...) }
+				opt.Log = logLine
 			}
 			meta, err := replay.EstimateLogs(cmd.Context(), opt)
 			if err != nil {

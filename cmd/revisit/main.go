@@ -60,6 +60,10 @@ func usageIf[E error](name string, err error) error {
 	return fmt.Errorf("%s: %w", name, err)
 }
 
+// logLine prints one progress line on standard error: the Log of the
+// options of replay, estimate, simulate and report when not -q.
+func logLine(format string, a ...any) { fmt.Fprintf(os.Stderr, format+"\n", a...) }
+
 // globals are the flags every subcommand shares.
 type globals struct {
 	quiet bool

@@ -136,7 +136,7 @@ and memory independent of the visits (well under 1 GiB in all).`,
 					bar.Set(done)
 				}
 			default:
-				opt.Log = func(format string, a ...any) { fmt.Fprintf(os.Stderr, format+"\n", a...) }
+				opt.Log = logLine
 			}
 			meta, err := replay.Run(cmd.Context(), opt)
 			if bar != nil {

@@ -65,7 +65,7 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 				}
 			}
 			if !g.quiet {
-				opt.Log = func(format string, a ...any) { fmt.Fprintf(os.Stderr, format+"\n", a...) }
+				opt.Log = logLine
 			}
 			res, err := replay.Simulate(cmd.Context(), opt)
 			if err != nil {
