@@ -1,10 +1,10 @@
 package pipeline
 
 import (
-	"github.com/revisit-dev/revisit/internal/units"
 	"strconv"
 
 	"github.com/revisit-dev/revisit/ingest"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
