@@ -18,10 +18,10 @@ import (
 
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/dataset"
-	"github.com/revisit-dev/revisit/generate"
 	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/replay/policy"
 	"github.com/revisit-dev/revisit/reports"
@@ -310,7 +310,7 @@ func runPolicies(ctx context.Context, ds *dataset.Reader, c *Config, def Default
 	if err != nil {
 		return nil, err
 	}
-	cyc, err := generate.ParseDuration(def.Cycle)
+	cyc, err := units.ParseDuration(def.Cycle)
 	if err != nil {
 		return nil, err
 	}
