@@ -12,9 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/revisit-dev/revisit/generate"
 	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/internal/progress"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/transform"
@@ -105,7 +105,7 @@ to the report.`,
 				}
 			}
 			if c.Cycle != "" {
-				if _, err := generate.ParseDuration(c.Cycle); err != nil {
+				if _, err := units.ParseDuration(c.Cycle); err != nil {
 					return usagef("run: --cycle: %v", err)
 				}
 			}
