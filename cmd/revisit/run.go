@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"time"
@@ -117,9 +116,7 @@ to the report.`,
 					return usagef("run: --unit: %v", err)
 				}
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
-			defer stop()
-			return runPipeline(ctx, g, *c, iopt, args)
+			return runPipeline(cmd.Context(), g, *c, iopt, args) // cancelled on Ctrl-C (cancelOnSignal)
 		},
 	}
 	f := cmd.Flags()
