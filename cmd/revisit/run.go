@@ -16,7 +16,6 @@ import (
 	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay"
-	"github.com/revisit-dev/revisit/transform"
 )
 
 // runFlags are the knobs of `revisit run`: a pipeline.Config, the
@@ -112,7 +111,7 @@ to the report.`,
 				return usagef("run: --budget: %v", err)
 			}
 			if rf.unit != "" {
-				if c.Unit, err = transform.ParseUnit(rf.unit); err != nil {
+				if c.Unit, err = units.ParseUnit(rf.unit); err != nil {
 					return usagef("run: --unit: %v", err)
 				}
 			}
