@@ -276,10 +276,7 @@ func printRecommendation(w io.Writer, sc analysis.Scenario, sum []analysis.Metho
 		if e.Method == rec.Method {
 			mark = "*"
 		}
-		fmt.Fprintf(w, "%s %-12s %-8s %6s %10s %10s %10s %10s\n", mark, e.Sampler, e.Method, human.Comma(int64(e.Pages)), num(e.MeanWMRD), num(e.MedianWMRD), num(e.MeanKS), num(e.MedianKS))
+		fmt.Fprintf(w, "%s %-12s %-8s %6s %10s %10s %10s %10s\n", mark, e.Sampler, e.Method, human.Comma(int64(e.Pages)), human.Float(e.MeanWMRD), human.Float(e.MedianWMRD), human.Float(e.MeanKS), human.Float(e.MedianKS))
 	}
 	return nil
 }
-
-// num prints an error for the terminal (human.Float: "—" for NaN).
-func num(v float64) string { return human.Float(v) }
