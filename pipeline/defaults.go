@@ -1,10 +1,10 @@
 package pipeline
 
 import (
-	"github.com/revisit-dev/revisit/internal/units"
 	"strconv"
 
 	"github.com/revisit-dev/revisit/ingest"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
@@ -73,7 +73,7 @@ func DefaultsOf(c *Config, first *series.Page, manyGroups bool) Defaults {
 	if d.Unit == 0 {
 		d.Unit = transform.DefaultUnit(first)
 	}
-	d.UnitName = unitLabel(d.Unit)
+	d.UnitName = units.Label(d.Unit)
 	if len(d.Samplers) == 0 && c.Rate > 0 {
 		d.Samplers = []string{"exp:" + fnum(c.Rate), "const:" + fnum(1/c.Rate)}
 	}
@@ -94,8 +94,5 @@ func DefaultsOf(c *Config, first *series.Page, manyGroups bool) Defaults {
 func (d Defaults) Page(p *series.Page) replay.PageDefaults {
 	return replay.DefaultsFor(p, d.Unit, d.Choice)
 }
-
-// unitLabel names a unit length in seconds (units.Label).
-func unitLabel(s float64) string { return units.Label(s) }
 
 func fnum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"fmt"
-	"github.com/revisit-dev/revisit/internal/human"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/ingest"
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 )
 

@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/revisit-dev/revisit/internal/human"
 	"io"
 	"os"
 	"path/filepath"
@@ -19,9 +18,10 @@ import (
 
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/dataset"
-	"github.com/revisit-dev/revisit/generate"
 	"github.com/revisit-dev/revisit/ingest"
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/replay/policy"
 	"github.com/revisit-dev/revisit/reports"
@@ -243,24 +243,17 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 		return nil, fmt.Errorf("run: analyze: %w", err)
 	}
 
-	// 6. Download policies, when the corpus supports them.
+	// 6. Download policies, when the corpus supports them. When they are
+	// skipped there is no policies/ of an earlier run left: every stage
+	// directory was removed after ingest.
 	dirs := []string{dir("ingest"), dir("analysis"), dir("nhpp"), dir("staleness")}
 	switch {
 	case nPages < MinPolicyPages:
 		st.stage(fmt.Sprintf("download policies skipped: %s pages (need at least %d)", human.Comma(nPages), MinPolicyPages))
-		if err := out.RemoveStage("policies"); err != nil {
-			return nil, err
-		}
 	case budgetOverPages(c.Budget, nPages):
 		st.stage(fmt.Sprintf("download policies skipped: --budget %s is more than the %s pages", c.Budget, human.Comma(nPages)))
-		if err := out.RemoveStage("policies"); err != nil {
-			return nil, err
-		}
 	case nUpdates > c.PolicyMax:
 		st.stage(fmt.Sprintf("download policies skipped: %s updates > --policy-max-updates %s", human.Comma(nUpdates), human.Comma(c.PolicyMax)))
-		if err := out.RemoveStage("policies"); err != nil {
-			return nil, err
-		}
 	default:
 		st.stage(fmt.Sprintf("download policies on %s pages", human.Comma(nPages)))
 		pb, err := runPolicies(ctx, ds, &c, def)
@@ -317,7 +310,7 @@ func runPolicies(ctx context.Context, ds *dataset.Reader, c *Config, def Default
 	if err != nil {
 		return nil, err
 	}
-	cyc, err := generate.ParseDuration(def.Cycle)
+	cyc, err := units.ParseDuration(def.Cycle)
 	if err != nil {
 		return nil, err
 	}

@@ -102,7 +102,7 @@ the full analysis.`,
 				return usagef("--extra %d: want 0 or more points per step", opt.Extra)
 			}
 			opt.Extra = extraOption(opt.Extra)
-			opt.Estimates = readReplay
+			opt.Estimates = pipeline.ReadEstimates
 			out := cmd.OutOrStdout()
 			if recommend {
 				sc, err := scenario(age, sampler, oldM3)
@@ -115,7 +115,7 @@ the full analysis.`,
 					}
 					var sum []analysis.MethodSummary
 					if len(args) == 1 {
-						rows, _, err := readReplay(args[0])
+						rows, _, err := pipeline.ReadEstimates(args[0])
 						if err != nil {
 							return err
 						}
@@ -276,15 +276,7 @@ func printRecommendation(w io.Writer, sc analysis.Scenario, sum []analysis.Metho
 		if e.Method == rec.Method {
 			mark = "*"
 		}
-		fmt.Fprintf(w, "%s %-12s %-8s %6s %10s %10s %10s %10s\n", mark, e.Sampler, e.Method, human.Comma(int64(e.Pages)), num(e.MeanWMRD), num(e.MedianWMRD), num(e.MeanKS), num(e.MedianKS))
+		fmt.Fprintf(w, "%s %-12s %-8s %6s %10s %10s %10s %10s\n", mark, e.Sampler, e.Method, human.Comma(int64(e.Pages)), human.Float(e.MeanWMRD), human.Float(e.MedianWMRD), human.Float(e.MeanKS), human.Float(e.MedianKS))
 	}
 	return nil
-}
-
-// num prints an error for the terminal (human.Float: "—" for NaN).
-func num(v float64) string { return human.Float(v) }
-
-// readReplay reads a replay directory for analyze (pipeline.ReadEstimates).
-func readReplay(dir string) ([]analysis.EstimateRow, string, error) {
-	return pipeline.ReadEstimates(dir)
 }

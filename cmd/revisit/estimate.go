@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -127,15 +126,11 @@ tables and figures; docs/scale-out.md).`,
 			opt.Recover = !noRecover
 			opt.Version = version
 			if !g.quiet {
-				opt.Log = func(format string, a ...any) { fmt.Fprintf(os.Stderr, format+"\n", a...) }
+				opt.Log = logLine
 			}
 			meta, err := replay.EstimateLogs(cmd.Context(), opt)
 			if err != nil {
-				var oe *replay.OptionError
-				if errors.As(err, &oe) {
-					return usagef("estimate: %v", err)
-				}
-				return fmt.Errorf("estimate: %w", err)
+				return usageIf[*replay.OptionError]("estimate", err)
 			}
 			if !g.quiet {
 				printEstimateSummary(cmd.OutOrStdout(), meta, opt.Out)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
 	"sync"
@@ -155,9 +154,7 @@ out, naming the flag ("1,063 pages below --min-updates 2").`,
 			disp := progress.New(os.Stderr, "ingest", g.quiet)
 			opt.Progress = disp
 			opt.OnBad = badRecordPrinter(g.quiet)
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
-			defer stop()
-			sum, err := ingest.Run(ctx, opt)
+			sum, err := ingest.Run(cmd.Context(), opt) // cancelled on Ctrl-C (cancelOnSignal)
 			if err != nil {
 				var oe *ingest.OptionError
 				if errors.As(err, &oe) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/revisit-dev/revisit/internal/human"
 	"io"
 	"maps"
 	"os"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/internal/human"
 )
 
 // ingestParallel ingests several inputs in parallel (ingest --jobs K): each

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -41,6 +42,21 @@ func splitDump(t *testing.T, xml []byte, n int, dir string) []string {
 	return files
 }
 
+// generatedParts writes a generated dump of the given number of pages
+// (30 days, seed 4) to dir/g.xml and cuts it into n parts with splitDump.
+func generatedParts(t *testing.T, dir string, pages, n int) []string {
+	t.Helper()
+	dump := filepath.Join(dir, "g.xml")
+	if code := execute([]string{"-q", "generate", "--pages", strconv.Itoa(pages), "--span", "30d", "--seed", "4", "-o", dump}); code != exitOK {
+		t.Fatalf("generate: exit %d", code)
+	}
+	xml, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return splitDump(t, xml, n, dir)
+}
+
 func pagesOf(t *testing.T, dir string) []series.Page {
 	t.Helper()
 	r, err := dataset.Open(dir)
@@ -61,15 +77,7 @@ func pagesOf(t *testing.T, dir string) []series.Page {
 func TestIngestJobsEqualsSequential(t *testing.T) {
 	t.Setenv("REVISIT_TEST_AS_MAIN", "1") // children: this binary as revisit
 	dir := t.TempDir()
-	dump := filepath.Join(dir, "g.xml")
-	if code := execute([]string{"-q", "generate", "--pages", "60", "--span", "30d", "--seed", "4", "-o", dump}); code != exitOK {
-		t.Fatalf("generate: exit %d", code)
-	}
-	xml, err := os.ReadFile(dump)
-	if err != nil {
-		t.Fatal(err)
-	}
-	parts := splitDump(t, xml, 3, dir)
+	parts := generatedParts(t, dir, 60, 3)
 	seq, par := filepath.Join(dir, "seq"), filepath.Join(dir, "par")
 	if code := execute(append([]string{"-q", "ingest", "--all-namespaces", "-o", seq}, parts...)); code != exitOK {
 		t.Fatalf("sequential ingest: exit %d", code)
@@ -124,15 +132,7 @@ func TestIngestJobsEqualsSequential(t *testing.T) {
 func TestIngestJobsRemovesKilledRunsWorkDir(t *testing.T) {
 	t.Setenv("REVISIT_TEST_AS_MAIN", "1")
 	dir := t.TempDir()
-	dump := filepath.Join(dir, "g.xml")
-	if code := execute([]string{"-q", "generate", "--pages", "10", "--span", "30d", "--seed", "4", "-o", dump}); code != exitOK {
-		t.Fatalf("generate: exit %d", code)
-	}
-	xml, err := os.ReadFile(dump)
-	if err != nil {
-		t.Fatal(err)
-	}
-	parts := splitDump(t, xml, 2, dir)
+	parts := generatedParts(t, dir, 10, 2)
 	stale := filepath.Join(dir, ".ds.jobs-123456", "part-00000")
 	other := filepath.Join(dir, ".dsx.jobs-123456")
 	for _, d := range []string{stale, other} {
@@ -163,15 +163,7 @@ func TestIngestJobsRemovesKilledRunsWorkDir(t *testing.T) {
 func TestIngestJobsPrintsSkips(t *testing.T) {
 	t.Setenv("REVISIT_TEST_AS_MAIN", "1")
 	dir := t.TempDir()
-	dump := filepath.Join(dir, "g.xml")
-	if code := execute([]string{"-q", "generate", "--pages", "10", "--span", "30d", "--seed", "4", "-o", dump}); code != exitOK {
-		t.Fatalf("generate: exit %d", code)
-	}
-	xml, err := os.ReadFile(dump)
-	if err != nil {
-		t.Fatal(err)
-	}
-	parts := splitDump(t, xml, 2, dir)
+	parts := generatedParts(t, dir, 10, 2)
 	out := filepath.Join(dir, "ds")
 	cmd := newRoot()
 	var stdout bytes.Buffer
@@ -198,15 +190,7 @@ func TestIngestJobsPrintsSkips(t *testing.T) {
 func TestIngestJobsDashInput(t *testing.T) {
 	t.Setenv("REVISIT_TEST_AS_MAIN", "1")
 	dir := t.TempDir()
-	dump := filepath.Join(dir, "g.xml")
-	if code := execute([]string{"-q", "generate", "--pages", "10", "--span", "30d", "--seed", "4", "-o", dump}); code != exitOK {
-		t.Fatalf("generate: exit %d", code)
-	}
-	xml, err := os.ReadFile(dump)
-	if err != nil {
-		t.Fatal(err)
-	}
-	parts := splitDump(t, xml, 2, dir)
+	parts := generatedParts(t, dir, 10, 2)
 	dash := filepath.Join(dir, "-p0.xml")
 	if err := os.Rename(parts[0], dash); err != nil {
 		t.Fatal(err)

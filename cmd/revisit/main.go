@@ -49,6 +49,21 @@ func (e usageError) Unwrap() error { return e.err }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
+// usageIf prefixes err with "name: " and marks it as bad usage (exit 2)
+// when it is or wraps an E (a package's option or merge error), otherwise
+// as bad input (exit 1).
+func usageIf[E error](name string, err error) error {
+	var e E
+	if errors.As(err, &e) {
+		return usagef("%s: %v", name, err)
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}
+
+// logLine prints one progress line on standard error: the Log of the
+// options of replay, estimate, simulate and report when not -q.
+func logLine(format string, a ...any) { fmt.Fprintf(os.Stderr, format+"\n", a...) }
+
 // globals are the flags every subcommand shares.
 type globals struct {
 	quiet bool

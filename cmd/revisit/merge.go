@@ -13,6 +13,7 @@ import (
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay"
 )
 
@@ -83,7 +84,7 @@ atomically, like every output.`,
 				if !g.quiet {
 					log = os.Stderr
 				}
-				_, err := analysis.MergeShards(cmd.Context(), args[1:], out, readReplay, log)
+				_, err := analysis.MergeShards(cmd.Context(), args[1:], out, pipeline.ReadEstimates, log)
 				if err != nil {
 					var me *analysis.MergeError
 					if errors.As(err, &me) {
@@ -115,11 +116,7 @@ atomically, like every output.`,
 			case "dataset":
 				m, err := dataset.Combine(cmd.Context(), args[1:], out)
 				if err != nil {
-					var ce *dataset.CombineError
-					if errors.As(err, &ce) {
-						return usagef("merge: %v", err)
-					}
-					return fmt.Errorf("merge: %w", err)
+					return usageIf[*dataset.CombineError]("merge", err)
 				}
 				if !g.quiet {
 					fmt.Fprintf(cmd.OutOrStdout(), "combined %d datasets → %s (%s, %s)\n", len(args)-1, out, human.Count(m.Counts.PagesKept, "page", "pages"), human.Count(m.Counts.Updates, "update", "updates"))

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -17,29 +14,7 @@ import (
 // directory nobody will join or remove.
 func TestIngestJobsChildrenStopWithParent(t *testing.T) {
 	dir := t.TempDir()
-	var fifos []string
-	for i := range 2 {
-		p := filepath.Join(dir, fmt.Sprintf("in%d.csv", i))
-		if err := syscall.Mkfifo(p, 0o644); err != nil {
-			t.Skip("no FIFOs here:", err)
-		}
-		fifos = append(fifos, p)
-	}
-	out := filepath.Join(dir, "ds")
-	cmd := exec.Command(os.Args[0], append([]string{"-q", "ingest", "--id", "id", "--time", "time", "--jobs", "2", "-o", out}, fifos...)...)
-	cmd.Env = append(os.Environ(), "REVISIT_TEST_AS_MAIN=1")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var ws []*os.File
-	for _, p := range fifos {
-		w, err := os.OpenFile(p, os.O_WRONLY, 0) // a child has it open
-		if err != nil {
-			t.Fatal(err)
-		}
-		ws = append(ws, w)
-		fmt.Fprintf(w, "id,time\na,2021-01-01T00:00:00Z\n")
-	}
+	cmd, ws := startJobsOnFIFOs(t, dir, nil)
 	time.Sleep(200 * time.Millisecond)
 	cmd.Process.Kill()
 	cmd.Wait()

@@ -130,7 +130,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 			if len(pages) == 0 {
 				return fmt.Errorf("dataset %s: no pages", args[0])
 			}
-			r, err := parseBudget(budget, len(pages))
+			r, err := pipeline.ParseBudget(budget, len(pages))
 			if err != nil {
 				return usagef("--budget: %v", err)
 			}
@@ -196,7 +196,3 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 	f.StringVarP(&out, "output", "o", "", "also write tables and figures (JSON) under this directory for revisit report (replaces earlier policies results there; refuses any other non-empty directory)")
 	return cmd
 }
-
-// parseBudget reads R as a count or as a percentage of the pages
-// (pipeline.ParseBudget).
-func parseBudget(s string, pages int) (int, error) { return pipeline.ParseBudget(s, pages) }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -137,18 +136,14 @@ and memory independent of the visits (well under 1 GiB in all).`,
 					bar.Set(done)
 				}
 			default:
-				opt.Log = func(format string, a ...any) { fmt.Fprintf(os.Stderr, format+"\n", a...) }
+				opt.Log = logLine
 			}
 			meta, err := replay.Run(cmd.Context(), opt)
 			if bar != nil {
 				bar.Finish()
 			}
 			if err != nil {
-				var oe *replay.OptionError
-				if errors.As(err, &oe) {
-					return usagef("replay: %v", err)
-				}
-				return fmt.Errorf("replay: %w", err)
+				return usageIf[*replay.OptionError]("replay", err)
 			}
 			if !g.quiet {
 				printReplaySummary(cmd.OutOrStdout(), meta, opt.Out)

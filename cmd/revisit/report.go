@@ -61,7 +61,7 @@ directory is left alone.`,
 			b := reports.Merge(bs...)
 			opt := reports.Options{Title: title, Inputs: args, Version: version}
 			if !g.quiet {
-				opt.Log = func(format string, a ...any) { fmt.Fprintf(os.Stderr, format+"\n", a...) }
+				opt.Log = logLine
 			}
 			if err := reports.Write(b, out, opt); err != nil {
 				return err

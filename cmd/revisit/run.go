@@ -5,20 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/revisit-dev/revisit/generate"
 	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/internal/progress"
-	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay"
-	"github.com/revisit-dev/revisit/transform"
 )
 
 // runFlags are the knobs of `revisit run`: a pipeline.Config, the
@@ -106,7 +103,7 @@ to the report.`,
 				}
 			}
 			if c.Cycle != "" {
-				if _, err := generate.ParseDuration(c.Cycle); err != nil {
+				if _, err := units.ParseDuration(c.Cycle); err != nil {
 					return usagef("run: --cycle: %v", err)
 				}
 			}
@@ -114,13 +111,11 @@ to the report.`,
 				return usagef("run: --budget: %v", err)
 			}
 			if rf.unit != "" {
-				if c.Unit, err = transform.ParseUnit(rf.unit); err != nil {
+				if c.Unit, err = units.ParseUnit(rf.unit); err != nil {
 					return usagef("run: --unit: %v", err)
 				}
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
-			defer stop()
-			return runPipeline(ctx, g, *c, iopt, args)
+			return runPipeline(cmd.Context(), g, *c, iopt, args) // cancelled on Ctrl-C (cancelOnSignal)
 		},
 	}
 	f := cmd.Flags()
@@ -176,10 +171,4 @@ func runPipeline(ctx context.Context, g *globals, c pipeline.Config, iopt ingest
 	}
 	fmt.Fprintln(os.Stdout, filepath.Join(res.Report, "index.html"))
 	return nil
-}
-
-// replaceBundle writes b as a results directory of the given kind at dir
-// (pipeline.WriteBundle).
-func replaceBundle(b *tables.Bundle, dir, kind string) error {
-	return pipeline.WriteBundle(b, dir, kind)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/reports"
 )
@@ -65,15 +65,11 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 				}
 			}
 			if !g.quiet {
-				opt.Log = func(format string, a ...any) { fmt.Fprintf(os.Stderr, format+"\n", a...) }
+				opt.Log = logLine
 			}
 			res, err := replay.Simulate(cmd.Context(), opt)
 			if err != nil {
-				var oe *replay.OptionError
-				if errors.As(err, &oe) {
-					return usagef("simulate: %v", err)
-				}
-				return fmt.Errorf("simulate: %w", err)
+				return usageIf[*replay.OptionError]("simulate", err)
 			}
 			b := res.Bundle()
 			w := cmd.OutOrStdout()
@@ -83,7 +79,7 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 				printTable(w, t)
 			}
 			if out != "" {
-				if err := replaceBundle(b, out, "simulate"); err != nil {
+				if err := pipeline.WriteBundle(b, out, "simulate"); err != nil {
 					return fmt.Errorf("simulate: %w", err)
 				}
 				if !g.quiet {

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -104,13 +105,13 @@ func TestChildErrorRuntimeDeathIsNotUsage(t *testing.T) {
 	}
 }
 
-// SIGHUP (the terminal or the ssh session closed) is one of the signals
-// the supervisor passes to the child: the child must cancel its work on it
-// like on Ctrl-C, not die at once. Otherwise ingest --jobs leaves its
-// .OUT.jobs-* directory (every part read so far, never removed by a later
-// run) and its children keep running.
-func TestSIGHUPCancelsIngestJobs(t *testing.T) {
-	dir := t.TempDir()
+// startJobsOnFIFOs starts this binary as revisit ingest --jobs 2 reading
+// two FIFOs dir/in0.csv and dir/in1.csv into dir/ds, its standard error to
+// stderr (nil: none). It returns once each child has opened its FIFO and
+// been sent one record, with the writing ends still open; where FIFOs
+// cannot be made it skips the test.
+func startJobsOnFIFOs(t *testing.T, dir string, stderr io.Writer) (*exec.Cmd, []*os.File) {
+	t.Helper()
 	var fifos []string
 	for i := range 2 {
 		p := filepath.Join(dir, fmt.Sprintf("in%d.csv", i))
@@ -122,8 +123,7 @@ func TestSIGHUPCancelsIngestJobs(t *testing.T) {
 	out := filepath.Join(dir, "ds")
 	cmd := exec.Command(os.Args[0], append([]string{"-q", "ingest", "--id", "id", "--time", "time", "--jobs", "2", "-o", out}, fifos...)...)
 	cmd.Env = append(os.Environ(), "REVISIT_TEST_AS_MAIN=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -138,6 +138,18 @@ func TestSIGHUPCancelsIngestJobs(t *testing.T) {
 		ws = append(ws, w)
 		fmt.Fprintf(w, "id,time\na,2021-01-01T00:00:00Z\n")
 	}
+	return cmd, ws
+}
+
+// SIGHUP (the terminal or the ssh session closed) is one of the signals
+// the supervisor passes to the child: the child must cancel its work on it
+// like on Ctrl-C, not die at once. Otherwise ingest --jobs leaves its
+// .OUT.jobs-* directory (every part read so far, never removed by a later
+// run) and its children keep running.
+func TestSIGHUPCancelsIngestJobs(t *testing.T) {
+	dir := t.TempDir()
+	var stderr bytes.Buffer
+	cmd, ws := startJobsOnFIFOs(t, dir, &stderr)
 	time.Sleep(200 * time.Millisecond)
 	cmd.Process.Signal(syscall.SIGHUP)
 	time.Sleep(200 * time.Millisecond)

@@ -48,16 +48,9 @@ type Dir struct {
 // output", …).
 func Create(final, marker, what string) (*Dir, error) {
 	final = filepath.Clean(final)
-	parent, base := filepath.Dir(final), filepath.Base(final)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return nil, fmt.Errorf("%s %s: %w", what, final, err)
-	}
-	lock, err := acquire(filepath.Join(parent, "."+base+".lock"))
+	parent, base, lock, err := lockBeside(final, ".lock", what)
 	if err != nil {
-		if errors.Is(err, ErrBusy) {
-			return nil, fmt.Errorf("%s %s: %w (wait for it to finish, or choose another path)", what, final, ErrBusy)
-		}
-		return nil, fmt.Errorf("%s %s: lock: %w", what, final, err)
+		return nil, err
 	}
 	fail := func(err error) (*Dir, error) {
 		lock.release()
@@ -259,16 +252,9 @@ func removeMatching(parent, pattern string) error {
 // a lower-case word other than "tmp" (Create's temporary directories).
 func Scratch(final, kind, what string) (dir string, done func(), err error) {
 	final = filepath.Clean(final)
-	parent, base := filepath.Dir(final), filepath.Base(final)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return "", nil, fmt.Errorf("%s %s: %w", what, final, err)
-	}
-	lock, err := acquire(filepath.Join(parent, "."+base+"."+kind+".lock"))
+	parent, base, lock, err := lockBeside(final, "."+kind+".lock", what)
 	if err != nil {
-		if errors.Is(err, ErrBusy) {
-			return "", nil, fmt.Errorf("%s %s: %w (wait for it to finish, or choose another path)", what, final, ErrBusy)
-		}
-		return "", nil, fmt.Errorf("%s %s: lock: %w", what, final, err)
+		return "", nil, err
 	}
 	if err := removeMatching(parent, `^\.`+regexp.QuoteMeta(base)+`\.`+regexp.QuoteMeta(kind)+`-[0-9]+$`); err != nil {
 		lock.release()
@@ -280,4 +266,22 @@ func Scratch(final, kind, what string) (dir string, done func(), err error) {
 		return "", nil, fmt.Errorf("%s %s: %w", what, final, err)
 	}
 	return dir, func() { os.RemoveAll(dir); lock.release() }, nil
+}
+
+// lockBeside makes the parent of final (a clean path) and takes the lock
+// file .BASE+suffix in it, BASE being final's last element; another
+// process holding it gives ErrBusy, worded for the user.
+func lockBeside(final, suffix, what string) (parent, base string, lock *lockFile, err error) {
+	parent, base = filepath.Dir(final), filepath.Base(final)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", "", nil, fmt.Errorf("%s %s: %w", what, final, err)
+	}
+	lock, err = acquire(filepath.Join(parent, "."+base+suffix))
+	if err != nil {
+		if errors.Is(err, ErrBusy) {
+			return "", "", nil, fmt.Errorf("%s %s: %w (wait for it to finish, or choose another path)", what, final, ErrBusy)
+		}
+		return "", "", nil, fmt.Errorf("%s %s: lock: %w", what, final, err)
+	}
+	return parent, base, lock, nil
 }

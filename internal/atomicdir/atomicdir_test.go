@@ -195,17 +195,32 @@ func TestStaleTemporaryDirectoriesRemovedOnlyOurs(t *testing.T) {
 	final := filepath.Join(parent, "out")
 	keep := []string{".out.tmp-abc", ".other.tmp-1", "out.tmp-1", ".out.tmp-1.bak"}
 	stale := []string{".out.tmp-42", ".out.tmp-7.old"}
+	keep, target := staleFixture(t, parent, keep, stale, ".out.tmp-99")
+
+	commitContent(t, final, "x")
+	checkStaleRemoved(t, parent, keep, stale, target)
+}
+
+// staleFixture makes in parent a directory (holding a file f) for each
+// name in keep and stale, and a symlink named link to another directory
+// (holding f = "precious"): a symlink with a stale name is left alone, and
+// so is its target. It returns keep with link added, and the target.
+func staleFixture(t *testing.T, parent string, keep, stale []string, link string) ([]string, string) {
+	t.Helper()
 	for _, n := range append(append([]string{}, keep...), stale...) {
 		os.Mkdir(filepath.Join(parent, n), 0o755)
 		write(t, filepath.Join(parent, n, "f"), "x")
 	}
-	// A symlink with a stale name is left alone, and so is its target.
 	target := t.TempDir()
 	write(t, filepath.Join(target, "f"), "precious")
-	os.Symlink(target, filepath.Join(parent, ".out.tmp-99"))
-	keep = append(keep, ".out.tmp-99")
+	os.Symlink(target, filepath.Join(parent, link))
+	return append(keep, link), target
+}
 
-	commitContent(t, final, "x")
+// checkStaleRemoved checks that every name in keep is still in parent,
+// none in stale is, and the symlink's target still holds its file.
+func checkStaleRemoved(t *testing.T, parent string, keep, stale []string, target string) {
+	t.Helper()
 	for _, n := range keep {
 		if _, err := os.Lstat(filepath.Join(parent, n)); err != nil {
 			t.Errorf("%s removed: %v", n, err)
@@ -230,32 +245,13 @@ func TestScratch(t *testing.T) {
 	final := filepath.Join(parent, "out")
 	keep := []string{".out.jobs-abc", ".other.jobs-1", ".out.tmp-x", "out.jobs-1"}
 	stale := []string{".out.jobs-42", ".out.jobs-7"}
-	for _, n := range append(append([]string{}, keep...), stale...) {
-		os.Mkdir(filepath.Join(parent, n), 0o755)
-		write(t, filepath.Join(parent, n, "f"), "x")
-	}
-	target := t.TempDir()
-	write(t, filepath.Join(target, "f"), "precious")
-	os.Symlink(target, filepath.Join(parent, ".out.jobs-99"))
-	keep = append(keep, ".out.jobs-99")
+	keep, target := staleFixture(t, parent, keep, stale, ".out.jobs-99")
 
 	dir, done, err := Scratch(final, "jobs", "dataset")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range keep {
-		if _, err := os.Lstat(filepath.Join(parent, n)); err != nil {
-			t.Errorf("%s removed: %v", n, err)
-		}
-	}
-	for _, n := range stale {
-		if _, err := os.Lstat(filepath.Join(parent, n)); err == nil {
-			t.Errorf("%s not removed", n)
-		}
-	}
-	if _, err := os.Stat(filepath.Join(target, "f")); err != nil {
-		t.Fatal(err)
-	}
+	checkStaleRemoved(t, parent, keep, stale, target)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		t.Fatalf("scratch directory %s: %v", dir, err)
 	}
