@@ -11,8 +11,6 @@ import (
 	"slices"
 	"sort"
 	"time"
-
-	"github.com/revisit-dev/revisit/internal/atomicdir"
 )
 
 // MergeEstimates combines the estimate outputs of shards 0…N−1 of one
@@ -124,21 +122,12 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 		drawn[tops[i].seq] = i
 	}
 
-	o, err := atomicdir.Create(filepath.Clean(out), EstimateMetaFile, "estimate output")
+	mo, err := openMergeOutput(out, EstimateMetaFile, "estimate output", dirs) // atomicdir.Create cleans out
 	if err != nil {
 		return nil, err
 	}
-	defer o.Abort()
-	tmp := o.Path()
-	w, err := newEstimateWriter(filepath.Join(tmp, EstimatesFile))
-	if err != nil {
-		return nil, fmt.Errorf("estimate output %s: %w", out, err)
-	}
-	streams := make([]*rowStream, len(dirs))
-	for k, d := range dirs {
-		streams[k] = newRowStream(d)
-		defer streams[k].stop()
-	}
+	defer mo.close()
+	o, tmp, w, streams := mo.dir, mo.dir.Path(), mo.w, mo.streams
 	werr := func() error {
 		for _, r := range all {
 			if err := ctx.Err(); err != nil {
@@ -173,12 +162,8 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 		}
 		return nil
 	}()
-	if werr != nil {
-		w.abort()
-		return nil, werr
-	}
-	if err := w.close(); err != nil {
-		return nil, fmt.Errorf("estimate output %s: %w", out, err)
+	if err := mo.finishRows(werr); err != nil {
+		return nil, err
 	}
 	meta.Rows = w.rows
 	b := estimateBundle(&meta, sums, tops)

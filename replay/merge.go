@@ -220,21 +220,12 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 
 	// Rows: each shard's file holds its pages in its ShardInfo order, of
 	// which the merged order takes a subsequence.
-	o, err := atomicdir.Create(out, MetaFile, "replay output")
+	mo, err := openMergeOutput(out, MetaFile, "replay output", dirs)
 	if err != nil {
 		return nil, err
 	}
-	defer o.Abort()
-	tmp := o.Path()
-	w, err := newEstimateWriter(filepath.Join(tmp, EstimatesFile))
-	if err != nil {
-		return nil, fmt.Errorf("replay output %s: %w", out, err)
-	}
-	streams := make([]*rowStream, len(dirs))
-	for k, d := range dirs {
-		streams[k] = newRowStream(d)
-		defer streams[k].stop()
-	}
+	defer mo.close()
+	o, tmp, w, streams := mo.dir, mo.dir.Path(), mo.w, mo.streams
 	sum := newSummary()
 	var group []Estimate
 	flushGroup := func() {
@@ -287,12 +278,8 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 		}
 		return nil
 	}()
-	if werr != nil {
-		w.abort()
-		return nil, werr
-	}
-	if err := w.close(); err != nil {
-		return nil, fmt.Errorf("replay output %s: %w", out, err)
+	if err := mo.finishRows(werr); err != nil {
+		return nil, err
 	}
 	smp := make([]Sampler, len(m0.Samplers))
 	for i, spec := range m0.Samplers {
@@ -354,6 +341,58 @@ func sameReplay(a, b *Meta) error {
 		return errors.New("choices differ")
 	}
 	return nil
+}
+
+// mergeOutput is a merge's output while it is written: the directory
+// (committed by the caller), its estimates.parquet writer and one row
+// stream per shard read.
+type mergeOutput struct {
+	out, what string
+	dir       *atomicdir.Dir
+	w         *estimateWriter
+	streams   []*rowStream
+}
+
+// openMergeOutput creates out (marker and what as atomicdir.Create takes
+// them) with its estimates writer, and opens a row stream on each of dirs.
+// close releases it all.
+func openMergeOutput(out, marker, what string, dirs []string) (*mergeOutput, error) {
+	o, err := atomicdir.Create(out, marker, what)
+	if err != nil {
+		return nil, err
+	}
+	w, err := newEstimateWriter(filepath.Join(o.Path(), EstimatesFile))
+	if err != nil {
+		o.Abort()
+		return nil, fmt.Errorf("%s %s: %w", what, out, err)
+	}
+	m := &mergeOutput{out: out, what: what, dir: o, w: w, streams: make([]*rowStream, len(dirs))}
+	for k, d := range dirs {
+		m.streams[k] = newRowStream(d)
+	}
+	return m, nil
+}
+
+// finishRows ends estimates.parquet after the rows were written: abandoned
+// when writing failed (werr, returned), closed otherwise.
+func (m *mergeOutput) finishRows(werr error) error {
+	if werr != nil {
+		m.w.abort()
+		return werr
+	}
+	if err := m.w.close(); err != nil {
+		return fmt.Errorf("%s %s: %w", m.what, m.out, err)
+	}
+	return nil
+}
+
+// close stops the row streams and removes the output unless it was
+// committed.
+func (m *mergeOutput) close() {
+	for _, s := range m.streams {
+		s.stop()
+	}
+	m.dir.Abort()
 }
 
 // rowStream reads one estimates.parquet row by row, with one row of
