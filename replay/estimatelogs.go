@@ -2,13 +2,11 @@ package replay
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/revisit-dev/revisit/internal/human"
 	"maps"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -257,11 +255,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if err := sh.write(out.Path()); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}
-	mb, err := json.MarshalIndent(meta, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(filepath.Join(out.Path(), EstimateMetaFile), append(mb, '\n'), 0o644); err != nil {
+	if err := writeJSON(out.Path(), EstimateMetaFile, meta, true); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}
 	if err := out.Commit(); err != nil {

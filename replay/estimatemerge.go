@@ -2,10 +2,8 @@ package replay
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -172,11 +170,7 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 	}
 	meta.Created = time.Now().UTC()
 	meta.ElapsedS += time.Since(start).Seconds()
-	mb, err := json.MarshalIndent(&meta, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(filepath.Join(tmp, EstimateMetaFile), append(mb, '\n'), 0o644); err != nil {
+	if err := writeJSON(tmp, EstimateMetaFile, &meta, true); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", out, err)
 	}
 	if err := o.Commit(); err != nil {

@@ -307,10 +307,21 @@ func legacyConstant(spec string) bool {
 }
 
 // writeMeta writes m as dir/replay.json.
-func writeMeta(dir string, m *Meta) error {
-	b, err := json.MarshalIndent(m, "", "  ")
+func writeMeta(dir string, m *Meta) error { return writeJSON(dir, MetaFile, m, true) }
+
+// writeJSON writes v as dir/file, one JSON document and a newline:
+// indented (two spaces) for the files people read (replay.json,
+// estimate.json), compact for the shard files.
+func writeJSON(dir, file string, v any, indent bool) error {
+	var b []byte
+	var err error
+	if indent {
+		b, err = json.MarshalIndent(v, "", "  ")
+	} else {
+		b, err = json.Marshal(v)
+	}
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, MetaFile), append(b, '\n'), 0o644)
+	return os.WriteFile(filepath.Join(dir, file), append(b, '\n'), 0o644)
 }

@@ -118,11 +118,7 @@ func (sh *estimateShard) write(dir string) error {
 	if sh == nil {
 		return nil
 	}
-	b, err := json.Marshal(&sh.info)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, EstimateShardFile), append(b, '\n'), 0o644)
+	return writeJSON(dir, EstimateShardFile, &sh.info, false)
 }
 
 // ReadEstimateShardInfo reads dir/estimate-shard.json.

@@ -68,14 +68,6 @@ func (f *exactFloat) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func writeShardInfo(dir string, info *ShardInfo) error {
-	b, err := json.Marshal(info)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, ShardFile), append(b, '\n'), 0o644)
-}
-
 // ReadShardInfo reads dir/shard.json.
 func ReadShardInfo(dir string) (*ShardInfo, error) {
 	b, err := os.ReadFile(filepath.Join(dir, ShardFile))

@@ -544,7 +544,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 			sent[i].Skips = reasons
 		}
 		info := &ShardInfo{Tool: "revisit", Shard: opt.Shard.String(), I: opt.Shard.I, N: opt.Shard.N, Read: owned, Pages: sent}
-		if err := writeShardInfo(tmp, info); err != nil {
+		if err := writeJSON(tmp, ShardFile, info, false); err != nil {
 			return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
 		}
 	}
