@@ -2,12 +2,10 @@ package replay
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
 	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -70,18 +68,7 @@ func (f *exactFloat) UnmarshalJSON(b []byte) error {
 
 // ReadShardInfo reads dir/shard.json.
 func ReadShardInfo(dir string) (*ShardInfo, error) {
-	b, err := os.ReadFile(filepath.Join(dir, ShardFile))
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("replay output %s: no %s: not the replay of a shard (run replay with --shard i/N)", dir, ShardFile)
-		}
-		return nil, fmt.Errorf("replay output %s: %w", dir, err)
-	}
-	var info ShardInfo
-	if err := json.Unmarshal(b, &info); err != nil {
-		return nil, fmt.Errorf("replay output %s: %s: %w", dir, ShardFile, err)
-	}
-	return &info, nil
+	return readJSON[ShardInfo](dir, ShardFile, "replay output", "not the replay of a shard (run replay with --shard i/N)")
 }
 
 // MergeError is a set of shard outputs that do not form one replay (bad
