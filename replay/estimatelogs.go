@@ -231,12 +231,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		meta.Skipped[k] += v
 	}
 	if meta.Estimated == 0 && sh == nil { // a shard may own no URL: the merge checks
-		why := "a URL needs at least 2 visits with content"
-		if meta.Skipped[SkipNoMethod] > 0 {
-			why += fmt.Sprintf(", and one of --methods %v that its observations allow (M1, M2, age-mle need Last-Modified; M3, M4, M5, cho, matloff constant delays)", methods)
-		}
-		return nil, fmt.Errorf("no URL to estimate in %s (%s, %s%s): %s", human.Count(int64(len(opt.Inputs)), "input", "inputs"),
-			human.Count(meta.Captures, "capture", "captures"), human.Count(meta.URLs, "URL", "URLs"), skippedText(meta.Skipped), why)
+		return nil, noURLError(len(opt.Inputs), meta)
 	}
 	if err := w.close(); err != nil {
 		written = true
@@ -403,6 +398,17 @@ func perURL(v float64) string {
 
 // skippedText lists skip counts for people ("; skipped: 3 fewer than 2
 // visits, 1 no applicable method"), in a stable order; "" when none.
+// noURLError is the error of an estimate of inputs inputs that estimated
+// no URL (m.Estimated = 0), from its counts (EstimateLogs, MergeEstimates).
+func noURLError(inputs int, m *EstimateMeta) error {
+	why := "a URL needs at least 2 visits with content"
+	if m.Skipped[SkipNoMethod] > 0 {
+		why += fmt.Sprintf(", and one of --methods %v that its observations allow (M1, M2, age-mle need Last-Modified; M3, M4, M5, cho, matloff constant delays)", m.Methods)
+	}
+	return fmt.Errorf("no URL to estimate in %s (%s, %s%s): %s", human.Count(int64(inputs), "input", "inputs"),
+		human.Count(m.Captures, "capture", "captures"), human.Count(m.URLs, "URL", "URLs"), skippedText(m.Skipped), why)
+}
+
 func skippedText(m map[string]int64) string {
 	var parts []string
 	for _, k := range slices.Sorted(maps.Keys(m)) {

@@ -103,7 +103,7 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 		return nil, &MergeError{fmt.Errorf("merge: the shards' %s count %d URLs estimated, their %s files %d", EstimateMetaFile, meta.Estimated, EstimateShardFile, len(all))}
 	}
 	if meta.Estimated == 0 { // as EstimateLogs
-		return nil, fmt.Errorf("estimate: no URL to estimate in %d inputs (%d captures, %d URLs; skipped %v): a URL needs at least 2 visits with content", len(meta.Inputs), meta.Captures, meta.URLs, meta.Skipped)
+		return nil, noURLError(len(meta.Inputs), &meta)
 	}
 
 	// The top URLs as EstimateLogs picks them, in the order read; the rows
