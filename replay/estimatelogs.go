@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/revisit-dev/revisit/internal/human"
 	"maps"
 	"math"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"github.com/revisit-dev/revisit/ingest/generic"
 	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/transform"
@@ -185,7 +185,8 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 			last = time.Now()
 		}
 		seq := int64(count - 1) // the URL's place among all URLs read, in every shard
-		if !opt.Shard.Owns(generic.PageID(o.ID)) {
+		id := generic.PageID(o.ID)
+		if !opt.Shard.Owns(id) {
 			return nil
 		}
 		est, info, err := EstimateObserved(ctx, o, cfg)
@@ -204,7 +205,6 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 			meta.Skipped[SkipNoMethod]++
 			return nil
 		}
-		id := generic.PageID(o.ID)
 		for i := range est {
 			est[i].PageID, est[i].Title = id, o.ID
 			if err := w.write(&est[i]); err != nil {
