@@ -176,7 +176,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		tops  []topURL
 		last  = time.Now()
 		count int
-		sh    = newEstimateShard(opt) // nil unless sharded
+		sh    = newEstimateShard(opt, top) // nil unless sharded
 	)
 	stats, err := visits.Read(ctx, opt.Inputs, opt.Read, func(o *visits.Observed) error {
 		count++

@@ -73,13 +73,10 @@ func (u *ShardURL) summary() URLSummary {
 // not sharded (every method is then a no-op).
 type estimateShard struct{ info EstimateShardInfo }
 
-func newEstimateShard(opt EstimateOptions) *estimateShard {
+// newEstimateShard takes top as EstimateLogs resolves opt.Top.
+func newEstimateShard(opt EstimateOptions, top int) *estimateShard {
 	if !opt.Shard.Sharded() {
 		return nil
-	}
-	top := opt.Top
-	if top <= 0 {
-		top = 10
 	}
 	return &estimateShard{EstimateShardInfo{Tool: "revisit", Shard: opt.Shard.String(), I: opt.Shard.I, N: opt.Shard.N,
 		Options: EstimateShardOptions{Top: top, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt, Format: opt.Read.Format,
