@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
@@ -36,12 +35,12 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 	if len(dirs) == 0 {
 		return nil, &MergeError{errors.New("merge: no estimate outputs")}
 	}
+	if err := outNotShard(dirs, out); err != nil {
+		return nil, err
+	}
 	metas := make([]*EstimateMeta, len(dirs))
 	infos := make([]*EstimateShardInfo, len(dirs))
 	for k, d := range dirs {
-		if filepath.Clean(d) == filepath.Clean(out) {
-			return nil, &MergeError{fmt.Errorf("merge: the output %s is one of the shards", out)}
-		}
 		var err error
 		if metas[k], err = ReadEstimateMeta(d); err != nil {
 			return nil, &MergeError{err}

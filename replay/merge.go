@@ -98,6 +98,9 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 	if len(dirs) == 0 {
 		return nil, &MergeError{errors.New("merge: no replay outputs")}
 	}
+	if err := outNotShard(dirs, out); err != nil {
+		return nil, err
+	}
 	metas := make([]*Meta, len(dirs))
 	infos := make([]*ShardInfo, len(dirs))
 	for k, d := range dirs {
@@ -318,6 +321,17 @@ func sameReplay(a, b *Meta) error {
 	ca, cb := a.Choices, b.Choices
 	if (ca == nil) != (cb == nil) || ca != nil && (ca.XMaxRule != cb.XMaxRule || ca.HRule != cb.HRule || ca.SamplerRule != cb.SamplerRule) {
 		return errors.New("choices differ")
+	}
+	return nil
+}
+
+// outNotShard refuses an output that is one of the shards read: the
+// merge would replace that input.
+func outNotShard(dirs []string, out string) error {
+	for _, d := range dirs {
+		if filepath.Clean(d) == filepath.Clean(out) {
+			return &MergeError{fmt.Errorf("merge: the output %s is one of the shards", out)}
+		}
 	}
 	return nil
 }
