@@ -403,7 +403,14 @@ func perURL(v float64) string {
 func noURLError(inputs int, m *EstimateMeta) error {
 	why := "a URL needs at least 2 visits with content"
 	if m.Skipped[SkipNoMethod] > 0 {
-		why += fmt.Sprintf(", and one of --methods %v that its observations allow (M1, M2, age-mle need Last-Modified; M3, M4, M5, cho, matloff constant delays)", m.Methods)
+		var ages []string // from the registry, as constantOnly
+		for _, r := range (Registry{}).Methods() {
+			if r.Observes == Age {
+				ages = append(ages, r.Name)
+			}
+		}
+		why += fmt.Sprintf(", and one of --methods %v that its observations allow (%s need Last-Modified; %s constant delays)",
+			m.Methods, strings.Join(ages, ", "), strings.Join(Registry{}.constantOnly(), ", "))
 	}
 	return fmt.Errorf("no URL to estimate in %s (%s, %s%s): %s", human.Count(int64(inputs), "input", "inputs"),
 		human.Count(m.Captures, "capture", "captures"), human.Count(m.URLs, "URL", "URLs"), skippedText(m.Skipped), why)
