@@ -112,12 +112,7 @@ func spreadOf(v []float64) Spread {
 	}
 	s := slices.Clone(v)
 	slices.Sort(s)
-	n := len(s)
-	med := s[n/2]
-	if n%2 == 0 {
-		med = (s[n/2-1] + s[n/2]) / 2
-	}
-	return Spread{Median: med, Min: s[0], Max: s[n-1]}
+	return Spread{Median: medianSorted(s), Min: s[0], Max: s[len(s)-1]}
 }
 
 func (s Spread) String() string {

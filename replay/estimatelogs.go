@@ -2,13 +2,10 @@ package replay
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/revisit-dev/revisit/internal/human"
 	"maps"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -18,6 +15,7 @@ import (
 	"github.com/revisit-dev/revisit/ingest/generic"
 	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/transform"
@@ -178,7 +176,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		tops  []topURL
 		last  = time.Now()
 		count int
-		sh    = newEstimateShard(opt) // nil unless sharded
+		sh    = newEstimateShard(opt, top) // nil unless sharded
 	)
 	stats, err := visits.Read(ctx, opt.Inputs, opt.Read, func(o *visits.Observed) error {
 		count++
@@ -187,7 +185,8 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 			last = time.Now()
 		}
 		seq := int64(count - 1) // the URL's place among all URLs read, in every shard
-		if !opt.Shard.Owns(generic.PageID(o.ID)) {
+		id := generic.PageID(o.ID)
+		if !opt.Shard.Owns(id) {
 			return nil
 		}
 		est, info, err := EstimateObserved(ctx, o, cfg)
@@ -206,7 +205,6 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 			meta.Skipped[SkipNoMethod]++
 			return nil
 		}
-		id := generic.PageID(o.ID)
 		for i := range est {
 			est[i].PageID, est[i].Title = id, o.ID
 			if err := w.write(&est[i]); err != nil {
@@ -233,12 +231,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		meta.Skipped[k] += v
 	}
 	if meta.Estimated == 0 && sh == nil { // a shard may own no URL: the merge checks
-		why := "a URL needs at least 2 visits with content"
-		if meta.Skipped[SkipNoMethod] > 0 {
-			why += fmt.Sprintf(", and one of --methods %v that its observations allow (M1, M2, age-mle need Last-Modified; M3, M4, M5, cho, matloff constant delays)", methods)
-		}
-		return nil, fmt.Errorf("no URL to estimate in %s (%s, %s%s): %s", human.Count(int64(len(opt.Inputs)), "input", "inputs"),
-			human.Count(meta.Captures, "capture", "captures"), human.Count(meta.URLs, "URL", "URLs"), skippedText(meta.Skipped), why)
+		return nil, noURLError(len(opt.Inputs), meta)
 	}
 	if err := w.close(); err != nil {
 		written = true
@@ -257,11 +250,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if err := sh.write(out.Path()); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}
-	mb, err := json.MarshalIndent(meta, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(filepath.Join(out.Path(), EstimateMetaFile), append(mb, '\n'), 0o644); err != nil {
+	if err := writeJSON(out.Path(), EstimateMetaFile, meta, true); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}
 	if err := out.Commit(); err != nil {
@@ -409,6 +398,24 @@ func perURL(v float64) string {
 
 // skippedText lists skip counts for people ("; skipped: 3 fewer than 2
 // visits, 1 no applicable method"), in a stable order; "" when none.
+// noURLError is the error of an estimate of inputs inputs that estimated
+// no URL (m.Estimated = 0), from its counts (EstimateLogs, MergeEstimates).
+func noURLError(inputs int, m *EstimateMeta) error {
+	why := "a URL needs at least 2 visits with content"
+	if m.Skipped[SkipNoMethod] > 0 {
+		var ages []string // from the registry, as constantOnly
+		for _, r := range (Registry{}).Methods() {
+			if r.Observes == Age {
+				ages = append(ages, r.Name)
+			}
+		}
+		why += fmt.Sprintf(", and one of --methods %v that its observations allow (%s need Last-Modified; %s constant delays)",
+			m.Methods, strings.Join(ages, ", "), strings.Join(Registry{}.constantOnly(), ", "))
+	}
+	return fmt.Errorf("no URL to estimate in %s (%s, %s%s): %s", human.Count(int64(inputs), "input", "inputs"),
+		human.Count(m.Captures, "capture", "captures"), human.Count(m.URLs, "URL", "URLs"), skippedText(m.Skipped), why)
+}
+
 func skippedText(m map[string]int64) string {
 	var parts []string
 	for _, k := range slices.Sorted(maps.Keys(m)) {

@@ -3,10 +3,13 @@ package replay
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/revisit-dev/revisit/internal/shard"
 )
 
 // A URL none of whose selected methods its observations allow (--methods
@@ -50,5 +53,39 @@ func TestEstimateLogsHOverXMax(t *testing.T) {
 	var oe *OptionError
 	if !errors.As(err, &oe) || !strings.Contains(err.Error(), "--x-max") {
 		t.Errorf("h 5 > x_max 1: %v, want an OptionError", err)
+	}
+}
+
+// When no URL is estimated, MergeEstimates of the shards fails as the
+// unsharded EstimateLogs does ("1 input", "skipped: 2 no applicable
+// method", the methods named); it printed Go's map syntax and no reason
+// about the methods.
+func TestMergeEstimatesNoURLAsEstimateLogs(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "v.csv")
+	data := "url,time,changed\n" +
+		"c,1600000000,1\nc,1600003600,0\nc,1600007200,1\nc,1600010800,1\n" +
+		"i,1600000000,1\ni,1600000100,0\ni,1600007200,1\ni,1600010800,1\n"
+	if err := os.WriteFile(log, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt := func(out string, s shard.Spec) EstimateOptions {
+		return EstimateOptions{Inputs: []string{log}, Out: filepath.Join(dir, out), Methods: []string{"M2"}, Shard: s}
+	}
+	_, want := EstimateLogs(context.Background(), opt("all", shard.Spec{}))
+	if want == nil {
+		t.Fatal("unsharded: no error, want no URL estimated")
+	}
+	var shards []string
+	for i := range 2 {
+		o := opt(fmt.Sprintf("s%d", i), shard.Spec{I: i, N: 2})
+		if _, err := EstimateLogs(context.Background(), o); err != nil {
+			t.Fatalf("shard %d: %v", i, err)
+		}
+		shards = append(shards, o.Out)
+	}
+	_, err := MergeEstimates(context.Background(), shards, filepath.Join(dir, "merged"))
+	if err == nil || err.Error() != want.Error() || !strings.Contains(err.Error(), "1 input (") || !strings.Contains(err.Error(), "skipped: 2 no applicable method") {
+		t.Errorf("merge: %v\nwant %v", err, want)
 	}
 }

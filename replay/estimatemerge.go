@@ -2,17 +2,12 @@ package replay
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
 	"time"
-
-	"github.com/revisit-dev/revisit/internal/atomicdir"
 )
 
 // MergeEstimates combines the estimate outputs of shards 0…N−1 of one
@@ -40,12 +35,12 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 	if len(dirs) == 0 {
 		return nil, &MergeError{errors.New("merge: no estimate outputs")}
 	}
+	if err := outNotShard(dirs, out); err != nil {
+		return nil, err
+	}
 	metas := make([]*EstimateMeta, len(dirs))
 	infos := make([]*EstimateShardInfo, len(dirs))
 	for k, d := range dirs {
-		if filepath.Clean(d) == filepath.Clean(out) {
-			return nil, &MergeError{fmt.Errorf("merge: the output %s is one of the shards", out)}
-		}
 		var err error
 		if metas[k], err = ReadEstimateMeta(d); err != nil {
 			return nil, &MergeError{err}
@@ -107,7 +102,7 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 		return nil, &MergeError{fmt.Errorf("merge: the shards' %s count %d URLs estimated, their %s files %d", EstimateMetaFile, meta.Estimated, EstimateShardFile, len(all))}
 	}
 	if meta.Estimated == 0 { // as EstimateLogs
-		return nil, fmt.Errorf("estimate: no URL to estimate in %d inputs (%d captures, %d URLs; skipped %v): a URL needs at least 2 visits with content", len(meta.Inputs), meta.Captures, meta.URLs, meta.Skipped)
+		return nil, noURLError(len(meta.Inputs), &meta)
 	}
 
 	// The top URLs as EstimateLogs picks them, in the order read; the rows
@@ -124,21 +119,12 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 		drawn[tops[i].seq] = i
 	}
 
-	o, err := atomicdir.Create(filepath.Clean(out), EstimateMetaFile, "estimate output")
+	mo, err := openMergeOutput(out, EstimateMetaFile, "estimate output", dirs) // atomicdir.Create cleans out
 	if err != nil {
 		return nil, err
 	}
-	defer o.Abort()
-	tmp := o.Path()
-	w, err := newEstimateWriter(filepath.Join(tmp, EstimatesFile))
-	if err != nil {
-		return nil, fmt.Errorf("estimate output %s: %w", out, err)
-	}
-	streams := make([]*rowStream, len(dirs))
-	for k, d := range dirs {
-		streams[k] = newRowStream(d)
-		defer streams[k].stop()
-	}
+	defer mo.close()
+	o, tmp, w, streams := mo.dir, mo.dir.Path(), mo.w, mo.streams
 	werr := func() error {
 		for _, r := range all {
 			if err := ctx.Err(); err != nil {
@@ -173,12 +159,8 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 		}
 		return nil
 	}()
-	if werr != nil {
-		w.abort()
-		return nil, werr
-	}
-	if err := w.close(); err != nil {
-		return nil, fmt.Errorf("estimate output %s: %w", out, err)
+	if err := mo.finishRows(werr); err != nil {
+		return nil, err
 	}
 	meta.Rows = w.rows
 	b := estimateBundle(&meta, sums, tops)
@@ -187,11 +169,7 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 	}
 	meta.Created = time.Now().UTC()
 	meta.ElapsedS += time.Since(start).Seconds()
-	mb, err := json.MarshalIndent(&meta, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(filepath.Join(tmp, EstimateMetaFile), append(mb, '\n'), 0o644); err != nil {
+	if err := writeJSON(tmp, EstimateMetaFile, &meta, true); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", out, err)
 	}
 	if err := o.Commit(); err != nil {

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -188,15 +189,25 @@ func (w *estimateWriter) abort() { w.pw.Abort() }
 
 // ReadMeta reads dir/replay.json.
 func ReadMeta(dir string) (*Meta, error) {
-	b, err := os.ReadFile(filepath.Join(dir, MetaFile))
+	return readJSON[Meta](dir, MetaFile, "replay output", "")
+}
+
+// readJSON reads dir/file, one JSON document, as a T. Errors name the
+// output as what ("replay output"); a missing file reads "no FILE: " +
+// missing when missing is given.
+func readJSON[T any](dir, file, what, missing string) (*T, error) {
+	b, err := os.ReadFile(filepath.Join(dir, file))
 	if err != nil {
-		return nil, fmt.Errorf("replay output %s: %w", dir, err)
+		if missing != "" && errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%s %s: no %s: %s", what, dir, file, missing)
+		}
+		return nil, fmt.Errorf("%s %s: %w", what, dir, err)
 	}
-	var m Meta
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("replay output %s: %s: %w", dir, MetaFile, err)
+	var v T
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, fmt.Errorf("%s %s: %s: %w", what, dir, file, err)
 	}
-	return &m, nil
+	return &v, nil
 }
 
 // ReadEstimates reads a replay output directory into memory.
@@ -307,10 +318,21 @@ func legacyConstant(spec string) bool {
 }
 
 // writeMeta writes m as dir/replay.json.
-func writeMeta(dir string, m *Meta) error {
-	b, err := json.MarshalIndent(m, "", "  ")
+func writeMeta(dir string, m *Meta) error { return writeJSON(dir, MetaFile, m, true) }
+
+// writeJSON writes v as dir/file, one JSON document and a newline:
+// indented (two spaces) for the files people read (replay.json,
+// estimate.json), compact for the shard files.
+func writeJSON(dir, file string, v any, indent bool) error {
+	var b []byte
+	var err error
+	if indent {
+		b, err = json.MarshalIndent(v, "", "  ")
+	} else {
+		b, err = json.Marshal(v)
+	}
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, MetaFile), append(b, '\n'), 0o644)
+	return os.WriteFile(filepath.Join(dir, file), append(b, '\n'), 0o644)
 }

@@ -1,12 +1,7 @@
 package replay
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
 	"maps"
-	"os"
-	"path/filepath"
 
 	"github.com/revisit-dev/revisit/ingest/visits"
 )
@@ -78,13 +73,10 @@ func (u *ShardURL) summary() URLSummary {
 // not sharded (every method is then a no-op).
 type estimateShard struct{ info EstimateShardInfo }
 
-func newEstimateShard(opt EstimateOptions) *estimateShard {
+// newEstimateShard takes top as EstimateLogs resolves opt.Top.
+func newEstimateShard(opt EstimateOptions, top int) *estimateShard {
 	if !opt.Shard.Sharded() {
 		return nil
-	}
-	top := opt.Top
-	if top <= 0 {
-		top = 10
 	}
 	return &estimateShard{EstimateShardInfo{Tool: "revisit", Shard: opt.Shard.String(), I: opt.Shard.I, N: opt.Shard.N,
 		Options: EstimateShardOptions{Top: top, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt, Format: opt.Read.Format,
@@ -118,43 +110,17 @@ func (sh *estimateShard) write(dir string) error {
 	if sh == nil {
 		return nil
 	}
-	b, err := json.Marshal(&sh.info)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, EstimateShardFile), append(b, '\n'), 0o644)
+	return writeJSON(dir, EstimateShardFile, &sh.info, false)
 }
 
 // ReadEstimateShardInfo reads dir/estimate-shard.json.
 func ReadEstimateShardInfo(dir string) (*EstimateShardInfo, error) {
-	b, err := os.ReadFile(filepath.Join(dir, EstimateShardFile))
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("estimate output %s: no %s: not the estimate of a shard (run estimate with --shard i/N)", dir, EstimateShardFile)
-		}
-		return nil, fmt.Errorf("estimate output %s: %w", dir, err)
-	}
-	var info EstimateShardInfo
-	if err := json.Unmarshal(b, &info); err != nil {
-		return nil, fmt.Errorf("estimate output %s: %s: %w", dir, EstimateShardFile, err)
-	}
-	return &info, nil
+	return readJSON[EstimateShardInfo](dir, EstimateShardFile, "estimate output", "not the estimate of a shard (run estimate with --shard i/N)")
 }
 
 // ReadEstimateMeta reads dir/estimate.json.
 func ReadEstimateMeta(dir string) (*EstimateMeta, error) {
-	b, err := os.ReadFile(filepath.Join(dir, EstimateMetaFile))
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("estimate output %s: no %s: not an estimate output", dir, EstimateMetaFile)
-		}
-		return nil, fmt.Errorf("estimate output %s: %w", dir, err)
-	}
-	var m EstimateMeta
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("estimate output %s: %s: %w", dir, EstimateMetaFile, err)
-	}
-	return &m, nil
+	return readJSON[EstimateMeta](dir, EstimateMetaFile, "estimate output", "not an estimate output")
 }
 
 // keepTop adds t to tops, the top URLs by visits among those seen, at

@@ -2,12 +2,10 @@ package replay
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
 	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -68,28 +66,9 @@ func (f *exactFloat) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func writeShardInfo(dir string, info *ShardInfo) error {
-	b, err := json.Marshal(info)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, ShardFile), append(b, '\n'), 0o644)
-}
-
 // ReadShardInfo reads dir/shard.json.
 func ReadShardInfo(dir string) (*ShardInfo, error) {
-	b, err := os.ReadFile(filepath.Join(dir, ShardFile))
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("replay output %s: no %s: not the replay of a shard (run replay with --shard i/N)", dir, ShardFile)
-		}
-		return nil, fmt.Errorf("replay output %s: %w", dir, err)
-	}
-	var info ShardInfo
-	if err := json.Unmarshal(b, &info); err != nil {
-		return nil, fmt.Errorf("replay output %s: %s: %w", dir, ShardFile, err)
-	}
-	return &info, nil
+	return readJSON[ShardInfo](dir, ShardFile, "replay output", "not the replay of a shard (run replay with --shard i/N)")
 }
 
 // MergeError is a set of shard outputs that do not form one replay (bad
@@ -118,6 +97,9 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 	start := time.Now()
 	if len(dirs) == 0 {
 		return nil, &MergeError{errors.New("merge: no replay outputs")}
+	}
+	if err := outNotShard(dirs, out); err != nil {
+		return nil, err
 	}
 	metas := make([]*Meta, len(dirs))
 	infos := make([]*ShardInfo, len(dirs))
@@ -220,21 +202,12 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 
 	// Rows: each shard's file holds its pages in its ShardInfo order, of
 	// which the merged order takes a subsequence.
-	o, err := atomicdir.Create(out, MetaFile, "replay output")
+	mo, err := openMergeOutput(out, MetaFile, "replay output", dirs)
 	if err != nil {
 		return nil, err
 	}
-	defer o.Abort()
-	tmp := o.Path()
-	w, err := newEstimateWriter(filepath.Join(tmp, EstimatesFile))
-	if err != nil {
-		return nil, fmt.Errorf("replay output %s: %w", out, err)
-	}
-	streams := make([]*rowStream, len(dirs))
-	for k, d := range dirs {
-		streams[k] = newRowStream(d)
-		defer streams[k].stop()
-	}
+	defer mo.close()
+	o, tmp, w, streams := mo.dir, mo.dir.Path(), mo.w, mo.streams
 	sum := newSummary()
 	var group []Estimate
 	flushGroup := func() {
@@ -287,12 +260,8 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 		}
 		return nil
 	}()
-	if werr != nil {
-		w.abort()
-		return nil, werr
-	}
-	if err := w.close(); err != nil {
-		return nil, fmt.Errorf("replay output %s: %w", out, err)
+	if err := mo.finishRows(werr); err != nil {
+		return nil, err
 	}
 	smp := make([]Sampler, len(m0.Samplers))
 	for i, spec := range m0.Samplers {
@@ -354,6 +323,69 @@ func sameReplay(a, b *Meta) error {
 		return errors.New("choices differ")
 	}
 	return nil
+}
+
+// outNotShard refuses an output that is one of the shards read: the
+// merge would replace that input.
+func outNotShard(dirs []string, out string) error {
+	for _, d := range dirs {
+		if filepath.Clean(d) == filepath.Clean(out) {
+			return &MergeError{fmt.Errorf("merge: the output %s is one of the shards", out)}
+		}
+	}
+	return nil
+}
+
+// mergeOutput is a merge's output while it is written: the directory
+// (committed by the caller), its estimates.parquet writer and one row
+// stream per shard read.
+type mergeOutput struct {
+	out, what string
+	dir       *atomicdir.Dir
+	w         *estimateWriter
+	streams   []*rowStream
+}
+
+// openMergeOutput creates out (marker and what as atomicdir.Create takes
+// them) with its estimates writer, and opens a row stream on each of dirs.
+// close releases it all.
+func openMergeOutput(out, marker, what string, dirs []string) (*mergeOutput, error) {
+	o, err := atomicdir.Create(out, marker, what)
+	if err != nil {
+		return nil, err
+	}
+	w, err := newEstimateWriter(filepath.Join(o.Path(), EstimatesFile))
+	if err != nil {
+		o.Abort()
+		return nil, fmt.Errorf("%s %s: %w", what, out, err)
+	}
+	m := &mergeOutput{out: out, what: what, dir: o, w: w, streams: make([]*rowStream, len(dirs))}
+	for k, d := range dirs {
+		m.streams[k] = newRowStream(d)
+	}
+	return m, nil
+}
+
+// finishRows ends estimates.parquet after the rows were written: abandoned
+// when writing failed (werr, returned), closed otherwise.
+func (m *mergeOutput) finishRows(werr error) error {
+	if werr != nil {
+		m.w.abort()
+		return werr
+	}
+	if err := m.w.close(); err != nil {
+		return fmt.Errorf("%s %s: %w", m.what, m.out, err)
+	}
+	return nil
+}
+
+// close stops the row streams and removes the output unless it was
+// committed.
+func (m *mergeOutput) close() {
+	for _, s := range m.streams {
+		s.stop()
+	}
+	m.dir.Abort()
 }
 
 // rowStream reads one estimates.parquet row by row, with one row of

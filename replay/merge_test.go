@@ -117,6 +117,29 @@ func TestMergeRefuses(t *testing.T) {
 	}
 }
 
+// A merge into one of its shards is refused before anything is written,
+// as MergeEstimates refuses it: replacing the shard would destroy an input.
+func TestMergeRefusesIntoAShard(t *testing.T) {
+	ds, _ := writeDataset(t, 4)
+	tmp := t.TempDir()
+	var dirs []string
+	for i := range 2 {
+		o := Options{Dataset: ds, Out: filepath.Join(tmp, string(rune('a'+i))), Samplers: []string{"const:0.5"}, XMax: 20, Seed: 1, Shard: shard.Spec{I: i, N: 2}}
+		if _, err := Run(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, o.Out)
+	}
+	_, err := Merge(context.Background(), dirs, dirs[1]+string(filepath.Separator))
+	var me *MergeError
+	if !errors.As(err, &me) {
+		t.Errorf("Merge into shard %s = %v, want a MergeError", dirs[1], err)
+	}
+	if info, err := ReadShardInfo(dirs[1]); err != nil || info.I != 1 {
+		t.Errorf("shard %s after the merge: %+v, %v; want shard 1/2 intact", dirs[1], info, err)
+	}
+}
+
 // The same rows must give the same bytes: a column whose dictionary
 // outgrows its page falls back to plain pages, and arrow-go lists such a
 // chunk's encodings in map order, so with dictionaries on float columns

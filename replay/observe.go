@@ -297,9 +297,9 @@ func (r *recorder) add(o *Obs) {
 // creation; Last-Modified only for formats with ages). The estimates are
 // EstimateObserved's on exactly that, followed by the truth rows on the
 // same grid; a crawl without a visit gives the truth rows only and no
-// observations (nil).
-func observePage(ctx context.Context, p *series.Page, unit float64, s Sampler, cfg *Config, r *rand.Rand, gd *guard, format string) ([]Estimate, *visits.Observed, error) {
-	t := transform.Times(p.Updates, unit)
+// observations (nil). t and iv are p's update times and intervals in unit
+// (transform.Times, transform.Intervals).
+func observePage(ctx context.Context, p *series.Page, t, iv []float64, unit float64, s Sampler, cfg *Config, r *rand.Rand, gd *guard, format string) ([]Estimate, *visits.Observed, error) {
 	rec := &recorder{limit: MaxObservedVisits}
 	n, err := crawl(&sliceUpdates{t: t}, newVisitGen(s, r), t[len(t)-1], []observer{rec}, gd)
 	if err != nil {
@@ -338,7 +338,7 @@ func observePage(ctx context.Context, p *series.Page, unit float64, s Sampler, c
 		}
 	}
 	if len(o.Visits) == 0 { // no visit in the window (a first visit U·S_0 after the last update): nothing seen
-		return truthFromIntervals(transform.Intervals(u, unit), newGrid(s.Step(cfg.H), cfg.XMax).x, s, 0), nil, nil
+		return truthFromIntervals(iv, newGrid(s.Step(cfg.H), cfg.XMax).x, s, 0), nil, nil
 	}
 	o.Visits[0].Changed = true
 	oc := ObservedConfig{Config: *cfg, Unit: unit, Sampler: s.Spec}
@@ -348,10 +348,10 @@ func observePage(ctx context.Context, p *series.Page, unit float64, s Sampler, c
 	est, info, err := EstimateObserved(ctx, o, oc)
 	if err != nil {
 		if errors.Is(err, ErrFewVisits) {
-			return truthFromIntervals(transform.Intervals(u, unit), newGrid(s.Step(cfg.H), cfg.XMax).x, s, len(o.Visits)), o, nil
+			return truthFromIntervals(iv, newGrid(s.Step(cfg.H), cfg.XMax).x, s, len(o.Visits)), o, nil
 		}
 		return nil, nil, err
 	}
-	est = append(est, truthFromIntervals(transform.Intervals(u, unit), newGrid(info.Step, info.XMax).x, s, len(o.Visits))...)
+	est = append(est, truthFromIntervals(iv, newGrid(info.Step, info.XMax).x, s, len(o.Visits))...)
 	return est, o, nil
 }

@@ -185,6 +185,10 @@ type job struct {
 	si   int
 	pd   PageDefaults // the page's x_max, h and E[U]
 	smp  Sampler      // smp[si] on this page (ForMean)
+	// The page's update times and intervals in the run's unit
+	// (transform.Times, transform.Intervals), computed once per page and
+	// shared read-only by its samplers' jobs.
+	t, u []float64
 }
 
 type jobResult struct {
@@ -307,7 +311,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		s := j.smp
 		cfg := cfg // this page's x_max and h
 		cfg.XMax, cfg.H = j.pd.XMax, j.pd.H
-		t := transform.Times(j.page.Updates, unit)
+		t := j.t
 		skip := func(le *LimitError) (jobResult, error) {
 			return jobResult{seq: j.seq, skip: le, page: j.page, smp: s.Spec}, nil
 		}
@@ -327,12 +331,11 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 			err error
 		)
 		if opt.WriteObservations != "" { // what the crawler saw, as written
-			est, obs, err = observePage(ctx, j.page, unit, s, &cfg, r, newGuard(ctx, maxVisits, maxPairs), opt.WriteObservations)
+			est, obs, err = observePage(ctx, j.page, t, j.u, unit, s, &cfg, r, newGuard(ctx, maxVisits, maxPairs), opt.WriteObservations)
 		} else {
 			res, err = replayPath(&sliceUpdates{t: t}, newVisitGen(s, r), t[len(t)-1], s, &cfg, newGuard(ctx, maxVisits, maxPairs))
 			// truth from the exact integer intervals (transform.Intervals), not from differences of t
-			est = append(res.est, truthFromIntervals(transform.Intervals(j.page.Updates, unit),
-				newGrid(s.Step(cfg.H), cfg.XMax).x, s, res.visits)...)
+			est = append(res.est, truthFromIntervals(j.u, newGrid(s.Step(cfg.H), cfg.XMax).x, s, res.visits)...)
 		}
 		if err != nil {
 			var le *LimitError
@@ -361,7 +364,9 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		sendPage := func(p *series.Page, pos int64) error {
 			setUnit(p)
 			pages++
-			pd := DefaultsFor(p, unit, choice)
+			u := transform.Intervals(p.Updates, unit)
+			t := transform.Times(p.Updates, unit)
+			pd := DefaultsOf(u, float64(p.Resolution)/unit, choice) // DefaultsFor on u
 			pageXMax, pageH, pageMean = append(pageXMax, pd.XMax), append(pageH, pd.H), append(pageMean, pd.MeanU)
 			if sharded {
 				sent = append(sent, ShardPage{Pos: pos, ID: p.ID, Updates: len(p.Updates), XMax: exactFloat(pd.XMax), H: exactFloat(pd.H), MeanU: exactFloat(pd.MeanU)})
@@ -371,7 +376,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 				if err != nil {
 					return fmt.Errorf("page %d %q: %w", p.ID, p.Title, err)
 				}
-				if err := send(job{seq: seq, page: p, si: si, pd: pd, smp: sp}, jobTokens(pd.XMax/sp.Step(pd.H)+2, workers)); err != nil {
+				if err := send(job{seq: seq, page: p, si: si, pd: pd, smp: sp, t: t, u: u}, jobTokens(pd.XMax/sp.Step(pd.H)+2, workers)); err != nil {
 					return err
 				}
 				seq++
@@ -539,7 +544,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 			sent[i].Skips = reasons
 		}
 		info := &ShardInfo{Tool: "revisit", Shard: opt.Shard.String(), I: opt.Shard.I, N: opt.Shard.N, Read: owned, Pages: sent}
-		if err := writeShardInfo(tmp, info); err != nil {
+		if err := writeJSON(tmp, ShardFile, info, false); err != nil {
 			return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
 		}
 	}

@@ -48,6 +48,12 @@ func meanOf(x []float64) float64 {
 func medianOf(x []float64) float64 {
 	s := slices.Clone(x)
 	slices.Sort(s)
+	return medianSorted(s)
+}
+
+// medianSorted is the median of s, sorted ascending: the middle value, or
+// the mean of the two middle ones; NaN for none.
+func medianSorted(s []float64) float64 {
 	n := len(s)
 	if n == 0 {
 		return math.NaN()

@@ -15,9 +15,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/revisit-dev/revisit/ingest/generic"
 	"github.com/revisit-dev/revisit/ingest/generic/linescan"
 	"github.com/revisit-dev/revisit/internal/decompress"
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // Options configure Read.
@@ -713,7 +713,9 @@ func logTime(s string) (int64, error) {
 	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return v, nil
 	}
-	if sec, _, _, err := generic.ParseISO([]byte(s)); err == nil {
+	// units.ParseISO, not generic.ParseISO: its wrapped error would be
+	// built and dropped on every line with an HTTP date
+	if sec, _, _, err := units.ParseISO([]byte(s)); err == nil {
 		return sec, nil
 	}
 	if t, err := http.ParseTime(s); err == nil {
