@@ -937,7 +937,7 @@ func Unplottable(f *tables.Figure) string {
 	}
 	if len(singles) == 0 {
 		if hidden > 0 {
-			return fmt.Sprintf("Not drawn: no point with a positive value to show on the logarithmic axes (%s left out).", plural(int64(hidden), "point"))
+			return fmt.Sprintf("Not drawn: no point with a positive value to show on the logarithmic axes (%s left out).", human.Count(int64(hidden), "point", "points"))
 		}
 		return "Not drawn: there is no point to plot."
 	}

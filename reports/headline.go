@@ -140,14 +140,6 @@ func cellString(r []any, j int) string {
 	return s
 }
 
-// plural is "1 page", "2 pages".
-func plural(n int64, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return human.Comma(n) + " " + word + "s"
-}
-
 // sig2 prints f rounded to two significant digits, in plain decimals
 // with thousands separators (0.62, 1.4, 12, 7,300); 0.9989 prints as 1.0.
 func sig2(f float64) string {
@@ -176,7 +168,7 @@ func corpusFinding(t *tables.Table) string {
 	if !ok1 || !ok2 {
 		return ""
 	}
-	s := fmt.Sprintf("The corpus holds %s with %s", plural(pages, "page"), plural(updates, "update"))
+	s := fmt.Sprintf("The corpus holds %s with %s", human.Count(pages, "page", "pages"), human.Count(updates, "update", "updates"))
 	first, okf := cellInt(r, col(t, "first"))
 	last, okl := cellInt(r, col(t, "last"))
 	if okf && okl && last > first {
@@ -207,7 +199,7 @@ func screenFinding(t *tables.Table) string {
 	minUpd := t.Columns[1].Name // "≥ 100 updates"
 	band := t.Columns[2].Name   // "|v − 1| ≤ 0.1"
 	if n[1] == 0 {
-		return fmt.Sprintf("Poisson screen: none of the %s has %s, so no page could be screened.", plural(n[0], "page"), minUpd)
+		return fmt.Sprintf("Poisson screen: none of the %s has %s, so no page could be screened.", human.Count(n[0], "page", "pages"), minUpd)
 	}
 	what := "page"
 	if n[1] != 1 {
@@ -580,7 +572,7 @@ func stalenessFinding(t *tables.Table) string {
 		where = "on the one page measured"
 	}
 	s := fmt.Sprintf("Cost of assuming Poisson for a crawler (%s): %s the real staleness is %s× what the Poisson model predicts%s, and the longest revisit interval that keeps staleness within ε is %s× the Poisson model's%s",
-		plural(int64(n), "page"), where, sig2(ms), rng(si), sig2(md), rng(di))
+		human.Count(int64(n), "page", "pages"), where, sig2(ms), rng(si), sig2(md), rng(di))
 	// Within 5 % of 1 the direction is noise: say nothing about it.
 	switch {
 	case md > 1.05:
