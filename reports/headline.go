@@ -116,26 +116,15 @@ func col(t *tables.Table, name string) int {
 }
 
 func cellFloat(r []any, j int) float64 {
-	if j < 0 {
-		return math.NaN()
-	}
 	if f, ok := asFloat(cell(r, j)); ok {
 		return f
 	}
 	return math.NaN()
 }
 
-func cellInt(r []any, j int) (int64, bool) {
-	if j < 0 {
-		return 0, false
-	}
-	return asInt(cell(r, j))
-}
+func cellInt(r []any, j int) (int64, bool) { return asInt(cell(r, j)) }
 
 func cellString(r []any, j int) string {
-	if j < 0 {
-		return ""
-	}
 	s, _ := cell(r, j).(string)
 	return s
 }
