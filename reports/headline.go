@@ -71,18 +71,19 @@ func findings(b *tables.Bundle) []finding {
 	} else if t := findTable(b, "screen_closest"); t != nil {
 		add(t.ID, hurstFinding(hurstFromWide(t)))
 	}
-	agg, top := findTable(b, "tail_fits_aggregate"), findTable(b, "tail_fits_top")
+	// The top page's fit is told when there is no aggregate table, or
+	// when it names another winner.
+	agg := findTable(b, "tail_fits_aggregate")
+	var aggBest string
 	if agg != nil {
-		s, best := tailFinding(agg, "the intervals of all pages together")
+		var s string
+		s, aggBest = tailFinding(agg, "the intervals of all pages together")
 		add(agg.ID, s)
-		if top != nil {
-			if s2, best2 := tailFinding(top, "the top page's intervals"); best2 != "" && best2 != best {
-				add(top.ID, s2)
-			}
+	}
+	if t := findTable(b, "tail_fits_top"); t != nil {
+		if s, best := tailFinding(t, "the top page's intervals"); agg == nil || (best != "" && best != aggBest) {
+			add(t.ID, s)
 		}
-	} else if top != nil {
-		s, _ := tailFinding(top, "the top page's intervals")
-		add(top.ID, s)
 	}
 	if t := findTable(b, "recommendation"); t != nil {
 		add(t.ID, recommendFindings(t)...)
