@@ -2,11 +2,10 @@ package analysis
 
 import (
 	"fmt"
-	"github.com/revisit-dev/revisit/internal/human"
-
 	"math"
 	"slices"
 
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/series"
 )

@@ -2,11 +2,11 @@ package analysis
 
 import (
 	"context"
-	"github.com/revisit-dev/revisit/replay"
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )

@@ -3,7 +3,6 @@ package analysis
 import (
 	"context"
 	"encoding/csv"
-	"github.com/revisit-dev/revisit/internal/stagetest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/stagetest"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
