@@ -236,7 +236,8 @@ func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, nul
 		if !sp.Owns(pg.ID) {
 			return nil
 		}
-		st := Stats(pg, p.Unit)
+		u := transform.Intervals(pg.Updates, p.Unit)
+		st := statsOf(pg, p.Unit, u)
 		if err := stat(pos, st); err != nil {
 			return err
 		}
@@ -252,7 +253,6 @@ func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, nul
 		if keep != nil {
 			keep.Offer(pg)
 		}
-		u := transform.Intervals(pg.Updates, p.Unit)
 		if _, ok := replayed[pg.ID]; ok {
 			replayed[pg.ID] = u
 		}
