@@ -1,12 +1,12 @@
 package analysis
 
 import (
-	"github.com/revisit-dev/revisit/internal/stagetest"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/revisit-dev/revisit/internal/realdata"
+	"github.com/revisit-dev/revisit/internal/stagetest"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/series"

@@ -1,9 +1,14 @@
 package analysis
 
 import (
+	"context"
 	"testing"
 
+	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/stagetest"
 	"github.com/revisit-dev/revisit/model"
+	"github.com/revisit-dev/revisit/series"
+	"github.com/revisit-dev/revisit/transform"
 )
 
 // BenchmarkHurst runs every Hurst estimator (and the ACF to lag 100) on
@@ -62,4 +67,31 @@ func BenchmarkLillieforsPages(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkPass is the streaming pass over 200 pages of 5,000 updates
+// (page statistics, intervals, aggregate sample and survival bins), with
+// no page screened (MinUpdates above every page), so that the per-page
+// work every page of a dump pays is what is timed.
+func BenchmarkPass(b *testing.B) {
+	pages := stagetest.PoissonPages(1, 200, 5000)
+	each := func(fn func(*series.Page) error) error {
+		for i := range pages {
+			if err := fn(&pages[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	opt := Options{Unit: transform.Hour, MinUpdates: 1 << 30}
+	opt.defaults()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var rows []EstimateRow
+		_, err := pass(context.Background(), each, opt, shard.Spec{}, NewLillieforsNull(opt.Seed, opt.Reps), &rows,
+			func(string) error { return nil }, func(int64, PageStats) error { return nil })
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
 }

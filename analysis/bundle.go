@@ -2,23 +2,12 @@ package analysis
 
 import (
 	"fmt"
-	"github.com/revisit-dev/revisit/internal/human"
-
 	"math"
 	"slices"
 
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/series"
-)
-
-// Report sections the tables belong to (declared in internal/tables).
-const (
-	secCorpus  = tables.SectionCorpus
-	secTop     = tables.SectionTopPages
-	secTails   = tables.SectionTails
-	secScreen  = tables.SectionScreen
-	secMethods = tables.SectionMethods
-	secFigures = tables.SectionEstimates
 )
 
 func pageStatsColumns(unit string) []tables.Column {
@@ -60,7 +49,7 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 		span = float64(res.Last - res.First)
 	}
 	b.Tables = append(b.Tables, tables.Table{
-		ID: "analysis_corpus", Title: "Corpus as analysed", Source: src, Section: secCorpus, Order: 5,
+		ID: "analysis_corpus", Title: "Corpus as analysed", Source: src, Section: tables.SectionCorpus, Order: 5,
 		Columns: []tables.Column{{Name: "pages", Kind: tables.Int}, {Name: "updates", Kind: tables.Int}, {Name: "intervals", Kind: tables.Int},
 			{Name: "first", Kind: tables.Time}, {Name: "last", Kind: tables.Time}, {Name: "span", Kind: tables.Seconds}},
 		Rows: [][]any{{int64(res.Pages), res.Updates, res.Intervals, res.First, res.Last, span}},
@@ -68,7 +57,7 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 
 	// 2. top-N pages.
 	top := tables.Table{
-		ID: "top_pages", Title: fmt.Sprintf("Top-%d pages by number of updates", len(res.Top)), Source: src, Section: secTop,
+		ID: "top_pages", Title: fmt.Sprintf("Top-%d pages by number of updates", len(res.Top)), Source: src, Section: tables.SectionTopPages,
 		Columns: []tables.Column{{Name: "rank", Kind: tables.Int}, {Name: "page_id", Kind: tables.Int}, {Name: "title", Kind: tables.String},
 			{Name: "updates", Kind: tables.Int}, {Name: "E[U]", Unit: u, Kind: tables.Float}, {Name: "v", Kind: tables.Float, Doc: "CoV sd/E"},
 			{Name: "T", Unit: "years", Kind: tables.Float, Doc: "lifetime"}},
@@ -93,7 +82,7 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 
 	// 4. Poisson screen.
 	b.Tables = append(b.Tables, tables.Table{
-		ID: "poisson_screen", Title: "Poisson screen", Source: src, Section: secScreen, Order: 1,
+		ID: "poisson_screen", Title: "Poisson screen", Source: src, Section: tables.SectionScreen, Order: 1,
 		Columns: []tables.Column{{Name: "pages", Kind: tables.Int}, {Name: fmt.Sprintf("≥ %d updates", o.MinUpdates), Kind: tables.Int},
 			{Name: fmt.Sprintf("|v − 1| ≤ %g", o.Band), Kind: tables.Int}, {Name: "KS p ≥ 0.05", Kind: tables.Int}, {Name: "KS p ≥ 0.05 and Ljung–Box p ≥ 0.05", Kind: tables.Int}},
 		Rows: [][]any{{int64(res.Pages), int64(res.Screened), int64(res.InBand), int64(countCands(res.Candidates, false)), int64(countCands(res.Candidates, true))}},
@@ -135,7 +124,7 @@ func countCands(cs []Candidate, indep bool) int {
 // family says "too few" and holds no number.
 func fitTable(id, title, src string, order int, fits []Fit, n int, notes []string) tables.Table {
 	t := tables.Table{
-		ID: id, Title: title, Source: src, Section: secTails, Order: order,
+		ID: id, Title: title, Source: src, Section: tables.SectionTails, Order: order,
 		Notes: append(notes, "sorted by AIC = 2k − 2ℓ; ΔAIC against the best; KS = sup |F̂_n − F|", fmt.Sprintf("fits need at least %d positive intervals", MinFitIntervals)),
 		Columns: []tables.Column{{Name: "family", Kind: tables.String}, {Name: "parameters", Kind: tables.String}, {Name: "log-likelihood", Kind: tables.Float},
 			{Name: "AIC", Kind: tables.Float}, {Name: "ΔAIC", Kind: tables.Float}, {Name: "KS", Kind: tables.Float}, {Name: "n", Kind: tables.Int}},
@@ -158,7 +147,7 @@ func fitTable(id, title, src string, order int, fits []Fit, n int, notes []strin
 }
 
 func tailFigure(id, title, src string, order int, unit string, surv [][2]float64, fits []Fit, caption string) tables.Figure {
-	f := tables.Figure{ID: id, Title: title, Source: src, Section: secTails, Order: order,
+	f := tables.Figure{ID: id, Title: title, Source: src, Section: tables.SectionTails, Order: order,
 		XLabel: "interval x (" + unit + ")", YLabel: "survival P(U ≥ x)", LogX: true, LogY: true, Caption: caption}
 	var xs, ys []float64
 	for _, p := range surv {
@@ -206,13 +195,13 @@ func covHistogram(res *Result, src string, o *Options) tables.Figure {
 		counts[i]++
 	}
 	return tables.Figure{ID: "cov_histogram", Title: fmt.Sprintf("Coefficient of variation of the pages with ≥ %d updates", o.MinUpdates), Source: src,
-		Section: secScreen, Order: 1, XLabel: "v = sd(U)/E[U]", YLabel: "pages", Bars: true,
+		Section: tables.SectionScreen, Order: 1, XLabel: "v = sd(U)/E[U]", YLabel: "pages", Bars: true,
 		Curves:  []tables.Curve{{Name: "pages", X: edges, Y: counts}},
 		Caption: fmt.Sprintf("bins of width %g; the last bin holds every v ≥ %g; exponential intervals have v = 1", width, maxV-width)}
 }
 
 func candidateTable(id, title, src string, order int, cs []Candidate) tables.Table {
-	t := tables.Table{ID: id, Title: title, Source: src, Section: secScreen, Order: order,
+	t := tables.Table{ID: id, Title: title, Source: src, Section: tables.SectionScreen, Order: order,
 		Columns: []tables.Column{{Name: "page_id", Kind: tables.Int}, {Name: "title", Kind: tables.String}, {Name: "updates", Kind: tables.Int},
 			{Name: "v", Kind: tables.Float}, {Name: "KS D", Kind: tables.Float}, {Name: "KS p", Kind: tables.Float},
 			{Name: "ρ(1)", Kind: tables.Float}, {Name: "Ljung–Box p", Kind: tables.Float},
@@ -229,7 +218,7 @@ func candidateTable(id, title, src string, order int, cs []Candidate) tables.Tab
 }
 
 func hurstTable(cs []Candidate, src string) tables.Table {
-	t := tables.Table{ID: "hurst_closest", Title: "Hurst exponent of the closest-to-Poisson pages, every estimator", Source: src, Section: secScreen, Order: 4,
+	t := tables.Table{ID: "hurst_closest", Title: "Hurst exponent of the closest-to-Poisson pages, every estimator", Source: src, Section: tables.SectionScreen, Order: 4,
 		Columns: []tables.Column{{Name: "page_id", Kind: tables.Int}, {Name: "title", Kind: tables.String}, {Name: "estimator", Kind: tables.String},
 			{Name: "H", Kind: tables.Float}, {Name: "SE", Kind: tables.Float}, {Name: "95% low", Kind: tables.Float}, {Name: "95% high", Kind: tables.Float}, {Name: "points", Kind: tables.Int},
 			{Name: "note", Kind: tables.String}},
@@ -246,7 +235,7 @@ func hurstTable(cs []Candidate, src string) tables.Table {
 
 func acfFigure(cs []Candidate, src string, o *Options) tables.Figure {
 	f := tables.Figure{ID: "acf_closest", Title: "Autocorrelation of the intervals of the closest-to-Poisson pages, with power-law fits", Source: src,
-		Section: secScreen, Order: 2, XLabel: "lag k", YLabel: "ρ(k)", LogX: true, LogY: true,
+		Section: tables.SectionScreen, Order: 2, XLabel: "lag k", YLabel: "ρ(k)", LogX: true, LogY: true,
 		Caption: "points: ρ(k) > 0 (negative lags cannot be drawn on log axes and are left out of the fit); dashed: c·k^{−γ}, H = 1 − γ/2"}
 	for _, c := range cs {
 		var xs, ys []float64
@@ -276,7 +265,7 @@ func acfFigure(cs []Candidate, src string, o *Options) tables.Figure {
 }
 
 func summaryTable(sum []MethodSummary, src string, o *Options) tables.Table {
-	t := tables.Table{ID: "method_errors", Title: "Method comparison: WMRD and KS against the true G_U (and F_U)", Source: src, Section: secMethods, Order: 1,
+	t := tables.Table{ID: "method_errors", Title: "Method comparison: WMRD and KS against the true G_U (and F_U)", Source: src, Section: tables.SectionMethods, Order: 1,
 		Columns: []tables.Column{{Name: "sampler", Kind: tables.String}, {Name: "kind", Kind: tables.String}, {Name: "method", Kind: tables.String},
 			{Name: "pages", Kind: tables.Int}, {Name: "mean WMRD", Kind: tables.Float}, {Name: "median WMRD", Kind: tables.Float},
 			{Name: "mean KS", Kind: tables.Float}, {Name: "median KS", Kind: tables.Float}, {Name: "undefined", Kind: tables.Int}, {Name: "class", Kind: tables.String}},
@@ -299,7 +288,7 @@ func xmaxText(x float64) string {
 }
 
 func pageErrorsTable(res *Result, o *Options, topOnly bool) tables.Table {
-	t := tables.Table{ID: "page_errors", Title: "Errors per page, method and sampler", Source: o.source(res) + "; " + res.ReplaySource, Section: secMethods, Order: 2,
+	t := tables.Table{ID: "page_errors", Title: "Errors per page, method and sampler", Source: o.source(res) + "; " + res.ReplaySource, Section: tables.SectionMethods, Order: 2,
 		Columns: []tables.Column{{Name: "page_id", Kind: tables.Int}, {Name: "title", Kind: tables.String}, {Name: "sampler", Kind: tables.String},
 			{Name: "kind", Kind: tables.String}, {Name: "method", Kind: tables.String}, {Name: "WMRD", Kind: tables.Float}, {Name: "KS", Kind: tables.Float},
 			{Name: "points", Kind: tables.Int}, {Name: "x_max", Kind: tables.Float}, {Name: "note", Kind: tables.String}}}
@@ -339,7 +328,7 @@ func (s Scenario) Describe() string {
 // EvidenceSummary); a scenario whose samplers were replayed only on
 // shorter pages (all in all) says "too few" instead of a number.
 func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
-	t := tables.Table{ID: "recommendation", Title: "Recommended method per scenario, with its measured error", Source: src, Section: secMethods, Order: 3,
+	t := tables.Table{ID: "recommendation", Title: "Recommended method per scenario, with its measured error", Source: src, Section: tables.SectionMethods, Order: 3,
 		Columns: []tables.Column{{Name: "scenario", Kind: tables.String}, {Name: "method", Kind: tables.String}, {Name: "sampler", Kind: tables.String},
 			{Name: "mean WMRD", Kind: tables.Float}, {Name: "mean KS", Kind: tables.Float}, {Name: "best method measured", Kind: tables.String}, {Name: "its mean WMRD", Kind: tables.Float}},
 		Notes: []string{fmt.Sprintf("errors averaged over the replayed pages with ≥ %d intervals; shorter pages are no evidence for a ranking of methods", MinEvidenceIntervals)}}
@@ -415,7 +404,7 @@ func methodFigures(res *Result, rows []EstimateRow, src string) []tables.Figure 
 	}
 	var figs []tables.Figure
 	if m4, ok := find("M4", "G", true); ok {
-		f := tables.Figure{ID: "top_g_m3_m4", Section: secFigures, Order: 1, Source: src, LogX: true, LogY: true,
+		f := tables.Figure{ID: "top_g_m3_m4", Section: tables.SectionEstimates, Order: 1, Source: src, LogX: true, LogY: true,
 			XLabel: "age x (" + res.UnitName + ")", YLabel: "1 − G(x)",
 			Title: fmt.Sprintf("True G_U against M3 and M4 for %s (sampler %s)", title, m4.Sampler)}
 		for _, m := range []string{"truth", "M3", "M4"} {
@@ -429,7 +418,7 @@ func methodFigures(res *Result, rows []EstimateRow, src string) []tables.Figure 
 	}
 	if m2, ok := find("M2", "F", false); ok {
 		// Log x: intervals span decades and F rises near 0 (x = 0 is dropped).
-		f := tables.Figure{ID: "top_f_from_m2", Section: secFigures, Order: 2, Source: src, LogX: true,
+		f := tables.Figure{ID: "top_f_from_m2", Section: tables.SectionEstimates, Order: 2, Source: src, LogX: true,
 			XLabel: "interval x (" + res.UnitName + ")", YLabel: "F(x)",
 			Title: fmt.Sprintf("F_U recovered from M2 against the truth for %s (sampler %s)", title, m2.Sampler)}
 		for _, r := range rows {

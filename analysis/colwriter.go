@@ -36,8 +36,6 @@ type colWriter struct {
 	csvFile   *os.File
 	csv       *csv.Writer
 	pw        *pq.Writer
-	b         *array.RecordBuilder
-	pending   int
 	rows      int64
 	closed    bool
 	csvRecord []string
@@ -85,7 +83,6 @@ func newColWriter(stem string, cols []tables.Column) (*colWriter, error) {
 		os.Remove(w.csvTmp)
 		return nil, err
 	}
-	w.b = w.pw.Builder()
 	w.csv = csv.NewWriter(w.csvFile)
 	header := make([]string, len(cols))
 	for i, c := range cols {
@@ -107,8 +104,9 @@ func (w *colWriter) Append(row []any) error {
 	if len(row) != len(w.cols) {
 		return fmt.Errorf("%s: row has %d cells, want %d", w.stem, len(row), len(w.cols))
 	}
+	b := w.pw.Builder()
 	for i, c := range w.cols {
-		fb := w.b.Field(i)
+		fb := b.Field(i)
 		switch c.Kind {
 		case tables.String:
 			s, _ := row[i].(string)
@@ -137,8 +135,7 @@ func (w *colWriter) Append(row []any) error {
 		return fmt.Errorf("%s.csv: %w", w.stem, err)
 	}
 	w.rows++
-	w.pending++
-	if w.pending >= colWriterGroup {
+	if w.pw.Pending() >= colWriterGroup {
 		return w.flush()
 	}
 	return nil
@@ -159,10 +156,6 @@ func toInt64(c any) int64 {
 }
 
 func (w *colWriter) flush() error {
-	if w.pending == 0 {
-		return nil
-	}
-	w.pending = 0
 	if err := w.pw.Flush(); err != nil {
 		return fmt.Errorf("%s.parquet: %w", w.stem, err)
 	}

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/series"
+	"github.com/revisit-dev/revisit/transform"
 )
 
 // EstimateRow is one replayed estimate (or truth row): a row of the
@@ -83,7 +83,7 @@ func PageErrorsFor(reg replay.Registry, rows []EstimateRow, xmax float64, extra 
 		sampler, kind string
 	}
 	truth := map[key]series.CDF{}
-	exact := map[int64]*ageCDF{} // per page, prepared once
+	exact := map[int64]*transform.Age{} // per page, prepared once
 	for _, r := range rows {
 		if r.Method != "truth" {
 			continue
@@ -98,10 +98,10 @@ func PageErrorsFor(reg replay.Registry, rows []EstimateRow, xmax float64, extra 
 			if !ok {
 				return nil, fmt.Errorf("page %d (%s): in the replay output but not in the dataset (a replay of another dataset?)", r.PageID, r.Title)
 			}
-			g = newAgeCDF(u)
+			g = transform.NewAge(u)
 			exact[r.PageID] = g
 		}
-		if err := checkTruth(r, g.at); err != nil {
+		if err := checkTruth(r, g.At); err != nil {
 			return nil, err
 		}
 	}
@@ -132,7 +132,7 @@ func PageErrorsFor(reg replay.Registry, rows []EstimateRow, xmax float64, extra 
 		}
 		var truthAt TruthFunc
 		if g := exact[r.PageID]; g != nil && r.Kind == "G" {
-			truthAt = g.at
+			truthAt = g.At
 		}
 		e, err := Compare(est, tr, xmax, m.Step && r.Kind == "G", extra, truthAt)
 		if err != nil {
@@ -142,48 +142,6 @@ func PageErrorsFor(reg replay.Registry, rows []EstimateRow, xmax float64, extra 
 		out = append(out, pe)
 	}
 	return out, nil
-}
-
-// ageCDF is the exact G_U(x) = Σ_i min(U_i, x) / Σ_i U_i of fixed
-// intervals (SPEC §3, as transform.AgeCDF), prepared once — sorted, with
-// prefix sums — for the many evaluations of one page's rows: at ascending
-// points a merge walk costs O(n + m) instead of a sort per call.
-type ageCDF struct {
-	u      []float64 // sorted
-	prefix []float64 // prefix[k] = u[0] + … + u[k−1]
-}
-
-func newAgeCDF(intervals []float64) *ageCDF {
-	u := slices.Clone(intervals)
-	slices.Sort(u)
-	prefix := make([]float64, len(u)+1)
-	for i, v := range u {
-		prefix[i+1] = prefix[i] + v
-	}
-	return &ageCDF{u: u, prefix: prefix}
-}
-
-// at evaluates G_U at ascending xs: with k = #{U_i ≤ x}, the intervals
-// ≤ x contribute themselves and the others x each:
-// G_U(x) = (prefix[k] + (n − k)·x) / prefix[n]; 0 for x ≤ 0 or no time.
-func (a *ageCDF) at(xs []float64) []float64 {
-	n := len(a.u)
-	total := a.prefix[n]
-	g := make([]float64, len(xs))
-	k := 0
-	for i, x := range xs {
-		if total <= 0 || x <= 0 {
-			continue
-		}
-		if i > 0 && x < xs[i-1] { // not ascending: search afresh
-			k = sort.Search(n, func(j int) bool { return a.u[j] > x })
-		}
-		for k < n && a.u[k] <= x {
-			k++
-		}
-		g[i] = (a.prefix[k] + float64(n-k)*x) / total
-	}
-	return g
 }
 
 // truthTol is how far a replay's tabulated truth may be from the exact

@@ -2,13 +2,11 @@ package analysis
 
 import (
 	"context"
-	"github.com/revisit-dev/revisit/internal/stagetest"
-	"github.com/revisit-dev/revisit/replay"
 	"math"
 	"strings"
 	"testing"
 
-	"github.com/revisit-dev/revisit/model"
+	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -186,34 +184,6 @@ func TestPageErrorsExactTruth(t *testing.T) {
 	}
 	if _, err := PageErrors(rows, 3, 1, map[int64][]float64{8: {2.5, 0.5}}); err == nil || !strings.Contains(err.Error(), "not in the dataset") {
 		t.Errorf("page missing from the dataset: %v, want an error", err)
-	}
-}
-
-// TestAgeCDFReference: the prepared exact G_U equals transform.AgeCDF (the
-// reference, one sort per call) bit for bit, at ascending points that hit
-// interval values exactly, at x ≤ 0 and beyond the largest interval, and
-// at points out of order.
-func TestAgeCDFReference(t *testing.T) {
-	r := model.NewRand(3, 3)
-	u := make([]float64, 500)
-	for i := range u {
-		u[i] = math.Round(10*r.ExpFloat64()) / 4 // ties, and grid points equal to intervals
-	}
-	xs := stagetest.Grid(0.05, 40)
-	xs = append([]float64{-1}, xs...)
-	g := newAgeCDF(u)
-	want := transform.AgeCDF(u, xs).P
-	for i, v := range g.at(xs) {
-		if v != want[i] {
-			t.Fatalf("G(%g) = %v, reference %v", xs[i], v, want[i])
-		}
-	}
-	shuffled := []float64{3, 0.25, 40, 1, 0}
-	want = transform.AgeCDF(u, shuffled).P
-	for i, v := range g.at(shuffled) {
-		if v != want[i] {
-			t.Errorf("out of order: G(%g) = %v, reference %v", shuffled[i], v, want[i])
-		}
 	}
 }
 

@@ -282,7 +282,7 @@ func RunShard(ctx context.Context, opt Options, sp shard.Spec) error {
 		bw := bufio.NewWriterSize(f, 1<<16)
 		enc := gob.NewEncoder(bw)
 		var rows []EstimateRow
-		p, err := pass(ctx, r.Each, opt, sp, &rows, func(string) error { return nil }, func(pos int64, st PageStats) error {
+		p, err := pass(ctx, r.Each, opt, sp, NewLillieforsNull(opt.Seed, opt.Reps), &rows, func(string) error { return nil }, func(pos int64, st PageStats) error {
 			return enc.Encode(posStats{pos, st})
 		})
 		if err != nil {
@@ -372,7 +372,7 @@ func MergeShards(ctx context.Context, dirs []string, out string, estimates func(
 			return err
 		}
 		var err error
-		res, err = finishTables(ctx, m, rows, opt, tmp)
+		res, err = finishTables(ctx, m, rows, opt, NewLillieforsNull(opt.Seed, opt.Reps), tmp)
 		return err
 	})
 	if err != nil {

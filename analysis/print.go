@@ -2,13 +2,13 @@ package analysis
 
 import (
 	"fmt"
-	"github.com/revisit-dev/revisit/internal/human"
 	"io"
 	"math"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 )
 

@@ -160,7 +160,9 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 		}
 	}()
 	var rows []EstimateRow
-	p, err := pass(ctx, pages, opt, shard.Spec{}, &rows, func(unitName string) (err error) {
+	// One Lilliefors null cache for the pass and the closest pages after it.
+	null := NewLillieforsNull(opt.Seed, opt.Reps)
+	p, err := pass(ctx, pages, opt, shard.Spec{}, null, &rows, func(unitName string) (err error) {
 		statsW, err = newColWriter(filepath.Join(out, "page_stats"), pageStatsColumns(unitName))
 		return err
 	}, func(_ int64, st PageStats) error {
@@ -172,15 +174,16 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 	if err := statsW.Close(); err != nil {
 		return nil, fmt.Errorf("analyze: %w", err)
 	}
-	return finishTables(ctx, p, rows, opt, out)
+	return finishTables(ctx, p, rows, opt, null, out)
 }
 
 // pass reads the pages of shard sp (every page for the zero Spec) once and
-// returns the additive partial statistics (Partial). The replay rows, if
+// returns the additive partial statistics (Partial). null caches the
+// Lilliefors null distributions of the screen (see screenOptions). The replay rows, if
 // any, are read into *rows (all of them: the row order is the order of
 // the error tables). begin is called with the unit name before the first
 // page; stat with each owned page's dataset position and statistics.
-func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, rows *[]EstimateRow,
+func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, null *LillieforsNull, rows *[]EstimateRow,
 	begin func(unitName string) error, stat func(pos int64, st PageStats) error) (*Partial, error) {
 	p := &Partial{Tool: "revisit", Shard: sp.String(), I: sp.I, N: sp.N, Opt: partialOptionsOf(&opt), Unit: opt.Unit, Bins: map[int]int64{}}
 	if p.Unit == 0 {
@@ -202,9 +205,7 @@ func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, row
 	top := transform.NewTopKeeper(opt.Top)
 	keep := newLocalizedKeeper(&opt)
 	agg := newBottomK(opt.AggregateMax, opt.Seed)
-	// One Lilliefors null distribution per sample size, shared by the pages.
-	sopt := ScreenOptions{MinUpdates: opt.MinUpdates, Band: opt.Band, MaxLag: opt.MaxLag, Reps: opt.Reps,
-		Null: NewLillieforsNull(opt.Seed, opt.Reps)}
+	sopt := screenOptions(&opt, null)
 	// The replay output is read first: the pass over the pages keeps the
 	// intervals of the replayed ones, from which the error tables take the
 	// exact G_U (PageErrors).
@@ -235,7 +236,8 @@ func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, row
 		if !sp.Owns(pg.ID) {
 			return nil
 		}
-		st := Stats(pg, p.Unit)
+		u := transform.Intervals(pg.Updates, p.Unit)
+		st := statsOf(pg, p.Unit, u)
 		if err := stat(pos, st); err != nil {
 			return err
 		}
@@ -251,7 +253,6 @@ func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, row
 		if keep != nil {
 			keep.Offer(pg)
 		}
-		u := transform.Intervals(pg.Updates, p.Unit)
 		if _, ok := replayed[pg.ID]; ok {
 			replayed[pg.ID] = u
 		}
@@ -329,14 +330,15 @@ func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, row
 
 // finishTables computes the tables of a whole dataset from its Partial (one, or
 // the merge of every shard's) and writes them into out; rows are the
-// replay rows (nil without a replay).
-func finishTables(ctx context.Context, p *Partial, rows []EstimateRow, opt Options, out string) (*Result, error) {
+// replay rows (nil without a replay). null caches the Lilliefors null
+// distributions for the closest pages not checked in the pass (the
+// pass's own cache when there was one pass).
+func finishTables(ctx context.Context, p *Partial, rows []EstimateRow, opt Options, null *LillieforsNull, out string) (*Result, error) {
 	res := &Result{Unit: p.Unit, UnitName: transform.UnitName(p.Unit), Pages: p.Pages, Updates: p.Updates,
 		Intervals: p.Intervals, First: p.First, Last: p.Last, Screened: p.Screened, InBand: p.InBand,
 		ReplaySource: p.ReplaySource}
 	logf(opt.Log, "analyze: %d pages, %d intervals, %d screened (≥ %d updates), %d in the band", res.Pages, res.Intervals, res.Screened, opt.MinUpdates, res.InBand)
-	sopt := ScreenOptions{MinUpdates: opt.MinUpdates, Band: opt.Band, MaxLag: opt.MaxLag, Reps: opt.Reps,
-		Null: NewLillieforsNull(opt.Seed, opt.Reps)}
+	sopt := screenOptions(&opt, null)
 	for _, c := range p.CoVs {
 		res.CoVs = append(res.CoVs, c.V)
 	}
@@ -479,4 +481,11 @@ func empiricalSurvival(u []float64) [][2]float64 {
 		out = append(out, [2]float64{s[i], float64(n-i) / float64(n)})
 	}
 	return out
+}
+
+// screenOptions are the Poisson screen's options from opt, with null (one
+// Lilliefors null distribution per sample size, shared by the pages; see
+// LillieforsNull) as the null cache.
+func screenOptions(opt *Options, null *LillieforsNull) ScreenOptions {
+	return ScreenOptions{MinUpdates: opt.MinUpdates, Band: opt.Band, MaxLag: opt.MaxLag, Reps: opt.Reps, Null: null}
 }

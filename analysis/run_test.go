@@ -3,7 +3,6 @@ package analysis
 import (
 	"context"
 	"encoding/csv"
-	"github.com/revisit-dev/revisit/internal/stagetest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/stagetest"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
@@ -39,15 +39,15 @@ func synthPages() []series.Page {
 	}
 }
 
-// TestRunDataset writes a dataset, runs the analysis on it with a replay
-// reader that returns hand-made rows, and checks what lands in OUT.
-func TestRunDataset(t *testing.T) {
+// writeDataset writes pages, in order, as a dataset in a fresh temporary
+// directory and returns its path.
+func writeDataset(t *testing.T, pages []series.Page) string {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "ds")
 	w, err := dataset.Create(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages := synthPages()
 	for i := range pages {
 		if err := w.Write(&pages[i]); err != nil {
 			t.Fatal(err)
@@ -56,6 +56,14 @@ func TestRunDataset(t *testing.T) {
 	if err := w.Close(nil); err != nil {
 		t.Fatal(err)
 	}
+	return dir
+}
+
+// TestRunDataset writes a dataset, runs the analysis on it with a replay
+// reader that returns hand-made rows, and checks what lands in OUT.
+func TestRunDataset(t *testing.T) {
+	pages := synthPages()
+	dir := writeDataset(t, pages)
 	grid := stagetest.Grid(1, 10)
 	truth := transform.AgeCDF(transform.Intervals(pages[0].Updates, 3600), grid)
 	rows := []EstimateRow{

@@ -32,7 +32,12 @@ type PageStats struct {
 // intervals in unit seconds. Pages with fewer than 3 updates have NaN
 // variance and CoV (fewer than 2 intervals).
 func Stats(p *series.Page, unit float64) PageStats {
-	u := transform.Intervals(p.Updates, unit)
+	return statsOf(p, unit, transform.Intervals(p.Updates, unit))
+}
+
+// statsOf is Stats with the page's intervals u (transform.Intervals in
+// unit) already computed, for a caller that needs them as well.
+func statsOf(p *series.Page, unit float64, u []float64) PageStats {
 	s := PageStats{
 		PageID: p.ID, Source: p.Source, Title: p.Title, Group: p.Group,
 		Updates: len(p.Updates), Intervals: len(u),

@@ -3,13 +3,13 @@ package analysis
 import (
 	"context"
 	"encoding/csv"
-	"github.com/revisit-dev/revisit/internal/stagetest"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/revisit-dev/revisit/internal/stagetest"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"

@@ -96,8 +96,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("unit must be > 0 s")
 	case !(c.TalkFraction >= 0 && c.TalkFraction <= 1):
 		return fmt.Errorf("talk fraction must be in [0, 1]")
-	case checkRates(c.RevertRate, c.BotRate) != nil:
-		return checkRates(c.RevertRate, c.BotRate)
+	case !(c.RevertRate >= 0 && c.RevertRate <= 1) || !(c.BotRate >= 0 && c.BotRate <= 1) || c.RevertRate+c.BotRate > 1:
+		return fmt.Errorf("revert and bot rates must lie in [0, 1] with a sum ≤ 1, got %g and %g", c.RevertRate, c.BotRate)
 	case c.Start.Unix() < 0 || c.Start.Unix()+c.Span > 253402300799:
 		return fmt.Errorf("the window must lie between 1970 and 9999")
 	}

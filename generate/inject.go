@@ -1,7 +1,6 @@
 package generate
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/revisit-dev/revisit/model"
@@ -110,11 +109,4 @@ func injectedTruth(p *Page) *InjectedTruth {
 		}
 	}
 	return &t
-}
-
-func checkRates(revert, bot float64) error {
-	if !(revert >= 0 && revert <= 1) || !(bot >= 0 && bot <= 1) || revert+bot > 1 {
-		return fmt.Errorf("revert and bot rates must lie in [0, 1] with a sum ≤ 1, got %g and %g", revert, bot)
-	}
-	return nil
 }

@@ -276,33 +276,41 @@ func curveStyles(cs []tables.Curve) []curveStyle {
 			break
 		}
 		if !found {
-			// Every colour is taken: the first free pair, solid first for
-			// solid curves, dashed first for dashed ones.
-			for _, col := range palette {
-				if found {
-					break
-				}
-				order := append([]int{-1}, 0, 1, 2, 3)
-				if c.Dashed {
-					order = []int{0, 1, 2, 3, -1}
-				}
-				for _, d := range order {
-					if st := (curveStyle{col, d}); !used[st] {
-						take(i, st)
-						found = true
-						break
-					}
-				}
+			st, ok := freeStyle(used, c.Dashed)
+			if !ok { // more than 40 curves: styles repeat
+				st = curveStyle{palette[i%len(palette)], -1}
 			}
-		}
-		if !found { // more than 40 curves: styles repeat
-			take(i, curveStyle{palette[i%len(palette)], -1})
+			take(i, st)
 		}
 		if k != "" && !c.Dashed {
 			byKey[k] = out[i].col
 		}
 	}
 	return out
+}
+
+// freeStyle is, once every colour is taken, the first pair of colour and
+// dash pattern no curve uses: colours in palette order, each solid first
+// for a solid curve, dashed first (in dashes order) for a dashed one.
+func freeStyle(used map[curveStyle]bool, dashed bool) (curveStyle, bool) {
+	var order []int
+	if !dashed {
+		order = append(order, -1)
+	}
+	for d := range dashes {
+		order = append(order, d)
+	}
+	if dashed {
+		order = append(order, -1)
+	}
+	for _, col := range palette {
+		for _, d := range order {
+			if st := (curveStyle{col, d}); !used[st] {
+				return st, true
+			}
+		}
+	}
+	return curveStyle{}, false
 }
 
 // dataPlotter wraps a plotter that draws data (a curve, a histogram), so
@@ -937,7 +945,7 @@ func Unplottable(f *tables.Figure) string {
 	}
 	if len(singles) == 0 {
 		if hidden > 0 {
-			return fmt.Sprintf("Not drawn: no point with a positive value to show on the logarithmic axes (%s left out).", plural(int64(hidden), "point"))
+			return fmt.Sprintf("Not drawn: no point with a positive value to show on the logarithmic axes (%s left out).", human.Count(int64(hidden), "point", "points"))
 		}
 		return "Not drawn: there is no point to plot."
 	}

@@ -154,9 +154,10 @@ func numeric(k tables.Kind) bool {
 	return false
 }
 
-// cell returns row[j], or nil when the row is short.
+// cell returns row[j], or nil when the row is short or j < 0 (a column
+// col did not find).
 func cell(row []any, j int) any {
-	if j < len(row) {
+	if j >= 0 && j < len(row) {
 		return row[j]
 	}
 	return nil

@@ -71,18 +71,19 @@ func findings(b *tables.Bundle) []finding {
 	} else if t := findTable(b, "screen_closest"); t != nil {
 		add(t.ID, hurstFinding(hurstFromWide(t)))
 	}
-	agg, top := findTable(b, "tail_fits_aggregate"), findTable(b, "tail_fits_top")
+	// The top page's fit is told when there is no aggregate table, or
+	// when it names another winner.
+	agg := findTable(b, "tail_fits_aggregate")
+	var aggBest string
 	if agg != nil {
-		s, best := tailFinding(agg, "the intervals of all pages together")
+		var s string
+		s, aggBest = tailFinding(agg, "the intervals of all pages together")
 		add(agg.ID, s)
-		if top != nil {
-			if s2, best2 := tailFinding(top, "the top page's intervals"); best2 != "" && best2 != best {
-				add(top.ID, s2)
-			}
+	}
+	if t := findTable(b, "tail_fits_top"); t != nil {
+		if s, best := tailFinding(t, "the top page's intervals"); agg == nil || (best != "" && best != aggBest) {
+			add(t.ID, s)
 		}
-	} else if top != nil {
-		s, _ := tailFinding(top, "the top page's intervals")
-		add(top.ID, s)
 	}
 	if t := findTable(b, "recommendation"); t != nil {
 		add(t.ID, recommendFindings(t)...)
@@ -116,36 +117,17 @@ func col(t *tables.Table, name string) int {
 }
 
 func cellFloat(r []any, j int) float64 {
-	if j < 0 {
-		return math.NaN()
-	}
 	if f, ok := asFloat(cell(r, j)); ok {
 		return f
 	}
 	return math.NaN()
 }
 
-func cellInt(r []any, j int) (int64, bool) {
-	if j < 0 {
-		return 0, false
-	}
-	return asInt(cell(r, j))
-}
+func cellInt(r []any, j int) (int64, bool) { return asInt(cell(r, j)) }
 
 func cellString(r []any, j int) string {
-	if j < 0 {
-		return ""
-	}
 	s, _ := cell(r, j).(string)
 	return s
-}
-
-// plural is "1 page", "2 pages".
-func plural(n int64, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return human.Comma(n) + " " + word + "s"
 }
 
 // sig2 prints f rounded to two significant digits, in plain decimals
@@ -176,7 +158,7 @@ func corpusFinding(t *tables.Table) string {
 	if !ok1 || !ok2 {
 		return ""
 	}
-	s := fmt.Sprintf("The corpus holds %s with %s", plural(pages, "page"), plural(updates, "update"))
+	s := fmt.Sprintf("The corpus holds %s with %s", human.Count(pages, "page", "pages"), human.Count(updates, "update", "updates"))
 	first, okf := cellInt(r, col(t, "first"))
 	last, okl := cellInt(r, col(t, "last"))
 	if okf && okl && last > first {
@@ -207,7 +189,7 @@ func screenFinding(t *tables.Table) string {
 	minUpd := t.Columns[1].Name // "≥ 100 updates"
 	band := t.Columns[2].Name   // "|v − 1| ≤ 0.1"
 	if n[1] == 0 {
-		return fmt.Sprintf("Poisson screen: none of the %s has %s, so no page could be screened.", plural(n[0], "page"), minUpd)
+		return fmt.Sprintf("Poisson screen: none of the %s has %s, so no page could be screened.", human.Count(n[0], "page", "pages"), minUpd)
 	}
 	what := "page"
 	if n[1] != 1 {
@@ -580,7 +562,7 @@ func stalenessFinding(t *tables.Table) string {
 		where = "on the one page measured"
 	}
 	s := fmt.Sprintf("Cost of assuming Poisson for a crawler (%s): %s the real staleness is %s× what the Poisson model predicts%s, and the longest revisit interval that keeps staleness within ε is %s× the Poisson model's%s",
-		plural(int64(n), "page"), where, sig2(ms), rng(si), sig2(md), rng(di))
+		human.Count(int64(n), "page", "pages"), where, sig2(ms), rng(si), sig2(md), rng(di))
 	// Within 5 % of 1 the direction is noise: say nothing about it.
 	switch {
 	case md > 1.05:

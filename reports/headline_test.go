@@ -228,3 +228,20 @@ func TestMethodTableGroupsRuledOff(t *testing.T) {
 		t.Errorf("group starts %v, want [false false false true]", got)
 	}
 }
+
+// A hurst_closest table without a page_id column (read from a results
+// directory written by hand or by another tool) gives its sentence, keyed
+// by title alone, rather than a panic on the missing column.
+func TestHeadlineHurstWithoutPageID(t *testing.T) {
+	cols := []tables.Column{{Name: "title", Kind: tables.String}, {Name: "estimator", Kind: tables.String},
+		{Name: "H", Kind: tables.Float}, {Name: "95% low", Kind: tables.Float}, {Name: "95% high", Kind: tables.Float}}
+	b := &tables.Bundle{Tables: []tables.Table{{ID: "hurst_closest", Columns: cols, Rows: [][]any{
+		{"a", "DFA-1", 0.70, 0.66, 0.74},
+		{"a", "local Whittle", 0.80, 0.70, 0.90},
+	}}}}
+	got := Headline(b)
+	want := "Long memory: on “a”, the page closest to Poisson, the Hurst exponent is H = 0.70 by DFA-1 (95%: 0.66–0.74) and 0.80 by local Whittle (95%: 0.70–0.90); both intervals lie above 0.5, the value of a Poisson process: its intervals are long-range dependent."
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -2,8 +2,11 @@ package transform
 
 import (
 	"math"
+	"slices"
 	"testing"
 
+	"github.com/revisit-dev/revisit/internal/stagetest"
+	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -120,5 +123,54 @@ func TestAgeQuantileNaive(t *testing.T) {
 	}
 	if got := AgeQuantile(nil, 0.99); got != 0 {
 		t.Errorf("no interval: %g, want 0", got)
+	}
+}
+
+// ageCDFReference is G_U by one sort and a binary search per point (the
+// way AgeCDF computed it before Age): the reference of TestAgeReference.
+func ageCDFReference(intervals, grid []float64) []float64 {
+	u := slices.Clone(intervals)
+	slices.Sort(u)
+	prefix := make([]float64, len(u)+1)
+	for i, v := range u {
+		prefix[i+1] = prefix[i] + v
+	}
+	total := prefix[len(u)]
+	p := make([]float64, len(grid))
+	for i, x := range grid {
+		if total <= 0 || x <= 0 {
+			continue
+		}
+		k := upperBound(u, x)
+		p[i] = (prefix[k] + float64(len(u)-k)*x) / total
+	}
+	return p
+}
+
+// TestAgeReference: the prepared exact G_U (Age, a merge walk) equals the
+// reference (one sort and a binary search per point) bit for bit, at
+// ascending points that hit interval values exactly, at x ≤ 0 and beyond
+// the largest interval, and at points out of order.
+func TestAgeReference(t *testing.T) {
+	r := model.NewRand(3, 3)
+	u := make([]float64, 500)
+	for i := range u {
+		u[i] = math.Round(10*r.ExpFloat64()) / 4 // ties, and grid points equal to intervals
+	}
+	xs := stagetest.Grid(0.05, 40)
+	xs = append([]float64{-1}, xs...)
+	g := NewAge(u)
+	want := ageCDFReference(u, xs)
+	for i, v := range g.At(xs) {
+		if v != want[i] {
+			t.Fatalf("G(%g) = %v, reference %v", xs[i], v, want[i])
+		}
+	}
+	shuffled := []float64{3, 0.25, 40, 1, 0}
+	want = ageCDFReference(u, shuffled)
+	for i, v := range g.At(shuffled) {
+		if v != want[i] {
+			t.Errorf("out of order: G(%g) = %v, reference %v", shuffled[i], v, want[i])
+		}
 	}
 }

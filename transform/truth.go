@@ -25,25 +25,54 @@ func IntervalCDF(intervals, grid []float64) series.CDF {
 
 // AgeCDF is the age (residual) distribution of a sample path, the fraction
 // of time the age is ≤ x: G_U(x) = Σ_i min(U_i, x) / Σ_i U_i (SPEC §3),
-// evaluated on grid with sorted intervals and prefix sums in
-// O((n + len(grid)) log n).
+// evaluated on grid by Age in O(n log n + len(grid)).
 func AgeCDF(intervals, grid []float64) series.CDF {
+	a := NewAge(intervals)
+	return series.CDF{Method: "truth G_U", X: slices.Clone(grid), P: a.At(grid), Samples: len(a.u)}
+}
+
+// Age is the exact G_U(x) = Σ_i min(U_i, x) / Σ_i U_i of fixed intervals
+// (SPEC §3) prepared once — sorted, with prefix sums — for many
+// evaluations (one page's many estimate rows): at ascending points a
+// merge walk costs O(n + m) instead of a sort per call.
+type Age struct {
+	u      []float64 // sorted
+	prefix []float64 // prefix[k] = u[0] + … + u[k−1]
+}
+
+// NewAge prepares the intervals (copied: the caller's slice is left as is).
+func NewAge(intervals []float64) *Age {
 	u := slices.Clone(intervals)
 	slices.Sort(u)
 	prefix := make([]float64, len(u)+1)
 	for i, v := range u {
 		prefix[i+1] = prefix[i] + v
 	}
-	total := prefix[len(u)]
-	p := make([]float64, len(grid))
-	for i, x := range grid {
+	return &Age{u: u, prefix: prefix}
+}
+
+// At evaluates G_U at xs (ascending for the merge walk; a point below its
+// predecessor is searched afresh): with k = #{U_i ≤ x}, the intervals
+// ≤ x contribute themselves and the others x each:
+// G_U(x) = (prefix[k] + (n − k)·x) / prefix[n]; 0 for x ≤ 0 or no time.
+func (a *Age) At(xs []float64) []float64 {
+	n := len(a.u)
+	total := a.prefix[n]
+	g := make([]float64, len(xs))
+	k := 0
+	for i, x := range xs {
 		if total <= 0 || x <= 0 {
 			continue
 		}
-		k := upperBound(u, x) // intervals ≤ x contribute themselves, the rest x each
-		p[i] = (prefix[k] + float64(len(u)-k)*x) / total
+		if i > 0 && x < xs[i-1] { // not ascending: search afresh
+			k = upperBound(a.u, x)
+		}
+		for k < n && a.u[k] <= x {
+			k++
+		}
+		g[i] = (a.prefix[k] + float64(n-k)*x) / total
 	}
-	return series.CDF{Method: "truth G_U", X: slices.Clone(grid), P: p, Samples: len(u)}
+	return g
 }
 
 // MeanInterval is E[U] of the path, Σ U_i / n (0 for no intervals).
