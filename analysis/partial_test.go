@@ -11,7 +11,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/stagetest"
 	"github.com/revisit-dev/revisit/model"
@@ -87,20 +86,8 @@ func shardPages() []series.Page {
 // closest pages, top pages, tail fits on a sample smaller than the
 // intervals, page errors from a replay, NHPP and staleness.
 func TestShardMergeEqualsAnalyze(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "ds")
-	w, err := dataset.Create(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	pages := shardPages()
-	for i := range pages {
-		if err := w.Write(&pages[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(nil); err != nil {
-		t.Fatal(err)
-	}
+	dir := writeDataset(t, pages)
 	grid := stagetest.Grid(1, 10)
 	var rows []EstimateRow
 	for _, k := range []int{0, 4, 9, 13} { // pages in several shards
