@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/revisit-dev/revisit/internal/stagetest"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/stagetest"
 	"github.com/revisit-dev/revisit/transform"
 )
 
@@ -42,7 +42,6 @@ func writeTraceLog(t *testing.T, path string, urls int, seed uint64) {
 		t.Fatal(err)
 	}
 }
-
 
 // Each shard estimates exactly the URLs whose page id hashes to it, and
 // merging N = 1, 2 and 5 shards (some owning no URL) gives the files of

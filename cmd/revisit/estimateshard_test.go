@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/revisit-dev/revisit/internal/stagetest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/revisit-dev/revisit/internal/stagetest"
 	"github.com/revisit-dev/revisit/replay"
 )
 
@@ -181,4 +181,3 @@ func TestEstimateShardsSeparateProcesses(t *testing.T) {
 		}
 	}
 }
-

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/revisit-dev/revisit/internal/stagetest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/revisit-dev/revisit/internal/stagetest"
 	"github.com/revisit-dev/revisit/replay"
 )
 
