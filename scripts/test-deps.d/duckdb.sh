@@ -13,4 +13,7 @@ if ! command -v npm >/dev/null 2>&1; then
 fi
 echo "duckdb.sh: installing @duckdb/node-api into $dir" >&2
 cd "$dir"
-npm install --no-audit --no-fund --loglevel=error >&2
+# npm ci installs exactly the committed lock file and never rewrites it,
+# so a test run leaves `git status` clean (npm install added the optional
+# platform packages to the lock file).
+npm ci --no-audit --no-fund --loglevel=error >&2
