@@ -9,6 +9,7 @@ DEMO    ?= demo-out
 all: build
 
 build:
+	@test -x $(BIN) || echo "building $(BIN): the first build downloads and compiles the dependencies (about 2–3 minutes on 2 cores)"
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/revisit
 
 # Everything the tests need beyond Go (DuckDB for interop checks, Chromium
