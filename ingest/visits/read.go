@@ -44,6 +44,13 @@ type Options struct {
 	// Each URL is then estimated when the next begins, and only one
 	// URL's captures are held. A URL out of order is a bad record.
 	Sorted bool
+	// Importance and URLs are the Bing trace's companion files
+	// (urlid_imp.txt, url_urlid_hostid.txt), read before the inputs; an
+	// input whose first line has their form is read as one, too (unless
+	// Format is given). A trace URL_ID they list gets its importance
+	// (Observed.Importance) and its URL (Observed.ID, the URL_ID kept as
+	// Observed.Source).
+	Importance, URLs string
 }
 
 // Defaults of Options.
@@ -119,12 +126,10 @@ type rec struct {
 
 const (
 	fAbsent uint8 = 1 << iota // the capture saw no page
-	fPrev                     // a trace's crawl before the first visit
 )
 
 type group struct {
-	recs  []rec
-	trace bool
+	recs []rec
 }
 
 type reader struct {
@@ -141,6 +146,8 @@ type reader struct {
 	cur    string              // Sorted: the URL being read
 	done   string              // Sorted: the last URL passed to fn
 	any    bool                // Sorted: some URL was passed to fn
+	imp    map[string]float64  // URL_ID → importance (Options.Importance)
+	urls   map[string]string   // URL_ID → URL (Options.URLs)
 }
 
 // Read reads the inputs (paths, "-" for standard input), groups their
@@ -167,6 +174,10 @@ func Read(ctx context.Context, paths []string, opt Options, fn func(*Observed) e
 	}
 	r := &reader{ctx: ctx, opt: opt, groups: map[string]*group{}, stats: &Stats{Skipped: map[string]int64{}}, fn: fn,
 		traces: map[string]struct{}{}}
+	paths, err := r.companions(paths)
+	if err != nil {
+		return nil, err
+	}
 	for _, p := range paths {
 		if err := r.readInput(p); err != nil {
 			return nil, err
@@ -193,6 +204,41 @@ func Read(ctx context.Context, paths []string, opt Options, fn func(*Observed) e
 	return r.stats, nil
 }
 
+// companions loads the companion files given in the options and those
+// among paths (detected from their first line when the format is auto),
+// and returns the other paths.
+func (r *reader) companions(paths []string) ([]string, error) {
+	for _, c := range []struct{ path, kind string }{{r.opt.Importance, Importance}, {r.opt.URLs, URLs}} {
+		if c.path != "" {
+			if err := r.loadCompanion(c.path, c.kind); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if r.opt.Format != "" && r.opt.Format != "auto" {
+		return paths, nil
+	}
+	var rest []string
+	for _, p := range paths {
+		if p == "-" {
+			rest = append(rest, p)
+			continue
+		}
+		line, err := firstLine(p)
+		if err != nil {
+			return nil, fmt.Errorf("observations %s: %w", p, err)
+		}
+		if kind := sniff(line); kind != "" {
+			if err := r.loadCompanion(p, kind); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		rest = append(rest, p)
+	}
+	return rest, nil
+}
+
 // flush passes URL id's captures to fn and drops them.
 func (r *reader) flush(id string) error {
 	g := r.groups[id]
@@ -202,6 +248,7 @@ func (r *reader) flush(id string) error {
 	if o == nil {
 		return nil
 	}
+	r.companion(o)
 	r.stats.URLs++
 	return r.fn(o)
 }
@@ -345,8 +392,12 @@ func (r *reader) detect(line []byte, st *lineState) error {
 		case strings.HasPrefix(s, "CDX ") || strings.HasPrefix(string(line), " CDX"):
 			f = CDX
 		default:
-			if id, rest, ok := strings.Cut(s, "\t"); ok && id != "" && strings.HasPrefix(strings.TrimSpace(rest), "[") {
+			if isTraceLine(s) {
 				f = Trace
+				break
+			}
+			if isTraceHeader(s) {
+				f, st.header = Trace, true
 				break
 			}
 			fs := strings.Fields(s)
@@ -377,6 +428,8 @@ func (r *reader) detect(line []byte, st *lineState) error {
 				}
 			}
 		}
+	case Trace:
+		st.header = isTraceHeader(s)
 	case LogChanged, LogDigest, LogLastMod:
 		st.comma = ','
 		if strings.Contains(s, "\t") {
@@ -406,6 +459,30 @@ func (r *reader) detect(line []byte, st *lineState) error {
 		st.header = true
 	}
 	return nil
+}
+
+// isTraceLine: "id<TAB>[…" or Bing's "id<TAB>offset<TAB>[…".
+func isTraceLine(s string) bool {
+	id, rest, ok := strings.Cut(s, "\t")
+	if !ok || strings.TrimSpace(id) == "" {
+		return false
+	}
+	rest = strings.TrimSpace(rest)
+	if strings.HasPrefix(rest, "[") {
+		return true
+	}
+	off, rest, ok := strings.Cut(rest, "\t")
+	if _, err := strconv.ParseFloat(strings.TrimSpace(off), 64); !ok || err != nil {
+		return false
+	}
+	return strings.HasPrefix(strings.TrimSpace(rest), "[")
+}
+
+// isTraceHeader: the column names of Bing's urlid_offset_history.txt
+// (URL_ID, First_crawl_time_offset, Crawl_and_change_history).
+func isTraceHeader(s string) bool {
+	fs := strings.Split(strings.ToLower(s), "\t")
+	return len(fs) == 3 && strings.Contains(fs[0], "id") && strings.Contains(fs[1], "offset")
 }
 
 func isDigits(s string) bool {
@@ -603,10 +680,10 @@ func (r *reader) capture(key, ts, stat, digest string) (string, error) {
 	} else {
 		rc.v = fnv64(strings.TrimPrefix(digest, "sha1:"))
 	}
-	return r.add(key, rc, false)
+	return r.add(key, rc)
 }
 
-func (r *reader) add(id string, rc rec, trace bool) (string, error) {
+func (r *reader) add(id string, rc rec) (string, error) {
 	if _, dup := r.traces[id]; dup {
 		return "duplicate", fmt.Errorf("URL %q: a trace line and other observations of the same id", id)
 	}
@@ -625,7 +702,7 @@ func (r *reader) add(id string, rc rec, trace bool) (string, error) {
 	}
 	g := r.groups[id]
 	if g == nil {
-		g = &group{trace: trace}
+		g = &group{}
 		// a copy: id is a piece of the whole line, which the map key
 		// would otherwise keep alive
 		r.groups[strings.Clone(id)] = g
@@ -640,70 +717,215 @@ func (r *reader) add(id string, rc rec, trace bool) (string, error) {
 	return "", nil
 }
 
-// traceLine reads "id<TAB>[[days, changed], …]": days since the previous
-// crawl (the first since a crawl before the first listed), changed 0/1 or
-// true/false. Times are whole seconds: round(days·86400) per delay.
+// traceLine reads one change-bit trace line, in either form:
+//
+//   - Bing's "URL_ID<TAB>first_crawl_offset<TAB>[[d, c], …]": the first
+//     crawl at the offset (days since the collection began) is a visit
+//     with content, a reference (nothing is known before it), and pair k
+//     is the crawl d days after the previous one, c = 1 when the page
+//     changed since it; every pair is an interval between two real crawls;
+//   - "id<TAB>[[d, c], …]" (what revisit writes): the first pair's delay is
+//     since a crawl before the first listed, at time 0. A first pair
+//     [0, c] means there was none. A first pair [d, 0] is an unchanged
+//     interval after that crawl, which becomes a reference visit at 0; a
+//     first pair [d, 1] is a change (or the creation: replay writes the
+//     crawl before a page existed so) since the crawl at 0, which is kept
+//     as Observed.HasPrev with FirstChanged.
+//
+// c is 0/1 or true/false. Times are whole seconds: round(days·86400) per
+// delay (round(offset·86400) for the first crawl); crawls in the same
+// second are merged (changed bits or-ed, counted as same_second). The
+// pair list is scanned in place, not decoded into values: a line of more
+// pairs than the cap of captures is refused before any visit is made.
 func (r *reader) traceLine(line []byte) (string, error) {
 	id, rest, ok := bytes.Cut(line, []byte{'\t'})
-	if !ok || len(bytes.TrimSpace(id)) == 0 {
-		return "fields", errors.New("want id<TAB>[[days_since_prev_crawl, changed], …]")
+	id = bytes.TrimSpace(id)
+	if !ok || len(id) == 0 {
+		return "fields", errors.New("want id<TAB>[[days_since_prev_crawl, changed], …] or id<TAB>first_crawl_offset<TAB>[[…], …]")
 	}
-	var pairs [][]json.RawMessage
-	if err := json.Unmarshal(rest, &pairs); err != nil {
-		return "json", fmt.Errorf("trace: %v", err)
+	rest = bytes.TrimSpace(rest)
+	var t0 int64
+	offset := false
+	if len(rest) == 0 || rest[0] != '[' {
+		off, pairs, ok := bytes.Cut(rest, []byte{'\t'})
+		if !ok {
+			return "fields", errors.New("want id<TAB>first_crawl_offset<TAB>[[days_since_prev_crawl, changed], …]")
+		}
+		d, err := strconv.ParseFloat(string(bytes.TrimSpace(off)), 64)
+		if err != nil || !(d >= 0) || d > 1e7 {
+			return "fields", fmt.Errorf("trace: first crawl offset %.40q is not a number of days in [0, 10⁷]", off)
+		}
+		t0, offset, rest = int64(math.Round(d*86400)), true, bytes.TrimSpace(pairs)
 	}
-	if len(pairs) == 0 {
+	// an upper bound of the pairs, before any is decoded: every pair opens
+	// a bracket
+	n := int64(bytes.Count(rest, []byte{'['})) - 1
+	if n < 1 {
 		return "fields", errors.New("trace: no crawl")
 	}
-	recs := make([]rec, 0, len(pairs)+1)
-	var t, same int64 // counted once the whole line is good
-	for i, p := range pairs {
-		if len(p) != 2 {
-			return "fields", fmt.Errorf("trace entry %d: %d values, want [days_since_prev_crawl, changed]", i+1, len(p))
+	if n+1 > r.opt.MaxObservations-r.held {
+		r.fnErr = fmt.Errorf("observations %s: trace %q has %d crawls, more than the %d captures --max-observations allows in memory (with %d held): raise it", r.name, id, n, r.opt.MaxObservations, r.held)
+		return "", nil
+	}
+	o := &Observed{Visits: make([]Visit, 0, n+1)}
+	sc := pairScanner{b: rest}
+	var t, same, pairs int64
+	for i := 0; ; i++ {
+		d, c, more, err := sc.next()
+		if err != nil {
+			return "fields", fmt.Errorf("trace entry %d: %v", i+1, err)
 		}
-		d, err := strconv.ParseFloat(string(p[0]), 64)
-		if err != nil || !(d >= 0) || d > 1e7 {
-			return "fields", fmt.Errorf("trace entry %d: days %s is not a number in [0, 10⁷]", i+1, p[0])
+		if !more {
+			break
 		}
-		var c uint64
-		switch string(p[1]) {
-		case "1", "true":
-			c = 1
-		case "0", "false":
-		default:
-			return "fields", fmt.Errorf("trace entry %d: changed %s is not 0, 1, true or false", i+1, p[1])
-		}
+		pairs++
 		gap := int64(math.Round(d * 86400))
 		switch {
+		case i == 0 && offset:
+			t = t0
+			o.Visits = append(o.Visits, Visit{T: t0})
+			if gap == 0 {
+				same++
+			} else {
+				o.Visits = append(o.Visits, Visit{T: t0 + gap, Changed: c})
+			}
 		case i == 0 && gap == 0: // no crawl before the first
-			recs = append(recs, rec{t: 0, kind: kindChanged, v: c})
-		case i == 0:
-			recs = append(recs, rec{t: 0, kind: kindChanged, flags: fPrev}, rec{t: gap, kind: kindChanged, v: c})
+			o.Visits = append(o.Visits, Visit{T: 0, Changed: c})
+		case i == 0 && c:
+			o.HasPrev, o.Prev, o.FirstChanged = true, 0, true
+			o.Visits = append(o.Visits, Visit{T: gap, Changed: true})
+		case i == 0: // an unchanged interval after a real crawl at 0
+			o.Visits = append(o.Visits, Visit{T: 0}, Visit{T: gap})
 		case gap == 0: // the same second: or-ed into the previous visit
-			recs[len(recs)-1].v |= c
+			o.Visits[len(o.Visits)-1].Changed = o.Visits[len(o.Visits)-1].Changed || c
 			same++
 		default:
-			recs = append(recs, rec{t: t + gap, kind: kindChanged, v: c})
+			o.Visits = append(o.Visits, Visit{T: t + gap, Changed: c})
 		}
 		t += gap
 	}
-	sid := string(bytes.TrimSpace(id))
+	if pairs == 0 {
+		return "fields", errors.New("trace: no crawl")
+	}
+	sid := string(id)
 	_, dup := r.traces[sid]
 	if _, held := r.groups[sid]; dup || held || (r.opt.Sorted && r.any && sid == r.done) {
 		return "duplicate", fmt.Errorf("trace id %q given twice (or also in another log)", sid)
 	}
 	r.in.Records++
-	r.stats.Captures += int64(len(pairs))
+	r.stats.Captures += pairs
+	if offset {
+		r.stats.Captures++ // the first crawl, at the offset
+	}
 	if same > 0 {
 		r.stats.Skipped["same_second"] += same
 	}
 	r.traces[sid] = struct{}{}
-	o := r.build(sid, &group{recs: recs, trace: true})
+	o.ID = sid
+	r.companion(o)
 	r.stats.URLs++
 	if err := r.fn(o); err != nil {
 		r.fnErr = err
 	}
 	return "", nil
+}
+
+// pairScanner reads a trace's pair list [[d, c], …] in place.
+type pairScanner struct {
+	b     []byte
+	i     int
+	begun bool
+	ended bool
+}
+
+func (p *pairScanner) ws() {
+	for p.i < len(p.b) && (p.b[p.i] == ' ' || p.b[p.i] == '\t' || p.b[p.i] == '\r') {
+		p.i++
+	}
+}
+
+func (p *pairScanner) expect(c byte) error {
+	p.ws()
+	if p.i >= len(p.b) || p.b[p.i] != c {
+		if p.i >= len(p.b) {
+			return fmt.Errorf("want %q, the line ends", c)
+		}
+		return fmt.Errorf("want %q at byte %d, found %q", c, p.i, p.b[p.i])
+	}
+	p.i++
+	return nil
+}
+
+// token is the next run of bytes up to a comma, bracket or white space.
+func (p *pairScanner) token() []byte {
+	p.ws()
+	j := p.i
+	for p.i < len(p.b) && p.b[p.i] != ',' && p.b[p.i] != ']' && p.b[p.i] != ' ' && p.b[p.i] != '\t' {
+		p.i++
+	}
+	return p.b[j:p.i]
+}
+
+// next reads one pair: its days d ≥ 0 and changed bit; more is false after
+// the closing bracket (then only white space may follow).
+func (p *pairScanner) next() (d float64, c, more bool, err error) {
+	if p.ended {
+		return 0, false, false, nil
+	}
+	if !p.begun {
+		p.begun = true
+		if err := p.expect('['); err != nil {
+			return 0, false, false, err
+		}
+		p.ws()
+		if p.i < len(p.b) && p.b[p.i] == ']' {
+			p.i++
+			return 0, false, false, p.end()
+		}
+	}
+	if err := p.expect('['); err != nil {
+		return 0, false, false, err
+	}
+	tok := p.token()
+	d, perr := strconv.ParseFloat(string(tok), 64)
+	if perr != nil || !(d >= 0) || d > 1e7 {
+		return 0, false, false, fmt.Errorf("days %.40q is not a number in [0, 10⁷]", tok)
+	}
+	if err := p.expect(','); err != nil {
+		return 0, false, false, err
+	}
+	switch tok := p.token(); string(tok) {
+	case "1", "true":
+		c = true
+	case "0", "false":
+	default:
+		return 0, false, false, fmt.Errorf("changed %.40q is not 0, 1, true or false", tok)
+	}
+	if err := p.expect(']'); err != nil {
+		return 0, false, false, err
+	}
+	p.ws()
+	switch {
+	case p.i < len(p.b) && p.b[p.i] == ',':
+		p.i++
+	case p.i < len(p.b) && p.b[p.i] == ']':
+		p.i++
+		if err := p.end(); err != nil {
+			return 0, false, false, err
+		}
+	default:
+		return 0, false, false, errors.New("want ',' or ']' after a pair")
+	}
+	return d, c, true, nil
+}
+
+func (p *pairScanner) end() error {
+	p.ended = true
+	p.ws()
+	if p.i != len(p.b) {
+		return fmt.Errorf("%d bytes after the closing bracket", len(p.b)-p.i)
+	}
+	return nil
 }
 
 // logTime reads a generic log's time: epoch seconds, RFC 3339 /
@@ -764,7 +986,7 @@ func (r *reader) logLine(line []byte, st *lineState) (string, error) {
 		}
 		rc.v = uint64(lm)
 	}
-	return r.add(id, rc, false)
+	return r.add(id, rc)
 }
 
 // build turns a URL's captures into what the crawler saw (nil when no
@@ -772,18 +994,6 @@ func (r *reader) logLine(line []byte, st *lineState) (string, error) {
 func (r *reader) build(id string, g *group) *Observed {
 	recs := g.recs
 	o := &Observed{ID: id}
-	if g.trace {
-		if recs[0].flags&fPrev != 0 {
-			o.HasPrev, o.Prev = true, recs[0].t
-			recs = recs[1:]
-			o.FirstChanged = recs[0].v == 1
-		}
-		o.Visits = make([]Visit, len(recs))
-		for j, rc := range recs {
-			o.Visits[j] = Visit{T: rc.t, Changed: rc.v == 1}
-		}
-		return o
-	}
 	slices.SortStableFunc(recs, func(a, b rec) int {
 		switch {
 		case a.t < b.t:

@@ -30,6 +30,13 @@ type Observed struct {
 	HasPrev      bool
 	Prev         int64
 	FirstChanged bool
+	// Source is the id in the log when ID is the URL a companion file
+	// gave it (a Bing trace's URL_ID, Options.URLs); "" otherwise.
+	Source string
+	// Importance is the URL's importance score (Options.Importance), when
+	// HasImportance.
+	Importance    float64
+	HasImportance bool
 }
 
 // Formats.
