@@ -66,6 +66,10 @@ type InputStats struct {
 	Size    int64            `json:"size"`
 	Records int64            `json:"records"` // lines with a capture (or a trace)
 	Bad     map[string]int64 `json:"bad,omitempty"`
+	// ResumeKeys counts the Wayback CDX server's pagination footers (an
+	// empty line, or row [], then a one-field resume key) read and passed
+	// over.
+	ResumeKeys int64 `json:"resume_keys,omitempty"`
 }
 
 // Stats are what Read read and left out.
@@ -122,10 +126,13 @@ type rec struct {
 	v     uint64 // digest hash (FNV-1a 64), changed bit, or Last-Modified
 	kind  uint8
 	flags uint8
+	why   uint8 // fSkip: the index of its reason in revisitSkips
 }
 
 const (
-	fAbsent uint8 = 1 << iota // the capture saw no page
+	fAbsent  uint8 = 1 << iota // the capture saw no page
+	fRevisit                   // a revisit record: resolved in build
+	fSkip                      // neither content nor absent (counted): held for the revisits of it
 )
 
 type group struct {
@@ -310,8 +317,10 @@ func (r *reader) bad(reason string) {
 type lineState struct {
 	format string
 	cols   map[string]int // cdx / cdx-json / generic columns
+	nf     int            // cdx, cdx-json: the fields of every line (the legend's or header's; 0: not known yet)
 	comma  byte
 	header bool // the next line is a generic log's header
+	blank  bool // the previous line was empty (cdx) or the row [] (cdx-json): a resume key may follow
 }
 
 // readStream reads one stream (a file or archive member) and returns its
@@ -340,6 +349,7 @@ func (r *reader) readStream(src io.Reader) (string, error) {
 			return st.format, err // the decompressor's (CorruptError) or I/O
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
+			st.blank = true
 			continue
 		}
 		if st.format == "" {
@@ -353,11 +363,14 @@ func (r *reader) readStream(src io.Reader) (string, error) {
 				st.header = false
 				continue
 			}
-			if st.format == CDX && st.cols != nil { // the legend line
+			if st.format == CDX && isLegend(line) { // the legend line
 				continue
 			}
 		}
 		reason, err := r.parseLine(line, &st)
+		if st.format != CDXJSON {
+			st.blank = false
+		}
 		if r.fnErr != nil {
 			return st.format, r.fnErr
 		}
@@ -389,6 +402,8 @@ func (r *reader) detect(line []byte, st *lineState) error {
 		switch {
 		case strings.HasPrefix(s, "["):
 			f = CDXJSON
+		case strings.HasPrefix(s, "{"):
+			f = CCJSON
 		case strings.HasPrefix(s, "CDX ") || strings.HasPrefix(string(line), " CDX"):
 			f = CDX
 		default:
@@ -416,17 +431,8 @@ func (r *reader) detect(line []byte, st *lineState) error {
 	st.format = f
 	switch f {
 	case CDX:
-		if strings.HasPrefix(s, "CDX ") || strings.HasPrefix(string(line), " CDX") {
-			// the legend: N urlkey, b timestamp, s status, k digest
-			st.cols = map[string]int{}
-			for i, c := range strings.Fields(s)[1:] {
-				st.cols[map[string]string{"N": "urlkey", "b": "timestamp", "s": "statuscode", "k": "digest"}[c]] = i
-			}
-			for _, c := range []string{"urlkey", "timestamp", "digest"} {
-				if _, ok := st.cols[c]; !ok {
-					return fmt.Errorf("CDX legend %q has no %s column", s, c)
-				}
-			}
+		if isLegend(line) {
+			return cdxLegend(s, st)
 		}
 	case Trace:
 		st.header = isTraceHeader(s)
@@ -484,6 +490,42 @@ func isTraceHeader(s string) bool {
 	fs := strings.Split(strings.ToLower(s), "\t")
 	return len(fs) == 3 && strings.Contains(fs[0], "id") && strings.Contains(fs[1], "offset")
 }
+
+// cdxLegendFields are the legend letters revisit reads (the IIPC CDX
+// format): N the massaged URL (SURT urlkey), b the timestamp, a the
+// original URL, m the MIME type, s the status, k the digest.
+var cdxLegendFields = map[string]string{"N": "urlkey", "b": "timestamp", "a": "original", "m": "mimetype", "s": "statuscode", "k": "digest"}
+
+// isLegend: " CDX N b a …" (the first byte is the delimiter) or "CDX …".
+func isLegend(line []byte) bool {
+	return bytes.HasPrefix(line, []byte(" CDX ")) || bytes.HasPrefix(line, []byte("CDX "))
+}
+
+// cdxLegend sets st's columns and field count from a legend line: every
+// later line must have exactly its fields (the classic 11-field
+// "N b a m s k r M S V g", the older 9-field "N b a m s k r V g", …).
+func cdxLegend(s string, st *lineState) error {
+	letters := strings.Fields(s)[1:]
+	cols := map[string]int{}
+	for i, c := range letters {
+		if name, ok := cdxLegendFields[c]; ok {
+			cols[name] = i
+		}
+	}
+	for _, c := range []string{"urlkey", "timestamp", "digest"} {
+		if _, ok := cols[c]; !ok {
+			return fmt.Errorf("CDX legend %q has no %s column", s, c)
+		}
+	}
+	st.cols, st.nf = cols, len(letters)
+	return nil
+}
+
+// cdxDefault is the layout of a CDX file without a legend: the Wayback CDX
+// server's default "urlkey timestamp original mimetype statuscode digest
+// length" (7 fields) or the 9- and 11-field index lines, which begin with
+// the same six.
+var cdxDefault = map[string]int{"urlkey": 0, "timestamp": 1, "original": 2, "mimetype": 3, "statuscode": 4, "digest": 5}
 
 func isDigits(s string) bool {
 	if s == "" {
@@ -553,26 +595,36 @@ func fnv64(s string) uint64 {
 func (r *reader) parseLine(line []byte, st *lineState) (string, error) {
 	switch st.format {
 	case CDX:
-		fs := strings.Fields(string(line))
-		ki, ti, si, di := 0, 1, 4, 5
-		if st.cols != nil {
-			ki, ti, di = st.cols["urlkey"], st.cols["timestamp"], st.cols["digest"]
-			si = -1
-			if i, ok := st.cols["statuscode"]; ok {
-				si = i
+		if isLegend(line) { // a legend further down (concatenated files)
+			if err := cdxLegend(strings.TrimSpace(string(line)), st); err != nil {
+				return "legend", err
 			}
+			return "", nil
 		}
-		if len(fs) <= max(ki, ti, si, di) {
-			return "fields", fmt.Errorf("%d fields, want urlkey timestamp original mimetype statuscode digest length", len(fs))
+		fs := strings.Fields(string(line))
+		if len(fs) == 1 && st.blank { // the pagination footer: "", then the resume key
+			r.in.ResumeKeys++
+			return "", nil
 		}
-		st := ""
-		if si >= 0 {
-			st = fs[si]
+		if st.nf == 0 {
+			if len(fs) != 7 && len(fs) != 9 && len(fs) != 11 {
+				return "fields", fmt.Errorf("%d fields: a CDX line without a legend has 7 (urlkey timestamp original mimetype statuscode digest length), 9 or 11; give the \" CDX …\" legend line", len(fs))
+			}
+			st.cols, st.nf = cdxDefault, len(fs)
 		}
-		return r.capture(fs[ki], fs[ti], st, fs[di])
+		if len(fs) != st.nf {
+			return "fields", fmt.Errorf("%d fields, the CDX legend (or first line) has %d", len(fs), st.nf)
+		}
+		get := func(c string) string {
+			if i, ok := st.cols[c]; ok {
+				return fs[i]
+			}
+			return ""
+		}
+		return r.capture(get("urlkey"), get("timestamp"), get("statuscode"), get("digest"), get("mimetype"), get("original"))
 	case CDXJSON:
 		s := strings.TrimSpace(string(line))
-		if s == "]" || s == "[]" {
+		if s == "]" {
 			return "", nil
 		}
 		if strings.HasPrefix(s, "[[") && strings.HasSuffix(s, "]]") && strings.Count(s, "],") > 0 {
@@ -607,22 +659,38 @@ func (r *reader) parseLine(line []byte, st *lineState) (string, error) {
 			return "json", fmt.Errorf("CDX JSON row: %v", err)
 		}
 		return r.cdxRow(row, st)
-	case CDXJ:
-		s := string(line)
-		key, rest, ok1 := strings.Cut(s, " ")
-		ts, js, ok2 := strings.Cut(strings.TrimLeft(rest, " "), " ")
-		if !ok1 || !ok2 {
-			return "fields", errors.New("want SURT timestamp {json}")
+	case CDXJ, CCJSON:
+		s := strings.TrimSpace(string(line))
+		var key, ts, js string
+		if strings.HasPrefix(s, "{") { // the index server's output=json: urlkey and timestamp inside
+			js = s
+		} else {
+			var ok1, ok2 bool
+			key, s, ok1 = strings.Cut(s, " ")
+			ts, js, ok2 = strings.Cut(strings.TrimLeft(s, " "), " ")
+			if !ok1 || !ok2 {
+				return "fields", errors.New("want SURT timestamp {json}")
+			}
 		}
 		var v struct {
-			Digest string          `json:"digest"`
-			Status json.RawMessage `json:"status"`
+			URLKey    string          `json:"urlkey"`
+			Timestamp json.RawMessage `json:"timestamp"`
+			URL       string          `json:"url"`
+			Mime      string          `json:"mime"`
+			Digest    string          `json:"digest"`
+			Status    json.RawMessage `json:"status"`
 		}
 		if err := json.Unmarshal([]byte(js), &v); err != nil {
-			return "json", fmt.Errorf("CDXJ: %v", err)
+			return "json", fmt.Errorf("%s: %v", st.format, err)
+		}
+		if key == "" {
+			key, ts = v.URLKey, strings.Trim(string(v.Timestamp), `"`)
+			if key == "" || ts == "" {
+				return "fields", errors.New("JSON capture without urlkey or timestamp")
+			}
 		}
 		stat := strings.Trim(string(v.Status), `"`)
-		return r.capture(key, ts, stat, v.Digest)
+		return r.capture(key, ts, stat, v.Digest, v.Mime, v.URL)
 	case Trace:
 		return r.traceLine(line)
 	default:
@@ -630,12 +698,26 @@ func (r *reader) parseLine(line []byte, st *lineState) (string, error) {
 	}
 }
 
+// cdxRow reads one row of the CDX server's JSON output: the header row
+// (column names), a capture, or the pagination footer (the row [], then
+// the resume key alone in a row). A header row again (concatenated pages)
+// is passed over; a row of another length than the header is bad.
 func (r *reader) cdxRow(row []string, st *lineState) (string, error) {
+	blank := st.blank
+	st.blank = len(row) == 0
+	switch {
+	case len(row) == 0:
+		return "", nil
+	case len(row) == 1 && blank:
+		r.in.ResumeKeys++
+		return "", nil
+	}
 	if st.cols == nil {
 		st.cols = map[string]int{}
 		for i, c := range row {
 			st.cols[strings.ToLower(c)] = i
 		}
+		st.nf = len(row)
 		for _, c := range []string{"urlkey", "timestamp", "digest"} {
 			if _, ok := st.cols[c]; !ok {
 				return "header", fmt.Errorf("CDX JSON header %q has no %s column", row, c)
@@ -643,20 +725,35 @@ func (r *reader) cdxRow(row []string, st *lineState) (string, error) {
 		}
 		return "", nil
 	}
+	if len(row) != st.nf {
+		return "fields", fmt.Errorf("%d fields, the header has %d", len(row), st.nf)
+	}
 	get := func(c string) string {
-		if i, ok := st.cols[c]; ok && i < len(row) {
+		if i, ok := st.cols[c]; ok {
 			return row[i]
 		}
 		return ""
 	}
-	if len(row) < len(st.cols) {
-		return "fields", fmt.Errorf("%d fields, the header has %d", len(row), len(st.cols))
+	if strings.EqualFold(get("urlkey"), "urlkey") && strings.EqualFold(get("timestamp"), "timestamp") {
+		return "", nil // the header of a page concatenated after the first
 	}
-	return r.capture(get("urlkey"), get("timestamp"), get("statuscode"), get("digest"))
+	return r.capture(get("urlkey"), get("timestamp"), get("statuscode"), get("digest"), get("mimetype"), get("original"))
 }
 
-// capture records one CDX-family capture.
-func (r *reader) capture(key, ts, stat, digest string) (string, error) {
+// emptyDigest is the base-32 SHA-1 of an empty payload: the digest of a
+// revisit of a redirect (or of any empty response).
+const emptyDigest = "3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ"
+
+// revisitSkips are the skip reasons of held captures that are no visit
+// but that a revisit record may repeat (rec.why).
+var revisitSkips = []string{"", "status_3xx", "status_4xx", "status_5xx", "status_other"}
+
+// capture records one CDX-family capture. A revisit record (MIME type
+// warc/revisit, or status "-") is held with its digest and resolved when
+// the URL is built; captures with another status than content or absent
+// are counted and held too (when they have a digest) so that a revisit of
+// them is known for what it is.
+func (r *reader) capture(key, ts, stat, digest, mime, original string) (string, error) {
 	if key == "" {
 		return "fields", errors.New("empty urlkey")
 	}
@@ -664,21 +761,39 @@ func (r *reader) capture(key, ts, stat, digest string) (string, error) {
 	if err != nil {
 		return "timestamp", err
 	}
+	digest = strings.TrimPrefix(digest, "sha1:")
+	hasDigest := digest != "" && digest != "-"
+	if strings.EqualFold(mime, "warc/revisit") || strings.TrimSpace(stat) == "-" {
+		if !hasDigest {
+			return "digest", errors.New("a revisit record without a digest")
+		}
+		if digest == emptyDigest { // a revisit of an empty payload: a redirect's
+			r.in.Records++
+			r.stats.Captures++
+			r.stats.Skipped["revisit_empty_payload"]++
+			return "", nil
+		}
+		return r.add(key, rec{t: t, kind: kindDigest, flags: fRevisit, v: fnv64(digest)})
+	}
 	absent, skip := status(stat)
-	if skip == "" && !absent && (digest == "" || digest == "-") {
+	if skip == "" && !absent && !hasDigest {
 		return "digest", errors.New("a capture with content but no digest")
 	}
 	if skip != "" {
-		r.in.Records++
-		r.stats.Captures++
 		r.stats.Skipped[skip]++
-		return "", nil
+		if !hasDigest || digest == emptyDigest {
+			r.in.Records++
+			r.stats.Captures++
+			return "", nil
+		}
+		return r.add(key, rec{t: t, kind: kindDigest, flags: fSkip, why: uint8(slices.Index(revisitSkips, skip)), v: fnv64(digest)})
 	}
 	rc := rec{t: t, kind: kindDigest}
 	if absent {
 		rc.flags = fAbsent
-	} else {
-		rc.v = fnv64(strings.TrimPrefix(digest, "sha1:"))
+	}
+	if hasDigest { // an absent page's too: a revisit may repeat it
+		rc.v = fnv64(digest)
 	}
 	return r.add(key, rc)
 }
@@ -1006,8 +1121,38 @@ func (r *reader) build(id string, g *group) *Observed {
 	kind := recs[0].kind
 	o.Ages = kind == kindLastMod
 	var vals []uint64
+	var orig map[uint64]rec // digest → the first capture with it that is no revisit
+	for _, rc := range recs {
+		if rc.flags&fRevisit != 0 {
+			orig = map[uint64]rec{}
+			for _, rc := range recs {
+				if _, seen := orig[rc.v]; !seen && rc.flags&fRevisit == 0 {
+					orig[rc.v] = rc
+				}
+			}
+			break
+		}
+	}
 	absents := 0
 	for _, rc := range recs {
+		if rc.flags&fSkip != 0 {
+			continue // counted when read
+		}
+		if rc.flags&fRevisit != 0 {
+			o, ok := orig[rc.v]
+			switch {
+			case ok && o.flags&fSkip != 0:
+				r.stats.Skipped["revisit_"+revisitSkips[o.why]]++
+				continue
+			case ok:
+				rc.flags = o.flags // content, or absent
+			case len(vals) > 0 && vals[len(vals)-1] == rc.v:
+				rc.flags = 0 // the same payload as the previous visit: unchanged
+			default:
+				r.stats.Skipped["revisit_unresolved"]++
+				continue
+			}
+		}
 		if rc.flags&fAbsent != 0 {
 			if len(o.Visits) > 0 {
 				r.stats.Skipped["absent_after_first"]++

@@ -44,6 +44,7 @@ const (
 	CDX        = "cdx"
 	CDXJSON    = "cdx-json"
 	CDXJ       = "cdxj"
+	CCJSON     = "cc-json"
 	Trace      = "trace"
 	LogChanged = "log-changed"
 	LogDigest  = "log-digest"
@@ -51,7 +52,7 @@ const (
 )
 
 // Formats lists every format name, for help texts.
-var Formats = []string{CDX, CDXJSON, CDXJ, Trace, LogChanged, LogDigest, LogLastMod}
+var Formats = []string{CDX, CDXJSON, CDXJ, CCJSON, Trace, LogChanged, LogDigest, LogLastMod}
 
 // ParseFormat checks a format name ("auto" is accepted by the reader only).
 func ParseFormat(s string) (string, error) {
@@ -74,6 +75,8 @@ func Ext(format string) string {
 		return ".cdx.json"
 	case CDXJ:
 		return ".cdxj.gz"
+	case CCJSON:
+		return ".cc.json"
 	case Trace:
 		return ".trace.tsv"
 	default:
