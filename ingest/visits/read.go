@@ -31,9 +31,12 @@ type Options struct {
 	SkipBad bool
 	// MaxObservations caps the captures held in memory at once (every
 	// input is grouped by URL before any is estimated: logs need not be
-	// sorted). 0: DefaultMaxObservations. 24 bytes each, up to twice
-	// that while a URL's slice grows; each URL held counts as
-	// (len(id) + 120)/24 captures more (its id, map entry and group).
+	// sorted). 0: DefaultMaxObservations. 24 bytes each in the slices,
+	// about 72 bytes of peak RSS each as measured with Go's slice growth
+	// and collector (bench/estimate-memory.sh); each URL held counts as
+	// (len(id) + 120)/24 captures more (its id, map entry and group). A
+	// trace line's crawls count too (refused before they are held), and no
+	// line is kept beyond 24 bytes per capture of the cap.
 	MaxObservations int64
 	// MaxLineBytes caps one line (a trace line holds a whole URL); 0:
 	// DefaultMaxLineBytes.
@@ -327,7 +330,7 @@ type lineState struct {
 // format.
 func (r *reader) readStream(src io.Reader) (string, error) {
 	sc := linescan.New(src, 1<<20)
-	sc.SetMax(r.opt.MaxLineBytes)
+	sc.SetMax(r.maxLine())
 	var st lineState
 	for n := 0; ; n++ {
 		if n%4096 == 0 {
@@ -383,6 +386,14 @@ func (r *reader) readStream(src io.Reader) (string, error) {
 			return st.format, fmt.Errorf("observations %s line %d: more than %d captures to hold in memory (a URL held counts as (len(URL) + 120)/24 captures more; logs are grouped by URL before estimating): raise --max-observations or estimate fewer logs at a time", r.name, sc.Line(), r.opt.MaxObservations)
 		}
 	}
+}
+
+// maxLine is the longest line kept: MaxLineBytes, and no more bytes than
+// MaxObservations captures take (24 bytes each), so that the cap bounds
+// the memory of a long line (a trace line holds a whole URL) too; a longer
+// line is a bad line, line_too_long, and is not kept while it is read.
+func (r *reader) maxLine() int {
+	return int(min(int64(r.opt.MaxLineBytes), max(r.opt.MaxObservations, 1<<16/24)*24))
 }
 
 // fail is the error of a bad line, or nil (counted) under SkipBad.

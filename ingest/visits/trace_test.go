@@ -100,3 +100,27 @@ func TestTraceLineCappedAndChecked(t *testing.T) {
 		}
 	}
 }
+
+// A line is not kept beyond what the cap of captures allows (24 bytes a
+// capture): a trace line longer than that is a bad line while it is read,
+// before its bytes are held; before, it was read whole (up to 64 MiB) and
+// decoded into values (a 63 MB line took 2.27 GB).
+func TestTraceLineBytesCapped(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("u\t0\t[")
+	for i := range 20000 { // 20,000 pairs of 8 bytes: 160 kB
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("[1, 0]")
+	}
+	b.WriteString("]\n")
+	p := writeFile(t, "long.txt", []byte(b.String()))
+	var be *BadRecordError
+	if _, _, err := readAll(t, Options{MaxObservations: 5000}, p); !errors.As(err, &be) || be.Reason != "line_too_long" {
+		t.Errorf("a 160 kB line under a cap of 5,000 captures (120 kB): %v", err)
+	}
+	if got, _, err := readAll(t, Options{MaxObservations: 30000}, p); err != nil || len(got[0].Visits) != 20001 {
+		t.Errorf("cap of 30,000: %v", err)
+	}
+}
