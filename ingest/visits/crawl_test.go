@@ -27,7 +27,9 @@ func TestWaybackPagination(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Observed{{ID: "com,example)/", Visits: []Visit{{T: day("01")}, {T: day("02")}, {T: day("03"), Changed: true}, {T: day("04")}, {T: day("06"), Changed: true}}}}
+	// two originals under the key: http://example.com/ and the 301 of
+	// http://www.example.com/
+	want := []Observed{{ID: "com,example)/", Originals: 2, Visits: []Visit{{T: day("01")}, {T: day("02")}, {T: day("03"), Changed: true}, {T: day("04")}, {T: day("06"), Changed: true}}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("cdx:\n got %+v\nwant %+v", got, want)
 	}
@@ -205,5 +207,38 @@ func TestRealPywbIana(t *testing.T) {
 		if st.Captures != int64(len(lines)) || st.URLs != int64(len(urls)) || visits != len(seconds) || st.Bad != 0 || st.Skipped["revisit_unresolved"] != 0 {
 			t.Errorf("%s: captures %d URLs %d visits %d bad %d unresolved %d; want %d, %d, %d, 0, 0", name, st.Captures, st.URLs, visits, st.Bad, st.Skipped["revisit_unresolved"], len(lines), len(urls), len(seconds))
 		}
+	}
+}
+
+// --key url groups captures by the original URL instead of the SURT key,
+// which merges http/https and www. variants; under the SURT key each key
+// reports how many originals it merged. By hand from a log of example.com
+// over https (A, A, A on the 1st to 3rd) and http://www. (B on the 2nd,
+// C on the 4th): under the SURT key the alternation gives changes on the
+// 2nd, 3rd and 4th (2 originals merged); by URL, none for https and one
+// (B → C) for www.
+func TestKeys(t *testing.T) {
+	log := " CDX N b a m s k r M S V g\n" +
+		"com,example)/ 20140101000000 https://example.com/ text/html 200 AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA - - 1 0 a.warc.gz\n" +
+		"com,example)/ 20140102000000 https://example.com/ text/html 200 AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA - - 1 0 a.warc.gz\n" +
+		"com,example)/ 20140102000001 http://www.example.com/ text/html 200 BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB - - 1 0 a.warc.gz\n" +
+		"com,example)/ 20140103000000 https://example.com/ text/html 200 AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA - - 1 0 a.warc.gz\n" +
+		"com,example)/ 20140104000000 http://www.example.com/ text/html 200 CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC - - 1 0 a.warc.gz\n"
+	p := writeFile(t, "k.cdx", []byte(log))
+	got, st, err := readAll(t, Options{}, p)
+	want := []Observed{{ID: "com,example)/", Originals: 2, Visits: []Visit{{T: day("01")}, {T: day("02")}, {T: day("02") + 1, Changed: true}, {T: day("03"), Changed: true}, {T: day("04"), Changed: true}}}}
+	if err != nil || !reflect.DeepEqual(got, want) || st.MergedKeys != 1 || st.MergedOriginals != 2 {
+		t.Errorf("surt: %+v %+v %v", got, st, err)
+	}
+	got, st, err = readAll(t, Options{Key: KeyURL}, p)
+	want = []Observed{
+		{ID: "http://www.example.com/", Visits: []Visit{{T: day("02") + 1}, {T: day("04"), Changed: true}}},
+		{ID: "https://example.com/", Visits: []Visit{{T: day("01")}, {T: day("02")}, {T: day("03")}}},
+	}
+	if err != nil || !reflect.DeepEqual(got, want) || st.MergedKeys != 0 {
+		t.Errorf("url: %+v %+v %v", got, st, err)
+	}
+	if _, _, err := readAll(t, Options{Key: "host"}, p); err == nil {
+		t.Error("--key host accepted")
 	}
 }

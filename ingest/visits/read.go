@@ -54,7 +54,17 @@ type Options struct {
 	// (Observed.Importance) and its URL (Observed.ID, the URL_ID kept as
 	// Observed.Source).
 	Importance, URLs string
+	// Key groups CDX-family captures: KeySURT ("" too), the urlkey, as
+	// archives do (it merges http/https, www. and other variants), or
+	// KeyURL, the original URL as crawled.
+	Key string
 }
+
+// Keys of Options.Key.
+const (
+	KeySURT = "surt"
+	KeyURL  = "url"
+)
 
 // Defaults of Options.
 const (
@@ -90,6 +100,11 @@ type Stats struct {
 	// without any capture with content, counted per URL).
 	Skipped map[string]int64 `json:"skipped,omitempty"`
 	Bad     int64            `json:"bad"` // bad records skipped (SkipBad)
+	// MergedKeys counts the keys (URLs passed on) under which captures of
+	// more than one original URL were grouped (Observed.Originals > 1),
+	// MergedOriginals those original URLs.
+	MergedKeys      int64 `json:"merged_keys,omitempty"`
+	MergedOriginals int64 `json:"merged_originals,omitempty"`
 }
 
 // BadRecordError is a bad line, located.
@@ -140,6 +155,10 @@ const (
 
 type group struct {
 	recs []rec
+	// FNV-1a 64 of the distinct original URLs (CDX family): the first,
+	// and the others (counted in held, one capture each)
+	orig1 uint64
+	orig  []uint64
 }
 
 type reader struct {
@@ -157,6 +176,9 @@ type reader struct {
 	done   string              // Sorted: the last URL passed to fn
 	any    bool                // Sorted: some URL was passed to fn
 	imp    map[string]float64  // URL_ID → importance (Options.Importance)
+	// original is the original URL of the capture being added (CDX
+	// family), "" for other formats
+	original string
 	urls   map[string]string   // URL_ID → URL (Options.URLs)
 }
 
@@ -174,6 +196,11 @@ func Read(ctx context.Context, paths []string, opt Options, fn func(*Observed) e
 	}
 	if opt.MaxLineBytes <= 0 {
 		opt.MaxLineBytes = DefaultMaxLineBytes
+	}
+	switch opt.Key {
+	case "", KeySURT, KeyURL:
+	default:
+		return nil, fmt.Errorf("unknown key %q (want %s or %s)", opt.Key, KeySURT, KeyURL)
 	}
 	if opt.Format != "" && opt.Format != "auto" {
 		f, err := ParseFormat(opt.Format)
@@ -253,10 +280,15 @@ func (r *reader) companions(paths []string) ([]string, error) {
 func (r *reader) flush(id string) error {
 	g := r.groups[id]
 	delete(r.groups, id)
-	r.held -= int64(len(g.recs)) + urlCost(id)
+	r.held -= int64(len(g.recs)+len(g.orig)) + urlCost(id)
 	o := r.build(id, g)
 	if o == nil {
 		return nil
+	}
+	if len(g.orig) > 0 {
+		o.Originals = 1 + len(g.orig)
+		r.stats.MergedKeys++
+		r.stats.MergedOriginals += int64(o.Originals)
 	}
 	r.companion(o)
 	r.stats.URLs++
@@ -765,6 +797,13 @@ var revisitSkips = []string{"", "status_3xx", "status_4xx", "status_5xx", "statu
 // are counted and held too (when they have a digest) so that a revisit of
 // them is known for what it is.
 func (r *reader) capture(key, ts, stat, digest, mime, original string) (string, error) {
+	if r.opt.Key == KeyURL {
+		if original == "" || original == "-" {
+			return "fields", errors.New("--key url: a capture without its original URL")
+		}
+		key = original
+	}
+	r.original = original
 	if key == "" {
 		return "fields", errors.New("empty urlkey")
 	}
@@ -838,6 +877,16 @@ func (r *reader) add(id string, rc rec) (string, error) {
 	}
 	g.recs = append(g.recs, rc)
 	r.held++
+	if r.original != "" {
+		switch h := fnv64(r.original); {
+		case len(g.recs) == 1:
+			g.orig1 = h
+		case h != g.orig1 && !slices.Contains(g.orig, h):
+			g.orig = append(g.orig, h)
+			r.held++ // 8 bytes, counted as a capture
+		}
+		r.original = ""
+	}
 	r.in.Records++ // counted only once the capture is good
 	r.stats.Captures++
 	return "", nil

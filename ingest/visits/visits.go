@@ -37,6 +37,12 @@ type Observed struct {
 	// HasImportance.
 	Importance    float64
 	HasImportance bool
+	// Originals is the number of distinct original URLs whose captures
+	// were grouped under ID when there were more than one (0 otherwise,
+	// and for formats without the original URL): the SURT key merged
+	// variants (http/https, www.) that may be different pages
+	// (Options.Key).
+	Originals int
 }
 
 // Formats.
