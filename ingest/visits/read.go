@@ -179,7 +179,7 @@ type reader struct {
 	// original is the original URL of the capture being added (CDX
 	// family), "" for other formats
 	original string
-	urls   map[string]string   // URL_ID → URL (Options.URLs)
+	urls     map[string]string // URL_ID → URL (Options.URLs)
 }
 
 // Read reads the inputs (paths, "-" for standard input), groups their
