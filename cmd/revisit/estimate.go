@@ -45,7 +45,9 @@ any compression revisit reads, e.g. .gz):
   cdx          Wayback CDX: urlkey timestamp original mimetype statuscode digest length
   cdx-json     the Wayback CDX server's JSON array of arrays, header row first
   cdxj         Common Crawl CDXJ: SURT timestamp {"digest": …, "status": …}
-  trace        id<TAB>[[days_since_prev_crawl, changed], …] (Bing crawl traces)
+  cc-json      Common Crawl's index server output=json, one object per line
+  trace        URL_ID<TAB>first_crawl_offset<TAB>[[days_since_prev_crawl,
+               changed], …] (the Bing change trace) or id<TAB>[[…], …]
   log-changed, log-digest, log-lastmod
                CSV/TSV with a header: id, time and one of changed, digest,
                last_modified (times: epoch seconds, RFC 3339, HTTP dates)
@@ -141,6 +143,9 @@ tables and figures; docs/scale-out.md).`,
 	f := cmd.Flags()
 	f.StringVar(&opt.Read.Format, "format", "auto", "log format: auto, "+strings.Join(visits.Formats, ", "))
 	f.BoolVar(&opt.Read.SkipBad, "skip-bad", false, "count and skip bad lines instead of failing")
+	f.StringVar(&opt.Read.Key, "key", visits.KeySURT, "group CDX-family captures by their SURT urlkey (surt, as archives do; merges http/https and www.) or their original URL (url)")
+	f.StringVar(&opt.Read.Importance, "importance", "", "Bing trace importance file (urlid_imp.txt: URL_ID<TAB>importance); detected when given as an input")
+	f.StringVar(&opt.Read.URLs, "urls", "", "Bing trace URL file (url_urlid_hostid.txt: URL<TAB>URL_ID<TAB>Host_ID): URLs estimated under their URL; detected when given as an input")
 	f.BoolVar(&opt.Read.Sorted, "sorted", false, "the logs are sorted by URL, across the inputs in the order given (as CDX and CDXJ indexes are): hold one URL at a time instead of grouping in memory")
 	opt.Read.MaxObservations = visits.DefaultMaxObservations
 	f.Var((*countFlag)(&opt.Read.MaxObservations), "max-observations", "captures held in memory at once (logs are grouped by URL)")

@@ -3,21 +3,29 @@
 // (docs/methods.md#observation-formats). Formats:
 //
 //   - cdx: Internet Archive Wayback CDX lines, space-separated
-//     "urlkey timestamp original mimetype statuscode digest length" (a
-//     " CDX …" legend line is skipped; extra trailing fields are ignored);
+//     "urlkey timestamp original mimetype statuscode digest length"; a
+//     " CDX N b a m s k …" legend line names the columns and every line
+//     must have its fields (without one: 7, 9 or 11, as the first line);
+//     the CDX server's pagination footer (an empty line, the resume key) is
+//     counted and passed over;
 //   - cdx-json: the Wayback CDX server's JSON form, an array of arrays whose
-//     first row names the columns (urlkey, timestamp, statuscode, digest),
-//     one row per line;
-//   - cdxj: Common Crawl CDXJ, "SURT timestamp {json}" with "digest" and
-//     "status" in the JSON object, usually gzip-compressed;
-//   - trace: change-bit traces "id<TAB>[[days_since_prev_crawl, changed], …]"
-//     (the public Bing crawl trace format), one URL per line;
+//     first row names the columns (urlkey, timestamp, statuscode, digest,
+//     mimetype), one row per line; the footer [], ["key"] is passed over;
+//   - cdxj: pywb / Common Crawl CDXJ, "SURT timestamp {json}" with
+//     "digest", "status" and "mime" in the JSON object, usually gzip;
+//   - cc-json: Common Crawl's index server output=json, one object per line
+//     with urlkey, timestamp, status, digest and mime;
+//   - trace: the Bing change trace "URL_ID<TAB>first_crawl_offset<TAB>
+//     [[days_since_prev_crawl, changed], …]" or "id<TAB>[[…], …]", one URL
+//     per line, with its companion importance and URL files;
 //   - log-changed, log-digest, log-lastmod: a generic CSV/TSV visit log
 //     with a header naming an id column (id, url, urlkey), a time column
 //     (time, timestamp, visit_time) and one of changed, digest or
 //     last_modified.
 //
 // Inputs may be compressed in any format internal/decompress reads. A
+// revisit record takes the status of the capture of the same URL with its
+// digest (docs/methods.md#observation-formats). A
 // change is a digest different from the previous capture's, a changed bit,
 // or a Last-Modified later than the previous visit. A capture that saw no
 // page (Wayback/CDXJ status 404 or 410, "-" or an empty value in a generic

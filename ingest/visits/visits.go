@@ -30,6 +30,19 @@ type Observed struct {
 	HasPrev      bool
 	Prev         int64
 	FirstChanged bool
+	// Source is the id in the log when ID is the URL a companion file
+	// gave it (a Bing trace's URL_ID, Options.URLs); "" otherwise.
+	Source string
+	// Importance is the URL's importance score (Options.Importance), when
+	// HasImportance.
+	Importance    float64
+	HasImportance bool
+	// Originals is the number of distinct original URLs whose captures
+	// were grouped under ID when there were more than one (0 otherwise,
+	// and for formats without the original URL): the SURT key merged
+	// variants (http/https, www.) that may be different pages
+	// (Options.Key).
+	Originals int
 }
 
 // Formats.
@@ -37,6 +50,7 @@ const (
 	CDX        = "cdx"
 	CDXJSON    = "cdx-json"
 	CDXJ       = "cdxj"
+	CCJSON     = "cc-json"
 	Trace      = "trace"
 	LogChanged = "log-changed"
 	LogDigest  = "log-digest"
@@ -44,7 +58,7 @@ const (
 )
 
 // Formats lists every format name, for help texts.
-var Formats = []string{CDX, CDXJSON, CDXJ, Trace, LogChanged, LogDigest, LogLastMod}
+var Formats = []string{CDX, CDXJSON, CDXJ, CCJSON, Trace, LogChanged, LogDigest, LogLastMod}
 
 // ParseFormat checks a format name ("auto" is accepted by the reader only).
 func ParseFormat(s string) (string, error) {
@@ -67,6 +81,8 @@ func Ext(format string) string {
 		return ".cdx.json"
 	case CDXJ:
 		return ".cdxj.gz"
+	case CCJSON:
+		return ".cc.json"
 	case Trace:
 		return ".trace.tsv"
 	default:

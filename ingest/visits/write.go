@@ -88,7 +88,7 @@ func (w *Writer) Write(o *Observed) error {
 	url := "https://" + o.ID
 	k := 0 // content version
 	switch w.format {
-	case CDX, CDXJSON, CDXJ:
+	case CDX, CDXJSON, CDXJ, CCJSON:
 		line := func(t int64, status, digest string) {
 			switch w.format {
 			case CDX:
@@ -96,6 +96,18 @@ func (w *Writer) Write(o *Observed) error {
 			case CDXJSON:
 				b, _ := json.Marshal([]string{o.ID, cdxTime(t), url, "text/html", status, digest, "1000"})
 				w.bw.WriteString(",")
+				w.bw.Write(b)
+				w.bw.WriteString("\n")
+			case CCJSON:
+				b, _ := json.Marshal(struct {
+					URLKey    string `json:"urlkey"`
+					Timestamp string `json:"timestamp"`
+					URL       string `json:"url"`
+					Mime      string `json:"mime"`
+					Status    string `json:"status"`
+					Digest    string `json:"digest"`
+					Length    string `json:"length"`
+				}{o.ID, cdxTime(t), url, "text/html", status, digest, "1000"})
 				w.bw.Write(b)
 				w.bw.WriteString("\n")
 			case CDXJ:

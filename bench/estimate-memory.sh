@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# bench/estimate-memory.sh: memory of `revisit estimate` against
+# --max-observations. Generates (awk) a CDX of BENCH_CAPTURES captures
+# (default 2,000,000) of URLs of BENCH_PER_URL captures each (default 100),
+# unsorted (every URL is held until the end), and a Bing trace line of
+# BENCH_PAIRS pairs (default 4,000,000); runs `revisit estimate --methods
+# naive` (the reader's memory, not the estimators') and prints the peak
+# RSS (/usr/bin/time -v), the peak less that of a one-URL log, and that
+# per capture held. The trace line is also run under a cap below its
+# pairs, which must refuse it (exit 1) at a peak RSS about the line's bytes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n=${BENCH_CAPTURES:-2000000}
+per=${BENCH_PER_URL:-100}
+pairs=${BENCH_PAIRS:-4000000}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/revisit" ./cmd/revisit
+
+# peak FILE ARGS…: peak RSS in KiB of revisit estimate FILE ARGS… (and its exit status)
+peak() {
+  local f=$1; shift
+  rm -rf "$tmp/out"
+  set +e
+  /usr/bin/time -v -o "$tmp/time" "$tmp/revisit" -q estimate "$f" --methods naive -o "$tmp/out" "$@" 2>"$tmp/err"
+  local rc=$?
+  set -e
+  echo "$(awk '/Maximum resident set size/ {print $NF}' "$tmp/time") $rc"
+}
+
+awk -v n="$n" -v per="$per" 'BEGIN {
+  urls = int(n / per)
+  for (k = 0; k < per; k++) for (u = 0; u < urls; u++) {
+    t = 1400000000 + k * 3600 + u % 60
+    printf "com,example)/page/%07d %s http://example.com/page/%07d text/html 200 D%07dX%d 1000\n", u, strftime("%Y%m%d%H%M%S", t, 1), u, u, int(k / 7)
+  }
+}' > "$tmp/big.cdx"
+head -3 "$tmp/big.cdx" > "$tmp/small.cdx"
+awk -v n="$pairs" 'BEGIN { printf "1\t0.5\t["; for (i = 0; i < n; i++) { if (i) printf ", "; printf "[1.0%05d, %d]", i % 100000, (i % 3 == 0) } print "]" }' > "$tmp/trace.txt"
+
+read -r base _ < <(peak "$tmp/small.cdx")
+read -r big rc < <(peak "$tmp/big.cdx")
+echo "cdx: $n captures of $((n / per)) URLs ($(stat -c %s "$tmp/big.cdx") B): peak RSS $((big / 1024)) MiB (exit $rc), one-URL log $((base / 1024)) MiB"
+awk -v b="$big" -v s="$base" -v n="$n" 'BEGIN { printf "cdx: %.1f B per capture held ((peak - one-URL peak) / captures)\n", (b - s) * 1024 / n }'
+read -r tr rc < <(peak "$tmp/trace.txt" --unit d)
+echo "trace: one line of $pairs pairs ($(stat -c %s "$tmp/trace.txt") B): peak RSS $((tr / 1024)) MiB (exit $rc)"
+awk -v b="$tr" -v s="$base" -v n="$pairs" 'BEGIN { printf "trace: %.1f B per pair ((peak - one-URL peak) / pairs)\n", (b - s) * 1024 / n }'
+read -r cap rc < <(peak "$tmp/trace.txt" --unit d --max-observations $((pairs / 4)))
+echo "trace under --max-observations $((pairs / 4)): peak RSS $((cap / 1024)) MiB (exit $rc, want 1: refused)"
