@@ -116,6 +116,8 @@ type driver struct {
 
 	badRevisions int64 // revisions of pages skipped as bad (ParseError.Revisions), under badMu
 
+	truncated []TruncatedPage // pages cut by the end of their input (see truncated.go)
+
 	isBot   func(string) bool // the bot test of --drop-bots (nil without)
 	noSHA1  int64             // revisions without a <sha1> under --drop-reverts
 	mwOther int64             // mediawiki_history events that are not revision creations
@@ -229,6 +231,9 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 		return nil, err // a cancel after the last page: nothing is committed
 	}
 	s := d.summary(time.Since(start))
+	if s.Counts.PagesKept == 0 {
+		return nil, &EmptyError{s}
+	}
 	m := &dataset.Manifest{
 		Tool:    "revisit",
 		Version: opt.Version,
@@ -260,6 +265,9 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	}
 	if d.mwOther > 0 {
 		m.Extra["mediawiki_history_other_events"] = d.mwOther
+	}
+	if len(d.truncated) > 0 {
+		m.Extra[extraTruncated] = d.truncated
 	}
 	if err := w.Close(m); err != nil {
 		return nil, err
@@ -345,7 +353,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 			if errors.As(err, &pe) && d.compressed {
 				pe.Decompressed = true
 			}
-			return err
+			return d.skipBadHint(err)
 		}
 		kinds = append(kinds, kind)
 	}
@@ -396,12 +404,44 @@ func (d *driver) input(ctx context.Context, path string) error {
 func (d *driver) badInput(r *decompress.Reader, name string, err error) error {
 	var ce *decompress.CorruptError
 	if !d.opt.SkipBad || !errors.As(err, &ce) {
-		return err
+		return d.skipBadHint(err)
 	}
 	pe := source.ReadError(name, ce.Offset, 0, "", err)
 	so := d.sourceOptions(r.Name())
 	return so.Bad(pe)
 }
+
+// skipBadHint adds to the error of an input cut short or damaged (a
+// *source.ParseError of reason "truncated" or "corrupt", or a
+// *decompress.CorruptError) what --skip-bad would do with it, when the
+// message does not say so already.
+func (d *driver) skipBadHint(err error) error {
+	if d.opt.SkipBad || strings.Contains(err.Error(), "--skip-bad") {
+		return err
+	}
+	const hint = " (--skip-bad keeps what was read before it)"
+	var pe *source.ParseError
+	if errors.As(err, &pe) {
+		if pe.Reason == "truncated" || pe.Reason == "corrupt" {
+			pe.Err = hinted{pe.Err, hint}
+		}
+		return err
+	}
+	var ce *decompress.CorruptError
+	if errors.As(err, &ce) {
+		return hinted{err, hint}
+	}
+	return err
+}
+
+// hinted is an error with a hint after its message, unwrapping to it.
+type hinted struct {
+	err  error
+	hint string
+}
+
+func (e hinted) Error() string { return e.err.Error() + e.hint }
+func (e hinted) Unwrap() error { return e.err }
 
 func quoteHead(head []byte) string {
 	if len(head) > 40 {
@@ -724,6 +764,9 @@ func (d *driver) skip(reason SkipReason, p *series.RawPage) {
 // counting each, and writes what is left.
 func (d *driver) page(p *series.RawPage, kind, file string) error {
 	c := &d.counts
+	if p.Truncated {
+		d.noteTruncated(p, file)
+	}
 	if p.TooMany > 0 {
 		// Over the revision cap: the reader dropped the revisions.
 		if hasNamespaces(kind) && d.ns != nil && !d.keepNamespace(p.Namespace) {
@@ -804,6 +847,9 @@ func (d *driver) page(p *series.RawPage, kind, file string) error {
 	}
 	if err := d.w.Write(&pg); err != nil {
 		return err
+	}
+	if p.Truncated {
+		d.truncated[len(d.truncated)-1].Kept = true
 	}
 	c.PagesKept++
 	c.RevisionsKept += nrev

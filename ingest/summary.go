@@ -38,7 +38,10 @@ type Summary struct {
 	// revisions --drop-reverts could not check (no <sha1>).
 	RevisionFilters RevisionFilters
 	NoSHA1          int64
-	Bytes           int64 // stored bytes read
+	// Truncated are the pages cut by the end of their input, kept (under
+	// SkipBad) with their complete revisions.
+	Truncated []TruncatedPage
+	Bytes     int64 // stored bytes read
 	// Decompressed is the decompressed bytes read (= Bytes for inputs
 	// that are not compressed): the work the parsers did.
 	Decompressed int64
@@ -75,7 +78,7 @@ func (d *driver) summary(elapsed time.Duration) *Summary {
 	return &Summary{Output: d.opt.Output, Inputs: d.inputs, Filters: f, Counts: d.counts, Bad: bad,
 		Remapped: d.ids.remapped, Bytes: d.bytes, Decompressed: d.decompressed, Elapsed: elapsed,
 		YelpJoined: d.yelpJoined, YelpUnjoined: d.yelpUnjoined, YelpIDTitles: d.yelpIDTitles, TitleChanges: d.titleChanges,
-		RevisionFilters: d.opt.revisionFiltersInfo(), NoSHA1: d.noSHA1}
+		RevisionFilters: d.opt.revisionFiltersInfo(), NoSHA1: d.noSHA1, Truncated: d.truncated}
 }
 
 // badList is "1 json, 2 timestamp": the bad records by reason, sorted
@@ -262,6 +265,9 @@ func (s *Summary) String() string {
 		} else {
 			fmt.Fprintf(&b, "           %s\n", l)
 		}
+	}
+	for _, l := range s.truncatedLines() {
+		fmt.Fprintln(&b, l)
 	}
 	switch {
 	case s.YelpJoined+s.YelpUnjoined > 0:

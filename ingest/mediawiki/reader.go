@@ -112,6 +112,8 @@ type Reader struct {
 	revSHA1         uint64
 
 	live atomic.Int64 // nrev rounded down to liveStep, for PageRevisions from another goroutine
+
+	salvaged *series.RawPage // the page cut by the end of input, for Next to return (see salvage)
 }
 
 // NewReader reads a dump from r (decompressed XML). opt.File names it in
@@ -213,8 +215,19 @@ func (r *Reader) badPage(off int64, reason string, err error) error {
 
 // Next returns the next page, or io.EOF after the last one. Errors are
 // *source.ParseError (with SkipBad, bad revisions and pages are reported
-// to OnBad and skipped; a truncated input ends the stream after reporting).
+// to OnBad and skipped; a truncated input ends the stream after reporting,
+// and the page it cut is returned first with its complete revisions and
+// RawPage.Truncated set).
 func (r *Reader) Next() (*series.RawPage, error) {
+	p, err := r.next()
+	if err != nil && r.salvaged != nil {
+		p, r.salvaged = r.salvaged, nil
+		return p, nil
+	}
+	return p, err
+}
+
+func (r *Reader) next() (*series.RawPage, error) {
 	s := r.s
 	for {
 		if r.inRev && !r.revBad {
@@ -739,6 +752,9 @@ func (r *Reader) atEnd() error {
 		r.nrev = 0
 		r.live.Store(0)
 	}
+	if r.inPage && (reason == "truncated" || reason == "corrupt") && !r.pageBad && r.titleSet && r.pageIDSet && r.nrev > 0 {
+		return r.salvage(off, reason, cause)
+	}
 	if err := r.badPage(off, reason, cause); err != nil {
 		return err
 	}
@@ -746,6 +762,36 @@ func (r *Reader) atEnd() error {
 	r.rootEnded = true
 	s.err = nil
 	s.eof = true
+	return io.EOF
+}
+
+// salvage ends the input inside a page that has complete revisions (its
+// title and id known, no bad record): the cut is reported as one bad record
+// (reason "truncated" or "corrupt") that drops nothing, and the page is
+// kept with its complete revisions, marked Truncated, for Next to return
+// before io.EOF — the revision being read at the cut is lost, as in what
+// `xz -dc` recovers. Without SkipBad the cut is the error, saying how many
+// complete revisions --skip-bad keeps.
+func (r *Reader) salvage(off int64, reason string, cause error) error {
+	if !r.opt.SkipBad {
+		return r.perr(off, reason, fmt.Errorf("%w, after %s of the page (--skip-bad keeps them, with the pages before, and marks the page truncated)",
+			cause, human.Count(r.nrev, "complete revision", "complete revisions")))
+	}
+	if err := r.opt.Bad(r.perr(off, reason, fmt.Errorf("%w; the page's %s before it are kept and the page is marked truncated",
+		cause, human.Count(r.nrev, "complete revision", "complete revisions")))); err != nil {
+		return err
+	}
+	p := r.page
+	if !r.nsSet {
+		p.Namespace = r.site.Namespaces.FromTitle(p.Title)
+	}
+	p.Group = r.site.Namespaces.Group(p.Namespace)
+	p.Truncated = true
+	r.salvaged = p
+	r.page, r.inPage, r.inRev, r.inContrib, r.inUpload = nil, false, false, false, false
+	r.rootEnded = true
+	r.s.err = nil
+	r.s.eof = true
 	return io.EOF
 }
 
