@@ -57,6 +57,32 @@ func (e *FormatError) Error() string {
 	return fmt.Sprintf("%s: unknown format: not MediaWiki XML, not a mediawiki_history TSV dump, not Yelp JSON lines; for a CSV/TSV/JSON log give --id and --time (starts with %s)", e.File, e.Head)
 }
 
+// ArchiveError is an archive none of whose members is in a format ingest
+// reads (or that has no member at all): an error even with --skip-bad,
+// which would otherwise read nothing from it and say little.
+type ArchiveError struct {
+	File    string
+	Archive string   // "tar" or "7z"
+	Members []string // each member's name and first bytes
+}
+
+// maxMembersNamed is how many members an ArchiveError names.
+const maxMembersNamed = 10
+
+func (e *ArchiveError) Error() string {
+	if len(e.Members) == 0 {
+		return fmt.Sprintf("%s: the %s archive has no file member", e.File, e.Archive)
+	}
+	list := e.Members
+	more := ""
+	if len(list) > maxMembersNamed {
+		more = fmt.Sprintf(" and %s more", human.Comma(int64(len(list)-maxMembersNamed)))
+		list = list[:maxMembersNamed]
+	}
+	return fmt.Sprintf("%s: no member of the %s archive is in a format ingest reads (MediaWiki XML, mediawiki_history TSV, Yelp JSON lines, or with --id/--time a CSV/TSV/JSON log; compressed members are decompressed first): %s%s",
+		e.File, e.Archive, strings.Join(list, ", "), more)
+}
+
 // formatError describes an input no reader recognises from its head.
 func (d *driver) formatError(name string, head []byte) *FormatError {
 	nul := int64(bytes.IndexByte(head, 0))
@@ -295,6 +321,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 	}()
 	d.compressed = r.Format() != decompress.Plain
 	var kinds []string
+	var unread []string // archive members of no format read, with their first bytes
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -315,6 +342,10 @@ func (d *driver) input(ctx context.Context, path string) error {
 		if member != "" {
 			name += ":" + member
 		}
+		// A compressed member is read decompressed: offsets in it are
+		// decompressed bytes.
+		mf := r.MemberFormat()
+		d.compressed = r.Format() != decompress.Plain || (mf != "" && mf != decompress.Plain)
 		head, err := r.Peek(64 << 10)
 		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) && len(head) == 0 {
 			// Nothing decodes; with bytes before the error the reader
@@ -331,6 +362,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 				// counted, not fatal.
 				d.addSkip(SkipArchiveUnknownFormat, 1)
 				kinds = append(kinds, "skipped:"+member)
+				unread = append(unread, member+" (starts with "+quoteHead(head)+")")
 				if err := d.ticking(r, func() error { _, err := io.Copy(io.Discard, d.live); return err }); err != nil {
 					if err := d.badInput(r, name, err); err != nil {
 						return err
@@ -355,7 +387,13 @@ func (d *driver) input(ctx context.Context, path string) error {
 			}
 			return d.skipBadHint(err)
 		}
+		if mf != "" && mf != decompress.Plain {
+			kind += "+" + mf
+		}
 		kinds = append(kinds, kind)
+	}
+	if r.Archive() != decompress.NoArchive && !r.Failed() && len(unread) == len(kinds) {
+		return &ArchiveError{File: r.Name(), Archive: r.Archive(), Members: unread}
 	}
 	for k, v := range r.SkippedMembers() {
 		// Links, devices, FIFOs: no file data, but not dropped silently.
