@@ -144,9 +144,10 @@ type driver struct {
 
 	truncated []TruncatedPage // pages cut by the end of their input (see truncated.go)
 
-	isBot   func(string) bool // the bot test of --drop-bots (nil without)
-	noSHA1  int64             // revisions without a <sha1> under --drop-reverts
-	mwOther int64             // mediawiki_history events that are not revision creations
+	isBot    func(string) bool // the bot test of --drop-bots (nil without)
+	noSHA1   int64             // revisions without a <sha1> under --drop-reverts
+	textSHA1 int64             // revisions whose checksum is their text's (no <sha1> in the dump)
+	mwOther  int64             // mediawiki_history events that are not revision creations
 
 	businesses               yelp.Businesses
 	yelpJoined, yelpUnjoined int64
@@ -288,6 +289,9 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	}
 	if opt.DropReverts {
 		m.Extra[extraNoSHA1] = d.noSHA1
+		if d.textSHA1 > 0 {
+			m.Extra[extraTextSHA1] = d.textSHA1
+		}
 	}
 	if d.mwOther > 0 {
 		m.Extra["mediawiki_history_other_events"] = d.mwOther
@@ -670,6 +674,9 @@ func (d *driver) stream(ctx context.Context, r *decompress.Reader, name, kind st
 			if !ok {
 				if gr, ok := src.(*generic.Reader); ok {
 					d.titleChanges += gr.Stats().TitleChanges
+				}
+				if mr, ok := src.(*mediawiki.Reader); ok {
+					d.textSHA1 += mr.TextHashed()
 				}
 				if mr, ok := src.(*mwhistory.Reader); ok {
 					st := mr.Stats()

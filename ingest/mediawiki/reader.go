@@ -2,8 +2,10 @@ package mediawiki
 
 import (
 	"bytes"
+	"crypto/sha1"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -114,6 +116,15 @@ type Reader struct {
 	live atomic.Int64 // nrev rounded down to liveStep, for PageRevisions from another goroutine
 
 	salvaged *series.RawPage // the page cut by the end of input, for Next to return (see salvage)
+
+	// Checksums of the text when the dump has no <sha1> (texthash.go).
+	sawSHA1     bool   // a <sha1> element was seen: no more text is hashed
+	revSHA1Elem bool   // the revision has a <sha1> element
+	revTextSHA1 uint64 // SHA1Digest of the TextSHA1 of the revision's text, 0 if none
+	textHash    hash.Hash
+	sumBuf      [sha1.Size]byte
+	scratch     []byte // unescaped text, one window's worth at most
+	textHashed  int64  // revisions whose checksum is their text's
 }
 
 // NewReader reads a dump from r (decompressed XML). opt.File names it in
@@ -139,6 +150,13 @@ func (r *Reader) PageRevisions() int64 { return r.live.Load() }
 // liveStep is how often (in revisions of a page) PageRevisions is updated:
 // an atomic store per revision would cost a few % of parsing a stub dump.
 const liveStep = 64
+
+// hashingText reports whether revision text is hashed (see texthash.go).
+func (r *Reader) hashingText() bool { return r.opt.SHA1 && !r.sawSHA1 }
+
+// TextHashed is the number of revisions returned so far whose checksum is
+// the SHA-1 of their text, computed because the dump has no <sha1>.
+func (r *Reader) TextHashed() int64 { return r.textHashed }
 
 // Offset is the number of decompressed bytes consumed so far.
 func (r *Reader) Offset() int64 { return r.s.offset(r.s.pos) }
@@ -528,7 +546,7 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 		}
 		r.inRev, r.inContrib = true, false
 		r.revStart, r.revID, r.revHasTime, r.revBad, r.revAnon, r.revMin = off, 0, false, false, false, false
-		r.revBot, r.revSHA1 = false, 0
+		r.revBot, r.revSHA1, r.revSHA1Elem, r.revTextSHA1 = false, 0, false, 0
 	case "timestamp":
 		if !r.inRev || r.inContrib || self {
 			return nil
@@ -559,6 +577,22 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 			r.revMin = true
 		}
 	case "text":
+		if r.hashingText() && r.inRev && !r.inContrib {
+			switch {
+			case self && attr(tag, "deleted") != "":
+				// deleted text: no checksum
+			case self:
+				r.revTextSHA1 = SHA1Digest([]byte(TextSHA1(nil)))
+			default:
+				sum, ok := r.hashText()
+				if !ok {
+					return r.atEnd()
+				}
+				r.revTextSHA1 = SHA1Digest([]byte(sum))
+				r.s.closeLeaf("text")
+			}
+			return nil
+		}
 		if !self && !r.s.skipPast([]byte("</text>")) {
 			return r.atEnd()
 		}
@@ -579,6 +613,9 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 		}
 		r.revBot = r.opt.IsBot(u)
 	case "sha1":
+		if r.opt.SHA1 && r.inRev && !r.inContrib {
+			r.sawSHA1, r.revSHA1Elem = true, true
+		}
 		if !r.opt.SHA1 || !r.inRev || r.inContrib || self {
 			if !self {
 				r.s.skipLeaf(name)
@@ -679,7 +716,12 @@ func (r *Reader) endTag(name []byte, off int64) (*series.RawPage, error) {
 			p.Bot = append(p.Bot, r.revBot && !r.revAnon)
 		}
 		if r.opt.SHA1 {
-			p.SHA1 = append(p.SHA1, r.revSHA1)
+			sum := r.revSHA1
+			if !r.revSHA1Elem && r.revTextSHA1 != 0 {
+				sum = r.revTextSHA1
+				r.textHashed++
+			}
+			p.SHA1 = append(p.SHA1, sum)
 		}
 	case "page":
 		if !r.inPage {
@@ -914,7 +956,7 @@ func (r *Reader) revisionBody() {
 				s.pos += 11 + n
 				continue
 			}
-			if string(b[1:5]) != "text" || !nameEnd[b[5]] {
+			if string(b[1:5]) != "text" || !nameEnd[b[5]] || r.hashingText() {
 				return
 			}
 		case 'p':
