@@ -52,7 +52,7 @@ func wantBad(t *testing.T, opt Options, reason, file string, line int64, page st
 		t.Error("a dataset was left after an error")
 	}
 	opt.Output, opt.SkipBad = "", true
-	s, _ := run(t, opt)
+	s, _ := runEmpty(t, opt)
 	if s.Bad[reason] != 1 || s.Counts.Skipped["bad_"+reason] != 1 {
 		t.Errorf("with SkipBad: bad %v, skipped %v; want one %s", s.Bad, s.Counts.Skipped, reason)
 	}

@@ -4,6 +4,7 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -88,7 +89,8 @@ func TestProgressDuringOnePage(t *testing.T) {
 			}
 			fmt.Fprint(w, c.tail)
 			w.Close()
-			if err := <-done; err != nil {
+			var ee *EmptyError
+			if err := <-done; err != nil && !(c.pages == 0 && errors.As(err, &ee)) { // a business file alone has no page
 				t.Fatal(err)
 			}
 			if rec.pages.Load() != c.pages || rec.revs.Load() != c.revs || rec.dec.Load() != int64(len(c.head)+len(c.tail)) || !rec.finished.Load() {

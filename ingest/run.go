@@ -57,6 +57,32 @@ func (e *FormatError) Error() string {
 	return fmt.Sprintf("%s: unknown format: not MediaWiki XML, not a mediawiki_history TSV dump, not Yelp JSON lines; for a CSV/TSV/JSON log give --id and --time (starts with %s)", e.File, e.Head)
 }
 
+// ArchiveError is an archive none of whose members is in a format ingest
+// reads (or that has no member at all): an error even with --skip-bad,
+// which would otherwise read nothing from it and say little.
+type ArchiveError struct {
+	File    string
+	Archive string   // "tar" or "7z"
+	Members []string // each member's name and first bytes
+}
+
+// maxMembersNamed is how many members an ArchiveError names.
+const maxMembersNamed = 10
+
+func (e *ArchiveError) Error() string {
+	if len(e.Members) == 0 {
+		return fmt.Sprintf("%s: the %s archive has no file member", e.File, e.Archive)
+	}
+	list := e.Members
+	more := ""
+	if len(list) > maxMembersNamed {
+		more = fmt.Sprintf(" and %s more", human.Comma(int64(len(list)-maxMembersNamed)))
+		list = list[:maxMembersNamed]
+	}
+	return fmt.Sprintf("%s: no member of the %s archive is in a format ingest reads (MediaWiki XML, mediawiki_history TSV, Yelp JSON lines, or with --id/--time a CSV/TSV/JSON log; compressed members are decompressed first): %s%s",
+		e.File, e.Archive, strings.Join(list, ", "), more)
+}
+
 // formatError describes an input no reader recognises from its head.
 func (d *driver) formatError(name string, head []byte) *FormatError {
 	nul := int64(bytes.IndexByte(head, 0))
@@ -116,9 +142,12 @@ type driver struct {
 
 	badRevisions int64 // revisions of pages skipped as bad (ParseError.Revisions), under badMu
 
-	isBot   func(string) bool // the bot test of --drop-bots (nil without)
-	noSHA1  int64             // revisions without a <sha1> under --drop-reverts
-	mwOther int64             // mediawiki_history events that are not revision creations
+	truncated []TruncatedPage // pages cut by the end of their input (see truncated.go)
+
+	isBot    func(string) bool // the bot test of --drop-bots (nil without)
+	noSHA1   int64             // revisions without a <sha1> under --drop-reverts
+	textSHA1 int64             // revisions whose checksum is their text's (no <sha1> in the dump)
+	mwOther  int64             // mediawiki_history events that are not revision creations
 
 	businesses               yelp.Businesses
 	yelpJoined, yelpUnjoined int64
@@ -229,6 +258,9 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 		return nil, err // a cancel after the last page: nothing is committed
 	}
 	s := d.summary(time.Since(start))
+	if s.Counts.PagesKept == 0 {
+		return nil, &EmptyError{s}
+	}
 	m := &dataset.Manifest{
 		Tool:    "revisit",
 		Version: opt.Version,
@@ -257,9 +289,15 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	}
 	if opt.DropReverts {
 		m.Extra[extraNoSHA1] = d.noSHA1
+		if d.textSHA1 > 0 {
+			m.Extra[extraTextSHA1] = d.textSHA1
+		}
 	}
 	if d.mwOther > 0 {
 		m.Extra["mediawiki_history_other_events"] = d.mwOther
+	}
+	if len(d.truncated) > 0 {
+		m.Extra[extraTruncated] = d.truncated
 	}
 	if err := w.Close(m); err != nil {
 		return nil, err
@@ -287,6 +325,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 	}()
 	d.compressed = r.Format() != decompress.Plain
 	var kinds []string
+	var unread []string // archive members of no format read, with their first bytes
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -307,6 +346,10 @@ func (d *driver) input(ctx context.Context, path string) error {
 		if member != "" {
 			name += ":" + member
 		}
+		// A compressed member is read decompressed: offsets in it are
+		// decompressed bytes.
+		mf := r.MemberFormat()
+		d.compressed = r.Format() != decompress.Plain || (mf != "" && mf != decompress.Plain)
 		head, err := r.Peek(64 << 10)
 		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) && len(head) == 0 {
 			// Nothing decodes; with bytes before the error the reader
@@ -323,6 +366,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 				// counted, not fatal.
 				d.addSkip(SkipArchiveUnknownFormat, 1)
 				kinds = append(kinds, "skipped:"+member)
+				unread = append(unread, member+" (starts with "+quoteHead(head)+")")
 				if err := d.ticking(r, func() error { _, err := io.Copy(io.Discard, d.live); return err }); err != nil {
 					if err := d.badInput(r, name, err); err != nil {
 						return err
@@ -345,9 +389,15 @@ func (d *driver) input(ctx context.Context, path string) error {
 			if errors.As(err, &pe) && d.compressed {
 				pe.Decompressed = true
 			}
-			return err
+			return d.skipBadHint(err)
+		}
+		if mf != "" && mf != decompress.Plain {
+			kind += "+" + mf
 		}
 		kinds = append(kinds, kind)
+	}
+	if r.Archive() != decompress.NoArchive && !r.Failed() && len(unread) == len(kinds) {
+		return &ArchiveError{File: r.Name(), Archive: r.Archive(), Members: unread}
 	}
 	for k, v := range r.SkippedMembers() {
 		// Links, devices, FIFOs: no file data, but not dropped silently.
@@ -396,12 +446,44 @@ func (d *driver) input(ctx context.Context, path string) error {
 func (d *driver) badInput(r *decompress.Reader, name string, err error) error {
 	var ce *decompress.CorruptError
 	if !d.opt.SkipBad || !errors.As(err, &ce) {
-		return err
+		return d.skipBadHint(err)
 	}
 	pe := source.ReadError(name, ce.Offset, 0, "", err)
 	so := d.sourceOptions(r.Name())
 	return so.Bad(pe)
 }
+
+// skipBadHint adds to the error of an input cut short or damaged (a
+// *source.ParseError of reason "truncated" or "corrupt", or a
+// *decompress.CorruptError) what --skip-bad would do with it, when the
+// message does not say so already.
+func (d *driver) skipBadHint(err error) error {
+	if d.opt.SkipBad || strings.Contains(err.Error(), "--skip-bad") {
+		return err
+	}
+	const hint = " (--skip-bad keeps what was read before it)"
+	var pe *source.ParseError
+	if errors.As(err, &pe) {
+		if pe.Reason == "truncated" || pe.Reason == "corrupt" {
+			pe.Err = hinted{pe.Err, hint}
+		}
+		return err
+	}
+	var ce *decompress.CorruptError
+	if errors.As(err, &ce) {
+		return hinted{err, hint}
+	}
+	return err
+}
+
+// hinted is an error with a hint after its message, unwrapping to it.
+type hinted struct {
+	err  error
+	hint string
+}
+
+func (e hinted) Error() string { return e.err.Error() + e.hint }
+func (e hinted) Unwrap() error { return e.err }
 
 func quoteHead(head []byte) string {
 	if len(head) > 40 {
@@ -593,6 +675,9 @@ func (d *driver) stream(ctx context.Context, r *decompress.Reader, name, kind st
 				if gr, ok := src.(*generic.Reader); ok {
 					d.titleChanges += gr.Stats().TitleChanges
 				}
+				if mr, ok := src.(*mediawiki.Reader); ok {
+					d.textSHA1 += mr.TextHashed()
+				}
 				if mr, ok := src.(*mwhistory.Reader); ok {
 					st := mr.Stats()
 					d.mwOther += st.OtherEvents
@@ -724,6 +809,9 @@ func (d *driver) skip(reason SkipReason, p *series.RawPage) {
 // counting each, and writes what is left.
 func (d *driver) page(p *series.RawPage, kind, file string) error {
 	c := &d.counts
+	if p.Truncated {
+		d.noteTruncated(p, file)
+	}
 	if p.TooMany > 0 {
 		// Over the revision cap: the reader dropped the revisions.
 		if hasNamespaces(kind) && d.ns != nil && !d.keepNamespace(p.Namespace) {
@@ -804,6 +892,9 @@ func (d *driver) page(p *series.RawPage, kind, file string) error {
 	}
 	if err := d.w.Write(&pg); err != nil {
 		return err
+	}
+	if p.Truncated {
+		d.truncated[len(d.truncated)-1].Kept = true
 	}
 	c.PagesKept++
 	c.RevisionsKept += nrev

@@ -38,7 +38,13 @@ type Summary struct {
 	// revisions --drop-reverts could not check (no <sha1>).
 	RevisionFilters RevisionFilters
 	NoSHA1          int64
-	Bytes           int64 // stored bytes read
+	// TextSHA1 counts the revisions whose checksum is the SHA-1 of their
+	// text (dumps without <sha1>).
+	TextSHA1 int64
+	// Truncated are the pages cut by the end of their input, kept (under
+	// SkipBad) with their complete revisions.
+	Truncated []TruncatedPage
+	Bytes     int64 // stored bytes read
 	// Decompressed is the decompressed bytes read (= Bytes for inputs
 	// that are not compressed): the work the parsers did.
 	Decompressed int64
@@ -75,7 +81,7 @@ func (d *driver) summary(elapsed time.Duration) *Summary {
 	return &Summary{Output: d.opt.Output, Inputs: d.inputs, Filters: f, Counts: d.counts, Bad: bad,
 		Remapped: d.ids.remapped, Bytes: d.bytes, Decompressed: d.decompressed, Elapsed: elapsed,
 		YelpJoined: d.yelpJoined, YelpUnjoined: d.yelpUnjoined, YelpIDTitles: d.yelpIDTitles, TitleChanges: d.titleChanges,
-		RevisionFilters: d.opt.revisionFiltersInfo(), NoSHA1: d.noSHA1}
+		RevisionFilters: d.opt.revisionFiltersInfo(), NoSHA1: d.noSHA1, TextSHA1: d.textSHA1, Truncated: d.truncated}
 }
 
 // badList is "1 json, 2 timestamp": the bad records by reason, sorted
@@ -263,6 +269,9 @@ func (s *Summary) String() string {
 			fmt.Fprintf(&b, "           %s\n", l)
 		}
 	}
+	for _, l := range s.truncatedLines() {
+		fmt.Fprintln(&b, l)
+	}
 	switch {
 	case s.YelpJoined+s.YelpUnjoined > 0:
 		fmt.Fprintf(&b, "yelp: %s joined to the business file (titled by name), %s not in it (titled by id)\n",
@@ -274,6 +283,10 @@ func (s *Summary) String() string {
 	if s.TitleChanges > 0 {
 		fmt.Fprintf(&b, "%s another --title value than %s object's first (the first is kept)\n",
 			human.Count(s.TitleChanges, "record had", "records had"), map[bool]string{true: "its", false: "their"}[s.TitleChanges == 1])
+	}
+	if s.TextSHA1 > 0 {
+		fmt.Fprintf(&b, "%s no <sha1>: checked for identity reverts by the SHA-1 of %s text (--drop-reverts)\n",
+			human.Count(s.TextSHA1, "revision had", "revisions had"), map[bool]string{true: "its", false: "their"}[s.TextSHA1 == 1])
 	}
 	if s.NoSHA1 > 0 {
 		fmt.Fprintf(&b, "%s no <sha1>: not checked for identity reverts (--drop-reverts)\n", human.Count(s.NoSHA1, "revision had", "revisions had"))

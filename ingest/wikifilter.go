@@ -35,9 +35,14 @@ import (
 //   - revisions_minor: a revision marked minor (<minor/>,
 //     revision_minor_edit).
 //
-// A page with no revision left is skipped as revision_filters. Revisions
-// without a <sha1> (deleted content, old dumps) take a place in the window
-// but match nothing; with --drop-reverts they are counted in the manifest
+// A page with no revision left is skipped as revision_filters. In dumps
+// without <sha1> (export schema 0.4/0.5, such as the real Anarchism
+// history) the checksum is MediaWiki's SHA-1 of the revision's text,
+// computed while the text streams past (mediawiki/texthash.go), as
+// mwreverts does; they are counted in the manifest
+// (extra.revisions_sha1_of_text) and the summary. Revisions with neither
+// (deleted content) take a place in the window but match nothing; with
+// --drop-reverts they are counted in the manifest
 // (extra.revisions_without_sha1) and the summary.
 
 // DefaultRevertRadius is the most revisions an identity revert can undo
@@ -139,8 +144,9 @@ func (o *Options) revisionFilters() bool { return o.DropReverts || o.DropBots ||
 // Manifest keys of the revision filters (their skip reasons are SkipRevert …).
 const (
 	extraNoSHA1   = "revisions_without_sha1"
+	extraTextSHA1 = "revisions_sha1_of_text" // checksums computed from the text (dumps without <sha1>)
 	extraFilters  = "revision_filters"
-	revertsSource = "sha1 of an earlier revision, undoing at most %d revisions (mwreverts identity revert); mediawiki_history: revision_is_identity_revert/_reverted"
+	revertsSource = "sha1 of an earlier revision (<sha1>, or the SHA-1 of the text in dumps without it), undoing at most %d revisions (mwreverts identity revert); mediawiki_history: revision_is_identity_revert/_reverted"
 )
 
 // IdentityReverts marks, in revert and reverted (of len(sha)), the identity

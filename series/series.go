@@ -118,6 +118,12 @@ type RawPage struct {
 	// it had, Revisions (and the flags) are nil so that memory stays
 	// bounded, and ingest skips the object as bad input, counting them.
 	TooMany int64
+	// Truncated says that the input ended (cut short, or its
+	// decompression failed) inside this object: Revisions are the
+	// complete revisions read before the cut, and the object's observation
+	// window ([u_first, u_last]) ends at the last of them. Ingest keeps
+	// such an object under --skip-bad and lists it as truncated.
+	Truncated bool
 }
 
 // Normalize sorts the revisions, collapses revisions with the same

@@ -127,7 +127,10 @@ func TestBadPageRevisions(t *testing.T) {
 		{"bad id after revisions", head + "<page><title>T</title><ns>0</ns>" + revs(3) + "<id>x</id></page></mediawiki>", []string{"xml"}, []int64{3}},
 		{"two malformed", head + page("T", "1", revs(2)+"</revision>"+revs(1)+"</revision>") + "</mediawiki>", []string{"xml", "xml"}, []int64{0, 3}},
 		{"not closed", head + "<page><title>T</title><ns>0</ns><id>1</id>" + revs(4) + page("U", "2", revs(1)) + "</mediawiki>", []string{"xml"}, []int64{4}},
-		{"truncated", head + "<page><title>T</title><ns>0</ns><id>1</id>" + revs(2) + "<revision>", []string{"truncated"}, []int64{2}},
+		// The page cut keeps its complete revisions (TestSalvageCutPage): the cut drops none.
+		{"truncated", head + "<page><title>T</title><ns>0</ns><id>1</id>" + revs(2) + "<revision>", []string{"truncated"}, []int64{0}},
+		{"truncated before a revision", head + "<page><title>T</title><ns>0</ns><id>1</id><revision>", []string{"truncated"}, []int64{0}},
+		{"truncated after bad", head + "<page><title>T</title><ns>0</ns><id>1</id>" + revs(2) + "<ns>x</ns>" + revs(1) + "<revision>", []string{"xml", "truncated"}, []int64{3, 0}},
 		{"over the cap and bad", head + "<page><title>T</title><ns>0</ns>" + revs(5) + "<id>x</id></page></mediawiki>", []string{"xml"}, []int64{5}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -2,8 +2,10 @@ package mediawiki
 
 import (
 	"bytes"
+	"crypto/sha1"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -112,6 +114,17 @@ type Reader struct {
 	revSHA1         uint64
 
 	live atomic.Int64 // nrev rounded down to liveStep, for PageRevisions from another goroutine
+
+	salvaged *series.RawPage // the page cut by the end of input, for Next to return (see salvage)
+
+	// Checksums of the text when the dump has no <sha1> (texthash.go).
+	sawSHA1     bool   // a <sha1> element was seen: no more text is hashed
+	revSHA1Elem bool   // the revision has a <sha1> element
+	revTextSHA1 uint64 // SHA1Digest of the TextSHA1 of the revision's text, 0 if none
+	textHash    hash.Hash
+	sumBuf      [sha1.Size]byte
+	scratch     []byte // unescaped text, one window's worth at most
+	textHashed  int64  // revisions whose checksum is their text's
 }
 
 // NewReader reads a dump from r (decompressed XML). opt.File names it in
@@ -137,6 +150,13 @@ func (r *Reader) PageRevisions() int64 { return r.live.Load() }
 // liveStep is how often (in revisions of a page) PageRevisions is updated:
 // an atomic store per revision would cost a few % of parsing a stub dump.
 const liveStep = 64
+
+// hashingText reports whether revision text is hashed (see texthash.go).
+func (r *Reader) hashingText() bool { return r.opt.SHA1 && !r.sawSHA1 }
+
+// TextHashed is the number of revisions returned so far whose checksum is
+// the SHA-1 of their text, computed because the dump has no <sha1>.
+func (r *Reader) TextHashed() int64 { return r.textHashed }
 
 // Offset is the number of decompressed bytes consumed so far.
 func (r *Reader) Offset() int64 { return r.s.offset(r.s.pos) }
@@ -213,8 +233,19 @@ func (r *Reader) badPage(off int64, reason string, err error) error {
 
 // Next returns the next page, or io.EOF after the last one. Errors are
 // *source.ParseError (with SkipBad, bad revisions and pages are reported
-// to OnBad and skipped; a truncated input ends the stream after reporting).
+// to OnBad and skipped; a truncated input ends the stream after reporting,
+// and the page it cut is returned first with its complete revisions and
+// RawPage.Truncated set).
 func (r *Reader) Next() (*series.RawPage, error) {
+	p, err := r.next()
+	if err != nil && r.salvaged != nil {
+		p, r.salvaged = r.salvaged, nil
+		return p, nil
+	}
+	return p, err
+}
+
+func (r *Reader) next() (*series.RawPage, error) {
 	s := r.s
 	for {
 		if r.inRev && !r.revBad {
@@ -515,7 +546,7 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 		}
 		r.inRev, r.inContrib = true, false
 		r.revStart, r.revID, r.revHasTime, r.revBad, r.revAnon, r.revMin = off, 0, false, false, false, false
-		r.revBot, r.revSHA1 = false, 0
+		r.revBot, r.revSHA1, r.revSHA1Elem, r.revTextSHA1 = false, 0, false, 0
 	case "timestamp":
 		if !r.inRev || r.inContrib || self {
 			return nil
@@ -546,6 +577,22 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 			r.revMin = true
 		}
 	case "text":
+		if r.hashingText() && r.inRev && !r.inContrib {
+			switch {
+			case self && attr(tag, "deleted") != "":
+				// deleted text: no checksum
+			case self:
+				r.revTextSHA1 = SHA1Digest([]byte(TextSHA1(nil)))
+			default:
+				sum, ok := r.hashText()
+				if !ok {
+					return r.atEnd()
+				}
+				r.revTextSHA1 = SHA1Digest([]byte(sum))
+				r.s.closeLeaf("text")
+			}
+			return nil
+		}
 		if !self && !r.s.skipPast([]byte("</text>")) {
 			return r.atEnd()
 		}
@@ -566,6 +613,9 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 		}
 		r.revBot = r.opt.IsBot(u)
 	case "sha1":
+		if r.opt.SHA1 && r.inRev && !r.inContrib {
+			r.sawSHA1, r.revSHA1Elem = true, true
+		}
 		if !r.opt.SHA1 || !r.inRev || r.inContrib || self {
 			if !self {
 				r.s.skipLeaf(name)
@@ -666,7 +716,12 @@ func (r *Reader) endTag(name []byte, off int64) (*series.RawPage, error) {
 			p.Bot = append(p.Bot, r.revBot && !r.revAnon)
 		}
 		if r.opt.SHA1 {
-			p.SHA1 = append(p.SHA1, r.revSHA1)
+			sum := r.revSHA1
+			if !r.revSHA1Elem && r.revTextSHA1 != 0 {
+				sum = r.revTextSHA1
+				r.textHashed++
+			}
+			p.SHA1 = append(p.SHA1, sum)
 		}
 	case "page":
 		if !r.inPage {
@@ -739,6 +794,9 @@ func (r *Reader) atEnd() error {
 		r.nrev = 0
 		r.live.Store(0)
 	}
+	if r.inPage && (reason == "truncated" || reason == "corrupt") && !r.pageBad && r.titleSet && r.pageIDSet && r.nrev > 0 {
+		return r.salvage(off, reason, cause)
+	}
 	if err := r.badPage(off, reason, cause); err != nil {
 		return err
 	}
@@ -746,6 +804,36 @@ func (r *Reader) atEnd() error {
 	r.rootEnded = true
 	s.err = nil
 	s.eof = true
+	return io.EOF
+}
+
+// salvage ends the input inside a page that has complete revisions (its
+// title and id known, no bad record): the cut is reported as one bad record
+// (reason "truncated" or "corrupt") that drops nothing, and the page is
+// kept with its complete revisions, marked Truncated, for Next to return
+// before io.EOF — the revision being read at the cut is lost, as in what
+// `xz -dc` recovers. Without SkipBad the cut is the error, saying how many
+// complete revisions --skip-bad keeps.
+func (r *Reader) salvage(off int64, reason string, cause error) error {
+	if !r.opt.SkipBad {
+		return r.perr(off, reason, fmt.Errorf("%w, after %s of the page (--skip-bad keeps them, with the pages before, and marks the page truncated)",
+			cause, human.Count(r.nrev, "complete revision", "complete revisions")))
+	}
+	if err := r.opt.Bad(r.perr(off, reason, fmt.Errorf("%w; the page's %s before it are kept and the page is marked truncated",
+		cause, human.Count(r.nrev, "complete revision", "complete revisions")))); err != nil {
+		return err
+	}
+	p := r.page
+	if !r.nsSet {
+		p.Namespace = r.site.Namespaces.FromTitle(p.Title)
+	}
+	p.Group = r.site.Namespaces.Group(p.Namespace)
+	p.Truncated = true
+	r.salvaged = p
+	r.page, r.inPage, r.inRev, r.inContrib, r.inUpload = nil, false, false, false, false
+	r.rootEnded = true
+	r.s.err = nil
+	r.s.eof = true
 	return io.EOF
 }
 
@@ -868,7 +956,7 @@ func (r *Reader) revisionBody() {
 				s.pos += 11 + n
 				continue
 			}
-			if string(b[1:5]) != "text" || !nameEnd[b[5]] {
+			if string(b[1:5]) != "text" || !nameEnd[b[5]] || r.hashingText() {
 				return
 			}
 		case 'p':

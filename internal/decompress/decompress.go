@@ -86,6 +86,7 @@ type Reader struct {
 	failed  bool
 	sum     string
 	openErr error            // damage found by Open, returned by the first Next
+	member  memberStream     // the current archive member's decompressor (see member.go)
 	skipped map[string]int64 // archive members stepped over, by kind
 }
 
@@ -214,7 +215,7 @@ func (r *Reader) openFormat(f *os.File, br *bufio.Reader) error {
 		if err != nil {
 			return r.headerErr(err)
 		}
-		r.stream = &lzmaStream{zr: zr, r: r}
+		r.stream = &lzmaStream{zr: zr, trailing: r.trailingLZMA}
 	case SevenZip:
 		return r.open7z(f, br)
 	default:
@@ -407,6 +408,9 @@ func (r *Reader) Next() (string, error) {
 		r.offset = 0
 		return "", nil
 	case Tar:
+		if err := r.endMember(); err != nil {
+			return "", err
+		}
 		for {
 			h, err := r.tr.Next()
 			if errors.Is(err, io.EOF) {
@@ -444,10 +448,15 @@ func (r *Reader) Next() (string, error) {
 			}
 			r.offset = 0
 			r.curName, r.curSize = PrintableName(h.Name), h.Size
-			r.cur = bufio.NewReaderSize(r.tr, peekSize)
+			if err := r.openMember(r.tr, h.Name); err != nil {
+				return "", err
+			}
 			return r.curName, nil
 		}
 	default: // 7z
+		if err := r.endMember(); err != nil {
+			return "", err
+		}
 		if r.szCur != nil {
 			r.szCur.Close()
 			r.szCur = nil
@@ -479,7 +488,9 @@ func (r *Reader) Next() (string, error) {
 			r.offset = 0
 			r.szCur = rc
 			r.curName, r.curSize = name, int64(f.UncompressedSize)
-			r.cur = bufio.NewReaderSize(rc, peekSize)
+			if err := r.openMember(rc, f.Name); err != nil {
+				return "", err
+			}
 			return name, nil
 		}
 		r.done = true
@@ -674,7 +685,10 @@ func (r *Reader) wrapErrAt(err error, offset int64) error {
 		name += ":" + r.curName
 	}
 	format := r.format
-	if format == Plain && r.archive == Tar {
+	switch {
+	case r.member.format != "" && r.member.format != Plain && (r.feed == nil || r.feed.err == nil):
+		format = r.member.format // the member's own decompressor failed
+	case format == Plain && r.archive == Tar:
 		format = Tar // an uncompressed tar cut short: the archive is what is truncated
 	}
 	return r.corrupt(err, name, format, offset)
@@ -729,6 +743,7 @@ func (r *Reader) SHA256() (string, error) {
 // Close releases the decompressors and the file (standard input is not
 // closed).
 func (r *Reader) Close() error {
+	r.member.close()
 	var first error
 	for i := len(r.closers) - 1; i >= 0; i-- {
 		if err := r.closers[i](); err != nil && first == nil {
@@ -818,10 +833,22 @@ func (t *tarFeed) Read(p []byte) (int, error) {
 // where they start (`lzma -dc` rejects them too): the decoder reads its
 // input byte by byte from the bufio.Reader, so it stops exactly at the end.
 type lzmaStream struct {
-	zr    *lzma.Reader
-	r     *Reader
-	trunc error // the truncation, returned after the decoded bytes
-	err   error // the final error
+	zr *lzma.Reader
+	// trailing checks what follows the end of the stream: nil when
+	// nothing does, else the error naming where the bytes after it start.
+	trailing func() error
+	trunc    error // the truncation, returned after the decoded bytes
+	err      error // the final error
+}
+
+// trailingLZMA is lzmaStream.trailing for the stored bytes of r: the
+// decoder read them from r.br, whose bytes not yet taken are after the end.
+func (r *Reader) trailingLZMA() error {
+	if _, perr := r.br.Peek(1); perr == nil {
+		end := r.src.n.Load() - int64(r.br.Buffered())
+		return fmt.Errorf("data after the end of the lzma stream, from byte %d of the file", end)
+	}
+	return nil
 }
 
 func (s *lzmaStream) Read(p []byte) (int, error) {
@@ -842,9 +869,8 @@ func (s *lzmaStream) Read(p []byte) (int, error) {
 		s.err = s.trunc
 	case errors.Is(err, io.EOF):
 		s.err = io.EOF
-		if _, perr := s.r.br.Peek(1); perr == nil {
-			end := s.r.src.n.Load() - int64(s.r.br.Buffered())
-			s.err = fmt.Errorf("data after the end of the lzma stream, from byte %d of the file", end)
+		if terr := s.trailing(); terr != nil {
+			s.err = terr
 		}
 	case s.trunc != nil:
 		s.err = s.trunc // a failure while returning the buffered bytes: report the cut
@@ -865,7 +891,7 @@ func (s *lzmaStream) Read(p []byte) (int, error) {
 // time.
 type xzStream struct {
 	zr   *xz.Reader
-	r    *Reader
+	r    *Reader // nil for an archive member: no salvage pass
 	n    int64
 	crc  uint32
 	tail []byte // salvaged bytes still to deliver
@@ -892,7 +918,7 @@ func (s *xzStream) Read(p []byte) (int, error) {
 		return n, err
 	}
 	s.err = err
-	if errors.Is(err, io.ErrUnexpectedEOF) && s.r.file != nil && s.r.size > 0 {
+	if errors.Is(err, io.ErrUnexpectedEOF) && s.r != nil && s.r.file != nil && s.r.size > 0 {
 		s.tail = xzSalvage(io.NewSectionReader(s.r.file, 0, s.r.size), s.n, s.crc, maxXZSalvage)
 	}
 	if n > 0 || len(s.tail) > 0 {
