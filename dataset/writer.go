@@ -224,6 +224,10 @@ func (w *Writer) Close(m *Manifest) (err error) {
 	return w.out.Commit()
 }
 
+// TempDir is the temporary directory the dataset is written in: a file a
+// caller puts there before Close becomes part of the dataset.
+func (w *Writer) TempDir() string { return w.out.Path() }
+
 // Abort removes the temporary directory; the destination is untouched.
 // It is safe to call after Close.
 func (w *Writer) Abort() {
