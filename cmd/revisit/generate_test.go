@@ -129,7 +129,7 @@ func TestGenerateNeverOverwritesUserFiles(t *testing.T) {
 	notes := filepath.Join(dir, "notes.json")
 	os.WriteFile(notes, []byte("notes\n"), 0o644)
 	stdout := os.Stdout
-	os.Stdout, _ = os.Open(os.DevNull)
+	os.Stdout, _ = os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	code := gen("-o", "-", "--truth", notes)
 	os.Stdout.Close()
 	os.Stdout = stdout
