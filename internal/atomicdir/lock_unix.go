@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -29,7 +30,7 @@ type lockFile struct {
 // have opened it just before, acquire checks after locking that path still
 // names the file it locked, and tries again otherwise.
 func acquire(path, content string) (*lockFile, error) {
-	empty := 0
+	empty, last := 0, os.FileInfo(nil) // looks at one lock file being made
 	for range 100 {
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
 		if err == nil {
@@ -75,8 +76,19 @@ func acquire(path, content string) (*lockFile, error) {
 			f.Close()
 			return nil, err
 		}
+		// A creator writes the text right after creating and locking
+		// the file: a proper prefix of it (nothing yet, or a part) is
+		// a lock being made.
 		ours := bytes.HasPrefix(b, []byte(lockText))
-		if !ours && (len(b) > 0 || empty >= 20) {
+		making := !ours && len(b) < len(lockText) && strings.HasPrefix(lockText, string(b))
+		if making { // count the looks at this same file only
+			if last == nil || !os.SameFile(last, st) {
+				empty = 0
+			}
+			last = st
+			empty++
+		}
+		if !ours && (!making || empty > 50) {
 			f.Close()
 			return nil, foreignLock(path, "is not a lock file of revisit's")
 		}
@@ -88,10 +100,10 @@ func acquire(path, content string) (*lockFile, error) {
 			return nil, err
 		}
 		if !ours {
-			// Empty and not locked: a writer between creating and
-			// locking it, or a user's empty file. Look again shortly.
+			// Being made and not locked: a creator between creating
+			// and locking it (it waits for us now), or a user's empty
+			// file. Look again shortly.
 			f.Close()
-			empty++
 			time.Sleep(5 * time.Millisecond)
 			continue
 		}

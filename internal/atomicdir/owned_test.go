@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -267,5 +269,43 @@ func TestNoMarkerOutput(t *testing.T) {
 	write(t, filepath.Join(final, "b.json"), "{}")
 	if _, err := Create(final, "", "yelp output"); err == nil {
 		t.Fatal("replaced an output holding a user's file")
+	}
+}
+
+// Many writers racing for one lock: never two holders at once, and none
+// sees a freshly created lock as a user's file (it is created, locked and
+// filled by its creator while the others look at it).
+func TestLockRace(t *testing.T) {
+	final := filepath.Join(t.TempDir(), "out")
+	var holders, got atomic.Int32
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 200 {
+				release, err := Lock(final, "test output")
+				if errors.Is(err, ErrBusy) {
+					continue
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if holders.Add(1) != 1 {
+					t.Error("two holders of one lock")
+				}
+				got.Add(1)
+				holders.Add(-1)
+				release()
+			}
+		}()
+	}
+	wg.Wait()
+	if got.Load() == 0 {
+		t.Error("nobody got the lock")
+	}
+	if _, err := os.Lstat(filepath.Join(filepath.Dir(final), ".out.lock")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("lock file left: %v", err)
 	}
 }
