@@ -18,8 +18,10 @@ const markerPrefix = ".revisit-"
 // when fill succeeded, so a failed or interrupted run leaves no
 // half-written results where finished ones are expected (an earlier
 // results directory stays as it was). An existing dir is replaced when it
-// is empty or carries the marker of the same kind; anything else is
-// refused, so a typo in -o cannot destroy unrelated files.
+// is empty or is results of the same kind that revisit wrote and nobody
+// changed since (atomicdir.CheckReplaceable); anything else is refused, so
+// a typo in -o, or a file of the user's inside earlier results, is never
+// destroyed.
 func WriteResults(dir, kind string, fill func(tmp string) error) error {
 	out, err := atomicdir.Create(filepath.Clean(dir), markerPrefix+kind, kind)
 	if err != nil {

@@ -100,12 +100,25 @@ func TestAnalyzeAtomic(t *testing.T) {
 	if got := entries(t, parent); len(got) != 1 || got[0] != "a" {
 		t.Fatalf("entries beside the results after a failed run: %v", got)
 	}
-	// A good run replaces the earlier results as a whole.
+	// The sentinel is not revisit's: a good run refuses to replace the
+	// results holding it (issue 16) …
+	if _, err := Analyze(ctx, sliceSource(smallPages()), Options{Out: out, Unit: 3600}); err == nil {
+		t.Fatal("replaced results holding a file revisit did not write")
+	}
+	if _, err := os.Stat(sentinel); err != nil {
+		t.Fatalf("a refused run removed the user's file: %v", err)
+	}
+	// … and, without it, replaces the earlier results as a whole.
+	os.Remove(sentinel)
+	before, err := os.Stat(out)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := Analyze(ctx, sliceSource(smallPages()), Options{Out: out, Unit: 3600}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(sentinel); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("sentinel of the earlier results survived a new run: %v", err)
+	if after, err := os.Stat(out); err != nil || os.SameFile(before, after) {
+		t.Fatalf("the earlier results were not replaced as a whole (%v)", err)
 	}
 	if got := entries(t, parent); len(got) != 1 || got[0] != "a" {
 		t.Fatalf("entries beside the results: %v", got)

@@ -57,9 +57,11 @@ const MaxParts = 4096
 func PartFile(i, n int) string { return fmt.Sprintf("pages-%05d-of-%05d.parquet", i, n) }
 
 // Create starts a dataset that will appear at dir when Close succeeds. An
-// existing dataset at dir (a directory holding manifest.json) or an empty
-// directory is replaced on Close; any other existing path is an error, so a
-// typo cannot destroy unrelated files.
+// earlier dataset at dir that revisit wrote and nobody changed since
+// (atomicdir.CheckReplaceable: every entry in it one revisit wrote), or an
+// empty directory, is replaced on Close; any other existing path is an
+// *atomicdir.RefusedError, so a typo or a file of the user's inside an
+// earlier dataset cannot be destroyed.
 func Create(dir string) (*Writer, error) { return CreateParts(dir, 0) }
 
 // CreateParts is Create writing the pages as n part files
@@ -223,6 +225,10 @@ func (w *Writer) Close(m *Manifest) (err error) {
 	}
 	return w.out.Commit()
 }
+
+// TempDir is the temporary directory the dataset is written in: a file a
+// caller puts there before Close becomes part of the dataset.
+func (w *Writer) TempDir() string { return w.out.Path() }
 
 // Abort removes the temporary directory; the destination is untouched.
 // It is safe to call after Close.

@@ -4,124 +4,230 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
+
+	"github.com/revisit-dev/revisit/internal/atomicdir"
 )
 
 // ErrNotOurs is wrapped by Run's error when an output path holds something
-// that revisit generate did not write: Run never replaces it.
+// that revisit generate did not write: Run never replaces it. Such errors
+// are *atomicdir.RefusedError too.
 var ErrNotOurs = errors.New("exists and was not written by revisit generate")
 
-// checkOutputs refuses, before anything is written, to replace a file or
-// fill a directory that an earlier 'revisit generate' did not write. An
-// earlier output is recognised by its truth file: revisit's JSON (tool
-// "revisit") naming the same output. A parquet dataset directory is
-// checked by dataset.Create itself.
+// notOurs is a refusal that is both an *atomicdir.RefusedError and
+// ErrNotOurs.
+type notOurs struct{ *atomicdir.RefusedError }
+
+func (e notOurs) Unwrap() []error { return []error{e.RefusedError, ErrNotOurs} }
+
+func refuse(path, what, reason string) error {
+	return notOurs{&atomicdir.RefusedError{Path: path, What: what, Reason: reason}}
+}
+
+// asNotOurs marks a refusal of atomicdir (a directory output) as
+// ErrNotOurs; other errors pass unchanged.
+func asNotOurs(err error) error {
+	var re *atomicdir.RefusedError
+	if errors.As(err, &re) {
+		return notOurs{re}
+	}
+	return err
+}
+
+// checkOutputs refuses, before anything is written, to replace a path
+// that an earlier 'revisit generate' did not write. The two files of one
+// output are tied together by the truth file, which records the output's
+// path relative to itself (output_path) and, for a dump file, the dump's
+// size (output_size):
+//
+//   - a truth file (other than one inside a directory output) is replaced
+//     only when it is revisit generate's ("tool" exactly so spelled) and
+//     names this same output;
+//   - a dump file only when such a truth file is at truthPath and its
+//     recorded size is the dump's size;
+//   - a yelp or parquet directory only when atomicdir.CheckReplaceable
+//     accepts it (every entry in it is one revisit wrote).
+//
+// Truth files of earlier revisit versions (no output_path) are refused,
+// with a message saying so.
 func checkOutputs(format, out, truthPath string) error {
-	if out == "-" || format == FormatParquet {
-		if format == FormatParquet && truthPath != "" && truthPath != filepath.Join(out, TruthFile) {
-			return checkFile(truthPath, truthPath, out)
-		}
-		return nil
-	}
-	if format == FormatYelp {
-		st, err := os.Lstat(out)
-		if errors.Is(err, os.ErrNotExist) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("output %s: %w", out, err)
-		}
-		if !st.IsDir() {
-			return fmt.Errorf("output %s: %w and is not a directory", out, ErrNotOurs)
-		}
-		ents, err := os.ReadDir(out)
-		if err != nil {
-			return fmt.Errorf("output %s: %w", out, err)
-		}
-		if len(ents) == 0 {
-			return nil
-		}
-		if !ourTruth(filepath.Join(out, TruthFile), filepath.Base(filepath.Clean(out))) {
-			return fmt.Errorf("output %s: the directory is not empty and holds no truth.json of an earlier revisit generate: %w (choose a new or empty directory)", out, ErrNotOurs)
-		}
-		for _, p := range []string{filepath.Join(out, YelpReviewFile), filepath.Join(out, YelpBusinessFile), truthPath} {
-			if st, err := os.Lstat(p); err == nil && !st.Mode().IsRegular() {
-				return fmt.Errorf("output %s: %w and is not a regular file", p, ErrNotOurs)
-			}
-		}
-		return nil
-	}
-	for _, p := range []string{out, truthPath} {
-		if err := checkFile(p, truthPath, out); err != nil {
+	if truthPath != "" && !truthInside(format, out, truthPath) {
+		if _, err := checkTruth(truthPath, out); err != nil {
 			return err
 		}
 	}
-	return nil
+	switch {
+	case out == "-":
+		return nil
+	case format == FormatMediaWiki:
+		return checkDump(out, truthPath)
+	case format == FormatYelp:
+		return asNotOurs(atomicdir.CheckReplaceable(out, "", "yelp output"))
+	}
+	return nil // parquet: dataset.Create checks it
 }
 
-// checkFile accepts a path that does not exist, or a regular file beside
-// the truth file of an earlier generate of out.
-func checkFile(p, truthPath, out string) error {
-	if p == "" {
-		return nil
+// truthInside reports whether the truth file is written inside the output
+// directory (yelp, parquet), which atomicdir checks as a whole.
+func truthInside(format, out, truthPath string) bool {
+	return format != FormatMediaWiki && out != "-" &&
+		filepath.Clean(filepath.Dir(truthPath)) == filepath.Clean(out)
+}
+
+// checkTruth accepts a truth path that does not exist, or a regular file
+// that revisit generate wrote as the truth of out; for the latter it
+// returns the truth's recorded output size (-1 when none).
+func checkTruth(truthPath, out string) (size int64, err error) {
+	st, err := os.Lstat(truthPath)
+	if errors.Is(err, os.ErrNotExist) {
+		return -1, nil
 	}
-	st, err := os.Lstat(p)
+	if err != nil {
+		return 0, fmt.Errorf("truth %s: %w", truthPath, err)
+	}
+	if !st.Mode().IsRegular() {
+		return 0, refuse(truthPath, "truth file", "exists and is not a regular file; refusing to replace it (choose another --truth)")
+	}
+	h, err := readTruthHead(truthPath)
+	if err != nil {
+		return 0, err
+	}
+	if h.tool != truthTool {
+		return 0, refuse(truthPath, "truth file", "exists and is not a truth file of revisit generate; refusing to replace it (choose another --truth, or remove it)")
+	}
+	if !h.hasPath {
+		return 0, refuse(truthPath, "truth file", fmt.Sprintf("was written by an earlier revisit version, which did not record the path of its output, so revisit cannot tell which output it belongs to; refusing to replace it or its output: remove them by hand (rm %s and its output) or choose other paths", truthPath))
+	}
+	if !sameOutput(truthPath, h.outputPath, out) {
+		return 0, refuse(truthPath, "truth file", fmt.Sprintf("is the truth of another output (%s); refusing to replace it (choose another --truth)", h.outputPath))
+	}
+	return h.outputSize, nil
+}
+
+// sameOutput reports whether outputPath, as recorded in the truth file at
+// truthPath (relative to its directory, or "-"), is out.
+func sameOutput(truthPath, outputPath, out string) bool {
+	if outputPath == "-" || out == "-" {
+		return outputPath == out
+	}
+	dir, err1 := filepath.Abs(filepath.Dir(truthPath))
+	abs, err2 := filepath.Abs(out)
+	return err1 == nil && err2 == nil && filepath.Join(dir, filepath.FromSlash(outputPath)) == abs
+}
+
+// relOutput is out as the truth file at truthPath records it.
+func relOutput(truthPath, out string) (string, error) {
+	if out == "-" {
+		return "-", nil
+	}
+	dir, err := filepath.Abs(filepath.Dir(truthPath))
+	if err != nil {
+		return "", err
+	}
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(dir, abs)
+	if err != nil {
+		return "", err
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// checkDump accepts a dump path that does not exist, or a regular file
+// whose truth file at truthPath (revisit's, naming it) records its size.
+func checkDump(out, truthPath string) error {
+	st, err := os.Lstat(out)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("output %s: %w", p, err)
+		return fmt.Errorf("output %s: %w", out, err)
 	}
-	if !st.Mode().IsRegular() || !ourTruth(truthPath, filepath.Base(filepath.Clean(out))) {
-		return fmt.Errorf("output %s: %w (it is replaced only when %s is the truth file of an earlier revisit generate of it; choose another -o or remove it)", p, ErrNotOurs, truthPath)
+	why := fmt.Sprintf("exists and is not a dump revisit generate wrote (it is replaced only when %s is the truth file of an earlier generate of it and records its size); refusing to replace it (choose another -o or remove it)", truthPath)
+	if !st.Mode().IsRegular() {
+		return refuse(out, "output", why)
+	}
+	if _, err := os.Lstat(truthPath); err != nil {
+		return refuse(out, "output", why)
+	}
+	size, err := checkTruth(truthPath, out)
+	if err != nil {
+		return err
+	}
+	if size != st.Size() {
+		return refuse(out, "output", why)
 	}
 	return nil
 }
 
-// ourTruth reports whether path is a regular file that revisit generate
-// wrote as the truth of an output with the given base name: a JSON object
-// whose "tool" is revisit generate's and whose "output" is outBase. Both
-// fields come before "pages", so only the header is read.
-func ourTruth(path, outBase string) bool {
-	if path == "" {
-		return false
-	}
-	if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
-		return false
-	}
+// truthHead is what checkTruth reads of a truth file.
+type truthHead struct {
+	tool, outputPath string
+	hasPath          bool
+	outputSize       int64 // -1: none recorded
+}
+
+// readTruthHead reads the header of a truth file (the fields before
+// "pages", keys matched exactly) and its last field, output_size, from
+// the end of the file: a truth file may be large, and only its two ends
+// are read. A file that is not a JSON object gives an empty head.
+func readTruthHead(path string) (*truthHead, error) {
+	h := &truthHead{outputSize: -1}
 	f, err := os.Open(path)
 	if err != nil {
-		return false
+		return nil, fmt.Errorf("truth %s: %w", path, err)
 	}
 	defer f.Close()
 	dec := json.NewDecoder(f)
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return false
+		return h, nil
 	}
-	var tool, output string
+	head := truthHead{outputSize: -1}
+header:
 	for dec.More() {
 		k, err := dec.Token()
 		if err != nil {
-			return false
+			return h, nil
 		}
 		switch k {
 		case "tool":
-			err = dec.Decode(&tool)
-		case "output":
-			err = dec.Decode(&output)
+			err = dec.Decode(&head.tool)
+		case "output_path":
+			err = dec.Decode(&head.outputPath)
+			head.hasPath = err == nil
 		case "pages":
-			return false // past the header without both fields
+			break header
 		default:
 			var skip json.RawMessage
 			err = dec.Decode(&skip)
 		}
 		if err != nil {
-			return false
-		}
-		if tool != "" && output != "" {
-			return tool == truthTool && output == outBase
+			return h, nil
 		}
 	}
-	return false
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("truth %s: %w", path, err)
+	}
+	const tailLen = 256
+	off := max(0, st.Size()-tailLen)
+	b := make([]byte, st.Size()-off)
+	if _, err := f.ReadAt(b, off); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("truth %s: %w", path, err)
+	}
+	if m := sizeTail.FindSubmatch(b); m != nil {
+		if n, err := strconv.ParseInt(string(m[1]), 10, 64); err == nil {
+			head.outputSize = n
+		}
+	}
+	return &head, nil
 }
+
+// sizeTail is how truthWriter.close ends a truth with an output size.
+var sizeTail = regexp.MustCompile(`\n  "output_size": ([0-9]+)\n}\n$`)

@@ -14,6 +14,7 @@ import (
 	"github.com/klauspost/pgzip"
 
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -109,66 +110,80 @@ func Run(opt Options) (*Summary, error) {
 	if truthPath == "" {
 		truthPath = DefaultTruthPath(opt.Format, opt.Out)
 	}
+	if truthPath != "" && opt.Out != "-" && filepath.Clean(truthPath) == filepath.Clean(opt.Out) {
+		return nil, fmt.Errorf("truth %s: the same path as the output", truthPath)
+	}
 	if err := checkOutputs(opt.Format, opt.Out, truthPath); err != nil {
 		return nil, err
 	}
-	var files []*atomicFile
+	var outputPath string
+	if truthPath != "" {
+		if outputPath, err = relOutput(truthPath, opt.Out); err != nil {
+			return nil, fmt.Errorf("output %s: %w", opt.Out, err)
+		}
+	}
+	// outer are files of their own (a dump, a truth file outside the
+	// output directory), inner the files inside the temporary directory
+	// of a yelp or parquet output (dirOut, dw), which appears as a whole
+	// when they are done.
+	var outer, inner []*atomicFile
+	var dirOut *atomicdir.Dir
+	var dw *dataset.Writer
 	abort := func() {
-		for _, f := range files {
+		for _, f := range append(inner, outer...) {
 			f.abort()
 		}
-		files = nil
+		inner, outer = nil, nil
+		if dirOut != nil {
+			dirOut.Abort()
+			dirOut = nil
+		}
+		if dw != nil {
+			dw.Abort()
+			dw = nil
+		}
+	}
+	var tmpDir string // where the files inside the output directory go now
+	switch {
+	case opt.Format == FormatYelp && opt.Out != "-":
+		if dirOut, err = atomicdir.Create(opt.Out, "", "yelp output"); err != nil {
+			return nil, asNotOurs(err)
+		}
+		tmpDir = dirOut.Path()
+	case opt.Format == FormatParquet:
+		if dw, err = dataset.Create(opt.Out); err != nil {
+			return nil, asNotOurs(err)
+		}
+		tmpDir = dw.TempDir()
 	}
 	open := func(path string) (*atomicFile, error) {
+		list := &outer
+		if tmpDir != "" && filepath.Clean(filepath.Dir(path)) == filepath.Clean(opt.Out) {
+			path, list = filepath.Join(tmpDir, filepath.Base(path)), &inner
+		}
 		f, err := createAtomic(path)
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, f)
+		*list = append(*list, f)
 		return f, nil
 	}
 
-	// Output directory for yelp (parquet: dataset.Create handles it),
-	// removed again on failure if this run made it.
-	if opt.Format == FormatYelp && opt.Out != "-" {
-		if _, err := os.Stat(opt.Out); errors.Is(err, os.ErrNotExist) {
-			defer func() {
-				if files == nil {
-					os.Remove(opt.Out) // only if still empty
-				}
-			}()
-		}
-		if err := os.MkdirAll(opt.Out, 0o755); err != nil {
-			return nil, fmt.Errorf("output %s: %w", opt.Out, err)
-		}
-	}
-
 	var tw *truthWriter
-	if truthPath != "" && opt.Format != FormatParquet {
+	if truthPath != "" {
 		f, err := open(truthPath)
 		if err != nil {
-			return nil, err
-		}
-		if tw, err = newTruthWriter(f.w, truthHeader(&opt)); err != nil {
 			abort()
 			return nil, err
 		}
-	}
-	// Parquet: the truth goes into the dataset directory, which appears
-	// only at Close; its temporary file waits in the parent directory.
-	if truthPath != "" && opt.Format == FormatParquet {
-		f, err := createAtomicIn(filepath.Dir(filepath.Clean(opt.Out)), truthPath)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, f)
-		if tw, err = newTruthWriter(f.w, truthHeader(&opt)); err != nil {
+		if tw, err = newTruthWriter(f.w, truthHeader(&opt, outputPath)); err != nil {
 			abort()
 			return nil, err
 		}
 	}
 
 	var main io.Writer // uncompressed stream of the main output
+	var mainFile *atomicFile
 	var closers []func() error
 	if opt.Format != FormatParquet {
 		var raw io.Writer
@@ -187,6 +202,9 @@ func Run(opt Options) (*Summary, error) {
 			}
 			raw = f.w
 			gz = strings.HasSuffix(name, ".gz")
+			if opt.Format == FormatMediaWiki {
+				mainFile = f
+			}
 		}
 		main = raw
 		if gz {
@@ -262,31 +280,21 @@ func Run(opt Options) (*Summary, error) {
 		}
 		sum.Bytes = yw.n
 	case FormatParquet:
-		dw, err := dataset.Create(opt.Out)
-		if err != nil {
-			return fail(err)
-		}
 		for i := 0; i < opt.Pages; i++ {
 			if err := g.Page(i, &page); err != nil {
-				dw.Abort()
 				return fail(err)
 			}
 			sp := series.Page{ID: page.ID, Source: Source, Title: page.Title, Namespace: page.Namespace,
 				Group: NamespaceName(page.Namespace), Collapsed: page.Collapsed, Resolution: 1, Updates: page.Updates}
 			if err := dw.Write(&sp); err != nil {
-				dw.Abort()
 				return fail(err)
 			}
 			if err := sum.add(g, tw, &page, sp.Group, ""); err != nil {
-				dw.Abort()
 				return fail(err)
 			}
 			if opt.Progress != nil {
 				opt.Progress(i+1, 0)
 			}
-		}
-		if err := dw.Close(manifest(&opt, sum)); err != nil {
-			return fail(err)
 		}
 	}
 	for _, c := range closers {
@@ -294,12 +302,38 @@ func Run(opt Options) (*Summary, error) {
 			return fail(fmt.Errorf("output %s: %w", opt.Out, err))
 		}
 	}
+	outSize := int64(-1) // the dump's, recorded in the truth
+	if mainFile != nil {
+		var err error
+		if outSize, err = mainFile.flush(); err != nil {
+			return fail(err)
+		}
+	}
 	if tw != nil {
-		if err := tw.close(); err != nil {
+		if err := tw.close(outSize); err != nil {
 			return fail(fmt.Errorf("truth %s: %w", truthPath, err))
 		}
 	}
-	for _, f := range files {
+	for _, f := range inner {
+		if err := f.commit(); err != nil {
+			return fail(err)
+		}
+	}
+	if dw != nil {
+		err := dw.Close(manifest(&opt, sum)) // aborts on error
+		dw = nil
+		if err != nil {
+			return fail(asNotOurs(err))
+		}
+	}
+	if dirOut != nil {
+		err := dirOut.Commit() // removes the temporary directory on error
+		dirOut = nil
+		if err != nil {
+			return fail(fmt.Errorf("output %s: %w", opt.Out, asNotOurs(err)))
+		}
+	}
+	for _, f := range outer {
 		if err := f.commit(); err != nil {
 			return fail(err)
 		}
@@ -331,7 +365,7 @@ func (s *Summary) add(g *Generator, tw *truthWriter, p *Page, group, key string)
 	return tw.page(&pt)
 }
 
-func truthHeader(opt *Options) *Truth {
+func truthHeader(opt *Options, outputPath string) *Truth {
 	src := Source
 	switch opt.Format {
 	case FormatMediaWiki:
@@ -340,7 +374,7 @@ func truthHeader(opt *Options) *Truth {
 		src = "yelp"
 	}
 	t := &Truth{
-		Tool: truthTool, Version: opt.Version, Seed: opt.Seed, Format: opt.Format, Output: filepath.Base(opt.Out), Source: src,
+		Tool: truthTool, Version: opt.Version, Seed: opt.Seed, Format: opt.Format, Output: filepath.Base(opt.Out), OutputPath: outputPath, Source: src,
 		Start: opt.Start.UTC(), End: opt.Start.Add(time.Duration(opt.Span) * time.Second).UTC(), SpanS: opt.Span,
 		Unit: opt.UnitName, UnitS: opt.Unit, TalkFraction: opt.TalkFraction, MaxUpdates: opt.MaxUpdates,
 		RevertRate: opt.RevertRate, BotRate: opt.BotRate,
@@ -418,6 +452,18 @@ func createAtomicIn(dir, path string) (*atomicFile, error) {
 		return nil, fmt.Errorf("output %s: %w", path, err)
 	}
 	return &atomicFile{f: f, w: bufio.NewWriterSize(f, 1<<20), tmp: f.Name(), final: path}, nil
+}
+
+// flush writes out the buffer and returns the file's size.
+func (a *atomicFile) flush() (int64, error) {
+	if err := a.w.Flush(); err != nil {
+		return 0, fmt.Errorf("output %s: %w", a.final, err)
+	}
+	st, err := a.f.Stat()
+	if err != nil {
+		return 0, fmt.Errorf("output %s: %w", a.final, err)
+	}
+	return st.Size(), nil
 }
 
 func (a *atomicFile) commit() error {

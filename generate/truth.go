@@ -23,11 +23,15 @@ const TruthFile = "truth.json"
 // revisions fell into an already used second and were written as separate
 // revisions with the same timestamp.
 type Truth struct {
-	Tool         string      `json:"tool"`
-	Version      string      `json:"version"`
-	Seed         uint64      `json:"seed"`
-	Format       string      `json:"format"`
-	Output       string      `json:"output"` // base name of the output
+	Tool    string `json:"tool"`
+	Version string `json:"version"`
+	Seed    uint64 `json:"seed"`
+	Format  string `json:"format"`
+	Output  string `json:"output"` // base name of the output
+	// OutputPath is the output's path relative to the directory of the
+	// truth file ("-": standard output): the output this truth belongs
+	// to, which a later generate may replace (see outcheck.go).
+	OutputPath   string      `json:"output_path"`
 	Source       string      `json:"source"` // the dataset source name ingest will give the pages
 	Start        time.Time   `json:"start"`
 	End          time.Time   `json:"end"`
@@ -41,6 +45,10 @@ type Truth struct {
 	Models       []TruthMix  `json:"models"`
 	Pages        []PageTruth `json:"pages"`
 	Totals       Totals      `json:"totals"`
+	// OutputSize is the size in bytes of the output file (MediaWiki to a
+	// file; absent for directories and standard output), the last field
+	// of the file.
+	OutputSize *int64 `json:"output_size,omitempty"`
 }
 
 // TruthMix is one --model with its weight.
@@ -222,13 +230,18 @@ func (tw *truthWriter) page(pt *PageTruth) error {
 	return nil
 }
 
-func (tw *truthWriter) close() error {
+// close ends the truth: the totals and, for an output file, its size
+// (outSize ≥ 0; -1: none).
+func (tw *truthWriter) close(outSize int64) error {
 	b, err := json.MarshalIndent(tw.totals, "  ", "  ")
 	if err != nil {
 		return err
 	}
 	tw.w.WriteString("\n  ],\n  \"totals\": ")
 	tw.w.Write(b)
+	if outSize >= 0 {
+		fmt.Fprintf(tw.w, ",\n  \"output_size\": %d", outSize)
+	}
 	tw.w.WriteString("\n}\n")
 	return tw.w.Flush()
 }

@@ -14,9 +14,11 @@ import (
 
 // RunMarker marks OUT as a directory that revisit run writes into. run
 // writes only into a new directory, an empty one, or one that carries this
-// marker, and inside it replaces only the stage directories that carry
-// their own stage's marker: it never removes or overwrites a path that
-// revisit did not create.
+// marker, and inside it replaces only the stage directories that are its
+// own (atomicdir.CheckReplaceable: every entry in them one that revisit
+// wrote): it never removes or overwrites a path that revisit did not
+// create. One run at a time writes OUT: the lock .OUT.lock beside it is
+// held for the whole run.
 const RunMarker = ".revisit-run"
 
 // stageDirs are the directories run writes under OUT after the dataset.
@@ -37,43 +39,34 @@ func stageMarker(sub string) string {
 // RunDir is OUT while run writes it.
 type RunDir struct {
 	path    string
-	created bool // OUT did not exist before this run
+	created bool   // OUT did not exist before this run
+	unlock  func() // releases the lock of OUT
 }
 
 // Sub is the path of the stage directory name under OUT.
 func (d *RunDir) Sub(name string) string { return filepath.Join(d.path, name) }
 
-// OpenRunDir checks, before any work, that run may write into out, then
-// creates it if needed and marks it. Refusals are *UsageError (exit 2).
+// OpenRunDir takes the lock of out (another run or revisit command
+// writing it: atomicdir.ErrBusy), checks, before any work, that run may
+// write into out, then creates it if needed and marks it. Refusals are
+// *UsageError (exit 2). Close releases the lock.
 func OpenRunDir(out string) (*RunDir, error) {
 	out = filepath.Clean(out)
-	d := &RunDir{path: out}
-	st, err := os.Lstat(out)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		d.created = true
-	case err != nil:
+	unlock, err := atomicdir.Lock(out, "run output")
+	if err != nil {
+		var re *atomicdir.RefusedError
+		if errors.As(err, &re) {
+			return nil, usagef("run: %w", err)
+		}
 		return nil, fmt.Errorf("run: %w", err)
-	case !st.IsDir():
-		return nil, usagef("run: -o %s exists and is not a directory; choose another path", out)
-	case !atomicdir.IsMarker(filepath.Join(out, RunMarker)) &&
-		!atomicdir.IsMarker(filepath.Join(out, "dataset", dataset.ManifestFile)): // a run from before the marker
-		ents, err := os.ReadDir(out)
-		if err != nil {
-			return nil, fmt.Errorf("run: %w", err)
-		}
-		if len(ents) > 0 {
-			return nil, usagef("run: -o %s is not empty and was not written by revisit run (no %s in it); refusing to write into it: choose a new or empty directory", out, RunMarker)
-		}
 	}
-	if !d.created {
-		for _, sub := range append([]string{"dataset"}, stageDirs[:]...) {
-			if err := atomicdir.CheckReplaceable(d.Sub(sub), stageMarker(sub), sub); err != nil {
-				return nil, usagef("run: %v", err)
-			}
-		}
+	d := &RunDir{path: out, unlock: unlock}
+	if err := d.check(); err != nil {
+		unlock()
+		return nil, err
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
+		unlock()
 		return nil, fmt.Errorf("run: %w", err)
 	}
 	msg := atomicdir.MarkerText + " run; the stage directories here (dataset, ingest, replay, analysis, nhpp, staleness, policies, report) are replaced by the next run written here\n"
@@ -84,19 +77,62 @@ func OpenRunDir(out string) (*RunDir, error) {
 	return d, nil
 }
 
-// RemoveStage removes the stage directory name under OUT if it holds the
-// stage's marker (an earlier run's output). An empty directory is left for
-// the stage to replace; anything else is refused.
+// check is OpenRunDir's refusal of an OUT that run may not write.
+func (d *RunDir) check() error {
+	out := d.path
+	st, err := os.Lstat(out)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		d.created = true
+		return nil
+	case err != nil:
+		return fmt.Errorf("run: %w", err)
+	case !st.IsDir():
+		return usagef("run: -o %s exists and is not a directory; choose another path", out)
+	}
+	if _, err := os.Lstat(d.Sub(RunMarker)); err == nil && !atomicdir.IsMarker(d.Sub(RunMarker)) {
+		return usagef("run: -o %s holds a %s that revisit did not write; refusing to write into it: choose a new or empty directory", out, RunMarker)
+	}
+	if !atomicdir.IsMarker(d.Sub(RunMarker)) &&
+		!atomicdir.IsMarker(filepath.Join(out, "dataset", dataset.ManifestFile)) { // a run from before the marker
+		ents, err := os.ReadDir(out)
+		if err != nil {
+			return fmt.Errorf("run: %w", err)
+		}
+		if len(ents) > 0 {
+			return usagef("run: -o %s is not empty and was not written by revisit run (no %s in it); refusing to write into it: choose a new or empty directory", out, RunMarker)
+		}
+	}
+	var refused []error // every stage's, so that one message lists all
+	for _, sub := range append([]string{"dataset"}, stageDirs[:]...) {
+		if err := atomicdir.CheckReplaceable(d.Sub(sub), stageMarker(sub), sub); err != nil {
+			refused = append(refused, err)
+		}
+	}
+	if len(refused) > 0 {
+		return usagef("run: %w", errors.Join(refused...))
+	}
+	return nil
+}
+
+// RemoveStage removes the stage directory name under OUT if an earlier
+// run wrote it and nobody added or changed anything in it since
+// (atomicdir.CheckReplaceable). An empty directory is left for the stage
+// to replace; anything else is refused.
 func (d *RunDir) RemoveStage(name string) error {
 	p := d.Sub(name)
-	if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
+	if err := atomicdir.CheckReplaceable(p, stageMarker(name), name); err != nil {
+		return usagef("run: not removing the earlier run's %s: %w", name, err)
+	}
+	st, err := os.Lstat(p)
+	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
-	if !atomicdir.IsMarker(filepath.Join(p, stageMarker(name))) {
-		if ents, err := os.ReadDir(p); err == nil && len(ents) == 0 {
-			return nil
-		}
-		return fmt.Errorf("run: %s is not a %s written by revisit; not removing it", p, name)
+	if err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	if ents, err := os.ReadDir(p); err == nil && len(ents) == 0 && st.IsDir() {
+		return nil
 	}
 	if err := os.RemoveAll(p); err != nil {
 		return fmt.Errorf("run: removing the earlier run's %s: %w", p, err)
@@ -104,10 +140,11 @@ func (d *RunDir) RemoveStage(name string) error {
 	return nil
 }
 
-// Close ends the run (ok: it succeeded). After a failure, OUT is taken back to what it was
+// Close ends the run (ok: it succeeded) and releases the lock of OUT. After a failure, OUT is taken back to what it was
 // when that leaves nothing of this run in it: a directory this run created
 // is removed, a directory that was empty is emptied of the marker.
 func (d *RunDir) Close(ok bool) {
+	defer d.unlock()
 	if ok {
 		return
 	}

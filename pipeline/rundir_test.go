@@ -4,9 +4,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
-	"github.com/revisit-dev/revisit/analysis"
+	"github.com/revisit-dev/revisit/internal/atomicdir"
 )
 
 func mustWrite(t *testing.T, p, s string) {
@@ -103,8 +104,7 @@ func TestRemoveStage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustWrite(t, filepath.Join(out, "nhpp", analysis.ResultsMarker("nhpp")), "written by revisit nhpp\n")
-	mustWrite(t, filepath.Join(out, "nhpp", "tables", "x.json"), "{}")
+	commitStage(t, out, "nhpp", map[string]string{"tables/x.json": "{}"})
 	mustWrite(t, filepath.Join(out, "notes.txt"), "mine")
 	os.Mkdir(filepath.Join(out, "staleness"), 0o755)
 	mustWrite(t, filepath.Join(out, "report", "index.html"), "my page")
@@ -126,4 +126,69 @@ func TestRemoveStage(t *testing.T) {
 	mustRead(t, filepath.Join(out, "report", "index.html"), "my page")
 	mustRead(t, filepath.Join(out, "notes.txt"), "mine")
 	d.Close(true)
+}
+
+// commitStage writes the stage directory sub under out as the stage does
+// (atomicdir, with the stage's marker) holding the files of tree.
+func commitStage(t *testing.T, out, sub string, tree map[string]string) {
+	t.Helper()
+	d, err := atomicdir.Create(filepath.Join(out, sub), stageMarker(sub), sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(d.Path(), stageMarker(sub)), atomicdir.MarkerText+" "+sub+"\n")
+	for p, c := range tree {
+		mustWrite(t, filepath.Join(d.Path(), p), c)
+	}
+	if err := d.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A user's file inside an earlier run's stage directory keeps the whole
+// stage: OpenRunDir refuses the run (a usage error naming the file) and
+// RemoveStage does not remove it.
+func TestUserFileInsideStageRefused(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	d, err := OpenRunDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commitStage(t, out, "report", map[string]string{"index.html": "<html>"})
+	commitStage(t, out, "analysis", map[string]string{"tables/a.json": "{}"})
+	mustWrite(t, filepath.Join(out, "report", "NOTES.md"), "notes")
+	mustWrite(t, filepath.Join(out, "analysis", "tables", "extra.csv"), "x")
+	if err := d.RemoveStage("report"); err == nil {
+		t.Error("RemoveStage removed a report/ holding a user's file")
+	}
+	if err := d.RemoveStage("analysis"); err == nil {
+		t.Error("RemoveStage removed an analysis/ holding a user's file")
+	}
+	d.Close(true)
+	_, err = OpenRunDir(out)
+	var ue *UsageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "NOTES.md") {
+		t.Errorf("OpenRunDir over a stage holding a user's file: %v, want a usage error naming NOTES.md", err)
+	}
+	mustRead(t, filepath.Join(out, "report", "NOTES.md"), "notes")
+	mustRead(t, filepath.Join(out, "analysis", "tables", "extra.csv"), "x")
+}
+
+// One run at a time writes OUT: a second OpenRunDir of the same directory
+// fails with ErrBusy until the first is closed.
+func TestRunDirLocked(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	d, err := OpenRunDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenRunDir(out); !errors.Is(err, atomicdir.ErrBusy) {
+		t.Errorf("second OpenRunDir while the first is open: %v, want ErrBusy", err)
+	}
+	d.Close(true)
+	d2, err := OpenRunDir(out)
+	if err != nil {
+		t.Fatalf("OpenRunDir after Close: %v", err)
+	}
+	d2.Close(true)
 }

@@ -170,7 +170,7 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
 	f.Uint64Var(&seed, "seed", 1, "random seed (same seed, same bytes)")
 	f.StringVar(&format, "format", generate.FormatMediaWiki, "output format: mediawiki, yelp or parquet")
 	f.StringVarP(&out, "output", "o", "", "output file (mediawiki; .gz compresses), directory (yelp, parquet) or - for stdout (MediaWiki XML, or Yelp reviews without the business file) (default generated-stub-meta-history.xml.gz, generated-yelp, generated-dataset)")
-	f.StringVar(&truth, "truth", "", "truth.json path (default beside the output: X.truth.json or DIR/truth.json; none for -)")
+	f.StringVar(&truth, "truth", "", "truth.json path (default beside the output: X.truth.json or DIR/truth.json; none for -); an existing file there is replaced only if it is the truth of this same output")
 	f.BoolVar(&gz, "gzip", false, "gzip standard output")
 	f.StringVar(&gzipImpl, "gzip-impl", "pgzip", "gzip writer: pgzip (parallel) or gzip (one core)")
 	f.Float64Var(&talk, "talk", 0.1, "fraction of pages that are talk pages (namespace 1)")

@@ -124,4 +124,43 @@ func TestGenerateNeverOverwritesUserFiles(t *testing.T) {
 			t.Fatalf("generate yelp #%d: exit %d", i, code)
 		}
 	}
+
+	// Issue 16: --truth never replaces a user's file, even with -o -.
+	notes := filepath.Join(dir, "notes.json")
+	os.WriteFile(notes, []byte("notes\n"), 0o644)
+	stdout := os.Stdout
+	os.Stdout, _ = os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	code := gen("-o", "-", "--truth", notes)
+	os.Stdout.Close()
+	os.Stdout = stdout
+	if code != exitUsage {
+		t.Errorf("generate -o - --truth notes.json: exit %d, want %d", code, exitUsage)
+	}
+	keep(notes, "notes\n")
+
+	// An earlier truth with the same base name elsewhere does not
+	// authorise replacing an unrelated new/g.xml.gz.
+	os.Mkdir(filepath.Join(dir, "new"), 0o755)
+	ng := filepath.Join(dir, "new", "g.xml.gz")
+	os.WriteFile(ng, []byte("my dump"), 0o644)
+	if code := gen("-o", ng, "--truth", filepath.Join(dir, "g.truth.json")); code != exitUsage {
+		t.Errorf("generate -o new/g.xml.gz --truth g.truth.json: exit %d, want %d", code, exitUsage)
+	}
+	keep(ng, "my dump")
+
+	// A user's file inside an earlier yelp or parquet output keeps it.
+	os.WriteFile(filepath.Join(y2, "extra.csv"), []byte("x"), 0o644)
+	if code := gen("--format", "yelp", "-o", y2); code != exitUsage {
+		t.Errorf("generate yelp over an output holding a user's file: exit %d, want %d", code, exitUsage)
+	}
+	keep(filepath.Join(y2, "extra.csv"), "x")
+	pq := filepath.Join(dir, "pq")
+	if code := gen("--format", "parquet", "-o", pq); code != exitOK {
+		t.Fatalf("generate parquet: exit %d", code)
+	}
+	os.WriteFile(filepath.Join(pq, "extra.csv"), []byte("x"), 0o644)
+	if code := gen("--format", "parquet", "-o", pq); code != exitUsage {
+		t.Errorf("generate parquet over a dataset holding a user's file: exit %d, want %d", code, exitUsage)
+	}
+	keep(filepath.Join(pq, "extra.csv"), "x")
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/realdata"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/replay"
@@ -523,6 +524,32 @@ func TestRunNeverTouchesUserFiles(t *testing.T) {
 		t.Fatalf("second run over the first: exit %d", code)
 	}
 	mustRead(filepath.Join(o, "notes.txt"), "mine")
+
+	// Files the user put inside an earlier run's stage directories keep
+	// them (issue 16): the run is refused and nothing is removed.
+	os.WriteFile(filepath.Join(o, "report", "NOTES.md"), []byte("notes"), 0o644)
+	os.WriteFile(filepath.Join(o, "dataset", "extra.csv"), []byte("x"), 0o644)
+	if code := run(o); code != exitUsage {
+		t.Errorf("run over stages holding the user's files: exit %d, want %d", code, exitUsage)
+	}
+	mustRead(filepath.Join(o, "report", "NOTES.md"), "notes")
+	mustRead(filepath.Join(o, "dataset", "extra.csv"), "x")
+	os.Remove(filepath.Join(o, "report", "NOTES.md"))
+	os.Remove(filepath.Join(o, "dataset", "extra.csv"))
+
+	// Another process writing OUT: the run fails at once, touching nothing.
+	release, err := atomicdir.Lock(o, "run output")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.Stat(filepath.Join(o, "dataset"))
+	if code := run(o); code == exitOK {
+		t.Error("run while another process holds OUT: exit 0")
+	}
+	if after, err := os.Stat(filepath.Join(o, "dataset")); err != nil || !os.SameFile(before, after) {
+		t.Errorf("a run refused as busy replaced the dataset (%v)", err)
+	}
+	release()
 
 	// A stage directory the user replaced by their own is not removed.
 	os.RemoveAll(filepath.Join(o, "report"))

@@ -4,13 +4,21 @@
 // finished one is expected (SPEC §1.3), and at every instant the final path
 // holds one complete output (the old one or the new one).
 //
-// It replaces only an earlier output that revisit wrote (recognised by a
-// marker file whose content says so) or an empty directory, and refuses
-// anything else, so a typo in -o cannot destroy unrelated files. One writer
-// at a time: a lock file .NAME.lock beside the output is held from Create to
-// Commit or Abort, and a second writer of the same path fails at once with
-// a clear message. Temporary directories (.NAME.tmp-DIGITS) that a killed
-// run left behind are removed by the next writer of the same path.
+// It replaces only an empty directory or an earlier output that revisit
+// wrote and nobody changed since: at Commit it records every entry of the
+// output (relative path, type, size) in EntriesFile, and an existing
+// directory is replaced only when that list names every entry in it with
+// the same type and size (and the list is of the same kind of output).
+// Anything else is refused with a *RefusedError that names the foreign
+// entries, so a typo in -o, or a note a user put into an earlier output,
+// is never destroyed. Outputs of earlier revisit versions, which have no
+// entry list, are refused too (the message says how to remove one by
+// hand). One writer at a time: a lock file .NAME.lock beside the output is
+// held from Create to Commit or Abort, and a second writer of the same path
+// fails at once with a clear message (ErrBusy); a path named like the lock
+// that revisit did not create is never followed, used or removed.
+// Temporary directories (.NAME.tmp-DIGITS) that a killed run left behind
+// are removed by the next writer of the same path.
 package atomicdir
 
 import (
@@ -22,15 +30,55 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 )
 
 // ErrBusy is returned by Create when another process is writing the same
 // output.
 var ErrBusy = errors.New("another revisit process is writing this output")
 
+// RefusedError is a path revisit refuses to replace, use or remove because
+// it is not (or no longer) revisit's own: a user's directory or file, an
+// earlier output holding entries revisit did not write (Foreign), a path
+// named like revisit's lock. It is the user's to resolve (exit code 2).
+type RefusedError struct {
+	Path    string   // the output (or lock) path
+	What    string   // what it is to revisit ("dataset", "lock file", …)
+	Reason  string   // why it is refused, worded for the user
+	Foreign []string // entries (relative, /-separated) revisit did not write or that changed
+}
+
+// maxForeignShown bounds the entries a RefusedError message lists.
+const maxForeignShown = 20
+
+func (e *RefusedError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s: %s", e.What, e.Path, e.Reason)
+	if len(e.Foreign) > 0 {
+		b.WriteString(": ")
+		for i, f := range e.Foreign {
+			if i == maxForeignShown {
+				fmt.Fprintf(&b, ", and %d more", len(e.Foreign)-i)
+				break
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(f)
+		}
+		b.WriteString("; refusing to replace it (move these away first, or choose another path)")
+	}
+	return b.String()
+}
+
+func refused(path, what, reason string) error {
+	return &RefusedError{Path: path, What: what, Reason: reason}
+}
+
 // Dir is an output directory being written.
 type Dir struct {
-	final  string
+	final  string // as given (cleaned), for messages
+	abs    string // absolute final path
 	tmp    string
 	marker string
 	what   string
@@ -42,13 +90,18 @@ type Dir struct {
 // removes temporary directories left by killed writers of the same path
 // and creates the temporary directory (mode 0755) beside final. marker is
 // the file that identifies an output of this kind (it must exist in the
-// temporary directory when Commit is called, and an existing final
-// directory is replaced only if it holds a marker written by revisit: see
-// IsMarker); what names the output in error messages ("dataset", "replay
-// output", …).
+// temporary directory when Commit is called; "" for a kind without one,
+// recognised by its entry list alone); what names the output in error
+// messages ("dataset", "replay output", …). The lock and the temporary
+// directory are beside final's absolute path, so "-o ." puts nothing into
+// the directory before Commit.
 func Create(final, marker, what string) (*Dir, error) {
 	final = filepath.Clean(final)
-	parent, base, lock, err := lockBeside(final, ".lock", what)
+	abs, err := absPath(final, what)
+	if err != nil {
+		return nil, err
+	}
+	parent, base, lock, err := lockBeside(abs, final, ".lock", what)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +123,19 @@ func Create(final, marker, what string) (*Dir, error) {
 		os.RemoveAll(tmp)
 		return fail(fmt.Errorf("%s %s: %w", what, final, err))
 	}
-	return &Dir{final: final, tmp: tmp, marker: marker, what: what, lock: lock}, nil
+	return &Dir{final: final, abs: abs, tmp: tmp, marker: marker, what: what, lock: lock}, nil
+}
+
+// absPath is final made absolute; the root directory cannot be an output.
+func absPath(final, what string) (string, error) {
+	abs, err := filepath.Abs(final)
+	if err != nil {
+		return "", fmt.Errorf("%s %s: %w", what, final, err)
+	}
+	if filepath.Dir(abs) == abs {
+		return "", refused(final, what, "is the root directory; choose another path")
+	}
+	return abs, nil
 }
 
 // Path is the temporary directory to write into.
@@ -79,30 +144,45 @@ func (d *Dir) Path() string { return d.tmp }
 // Final is the path the directory will have after Commit.
 func (d *Dir) Final() string { return d.final }
 
-// Commit puts the finished directory at its final path. A new output is
-// renamed into place; an earlier one is exchanged with the new one in one
-// atomic step (renameat2 RENAME_EXCHANGE on Linux) and deleted afterwards,
-// so a kill at any point leaves a complete output at the final path (the
-// old directory, if a kill comes before it is deleted, is a stale
-// temporary directory that the next writer removes). Where the exchange is
-// not supported, the old output is renamed aside first and the new one in
-// (a short window without an output). On error the temporary directory is
-// removed. The lock is released in every case.
+// Commit records the entries of the finished directory in EntriesFile and
+// puts it at its final path. A new output is renamed into place; an
+// earlier one is exchanged with the new one in one atomic step
+// (renameat2 RENAME_EXCHANGE on Linux) and deleted afterwards, so a kill
+// at any point leaves a complete output at the final path (the old
+// directory, if a kill comes before it is deleted, is a stale temporary
+// directory that the next writer removes). Where the exchange is not
+// supported, the old output is renamed aside first and the new one in (a
+// short window without an output). An existing empty directory is kept
+// (its owner, mode, and whoever has it as working directory) and filled:
+// the entry list first, the marker last. On error the temporary directory
+// is removed. The lock is released in every case.
 func (d *Dir) Commit() error {
 	if d.done {
 		return fmt.Errorf("%s %s: committed or aborted already", d.what, d.final)
 	}
 	d.done = true
 	defer d.lock.release()
-	if st, err := os.Lstat(filepath.Join(d.tmp, d.marker)); err != nil || !st.Mode().IsRegular() {
+	if d.marker != "" {
+		if st, err := os.Lstat(filepath.Join(d.tmp, d.marker)); err != nil || !st.Mode().IsRegular() {
+			os.RemoveAll(d.tmp)
+			return fmt.Errorf("%s %s: incomplete output (no %s)", d.what, d.final, d.marker)
+		}
+	}
+	if err := writeEntries(d.tmp, d.marker); err != nil {
 		os.RemoveAll(d.tmp)
-		return fmt.Errorf("%s %s: incomplete output (no %s)", d.what, d.final, d.marker)
+		return fmt.Errorf("%s %s: %w", d.what, d.final, err)
 	}
 	if err := CheckReplaceable(d.final, d.marker, d.what); err != nil {
 		os.RemoveAll(d.tmp)
 		return err
 	}
-	replaced, err := swap(d.tmp, d.final)
+	if empty, err := isEmptyDir(d.abs); err == nil && empty {
+		if err := fill(d.tmp, d.abs, d.marker); err != nil {
+			return fmt.Errorf("%s %s: %w", d.what, d.final, err)
+		}
+		return nil
+	}
+	replaced, err := swap(d.tmp, d.abs)
 	if err != nil {
 		os.RemoveAll(d.tmp)
 		return fmt.Errorf("%s %s: %w", d.what, d.final, err)
@@ -113,6 +193,51 @@ func (d *Dir) Commit() error {
 		os.RemoveAll(d.tmp)
 	}
 	return nil
+}
+
+// isEmptyDir reports whether p is a directory (not a symlink) with no
+// entries.
+func isEmptyDir(p string) (bool, error) {
+	st, err := os.Lstat(p)
+	if err != nil || !st.IsDir() {
+		return false, err
+	}
+	ents, err := os.ReadDir(p)
+	return err == nil && len(ents) == 0, err
+}
+
+// fill moves the entries of tmp into the empty directory final, the entry
+// list first (a kill half-way leaves an output the next writer may
+// replace) and the marker last (readers see a complete output or none),
+// then removes tmp. An entry that appeared in final meanwhile is not
+// replaced.
+func fill(tmp, final, marker string) error {
+	ents, err := os.ReadDir(tmp)
+	if err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	names := []string{EntriesFile}
+	for _, e := range ents {
+		if n := e.Name(); n != EntriesFile && n != marker {
+			names = append(names, n)
+		}
+	}
+	if marker != "" {
+		names = append(names, marker)
+	}
+	for _, n := range names {
+		dst := filepath.Join(final, n)
+		if _, err := os.Lstat(dst); !errors.Is(err, os.ErrNotExist) {
+			os.RemoveAll(tmp)
+			return fmt.Errorf("%s appeared while the output was written; not replacing it", dst)
+		}
+		if err := os.Rename(filepath.Join(tmp, n), dst); err != nil {
+			os.RemoveAll(tmp)
+			return err
+		}
+	}
+	return os.Remove(tmp)
 }
 
 // swap moves tmp to final. replaced says whether an earlier final existed;
@@ -156,8 +281,10 @@ func (d *Dir) Abort() {
 }
 
 // CheckReplaceable accepts a path that does not exist, an empty directory,
-// or a directory holding marker as written by revisit (IsMarker): an
-// earlier output that may be replaced. Anything else is refused.
+// or an earlier output of this kind that revisit wrote and nobody changed:
+// a directory whose EntriesFile (revisit's, for marker) lists every entry
+// in it with the same type and size. Anything else is refused with a
+// *RefusedError naming the entries revisit did not write.
 func CheckReplaceable(dir, marker, what string) error {
 	st, err := os.Lstat(dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -167,17 +294,32 @@ func CheckReplaceable(dir, marker, what string) error {
 		return fmt.Errorf("%s %s: %w", what, dir, err)
 	}
 	if !st.IsDir() {
-		return fmt.Errorf("%s %s: exists and is not a directory; refusing to replace it (choose another path)", what, dir)
+		return refused(dir, what, "exists and is not a directory; refusing to replace it (choose another path)")
 	}
-	if IsMarker(filepath.Join(dir, marker)) {
+	if empty, err := isEmptyDir(dir); err != nil {
+		return fmt.Errorf("%s %s: %w", what, dir, err)
+	} else if empty {
 		return nil
 	}
-	ents, err := os.ReadDir(dir)
+	list, ok := readEntries(filepath.Join(dir, EntriesFile))
+	switch {
+	case !ok && marker != "" && IsMarker(filepath.Join(dir, marker)):
+		return refused(dir, what, fmt.Sprintf("was written by an earlier revisit version, which did not record the files it wrote (no %s), so revisit cannot tell whether files of yours are in it; refusing to replace it: look through it and remove it by hand (rm -r %s), or choose another path", EntriesFile, dir))
+	case !ok:
+		kind := "no " + EntriesFile
+		if marker != "" {
+			kind = "no revisit " + marker
+		}
+		return refused(dir, what, fmt.Sprintf("directory exists, is not empty and is not a %s written by revisit (%s in it); refusing to replace it (choose another path or remove it)", what, kind))
+	case list.Marker != marker:
+		return refused(dir, what, fmt.Sprintf("is another kind of revisit output (its marker is %q, a %s's is %q); refusing to replace it (choose another path)", list.Marker, what, marker))
+	}
+	foreign, err := foreignEntries(dir, list)
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", what, dir, err)
 	}
-	if len(ents) > 0 {
-		return fmt.Errorf("%s %s: directory exists, is not empty and is not a %s written by revisit (no revisit %s in it); refusing to replace it (choose another path or remove it)", what, dir, what, marker)
+	if len(foreign) > 0 {
+		return &RefusedError{Path: dir, What: what, Reason: "holds entries revisit did not write, or changed since it wrote them", Foreign: foreign}
 	}
 	return nil
 }
@@ -186,30 +328,47 @@ func CheckReplaceable(dir, marker, what string) error {
 const maxMarker = 16 << 20
 
 // IsMarker reports whether path is a regular file written by revisit as
-// the marker of an output: a JSON object with "tool": "revisit" (a
-// dataset's manifest.json, replay.json) or a text starting with "written
-// by revisit". A user's own file of the same name is not a marker.
+// the marker of an output: a JSON object whose key "tool" (exactly so
+// spelled, unlike what encoding/json matches) is the string "revisit" (a
+// dataset's manifest.json, replay.json), or a text starting with exactly
+// MarkerText. A user's own file of the same name is not a marker.
 func IsMarker(path string) bool {
-	st, err := os.Lstat(path)
-	if err != nil || !st.Mode().IsRegular() {
-		return false
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxMarker))
-	if err != nil {
+	b, ok := readRegular(path, maxMarker)
+	if !ok {
 		return false
 	}
 	if bytes.HasPrefix(b, []byte(MarkerText)) {
 		return true
 	}
-	var m struct {
-		Tool string `json:"tool"`
+	return isToolRevisit(b)
+}
+
+// isToolRevisit reports whether b is a JSON object whose member with the
+// exact key "tool" is the string "revisit".
+func isToolRevisit(b []byte) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil {
+		return false
 	}
-	return json.Unmarshal(b, &m) == nil && m.Tool == "revisit"
+	var tool string
+	raw, ok := m["tool"]
+	return ok && json.Unmarshal(raw, &tool) == nil && tool == "revisit"
+}
+
+// readRegular reads up to limit bytes of path if it is a regular file (a
+// symbolic link is not followed).
+func readRegular(path string, limit int64) ([]byte, bool) {
+	st, err := os.Lstat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return nil, false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit))
+	return b, err == nil
 }
 
 // MarkerText starts the text of every plain-text marker file.
@@ -252,7 +411,11 @@ func removeMatching(parent, pattern string) error {
 // a lower-case word other than "tmp" (Create's temporary directories).
 func Scratch(final, kind, what string) (dir string, done func(), err error) {
 	final = filepath.Clean(final)
-	parent, base, lock, err := lockBeside(final, "."+kind+".lock", what)
+	abs, err := absPath(final, what)
+	if err != nil {
+		return "", nil, err
+	}
+	parent, base, lock, err := lockBeside(abs, final, "."+kind+".lock", what)
 	if err != nil {
 		return "", nil, err
 	}
@@ -268,18 +431,44 @@ func Scratch(final, kind, what string) (dir string, done func(), err error) {
 	return dir, func() { os.RemoveAll(dir); lock.release() }, nil
 }
 
-// lockBeside makes the parent of final (a clean path) and takes the lock
-// file .BASE+suffix in it, BASE being final's last element; another
-// process holding it gives ErrBusy, worded for the user.
-func lockBeside(final, suffix, what string) (parent, base string, lock *lockFile, err error) {
-	parent, base = filepath.Dir(final), filepath.Base(final)
+// Lock takes the lock of final (the lock file .NAME.lock beside it that
+// Create takes) for a job that writes several outputs under final, such as
+// revisit run: another process writing final fails at once with ErrBusy
+// while it is held. release removes the lock file.
+func Lock(final, what string) (release func(), err error) {
+	final = filepath.Clean(final)
+	abs, err := absPath(final, what)
+	if err != nil {
+		return nil, err
+	}
+	_, _, lock, err := lockBeside(abs, final, ".lock", what)
+	if err != nil {
+		return nil, err
+	}
+	return lock.release, nil
+}
+
+// lockText starts the text of every lock file: a lock file holding it was
+// created by revisit, and one nobody holds was left by a killed run.
+const lockText = MarkerText + " as the lock of "
+
+// lockBeside makes the parent of abs (an absolute clean path; final is how
+// the user wrote it, for messages) and takes the lock file .BASE+suffix in
+// it, BASE being abs's last element; another process holding it gives
+// ErrBusy, worded for the user.
+func lockBeside(abs, final, suffix, what string) (parent, base string, lock *lockFile, err error) {
+	parent, base = filepath.Dir(abs), filepath.Base(abs)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return "", "", nil, fmt.Errorf("%s %s: %w", what, final, err)
 	}
-	lock, err = acquire(filepath.Join(parent, "."+base+suffix))
+	lock, err = acquire(filepath.Join(parent, "."+base+suffix), lockText+abs+"\n")
 	if err != nil {
 		if errors.Is(err, ErrBusy) {
 			return "", "", nil, fmt.Errorf("%s %s: %w (wait for it to finish, or choose another path)", what, final, ErrBusy)
+		}
+		var re *RefusedError
+		if errors.As(err, &re) {
+			return "", "", nil, err
 		}
 		return "", "", nil, fmt.Errorf("%s %s: lock: %w", what, final, err)
 	}

@@ -85,13 +85,15 @@ func TestRefusesUserFileNamedLikeMarker(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "background.js")); err != nil {
 		t.Fatal(err)
 	}
-	// The same name written by revisit is a marker.
+	// The same name written by revisit is a marker, but without the entry
+	// list of the output the user's file beside it still keeps it.
 	write(t, filepath.Join(dir, "manifest.json"), `{"tool": "revisit", "version": "dev"}`)
-	d, err := Create(dir, "manifest.json", "dataset")
-	if err != nil {
-		t.Fatal(err)
+	if !IsMarker(filepath.Join(dir, "manifest.json")) {
+		t.Fatal("revisit's manifest is not a marker")
 	}
-	d.Abort()
+	if _, err := Create(dir, "manifest.json", "dataset"); err == nil {
+		t.Fatal("agreed to replace a directory without an entry list")
+	}
 	// A symbolic link named like the marker is not one.
 	os.Remove(filepath.Join(dir, "manifest.json"))
 	target := filepath.Join(t.TempDir(), "m")
@@ -136,6 +138,9 @@ func TestSwapLeavesOneCompleteOutput(t *testing.T) {
 	tmp := filepath.Join(parent, ".out.tmp-123456")
 	os.Mkdir(tmp, 0o755)
 	write(t, filepath.Join(tmp, "m"), MarkerText+" new")
+	if err := writeEntries(tmp, "m"); err != nil {
+		t.Fatal(err)
+	}
 	replaced, err := swap(tmp, final)
 	if err != nil || !replaced {
 		t.Fatalf("swap: %v %v", replaced, err)

@@ -3,9 +3,14 @@
 package atomicdir
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
+	"io"
 	"os"
+	"strings"
 	"syscall"
+	"time"
 )
 
 // lockFile is an exclusive flock(2) on a lock file beside an output.
@@ -15,14 +20,77 @@ type lockFile struct {
 }
 
 // acquire takes the lock at path without waiting (ErrBusy when another
-// process holds it). The file is removed on release; since another process
-// may have opened it just before, acquire checks after locking that path
-// still names the file it locked, and tries again otherwise.
-func acquire(path string) (*lockFile, error) {
+// process holds it), writing content (which starts with lockText) into a
+// lock file it creates. It creates the file only where nothing exists
+// (O_EXCL, which never follows a symbolic link) and uses an existing one
+// only when it is a regular file holding a revisit lock's text (a lock
+// that a killed run left, or that another run holds): a user's file or a
+// symbolic link at path is a *RefusedError, and is neither followed, used
+// nor removed. The file is removed on release; since another process may
+// have opened it just before, acquire checks after locking that path still
+// names the file it locked, and tries again otherwise.
+func acquire(path, content string) (*lockFile, error) {
+	empty, last := 0, os.FileInfo(nil) // looks at one lock file being made
 	for range 100 {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
+		if err == nil {
+			// Waiting is short: another process may have opened the
+			// new file and locked it to look, but it lets go at once
+			// of an empty lock file.
+			if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+				os.Remove(path)
+				f.Close()
+				return nil, err
+			}
+			if _, err := f.WriteString(content); err != nil {
+				os.Remove(path)
+				f.Close()
+				return nil, err
+			}
+			return &lockFile{f: f, path: path}, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return nil, err
+		}
+		f, err = os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+		if errors.Is(err, os.ErrNotExist) {
+			continue // released just now
+		}
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, foreignLock(path, "is a symbolic link")
+		}
 		if err != nil {
 			return nil, err
+		}
+		st, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		if !st.Mode().IsRegular() {
+			f.Close()
+			return nil, foreignLock(path, "is not a regular file")
+		}
+		b, err := io.ReadAll(io.LimitReader(f, maxLock))
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		// A creator writes the text right after creating and locking
+		// the file: a proper prefix of it (nothing yet, or a part) is
+		// a lock being made.
+		ours := bytes.HasPrefix(b, []byte(lockText))
+		making := !ours && len(b) < len(lockText) && strings.HasPrefix(lockText, string(b))
+		if making { // count the looks at this same file only
+			if last == nil || !os.SameFile(last, st) {
+				empty = 0
+			}
+			last = st
+			empty++
+		}
+		if !ours && (!making || empty > 50) {
+			f.Close()
+			return nil, foreignLock(path, "is not a lock file of revisit's")
 		}
 		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 			f.Close()
@@ -31,9 +99,17 @@ func acquire(path string) (*lockFile, error) {
 			}
 			return nil, err
 		}
-		held, err1 := f.Stat()
-		named, err2 := os.Stat(path)
-		if err1 == nil && err2 == nil && os.SameFile(held, named) {
+		if !ours {
+			// Being made and not locked: a creator between creating
+			// and locking it (it waits for us now), or a user's empty
+			// file. Look again shortly.
+			f.Close()
+			time.Sleep(5 * time.Millisecond)
+			continue
+		}
+		// A lock a killed run left: it is ours now, if path still names it.
+		named, err := os.Lstat(path)
+		if err == nil && os.SameFile(st, named) {
 			return &lockFile{f: f, path: path}, nil
 		}
 		f.Close() // the holder before us removed it: lock the new one
@@ -41,12 +117,23 @@ func acquire(path string) (*lockFile, error) {
 	return nil, ErrBusy
 }
 
-// release removes the lock file and unlocks it.
+// maxLock bounds how much of a lock file acquire reads.
+const maxLock = 64 << 10
+
+func foreignLock(path, why string) error {
+	return &RefusedError{Path: path, What: "lock file", Reason: fmt.Sprintf("%s; revisit keeps its lock there and neither uses nor removes a path it did not create (remove it yourself if it is not needed, or choose another output path)", why)}
+}
+
+// release removes the lock file, if path still names it, and unlocks it.
 func (l *lockFile) release() {
 	if l == nil || l.f == nil {
 		return
 	}
-	os.Remove(l.path)
+	held, err1 := l.f.Stat()
+	named, err2 := os.Lstat(l.path)
+	if err1 == nil && err2 == nil && os.SameFile(held, named) {
+		os.Remove(l.path)
+	}
 	l.f.Close()
 	l.f = nil
 }
