@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"testing"
@@ -204,5 +205,29 @@ func TestHumanRowsPercentColumn(t *testing.T) {
 				t.Errorf("row %d col %s: %q, want %q", i, tb.Columns[j].Name, got[i][j], want[i][j])
 			}
 		}
+	}
+}
+
+// A text cell that a spreadsheet would evaluate gets a leading "'"; a
+// negative number in a numeric column, and a curve name that is plain
+// text, do not.
+func TestCSVFormulaGuard(t *testing.T) {
+	tb := tables.Table{ID: "g", Columns: []tables.Column{{Name: "title", Kind: tables.String}, {Name: "r", Kind: tables.Float}, {Name: "n", Kind: tables.Int}},
+		Rows: [][]any{{"=1+2", -1.5, int64(-3)}, {"+x", 2.0, int64(1)}, {"-x", 0.0, int64(0)}, {"@x", 0.0, int64(0)}, {"\tx", 0.0, int64(0)}, {"\rx", 0.0, int64(0)}, {"plain -x", -0.25, int64(0)}}}
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, &tb); err != nil {
+		t.Fatal(err)
+	}
+	want := "title,r,n\n'=1+2,-1.5,-3\n'+x,2,1\n'-x,0,0\n'@x,0,0\n'\tx,0,0\n\"'\rx\",0,0\nplain -x,-0.25,0\n"
+	if got := buf.String(); got != want {
+		t.Errorf("CSV:\n%q\nwant\n%q", got, want)
+	}
+	f := tables.Figure{ID: "f", Curves: []tables.Curve{{Name: "-fit", X: []float64{-1}, Y: []float64{2}}, {Name: "M2", X: []float64{1}, Y: []float64{-2}}}}
+	buf.Reset()
+	if err := WriteCurvesCSV(&buf, &f); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := buf.String(), "curve,x,y\n'-fit,-1,2\nM2,1,-2\n"; got != want {
+		t.Errorf("curves CSV:\n%q\nwant\n%q", got, want)
 	}
 }
