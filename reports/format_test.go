@@ -2,8 +2,10 @@ package reports
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/revisit-dev/revisit/internal/tables"
@@ -229,5 +231,39 @@ func TestCSVFormulaGuard(t *testing.T) {
 	}
 	if got, want := buf.String(), "curve,x,y\n'-fit,-1,2\nM2,1,-2\n"; got != want {
 		t.Errorf("curves CSV:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// p-values print in plain decimals, "< 0.001" below 10⁻³ (0 included);
+// fitted parameters print with U+2212; a column of hashed page ids is
+// left out for people when the table has titles, kept in the CSV.
+func TestHumanPValuesParamsAndHashedIDs(t *testing.T) {
+	tb := tables.Table{Columns: []tables.Column{{Name: "page_id", Kind: tables.Int}, {Name: "title", Kind: tables.String},
+		{Name: "KS p", Kind: tables.Float}, {Name: "Ljung–Box p", Kind: tables.Float}, {Name: "parameters", Kind: tables.String}},
+		Rows: [][]any{
+			{int64(3098926962929305644), "a", 0.5885, 0.0, "μ = -1.296 (ln h), σ = 2.2"},
+			{int64(3098928062440933855), "b", 0.0213, 1.641e-79, "λ = 0.21 /h"},
+			{int64(3098928062440933856), "c", 1.0, 0.001, "α = 0.45, β = 0.05 h"},
+		}}
+	got := HumanRows(forPeople(&tb))
+	want := [][]string{
+		{"a", "0.5885", "< 0.001", "μ = −1.296 (ln h), σ = 2.2"},
+		{"b", "0.0213", "< 0.001", "λ = 0.21 /h"},
+		{"c", "1", "0.001", "α = 0.45, β = 0.05 h"},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("rows\n%q\nwant\n%q", got, want)
+	}
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, &tb); err != nil {
+		t.Fatal(err)
+	}
+	if s := buf.String(); !strings.HasPrefix(s, "page_id,title,") || !strings.Contains(s, `3098926962929305644,a,0.5885,0,"μ = -1.296 (ln h)`) {
+		t.Errorf("CSV lost the ids or changed a minus:\n%s", s)
+	}
+	// Small ids (Wikipedia's 12) stay: they mean something.
+	small := tables.Table{Columns: tb.Columns[:2], Rows: [][]any{{int64(12), "Anarchism"}}}
+	if h := HumanRows(forPeople(&small)); len(h[0]) != 2 || h[0][0] != "12" {
+		t.Errorf("small id hidden: %q", h)
 	}
 }
