@@ -299,7 +299,14 @@ func hurstFinding(pages []hurstPage) string {
 	if len(kept) == 0 {
 		return ""
 	}
-	h2 := func(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
+	// Two decimals of the value as the table prints it (0.8951 → "0.895" →
+	// 0.90, never 0.89 next to the table's 0.895).
+	h2 := func(f float64) string {
+		if v, err := strconv.ParseFloat(strings.ReplaceAll(human.Float(f), ",", ""), 64); err == nil {
+			f = v
+		}
+		return strconv.FormatFloat(f, 'f', 2, 64)
+	}
 	if len(pages) == 1 {
 		p := kept[0]
 		var parts []string
