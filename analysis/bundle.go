@@ -198,7 +198,7 @@ func covHistogram(res *Result, src string, o *Options) tables.Figure {
 	}
 	return tables.Figure{ID: "cov_histogram", Title: fmt.Sprintf("Coefficient of variation of the pages with ≥ %d updates", o.MinUpdates), Source: src,
 		Section: tables.SectionScreen, Order: 1, XLabel: "v = sd(U)/E[U]", YLabel: "pages", Bars: true,
-		Curves:  []tables.Curve{{Name: "pages", X: edges, Y: counts}},
+		Curves:  []tables.Curve{{Name: "pages", X: edges, Y: counts, OpenLast: true}},
 		Caption: fmt.Sprintf("bins of width %g; the last bin holds every v ≥ %g; exponential intervals have v = 1", width, maxV-width)}
 }
 

@@ -893,6 +893,7 @@ func Unplottable(f *tables.Figure) string {
 	var singles []pt
 	total, hidden := 0.0, 0
 	var bin [2]float64
+	open := false // the lone value's bin is a histogram's open last bin
 	for _, c := range f.Curves {
 		n := min(len(c.X), len(c.Y))
 		seen := map[[2]float64]bool{}
@@ -906,6 +907,7 @@ func Unplottable(f *tables.Figure) string {
 				if y > 0 {
 					total += y
 					bin = [2]float64{x, x + barWidth(c.X, i)}
+					open = c.OpenLast && i == n-1
 				}
 				continue
 			}
@@ -938,6 +940,8 @@ func Unplottable(f *tables.Figure) string {
 		switch {
 		case total == 0:
 			return fmt.Sprintf("Not drawn: the histogram is empty (no %s to count).", yl)
+		case total == 1 && open:
+			return fmt.Sprintf("Not drawn: the histogram would hold a single value (%s = 1), in its last bin, which counts every %s from %s up.", yl, xl, human.Float(bin[0]))
 		case total == 1:
 			return fmt.Sprintf("Not drawn: the histogram would hold a single value (%s = 1), in the bin from %s to %s of %s.", yl, human.Float(bin[0]), human.Float(bin[1]), xl)
 		}

@@ -423,6 +423,12 @@ func TestUnplottable(t *testing.T) {
 			t.Errorf("%s: %q, want %q", id, got, want)
 		}
 	}
+	// Anarchism's v = 6.177 lands in the CoV histogram's open last bin
+	// (every v ≥ 4.9): the sentence says so, not "from 4.9 to 5".
+	last := tables.Figure{Bars: true, XLabel: "v", YLabel: "pages", Curves: []tables.Curve{{Name: "pages", X: []float64{4.7, 4.8, 4.9}, Y: []float64{0, 0, 1}, OpenLast: true}}}
+	if got, want := Unplottable(&last), "Not drawn: the histogram would hold a single value (pages = 1), in its last bin, which counts every v from 4.9 up."; got != want {
+		t.Errorf("open last bin: %q, want %q", got, want)
+	}
 	same := tables.Figure{Curves: []tables.Curve{{Name: "c", X: []float64{1, 1}, Y: []float64{2, 2}}}}
 	if got := Unplottable(&same); got != "Not drawn: the figure has a single point: c at x = 1, y = 2." {
 		t.Errorf("one point twice: %q", got)

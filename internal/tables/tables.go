@@ -60,6 +60,9 @@ type Curve struct {
 	Points bool      `json:"points,omitempty"` // scatter instead of a line
 	Step   bool      `json:"step,omitempty"`   // draw as a step function
 	Dashed bool      `json:"dashed,omitempty"` // model/fit curves
+	// OpenLast marks a histogram whose last bin has no upper edge: it
+	// counts every value from its left edge up (v ≥ 4.9).
+	OpenLast bool `json:"open_last,omitempty"`
 }
 
 // Figure is one plot.
