@@ -466,9 +466,10 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []legendEntry, []string, error) {
 	xr, yr := span(curves, tx, true), span(curves, ty, false)
 
 	nPoints := 0
-	var entries []legendEntry
+	entryOf := make([]*legendEntry, len(curves))
 	styles := curveStyles(f.Curves)
-	for i, cp := range curves {
+	for _, i := range drawOrder(curves) {
+		cp := curves[i]
 		if len(cp.xys) == 0 {
 			continue
 		}
@@ -507,11 +508,25 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []legendEntry, []string, error) {
 				l.LineStyle.Dashes = dashes[st.dash]
 				l.LineStyle.Width = vg.Points(1.8)
 			}
+			if isTruth(cp.c.Name) {
+				// Drawn last and dashed, so that an estimate lying on
+				// the truth shows through the gaps instead of hiding it.
+				l.LineStyle.Dashes = truthDash
+				l.LineStyle.Width = vg.Points(1.4)
+			}
 			p.Add(dataPlotter{l})
 			thumb = l
 		}
 		if cp.c.Name != "" {
-			entries = append(entries, legendEntry{cp.c.Name, thumb})
+			entryOf[i] = &legendEntry{cp.c.Name, thumb}
+		}
+	}
+	// The legend lists the curves in the figure's order, whatever the
+	// drawing order.
+	var entries []legendEntry
+	for _, e := range entryOf {
+		if e != nil {
+			entries = append(entries, *e)
 		}
 	}
 	if logY && f.Bars {
@@ -524,13 +539,15 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []legendEntry, []string, error) {
 			p.Y.Min = lo // model curves may fall far below the data: clip them
 		}
 	}
-	if len(entries) > maxInsideLegend {
+	top, left, crowded := legendCorner(curves, tx, ty, xr, yr)
+	if len(entries) > maxInsideLegend || (crowded && len(entries) > 0) {
+		// Long, or no corner free of data: below the plot, never on it.
 		return p, entries, notes, nil
 	}
 	for _, e := range entries {
 		p.Legend.Add(e.name, e.thumb)
 	}
-	p.Legend.Top, p.Legend.Left = legendCorner(curves, tx, ty, xr, yr)
+	p.Legend.Top, p.Legend.Left = top, left
 	p.Legend.Padding = vg.Points(3)
 	p.Legend.XOffs, p.Legend.YOffs = vg.Points(-6), vg.Points(-6)
 	if p.Legend.Left {
@@ -653,10 +670,31 @@ func thin(xys plotter.XYs, tx, ty func(float64) float64, xr, yr [2]float64) plot
 	return append(out, xys[len(xys)-1])
 }
 
+// truthDash is the dash of a truth curve, drawn over the estimates.
+var truthDash = []vg.Length{vg.Points(5), vg.Points(3)}
+
+// isTruth tells whether a curve is the truth the other curves estimate.
+func isTruth(name string) bool { return strings.EqualFold(strings.TrimSpace(name), "truth") }
+
+// drawOrder is the order the curves are drawn in: the figure's, with the
+// truth last, on top of the estimates.
+func drawOrder(curves []curvePoints) []int {
+	var order, last []int
+	for i, c := range curves {
+		if isTruth(c.c.Name) {
+			last = append(last, i)
+		} else {
+			order = append(order, i)
+		}
+	}
+	return append(order, last...)
+}
+
 // legendCorner picks the corner of the plot (top/bottom, left/right) whose
 // third of each axis holds the fewest points; ties go to top right, then
-// top left, bottom right, bottom left.
-func legendCorner(curves []curvePoints, tx, ty func(float64) float64, xr, yr [2]float64) (top, left bool) {
+// top left, bottom right, bottom left. crowded says that even that corner
+// holds points, so that a legend there would cover data.
+func legendCorner(curves []curvePoints, tx, ty func(float64) float64, xr, yr [2]float64) (top, left, crowded bool) {
 	var n [4]int // TR, TL, BR, BL
 	for _, c := range curves {
 		for _, pt := range c.xys {
@@ -680,7 +718,7 @@ func legendCorner(curves []curvePoints, tx, ty func(float64) float64, xr, yr [2]
 			best = i
 		}
 	}
-	return best < 2, best == 1 || best == 3
+	return best < 2, best == 1 || best == 3, n[best] > 0
 }
 
 // logTicks marks decades on a logarithmic axis, labelling 10^k (and 2 and 5

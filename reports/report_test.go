@@ -562,3 +562,46 @@ func TestHTMLWideTableSaysSo(t *testing.T) {
 		t.Errorf("%d wide table boxes, want 1", n)
 	}
 }
+
+// Issue 18 item 9: the truth is drawn after (on top of) the estimates,
+// dashed so that an estimate lying on it shows through; the legend keeps
+// the figure's order; and a legend with no free corner goes below the
+// plot instead of over the data.
+func TestTruthOnTopLegendOffData(t *testing.T) {
+	xs := []float64{1, 2, 4, 8, 16, 32}
+	ys := []float64{0.9, 0.7, 0.5, 0.3, 0.2, 0.1}
+	f := tables.Figure{ID: "g", LogX: true, Curves: []tables.Curve{
+		{Name: "truth", X: xs, Y: ys, Step: true}, {Name: "M3", X: xs, Y: []float64{0.8, 0.6, 0.4, 0.3, 0.2, 0.1}, Step: true}, {Name: "M4", X: xs, Y: ys, Step: true}}}
+	svg, _, err := SVG(&f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(svg)
+	// The data lines come before the legend's thumbnails: truth's first
+	// (black, 1.4 pt, dashed) after M4's first (bluish green).
+	truth, m4 := "stroke:#000000;stroke-width:1.4;stroke-dasharray", "stroke:#009E73;stroke-width:1.6"
+	if it, im := strings.Index(s, truth), strings.Index(s, m4); it < 0 || im < 0 || it < im {
+		t.Errorf("truth (dashed black at %d) not drawn after M4 (green at %d)", it, im)
+	}
+	// Points in every corner: no corner is free, the legend goes below.
+	var cx, cy []float64
+	for _, u := range []float64{0, 0.05, 0.95, 1} {
+		for _, v := range []float64{0, 0.05, 0.95, 1} {
+			cx, cy = append(cx, 1+u*9), append(cy, v)
+		}
+	}
+	full := tables.Figure{ID: "full", Curves: []tables.Curve{{Name: "a", X: cx, Y: cy, Points: true}, {Name: "b", X: []float64{1, 10}, Y: []float64{0.5, 0.5}}}}
+	_, below, _, err := buildPlot(&full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(below) != 2 {
+		t.Errorf("legend with no free corner: %d entries below the plot, want 2", len(below))
+	}
+	// A free corner keeps the legend inside, in it.
+	free := tables.Figure{ID: "free", Curves: []tables.Curve{{Name: "a", X: []float64{0, 1, 2, 3}, Y: []float64{0, 1, 2, 3}}}}
+	p, below, _, err := buildPlot(&free)
+	if err != nil || len(below) != 0 || !p.Legend.Top || !p.Legend.Left {
+		t.Errorf("diagonal data: legend below %d, top %v left %v (%v); want inside, top left", len(below), p.Legend.Top, p.Legend.Left, err)
+	}
+}
