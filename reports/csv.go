@@ -42,7 +42,8 @@ func WriteCSV(w io.Writer, t *tables.Table) error {
 // WriteCurvesCSV writes every curve of f in long form, one point a row:
 // curve name, x, y (headed by the figure's axis labels), full precision.
 // Every point the figure holds is written, including those a log axis
-// cannot show.
+// cannot show. When a curve carries a band (YLo, YHi), two more columns
+// hold it ("y low", "y high"; empty for curves without one).
 func WriteCurvesCSV(w io.Writer, f *tables.Figure) error {
 	cw := csv.NewWriter(w)
 	xl, yl := f.XLabel, f.YLabel
@@ -52,13 +53,28 @@ func WriteCurvesCSV(w io.Writer, f *tables.Figure) error {
 	if yl == "" {
 		yl = "y"
 	}
-	if err := cw.Write([]string{"curve", xl, yl}); err != nil {
+	head := []string{"curve", xl, yl}
+	band := false
+	for _, c := range f.Curves {
+		band = band || c.HasBand()
+	}
+	if band {
+		head = append(head, yl+" low", yl+" high")
+	}
+	if err := cw.Write(head); err != nil {
 		return err
 	}
 	for _, c := range f.Curves {
 		n := min(len(c.X), len(c.Y))
 		for i := range n {
 			rec := []string{csvText(c.Name), machineFloat(c.X[i]), machineFloat(c.Y[i])}
+			if band {
+				lo, hi := "", ""
+				if c.HasBand() {
+					lo, hi = machineFloat(c.YLo[i]), machineFloat(c.YHi[i])
+				}
+				rec = append(rec, lo, hi)
+			}
 			if err := cw.Write(rec); err != nil {
 				return err
 			}

@@ -492,6 +492,9 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []legendEntry, []string, error) {
 			p.Add(dataPlotter{s})
 			thumb = s
 		default:
+			if band := bandPolygon(cp.c, f.LogX, f.LogY, col); band != nil {
+				p.Add(dataPlotter{band})
+			}
 			xys := cp.xys
 			if len(xys) > maxLinePoints {
 				xys = thin(xys, tx, ty, xr, yr)
@@ -668,6 +671,37 @@ func thin(xys plotter.XYs, tx, ty func(float64) float64, xr, yr [2]float64) plot
 		lx, ly = x, y
 	}
 	return append(out, xys[len(xys)-1])
+}
+
+// bandPolygon is the shaded band (YLo to YHi) of a curve that has one, in
+// its colour at 20 % opacity, without outline; nil without a band or
+// with fewer than two points a log axis can show.
+func bandPolygon(c tables.Curve, logX, logY bool, col color.RGBA) *plotter.Polygon {
+	if !c.HasBand() {
+		return nil
+	}
+	var up, down plotter.XYs
+	for i := range min(len(c.X), len(c.Y)) {
+		x, lo, hi := c.X[i], c.YLo[i], c.YHi[i]
+		if !finite(x) || !finite(lo) || !finite(hi) || logX && x <= 0 || logY && lo <= 0 {
+			continue
+		}
+		up = append(up, plotter.XY{X: x, Y: hi})
+		down = append(down, plotter.XY{X: x, Y: lo})
+	}
+	if len(up) < 2 {
+		return nil
+	}
+	for i, j := 0, len(down)-1; i < j; i, j = i+1, j-1 {
+		down[i], down[j] = down[j], down[i]
+	}
+	poly, err := plotter.NewPolygon(append(up, down...))
+	if err != nil {
+		return nil
+	}
+	poly.Color = color.NRGBA{R: col.R, G: col.G, B: col.B, A: 0x33}
+	poly.LineStyle.Width = 0
+	return poly
 }
 
 // truthDash is the dash of a truth curve, drawn over the estimates.

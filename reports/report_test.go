@@ -605,3 +605,32 @@ func TestTruthOnTopLegendOffData(t *testing.T) {
 		t.Errorf("diagonal data: legend below %d, top %v left %v (%v); want inside, top left", len(below), p.Legend.Top, p.Legend.Left, err)
 	}
 }
+
+// Issue 18 item 13: a curve with a band (greedy's ChangeRatio ± SD over
+// cycles) is drawn shaded, and the y axis spans the band, not only the
+// means (0.0324–0.0336 while the SD is 0.066); its CSV carries the band.
+func TestBandShadedAndInRange(t *testing.T) {
+	f := tables.Figure{ID: "greedy", LogX: true, XLabel: "s", YLabel: "ChangeRatio", Curves: []tables.Curve{{Name: "greedy",
+		X: []float64{1, 2, 3}, Y: []float64{0.0324, 0.0336, 0.033}, YLo: []float64{-0.0336, -0.0324, -0.033}, YHi: []float64{0.0984, 0.0996, 0.099}}}}
+	p, _, _, err := buildPlot(&f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Y.Min > -0.0336 || p.Y.Max < 0.0996 {
+		t.Errorf("y axis %g…%g does not hold the band −0.0336…0.0996", p.Y.Min, p.Y.Max)
+	}
+	svg, _, err := SVG(&f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(svg), "fill-opacity:0.2") {
+		t.Errorf("no shaded band in the SVG")
+	}
+	var buf strings.Builder
+	if err := WriteCurvesCSV(&buf, &f); err != nil {
+		t.Fatal(err)
+	}
+	if want := "curve,s,ChangeRatio,ChangeRatio low,ChangeRatio high\ngreedy,1,0.0324,-0.0336,0.0984\n"; !strings.HasPrefix(buf.String(), want) {
+		t.Errorf("CSV %q, want prefix %q", buf.String(), want)
+	}
+}

@@ -63,6 +63,16 @@ type Curve struct {
 	// OpenLast marks a histogram whose last bin has no upper edge: it
 	// counts every value from its left edge up (v ≥ 4.9).
 	OpenLast bool `json:"open_last,omitempty"`
+	// YLo and YHi, when given (one per point), are a band around Y (the
+	// mean ± one standard deviation), drawn shaded under the curve.
+	YLo []float64 `json:"ylo,omitempty"`
+	YHi []float64 `json:"yhi,omitempty"`
+}
+
+// HasBand reports whether c carries a band: YLo and YHi for every point.
+func (c Curve) HasBand() bool {
+	n := min(len(c.X), len(c.Y))
+	return n > 0 && len(c.YLo) >= n && len(c.YHi) >= n
 }
 
 // Figure is one plot.
