@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -464,6 +465,9 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []legendEntry, []string, error) {
 		ty = math.Log10
 	}
 	xr, yr := span(curves, tx, true), span(curves, ty, false)
+	// What the legend must not cover: the points, and the edges of bands.
+	occupied := append(slices.Clone(curves), bandEdges(f, logX, logY)...)
+	bxr, byr := span(occupied, tx, true), span(occupied, ty, false)
 
 	nPoints := 0
 	entryOf := make([]*legendEntry, len(curves))
@@ -542,7 +546,7 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []legendEntry, []string, error) {
 			p.Y.Min = lo // model curves may fall far below the data: clip them
 		}
 	}
-	top, left, crowded := legendCorner(curves, tx, ty, xr, yr)
+	top, left, crowded := legendCorner(occupied, tx, ty, bxr, byr)
 	if len(entries) > maxInsideLegend || (crowded && len(entries) > 0) {
 		// Long, or no corner free of data: below the plot, never on it.
 		return p, entries, notes, nil
@@ -702,6 +706,31 @@ func bandPolygon(c tables.Curve, logX, logY bool, col color.RGBA) *plotter.Polyg
 	poly.Color = color.NRGBA{R: col.R, G: col.G, B: col.B, A: 0x33}
 	poly.LineStyle.Width = 0
 	return poly
+}
+
+// bandEdges are the lower and upper edges of the bands of f's curves, as
+// points (for the legend's corner: a band is data too).
+func bandEdges(f *tables.Figure, logX, logY bool) []curvePoints {
+	var out []curvePoints
+	for _, c := range f.Curves {
+		if !c.HasBand() {
+			continue
+		}
+		var xys plotter.XYs
+		for i := range min(len(c.X), len(c.Y)) {
+			x := c.X[i]
+			if !finite(x) || logX && x <= 0 {
+				continue
+			}
+			for _, y := range []float64{c.YLo[i], c.YHi[i]} {
+				if finite(y) && !(logY && y <= 0) {
+					xys = append(xys, plotter.XY{X: x, Y: y})
+				}
+			}
+		}
+		out = append(out, curvePoints{c, xys})
+	}
+	return out
 }
 
 // truthDash is the dash of a truth curve, drawn over the estimates.

@@ -612,9 +612,13 @@ func TestTruthOnTopLegendOffData(t *testing.T) {
 func TestBandShadedAndInRange(t *testing.T) {
 	f := tables.Figure{ID: "greedy", LogX: true, XLabel: "s", YLabel: "ChangeRatio", Curves: []tables.Curve{{Name: "greedy",
 		X: []float64{1, 2, 3}, Y: []float64{0.0324, 0.0336, 0.033}, YLo: []float64{-0.0336, -0.0324, -0.033}, YHi: []float64{0.0984, 0.0996, 0.099}}}}
-	p, _, _, err := buildPlot(&f)
+	p, below, _, err := buildPlot(&f)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The band reaches every corner: the legend goes below, off the band.
+	if len(below) != 1 {
+		t.Errorf("legend inside the plot, over the band (%d entries below)", len(below))
 	}
 	if p.Y.Min > -0.0336 || p.Y.Max < 0.0996 {
 		t.Errorf("y axis %g…%g does not hold the band −0.0336…0.0996", p.Y.Min, p.Y.Max)
