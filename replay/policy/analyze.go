@@ -252,7 +252,7 @@ func Run(ctx context.Context, pages []series.Page, opt Options) (*tables.Bundle,
 			ID: "policy_greedy_sample", Title: "Greedy sampling: ChangeRatio against sample size", Source: src, Section: tables.SectionPolicies, Order: 21,
 			XLabel: "pages sampled per site s", YLabel: "ChangeRatio", LogX: true,
 			Curves:  []tables.Curve{curve, {Name: "√(N r)", X: []float64{opt0, opt0}, Y: []float64{lo, hi}, Dashed: true}},
-			Caption: fmt.Sprintf("Mean ChangeRatio over %d cycles, shaded ± one standard deviation over cycles. %s, against √(N r) = %.2f.", c.N, verdict, opt0),
+			Caption: fmt.Sprintf("Mean ChangeRatio over %d cycles, shaded ± one standard deviation over cycles; dashed: √(N r) = %.2f. %s.", c.N, opt0, verdict),
 		})
 
 		budgets := opt.Budgets
