@@ -178,6 +178,9 @@ func TestFindingsOpenTheReport(t *testing.T) {
 	if !strings.Contains(s, `the end of each page&#39;s replay grid). <a href="#t-recommendation">(table)</a>`) {
 		t.Error("the recommendation finding does not link to its table")
 	}
+	if !strings.Contains(s, `<strong>Cost of assuming Poisson when estimating G_U (3 pages with ≥ 99 intervals):</strong>`) {
+		t.Error("the cost finding's lead, with its pages, is not set in bold")
+	}
 	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
 	m := string(md)
 	if i, j := strings.Index(m, "## Findings"), strings.Index(m, "## 1 Corpus"); i < 0 || j < 0 || i > j {
