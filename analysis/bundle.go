@@ -331,12 +331,15 @@ func evidenceTable(res *Result, src string) tables.Table {
 		rng = fmt.Sprintf("x_max = %s %s, the end of each page's replay grid", r, res.UnitName)
 	}
 	t := tables.Table{ID: "method_evidence", Source: src, Section: tables.SectionMethods, Order: 1,
-		Title: fmt.Sprintf("Method ranking by KS (κ) on the %d replayed pages with ≥ %d intervals", len(pages), MinEvidenceIntervals),
+		Title: fmt.Sprintf("Method ranking by KS (κ) on the %s with ≥ %d intervals", human.Count(int64(len(pages)), "replayed page", "replayed pages"), MinEvidenceIntervals),
 		Columns: []tables.Column{{Name: "sampler", Kind: tables.String}, {Name: "kind", Kind: tables.String}, {Name: "method", Kind: tables.String},
 			{Name: "pages", Kind: tables.Int}, {Name: "mean KS", Kind: tables.Float, Doc: "κ = max_x |H(x) − G(x)|, the paper's ranking (Table V)"},
 			{Name: "median KS", Kind: tables.Float}, {Name: "mean WMRD", Kind: tables.Float, Doc: "WMRD on 0 ≤ x ≤ " + rng},
 			{Name: "median WMRD", Kind: tables.Float}, {Name: "undefined", Kind: tables.Int}, {Name: "class", Kind: tables.String}, {Name: "observes", Kind: tables.String}},
 		Notes: []string{fmt.Sprintf("only the replayed pages with ≥ %d intervals (shorter pages are no evidence for a ranking of methods); the method comparison above averages all replayed pages", MinEvidenceIntervals)},
+	}
+	if len(pages) == 0 {
+		t.Title = fmt.Sprintf("Method ranking by KS (κ): no replayed page has ≥ %d intervals, too few to rank methods", MinEvidenceIntervals)
 	}
 	ev := slices.Clone(res.Evidence)
 	slices.SortStableFunc(ev, func(a, b MethodSummary) int {

@@ -38,6 +38,10 @@ func TestEvidenceTable(t *testing.T) {
 	if got, w := order, []string{"F M2", "G M2", "G naive", "G age-mle"}; len(got) != len(w) || got[0] != w[0] || got[1] != w[1] || got[2] != w[2] || got[3] != w[3] {
 		t.Errorf("order %q, want %q", got, w)
 	}
+	if e := evidenceTable(&Result{UnitName: "h", PageErrors: []PageError{pe(3, 50, 900)}}, "src"); len(e.Rows) != 0 ||
+		e.Title != "Method ranking by KS (κ): no replayed page has ≥ 99 intervals, too few to rank methods" {
+		t.Errorf("no evidence: title %q, %d rows", e.Title, len(e.Rows))
+	}
 	if r := tb.Rows[1]; r[4] != 0.01 || r[6] != 0.002 || r[10] != "age" {
 		t.Errorf("row %v: want KS 0.01, WMRD 0.002, observes age", r)
 	}
