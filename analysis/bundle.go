@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -71,12 +72,12 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 	// 3. tails.
 	aggNote := fmt.Sprintf("aggregate: every interval of every page counts once; fits on a uniform sample of %s of %s intervals", human.Comma(int64(res.AggregateN)), human.Comma(res.Intervals))
 	if len(res.Aggregate) > 0 || res.AggregateN > 0 {
-		b.Tables = append(b.Tables, fitTable("tail_fits_aggregate", "Tail fits (MLE) to the aggregate of all intervals", src, 1, res.Aggregate, res.AggregateFitN, []string{aggNote}))
+		b.Tables = append(b.Tables, fitTable("tail_fits_aggregate", "Tail fits (MLE) to the aggregate of all intervals", src, res.UnitName, 1, res.Aggregate, res.AggregateFitN, []string{aggNote}))
 		b.Figures = append(b.Figures, tailFigure("tail_aggregate", "Aggregate inter-update survival with fitted tails", src, 1, u, res.Survival, res.Aggregate, aggNote))
 	}
 	if len(res.Top) > 0 && res.Top[0].Intervals > 0 {
 		t0 := res.Top[0]
-		b.Tables = append(b.Tables, fitTable("tail_fits_top", fmt.Sprintf("Tail fits (MLE) to the top page, %s", t0.Title), src, 2, res.TopFits, res.TopFitN, nil))
+		b.Tables = append(b.Tables, fitTable("tail_fits_top", fmt.Sprintf("Tail fits (MLE) to the top page, %s", t0.Title), src, res.UnitName, 2, res.TopFits, res.TopFitN, nil))
 		b.Figures = append(b.Figures, tailFigure("tail_top", fmt.Sprintf("Inter-update survival of %s with fitted tails", t0.Title), src, 2, u, res.TopSurvival, res.TopFits, ""))
 	}
 
@@ -103,6 +104,7 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 		rsrc := src + "; " + res.ReplaySource
 		b.Tables = append(b.Tables, summaryTable(res.Summary, rsrc, o))
 		b.Tables = append(b.Tables, pageErrorsTable(res, o, true))
+		b.Tables = append(b.Tables, evidenceTable(res, rsrc))
 		b.Tables = append(b.Tables, recommendTable(res.Evidence, res.Summary, rsrc))
 		b.Figures = append(b.Figures, methodFigures(res, rows, rsrc)...)
 	}
@@ -122,7 +124,7 @@ func countCands(cs []Candidate, indep bool) int {
 // fitTable lists fits best AIC first; with no fits because the sample
 // (n positive intervals) has fewer than MinFitIntervals, one row per
 // family says "too few" and holds no number.
-func fitTable(id, title, src string, order int, fits []Fit, n int, notes []string) tables.Table {
+func fitTable(id, title, src, unit string, order int, fits []Fit, n int, notes []string) tables.Table {
 	t := tables.Table{
 		ID: id, Title: title, Source: src, Section: tables.SectionTails, Order: order,
 		Notes: append(notes, "sorted by AIC = 2k − 2ℓ; ΔAIC against the best; KS = sup |F̂_n − F|", fmt.Sprintf("fits need at least %d positive intervals", MinFitIntervals)),
@@ -141,7 +143,7 @@ func fitTable(id, title, src string, order int, fits []Fit, n int, notes []strin
 		if f.Boundary {
 			name += " (boundary)"
 		}
-		t.Rows = append(t.Rows, []any{name, f.ParamString(), f.LogLik, f.AIC, f.AIC - fits[0].AIC, f.KS, int64(f.N)})
+		t.Rows = append(t.Rows, []any{name, f.ParamStringIn(unit), f.LogLik, f.AIC, f.AIC - fits[0].AIC, f.KS, int64(f.N)})
 	}
 	return t
 }
@@ -196,7 +198,7 @@ func covHistogram(res *Result, src string, o *Options) tables.Figure {
 	}
 	return tables.Figure{ID: "cov_histogram", Title: fmt.Sprintf("Coefficient of variation of the pages with ≥ %d updates", o.MinUpdates), Source: src,
 		Section: tables.SectionScreen, Order: 1, XLabel: "v = sd(U)/E[U]", YLabel: "pages", Bars: true,
-		Curves:  []tables.Curve{{Name: "pages", X: edges, Y: counts}},
+		Curves:  []tables.Curve{{Name: "pages", X: edges, Y: counts, OpenLast: true}},
 		Caption: fmt.Sprintf("bins of width %g; the last bin holds every v ≥ %g; exponential intervals have v = 1", width, maxV-width)}
 }
 
@@ -302,6 +304,57 @@ func pageErrorsTable(res *Result, o *Options, topOnly bool) tables.Table {
 	return t
 }
 
+// evidenceTable is method_errors restricted to the evidence (the replayed
+// pages with ≥ MinEvidenceIntervals intervals, EvidenceSummary), ranked
+// as the paper ranks methods: by mean KS κ = max|H − G| inside each
+// sampler and kind, then by mean WMRD. Its title says how many pages it
+// rests on; the WMRD column's doc says on which range of x the WMRD was
+// taken (the x_max of the compared grids, over the evidence pages).
+// With no page long enough it has no rows.
+func evidenceTable(res *Result, src string) tables.Table {
+	pages := map[int64]bool{}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, e := range res.PageErrors {
+		if e.Intervals >= MinEvidenceIntervals {
+			pages[e.PageID] = true
+			if !math.IsNaN(e.XMax) && e.XMax > 0 {
+				lo, hi = math.Min(lo, e.XMax), math.Max(hi, e.XMax)
+			}
+		}
+	}
+	rng := "x_max, the end of each page's replay grid"
+	if lo <= hi {
+		r := human.Float(lo)
+		if h := human.Float(hi); h != r {
+			r += "–" + h
+		}
+		rng = fmt.Sprintf("x_max = %s %s, the end of each page's replay grid", r, res.UnitName)
+	}
+	t := tables.Table{ID: "method_evidence", Source: src, Section: tables.SectionMethods, Order: 1,
+		Title: fmt.Sprintf("Method ranking by KS (κ) on the %s with ≥ %d intervals", human.Count(int64(len(pages)), "replayed page", "replayed pages"), MinEvidenceIntervals),
+		Columns: []tables.Column{{Name: "sampler", Kind: tables.String}, {Name: "kind", Kind: tables.String}, {Name: "method", Kind: tables.String},
+			{Name: "pages", Kind: tables.Int}, {Name: "mean KS", Kind: tables.Float, Doc: "κ = max_x |H(x) − G(x)|, the paper's ranking (Table V)"},
+			{Name: "median KS", Kind: tables.Float}, {Name: "mean WMRD", Kind: tables.Float, Doc: "WMRD on 0 ≤ x ≤ " + rng},
+			{Name: "median WMRD", Kind: tables.Float}, {Name: "undefined", Kind: tables.Int}, {Name: "class", Kind: tables.String}, {Name: "observes", Kind: tables.String}},
+		Notes: []string{fmt.Sprintf("only the replayed pages with ≥ %d intervals (shorter pages are no evidence for a ranking of methods); the method comparison above averages all replayed pages", MinEvidenceIntervals)},
+	}
+	if len(pages) == 0 {
+		t.Title = fmt.Sprintf("Method ranking by KS (κ): no replayed page has ≥ %d intervals, too few to rank methods", MinEvidenceIntervals)
+	}
+	ev := slices.Clone(res.Evidence)
+	slices.SortStableFunc(ev, func(a, b MethodSummary) int {
+		return cmp.Or(cmp.Compare(a.Sampler, b.Sampler), cmp.Compare(a.Kind, b.Kind), cmpNaNLast(a.MeanKS, b.MeanKS), cmpNaNLast(a.MeanWMRD, b.MeanWMRD))
+	})
+	for _, m := range ev {
+		obs := "comparison"
+		if m.Age {
+			obs = "age"
+		}
+		t.Rows = append(t.Rows, []any{m.Sampler, m.Kind, m.Method, int64(m.Pages), m.MeanKS, m.MedianKS, m.MeanWMRD, m.MedianWMRD, int64(m.Undefined), string(m.Class), obs})
+	}
+	return t
+}
+
 // Scenarios are the four situations of SPEC §5's recommendation.
 var Scenarios = []Scenario{
 	{Age: true, Sampler: "random"},
@@ -325,13 +378,20 @@ func (s Scenario) Describe() string {
 
 // recommendTable shows, per scenario, the recommended method with the
 // errors measured on the pages long enough to count (evidence, see
-// EvidenceSummary); a scenario whose samplers were replayed only on
-// shorter pages (all in all) says "too few" instead of a number.
+// EvidenceSummary): its mean WMRD and KS, the method with the lowest
+// mean WMRD among those the scenario allows (G_U estimates under a sampler
+// of the scenario's kind; no age-observing method unless ages are
+// available) and its WMRD, the pages the errors rest on, and the method
+// with the lowest mean KS κ among those allowed and its κ. A scenario
+// whose samplers were replayed only on shorter pages (all in all) says
+// "too few" instead of a number.
 func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
 	t := tables.Table{ID: "recommendation", Title: "Recommended method per scenario, with its measured error", Source: src, Section: tables.SectionMethods, Order: 3,
 		Columns: []tables.Column{{Name: "scenario", Kind: tables.String}, {Name: "method", Kind: tables.String}, {Name: "sampler", Kind: tables.String},
-			{Name: "mean WMRD", Kind: tables.Float}, {Name: "mean KS", Kind: tables.Float}, {Name: "best method measured", Kind: tables.String}, {Name: "its mean WMRD", Kind: tables.Float}},
-		Notes: []string{fmt.Sprintf("errors averaged over the replayed pages with ≥ %d intervals; shorter pages are no evidence for a ranking of methods", MinEvidenceIntervals)}}
+			{Name: "mean WMRD", Kind: tables.Float}, {Name: "mean KS", Kind: tables.Float}, {Name: "best method measured", Kind: tables.String}, {Name: "its mean WMRD", Kind: tables.Float},
+			{Name: "pages", Kind: tables.Int}, {Name: "lowest KS allowed", Kind: tables.String}, {Name: "its mean KS", Kind: tables.Float}},
+		Notes: []string{fmt.Sprintf("errors averaged over the replayed pages with ≥ %d intervals; shorter pages are no evidence for a ranking of methods", MinEvidenceIntervals),
+			"best method measured, lowest KS allowed: the lowest mean WMRD, and the lowest mean KS, among the methods the scenario allows (G_U estimates; methods observing ages only when ages are available)"}}
 	for _, s := range Scenarios {
 		rec, err := Recommend(s, evidence)
 		if err != nil {
@@ -340,7 +400,7 @@ func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
 		if len(rec.Evidence) == 0 {
 			if r, _ := Recommend(s, all); len(r.Evidence) > 0 {
 				nan := math.NaN()
-				t.Rows = append(t.Rows, []any{s.Describe(), rec.Method, "", nan, nan, fmt.Sprintf("too few (every replayed page < %d intervals)", MinEvidenceIntervals), nan})
+				t.Rows = append(t.Rows, []any{s.Describe(), rec.Method, "", nan, nan, fmt.Sprintf("too few (every replayed page < %d intervals)", MinEvidenceIntervals), nan, int64(0), "", nan})
 				continue
 			}
 		}
@@ -354,23 +414,28 @@ func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
 		}
 		slices.Sort(keys)
 		if len(keys) == 0 {
-			t.Rows = append(t.Rows, []any{s.Describe(), rec.Method, "", math.NaN(), math.NaN(), "", math.NaN()})
+			t.Rows = append(t.Rows, []any{s.Describe(), rec.Method, "", math.NaN(), math.NaN(), "", math.NaN(), int64(0), "", math.NaN()})
 		}
 		for _, sp := range keys {
 			w, k := math.NaN(), math.NaN()
 			best, bw := "", math.NaN()
+			bestKS, bk := "", math.NaN()
+			pages := 0
 			for _, e := range rec.Evidence {
 				if e.Sampler != sp {
 					continue
 				}
 				if e.Method == rec.Method {
-					w, k = e.MeanWMRD, e.MeanKS
+					w, k, pages = e.MeanWMRD, e.MeanKS, e.Pages
 				}
 				if best == "" && !math.IsNaN(e.MeanWMRD) {
 					best, bw = e.Method, e.MeanWMRD
 				}
+				if !math.IsNaN(e.MeanKS) && (bestKS == "" || e.MeanKS < bk) {
+					bestKS, bk = e.Method, e.MeanKS
+				}
 			}
-			t.Rows = append(t.Rows, []any{s.Describe(), rec.Method, sp, w, k, best, bw})
+			t.Rows = append(t.Rows, []any{s.Describe(), rec.Method, sp, w, k, best, bw, int64(pages), bestKS, bk})
 		}
 	}
 	return t

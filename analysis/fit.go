@@ -53,6 +53,30 @@ func (f Fit) ParamString() string {
 	return s
 }
 
+// ParamStringIn prints the parameters with their units for intervals in
+// unit (e.g. "h"), as the tail-fit tables show them: "α = 0.45, β = 0.05 h"
+// (Pareto/Lomax shape and scale), "λ = 0.079 /h", "μ = -1.296 (ln h),
+// σ = 2.2", "k = 0.94, ν = 1.9 h". Minus signs are ASCII (the CSV keeps
+// them; reports prints them as U+2212).
+func (f Fit) ParamStringIn(unit string) string {
+	s := ""
+	for i, p := range f.Params {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprintf("%s = %.4g", p.Name, p.Value)
+		switch p.Name {
+		case "λ":
+			s += " /" + unit
+		case "β", "ν":
+			s += " " + unit
+		case "μ":
+			s += " (ln " + unit + ")"
+		}
+	}
+	return s
+}
+
 // ErrFitInput is returned for samples a fit cannot use.
 var ErrFitInput = errors.New("fit: need at least 2 finite positive values")
 

@@ -3,6 +3,7 @@ package reports
 import (
 	"encoding/csv"
 	"io"
+	"strings"
 
 	"github.com/revisit-dev/revisit/internal/tables"
 )
@@ -10,7 +11,8 @@ import (
 // WriteCSV writes t as RFC 4180 CSV with a header row (each column named
 // with the unit of its raw values, e.g. "E[U] (h)", "share (fraction)") and
 // the cells in full precision (see Machine): the machine-readable twin of
-// the Markdown table.
+// the Markdown table. A text cell that a spreadsheet would read as a
+// formula is guarded (see csvText); numbers never are, so −1.3 stays -1.3.
 func WriteCSV(w io.Writer, t *tables.Table) error {
 	cw := csv.NewWriter(w)
 	head := make([]string, len(t.Columns))
@@ -23,7 +25,11 @@ func WriteCSV(w io.Writer, t *tables.Table) error {
 	rec := make([]string, len(t.Columns))
 	for _, r := range t.Rows {
 		for j, c := range t.Columns {
-			rec[j] = Machine(c.Kind, cell(r, j))
+			v := cell(r, j)
+			rec[j] = Machine(c.Kind, v)
+			if _, text := v.(string); text {
+				rec[j] = csvText(rec[j])
+			}
 		}
 		if err := cw.Write(rec); err != nil {
 			return err
@@ -36,7 +42,8 @@ func WriteCSV(w io.Writer, t *tables.Table) error {
 // WriteCurvesCSV writes every curve of f in long form, one point a row:
 // curve name, x, y (headed by the figure's axis labels), full precision.
 // Every point the figure holds is written, including those a log axis
-// cannot show.
+// cannot show. When a curve carries a band (YLo, YHi), two more columns
+// hold it ("y low", "y high"; empty for curves without one).
 func WriteCurvesCSV(w io.Writer, f *tables.Figure) error {
 	cw := csv.NewWriter(w)
 	xl, yl := f.XLabel, f.YLabel
@@ -46,13 +53,28 @@ func WriteCurvesCSV(w io.Writer, f *tables.Figure) error {
 	if yl == "" {
 		yl = "y"
 	}
-	if err := cw.Write([]string{"curve", xl, yl}); err != nil {
+	head := []string{"curve", xl, yl}
+	band := false
+	for _, c := range f.Curves {
+		band = band || c.HasBand()
+	}
+	if band {
+		head = append(head, yl+" low", yl+" high")
+	}
+	if err := cw.Write(head); err != nil {
 		return err
 	}
 	for _, c := range f.Curves {
 		n := min(len(c.X), len(c.Y))
 		for i := range n {
-			rec := []string{c.Name, machineFloat(c.X[i]), machineFloat(c.Y[i])}
+			rec := []string{csvText(c.Name), machineFloat(c.X[i]), machineFloat(c.Y[i])}
+			if band {
+				lo, hi := "", ""
+				if c.HasBand() {
+					lo, hi = machineFloat(c.YLo[i]), machineFloat(c.YHi[i])
+				}
+				rec = append(rec, lo, hi)
+			}
 			if err := cw.Write(rec); err != nil {
 				return err
 			}
@@ -60,4 +82,16 @@ func WriteCurvesCSV(w io.Writer, f *tables.Figure) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvText guards a text cell against formula injection (OWASP's "CSV
+// injection"): a cell starting with "=", "+", "-", "@", a tab or a
+// carriage return gets a leading "'", so that a spreadsheet shows it as
+// text instead of evaluating it (a page titled "=HYPERLINK(…)"). Only
+// text cells are guarded; numeric cells are written as numbers.
+func csvText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }

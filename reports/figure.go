@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -464,11 +465,15 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []legendEntry, []string, error) {
 		ty = math.Log10
 	}
 	xr, yr := span(curves, tx, true), span(curves, ty, false)
+	// What the legend must not cover: the points, and the edges of bands.
+	occupied := append(slices.Clone(curves), bandEdges(f, logX, logY)...)
+	bxr, byr := span(occupied, tx, true), span(occupied, ty, false)
 
 	nPoints := 0
-	var entries []legendEntry
+	entryOf := make([]*legendEntry, len(curves))
 	styles := curveStyles(f.Curves)
-	for i, cp := range curves {
+	for _, i := range drawOrder(curves) {
+		cp := curves[i]
 		if len(cp.xys) == 0 {
 			continue
 		}
@@ -491,6 +496,9 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []legendEntry, []string, error) {
 			p.Add(dataPlotter{s})
 			thumb = s
 		default:
+			if band := bandPolygon(cp.c, f.LogX, f.LogY, col); band != nil {
+				p.Add(dataPlotter{band})
+			}
 			xys := cp.xys
 			if len(xys) > maxLinePoints {
 				xys = thin(xys, tx, ty, xr, yr)
@@ -507,11 +515,25 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []legendEntry, []string, error) {
 				l.LineStyle.Dashes = dashes[st.dash]
 				l.LineStyle.Width = vg.Points(1.8)
 			}
+			if isTruth(cp.c.Name) {
+				// Drawn last and dashed, so that an estimate lying on
+				// the truth shows through the gaps instead of hiding it.
+				l.LineStyle.Dashes = truthDash
+				l.LineStyle.Width = vg.Points(1.4)
+			}
 			p.Add(dataPlotter{l})
 			thumb = l
 		}
 		if cp.c.Name != "" {
-			entries = append(entries, legendEntry{cp.c.Name, thumb})
+			entryOf[i] = &legendEntry{cp.c.Name, thumb}
+		}
+	}
+	// The legend lists the curves in the figure's order, whatever the
+	// drawing order.
+	var entries []legendEntry
+	for _, e := range entryOf {
+		if e != nil {
+			entries = append(entries, *e)
 		}
 	}
 	if logY && f.Bars {
@@ -524,13 +546,15 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []legendEntry, []string, error) {
 			p.Y.Min = lo // model curves may fall far below the data: clip them
 		}
 	}
-	if len(entries) > maxInsideLegend {
+	top, left, crowded := legendCorner(occupied, tx, ty, bxr, byr)
+	if len(entries) > maxInsideLegend || (crowded && len(entries) > 0) {
+		// Long, or no corner free of data: below the plot, never on it.
 		return p, entries, notes, nil
 	}
 	for _, e := range entries {
 		p.Legend.Add(e.name, e.thumb)
 	}
-	p.Legend.Top, p.Legend.Left = legendCorner(curves, tx, ty, xr, yr)
+	p.Legend.Top, p.Legend.Left = top, left
 	p.Legend.Padding = vg.Points(3)
 	p.Legend.XOffs, p.Legend.YOffs = vg.Points(-6), vg.Points(-6)
 	if p.Legend.Left {
@@ -653,10 +677,87 @@ func thin(xys plotter.XYs, tx, ty func(float64) float64, xr, yr [2]float64) plot
 	return append(out, xys[len(xys)-1])
 }
 
+// bandPolygon is the shaded band (YLo to YHi) of a curve that has one, in
+// its colour at 20 % opacity, without outline; nil without a band or
+// with fewer than two points a log axis can show.
+func bandPolygon(c tables.Curve, logX, logY bool, col color.RGBA) *plotter.Polygon {
+	if !c.HasBand() {
+		return nil
+	}
+	var up, down plotter.XYs
+	for i := range min(len(c.X), len(c.Y)) {
+		x, lo, hi := c.X[i], c.YLo[i], c.YHi[i]
+		if !finite(x) || !finite(lo) || !finite(hi) || logX && x <= 0 || logY && lo <= 0 {
+			continue
+		}
+		up = append(up, plotter.XY{X: x, Y: hi})
+		down = append(down, plotter.XY{X: x, Y: lo})
+	}
+	if len(up) < 2 {
+		return nil
+	}
+	for i, j := 0, len(down)-1; i < j; i, j = i+1, j-1 {
+		down[i], down[j] = down[j], down[i]
+	}
+	poly, err := plotter.NewPolygon(append(up, down...))
+	if err != nil {
+		return nil
+	}
+	poly.Color = color.NRGBA{R: col.R, G: col.G, B: col.B, A: 0x33}
+	poly.LineStyle.Width = 0
+	return poly
+}
+
+// bandEdges are the lower and upper edges of the bands of f's curves, as
+// points (for the legend's corner: a band is data too).
+func bandEdges(f *tables.Figure, logX, logY bool) []curvePoints {
+	var out []curvePoints
+	for _, c := range f.Curves {
+		if !c.HasBand() {
+			continue
+		}
+		var xys plotter.XYs
+		for i := range min(len(c.X), len(c.Y)) {
+			x := c.X[i]
+			if !finite(x) || logX && x <= 0 {
+				continue
+			}
+			for _, y := range []float64{c.YLo[i], c.YHi[i]} {
+				if finite(y) && !(logY && y <= 0) {
+					xys = append(xys, plotter.XY{X: x, Y: y})
+				}
+			}
+		}
+		out = append(out, curvePoints{c, xys})
+	}
+	return out
+}
+
+// truthDash is the dash of a truth curve, drawn over the estimates.
+var truthDash = []vg.Length{vg.Points(5), vg.Points(3)}
+
+// isTruth tells whether a curve is the truth the other curves estimate.
+func isTruth(name string) bool { return strings.EqualFold(strings.TrimSpace(name), "truth") }
+
+// drawOrder is the order the curves are drawn in: the figure's, with the
+// truth last, on top of the estimates.
+func drawOrder(curves []curvePoints) []int {
+	var order, last []int
+	for i, c := range curves {
+		if isTruth(c.c.Name) {
+			last = append(last, i)
+		} else {
+			order = append(order, i)
+		}
+	}
+	return append(order, last...)
+}
+
 // legendCorner picks the corner of the plot (top/bottom, left/right) whose
 // third of each axis holds the fewest points; ties go to top right, then
-// top left, bottom right, bottom left.
-func legendCorner(curves []curvePoints, tx, ty func(float64) float64, xr, yr [2]float64) (top, left bool) {
+// top left, bottom right, bottom left. crowded says that even that corner
+// holds points, so that a legend there would cover data.
+func legendCorner(curves []curvePoints, tx, ty func(float64) float64, xr, yr [2]float64) (top, left, crowded bool) {
 	var n [4]int // TR, TL, BR, BL
 	for _, c := range curves {
 		for _, pt := range c.xys {
@@ -680,7 +781,7 @@ func legendCorner(curves []curvePoints, tx, ty func(float64) float64, xr, yr [2]
 			best = i
 		}
 	}
-	return best < 2, best == 1 || best == 3
+	return best < 2, best == 1 || best == 3, n[best] > 0
 }
 
 // logTicks marks decades on a logarithmic axis, labelling 10^k (and 2 and 5
@@ -893,6 +994,7 @@ func Unplottable(f *tables.Figure) string {
 	var singles []pt
 	total, hidden := 0.0, 0
 	var bin [2]float64
+	open := false // the lone value's bin is a histogram's open last bin
 	for _, c := range f.Curves {
 		n := min(len(c.X), len(c.Y))
 		seen := map[[2]float64]bool{}
@@ -906,6 +1008,7 @@ func Unplottable(f *tables.Figure) string {
 				if y > 0 {
 					total += y
 					bin = [2]float64{x, x + barWidth(c.X, i)}
+					open = c.OpenLast && i == n-1
 				}
 				continue
 			}
@@ -938,6 +1041,8 @@ func Unplottable(f *tables.Figure) string {
 		switch {
 		case total == 0:
 			return fmt.Sprintf("Not drawn: the histogram is empty (no %s to count).", yl)
+		case total == 1 && open:
+			return fmt.Sprintf("Not drawn: the histogram would hold a single value (%s = 1), in its last bin, which counts every %s from %s up.", yl, xl, human.Float(bin[0]))
 		case total == 1:
 			return fmt.Sprintf("Not drawn: the histogram would hold a single value (%s = 1), in the bin from %s to %s of %s.", yl, human.Float(bin[0]), human.Float(bin[1]), xl)
 		}

@@ -217,7 +217,9 @@ func machineFloat(x float64) string {
 // an id is a name, not a quantity (1663608137959423511, not
 // 1,663,608,137,959,423,511); a Percent column prints every value with
 // the same number of decimals (81.2% 85.5% 4.3%, not 81.2% 85.46% 4.3%),
-// exactly 0 and 100% as such.
+// exactly 0 and 100% as such; a p-value column ("KS p", "Ljung–Box p")
+// prints plain decimals, "< 0.001" below 10⁻³ (see pValue); fitted
+// parameters print with a true minus sign.
 func HumanRows(t *tables.Table) [][]string {
 	dateOnly := make([]bool, len(t.Columns))
 	sci := make([]bool, len(t.Columns))
@@ -258,6 +260,18 @@ func HumanRows(t *tables.Table) [][]string {
 			if c.Kind == tables.Percent {
 				if f, ok := asFloat(v); ok && finite(f) {
 					row[j] = percent(f, pctDec[j])
+					continue
+				}
+			}
+			if c.Kind == tables.String && c.Name == "parameters" {
+				if str, ok := v.(string); ok {
+					row[j] = humanParams(str)
+					continue
+				}
+			}
+			if c.Kind == tables.Float && pColumn(c.Name) {
+				if f, ok := asFloat(v); ok && finite(f) {
+					row[j] = pValue(f)
 					continue
 				}
 			}
@@ -366,4 +380,27 @@ func errPercent(f float64) string {
 		return human.Float(f)
 	}
 	return sig2(100*f) + "%"
+}
+
+// humanParams prints fitted parameters ("μ = -1.296 (ln h)") with a true
+// minus sign (U+2212) for people; the CSV keeps the ASCII one.
+func humanParams(s string) string {
+	return strings.ReplaceAll(s, "= -", "= −")
+}
+
+// pColumn tells whether a column named name holds p-values: "p", "KS p",
+// "Ljung–Box p", "p-value".
+func pColumn(name string) bool {
+	n := strings.TrimSpace(name)
+	return n == "p" || strings.HasSuffix(n, " p") || strings.HasPrefix(n, "p-value")
+}
+
+// pValue prints a p-value in plain decimals with 4 significant digits
+// (0.5885, 0.0213), and below 0.001 as "< 0.001" (0 included: a test
+// statistic far out in the tail, not a probability of exactly 0).
+func pValue(p float64) string {
+	if p < 0.001 {
+		return "< 0.001"
+	}
+	return strconv.FormatFloat(p, 'g', 4, 64)
 }

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,16 +29,22 @@ type finding struct {
 //     intervals lie above, below or around 0.5 (Poisson's value);
 //   - tail_fits_aggregate (and tail_fits_top when it disagrees): which tail
 //     family fits best by AIC, its lead, and the exponential's ΔAIC;
-//   - recommendation: the method for each scenario with its mean WMRD, and
-//     the best method measured when it is another;
-//   - method_errors: the error of the best Poisson baseline against the
-//     best method on G_U, per sampler;
+//   - recommendation (with method_evidence): the method for each scenario,
+//     its mean KS κ (the paper's ranking) and whether it is the lowest
+//     among the methods the scenario allows, its mean WMRD on the range
+//     of x that method_evidence states, and the pages it rests on;
+//   - method_evidence: the error of the best Poisson baseline against the
+//     best other method on G_U, per sampler, by κ (and WMRD), on the same
+//     pages;
 //   - staleness_summary: the cost of assuming Poisson for a crawler, as
 //     the median (and 10–90 % range over pages) of S exact / S Poisson
 //     and Δ_ε exact / Δ_ε Poisson.
 //
 // A table that is absent, empty or not shaped as expected gives no
-// sentence: nothing is guessed. Errors are printed in % with two
+// sentence: nothing is guessed. Every method sentence rests on the same
+// pages (those with enough intervals to rank methods) and says how many;
+// when there are none, one sentence says the evidence is too few, it
+// comes last, and no method is ranked. Errors are printed in % with two
 // significant digits (see errPercent). When a results directory appears
 // twice in a merged bundle, the first table with an ID is used.
 func Headline(b *tables.Bundle) []string {
@@ -85,15 +92,25 @@ func findings(b *tables.Bundle) []finding {
 			add(t.ID, s)
 		}
 	}
+	// Method errors rest on the evidence (the pages long enough to rank
+	// methods, method_evidence); a sentence saying the evidence is too
+	// few closes the findings, and nothing is claimed from it.
+	var tooFew []finding
+	ev := findTable(b, "method_evidence")
 	if t := findTable(b, "recommendation"); t != nil {
-		add(t.ID, recommendFindings(t)...)
+		said, few := recommendFindings(t, ev)
+		add(t.ID, said...)
+		for _, s := range few {
+			tooFew = append(tooFew, finding{s, t.ID})
+		}
 	}
-	if t := findTable(b, "method_errors"); t != nil {
-		add(t.ID, baselineFinding(t))
+	if ev != nil {
+		add(ev.ID, baselineFinding(ev))
 	}
 	if t := findTable(b, "staleness_summary"); t != nil {
 		add(t.ID, stalenessFinding(t))
 	}
+	out = append(out, tooFew...)
 	return out
 }
 
@@ -199,7 +216,7 @@ func screenFinding(t *tables.Table) string {
 	if n[4] == 1 {
 		s += "es"
 	}
-	return s + fmt.Sprintf(" (coefficient of variation %s: %s; exponential by KS, p ≥ 0.05: %s; also independent by Ljung–Box, p ≥ 0.05: %s).",
+	return s + fmt.Sprintf(" (coefficient of variation v = standard deviation / mean of a page's intervals, 1 for a Poisson process, %s: %s; exponential by KS, p ≥ 0.05: %s; also independent by Ljung–Box, p ≥ 0.05: %s).",
 		band, human.Comma(n[2]), human.Comma(n[3]), human.Comma(n[4]))
 }
 
@@ -282,8 +299,15 @@ func hurstFinding(pages []hurstPage) string {
 	if len(kept) == 0 {
 		return ""
 	}
-	h2 := func(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
-	if len(kept) == 1 {
+	// Two decimals of the value as the table prints it (0.8951 → "0.895" →
+	// 0.90, never 0.89 next to the table's 0.895).
+	h2 := func(f float64) string {
+		if v, err := strconv.ParseFloat(strings.ReplaceAll(human.Float(f), ",", ""), 64); err == nil {
+			f = v
+		}
+		return strconv.FormatFloat(f, 'f', 2, 64)
+	}
+	if len(pages) == 1 {
 		p := kept[0]
 		var parts []string
 		for _, e := range []struct {
@@ -299,7 +323,7 @@ func hurstFinding(pages []hurstPage) string {
 			}
 			parts = append(parts, s)
 		}
-		s := fmt.Sprintf("Long memory: on %s, the page closest to Poisson, the Hurst exponent is H = %s", quoteTitle(p.title), strings.Join(parts, " and "))
+		s := fmt.Sprintf("Long memory: on %s, the page closest to Poisson (ranked by |v − 1| alone), the Hurst exponent is H = %s", quoteTitle(p.title), strings.Join(parts, " and "))
 		ds, ls := p.dfa.side(), p.lw.side()
 		switch {
 		case ds == 2 || ls == 2:
@@ -338,26 +362,49 @@ func hurstFinding(pages []hurstPage) string {
 	if s := rangeOf(func(p hurstPage) float64 { return p.lw.h }); s != "" {
 		parts = append(parts, "local Whittle "+s)
 	}
-	s := fmt.Sprintf("Long memory: over the %d pages closest to Poisson, %s", len(kept), strings.Join(parts, ", "))
-	above, around, known := 0, 0, 0
+	s := fmt.Sprintf("Long memory: of the %d pages closest to Poisson (%s), %d have a Hurst exponent: %s", len(pages), closestDef, len(kept), strings.Join(parts, ", "))
+	var above, around, below, split, unknown int
 	for _, p := range kept {
 		ds, ls := p.dfa.side(), p.lw.side()
-		if ds == 2 || ls == 2 {
-			continue
-		}
-		known++
-		if ds == 1 && ls == 1 {
+		switch {
+		case ds == 2 || ls == 2:
+			unknown++
+		case ds == 1 && ls == 1:
 			above++
-		}
-		if ds == 0 && ls == 0 {
+		case ds == 0 && ls == 0:
 			around++
+		case ds == -1 && ls == -1:
+			below++
+		default:
+			split++
 		}
 	}
-	if known > 0 {
-		s += fmt.Sprintf("; on %d of %d both 95%% intervals lie above 0.5, the value of a Poisson process (long-range dependent intervals), on %d both contain 0.5", above, known, around)
+	var cases []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{
+		{above, "both 95% intervals lie above 0.5, the value of a Poisson process (long-range dependent intervals)"},
+		{around, "both contain 0.5"},
+		{below, "both lie below 0.5 (anti-persistent intervals)"},
+		{split, "DFA-1 and local Whittle disagree on the side of 0.5"},
+		{unknown, "an interval is missing"},
+	} {
+		if c.n > 0 {
+			cases = append(cases, fmt.Sprintf("on %d %s", c.n, c.what))
+		}
+	}
+	if len(cases) > 0 {
+		s += "; " + strings.Join(cases, ", ")
+	}
+	if n := len(pages) - len(kept); n > 0 {
+		s += fmt.Sprintf("; %d %s fewer intervals than the estimators need", n, map[bool]string{true: "has", false: "have"}[n == 1])
 	}
 	return s + "."
 }
+
+// closestDef says what "closest to Poisson" ranks by.
+const closestDef = "ranked by |v − 1| alone, v = standard deviation / mean of the page's intervals"
 
 func quoteTitle(s string) string {
 	if s == "" {
@@ -391,7 +438,7 @@ func tailFinding(t *tables.Table, what string) (s, best string) {
 	b := fits[0]
 	s = fmt.Sprintf("Tails: the %s family fits %s best by AIC", b.family, what)
 	if b.params != "" {
-		s += " (" + b.params + ")"
+		s += " (" + humanParams(b.params) + ")"
 	}
 	if len(fits) > 1 {
 		s += fmt.Sprintf(", ahead of %s by ΔAIC = %s", fits[1].family, human.Float(fits[1].aic-b.aic))
@@ -407,13 +454,66 @@ func tailFinding(t *tables.Table, what string) (s, best string) {
 	return s + ".", b.family
 }
 
+// evidencePages is the number of pages method_evidence rests on (its
+// largest "pages" cell), 0 when unknown.
+func evidencePages(ev *tables.Table) int64 {
+	if ev == nil {
+		return 0
+	}
+	var n int64
+	pi := col(ev, "pages")
+	for _, r := range ev.Rows {
+		if p, ok := cellInt(r, pi); ok && p > n {
+			n = p
+		}
+	}
+	return n
+}
+
+// wmrdRange is the range of x on which method_evidence's WMRD was taken,
+// from its "mean WMRD" column's doc ("WMRD on 0 ≤ x ≤ …"), or "".
+func wmrdRange(ev *tables.Table) string {
+	if ev == nil {
+		return ""
+	}
+	if j := col(ev, "mean WMRD"); j >= 0 {
+		if d, ok := strings.CutPrefix(ev.Columns[j].Doc, "WMRD on "); ok {
+			return d
+		}
+	}
+	return ""
+}
+
+// onPages is "N pages with ≥ K intervals" for the evidence, K read from
+// method_evidence's title (analysis.MinEvidenceIntervals).
+func onPages(n int64, ev *tables.Table) string {
+	if n <= 0 {
+		return ""
+	}
+	s := human.Count(n, "page", "pages")
+	if ev != nil {
+		if m := evidenceK.FindStringSubmatch(ev.Title); m != nil {
+			s += " with ≥ " + m[1] + " intervals"
+		}
+	}
+	return s
+}
+
+var evidenceK = regexp.MustCompile(`with ≥ ([0-9,]+) intervals`)
+
 // recommendFindings gives one sentence per scenario of the recommendation
 // table (scenario, method, sampler, mean WMRD, mean KS, best method
-// measured, its mean WMRD).
-func recommendFindings(t *tables.Table) []string {
-	si, mi, spi, wi, bi, bwi := col(t, "scenario"), col(t, "method"), col(t, "sampler"), col(t, "mean WMRD"), col(t, "best method measured"), col(t, "its mean WMRD")
-	if si < 0 || mi < 0 || wi < 0 {
-		return nil
+// measured, its mean WMRD, pages, lowest KS allowed, its mean KS): the
+// method, its mean KS κ and whether it is the lowest among the methods
+// the scenario allows (else which is, with its κ), its mean WMRD on the
+// range ev states, and the pages the errors rest on. A scenario whose
+// evidence is too few gives no claim: its sentence, in tooFew, only says
+// so (one sentence when every scenario is too few).
+func recommendFindings(t *tables.Table, ev *tables.Table) (said, tooFew []string) {
+	si, mi, spi, wi, ki, bi := col(t, "scenario"), col(t, "method"), col(t, "sampler"), col(t, "mean WMRD"), col(t, "mean KS"), col(t, "best method measured")
+	bki, bkv, pgi := col(t, "lowest KS allowed"), col(t, "its mean KS"), col(t, "pages")
+	if si < 0 || mi < 0 || (wi < 0 && ki < 0) {
+		return nil, nil
 	}
 	var order []string
 	rows := map[string][][]any{}
@@ -424,68 +524,97 @@ func recommendFindings(t *tables.Table) []string {
 		}
 		rows[sc] = append(rows[sc], r)
 	}
-	var out []string
+	rng := wmrdRange(ev)
+	evPages := evidencePages(ev)
+	var few []string
+	var fewNote string
 	for _, sc := range order {
 		rs := rows[sc]
 		method := cellString(rs[0], mi)
 		if method == "" {
 			continue
 		}
-		var errs, better []string
-		agree := true
+		var parts []string
 		for _, r := range rs {
-			w := cellFloat(r, wi)
-			sp := cellString(r, spi)
+			w, k := cellFloat(r, wi), cellFloat(r, ki)
+			if !finite(w) && !finite(k) {
+				continue
+			}
+			var p []string
+			if finite(k) {
+				e := "mean KS κ = " + errPercent(k)
+				best, bk := cellString(r, bki), cellFloat(r, bkv)
+				switch {
+				case best == method || (best != "" && finite(bk) && bk >= k):
+					e += ", the lowest among the methods this scenario allows"
+				case best != "" && finite(bk) && errPercent(bk) == errPercent(k):
+					e += fmt.Sprintf(", the lowest among the methods this scenario allows at this precision (%s's is lower in the last digits)", best)
+				case best != "" && finite(bk):
+					e += fmt.Sprintf(" (the lowest among the methods this scenario allows is %s's, %s)", best, errPercent(bk))
+				}
+				p = append(p, e)
+			}
 			if finite(w) {
 				e := "mean WMRD " + errPercent(w)
-				if sp != "" {
-					e += " with sampler " + sp
+				if rng != "" {
+					e += " on " + rng
 				}
-				errs = append(errs, e)
+				p = append(p, e)
 			}
-			best, bw := cellString(r, bi), cellFloat(r, bwi)
-			if best != "" && best != method && finite(bw) && (!finite(w) || bw < w) {
-				agree = false
-				b := best + "'s, " + errPercent(bw)
-				if sp != "" {
-					b += " with " + sp
+			head := ""
+			if sp := cellString(r, spi); sp != "" {
+				head = "with sampler " + sp
+			}
+			n := evPages
+			if pg, ok := cellInt(r, pgi); ok && pg > 0 {
+				n = pg
+			}
+			if on := onPages(n, ev); on != "" {
+				if head != "" {
+					head += ", "
 				}
-				better = append(better, b)
+				head += "on " + on
 			}
+			if head != "" {
+				head += ": "
+			}
+			parts = append(parts, head+strings.Join(p, "; "))
 		}
-		s := fmt.Sprintf("Scenario “%s”: use %s", sc, method)
-		if len(errs) == 0 {
-			if note := cellString(rs[0], bi); strings.HasPrefix(note, "too few") {
-				// measured, but on pages too short to rank methods by
-				s += " (no error to back it: " + note + ")"
-			} else {
-				s += " (its error was not measured in these results)"
-			}
+		if len(parts) > 0 {
+			said = append(said, fmt.Sprintf("Scenario “%s”: use %s (%s).", sc, method, strings.Join(parts, "; ")))
+			continue
+		}
+		if note := cellString(rs[0], bi); strings.HasPrefix(note, "too few") {
+			few = append(few, sc)
+			fewNote = note
 		} else {
-			s += " (" + strings.Join(errs, ", ")
-			if agree && bi >= 0 {
-				s += ", the lowest measured"
-			}
-			s += ")"
+			said = append(said, fmt.Sprintf("Scenario “%s”: the method for it is %s; its error was not measured in these results.", sc, method))
 		}
-		if len(better) > 0 {
-			s += "; the lowest error measured is " + strings.Join(better, ", ")
-		}
-		out = append(out, s+".")
 	}
-	return out
+	switch {
+	case len(few) == 0:
+	case len(few) == len(order) && len(said) == 0:
+		tooFew = append(tooFew, fmt.Sprintf("Methods are not ranked and no recommendation is backed by these data: %s.", fewNote))
+	default:
+		for _, sc := range few {
+			tooFew = append(tooFew, fmt.Sprintf("Scenario “%s”: no error measured to back a method: too few intervals on the pages replayed with its samplers.", sc))
+		}
+	}
+	return said, tooFew
 }
 
-// baselineFinding compares, per sampler, the best Poisson baseline with
-// the best other method on G_U (kind G) in the method_errors table.
+// baselineFinding compares, per sampler, the Poisson baseline with the
+// lowest mean KS κ with the other method of lowest κ on G_U (kind G) in
+// method_evidence (the pages long enough to rank methods), with the two
+// methods' mean WMRD on the range the table states.
 func baselineFinding(t *tables.Table) string {
-	spi, ki, mi, wi, ci := col(t, "sampler"), col(t, "kind"), col(t, "method"), col(t, "mean WMRD"), col(t, "class")
-	if spi < 0 || mi < 0 || wi < 0 || ci < 0 {
+	spi, ki, mi, wi, ksi, ci := col(t, "sampler"), col(t, "kind"), col(t, "method"), col(t, "mean WMRD"), col(t, "mean KS"), col(t, "class")
+	if spi < 0 || mi < 0 || ksi < 0 || ci < 0 {
 		return ""
 	}
 	type best struct {
 		method string
-		w      float64
+		k, w   float64
 	}
 	var samplers []string
 	base, other := map[string]best{}, map[string]best{}
@@ -493,8 +622,8 @@ func baselineFinding(t *tables.Table) string {
 		if ki >= 0 && cellString(r, ki) != "G" {
 			continue
 		}
-		w := cellFloat(r, wi)
-		if !finite(w) {
+		k := cellFloat(r, ksi)
+		if !finite(k) {
 			continue
 		}
 		sp := cellString(r, spi)
@@ -507,8 +636,8 @@ func baselineFinding(t *tables.Table) string {
 		if cellString(r, ci) != "Poisson baseline" {
 			m = other
 		}
-		if b, ok := m[sp]; !ok || w < b.w {
-			m[sp] = best{cellString(r, mi), w}
+		if b, ok := m[sp]; !ok || k < b.k {
+			m[sp] = best{cellString(r, mi), k, cellFloat(r, wi)}
 		}
 	}
 	var parts []string
@@ -518,16 +647,27 @@ func baselineFinding(t *tables.Table) string {
 		if !ok1 || !ok2 {
 			continue
 		}
-		p := fmt.Sprintf("with sampler %s the best Poisson baseline (%s) has mean WMRD %s against %s for %s", sp, b.method, errPercent(b.w), errPercent(o.w), o.method)
-		if o.w > 0 && b.w > o.w {
-			p += fmt.Sprintf(", %s× larger", sig2(b.w/o.w))
+		p := fmt.Sprintf("with sampler %s the best Poisson baseline (%s) has mean KS κ = %s against %s for %s", sp, b.method, errPercent(b.k), errPercent(o.k), o.method)
+		if o.k > 0 && b.k > o.k {
+			p += fmt.Sprintf(", %s× larger", sig2(b.k/o.k))
+		}
+		if finite(b.w) && finite(o.w) {
+			p += fmt.Sprintf(" (mean WMRD %s against %s)", errPercent(b.w), errPercent(o.w))
 		}
 		parts = append(parts, p)
 	}
 	if len(parts) == 0 {
 		return ""
 	}
-	return "Cost of assuming Poisson when estimating G_U: " + strings.Join(parts, "; ") + "."
+	s := "Cost of assuming Poisson when estimating G_U"
+	if on := onPages(evidencePages(t), t); on != "" {
+		s += " (" + on + ")"
+	}
+	s += ": " + strings.Join(parts, "; ")
+	if rng := wmrdRange(t); rng != "" {
+		s += "; WMRD on " + rng
+	}
+	return s + "."
 }
 
 // stalenessFinding reads the staleness summary: quantile rows (min, 10%,

@@ -36,17 +36,26 @@ func findingsBundle() *tables.Bundle {
 				{"lognormal", "μ=-1.3 σ=2.5", -15504.0, 31011.5, 9.5, 0.08, int64(15178)},
 				{"exponential", "λ=0.21", -38985.0, 77972.0, 46970.0, 0.53, int64(15178)},
 			}},
-		{ID: "recommendation", Columns: []tables.Column{str("scenario"), str("method"), str("sampler"), flt("mean WMRD"), flt("mean KS"), str("best method measured"), flt("its mean WMRD")},
+		{ID: "recommendation", Columns: []tables.Column{str("scenario"), str("method"), str("sampler"), flt("mean WMRD"), flt("mean KS"), str("best method measured"), flt("its mean WMRD"),
+			num("pages"), str("lowest KS allowed"), flt("its mean KS")},
 			Rows: [][]any{
-				{"age available", "M2", "exp:2", 0.00066, 0.0016, "M2", 0.00066},
-				{"constant S, new measurement", "M4", "const:0.5", 0.0083, 0.012, "M6", 0.00034},
+				{"age available", "M2", "exp:2", 0.00066, 0.0016, "M2", 0.00066, int64(3), "M2", 0.0016},
+				{"constant S, new measurement", "M4", "const:0.5", 0.0083, 0.012, "M6", 0.00034, int64(3), "M5", 0.0049},
 			}},
+		// All replayed pages: not what the findings cite.
 		{ID: "method_errors", Columns: []tables.Column{str("sampler"), str("kind"), str("method"), num("pages"), flt("mean WMRD"), flt("median WMRD"), flt("mean KS"), flt("median KS"), num("undefined"), str("class")},
 			Rows: [][]any{
-				{"exp:2", "G", "naive", int64(1), 0.08, 0.08, 0.3, 0.3, int64(0), "Poisson baseline"},
-				{"exp:2", "G", "M2", int64(1), 0.002, 0.002, 0.01, 0.01, int64(0), "unbiased"},
-				{"exp:2", "G", "age-mle", int64(1), 0.07, 0.07, 0.37, 0.37, int64(0), "Poisson baseline"},
-				{"exp:2", "F", "M2", int64(1), 0.0001, 0.0001, 0.05, 0.05, int64(0), "unbiased"}, // kind F: not compared
+				{"exp:2", "G", "naive", int64(9), 0.5, 0.5, 0.6, 0.6, int64(0), "Poisson baseline"},
+				{"exp:2", "G", "M2", int64(9), 0.1, 0.1, 0.1, 0.1, int64(0), "unbiased"},
+			}},
+		{ID: "method_evidence", Title: "Method ranking by KS (κ) on the 3 replayed pages with ≥ 99 intervals",
+			Columns: []tables.Column{str("sampler"), str("kind"), str("method"), num("pages"), flt("mean KS"), flt("median KS"),
+				{Name: "mean WMRD", Kind: tables.Float, Doc: "WMRD on 0 ≤ x ≤ x_max = 12–40 h, the end of each page's replay grid"}, flt("median WMRD"), num("undefined"), str("class"), str("observes")},
+			Rows: [][]any{
+				{"exp:2", "G", "M2", int64(3), 0.01, 0.01, 0.002, 0.002, int64(0), "unbiased", "age"},
+				{"exp:2", "G", "naive", int64(3), 0.3, 0.3, 0.08, 0.08, int64(0), "Poisson baseline", "comparison"},
+				{"exp:2", "G", "age-mle", int64(3), 0.37, 0.37, 0.07, 0.07, int64(0), "Poisson baseline", "age"},
+				{"exp:2", "F", "M2", int64(3), 0.0001, 0.0001, 0.0001, 0.0001, int64(0), "unbiased", "age"}, // kind F: not compared
 			}},
 		{ID: "staleness_summary", Columns: []tables.Column{str("statistic"), flt("S exact / S Poisson"), flt("Δ_ε exact / Δ_ε Poisson")},
 			Rows: [][]any{
@@ -58,18 +67,22 @@ func findingsBundle() *tables.Bundle {
 
 // Every sentence, derived by hand from findingsBundle's cells: counts
 // with separators, H with two decimals, errors in % with two significant
-// digits (0.00066 → 0.066 %, 0.0083 → 0.83 %, 0.00034 → 0.034 %,
-// 0.07 → 7.0 %, 0.002 → 0.20 %; 0.07/0.002 = 35), ratios with two
-// significant digits (0.617 → 0.62, 1.23 → 1.2, 3.14 → 3.1).
+// digits (κ 0.0016 → 0.16 %, 0.012 → 1.2 %, M5's 0.0049 → 0.49 %; WMRD
+// 0.00066 → 0.066 %, 0.0083 → 0.83 %), ratios with two significant digits
+// (0.617 → 0.62, 1.23 → 1.2, 3.14 → 3.1). The cost of Poisson compares, by
+// κ, the best baseline (naive, 0.3 → 30 %, below age-mle's 0.37) with M2
+// (0.01 → 1.0 %): 30×, WMRD 0.08 → 8.0 % against 0.002 → 0.20 %, on the 3
+// pages of method_evidence, never method_errors' 9 (whose numbers would
+// give 60 % and 10 %).
 func TestHeadlineSentences(t *testing.T) {
 	want := []string{
 		"The corpus holds 1 page with 15,179 updates, from 2001-10-11 to 2010-02-02 (8.3 y).",
-		"Poisson screen: 1 of the 40 pages with ≥ 100 updates passes (coefficient of variation |v − 1| ≤ 0.1: 7; exponential by KS, p ≥ 0.05: 3; also independent by Ljung–Box, p ≥ 0.05: 1).",
-		"Long memory: on “Anarchism”, the page closest to Poisson, the Hurst exponent is H = 0.73 by DFA-1 (95%: 0.70–0.76) and 0.90 by local Whittle (95%: 0.85–0.94); both intervals lie above 0.5, the value of a Poisson process: its intervals are long-range dependent.",
+		"Poisson screen: 1 of the 40 pages with ≥ 100 updates passes (coefficient of variation v = standard deviation / mean of a page's intervals, 1 for a Poisson process, |v − 1| ≤ 0.1: 7; exponential by KS, p ≥ 0.05: 3; also independent by Ljung–Box, p ≥ 0.05: 1).",
+		"Long memory: on “Anarchism”, the page closest to Poisson (ranked by |v − 1| alone), the Hurst exponent is H = 0.73 by DFA-1 (95%: 0.70–0.76) and 0.90 by local Whittle (95%: 0.85–0.94); both intervals lie above 0.5, the value of a Poisson process: its intervals are long-range dependent.",
 		"Tails: the pareto family fits the intervals of all pages together best by AIC (α=0.45 β=0.05), ahead of lognormal by ΔAIC = 9.5; the exponential, which a Poisson process implies, trails by ΔAIC = 46,970.",
-		"Scenario “age available”: use M2 (mean WMRD 0.066% with sampler exp:2, the lowest measured).",
-		"Scenario “constant S, new measurement”: use M4 (mean WMRD 0.83% with sampler const:0.5); the lowest error measured is M6's, 0.034% with const:0.5.",
-		"Cost of assuming Poisson when estimating G_U: with sampler exp:2 the best Poisson baseline (age-mle) has mean WMRD 7.0% against 0.20% for M2, 35× larger.",
+		"Scenario “age available”: use M2 (with sampler exp:2, on 3 pages with ≥ 99 intervals: mean KS κ = 0.16%, the lowest among the methods this scenario allows; mean WMRD 0.066% on 0 ≤ x ≤ x_max = 12–40 h, the end of each page's replay grid).",
+		"Scenario “constant S, new measurement”: use M4 (with sampler const:0.5, on 3 pages with ≥ 99 intervals: mean KS κ = 1.2% (the lowest among the methods this scenario allows is M5's, 0.49%); mean WMRD 0.83% on 0 ≤ x ≤ x_max = 12–40 h, the end of each page's replay grid).",
+		"Cost of assuming Poisson when estimating G_U (3 pages with ≥ 99 intervals): with sampler exp:2 the best Poisson baseline (naive) has mean KS κ = 30% against 1.0% for M2, 30× larger (mean WMRD 8.0% against 0.20%); WMRD on 0 ≤ x ≤ x_max = 12–40 h, the end of each page's replay grid.",
 		"Cost of assuming Poisson for a crawler (116 pages): at the median page the real staleness is 0.62× what the Poisson model predicts (10–90% of pages: 0.41–1.2×), and the longest revisit interval that keeps staleness within ε is 1.4× the Poisson model's (10–90% of pages: 0.90–3.1×): a crawler planned for Poisson revisits more often than needed.",
 	}
 	got := Headline(findingsBundle())
@@ -101,7 +114,7 @@ func TestHeadlineOmitsWhatIsAbsent(t *testing.T) {
 			Rows: [][]any{{"random S, no age", "M6", math.NaN()}}},
 	}}
 	got := Headline(b)
-	want := []string{"Scenario “random S, no age”: use M6 (its error was not measured in these results)."}
+	want := []string{"Scenario “random S, no age”: the method for it is M6; its error was not measured in these results."}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -112,7 +125,7 @@ func TestHeadlineOmitsWhatIsAbsent(t *testing.T) {
 		{Name: "best method measured", Kind: tables.String}, {Name: "its mean WMRD", Kind: tables.Float}},
 		Rows: [][]any{{"age available", "M2", "", math.NaN(), math.NaN(), "too few (every replayed page < 99 intervals)", math.NaN()}}}
 	got = Headline(&tables.Bundle{Tables: []tables.Table{rec}})
-	if w := "Scenario “age available”: use M2 (no error to back it: too few (every replayed page < 99 intervals))."; len(got) != 1 || got[0] != w {
+	if w := "Methods are not ranked and no recommendation is backed by these data: too few (every replayed page < 99 intervals)."; len(got) != 1 || got[0] != w {
 		t.Errorf("got %q, want %q", got, w)
 	}
 	// No page with enough updates: the screen says so rather than "0 of 0".
@@ -123,8 +136,11 @@ func TestHeadlineOmitsWhatIsAbsent(t *testing.T) {
 	}
 }
 
-// Several pages closest to Poisson: ranges and medians of H, and how many
-// pages have both intervals above 0.5 (page a), around it (page b).
+// Several pages closest to Poisson: ranges and medians of H, and every
+// page counted once: both intervals above 0.5 (page a), around it (b),
+// the estimators disagreeing (c: DFA-1 above, Whittle around), both below
+// (d), no H (e). Medians of 4: DFA-1 (0.50+0.60)/2 = 0.55, Whittle
+// (0.52+0.55)/2 = 0.535 → 0.54.
 func TestHeadlineHurstSeveralPages(t *testing.T) {
 	cols := findingsBundle().Tables[2].Columns
 	tb := tables.Table{ID: "hurst_closest", Columns: cols, Rows: [][]any{
@@ -134,9 +150,13 @@ func TestHeadlineHurstSeveralPages(t *testing.T) {
 		{int64(2), "b", "local Whittle", 0.52, 0.01, 0.40, 0.64, int64(20)},
 		{int64(3), "c", "DFA-1", 0.60, 0.01, 0.52, 0.68, int64(20)},
 		{int64(3), "c", "local Whittle", 0.55, 0.01, 0.45, 0.65, int64(20)},
+		{int64(4), "d", "DFA-1", 0.40, 0.01, 0.35, 0.45, int64(20)},
+		{int64(4), "d", "local Whittle", 0.45, 0.01, 0.41, 0.49, int64(20)},
+		{int64(5), "e", "DFA-1", math.NaN(), math.NaN(), math.NaN(), math.NaN(), int64(0)},
+		{int64(5), "e", "local Whittle", math.NaN(), math.NaN(), math.NaN(), math.NaN(), int64(0)},
 	}}
 	got := Headline(&tables.Bundle{Tables: []tables.Table{tb}})
-	want := "Long memory: over the 3 pages closest to Poisson, DFA-1 gives H = 0.50–0.70 (median 0.60), local Whittle 0.52–0.80 (median 0.55); on 1 of 3 both 95% intervals lie above 0.5, the value of a Poisson process (long-range dependent intervals), on 1 both contain 0.5."
+	want := "Long memory: of the 5 pages closest to Poisson (ranked by |v − 1| alone, v = standard deviation / mean of the page's intervals), 4 have a Hurst exponent: DFA-1 gives H = 0.40–0.70 (median 0.55), local Whittle 0.45–0.80 (median 0.54); on 1 both 95% intervals lie above 0.5, the value of a Poisson process (long-range dependent intervals), on 1 both contain 0.5, on 1 both lie below 0.5 (anti-persistent intervals), on 1 DFA-1 and local Whittle disagree on the side of 0.5; 1 has fewer intervals than the estimators need."
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
@@ -155,8 +175,11 @@ func TestFindingsOpenTheReport(t *testing.T) {
 	if f < 0 || c < 0 || f > c {
 		t.Fatalf("findings at %d, contents at %d: findings must come first", f, c)
 	}
-	if !strings.Contains(s, `0.066% with sampler exp:2, the lowest measured). <a href="#t-recommendation">(table)</a>`) {
+	if !strings.Contains(s, `the end of each page&#39;s replay grid). <a href="#t-recommendation">(table)</a>`) {
 		t.Error("the recommendation finding does not link to its table")
+	}
+	if !strings.Contains(s, `<strong>Cost of assuming Poisson when estimating G_U (3 pages with ≥ 99 intervals):</strong>`) {
+		t.Error("the cost finding's lead, with its pages, is not set in bold")
 	}
 	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
 	m := string(md)
@@ -182,11 +205,41 @@ func TestErrPercent(t *testing.T) {
 	}
 }
 
+// methodErrorsTable is a method_errors table of one page.
+func methodErrorsTable() tables.Table {
+	str := func(n string) tables.Column { return tables.Column{Name: n, Kind: tables.String} }
+	flt := func(n string) tables.Column { return tables.Column{Name: n, Kind: tables.Float} }
+	num := func(n string) tables.Column { return tables.Column{Name: n, Kind: tables.Int} }
+	return tables.Table{ID: "method_errors", Columns: []tables.Column{str("sampler"), str("kind"), str("method"), num("pages"), flt("mean WMRD"), flt("median WMRD"), flt("mean KS"), flt("median KS"), num("undefined"), str("class")},
+		Rows: [][]any{
+			{"exp:2", "G", "naive", int64(1), 0.08, 0.08, 0.3, 0.3, int64(0), "Poisson baseline"},
+			{"exp:2", "G", "M2", int64(1), 0.002, 0.002, 0.01, 0.01, int64(0), "unbiased"},
+			{"exp:2", "G", "age-mle", int64(1), 0.07, 0.07, 0.37, 0.37, int64(0), "Poisson baseline"},
+			{"exp:2", "F", "M2", int64(1), 0.0001, 0.0001, 0.05, 0.05, int64(0), "unbiased"},
+		}}
+}
+
+// method_evidence puts KS first and is ranked by it, as the paper ranks
+// methods: by KS, naive (0.30) comes before age-mle (0.37), though by
+// WMRD age-mle (0.07) would lead naive (0.08).
+func TestEvidenceTableRankedByKS(t *testing.T) {
+	b := findingsBundle()
+	ev := findTable(b, "method_evidence")
+	ev.Rows[1], ev.Rows[2] = ev.Rows[2], ev.Rows[1] // age-mle before naive
+	var order []string
+	for _, r := range forPeople(ev).Rows {
+		order = append(order, r[2].(string))
+	}
+	if w := "M2,naive,age-mle,M2"; strings.Join(order, ",") != w {
+		t.Errorf("order %q, want %q", strings.Join(order, ","), w)
+	}
+}
+
 // Method tables are ranked by error inside each (sampler, kind) group,
 // groups in their first order, missing errors last; WMRD and KS print in
 // %; the CSV keeps the producer's order and fractions.
 func TestMethodTableRankedForPeople(t *testing.T) {
-	tb := findingsBundle().Tables[5] // method_errors
+	tb := methodErrorsTable()
 	tb.Rows = append(tb.Rows, []any{"exp:2", "G", "M6", int64(1), math.NaN(), math.NaN(), 0.2, 0.2, int64(1), "unbiased"})
 	got := forPeople(&tb)
 	var order []string
@@ -221,9 +274,10 @@ func TestMethodTableRankedForPeople(t *testing.T) {
 }
 
 // The HTML rules off each (sampler, kind) group of a ranked method table:
-// findingsBundle's method_errors has groups exp:2 G (3 rows) and exp:2 F.
+// methodErrorsTable has groups exp:2 G (3 rows) and exp:2 F.
 func TestMethodTableGroupsRuledOff(t *testing.T) {
-	tb := forPeople(&findingsBundle().Tables[5])
+	me := methodErrorsTable()
+	tb := forPeople(&me)
 	if got := groupStarts(tb, len(tb.Rows)); fmt.Sprint(got) != "[false false false true]" {
 		t.Errorf("group starts %v, want [false false false true]", got)
 	}
@@ -240,7 +294,7 @@ func TestHeadlineHurstWithoutPageID(t *testing.T) {
 		{"a", "local Whittle", 0.80, 0.70, 0.90},
 	}}}}
 	got := Headline(b)
-	want := "Long memory: on “a”, the page closest to Poisson, the Hurst exponent is H = 0.70 by DFA-1 (95%: 0.66–0.74) and 0.80 by local Whittle (95%: 0.70–0.90); both intervals lie above 0.5, the value of a Poisson process: its intervals are long-range dependent."
+	want := "Long memory: on “a”, the page closest to Poisson (ranked by |v − 1| alone), the Hurst exponent is H = 0.70 by DFA-1 (95%: 0.66–0.74) and 0.80 by local Whittle (95%: 0.70–0.90); both intervals lie above 0.5, the value of a Poisson process: its intervals are long-range dependent."
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("got %q, want %q", got, want)
 	}

@@ -122,9 +122,10 @@ type htmlFinding struct {
 	Lead, Text, Anchor string // Lead: the words before the first colon, set in bold
 }
 
-// maxLead is the longest lead ("Poisson screen", "Scenario “…”") set in
-// bold before a finding's first colon.
-const maxLead = 60
+// maxLead is the longest lead ("Poisson screen", "Scenario “…”", "Cost
+// of assuming Poisson when estimating G_U (4 pages with ≥ 99 intervals)")
+// set in bold before a finding's first colon.
+const maxLead = 80
 
 func writeHTML(w io.Writer, items []*item, heads []placedFinding, opt Options) error {
 	var secs []*htmlSection

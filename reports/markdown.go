@@ -78,13 +78,24 @@ func titleOf(t *tables.Table) string {
 	return t.ID
 }
 
-// mdText keeps a line of prose on one line.
+// mdText keeps a line of prose on one line and escapes what a Markdown
+// viewer would otherwise interpret as HTML or code: "&", "<" and ">"
+// become the entities &amp; &lt; &gt; (a page title such as
+// "<img src=x onerror=…>" is shown, never rendered) and a backtick is
+// backslash-escaped. Newlines and runs of spaces become one space.
 func mdText(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return mdEscaper.Replace(strings.Join(strings.Fields(s), " "))
 }
 
-// mdCell escapes what would break a pipe-table cell.
+var mdEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "`", "\\`")
+
+// mdCell is mdText that also escapes "|", which would end a pipe-table
+// cell.
 func mdCell(s string) string {
-	s = mdText(s)
-	return strings.ReplaceAll(s, "|", `\|`)
+	return strings.ReplaceAll(mdText(s), "|", `\|`)
+}
+
+// mdAlt is mdCell for an image's alt text, where "[" and "]" would end it.
+func mdAlt(s string) string {
+	return strings.NewReplacer("[", `\[`, "]", `\]`).Replace(mdCell(s))
 }

@@ -40,14 +40,14 @@ func errorColumn(c tables.Column) bool {
 	return false
 }
 
-// sortColumn is the column a method table is ranked by: the first WMRD
-// error column, else the first KS one, else an "MSE" column; -1 if none.
+// sortColumn is the column a method table is ranked by: its first WMRD
+// or KS error column, left to right (method_evidence puts KS first, as
+// the paper ranks; the other tables WMRD), else an "MSE" column; -1 if
+// none.
 func sortColumn(t *tables.Table) int {
-	for _, want := range []string{"WMRD", "KS"} {
-		for j, c := range t.Columns {
-			if errorColumn(c) && slices.Contains(strings.Fields(c.Name), want) {
-				return j
-			}
+	for j, c := range t.Columns {
+		if errorColumn(c) {
+			return j
 		}
 	}
 	for j, c := range t.Columns {
@@ -58,6 +58,62 @@ func sortColumn(t *tables.Table) int {
 	return -1
 }
 
+// hiddenColumns are the columns the human renderings leave out: a
+// page_id of hashed string ids (≥ 16 digits, meaningless to people) in a
+// table that also has a non-empty title column. The CSV keeps them.
+func hiddenColumns(t *tables.Table) map[int]bool {
+	id, ti := -1, -1
+	for j, c := range t.Columns {
+		switch c.Name {
+		case "page_id":
+			id = j
+		case "title":
+			ti = j
+		}
+	}
+	if id < 0 || ti < 0 {
+		return nil
+	}
+	hashed, titled := false, false
+	for _, r := range t.Rows {
+		if n, ok := asInt(cell(r, id)); ok && (n >= 1e15 || n <= -1e15) {
+			hashed = true
+		}
+		if s, _ := cell(r, ti).(string); s != "" {
+			titled = true
+		}
+	}
+	if hashed && titled {
+		return map[int]bool{id: true}
+	}
+	return nil
+}
+
+// dropColumns is t without the columns in hide.
+func dropColumns(t *tables.Table, hide map[int]bool) *tables.Table {
+	if len(hide) == 0 {
+		return t
+	}
+	out := *t
+	out.Columns = nil
+	for j, c := range t.Columns {
+		if !hide[j] {
+			out.Columns = append(out.Columns, c)
+		}
+	}
+	out.Rows = make([][]any, len(t.Rows))
+	for i, r := range t.Rows {
+		var row []any
+		for j := range t.Columns {
+			if !hide[j] {
+				row = append(row, cell(r, j))
+			}
+		}
+		out.Rows[i] = row
+	}
+	return &out
+}
+
 // forPeople is the table as the human renderings (HTML, Markdown, LaTeX)
 // show it. A method table (one with a "method" or "estimator" column)
 // prints its WMRD and KS columns as percentages (errPercent) and, when the
@@ -66,7 +122,9 @@ func sortColumn(t *tables.Table) int {
 // ranked by error inside each group: the first WMRD column, else KS, else
 // MSE, smallest first, missing values last; groups keep the order in which
 // they first appear. Other tables, and the CSV, are left as produced.
+// Columns of hashed ids are left out (hiddenColumns).
 func forPeople(t *tables.Table) *tables.Table {
+	t = dropColumns(t, hiddenColumns(t))
 	mi := methodColumn(t)
 	if mi < 0 {
 		return t

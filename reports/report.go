@@ -284,7 +284,7 @@ func writeReportMarkdown(w io.Writer, items []*item, heads []placedFinding, opt 
 		if it.nofig != "" {
 			fmt.Fprintf(&buf, "%s\n\n", mdText(it.nofig))
 		} else if it.svg != nil {
-			fmt.Fprintf(&buf, "![%s](figures/%s.svg)\n\n", mdCell(figTitle(f)), it.stem)
+			fmt.Fprintf(&buf, "![%s](figures/%s.svg)\n\n", mdAlt(figTitle(f)), it.stem)
 		} else {
 			fmt.Fprintf(&buf, "(figure could not be drawn: %s)\n\n", mdText(it.err.Error()))
 		}

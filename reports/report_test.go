@@ -423,6 +423,12 @@ func TestUnplottable(t *testing.T) {
 			t.Errorf("%s: %q, want %q", id, got, want)
 		}
 	}
+	// Anarchism's v = 6.177 lands in the CoV histogram's open last bin
+	// (every v ≥ 4.9): the sentence says so, not "from 4.9 to 5".
+	last := tables.Figure{Bars: true, XLabel: "v", YLabel: "pages", Curves: []tables.Curve{{Name: "pages", X: []float64{4.7, 4.8, 4.9}, Y: []float64{0, 0, 1}, OpenLast: true}}}
+	if got, want := Unplottable(&last), "Not drawn: the histogram would hold a single value (pages = 1), in its last bin, which counts every v from 4.9 up."; got != want {
+		t.Errorf("open last bin: %q, want %q", got, want)
+	}
 	same := tables.Figure{Curves: []tables.Curve{{Name: "c", X: []float64{1, 1}, Y: []float64{2, 2}}}}
 	if got := Unplottable(&same); got != "Not drawn: the figure has a single point: c at x = 1, y = 2." {
 		t.Errorf("one point twice: %q", got)
@@ -554,5 +560,81 @@ func TestHTMLWideTableSaysSo(t *testing.T) {
 	}
 	if n := strings.Count(s, `<div class="tablebox wide">`); n != 1 {
 		t.Errorf("%d wide table boxes, want 1", n)
+	}
+}
+
+// Issue 18 item 9: the truth is drawn after (on top of) the estimates,
+// dashed so that an estimate lying on it shows through; the legend keeps
+// the figure's order; and a legend with no free corner goes below the
+// plot instead of over the data.
+func TestTruthOnTopLegendOffData(t *testing.T) {
+	xs := []float64{1, 2, 4, 8, 16, 32}
+	ys := []float64{0.9, 0.7, 0.5, 0.3, 0.2, 0.1}
+	f := tables.Figure{ID: "g", LogX: true, Curves: []tables.Curve{
+		{Name: "truth", X: xs, Y: ys, Step: true}, {Name: "M3", X: xs, Y: []float64{0.8, 0.6, 0.4, 0.3, 0.2, 0.1}, Step: true}, {Name: "M4", X: xs, Y: ys, Step: true}}}
+	svg, _, err := SVG(&f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(svg)
+	// The data lines come before the legend's thumbnails: truth's first
+	// (black, 1.4 pt, dashed) after M4's first (bluish green).
+	truth, m4 := "stroke:#000000;stroke-width:1.4;stroke-dasharray", "stroke:#009E73;stroke-width:1.6"
+	if it, im := strings.Index(s, truth), strings.Index(s, m4); it < 0 || im < 0 || it < im {
+		t.Errorf("truth (dashed black at %d) not drawn after M4 (green at %d)", it, im)
+	}
+	// Points in every corner: no corner is free, the legend goes below.
+	var cx, cy []float64
+	for _, u := range []float64{0, 0.05, 0.95, 1} {
+		for _, v := range []float64{0, 0.05, 0.95, 1} {
+			cx, cy = append(cx, 1+u*9), append(cy, v)
+		}
+	}
+	full := tables.Figure{ID: "full", Curves: []tables.Curve{{Name: "a", X: cx, Y: cy, Points: true}, {Name: "b", X: []float64{1, 10}, Y: []float64{0.5, 0.5}}}}
+	_, below, _, err := buildPlot(&full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(below) != 2 {
+		t.Errorf("legend with no free corner: %d entries below the plot, want 2", len(below))
+	}
+	// A free corner keeps the legend inside, in it.
+	free := tables.Figure{ID: "free", Curves: []tables.Curve{{Name: "a", X: []float64{0, 1, 2, 3}, Y: []float64{0, 1, 2, 3}}}}
+	p, below, _, err := buildPlot(&free)
+	if err != nil || len(below) != 0 || !p.Legend.Top || !p.Legend.Left {
+		t.Errorf("diagonal data: legend below %d, top %v left %v (%v); want inside, top left", len(below), p.Legend.Top, p.Legend.Left, err)
+	}
+}
+
+// Issue 18 item 13: a curve with a band (greedy's ChangeRatio ± SD over
+// cycles) is drawn shaded, and the y axis spans the band, not only the
+// means (0.0324–0.0336 while the SD is 0.066); its CSV carries the band.
+func TestBandShadedAndInRange(t *testing.T) {
+	f := tables.Figure{ID: "greedy", LogX: true, XLabel: "s", YLabel: "ChangeRatio", Curves: []tables.Curve{{Name: "greedy",
+		X: []float64{1, 2, 3}, Y: []float64{0.0324, 0.0336, 0.033}, YLo: []float64{-0.0336, -0.0324, -0.033}, YHi: []float64{0.0984, 0.0996, 0.099}}}}
+	p, below, _, err := buildPlot(&f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The band reaches every corner: the legend goes below, off the band.
+	if len(below) != 1 {
+		t.Errorf("legend inside the plot, over the band (%d entries below)", len(below))
+	}
+	if p.Y.Min > -0.0336 || p.Y.Max < 0.0996 {
+		t.Errorf("y axis %g…%g does not hold the band −0.0336…0.0996", p.Y.Min, p.Y.Max)
+	}
+	svg, _, err := SVG(&f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(svg), "fill-opacity:0.2") {
+		t.Errorf("no shaded band in the SVG")
+	}
+	var buf strings.Builder
+	if err := WriteCurvesCSV(&buf, &f); err != nil {
+		t.Fatal(err)
+	}
+	if want := "curve,s,ChangeRatio,ChangeRatio low,ChangeRatio high\ngreedy,1,0.0324,-0.0336,0.0984\n"; !strings.HasPrefix(buf.String(), want) {
+		t.Errorf("CSV %q, want prefix %q", buf.String(), want)
 	}
 }

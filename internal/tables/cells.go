@@ -6,7 +6,8 @@ import (
 )
 
 // sanitize replaces NaN and ±Inf (which JSON cannot hold) by nil in table
-// rows and figure curves; curves drop such points instead.
+// rows and figure curves; curves drop such points instead (a point whose
+// band is not finite too), and a band not given for every point.
 func sanitize(v any) any {
 	switch x := v.(type) {
 	case Table:
@@ -25,14 +26,23 @@ func sanitize(v any) any {
 	case Figure:
 		curves := make([]Curve, len(x.Curves))
 		for i, c := range x.Curves {
-			var xs, ys []float64
+			var xs, ys, lo, hi []float64
+			band := c.HasBand()
 			for k := range c.X {
-				if k < len(c.Y) && finite(c.X[k]) && finite(c.Y[k]) {
+				if k < len(c.Y) && finite(c.X[k]) && finite(c.Y[k]) && (!band || finite(c.YLo[k]) && finite(c.YHi[k])) {
 					xs = append(xs, c.X[k])
 					ys = append(ys, c.Y[k])
+					if band {
+						lo, hi = append(lo, c.YLo[k]), append(hi, c.YHi[k])
+					}
 				}
 			}
 			c.X, c.Y = xs, ys
+			if band {
+				c.YLo, c.YHi = lo, hi
+			} else {
+				c.YLo, c.YHi = nil, nil
+			}
 			curves[i] = c
 		}
 		x.Curves = curves

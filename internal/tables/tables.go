@@ -60,6 +60,19 @@ type Curve struct {
 	Points bool      `json:"points,omitempty"` // scatter instead of a line
 	Step   bool      `json:"step,omitempty"`   // draw as a step function
 	Dashed bool      `json:"dashed,omitempty"` // model/fit curves
+	// OpenLast marks a histogram whose last bin has no upper edge: it
+	// counts every value from its left edge up (v ≥ 4.9).
+	OpenLast bool `json:"open_last,omitempty"`
+	// YLo and YHi, when given (one per point), are a band around Y (the
+	// mean ± one standard deviation), drawn shaded under the curve.
+	YLo []float64 `json:"ylo,omitempty"`
+	YHi []float64 `json:"yhi,omitempty"`
+}
+
+// HasBand reports whether c carries a band: YLo and YHi for every point.
+func (c Curve) HasBand() bool {
+	n := min(len(c.X), len(c.Y))
+	return n > 0 && len(c.YLo) >= n && len(c.YHi) >= n
 }
 
 // Figure is one plot.

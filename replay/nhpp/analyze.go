@@ -139,11 +139,11 @@ func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options
 		res = append(res, r)
 	}
 	un := transform.UnitName(unit)
-	tau := "each window's mean interval"
+	tau := "once per mean interval of each window"
 	if opt.Tau > 0 {
-		tau = fmt.Sprintf("%g %s", opt.Tau, un)
+		tau = fmt.Sprintf("every %g %s", opt.Tau, un)
 	}
-	src := fmt.Sprintf("dataset %s; %d of %d pages with ≥ %d updates; θ = %g; baselines visit every %s; unit %s",
+	src := fmt.Sprintf("dataset %s; %d of %d pages with ≥ %d updates; θ = %g (a window ends where the mean time between updates moves by more than the fraction θ); baselines visit %s; unit %s",
 		orDash(opt.Dataset), len(res), len(pages), opt.MinUpdates, opt.Theta, tau, un)
 	b := &tables.Bundle{}
 	if len(res) == 0 {

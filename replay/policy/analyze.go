@@ -106,6 +106,38 @@ func GreedySweep(ctx context.Context, c *Corpus, opt Options, sizes []int) (mean
 	return mean, sd, nil
 }
 
+// bestSample says which sample size s has the highest mean ChangeRatio,
+// but names it only when it is distinguishable: its mean exceeds every
+// other size's by more than two standard errors of the difference,
+// 2·√(sd_best² + sd_s²)/√cycles (sd over cycles; the sizes replay the
+// same cycles, so this ignores their correlation and is conservative
+// when it is positive). Otherwise it says that no s stands out, with the
+// range of the means.
+func bestSample(sizes []int, mean, sd []float64, cycles int) string {
+	if len(mean) == 0 {
+		return "No sample size was replayed"
+	}
+	best := 0
+	lo, hi := mean[0], mean[0]
+	for i := range mean {
+		if mean[i] > mean[best] {
+			best = i
+		}
+		lo, hi = math.Min(lo, mean[i]), math.Max(hi, mean[i])
+	}
+	if len(mean) == 1 {
+		return fmt.Sprintf("Only s = %d was replayed (ChangeRatio %.1f%%)", sizes[0], 100*mean[0])
+	}
+	n := math.Sqrt(float64(max(cycles, 1)))
+	for i := range mean {
+		if i != best && mean[best]-mean[i] <= 2*math.Hypot(sd[best], sd[i])/n {
+			return fmt.Sprintf("No s stands out: mean ChangeRatio %.1f–%.1f%% over s = %d…%d; the highest, s = %d's %.1f%%, is within two standard errors (SD/√%d cycles) of s = %d's %.1f%%",
+				100*lo, 100*hi, sizes[0], sizes[len(sizes)-1], sizes[best], 100*mean[best], cycles, sizes[i], 100*mean[i])
+		}
+	}
+	return fmt.Sprintf("Best s = %d (ChangeRatio %.1f%%, more than two standard errors (SD/√%d cycles) above every other s)", sizes[best], 100*mean[best], cycles)
+}
+
 // defaultSizes is a √2-spaced grid of sample sizes from 1 to the point
 // where sampling alone takes the whole budget (⌈R/sites⌉, or the largest
 // site), with round(√(N r)) in it.
@@ -199,17 +231,12 @@ func Run(ctx context.Context, pages []series.Page, opt Options) (*tables.Bundle,
 		if err != nil {
 			return nil, err
 		}
-		best := 0
-		for i := range mean {
-			if mean[i] > mean[best] {
-				best = i
-			}
-		}
 		opt0 := OptimalSample(c, opt.Budget)
+		verdict := bestSample(sizes, mean, sd, c.N)
 		gt := tables.Table{
 			ID: "policy_greedy_sample", Title: "Greedy sampling: ChangeRatio against the sample size per site", Source: src, Section: tables.SectionPolicies, Order: 21,
-			Notes: []string{fmt.Sprintf("Best s = %d (ChangeRatio %.1f%%); √(N r) = %.2f with N = %.1f pages per site and r = %.4g.",
-				sizes[best], 100*mean[best], opt0, c.MeanSiteSize(), float64(opt.Budget)/float64(len(pages)))},
+			Notes: []string{fmt.Sprintf("%s; √(N r) = %.2f with N = %.1f pages per site and r = %.4g.",
+				verdict, opt0, c.MeanSiteSize(), float64(opt.Budget)/float64(len(pages)))},
 			Columns: []tables.Column{{Name: "s", Kind: tables.Int}, {Name: "ChangeRatio", Kind: tables.Percent}, {Name: "sd over cycles", Kind: tables.Percent}},
 		}
 		curve := tables.Curve{Name: "greedy"}
@@ -217,14 +244,15 @@ func Run(ctx context.Context, pages []series.Page, opt Options) (*tables.Bundle,
 		for i, s := range sizes {
 			gt.Rows = append(gt.Rows, []any{tables.I(s), mean[i], sd[i]})
 			curve.X, curve.Y = append(curve.X, float64(s)), append(curve.Y, mean[i])
-			lo, hi = math.Min(lo, mean[i]), math.Max(hi, mean[i])
+			curve.YLo, curve.YHi = append(curve.YLo, mean[i]-sd[i]), append(curve.YHi, mean[i]+sd[i])
+			lo, hi = math.Min(lo, mean[i]-sd[i]), math.Max(hi, mean[i]+sd[i])
 		}
 		b.Tables = append(b.Tables, gt)
 		b.Figures = append(b.Figures, tables.Figure{
 			ID: "policy_greedy_sample", Title: "Greedy sampling: ChangeRatio against sample size", Source: src, Section: tables.SectionPolicies, Order: 21,
 			XLabel: "pages sampled per site s", YLabel: "ChangeRatio", LogX: true,
 			Curves:  []tables.Curve{curve, {Name: "√(N r)", X: []float64{opt0, opt0}, Y: []float64{lo, hi}, Dashed: true}},
-			Caption: fmt.Sprintf("Best s = %d against √(N r) = %.2f.", sizes[best], opt0),
+			Caption: fmt.Sprintf("Mean ChangeRatio over %d cycles, shaded ± one standard deviation over cycles; dashed: √(N r) = %.2f. %s.", c.N, opt0, verdict),
 		})
 
 		budgets := opt.Budgets

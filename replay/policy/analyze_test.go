@@ -111,3 +111,18 @@ func TestRealTraces(t *testing.T) {
 }
 
 func pct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
+
+// Greedy's best s is named only when it stands out by more than two
+// standard errors of the difference (here SE = √(0.05² + 0.05²)/√100 =
+// 0.00707, so 2 SE = 0.0141): 0.86 against 0.855 is not, 0.86 against
+// 0.84 is.
+func TestBestSampleDistinguishable(t *testing.T) {
+	sizes := []int{1, 3, 10}
+	sd := []float64{0.05, 0.05, 0.05}
+	if got, want := bestSample(sizes, []float64{0.855, 0.86, 0.80}, sd, 100), "No s stands out: mean ChangeRatio 80.0–86.0% over s = 1…10; the highest, s = 3's 86.0%, is within two standard errors (SD/√100 cycles) of s = 1's 85.5%"; got != want {
+		t.Errorf("close:\n got %q\nwant %q", got, want)
+	}
+	if got, want := bestSample(sizes, []float64{0.84, 0.86, 0.80}, sd, 100), "Best s = 3 (ChangeRatio 86.0%, more than two standard errors (SD/√100 cycles) above every other s)"; got != want {
+		t.Errorf("apart:\n got %q\nwant %q", got, want)
+	}
+}
