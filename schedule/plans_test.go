@@ -246,7 +246,7 @@ func TestPoissonPlansBruteForce(t *testing.T) {
 	w := []float64{1, 3, 0.5}
 	const B = 4.0
 	objectives := map[string]func(l, w, f float64) float64{
-		PlanLambda: func(l, w, f float64) float64 { return w * math.Log(f/(l+f)) },
+		PlanLambda:       func(l, w, f float64) float64 { return w * math.Log(f/(l+f)) },
 		PlanLambdaBinary: func(l, w, f float64) float64 { return w * f / (l + f) },
 		PlanChoGM: func(l, w, f float64) float64 {
 			if f == 0 {
