@@ -44,28 +44,32 @@ func (c *Curves) knots(i int) (x, g []float64) {
 // (a minimum of concave functions is concave). An age distribution G_U is
 // concave, its density (1 − F_U(x))/E[U] never increasing; estimates need
 // not be. NaN values are left as they are (the caller rejects them).
-func Concave(x, g []float64) {
+func Concave(x, g []float64) { concave(x, g, nil) }
+
+// concave is Concave with a scratch slice for the hull (returned for
+// reuse), so that projecting millions of pages allocates once.
+func concave(x, g []float64, hull []int32) []int32 {
 	n := len(g)
 	if n == 0 {
-		return
+		return hull
 	}
 	// Upper hull by a monotone chain over (0,0), (x_0,g_0), …; hull holds
 	// indices into the points, -1 for the origin.
-	hull := make([]int, 0, n+1)
-	px := func(i int) float64 {
+	hull = hull[:0]
+	px := func(i int32) float64 {
 		if i < 0 {
 			return 0
 		}
 		return x[i]
 	}
-	py := func(i int) float64 {
+	py := func(i int32) float64 {
 		if i < 0 {
 			return 0
 		}
 		return g[i]
 	}
 	hull = append(hull, -1)
-	for k := 0; k < n; k++ {
+	for k := int32(0); k < int32(n); k++ {
 		for len(hull) >= 2 {
 			a, b := hull[len(hull)-2], hull[len(hull)-1]
 			// b lies on or below the chord a→k: drop it.
@@ -85,7 +89,7 @@ func Concave(x, g []float64) {
 			h--
 		}
 		a, b := hull[h-1], hull[h]
-		if b == k {
+		if int(b) == k {
 			continue
 		}
 		xa, ya, xb, yb := px(a), py(a), px(b), py(b)
@@ -96,6 +100,7 @@ func Concave(x, g []float64) {
 		run = math.Max(run, g[k])
 		g[k] = math.Min(run, 1)
 	}
+	return hull
 }
 
 // ToD replaces the values g of a concave, non-decreasing Ĝ (after

@@ -77,6 +77,7 @@ func (p *Problem) Prepare() error {
 	p.dInf = make([]float64, n)
 	errs := make([]error, (n+chunk-1)/chunk)
 	parallel(n, func(lo, hi int) float64 {
+		var hull []int32
 		for i := lo; i < hi; i++ {
 			x, g := c.knots(i)
 			if len(x) != len(g) {
@@ -95,7 +96,7 @@ func (p *Problem) Prepare() error {
 					return 0
 				}
 			}
-			Concave(x, g)
+			hull = concave(x, g, hull)
 			p.dInf[i] = ToD(x, g)
 		}
 		return 0

@@ -154,39 +154,72 @@ func solve(n int, budget float64, fixed []float64, active func(i int) bool, lim 
 	return sol, nil
 }
 
-// bisect finds the smallest μ > 0 (to a relative 1e-13) with demand(μ)
-// ≤ target for a non-increasing demand, by bracketing from 1 (doubling
-// or halving) and bisection on log μ; ok is false when demand stays ≤
-// target as μ → 0 (the constraint does not bind).
+// bisect finds the smallest μ > 0 with demand(μ) ≤ target (to a
+// relative 1e-13 in μ, or the demand within 1e-13 of target) for a
+// non-increasing demand: bracketing from 1 by factors of 16, then the
+// Illinois variant of regula falsi on (ln μ, demand/target − 1), which
+// keeps the bracket of bisection and converges superlinearly where the
+// demand is smooth (between the kinks where a page starts or stops being
+// visited). ok is false when the demand stays ≤ target as μ → 0 (the
+// constraint does not bind). The μ returned has demand(μ) ≤ target.
 func bisect(demand func(float64) float64, target float64) (mu float64, ok bool) {
+	y := func(mu float64) float64 { return demand(mu)/target - 1 }
 	lo, hi := 1.0, 1.0
-	if demand(1) > target {
-		for i := 0; demand(hi) > target; i++ {
-			if i > 2100 {
+	ylo, yhi := y(1), 0.0
+	if ylo > 0 {
+		yhi = ylo
+		for i := 0; yhi > 0; i++ {
+			if i > 300 || math.IsInf(hi, 1) {
 				return math.Inf(1), true
 			}
-			lo, hi = hi, hi*2
+			lo, ylo = hi, yhi
+			hi *= 16
+			yhi = y(hi)
 		}
 	} else {
-		for i := 0; demand(lo) <= target; i++ {
-			if i > 2100 || lo == 0 {
+		yhi = ylo
+		for i := 0; ylo <= 0; i++ {
+			if i > 300 || lo == 0 {
 				return 0, false
 			}
-			hi, lo = lo, lo/2
+			hi, yhi = lo, ylo
+			lo /= 16
+			ylo = y(lo)
 		}
 	}
+	// Invariant: y(lo) > 0 ≥ y(hi).
+	a, b := math.Log(lo), math.Log(hi)
+	side := 0
+	trueHi := yhi // yhi may be halved (Illinois); the test needs y(hi)
 	for range maxIter {
-		if hi-lo <= 1e-13*hi {
+		if hi-lo <= 1e-13*hi || trueHi > -1e-13 {
 			break
 		}
-		mid := math.Sqrt(lo * hi)
-		if !(mid > lo && mid < hi) {
-			mid = lo + (hi-lo)/2
+		m := b - yhi*(b-a)/(yhi-ylo) // secant on (ln μ, y)
+		if !(m > a && m < b) || math.IsInf(ylo, 0) {
+			m = (a + b) / 2
 		}
-		if demand(mid) > target {
-			lo = mid
+		mid := math.Exp(m)
+		if !(mid > lo && mid < hi) {
+			mid = math.Sqrt(lo * hi)
+			m = math.Log(mid)
+			if !(mid > lo && mid < hi) {
+				break
+			}
+		}
+		ym := y(mid)
+		if ym > 0 {
+			lo, a, ylo = mid, m, ym
+			if side == -1 {
+				yhi /= 2 // Illinois: halve the stale end
+			}
+			side = -1
 		} else {
-			hi = mid
+			hi, b, yhi, trueHi = mid, m, ym, ym
+			if side == 1 {
+				ylo /= 2
+			}
+			side = 1
 		}
 	}
 	return hi, true
