@@ -1,0 +1,229 @@
+package schedule
+
+// This file is the only one that knows the replay package: it reads the
+// per-page estimates of a replay or estimate output directory. When the
+// estimators move to their own package, only this file changes.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/revisit-dev/revisit/replay"
+)
+
+// Input is what a plan is made from: per page an id, a title (or URL), an
+// estimated age distribution Ĝ on knots and a Poisson rate λ̂, in one time
+// unit.
+type Input struct {
+	IDs    []int64
+	Titles []string
+	Curves Curves
+	Lambda []float64
+	// Note says, per page, why it has no usable estimate ("" if it has).
+	Note     []string
+	Unit     float64 // seconds per unit
+	UnitName string
+	// Source says where the distributions come from: "M4 estimates from
+	// the replay output out/replay (sampler const:24)", "true G_U of the
+	// dataset ds".
+	Source  string
+	Method  string
+	Sampler string
+}
+
+// rateMethods are the Poisson-rate baselines of the estimates, in the
+// order λ̂ is taken from them.
+var rateMethods = []string{replay.MethodAgeMLE, replay.MethodCho, replay.MethodPoissonMLE, replay.MethodNaive, replay.MethodMatloff}
+
+// recommended is SPEC §5's choice for a sampler given the methods its
+// rows have: ages observed → M2; constant Δ → M4 (M5 if only it); random
+// delays → M6.
+func recommended(have map[string]bool, constant bool) string {
+	switch {
+	case have[replay.MethodM2]:
+		return replay.MethodM2
+	case constant && have[replay.MethodM4]:
+		return replay.MethodM4
+	case constant && have[replay.MethodM5]:
+		return replay.MethodM5
+	case have[replay.MethodM6]:
+		return replay.MethodM6
+	}
+	return ""
+}
+
+// IsEstimates reports whether dir is a replay or estimate output.
+func IsEstimates(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, replay.EstimatesFile))
+	return err == nil
+}
+
+// ReadEstimates reads the Ĝ of every page of a replay or estimate output
+// dir for one sampler ("" : the first in the file) and one method ("":
+// the scenario's recommended method, see recommended; "truth" for the
+// replay's true G_U). λ̂ is the first defined Poisson-rate baseline of
+// the same sampler (rateMethods), else ĝ(0⁺) = max_k Ĝ(x_k)/x_k, the
+// initial slope of Ĝ's least concave majorant (1/E[U]). Knots x ≤ 0 are
+// dropped (G_U(0) = 0). A page whose estimate is undefined (NaN) or
+// missing gets Ĝ ≡ 0, λ̂ = 0 and a note: it is planned like a page that
+// never changed.
+func ReadEstimates(dir, method, sampler string) (*Input, error) {
+	unit, unitName, err := readUnit(dir)
+	if err != nil {
+		return nil, err
+	}
+	type page struct {
+		id      int64
+		title   string
+		x, g    []float64
+		rate    float64
+		rateBy  int
+		methods map[string]bool
+	}
+	in := &Input{Unit: unit, UnitName: unitName, Sampler: sampler, Method: method}
+	b := newCurveBuilder()
+	var cur *page
+	var first []replay.Estimate // rows of the first page, until the method is known
+	constant := false
+	finish := func(p *page) {
+		note := ""
+		if p.x == nil {
+			note = "no " + in.Method + " estimate"
+		}
+		x, g := p.x, p.g
+		if note == "" {
+			for _, v := range g {
+				if math.IsNaN(v) {
+					note = in.Method + " undefined"
+				}
+			}
+		}
+		if note == "" && len(x) == 0 {
+			note = "empty grid"
+		}
+		rate := p.rate
+		if note != "" {
+			x, g, rate = nil, nil, 0
+		} else if !(rate > 0) {
+			rate = 0
+			for k := range x {
+				rate = math.Max(rate, g[k]/x[k])
+			}
+		}
+		in.IDs = append(in.IDs, p.id)
+		in.Titles = append(in.Titles, p.title)
+		in.Note = append(in.Note, note)
+		in.Lambda = append(in.Lambda, rate)
+		b.add(x, g)
+	}
+	take := func(e *replay.Estimate) {
+		if cur == nil || cur.id != e.PageID {
+			if cur != nil {
+				finish(cur)
+			}
+			cur = &page{id: e.PageID, title: e.Title, rate: math.NaN(), rateBy: len(rateMethods)}
+		}
+		if e.Method == in.Method && e.Kind == "G" {
+			cur.x, cur.g = positive(e.CDF.X, e.CDF.P)
+		}
+		if k := slices.Index(rateMethods, e.Method); k >= 0 && k < cur.rateBy && e.Rate > 0 && !math.IsInf(e.Rate, 0) {
+			cur.rate, cur.rateBy = e.Rate, k
+		}
+	}
+	err = replay.EachEstimate(dir, func(e *replay.Estimate) error {
+		if in.Sampler == "" {
+			in.Sampler = e.Sampler
+		}
+		if e.Sampler != in.Sampler {
+			return nil
+		}
+		if in.Method == "" { // buffer the first page's rows to choose the method
+			if len(first) == 0 || first[0].PageID == e.PageID {
+				first = append(first, *e)
+				constant = e.Constant
+				return nil
+			}
+			have := map[string]bool{}
+			for _, r := range first {
+				if r.Kind == "G" {
+					have[r.Method] = true
+				}
+			}
+			in.Method = recommended(have, constant)
+			if in.Method == "" {
+				return fmt.Errorf("no method for G_U among the estimates of sampler %s (want M2, M4, M5 or M6; choose one with --method)", in.Sampler)
+			}
+			for i := range first {
+				take(&first[i])
+			}
+			first = nil
+		}
+		take(e)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("schedule: %s: %w", dir, err)
+	}
+	if in.Method == "" && len(first) > 0 { // a single page
+		have := map[string]bool{}
+		for _, r := range first {
+			if r.Kind == "G" {
+				have[r.Method] = true
+			}
+		}
+		if in.Method = recommended(have, constant); in.Method == "" {
+			return nil, fmt.Errorf("schedule: %s: no method for G_U among the estimates of sampler %s (choose one with --method)", dir, in.Sampler)
+		}
+		for i := range first {
+			take(&first[i])
+		}
+	}
+	if cur != nil {
+		finish(cur)
+	}
+	if len(in.IDs) == 0 {
+		return nil, fmt.Errorf("schedule: %s: no estimates for sampler %q", dir, in.Sampler)
+	}
+	in.Curves = b.curves()
+	in.Source = fmt.Sprintf("%s estimates of G_U from %s (sampler %s)", in.Method, dir, in.Sampler)
+	return in, nil
+}
+
+// readUnit reads the time unit from replay.json or estimate.json.
+func readUnit(dir string) (float64, string, error) {
+	for _, name := range []string{replay.MetaFile, replay.EstimateMetaFile} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return 0, "", fmt.Errorf("schedule: %w", err)
+		}
+		var m struct {
+			Unit     float64 `json:"unit"`
+			UnitName string  `json:"unit_name"`
+		}
+		if err := json.Unmarshal(b, &m); err != nil {
+			return 0, "", fmt.Errorf("schedule: %s: %w", filepath.Join(dir, name), err)
+		}
+		if !(m.Unit > 0) {
+			return 0, "", fmt.Errorf("schedule: %s: no time unit", filepath.Join(dir, name))
+		}
+		return m.Unit, m.UnitName, nil
+	}
+	return 0, "", fmt.Errorf("schedule: %s: neither %s nor %s: not a replay or estimate output", dir, replay.MetaFile, replay.EstimateMetaFile)
+}
+
+// positive keeps the knots x > 0 (and their values).
+func positive(x, g []float64) ([]float64, []float64) {
+	k := 0
+	for k < len(x) && !(x[k] > 0) {
+		k++
+	}
+	return x[k:], g[k:]
+}
