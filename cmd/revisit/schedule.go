@@ -15,8 +15,8 @@ import (
 func newScheduleCmd(g *globals) *cobra.Command {
 	var (
 		budget, minRate, importance, hostLimits, method, sampler, unit, out string
-		plans                                                              []string
-		missing                                                            float64
+		plans                                                               []string
+		missing                                                             float64
 	)
 	cmd := &cobra.Command{
 		Use:   "schedule INPUT --budget B[/d|/h] [-o OUT]",
