@@ -16,11 +16,21 @@ import (
 // Between consecutive updates u_j ≤ t < u_{j+1} the age is t − u_j, so a
 // stretch [a, b] contributes ∫ (1 − s/Δ) ds over s ∈ [a − u_j, b − u_j]
 // ∩ [0, Δ] = (q − p) − (q² − p²)/(2Δ). Before the first update the copy
-// is fresh. Δ = +Inf (no visits) is stale from the first update on.
-// It returns NaN for an empty window or Δ ≤ 0.
+// is fresh. A page not visited at all (Δ = +Inf) keeps the copy the
+// crawler took last before the window, at t0: fresh until its first update
+// after t0 (the limit Δ → ∞ of the uniform phase would instead make it
+// stale from any update before t0, which no crawler that stopped visiting
+// a page at t0 sees). It returns NaN for an empty window or Δ ≤ 0.
 func Realized(times []float64, t0, t1, delta float64) float64 {
 	if !(t1 > t0) || !(delta > 0) {
 		return math.NaN()
+	}
+	if math.IsInf(delta, 1) {
+		j := sort.Search(len(times), func(k int) bool { return times[k] > t0 })
+		if j == len(times) || times[j] >= t1 {
+			return 1
+		}
+		return (times[j] - t0) / (t1 - t0)
 	}
 	j := sort.SearchFloat64s(times, t0) // first update ≥ t0
 	// The last update ≤ t0, if any, starts the first stretch.

@@ -122,9 +122,16 @@ func TestRealized(t *testing.T) {
 	if got := Realized([]float64{0, 10}, 12, 22, 4); math.Abs(got-0.95) > 1e-15 {
 		t.Errorf("update before the window: %g, want 0.95", got)
 	}
-	// No visits: stale from the first update on.
+	// No visits: the copy taken at t0 is stale from the first update
+	// after t0 on, whatever happened before t0.
 	if got := Realized([]float64{5}, 0, 20, math.Inf(1)); got != 0.25 {
 		t.Errorf("no visits: %g, want 0.25", got)
+	}
+	if got := Realized([]float64{-3, 0, 5, 7}, 0, 20, math.Inf(1)); got != 0.25 {
+		t.Errorf("no visits, updates before and at t0: %g, want 0.25", got)
+	}
+	if got := Realized([]float64{-3, 25}, 0, 20, math.Inf(1)); got != 1 {
+		t.Errorf("no visits, no update in the window: %g, want 1", got)
 	}
 	u := renewal(model.Pareto{Alpha: 1.8, Beta: 2}, 3000, 9)
 	times := make([]float64, len(u)+1)

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -226,4 +227,99 @@ func positive(x, g []float64) ([]float64, []float64) {
 		k++
 	}
 	return x[k:], g[k:]
+}
+
+// crawler is a blind virtual crawler for Validate: replay's crawler and
+// estimators on one page's training window.
+type crawler struct {
+	s          replay.Sampler
+	method     string
+	rateMethod string
+}
+
+// newCrawler parses a sampler spec (replay's syntax; a relative spec is
+// scaled by the page's mean training interval, which a crawler could
+// only know approximately) and the method (""): M4 for constant delays,
+// M6 otherwise; λ̂ from cho (constant) or poisson-mle (random).
+func newCrawler(spec, method string) (*crawler, error) {
+	s, err := replay.ParseSampler(spec)
+	if err != nil {
+		return nil, err
+	}
+	c := &crawler{s: s, method: method, rateMethod: replay.MethodPoissonMLE}
+	if s.Constant() {
+		c.rateMethod = replay.MethodCho
+	}
+	if c.method == "" {
+		c.method = replay.MethodM6
+		if s.Constant() {
+			c.method = replay.MethodM4
+		}
+	}
+	if _, err := replay.ParseMethods([]string{c.method}); err != nil {
+		return nil, err
+	}
+	if !replay.Applicable(c.method, s) {
+		return nil, fmt.Errorf("method %s does not apply to sampler %s", c.method, spec)
+	}
+	return c, nil
+}
+
+// maxKnots bounds the grid of one crawl: x_max ≤ maxKnots·h.
+const maxKnots = 2000
+
+// crawl replays the crawler over update times t (units, t[0] = 0, the
+// window [0, t_last]) with r and returns Ĝ on its knots > 0 and λ̂ (the
+// rate baseline, else Ĝ's initial slope), or a note when there is no
+// estimate. The grid is blind to the truth: h = Δ for constant delays and
+// E[S]/4 otherwise, x_max = min(window, maxKnots·h).
+func (c *crawler) crawl(t []float64, r *rand.Rand) (x, g []float64, lambda float64, note string, err error) {
+	if len(t) < 2 {
+		return nil, nil, 0, "fewer than 2 updates in the training window", nil
+	}
+	s := c.s
+	if s.Relative {
+		if s, err = s.ForMean(t[len(t)-1] / float64(len(t)-1)); err != nil {
+			return nil, nil, 0, "", err
+		}
+	}
+	h := 1 / s.Rate / 4
+	if s.Constant() {
+		h = s.Delta
+	}
+	span := t[len(t)-1]
+	if span < h {
+		return nil, nil, 0, "training window shorter than the grid step", nil
+	}
+	cfg := replay.Config{Methods: []string{c.method, c.rateMethod, replay.MethodNaive}, H: h, XMax: math.Min(span, maxKnots*h)}
+	est, err := replay.ReplayTimes(t, s, r, cfg)
+	if err != nil {
+		return nil, nil, 0, "", err
+	}
+	lambda = math.NaN()
+	for _, e := range est {
+		switch {
+		case e.Method == c.method && e.Kind == "G":
+			x, g = positive(e.CDF.X, e.CDF.P)
+		case e.Method == c.rateMethod && e.Rate > 0 && !math.IsInf(e.Rate, 0):
+			lambda = e.Rate
+		case e.Method == replay.MethodNaive && math.IsNaN(lambda) && e.Rate > 0 && !math.IsInf(e.Rate, 0):
+			lambda = e.Rate
+		}
+	}
+	if len(x) == 0 {
+		return nil, nil, 0, c.method + " gave no estimate", nil
+	}
+	for _, v := range g {
+		if math.IsNaN(v) {
+			return nil, nil, 0, c.method + " undefined", nil
+		}
+	}
+	if !(lambda > 0) {
+		lambda = 0
+		for k := range x {
+			lambda = math.Max(lambda, g[k]/x[k])
+		}
+	}
+	return x, g, lambda, "", nil
 }

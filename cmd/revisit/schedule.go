@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/analysis"
+	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/schedule"
@@ -17,9 +18,13 @@ func newScheduleCmd(g *globals) *cobra.Command {
 		budget, minRate, importance, hostLimits, method, sampler, unit, out string
 		plans                                                               []string
 		missing                                                             float64
+		validate                                                            string
+		seeds                                                               int
+		seed                                                                uint64
+		train                                                               float64
 	)
 	cmd := &cobra.Command{
-		Use:   "schedule INPUT --budget B[/d|/h] [-o OUT]",
+		Use:   "schedule (INPUT | --validate DATASET --sampler SPEC) --budget B[/d|/h] [-o OUT]",
 		Short: "Plan revisit rates from estimated update distributions under a visit budget",
 		Long: `schedule turns per-page update distributions into revisit rates f_i
 (visits per day) that maximise the importance-weighted freshness under a
@@ -50,11 +55,20 @@ host,RATE lines (RATE as --budget) and caps Σ f_i over each host's pages
 
 OUT holds schedule.parquet and schedule.csv (one row per page and plan:
 visits per day, Δ, predicted freshness under Ĝ and under the Poisson model)
-and tables for revisit report (section "Revisit schedule").`,
+and tables for revisit report (section "Revisit schedule").
+
+VALIDATION (--validate DATASET): the span of the dataset is cut at --train;
+for each of --seeds seeds a blind crawler (--sampler, replay's syntax;
+--method, default M4 for constant delays, M6 otherwise) replays every page's
+training window, the plans are computed from its estimates, and each plan's
+realised freshness is measured exactly on the true updates of the later
+window (uniform visit phase), with a 95 % interval over the seeds, next to
+the oracle plan made from the true G_U of that window.`,
 		Example: `  revisit schedule out/replay --budget 5000/d -o out/schedule
   revisit schedule out/estimate --budget 200/h --importance urlid_imp.txt --min-rate 0.1/d -o out/schedule
-  revisit schedule ds --budget 5000/d --plans gu,cho-gm -o out/oracle`,
-		Args: cobra.ExactArgs(1),
+  revisit schedule ds --budget 5000/d --plans gu,cho-gm -o out/oracle
+  revisit schedule --validate ds --sampler const:24 --budget 500/d --seeds 5 -o out/validation`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if budget == "" {
 				return usagef("--budget is required (visits per day, or B/h)")
@@ -78,6 +92,15 @@ and tables for revisit report (section "Revisit schedule").`,
 			if err != nil {
 				return usagef("--unit: %v", err)
 			}
+			if (validate == "") == (len(args) == 0) {
+				return usagef("give INPUT, or --validate DATASET (not both)")
+			}
+			if validate != "" && sampler == "" {
+				return usagef("--validate needs --sampler SPEC (the blind crawler)")
+			}
+			if !(train > 0 && train < 1) || seeds < 1 {
+				return usagef("--train must be in (0, 1) and --seeds ≥ 1")
+			}
 			if out != "" {
 				if err := analysis.CheckResults(out, "schedule"); err != nil {
 					return err
@@ -92,6 +115,12 @@ and tables for revisit report (section "Revisit schedule").`,
 				if opt.HostLimits, err = schedule.ReadHostLimits(hostLimits); err != nil {
 					return fmt.Errorf("--host-limits: %w", err)
 				}
+			}
+			if validate != "" {
+				return runValidation(cmd, g, validate, out, schedule.ValidateOptions{
+					Options: opt, Sampler: sampler, Method: method, Train: train, Unit: u, Dataset: validate,
+					Seeds: seedList(seed, seeds),
+				})
 			}
 			var in *schedule.Input
 			if schedule.IsEstimates(args[0]) {
@@ -148,6 +177,52 @@ and tables for revisit report (section "Revisit schedule").`,
 	f.StringVar(&method, "method", "", "estimation method whose Ĝ is planned on (default: the scenario's recommended method; truth: the replay's true G_U)")
 	f.StringVar(&sampler, "sampler", "", "sampler of the replay or estimate output (default: the first in the file)")
 	f.StringVar(&unit, "unit", "h", "time unit of the intervals when INPUT is a dataset (s, min, h, d, w, y)")
+	f.StringVar(&validate, "validate", "", "validate the plans on this dataset's true updates (see VALIDATION)")
+	f.IntVar(&seeds, "seeds", 1, "validation: number of replicate crawler seeds")
+	f.Uint64Var(&seed, "seed", 1, "validation: first seed (seeds are seed, seed+1, …)")
+	f.Float64Var(&train, "train", 0.5, "validation: fraction of the dataset's span used for training")
 	f.StringVarP(&out, "output", "o", "", "write schedule.parquet, schedule.csv and tables under this directory (replaces earlier schedule results there; refuses any other non-empty directory)")
 	return cmd
+}
+
+func seedList(first uint64, n int) []uint64 {
+	s := make([]uint64, n)
+	for i := range s {
+		s[i] = first + uint64(i)
+	}
+	return s
+}
+
+// runValidation is schedule --validate.
+func runValidation(cmd *cobra.Command, g *globals, dir, out string, opt schedule.ValidateOptions) error {
+	ds, err := dataset.Open(dir)
+	if err != nil {
+		return err
+	}
+	pages, err := ds.All()
+	if err != nil {
+		return err
+	}
+	if !g.quiet {
+		fmt.Fprintf(os.Stderr, "schedule: validating on %s, %d seeds…\n", human.Count(int64(len(pages)), "page", "pages"), len(opt.Seeds))
+	}
+	v, err := schedule.Validate(cmd.Context(), pages, opt)
+	if err != nil {
+		return err
+	}
+	b := v.Bundle()
+	w := cmd.OutOrStdout()
+	for _, t := range b.Tables {
+		printTable(w, t)
+		fmt.Fprintln(w, "Source:", t.Source)
+	}
+	if out == "" {
+		return nil
+	}
+	return analysis.WriteResults(out, "schedule", func(tmp string) error {
+		if err := b.Write(tmp); err != nil {
+			return fmt.Errorf("schedule: %w", err)
+		}
+		return nil
+	})
 }
