@@ -26,11 +26,12 @@ type Options struct {
 	Sweep []float64
 }
 
-// PlanResult is one plan: its rates and predictions.
+// PlanResult is one plan: its rates and mean predictions (per page
+// predictions are computed from the rates when written, Result.Predicted,
+// so that a plan costs 8 bytes per page).
 type PlanResult struct {
 	Name string
 	*Solution
-	FreshG, FreshPoisson []float64 // per page φ under Ĝ and under λ̂'s Poisson model
 	// MeanG and MeanPoisson are the importance-weighted means.
 	MeanG, MeanPoisson float64
 	// FastShare is the share of the budget spent on the 10 % pages with
@@ -54,6 +55,8 @@ type Result struct {
 	Budget  float64 // visits per second
 	MinRate float64
 	Hosts   int // hosts with a limit that have pages
+
+	prob *Problem // prepared: predictions are computed when written
 }
 
 // Plan computes every plan for the input. It overwrites in.Curves (the
@@ -109,19 +112,20 @@ func Plan(in *Input, opt Options) (*Result, error) {
 	if err := p.Prepare(); err != nil {
 		return nil, err
 	}
+	res.prob = p
 	fast := fastest(in.Lambda, 0.1)
 	for _, name := range names {
 		s, err := p.Solve(name)
 		if err != nil {
 			return nil, fmt.Errorf("schedule: plan %s: %w", name, err)
 		}
-		pr := PlanResult{Name: name, Solution: s, FreshG: make([]float64, n), FreshPoisson: make([]float64, n)}
+		pr := PlanResult{Name: name, Solution: s}
 		var num, numP, den, fs float64
 		for i, f := range s.F {
-			pr.FreshG[i], pr.FreshPoisson[i] = p.Predicted(i, f)
+			g, po := p.Predicted(i, f)
 			w := p.w(i)
-			num += w * pr.FreshG[i]
-			numP += w * pr.FreshPoisson[i]
+			num += w * g
+			numP += w * po
 			den += w
 		}
 		for _, i := range fast {
@@ -177,3 +181,9 @@ func fastest(lambda []float64, q float64) []int {
 
 // PerDay converts a rate in visits per second to visits per day.
 func PerDay(perSecond float64) float64 { return perSecond * units.Day }
+
+// Predicted is page i's freshness at rate f (per unit) under its Ĝ and
+// under the Poisson model with its λ̂.
+func (r *Result) Predicted(i int, f float64) (underG, underPoisson float64) {
+	return r.prob.Predicted(i, f)
+}

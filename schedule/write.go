@@ -89,6 +89,7 @@ func (r *Result) writeRows(dir string) (err error) {
 		lambdaDay := in.Lambda[i] / in.Unit * 86400
 		for _, p := range r.Plans {
 			f := p.F[i]
+			fg, fp := r.Predicted(i, f)
 			perDay := f / in.Unit * 86400
 			delta := in.Unit / f
 			b.Field(0).(*array.Int64Builder).Append(in.IDs[i])
@@ -97,8 +98,8 @@ func (r *Result) writeRows(dir string) (err error) {
 			b.Field(3).(*array.StringBuilder).Append(p.Name)
 			b.Field(4).(*array.Float64Builder).Append(perDay)
 			b.Field(5).(*array.Float64Builder).Append(delta)
-			b.Field(6).(*array.Float64Builder).Append(p.FreshG[i])
-			b.Field(7).(*array.Float64Builder).Append(p.FreshPoisson[i])
+			b.Field(6).(*array.Float64Builder).Append(fg)
+			b.Field(7).(*array.Float64Builder).Append(fp)
 			b.Field(8).(*array.Float64Builder).Append(lambdaDay)
 			b.Field(9).(*array.StringBuilder).Append(in.Note[i])
 			rec[0] = strconv.FormatInt(in.IDs[i], 10)
@@ -107,8 +108,8 @@ func (r *Result) writeRows(dir string) (err error) {
 			rec[3] = p.Name
 			rec[4] = ff(perDay)
 			rec[5] = ff(delta)
-			rec[6] = ff(p.FreshG[i])
-			rec[7] = ff(p.FreshPoisson[i])
+			rec[6] = ff(fg)
+			rec[7] = ff(fp)
 			rec[8] = ff(lambdaDay)
 			rec[9] = in.Note[i]
 			if err := cw.Write(rec); err != nil {
