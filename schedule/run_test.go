@@ -1,0 +1,49 @@
+package schedule
+
+import (
+	"math"
+	"testing"
+)
+
+// Plan maps titles to hosts and importances: pages of a limited host stay
+// within its limit (given per day, converted to the input's unit), a page
+// named by id gets its weight, an unnamed one the missing weight, and
+// every plan spends the budget (the limit binds, the rest goes elsewhere).
+func TestPlanHostsAndImportance(t *testing.T) {
+	lambdas := []float64{1, 2, 0.5, 1.5}
+	p := expProblem(lambdas, nil, 0, 200)
+	in := &Input{
+		IDs:    []int64{10, 11, 12, 13},
+		Titles: []string{"https://a.example/1", "https://a.example/2", "https://b.example/", "page"},
+		Note:   make([]string, 4),
+		Curves: *p.Curves, Lambda: lambdas, Unit: 3600,
+	}
+	opt := Options{
+		Budget:        48.0 / 86400, // 2 visits an hour
+		Importance:    map[string]float64{"https://a.example/1": 2, "12": 3},
+		MissingWeight: 0.5,
+		HostLimits:    map[string]float64{"a.example": 12.0 / 86400}, // 0.5 an hour
+		Sweep:         []float64{},
+	}
+	res, err := Plan(in, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []float64{2, 0.5, 3, 0.5}; res.W[0] != want[0] || res.W[1] != want[1] || res.W[2] != want[2] || res.W[3] != want[3] {
+		t.Errorf("weights %v, want %v", res.W, want)
+	}
+	if res.Hosts != 1 {
+		t.Errorf("%d limited hosts, want 1", res.Hosts)
+	}
+	for _, pr := range res.Plans {
+		if a := pr.F[0] + pr.F[1]; a > 0.5*(1+1e-9) {
+			t.Errorf("%s: host a.example gets %g visits/h, limit 0.5", pr.Name, a)
+		}
+		if pr.Name == PlanGU && math.Abs(pr.F[0]+pr.F[1]-0.5) > 1e-9 {
+			t.Errorf("gu: host a.example gets %g visits/h; the limit 0.5 should bind", pr.F[0]+pr.F[1])
+		}
+		if math.Abs(pr.Used-2) > 1e-9 {
+			t.Errorf("%s: %g visits/h used, want 2", pr.Name, pr.Used)
+		}
+	}
+}
