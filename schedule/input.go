@@ -190,6 +190,15 @@ func ReadEstimates(dir, method, sampler string) (*Input, error) {
 	if len(in.IDs) == 0 {
 		return nil, fmt.Errorf("schedule: %s: no estimates for sampler %q", dir, in.Sampler)
 	}
+	usable := 0
+	for _, n := range in.Note {
+		if n == "" {
+			usable++
+		}
+	}
+	if usable == 0 {
+		return nil, fmt.Errorf("schedule: %s: none of the %d pages has a usable %s estimate of G_U for sampler %s (%s)", dir, len(in.IDs), in.Method, in.Sampler, in.Note[0])
+	}
 	in.Curves = b.curves()
 	in.Source = fmt.Sprintf("%s estimates of G_U from %s (sampler %s)", in.Method, dir, in.Sampler)
 	return in, nil

@@ -82,6 +82,10 @@ func TestScheduleCommand(t *testing.T) {
 			t.Errorf("%s: tables %+v, %v", in, b, err)
 		}
 	}
+	// A method the replay did not run: no page has an estimate.
+	if code := execute([]string{"-q", "schedule", rp, "--budget", "30/d", "--method", "M6"}); code != exitBadInput {
+		t.Errorf("--method M6 on a replay without M6: exit %d, want %d", code, exitBadInput)
+	}
 	mine := filepath.Join(dir, "notes")
 	os.MkdirAll(mine, 0o755)
 	os.WriteFile(filepath.Join(mine, "todo.txt"), []byte("x"), 0o644)
