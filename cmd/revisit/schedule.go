@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -22,6 +23,8 @@ func newScheduleCmd(g *globals) *cobra.Command {
 		seeds                                                               int
 		seed                                                                uint64
 		train                                                               float64
+		sweep                                                               []float64
+		noSweep                                                             bool
 	)
 	cmd := &cobra.Command{
 		Use:   "schedule (INPUT | --validate DATASET --sampler SPEC) --budget B[/d|/h] [-o OUT]",
@@ -88,6 +91,15 @@ the oracle plan made from the true G_U of that window.`,
 				return usagef("--missing-importance %g: want ≥ 0", missing)
 			}
 			opt.MissingWeight = missing
+			for _, m := range sweep {
+				if !(m > 0) || math.IsInf(m, 0) {
+					return usagef("--sweep %g: want multiples of the budget > 0", m)
+				}
+			}
+			opt.Sweep = sweep
+			if noSweep {
+				opt.Sweep = []float64{}
+			}
 			u, err := units.ParseUnit(unit)
 			if err != nil {
 				return usagef("--unit: %v", err)
@@ -177,6 +189,8 @@ the oracle plan made from the true G_U of that window.`,
 	f.StringVar(&method, "method", "", "estimation method whose Ĝ is planned on (default: the scenario's recommended method; truth: the replay's true G_U)")
 	f.StringVar(&sampler, "sampler", "", "sampler of the replay or estimate output (default: the first in the file)")
 	f.StringVar(&unit, "unit", "h", "time unit of the intervals when INPUT is a dataset (s, min, h, d, w, y)")
+	f.Float64SliceVar(&sweep, "sweep", nil, "multiples of the budget for the freshness-vs-budget table (default 0.125,0.25,0.5,1,2,4,8)")
+	f.BoolVar(&noSweep, "no-sweep", false, "skip the freshness-vs-budget table (each point solves every plan again)")
 	f.StringVar(&validate, "validate", "", "validate the plans on this dataset's true updates (see VALIDATION)")
 	f.IntVar(&seeds, "seeds", 1, "validation: number of replicate crawler seeds")
 	f.Uint64Var(&seed, "seed", 1, "validation: first seed (seeds are seed, seed+1, …)")
