@@ -95,7 +95,7 @@ func TestScheduleCommand(t *testing.T) {
 	if got := dirNames(t, mine); len(got) != 1 {
 		t.Errorf("unrelated directory changed: %v", got)
 	}
-	for _, bad := range [][]string{{"--budget", "x/d"}, {"--budget", "0"}, {"--budget", "5/d", "--plans", "nope"}, {"--budget", "5/d", "--method", "M4"}} {
+	for _, bad := range [][]string{{"--budget", "x/d"}, {"--budget", "0"}, {"--budget", "5/d", "--plans", "nope"}, {"--budget", "5/d", "--method", "M4"}, {"--budget", "5/d", "--sweep", "-1"}} {
 		if code := execute(append([]string{"-q", "schedule", ds}, bad...)); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", bad, code, exitUsage)
 		}
