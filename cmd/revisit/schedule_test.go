@@ -82,6 +82,23 @@ func TestScheduleCommand(t *testing.T) {
 			t.Errorf("%s: tables %+v, %v", in, b, err)
 		}
 	}
+	// Validation: a table with every plan and the two oracles.
+	val := filepath.Join(dir, "val")
+	if code := execute([]string{"-q", "schedule", "--validate", ds, "--sampler", "const:24", "--budget", "30/d", "--seeds", "2", "-o", val}); code != exitOK {
+		t.Fatalf("--validate: exit %d", code)
+	}
+	if b, err := tables.Read(val); err != nil || len(b.Tables) != 1 || b.Tables[0].ID != "schedule_validation" || len(b.Tables[0].Rows) != len(schedule.PlanNames)+2 {
+		t.Errorf("validation tables: %+v, %v", b, err)
+	}
+	for _, bad := range [][]string{
+		{"--validate", ds, "--budget", "5/d"},                              // no sampler
+		{ds, "--validate", ds, "--sampler", "const:24", "--budget", "5/d"}, // both
+		{"--validate", ds, "--sampler", "const:24", "--budget", "5/d", "--train", "1"},
+	} {
+		if code := execute(append([]string{"-q", "schedule"}, bad...)); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", bad, code, exitUsage)
+		}
+	}
 	// A method the replay did not run: no page has an estimate.
 	if code := execute([]string{"-q", "schedule", rp, "--budget", "30/d", "--method", "M6"}); code != exitBadInput {
 		t.Errorf("--method M6 on a replay without M6: exit %d, want %d", code, exitBadInput)
