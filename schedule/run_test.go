@@ -47,3 +47,39 @@ func TestPlanHostsAndImportance(t *testing.T) {
 		}
 	}
 }
+
+// A host limit of 0 (or a budget all taken by the minimum rates) leaves
+// nothing to spend: the host's pages get no visits, the others share the
+// budget. (Before the explicit check in bisect this came out right only
+// through a NaN comparison of demand/0.)
+func TestZeroRoom(t *testing.T) {
+	p := expProblem([]float64{1, 2, 0.5}, nil, 3, 100)
+	p.Limits = &Limits{Host: []int32{0, 0, -1}, Limit: []float64{0}}
+	if err := p.Prepare(); err != nil {
+		t.Fatal(err)
+	}
+	for _, plan := range PlanNames {
+		s, err := p.Solve(plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.F[0] != 0 || s.F[1] != 0 || math.Abs(s.F[2]-3) > 1e-9 {
+			t.Errorf("%s: rates %v, want [0 0 3]", plan, s.F)
+		}
+	}
+	q := expProblem([]float64{1, 2}, nil, 1, 100)
+	for k := q.Curves.Off[1]; k < q.Curves.Off[2]; k++ {
+		q.Curves.G[k] = 0 // page 1 never changed
+	}
+	q.MinRate = 1 // takes the whole budget
+	if err := q.Prepare(); err != nil {
+		t.Fatal(err)
+	}
+	s, err := q.Solve(PlanGU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.F[0] != 0 || s.F[1] != 1 {
+		t.Errorf("budget taken by the min rate: %v, want [0 1]", s.F)
+	}
+}

@@ -163,6 +163,9 @@ func solve(n int, budget float64, fixed []float64, active func(i int) bool, lim 
 // visited). ok is false when the demand stays ≤ target as μ → 0 (the
 // constraint does not bind). The μ returned has demand(μ) ≤ target.
 func bisect(demand func(float64) float64, target float64) (mu float64, ok bool) {
+	if !(target > 0) { // nothing to spend: no visit is affordable
+		return math.Inf(1), true
+	}
 	y := func(mu float64) float64 { return demand(mu)/target - 1 }
 	lo, hi := 1.0, 1.0
 	ylo, yhi := y(1), 0.0
