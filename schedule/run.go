@@ -55,6 +55,9 @@ type Result struct {
 	Budget  float64 // visits per second
 	MinRate float64
 	Hosts   int // hosts with a limit that have pages
+	// Unchanged counts the pages that never changed or have no usable
+	// estimate (Problem.Unchanged): they get MinRate.
+	Unchanged int
 
 	prob *Problem // prepared: predictions are computed when written
 }
@@ -113,6 +116,11 @@ func Plan(in *Input, opt Options) (*Result, error) {
 		return nil, err
 	}
 	res.prob = p
+	for i := range n {
+		if p.Unchanged(i) {
+			res.Unchanged++
+		}
+	}
 	fast := fastest(in.Lambda, 0.1)
 	for _, name := range names {
 		s, err := p.Solve(name)

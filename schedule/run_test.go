@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -81,5 +82,27 @@ func TestZeroRoom(t *testing.T) {
 	}
 	if s.F[0] != 0 || s.F[1] != 1 {
 		t.Errorf("budget taken by the min rate: %v, want [0 1]", s.F)
+	}
+}
+
+// Pages that never changed are counted and the plans table says what
+// they got.
+func TestPlanCountsUnchanged(t *testing.T) {
+	p := expProblem([]float64{1, 2}, nil, 0, 50)
+	for k := p.Curves.Off[1]; k < p.Curves.Off[2]; k++ {
+		p.Curves.G[k] = 0
+	}
+	in := &Input{IDs: []int64{1, 2}, Titles: []string{"a", "b"}, Note: []string{"", ""},
+		Curves: *p.Curves, Lambda: []float64{1, 0}, Unit: 3600, Source: "test"}
+	res, err := Plan(in, Options{Budget: 1.0 / 3600, MinRate: 0.1 / 3600, Sweep: []float64{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Unchanged != 1 {
+		t.Errorf("%d unchanged pages, want 1", res.Unchanged)
+	}
+	notes := strings.Join(res.Bundle().Tables[0].Notes, " ")
+	if !strings.Contains(notes, "1 of 2 pages never changed") || !strings.Contains(notes, "min rate, 2.4 visits/day") {
+		t.Errorf("notes: %s", notes)
 	}
 }

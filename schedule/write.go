@@ -163,6 +163,9 @@ func (r *Result) Bundle() *tables.Bundle {
 			{Name: "budget to the 10% fastest", Kind: tables.Percent, Doc: "share of the visits given to the 10 % of pages with the largest λ̂"},
 		},
 	}
+	if r.Unchanged > 0 {
+		plans.Notes = append(plans.Notes, fmt.Sprintf("%d of %d pages never changed or have no usable estimate (Ĝ ≡ 0 or λ̂ = 0): every plan but uniform gives them the min rate, %g visits/day.", r.Unchanged, len(in.IDs), PerDay(r.MinRate)))
+	}
 	for _, p := range r.Plans {
 		visited := 0
 		for _, f := range p.F {
