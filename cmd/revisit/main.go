@@ -107,6 +107,7 @@ Stages: ingest → replay → analyze → report; run does all of them.`,
 		newRunCmd(g),
 		newPoliciesCmd(g),
 		newMergeCmd(g),
+		newScheduleCmd(g),
 	)
 	return root
 }

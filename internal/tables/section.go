@@ -19,6 +19,7 @@ const (
 	SectionMethods    Section = 5 // method comparison and recommendation
 	SectionEstimates  Section = 6 // estimates vs truth (figures)
 	SectionPolicies   Section = 7 // policies, localized rates (NHPP), staleness
+	SectionSchedule   Section = 8 // revisit schedules from estimated distributions (revisit schedule)
 )
 
 // SectionInfo is a section with its title.
@@ -38,6 +39,7 @@ func SectionList() []SectionInfo {
 		{SectionMethods, "Method comparison"},
 		{SectionEstimates, "Estimates vs truth"},
 		{SectionPolicies, "Policies and NHPP"},
+		{SectionSchedule, "Revisit schedule"},
 		{SectionSimulation, "Simulation"},
 	}
 }

@@ -1,0 +1,242 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/revisit-dev/revisit/analysis"
+	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/internal/units"
+	"github.com/revisit-dev/revisit/schedule"
+)
+
+func newScheduleCmd(g *globals) *cobra.Command {
+	var (
+		budget, minRate, importance, hostLimits, method, sampler, unit, out string
+		plans                                                               []string
+		missing                                                             float64
+		validate                                                            string
+		seeds                                                               int
+		seed                                                                uint64
+		train                                                               float64
+		sweep                                                               []float64
+		noSweep                                                             bool
+	)
+	cmd := &cobra.Command{
+		Use:   "schedule (INPUT | --validate DATASET --sampler SPEC) --budget B[/d|/h] [-o OUT]",
+		Short: "Plan revisit rates from estimated update distributions under a visit budget",
+		Long: `schedule turns per-page update distributions into revisit rates f_i
+(visits per day) that maximise the importance-weighted freshness under a
+total budget Σ f_i ≤ B (docs/methods.md#schedule). A page visited every
+Δ = 1/f is fresh a fraction φ(Δ) = (1/Δ)∫₀^Δ (1 − G_U(t)) dt of the time.
+
+INPUT is
+  a replay or estimate output   Ĝ of each page from --method (default: the
+                                scenario's recommended method: M2 with ages,
+                                M4 for constant delays, M6 otherwise) for
+                                --sampler (default: the first in the file)
+  a dataset                     the true G_U of each page's intervals: the
+                                oracle plan
+
+PLANS (--plans, default all):
+  gu                  optimal for Ĝ (projected onto concave CDFs first)
+  cho-gm              Cho & Garcia-Molina's optimum for Poisson pages of rate λ̂
+  lambdacrawl         LambdaCrawl (Kolobov et al. 2019), harmonic staleness cost
+  lambdacrawl-binary  its binary-cost variant
+  proportional        f ∝ λ̂
+  uniform             the same rate for every page
+
+Pages that never changed (Ĝ ≡ 0, or no usable estimate) get --min-rate.
+--importance reads URL_ID<TAB>importance (the Bing trace's urlid_imp.txt)
+or id,weight CSV, keyed by the page's title/URL or id. --host-limits reads
+host,RATE lines (RATE as --budget) and caps Σ f_i over each host's pages
+(the host of a page whose title is a URL).
+
+OUT holds schedule.parquet and schedule.csv (one row per page and plan:
+visits per day, Δ, predicted freshness under Ĝ and under the Poisson model)
+and tables for revisit report (section "Revisit schedule").
+
+VALIDATION (--validate DATASET): the span of the dataset is cut at --train;
+for each of --seeds seeds a blind crawler (--sampler, replay's syntax;
+--method, default M4 for constant delays, M6 otherwise) replays every page's
+training window, the plans are computed from its estimates, and each plan's
+realised freshness is measured exactly on the true updates of the later
+window (uniform visit phase), with a 95 % interval over the seeds, next to
+the oracle plan made from the true G_U of that window.`,
+		Example: `  revisit schedule out/replay --budget 5000/d -o out/schedule
+  revisit schedule out/estimate --budget 200/h --importance urlid_imp.txt --min-rate 0.1/d -o out/schedule
+  revisit schedule ds --budget 5000/d --plans gu,cho-gm -o out/oracle
+  revisit schedule --validate ds --sampler const:24 --budget 500/d --seeds 5 -o out/validation`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if budget == "" {
+				return usagef("--budget is required (visits per day, or B/h)")
+			}
+			var opt schedule.Options
+			var err error
+			if opt.Budget, err = schedule.ParseRate(budget); err != nil || !(opt.Budget > 0) {
+				return usagef("--budget %q: want a rate > 0 such as 5000/d or 200/h", budget)
+			}
+			if opt.MinRate, err = schedule.ParseRate(minRate); err != nil {
+				return usagef("--min-rate: %v", err)
+			}
+			if opt.Plans, err = schedule.ParsePlans(plans); err != nil {
+				return usagef("--plans: %v", err)
+			}
+			if !(missing >= 0) {
+				return usagef("--missing-importance %g: want ≥ 0", missing)
+			}
+			opt.MissingWeight = missing
+			for _, m := range sweep {
+				if !(m > 0) || math.IsInf(m, 0) {
+					return usagef("--sweep %g: want multiples of the budget > 0", m)
+				}
+			}
+			opt.Sweep = sweep
+			if noSweep {
+				opt.Sweep = []float64{}
+			}
+			u, err := units.ParseUnit(unit)
+			if err != nil {
+				return usagef("--unit: %v", err)
+			}
+			if (validate == "") == (len(args) == 0) {
+				return usagef("give INPUT, or --validate DATASET (not both)")
+			}
+			if validate != "" && sampler == "" {
+				return usagef("--validate needs --sampler SPEC (the blind crawler)")
+			}
+			if !(train > 0 && train < 1) || seeds < 1 {
+				return usagef("--train must be in (0, 1) and --seeds ≥ 1")
+			}
+			if out != "" {
+				if err := analysis.CheckResults(out, "schedule"); err != nil {
+					return err
+				}
+			}
+			if importance != "" {
+				if opt.Importance, err = schedule.ReadImportance(importance); err != nil {
+					return fmt.Errorf("--importance: %w", err)
+				}
+			}
+			if hostLimits != "" {
+				if opt.HostLimits, err = schedule.ReadHostLimits(hostLimits); err != nil {
+					return fmt.Errorf("--host-limits: %w", err)
+				}
+			}
+			if validate != "" {
+				return runValidation(cmd, g, validate, out, schedule.ValidateOptions{
+					Options: opt, Sampler: sampler, Method: method, Train: train, Unit: u, Dataset: validate,
+					Seeds: seedList(seed, seeds),
+				})
+			}
+			var in *schedule.Input
+			if schedule.IsEstimates(args[0]) {
+				in, err = schedule.ReadEstimates(args[0], method, sampler)
+			} else {
+				if method != "" || sampler != "" {
+					return usagef("--method and --sampler apply to a replay or estimate output; %s is read as a dataset", args[0])
+				}
+				in, err = schedule.ReadTruth(args[0], u)
+			}
+			if err != nil {
+				return err
+			}
+			if !g.quiet {
+				fmt.Fprintf(os.Stderr, "schedule: %s, %s…\n", human.Count(int64(len(in.IDs)), "page", "pages"), in.Source)
+			}
+			res, err := schedule.Plan(in, opt)
+			if err != nil {
+				return err
+			}
+			b := res.Bundle()
+			w := cmd.OutOrStdout()
+			for _, t := range b.Tables {
+				printTable(w, t)
+			}
+			if len(b.Tables) > 0 {
+				fmt.Fprintln(w, "Source:", b.Tables[0].Source)
+			}
+			if out == "" {
+				return nil
+			}
+			err = analysis.WriteResults(out, "schedule", func(tmp string) error {
+				if err := res.Write(tmp); err != nil {
+					return fmt.Errorf("schedule: %w", err)
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			if !g.quiet {
+				fmt.Fprintf(os.Stderr, "schedule: wrote %s and %s under %s\n", schedule.ParquetFile, schedule.CSVFile, out)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&budget, "budget", "", "total visit rate B: visits per day, or B/h, B/d (required)")
+	f.StringSliceVar(&plans, "plans", nil, "plans to compute (comma-separated; default all: gu,cho-gm,lambdacrawl,lambdacrawl-binary,proportional,uniform)")
+	f.StringVar(&minRate, "min-rate", "0", "rate of pages that never changed (visits per day, or R/h)")
+	f.StringVar(&importance, "importance", "", "page importances: URL_ID<TAB>importance or id,weight lines (default: 1 for every page)")
+	f.Float64Var(&missing, "missing-importance", 1, "importance of pages the --importance file does not name")
+	f.StringVar(&hostLimits, "host-limits", "", "per-host limits: host,RATE lines (RATE as --budget)")
+	f.StringVar(&method, "method", "", "estimation method whose Ĝ is planned on (default: the scenario's recommended method; truth: the replay's true G_U; with --validate: M4 for constant delays, M6 otherwise)")
+	f.StringVar(&sampler, "sampler", "", "sampler of the replay or estimate output (default: the first in the file); with --validate, the blind crawler's (replay's syntax, required)")
+	f.StringVar(&unit, "unit", "h", "time unit of the intervals when INPUT is a dataset (s, min, h, d, w, y)")
+	f.Float64SliceVar(&sweep, "sweep", nil, "multiples of the budget for the freshness-vs-budget table; none given: 0.125,0.25,0.5,1,2,4,8")
+	f.BoolVar(&noSweep, "no-sweep", false, "skip the freshness-vs-budget table (each point solves every plan again)")
+	f.StringVar(&validate, "validate", "", "validate the plans on this dataset's true updates (see VALIDATION)")
+	f.IntVar(&seeds, "seeds", 1, "validation: number of replicate crawler seeds")
+	f.Uint64Var(&seed, "seed", 1, "validation: first seed (seeds are seed, seed+1, …)")
+	f.Float64Var(&train, "train", 0.5, "validation: fraction of the dataset's span used for training")
+	f.StringVarP(&out, "output", "o", "", "write schedule.parquet, schedule.csv and tables under this directory (replaces earlier schedule results there; refuses any other non-empty directory)")
+	return cmd
+}
+
+func seedList(first uint64, n int) []uint64 {
+	s := make([]uint64, n)
+	for i := range s {
+		s[i] = first + uint64(i)
+	}
+	return s
+}
+
+// runValidation is schedule --validate.
+func runValidation(cmd *cobra.Command, g *globals, dir, out string, opt schedule.ValidateOptions) error {
+	ds, err := dataset.Open(dir)
+	if err != nil {
+		return err
+	}
+	pages, err := ds.All()
+	if err != nil {
+		return err
+	}
+	if !g.quiet {
+		fmt.Fprintf(os.Stderr, "schedule: validating on %s, %d seeds…\n", human.Count(int64(len(pages)), "page", "pages"), len(opt.Seeds))
+	}
+	v, err := schedule.Validate(cmd.Context(), pages, opt)
+	if err != nil {
+		return err
+	}
+	b := v.Bundle()
+	w := cmd.OutOrStdout()
+	for _, t := range b.Tables {
+		printTable(w, t)
+		fmt.Fprintln(w, "Source:", t.Source)
+	}
+	if out == "" {
+		return nil
+	}
+	return analysis.WriteResults(out, "schedule", func(tmp string) error {
+		if err := b.Write(tmp); err != nil {
+			return fmt.Errorf("schedule: %w", err)
+		}
+		return nil
+	})
+}

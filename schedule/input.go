@@ -1,0 +1,334 @@
+package schedule
+
+// This file is the only one that knows the replay package: it reads the
+// per-page estimates of a replay or estimate output directory. When the
+// estimators move to their own package, only this file changes.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/revisit-dev/revisit/replay"
+)
+
+// Input is what a plan is made from: per page an id, a title (or URL), an
+// estimated age distribution Ĝ on knots and a Poisson rate λ̂, in one time
+// unit.
+type Input struct {
+	IDs    []int64
+	Titles []string
+	Curves Curves
+	Lambda []float64
+	// Note says, per page, why it has no usable estimate ("" if it has).
+	Note     []string
+	Unit     float64 // seconds per unit
+	UnitName string
+	// Source says where the distributions come from: "M4 estimates from
+	// the replay output out/replay (sampler const:24)", "true G_U of the
+	// dataset ds".
+	Source  string
+	Method  string
+	Sampler string
+}
+
+// rateMethods are the Poisson-rate baselines of the estimates, in the
+// order λ̂ is taken from them.
+var rateMethods = []string{replay.MethodAgeMLE, replay.MethodCho, replay.MethodPoissonMLE, replay.MethodNaive, replay.MethodMatloff}
+
+// recommended is SPEC §5's choice for a sampler given the methods its
+// rows have: ages observed → M2; constant Δ → M4 (M5 if only it); random
+// delays → M6.
+func recommended(have map[string]bool, constant bool) string {
+	switch {
+	case have[replay.MethodM2]:
+		return replay.MethodM2
+	case constant && have[replay.MethodM4]:
+		return replay.MethodM4
+	case constant && have[replay.MethodM5]:
+		return replay.MethodM5
+	case have[replay.MethodM6]:
+		return replay.MethodM6
+	}
+	return ""
+}
+
+// IsEstimates reports whether dir is a replay or estimate output.
+func IsEstimates(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, replay.EstimatesFile))
+	return err == nil
+}
+
+// ReadEstimates reads the Ĝ of every page of a replay or estimate output
+// dir for one sampler ("" : the first in the file) and one method ("":
+// the scenario's recommended method, see recommended; "truth" for the
+// replay's true G_U). λ̂ is the first defined Poisson-rate baseline of
+// the same sampler (rateMethods), else ĝ(0⁺) = max_k Ĝ(x_k)/x_k, the
+// initial slope of Ĝ's least concave majorant (1/E[U]). Knots x ≤ 0 are
+// dropped (G_U(0) = 0). A page whose estimate is undefined (NaN) or
+// missing gets Ĝ ≡ 0, λ̂ = 0 and a note: it is planned like a page that
+// never changed.
+func ReadEstimates(dir, method, sampler string) (*Input, error) {
+	unit, unitName, err := readUnit(dir)
+	if err != nil {
+		return nil, err
+	}
+	type page struct {
+		id      int64
+		title   string
+		x, g    []float64
+		rate    float64
+		rateBy  int
+		methods map[string]bool
+	}
+	in := &Input{Unit: unit, UnitName: unitName, Sampler: sampler, Method: method}
+	b := newCurveBuilder()
+	var cur *page
+	var first []replay.Estimate // rows of the first page, until the method is known
+	constant := false
+	finish := func(p *page) {
+		note := ""
+		if p.x == nil {
+			note = "no " + in.Method + " estimate"
+		}
+		x, g := p.x, p.g
+		if note == "" {
+			for _, v := range g {
+				if math.IsNaN(v) {
+					note = in.Method + " undefined"
+				}
+			}
+		}
+		if note == "" && len(x) == 0 {
+			note = "empty grid"
+		}
+		rate := p.rate
+		if note != "" {
+			x, g, rate = nil, nil, 0
+		} else if !(rate > 0) {
+			rate = 0
+			for k := range x {
+				rate = math.Max(rate, g[k]/x[k])
+			}
+		}
+		in.IDs = append(in.IDs, p.id)
+		in.Titles = append(in.Titles, p.title)
+		in.Note = append(in.Note, note)
+		in.Lambda = append(in.Lambda, rate)
+		b.add(x, g)
+	}
+	take := func(e *replay.Estimate) {
+		if cur == nil || cur.id != e.PageID {
+			if cur != nil {
+				finish(cur)
+			}
+			cur = &page{id: e.PageID, title: e.Title, rate: math.NaN(), rateBy: len(rateMethods)}
+		}
+		if e.Method == in.Method && e.Kind == "G" {
+			cur.x, cur.g = positive(e.CDF.X, e.CDF.P)
+		}
+		if k := slices.Index(rateMethods, e.Method); k >= 0 && k < cur.rateBy && e.Rate > 0 && !math.IsInf(e.Rate, 0) {
+			cur.rate, cur.rateBy = e.Rate, k
+		}
+	}
+	err = replay.EachEstimate(dir, func(e *replay.Estimate) error {
+		if in.Sampler == "" {
+			in.Sampler = e.Sampler
+		}
+		if e.Sampler != in.Sampler {
+			return nil
+		}
+		if in.Method == "" { // buffer the first page's rows to choose the method
+			if len(first) == 0 || first[0].PageID == e.PageID {
+				first = append(first, *e)
+				constant = e.Constant
+				return nil
+			}
+			have := map[string]bool{}
+			for _, r := range first {
+				if r.Kind == "G" {
+					have[r.Method] = true
+				}
+			}
+			in.Method = recommended(have, constant)
+			if in.Method == "" {
+				return fmt.Errorf("no method for G_U among the estimates of sampler %s (want M2, M4, M5 or M6; choose one with --method)", in.Sampler)
+			}
+			for i := range first {
+				take(&first[i])
+			}
+			first = nil
+		}
+		take(e)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("schedule: %s: %w", dir, err)
+	}
+	if in.Method == "" && len(first) > 0 { // a single page
+		have := map[string]bool{}
+		for _, r := range first {
+			if r.Kind == "G" {
+				have[r.Method] = true
+			}
+		}
+		if in.Method = recommended(have, constant); in.Method == "" {
+			return nil, fmt.Errorf("schedule: %s: no method for G_U among the estimates of sampler %s (choose one with --method)", dir, in.Sampler)
+		}
+		for i := range first {
+			take(&first[i])
+		}
+	}
+	if cur != nil {
+		finish(cur)
+	}
+	if len(in.IDs) == 0 {
+		return nil, fmt.Errorf("schedule: %s: no estimates for sampler %q", dir, in.Sampler)
+	}
+	usable := 0
+	for _, n := range in.Note {
+		if n == "" {
+			usable++
+		}
+	}
+	if usable == 0 {
+		return nil, fmt.Errorf("schedule: %s: none of the %d pages has a usable %s estimate of G_U for sampler %s (%s)", dir, len(in.IDs), in.Method, in.Sampler, in.Note[0])
+	}
+	in.Curves = b.curves()
+	in.Source = fmt.Sprintf("%s estimates of G_U from %s (sampler %s)", in.Method, dir, in.Sampler)
+	return in, nil
+}
+
+// readUnit reads the time unit from replay.json or estimate.json.
+func readUnit(dir string) (float64, string, error) {
+	for _, name := range []string{replay.MetaFile, replay.EstimateMetaFile} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return 0, "", fmt.Errorf("schedule: %w", err)
+		}
+		var m struct {
+			Unit     float64 `json:"unit"`
+			UnitName string  `json:"unit_name"`
+		}
+		if err := json.Unmarshal(b, &m); err != nil {
+			return 0, "", fmt.Errorf("schedule: %s: %w", filepath.Join(dir, name), err)
+		}
+		if !(m.Unit > 0) {
+			return 0, "", fmt.Errorf("schedule: %s: no time unit", filepath.Join(dir, name))
+		}
+		return m.Unit, m.UnitName, nil
+	}
+	return 0, "", fmt.Errorf("schedule: %s: neither %s nor %s: not a replay or estimate output", dir, replay.MetaFile, replay.EstimateMetaFile)
+}
+
+// positive keeps the knots x > 0 (and their values).
+func positive(x, g []float64) ([]float64, []float64) {
+	k := 0
+	for k < len(x) && !(x[k] > 0) {
+		k++
+	}
+	return x[k:], g[k:]
+}
+
+// crawler is a blind virtual crawler for Validate: replay's crawler and
+// estimators on one page's training window.
+type crawler struct {
+	s          replay.Sampler
+	method     string
+	rateMethod string
+}
+
+// newCrawler parses a sampler spec (replay's syntax; a relative spec is
+// scaled by the page's mean training interval, which a crawler could
+// only know approximately) and the method (""): M4 for constant delays,
+// M6 otherwise; λ̂ from cho (constant) or poisson-mle (random).
+func newCrawler(spec, method string) (*crawler, error) {
+	s, err := replay.ParseSampler(spec)
+	if err != nil {
+		return nil, err
+	}
+	c := &crawler{s: s, method: method, rateMethod: replay.MethodPoissonMLE}
+	if s.Constant() {
+		c.rateMethod = replay.MethodCho
+	}
+	if c.method == "" {
+		c.method = replay.MethodM6
+		if s.Constant() {
+			c.method = replay.MethodM4
+		}
+	}
+	if _, err := replay.ParseMethods([]string{c.method}); err != nil {
+		return nil, err
+	}
+	if !replay.Applicable(c.method, s) {
+		return nil, fmt.Errorf("method %s does not apply to sampler %s", c.method, spec)
+	}
+	return c, nil
+}
+
+// maxKnots bounds the grid of one crawl: x_max ≤ maxKnots·h.
+const maxKnots = 2000
+
+// crawl replays the crawler over update times t (units, t[0] = 0, the
+// window [0, t_last]) with r and returns Ĝ on its knots > 0 and λ̂ (the
+// rate baseline, else Ĝ's initial slope), or a note when there is no
+// estimate. The grid is blind to the truth: h = Δ for constant delays and
+// E[S]/4 otherwise, x_max = min(window, maxKnots·h).
+func (c *crawler) crawl(t []float64, r *rand.Rand) (x, g []float64, lambda float64, note string, err error) {
+	if len(t) < 2 {
+		return nil, nil, 0, "fewer than 2 updates in the training window", nil
+	}
+	s := c.s
+	if s.Relative {
+		if s, err = s.ForMean(t[len(t)-1] / float64(len(t)-1)); err != nil {
+			return nil, nil, 0, "", err
+		}
+	}
+	h := 1 / s.Rate / 4
+	if s.Constant() {
+		h = s.Delta
+	}
+	span := t[len(t)-1]
+	if span < h {
+		return nil, nil, 0, "training window shorter than the grid step", nil
+	}
+	cfg := replay.Config{Methods: []string{c.method, c.rateMethod, replay.MethodNaive}, H: h, XMax: math.Min(span, maxKnots*h)}
+	est, err := replay.ReplayTimes(t, s, r, cfg)
+	if err != nil {
+		return nil, nil, 0, "", err
+	}
+	lambda = math.NaN()
+	for _, e := range est {
+		switch {
+		case e.Method == c.method && e.Kind == "G":
+			x, g = positive(e.CDF.X, e.CDF.P)
+		case e.Method == c.rateMethod && e.Rate > 0 && !math.IsInf(e.Rate, 0):
+			lambda = e.Rate
+		case e.Method == replay.MethodNaive && math.IsNaN(lambda) && e.Rate > 0 && !math.IsInf(e.Rate, 0):
+			lambda = e.Rate
+		}
+	}
+	if len(x) == 0 {
+		return nil, nil, 0, c.method + " gave no estimate", nil
+	}
+	for _, v := range g {
+		if math.IsNaN(v) {
+			return nil, nil, 0, c.method + " undefined", nil
+		}
+	}
+	if !(lambda > 0) {
+		lambda = 0
+		for k := range x {
+			lambda = math.Max(lambda, g[k]/x[k])
+		}
+	}
+	return x, g, lambda, "", nil
+}

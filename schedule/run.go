@@ -1,0 +1,197 @@
+package schedule
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/revisit-dev/revisit/internal/units"
+)
+
+// Options configure Plan. Rates are in visits per second (ParseRate).
+type Options struct {
+	Budget  float64
+	Plans   []string // nil: PlanNames
+	MinRate float64
+	// Importance maps a page's title (or URL) or its decimal id to w_i;
+	// nil: 1 for every page. Pages it does not name get MissingWeight.
+	Importance    map[string]float64
+	MissingWeight float64
+	// HostLimits maps a host name (Host of the page's title) to its limit.
+	HostLimits map[string]float64
+	// Sweep are the multiples of the budget of the freshness-vs-budget
+	// table (nil: 1/8 … 8 by factors of 2; empty non-nil: none).
+	Sweep []float64
+}
+
+// PlanResult is one plan: its rates and mean predictions (per page
+// predictions are computed from the rates when written, Result.Predicted,
+// so that a plan costs 8 bytes per page).
+type PlanResult struct {
+	Name string
+	*Solution
+	// MeanG and MeanPoisson are the importance-weighted means.
+	MeanG, MeanPoisson float64
+	// FastShare is the share of the budget spent on the 10 % pages with
+	// the largest λ̂.
+	FastShare float64
+}
+
+// SweepPoint is the predicted freshness (under Ĝ) of each plan at one
+// budget.
+type SweepPoint struct {
+	Budget float64   // visits per second
+	Fresh  []float64 // per plan, in Result.Plans order
+}
+
+// Result is a computed schedule.
+type Result struct {
+	In      *Input
+	W       []float64 // importance per page
+	Plans   []PlanResult
+	Sweep   []SweepPoint
+	Budget  float64 // visits per second
+	MinRate float64
+	Hosts   int // hosts with a limit that have pages
+	// Unchanged counts the pages that never changed or have no usable
+	// estimate (Problem.Unchanged): they get MinRate.
+	Unchanged int
+
+	prob *Problem // prepared: predictions are computed when written
+}
+
+// Plan computes every plan for the input. It overwrites in.Curves (the
+// values become D, see ToD).
+func Plan(in *Input, opt Options) (*Result, error) {
+	names, err := ParsePlans(opt.Plans)
+	if err != nil {
+		return nil, err
+	}
+	if !(opt.Budget > 0) {
+		return nil, fmt.Errorf("schedule: budget %g visits/s: want > 0", opt.Budget)
+	}
+	n := len(in.IDs)
+	perUnit := in.Unit // visits per second → per unit
+	res := &Result{In: in, Budget: opt.Budget, MinRate: opt.MinRate}
+	if opt.Importance != nil {
+		res.W = make([]float64, n)
+		for i := range n {
+			w, ok := opt.Importance[in.Titles[i]]
+			if !ok {
+				w, ok = opt.Importance[strconv.FormatInt(in.IDs[i], 10)]
+			}
+			if !ok {
+				w = opt.MissingWeight
+			}
+			res.W[i] = w
+		}
+	}
+	p := &Problem{Curves: &in.Curves, Lambda: in.Lambda, W: res.W, Budget: opt.Budget * perUnit, MinRate: opt.MinRate * perUnit}
+	if opt.HostLimits != nil {
+		lim := &Limits{Host: make([]int32, n)}
+		index := map[string]int32{}
+		for i := range n {
+			lim.Host[i] = -1
+			h := Host(in.Titles[i])
+			l, ok := opt.HostLimits[h]
+			if h == "" || !ok {
+				continue
+			}
+			k, seen := index[h]
+			if !seen {
+				k = int32(len(lim.Limit))
+				index[h] = k
+				lim.Limit = append(lim.Limit, l*perUnit)
+			}
+			lim.Host[i] = k
+		}
+		res.Hosts = len(lim.Limit)
+		if res.Hosts > 0 {
+			p.Limits = lim
+		}
+	}
+	if err := p.Prepare(); err != nil {
+		return nil, err
+	}
+	res.prob = p
+	for i := range n {
+		if p.Unchanged(i) {
+			res.Unchanged++
+		}
+	}
+	fast := fastest(in.Lambda, 0.1)
+	for _, name := range names {
+		s, err := p.Solve(name)
+		if err != nil {
+			return nil, fmt.Errorf("schedule: plan %s: %w", name, err)
+		}
+		pr := PlanResult{Name: name, Solution: s}
+		var num, numP, den, fs float64
+		for i, f := range s.F {
+			g, po := p.Predicted(i, f)
+			w := p.w(i)
+			num += w * g
+			numP += w * po
+			den += w
+		}
+		for _, i := range fast {
+			fs += s.F[i]
+		}
+		pr.MeanG, pr.MeanPoisson = num/den, numP/den
+		pr.FastShare = fs / s.Used
+		res.Plans = append(res.Plans, pr)
+	}
+	sweep := opt.Sweep
+	if sweep == nil {
+		sweep = []float64{0.125, 0.25, 0.5, 1, 2, 4, 8}
+	}
+	for _, m := range sweep {
+		q := *p
+		q.Budget = p.Budget * m
+		pt := SweepPoint{Budget: opt.Budget * m}
+		for _, name := range names {
+			s, err := q.Solve(name)
+			if err != nil {
+				// A budget below the pages' minimum rates: no point.
+				pt.Fresh = append(pt.Fresh, math.NaN())
+				continue
+			}
+			pt.Fresh = append(pt.Fresh, meanFresh(&q, s.F))
+		}
+		res.Sweep = append(res.Sweep, pt)
+	}
+	return res, nil
+}
+
+// meanFresh is Σ w_i φ_i(f_i) / Σ w_i under Ĝ.
+func meanFresh(p *Problem, f []float64) float64 {
+	var num, den float64
+	for i := range f {
+		g, _ := p.Predicted(i, f[i])
+		num += p.w(i) * g
+		den += p.w(i)
+	}
+	return num / den
+}
+
+// fastest returns the indices of the ⌈q n⌉ largest λ̂ (ties by index).
+func fastest(lambda []float64, q float64) []int {
+	idx := make([]int, len(lambda))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(lambda[b], lambda[a]) })
+	k := int(math.Ceil(q * float64(len(lambda))))
+	return idx[:k]
+}
+
+// PerDay converts a rate in visits per second to visits per day.
+func PerDay(perSecond float64) float64 { return perSecond * units.Day }
+
+// Predicted is page i's freshness at rate f (per unit) under its Ĝ and
+// under the Poisson model with its λ̂.
+func (r *Result) Predicted(i int, f float64) (underG, underPoisson float64) {
+	return r.prob.Predicted(i, f)
+}

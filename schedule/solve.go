@@ -1,0 +1,286 @@
+package schedule
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+)
+
+// Limits are per-host politeness limits (Kolobov et al., SIGIR 2019):
+// Σ_{i ∈ host h} f_i ≤ Limit[h]. Host[i] is page i's host index into
+// Limit, or −1 for a page of no limited host.
+type Limits struct {
+	Host  []int32
+	Limit []float64
+}
+
+// rateFunc is a plan's rate of page i at multiplier ν > 0: the f_i that
+// satisfies its KKT condition (marginal value of a visit = ν), or 0 where
+// even the first visit is worth less. It must not increase with ν.
+type rateFunc func(i int, nu float64) float64
+
+// chunk is the number of pages summed by one task: partial sums are
+// added in chunk order, so results do not depend on the number of cores.
+const chunk = 1 << 14
+
+// parallel runs fn over [0, n) in chunks on up to GOMAXPROCS goroutines
+// and returns the partial results of the chunks in order.
+func parallel(n int, fn func(lo, hi int) float64) []float64 {
+	nc := (n + chunk - 1) / chunk
+	out := make([]float64, nc)
+	workers := min(runtime.GOMAXPROCS(0), nc)
+	if workers <= 1 {
+		for c := range nc {
+			out[c] = fn(c*chunk, min(n, (c+1)*chunk))
+		}
+		return out
+	}
+	var wg sync.WaitGroup
+	next := make(chan int, nc)
+	for c := range nc {
+		next <- c
+	}
+	close(next)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range next {
+				out[c] = fn(c*chunk, min(n, (c+1)*chunk))
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+func sum(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+
+// Solution is the result of a budget allocation.
+type Solution struct {
+	F  []float64 // visit rate per page, per unit of time
+	Mu float64   // the budget's multiplier μ (0: the budget is not binding)
+	// HostMu is each limited host's own multiplier λ_h: the host's pages
+	// run at max(μ, λ_h), so the host's limit binds where λ_h > μ.
+	HostMu []float64
+	Used   float64 // Σ f_i
+}
+
+// maxIter bounds the bisections; the relative width 2^−60 is reached long
+// before.
+const maxIter = 200
+
+// solve allocates the budget B over the pages active[i] (the others get
+// fixed[i]) by a multiplier: f_i = rate(i, max(μ, λ_{h(i)})), with μ the
+// smallest multiplier at which Σ f_i ≤ B (bisection on log μ), and λ_h the
+// smallest at which host h's pages fit its limit (found first, each by its
+// own bisection). This is the nested bisection "per host a multiplier ν_h
+// ≥ 0 on top of μ" with the inner level solved once: for a given μ the
+// host's KKT multiplier is ν_h = max(0, λ_h − μ), so the pages of host h
+// see μ + ν_h = max(μ, λ_h). fixed may be nil (all zero); its rates count
+// against B and against their hosts' limits.
+func solve(n int, budget float64, fixed []float64, active func(i int) bool, lim *Limits, rate rateFunc) (*Solution, error) {
+	if !(budget > 0) {
+		return nil, fmt.Errorf("schedule: budget %g: want > 0", budget)
+	}
+	sol := &Solution{F: make([]float64, n)}
+	fixedSum := 0.0
+	for i := range fixed {
+		fixedSum += fixed[i]
+	}
+	if fixedSum > budget {
+		return nil, fmt.Errorf("schedule: the minimum rate of the pages that never changed (%g in total) exceeds the budget %g", fixedSum, budget)
+	}
+	hostMu := []float64(nil)
+	if lim != nil {
+		var err error
+		hostMu, err = hostMultipliers(n, fixed, active, lim, rate)
+		if err != nil {
+			return nil, err
+		}
+		sol.HostMu = hostMu
+	}
+	nuOf := func(i int, mu float64) float64 {
+		if hostMu != nil {
+			if h := lim.Host[i]; h >= 0 {
+				return math.Max(mu, hostMu[h])
+			}
+		}
+		return mu
+	}
+	demand := func(mu float64) float64 {
+		return sum(parallel(n, func(lo, hi int) float64 {
+			s := 0.0
+			for i := lo; i < hi; i++ {
+				if active(i) {
+					s += rate(i, nuOf(i, mu))
+				}
+			}
+			return s
+		}))
+	}
+	rest := budget - fixedSum
+	mu, ok := bisect(demand, rest)
+	if !ok { // even μ → 0 fits: the budget does not bind (host limits or no changes)
+		mu = 0
+	}
+	sol.Mu = mu
+	used := parallel(n, func(lo, hi int) float64 {
+		s := 0.0
+		for i := lo; i < hi; i++ {
+			f := 0.0
+			if fixed != nil {
+				f = fixed[i]
+			}
+			if active(i) {
+				f = rate(i, nuOf(i, math.Max(mu, math.SmallestNonzeroFloat64)))
+				if math.IsInf(f, 1) { // μ = 0 and the page is not limited: cannot happen when ok is false
+					f = 0
+				}
+			}
+			sol.F[i] = f
+			s += f
+		}
+		return s
+	})
+	sol.Used = sum(used)
+	return sol, nil
+}
+
+// bisect finds the smallest μ > 0 with demand(μ) ≤ target (to a
+// relative 1e-13 in μ, or the demand within 1e-13 of target) for a
+// non-increasing demand: bracketing from 1 by factors of 16, then the
+// Illinois variant of regula falsi on (ln μ, demand/target − 1), which
+// keeps the bracket of bisection and converges superlinearly where the
+// demand is smooth (between the kinks where a page starts or stops being
+// visited). ok is false when the demand stays ≤ target as μ → 0 (the
+// constraint does not bind). The μ returned has demand(μ) ≤ target.
+func bisect(demand func(float64) float64, target float64) (mu float64, ok bool) {
+	if !(target > 0) { // nothing to spend: no visit is affordable
+		return math.Inf(1), true
+	}
+	y := func(mu float64) float64 { return demand(mu)/target - 1 }
+	lo, hi := 1.0, 1.0
+	ylo, yhi := y(1), 0.0
+	if ylo > 0 {
+		yhi = ylo
+		for i := 0; yhi > 0; i++ {
+			if i > 300 || math.IsInf(hi, 1) {
+				return math.Inf(1), true
+			}
+			lo, ylo = hi, yhi
+			hi *= 16
+			yhi = y(hi)
+		}
+	} else {
+		yhi = ylo
+		for i := 0; ylo <= 0; i++ {
+			if i > 300 || lo == 0 {
+				return 0, false
+			}
+			hi, yhi = lo, ylo
+			lo /= 16
+			ylo = y(lo)
+		}
+	}
+	// Invariant: y(lo) > 0 ≥ y(hi).
+	a, b := math.Log(lo), math.Log(hi)
+	side := 0
+	trueHi := yhi // yhi may be halved (Illinois); the test needs y(hi)
+	for range maxIter {
+		if hi-lo <= 1e-13*hi || trueHi > -1e-13 {
+			break
+		}
+		m := b - yhi*(b-a)/(yhi-ylo) // secant on (ln μ, y)
+		if !(m > a && m < b) || math.IsInf(ylo, 0) {
+			m = (a + b) / 2
+		}
+		mid := math.Exp(m)
+		if !(mid > lo && mid < hi) {
+			mid = math.Sqrt(lo * hi)
+			m = math.Log(mid)
+			if !(mid > lo && mid < hi) {
+				break
+			}
+		}
+		ym := y(mid)
+		if ym > 0 {
+			lo, a, ylo = mid, m, ym
+			if side == -1 {
+				yhi /= 2 // Illinois: halve the stale end
+			}
+			side = -1
+		} else {
+			hi, b, yhi, trueHi = mid, m, ym, ym
+			if side == 1 {
+				ylo /= 2
+			}
+			side = 1
+		}
+	}
+	return hi, true
+}
+
+// hostMultipliers finds, for each limited host h, the smallest λ_h with
+// Σ_{i ∈ h, active} rate(i, λ_h) ≤ Limit[h] − Σ_{i ∈ h} fixed_i (0 when the
+// host never reaches its limit).
+func hostMultipliers(n int, fixed []float64, active func(i int) bool, lim *Limits, rate rateFunc) ([]float64, error) {
+	if len(lim.Host) != n {
+		return nil, fmt.Errorf("schedule: host limits for %d pages, want %d", len(lim.Host), n)
+	}
+	nh := len(lim.Limit)
+	// Pages of each host, by a counting sort.
+	start := make([]int, nh+1)
+	for _, h := range lim.Host {
+		if h >= 0 {
+			if int(h) >= nh {
+				return nil, fmt.Errorf("schedule: host index %d, only %d limits", h, nh)
+			}
+			start[h+1]++
+		}
+	}
+	for h := range nh {
+		start[h+1] += start[h]
+	}
+	pages := make([]int32, start[nh])
+	pos := append([]int(nil), start[:nh]...)
+	for i, h := range lim.Host {
+		if h >= 0 {
+			pages[pos[h]] = int32(i)
+			pos[h]++
+		}
+	}
+	out := make([]float64, nh)
+	for h := range nh {
+		room := lim.Limit[h]
+		for _, i := range pages[start[h]:start[h+1]] {
+			if fixed != nil {
+				room -= fixed[i]
+			}
+		}
+		if room < 0 {
+			return nil, fmt.Errorf("schedule: host %d: the minimum rates of its pages exceed its limit %g", h, lim.Limit[h])
+		}
+		ps := pages[start[h]:start[h+1]]
+		mu, ok := bisect(func(mu float64) float64 {
+			s := 0.0
+			for _, i := range ps {
+				if active(int(i)) {
+					s += rate(int(i), mu)
+				}
+			}
+			return s
+		}, room)
+		if ok {
+			out[h] = mu
+		}
+	}
+	return out, nil
+}
