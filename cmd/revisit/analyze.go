@@ -155,6 +155,9 @@ the full analysis.`,
 				if !g.quiet {
 					opt.Log = os.Stderr
 				}
+				if err := checkResults("analyze", opt.Out, analysis.ShardKind); err != nil {
+					return err
+				}
 				if err := analysis.RunShard(cmd.Context(), opt, sp); err != nil {
 					return err
 				}
@@ -234,6 +237,9 @@ func runAnalyze(ctx context.Context, g *globals, opt *analysis.Options, args []s
 	}
 	if !g.quiet {
 		opt.Log = os.Stderr
+	}
+	if err := checkResults("analyze", opt.Out, "analysis"); err != nil {
+		return nil, err // before reading the dataset
 	}
 	return analysis.Run(ctx, *opt)
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -12,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/ingest/visits"
-	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/units"
@@ -120,8 +118,8 @@ tables and figures; docs/scale-out.md).`,
 				return usagef("estimate: -o OUT is required")
 			}
 			// refuse a wrong -o before reading the logs (exit 2)
-			if err := atomicdir.CheckReplaceable(filepath.Clean(opt.Out), replay.EstimateMetaFile, "estimate output"); err != nil {
-				return usagef("estimate: %v", err)
+			if err := checkOutput("estimate", opt.Out, replay.EstimateMetaFile, "estimate output"); err != nil {
+				return err
 			}
 			opt.Recover = !noRecover
 			opt.Version = version

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/ingest/source"
 	"github.com/revisit-dev/revisit/internal/progress"
@@ -144,6 +145,9 @@ out, naming the flag ("1,063 pages below --min-updates 2").`,
 			if jobs < 1 {
 				return usagef("ingest: --jobs must be at least 1")
 			}
+			if err := checkOutput("ingest", out, dataset.ManifestFile, "dataset"); err != nil {
+				return err // before reading any input
+			}
 			if jobs > 1 && len(args) > 1 {
 				if opt.Parts > 0 {
 					return usagef("ingest: --jobs and --parts exclude each other (each job writes one dataset; they are joined file by file)")
@@ -161,7 +165,7 @@ out, naming the flag ("1,063 pages below --min-updates 2").`,
 					return usagef("ingest: %v", oe.Err)
 				}
 				if errors.Is(err, context.Canceled) {
-					return fmt.Errorf("ingest: interrupted; nothing written to %s", out)
+					return fmt.Errorf("ingest: nothing written to %s: %w", out, err)
 				}
 				return fmt.Errorf("ingest: %w (nothing written to %s)", err, out)
 			}

@@ -103,7 +103,7 @@ func ingestParallel(ctx context.Context, cmd *cobra.Command, quiet bool, inputs 
 	}
 	wg.Wait()
 	if cmd.Context().Err() != nil { // Ctrl-C or SIGTERM
-		return fmt.Errorf("ingest: interrupted; nothing written to %s", out)
+		return fmt.Errorf("ingest: nothing written to %s: %w", out, context.Canceled)
 	}
 	for i, err := range errs { // the first real failure; the others were stopped because of it
 		if err == nil || errors.Is(err, context.Canceled) {

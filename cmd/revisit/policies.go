@@ -115,7 +115,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 			opt.SampleSizes, opt.NoSweeps = samples, noSweeps
 
 			if out != "" {
-				if err := analysis.CheckResults(out, "policies"); err != nil {
+				if err := checkResults("policies", out, "policies"); err != nil {
 					return err
 				}
 			}

@@ -119,6 +119,9 @@ and memory independent of the visits (well under 1 GiB in all).`,
 			if _, _, err := opt.Validate(); err != nil {
 				return usagef("replay: %v", err)
 			}
+			if err := checkOutput("replay", opt.Out, replay.MetaFile, "replay output"); err != nil {
+				return err // before reading the dataset
+			}
 			var bar *progressbar.ProgressBar
 			switch {
 			case g.quiet:

@@ -40,6 +40,9 @@ directory is left alone.`,
 			if out == "" {
 				return usagef("report: -o REPORT_DIR is required")
 			}
+			if err := checkResults("report", out, "report"); err != nil {
+				return err // the marker reports.Write looks for: .revisit-report
+			}
 			var bs []*tables.Bundle
 			for _, dir := range args {
 				st, err := os.Stat(dir)
