@@ -162,7 +162,7 @@ the full analysis.`,
 					return err
 				}
 				if !g.quiet {
-					fmt.Fprintf(out, "wrote shard %s of the analysis to %s (combine the shards with 'revisit merge analysis')\n", sp, opt.Out)
+					fmt.Fprintf(out, "wrote shard %s of the analysis to %s (combine the shards with 'revisit merge analysis')\n", sp, human.Path(opt.Out))
 				}
 				return nil
 			}
@@ -177,13 +177,13 @@ the full analysis.`,
 				switch t.ID {
 				case "top_pages", "tail_fits_aggregate", "tail_fits_top", "poisson_screen", "screen_closest", "method_errors", "recommendation":
 					if len(t.Rows) > 0 {
-						if err := analysis.Fprint(out, t); err != nil {
+						if err := printSafe(out, func(w io.Writer) error { return analysis.Fprint(w, t) }); err != nil {
 							return err
 						}
 					}
 				}
 			}
-			fmt.Fprintf(out, "wrote %s (tables/, figures/, csv/, page_stats.parquet/.csv)\n", opt.Out)
+			fmt.Fprintf(out, "wrote %s (tables/, figures/, csv/, page_stats.parquet/.csv)\n", human.Path(opt.Out))
 			return nil
 		},
 	}

@@ -156,9 +156,9 @@ tables and figures; docs/scale-out.md).`,
 
 // printEstimateSummary prints what estimate read and concluded.
 func printEstimateSummary(w io.Writer, m *replay.EstimateMeta, out string) {
-	fmt.Fprintf(w, "estimated %s (%s with constant delays) from %s of %s in %s → %s/%s (%s)\n",
+	fmt.Fprintf(w, "estimated %s (%s with constant delays) from %s of %s in %s → %s (%s)\n",
 		human.Count(int64(m.Estimated), "URL", "URLs"), human.Comma(int64(m.Constant)), human.Count(m.Captures, "capture", "captures"),
-		human.Count(m.URLs, "URL", "URLs"), human.Count(int64(len(m.Inputs)), "input", "inputs"), out, replay.EstimatesFile, human.Count(m.Rows, "row", "rows"))
+		human.Count(m.URLs, "URL", "URLs"), human.Count(int64(len(m.Inputs)), "input", "inputs"), human.Path(out+"/"+replay.EstimatesFile), human.Count(m.Rows, "row", "rows"))
 	if m.Bad > 0 {
 		fmt.Fprintf(w, "  skipped %s (--skip-bad; per input in %s)\n", human.Count(m.Bad, "bad line", "bad lines"), replay.EstimateMetaFile)
 	}

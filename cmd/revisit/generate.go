@@ -150,9 +150,9 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
 						size += " (" + human.ByteRate(sum.Bytes, sum.Elapsed) + ")"
 					}
 				}
-				where := sum.Out
+				where := human.Path(sum.Out)
 				if sum.Truth != "" {
-					where += ", truth " + sum.Truth
+					where += ", truth " + human.Path(sum.Truth)
 				}
 				fmt.Fprintf(os.Stderr, "generate: %s pages, %s revisions, %s updates (%s same-second revisions collapsed)%s in %s → %s\n",
 					human.Comma(sum.Pages), human.Comma(sum.Revisions), human.Comma(sum.Updates),

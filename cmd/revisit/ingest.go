@@ -16,6 +16,7 @@ import (
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/ingest/source"
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/progress"
 	"github.com/revisit-dev/revisit/pipeline"
 )
@@ -170,7 +171,7 @@ out, naming the flag ("1,063 pages below --min-updates 2").`,
 				return fmt.Errorf("ingest: %w (nothing written to %s)", err, out)
 			}
 			if !g.quiet {
-				fmt.Fprint(cmd.OutOrStdout(), sum.String())
+				fmt.Fprint(cmd.OutOrStdout(), human.Text(sum.String()))
 			}
 			return nil
 		},
@@ -364,7 +365,7 @@ func badRecordPrinter(quiet bool) func(*source.ParseError) {
 		if quiet || shown > maxBadShown {
 			return
 		}
-		fmt.Fprintln(os.Stderr, "revisit: skipped:", e)
+		fmt.Fprintln(os.Stderr, human.Text("revisit: skipped: "+e.Error()))
 		if shown == maxBadShown {
 			fmt.Fprintf(os.Stderr, "revisit: (only the first %d skipped records are shown; the summary counts all)\n", maxBadShown)
 		}

@@ -138,7 +138,7 @@ func ingestParallel(ctx context.Context, cmd *cobra.Command, quiet bool, inputs 
 		c := m.Counts
 		fmt.Fprintf(cmd.OutOrStdout(), "ingested %s inputs in %d parallel processes in %s: %s pages kept of %s, %s revisions read → %s updates → %s\n",
 			human.Comma(int64(len(inputs))), min(jobs, len(inputs)), time.Since(start).Round(time.Millisecond),
-			human.Comma(c.PagesKept), human.Comma(c.PagesRead), human.Comma(c.RevisionsRead), human.Comma(c.Updates), out)
+			human.Comma(c.PagesKept), human.Comma(c.PagesRead), human.Comma(c.RevisionsRead), human.Comma(c.Updates), human.Path(out))
 		// What was left out, by reason, as one ingest says it (the
 		// children are quiet; the counts are the joined manifest's).
 		for _, k := range slices.Sorted(maps.Keys(c.Skipped)) {

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -110,7 +111,19 @@ func usageIf[E error](name string, err error) error {
 
 // logLine prints one progress line on standard error: the Log of the
 // options of replay, estimate, simulate and report when not -q.
-func logLine(format string, a ...any) { fmt.Fprintf(os.Stderr, format+"\n", a...) }
+func logLine(format string, a ...any) { fmt.Fprintln(os.Stderr, human.Text(fmt.Sprintf(format, a...))) }
+
+// printSafe writes what print writes to w with its control characters
+// escaped (human.Text): tables and summaries that hold page titles, file
+// names or URLs from the input.
+func printSafe(w io.Writer, print func(io.Writer) error) error {
+	var b strings.Builder
+	err := print(&b)
+	if _, werr := io.WriteString(w, human.Text(b.String())); err == nil {
+		err = werr
+	}
+	return err
+}
 
 // globals are the flags every subcommand shares.
 type globals struct {

@@ -97,7 +97,7 @@ atomically, like every output.`,
 					return fmt.Errorf("merge: %w", err)
 				}
 				if !g.quiet {
-					fmt.Fprintf(cmd.OutOrStdout(), "merged %d analysis shards → %s\n", len(args)-1, out)
+					fmt.Fprintf(cmd.OutOrStdout(), "merged %d analysis shards → %s\n", len(args)-1, human.Path(out))
 				}
 				return nil
 			case "estimate":
@@ -126,7 +126,7 @@ atomically, like every output.`,
 					return usageIf[*dataset.CombineError]("merge", err)
 				}
 				if !g.quiet {
-					fmt.Fprintf(cmd.OutOrStdout(), "combined %d datasets → %s (%s, %s)\n", len(args)-1, out, human.Count(m.Counts.PagesKept, "page", "pages"), human.Count(m.Counts.Updates, "update", "updates"))
+					fmt.Fprintf(cmd.OutOrStdout(), "combined %d datasets → %s (%s, %s)\n", len(args)-1, human.Path(out), human.Count(m.Counts.PagesKept, "page", "pages"), human.Count(m.Counts.Updates, "update", "updates"))
 				}
 				return nil
 			default:

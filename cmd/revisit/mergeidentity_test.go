@@ -27,7 +27,9 @@ func TestMergeRefusesShardsOfAnotherDatasetAtTheSamePath(t *testing.T) {
 		}
 	}
 	p := func(s string) string { return filepath.Join(dir, s) }
-	replayShard := func(i int, out string) { run("replay", ds, "--top", "0", "--shard", fmt.Sprintf("%d/3", i), "-o", p(out)) }
+	replayShard := func(i int, out string) {
+		run("replay", ds, "--top", "0", "--shard", fmt.Sprintf("%d/3", i), "-o", p(out))
+	}
 	analyzeShard := func(i int, out string) {
 		run("analyze", ds, "--reps", "19", "--screen-updates", "5", "--shard", fmt.Sprintf("%d/3", i), "-o", p(out))
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/reports"
 )
@@ -71,7 +72,7 @@ directory is left alone.`,
 			}
 			if !g.quiet {
 				printFindings(os.Stderr, b)
-				fmt.Fprintf(os.Stderr, "report: %d tables, %d figures → %s\n", len(b.Tables), len(b.Figures), filepath.Join(out, "index.html"))
+				fmt.Fprintf(os.Stderr, "report: %d tables, %d figures → %s\n", len(b.Tables), len(b.Figures), human.Path(filepath.Join(out, "index.html")))
 			}
 			return nil
 		},
@@ -90,6 +91,6 @@ func printFindings(w io.Writer, b *tables.Bundle) {
 	}
 	fmt.Fprintln(w, "Findings:")
 	for _, s := range h {
-		fmt.Fprintln(w, "  - "+s)
+		fmt.Fprintln(w, human.Text("  - "+s))
 	}
 }

@@ -82,7 +82,7 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 					return fmt.Errorf("simulate: %w", err)
 				}
 				if !g.quiet {
-					fmt.Fprintf(os.Stderr, "simulate: %d tables and %d figures → %s\n", len(b.Tables), len(b.Figures), out)
+					fmt.Fprintf(os.Stderr, "simulate: %d tables and %d figures → %s\n", len(b.Tables), len(b.Figures), human.Path(out))
 				}
 			}
 			return nil
