@@ -250,3 +250,31 @@ func TestIngestJobsBlamesTheFailedInput(t *testing.T) {
 		t.Errorf("error %q: want it to name in1.csv (the bad input), not in0.csv", err)
 	}
 }
+
+// A worker process that cannot be started (here: its program is missing;
+// under a low ulimit -v, fork or exec fails the same way) is one line on
+// stderr and exit 3, not a silent fallback or a runtime dump; a low
+// address-space limit is named in it.
+func TestSupervisorCannotStartChild(t *testing.T) {
+	r, w, _ := os.Pipe()
+	saved := os.Stderr
+	os.Stderr = w
+	code, ok := runSupervised(exec.Command(filepath.Join(t.TempDir(), "no-such-revisit")))
+	os.Stderr = saved
+	w.Close()
+	var out bytes.Buffer
+	out.ReadFrom(r)
+	msg := out.String()
+	if ok || code != exitInternal {
+		t.Errorf("child not started: code %d ok %v, want %d and false", code, ok, exitInternal)
+	}
+	if strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "cannot start the worker process") || !strings.Contains(msg, "Exit code 3") {
+		t.Errorf("want one line saying the worker could not start, got %q", msg)
+	}
+	if h := limitHintFor(900 << 20); !strings.Contains(h, "ulimit -v") || !strings.Contains(h, "900 MiB") {
+		t.Errorf("hint under a 900 MiB limit: %q", h)
+	}
+	if h := limitHintFor(^uint64(0)); h != "" {
+		t.Errorf("hint without a limit: %q", h)
+	}
+}

@@ -111,7 +111,11 @@ func limitHint() string {
 	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &rl); err != nil {
 		return ""
 	}
-	cur := uint64(rl.Cur) // int64 on some systems; RLIM_INFINITY is huge on all
+	return limitHintFor(uint64(rl.Cur)) // int64 on some systems; RLIM_INFINITY is huge on all
+}
+
+// limitHintFor is limitHint for the address-space limit cur, in bytes.
+func limitHintFor(cur uint64) string {
 	if cur >= minAddressSpace {
 		return ""
 	}
