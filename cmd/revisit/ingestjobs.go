@@ -84,7 +84,7 @@ func ingestParallel(ctx context.Context, cmd *cobra.Command, quiet bool, inputs 
 			args := append(append([]string{"-q", "ingest", "-o", parts[i]}, flags...), "--", in) // -- : an input named -x is not a flag
 			c := exec.CommandContext(ctx, self, args...)
 			c.Stdin, c.Stdout, c.Stderr = nil, io.Discard, os.Stderr
-			c.Env = append(os.Environ(), supervisedEnv+"=1") // the child does the work itself
+			c.Env = append(os.Environ(), supervisedEnv+"=1", jobChildEnv+"=1") // the child does the work itself
 			c.Cancel = func() error { return c.Process.Signal(syscall.SIGTERM) }
 			c.WaitDelay = 10 * time.Second
 			stopWithParent(c) // kill -9 of this process stops the children too

@@ -220,7 +220,9 @@ func execute(args []string) int {
 		if !errors.Is(err, context.Canceled) {
 			fmt.Fprintln(os.Stderr, human.Text("revisit: "+err.Error()))
 		}
-		fmt.Fprintln(os.Stderr, interruptedLine(cmd, s))
+		if os.Getenv(jobChildEnv) == "" { // ingest --jobs says it once for its children
+			fmt.Fprintln(os.Stderr, interruptedLine(cmd, s))
+		}
 		return 128 + int(s)
 	}
 	code := exitCode(err)
@@ -236,6 +238,10 @@ func execute(args []string) int {
 	}
 	return code
 }
+
+// jobChildEnv is set in the environment of the child ingests of ingest
+// --jobs.
+const jobChildEnv = "REVISIT_INGEST_JOB"
 
 // signalNames are the signals that interrupt a command, as the user knows
 // them.

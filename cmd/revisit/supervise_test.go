@@ -177,6 +177,9 @@ func TestSIGHUPCancelsIngestJobs(t *testing.T) {
 			t.Errorf("left behind after SIGHUP: %s", e.Name())
 		}
 	}
+	if n := strings.Count(stderr.String(), "interrupted by"); n != 1 {
+		t.Errorf("%d lines say the ingest was interrupted, want 1 (not one per child)", n)
+	}
 	t.Logf("stderr: %s", stderr.String())
 }
 
