@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/replay"
 )
 
 // readmeExitCodes reads the exit-code table of README.md (the rows
@@ -198,5 +201,23 @@ func TestRefusedOutputExitCode(t *testing.T) {
 				t.Errorf("the user's file changed: %q", b)
 			}
 		})
+	}
+}
+
+// An output another revisit process is writing (its lock is held) is a
+// refused output too: exit 2, without the pointer to --help.
+func TestBusyOutputExitCode(t *testing.T) {
+	want := readmeCode(t, "refused output")
+	dir := t.TempDir()
+	refusalFixtures(t, dir)
+	out := filepath.Join(dir, "busy")
+	held, err := atomicdir.Create(out, replay.MetaFile, "replay output") // as another replay writing it
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Abort()
+	code, msg := stderrOf(t, "-q", "replay", filepath.Join(dir, "ds"), "--top", "3", "-o", out)
+	if code != want || !strings.Contains(msg, "another revisit process") || strings.Contains(msg, "--help") {
+		t.Errorf("replay into an output being written: exit %d, want %d; stderr: %s", code, want, msg)
 	}
 }
