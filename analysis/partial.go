@@ -56,6 +56,9 @@ type Partial struct {
 	Bins               map[int]int64  // intervals per survival bin
 	PageErrors         []PosPageError // errors of the shard's estimates, by replay row
 	ReplaySource       string
+	// DatasetID is the dataset's dataset.Reader.Identity: shards of one
+	// analysis read the same dataset, not only the same path.
+	DatasetID string
 }
 
 // PartialOptions are the options a Partial was computed with; shards of
@@ -273,6 +276,10 @@ func RunShard(ctx context.Context, opt Options, sp shard.Spec) error {
 	if err != nil {
 		return err
 	}
+	dsID, err := r.Identity()
+	if err != nil {
+		return err
+	}
 	return WriteResults(opt.Out, ShardKind, func(tmp string) error {
 		f, err := os.Create(filepath.Join(tmp, ShardStatFile))
 		if err != nil {
@@ -294,6 +301,7 @@ func RunShard(ctx context.Context, opt Options, sp shard.Spec) error {
 		if err := f.Close(); err != nil {
 			return fmt.Errorf("analyze: %w", err)
 		}
+		p.DatasetID = dsID
 		return writeGob(filepath.Join(tmp, PartialFile), p)
 	})
 }
@@ -349,6 +357,12 @@ func MergeShards(ctx context.Context, dirs []string, out string, estimates func(
 		var err error
 		if parts[i], err = ReadPartial(d); err != nil {
 			return nil, err
+		}
+	}
+	for i, p := range parts {
+		if p.DatasetID != parts[0].DatasetID {
+			return nil, &MergeError{fmt.Errorf("merge: shard %s (%s) and shard %s (%s) were analyzed from different datasets at %s (identity %.12s… ≠ %.12s…: the dataset was written again between them): analyze every shard from the same dataset",
+				parts[0].Shard, dirs[0], p.Shard, dirs[i], p.Opt.Dataset, parts[0].DatasetID, p.DatasetID)}
 		}
 	}
 	m, err := MergePartials(parts)

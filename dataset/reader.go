@@ -28,9 +28,17 @@ func Open(dir string) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, err := filepath.Glob(filepath.Join(dir, "pages-*.parquet"))
+	// The part files by name, not filepath.Glob(dir/pages-*.parquet): a
+	// directory name holding [ or * is not a pattern.
+	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("dataset %s: %w", dir, err)
+	}
+	var files []string
+	for _, e := range ents {
+		if ok, _ := filepath.Match("pages-*.parquet", e.Name()); ok {
+			files = append(files, filepath.Join(dir, e.Name()))
+		}
 	}
 	sort.Strings(files)
 	if p := filepath.Join(dir, PagesFile); fileExists(p) {

@@ -28,6 +28,9 @@ type ShardInfo struct {
 	N     int         `json:"n"`
 	Read  int64       `json:"read"`  // pages of this shard read from the dataset
 	Pages []ShardPage `json:"pages"` // pages replayed, in the order of estimates.parquet
+	// DatasetID is the dataset's dataset.Reader.Identity: shards of one
+	// replay read the same dataset, not only the same path.
+	DatasetID string `json:"dataset_id,omitempty"`
 }
 
 // ShardPage is one page a shard replayed.
@@ -119,6 +122,12 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 	}
 	if _, err := shardOrder(dirs, ids, "replay", func(k int) error { return sameReplay(m0, metas[k]) }); err != nil {
 		return nil, err
+	}
+	for k, info := range infos {
+		if info.DatasetID != infos[0].DatasetID {
+			return nil, &MergeError{fmt.Errorf("merge: shard %s (%s) and shard %s (%s) were replayed from different datasets at %s (identity %.12s… ≠ %.12s…: the dataset was written again between them): replay every shard from the same dataset",
+				infos[0].Shard, dirs[0], info.Shard, dirs[k], m0.Dataset, infos[0].DatasetID, info.DatasetID)}
+		}
 	}
 	if f := obsFormat(m0); f != "" {
 		// replay.json would name logs the merge does not write

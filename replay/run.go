@@ -251,6 +251,12 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	if err != nil {
 		return nil, err
 	}
+	var dsID string // ShardInfo.DatasetID
+	if opt.Shard.Sharded() {
+		if dsID, err = ds.Identity(); err != nil {
+			return nil, err
+		}
+	}
 	out, err := atomicdir.Create(opt.Out, MetaFile, "replay output")
 	if err != nil {
 		return nil, err
@@ -543,7 +549,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		for i, reasons := range jobSkips {
 			sent[i].Skips = reasons
 		}
-		info := &ShardInfo{Tool: "revisit", Shard: opt.Shard.String(), I: opt.Shard.I, N: opt.Shard.N, Read: owned, Pages: sent}
+		info := &ShardInfo{Tool: "revisit", Shard: opt.Shard.String(), I: opt.Shard.I, N: opt.Shard.N, Read: owned, Pages: sent, DatasetID: dsID}
 		if err := writeJSON(tmp, ShardFile, info, false); err != nil {
 			return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
 		}

@@ -155,11 +155,14 @@ the full analysis.`,
 				if !g.quiet {
 					opt.Log = os.Stderr
 				}
+				if err := checkResults("analyze", opt.Out, analysis.ShardKind); err != nil {
+					return err
+				}
 				if err := analysis.RunShard(cmd.Context(), opt, sp); err != nil {
 					return err
 				}
 				if !g.quiet {
-					fmt.Fprintf(out, "wrote shard %s of the analysis to %s (combine the shards with 'revisit merge analysis')\n", sp, opt.Out)
+					fmt.Fprintf(out, "wrote shard %s of the analysis to %s (combine the shards with 'revisit merge analysis')\n", sp, human.Path(opt.Out))
 				}
 				return nil
 			}
@@ -174,13 +177,13 @@ the full analysis.`,
 				switch t.ID {
 				case "top_pages", "tail_fits_aggregate", "tail_fits_top", "poisson_screen", "screen_closest", "method_errors", "recommendation":
 					if len(t.Rows) > 0 {
-						if err := analysis.Fprint(out, t); err != nil {
+						if err := printSafe(out, func(w io.Writer) error { return analysis.Fprint(w, t) }); err != nil {
 							return err
 						}
 					}
 				}
 			}
-			fmt.Fprintf(out, "wrote %s (tables/, figures/, csv/, page_stats.parquet/.csv)\n", opt.Out)
+			fmt.Fprintf(out, "wrote %s (tables/, figures/, csv/, page_stats.parquet/.csv)\n", human.Path(opt.Out))
 			return nil
 		},
 	}
@@ -234,6 +237,9 @@ func runAnalyze(ctx context.Context, g *globals, opt *analysis.Options, args []s
 	}
 	if !g.quiet {
 		opt.Log = os.Stderr
+	}
+	if err := checkResults("analyze", opt.Out, "analysis"); err != nil {
+		return nil, err // before reading the dataset
 	}
 	return analysis.Run(ctx, *opt)
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -12,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/ingest/visits"
-	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/units"
@@ -122,8 +120,8 @@ tables and figures; docs/scale-out.md).`,
 				return usagef("estimate: -o OUT is required")
 			}
 			// refuse a wrong -o before reading the logs (exit 2)
-			if err := atomicdir.CheckReplaceable(filepath.Clean(opt.Out), replay.EstimateMetaFile, "estimate output"); err != nil {
-				return usagef("estimate: %v", err)
+			if err := checkOutput("estimate", opt.Out, replay.EstimateMetaFile, "estimate output"); err != nil {
+				return err
 			}
 			opt.Recover = !noRecover
 			opt.Version = version
@@ -163,9 +161,9 @@ tables and figures; docs/scale-out.md).`,
 
 // printEstimateSummary prints what estimate read and concluded.
 func printEstimateSummary(w io.Writer, m *replay.EstimateMeta, out string) {
-	fmt.Fprintf(w, "estimated %s (%s with constant delays) from %s of %s in %s → %s/%s (%s)\n",
+	fmt.Fprintf(w, "estimated %s (%s with constant delays) from %s of %s in %s → %s (%s)\n",
 		human.Count(int64(m.Estimated), "URL", "URLs"), human.Comma(int64(m.Constant)), human.Count(m.Captures, "capture", "captures"),
-		human.Count(m.URLs, "URL", "URLs"), human.Count(int64(len(m.Inputs)), "input", "inputs"), out, replay.EstimatesFile, human.Count(m.Rows, "row", "rows"))
+		human.Count(m.URLs, "URL", "URLs"), human.Count(int64(len(m.Inputs)), "input", "inputs"), human.Path(out+"/"+replay.EstimatesFile), human.Count(m.Rows, "row", "rows"))
 	if m.Bad > 0 {
 		fmt.Fprintf(w, "  skipped %s (--skip-bad; per input in %s)\n", human.Count(m.Bad, "bad line", "bad lines"), replay.EstimateMetaFile)
 	}

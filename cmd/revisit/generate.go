@@ -8,6 +8,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/generate"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/units"
@@ -114,6 +115,11 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
 			if (injReverts > 0 || injBots > 0) && format != generate.FormatMediaWiki {
 				return usagef("--inject-reverts and --inject-bots need --format mediawiki")
 			}
+			if format == generate.FormatParquet {
+				if err := checkOutput("generate", out, dataset.ManifestFile, "dataset"); err != nil {
+					return err // generate.Run's own checks leave the dataset to dataset.Create
+				}
+			}
 			var bar *progressbar.ProgressBar
 			if !g.quiet && isTerminal(os.Stderr) {
 				bar = progressbar.NewOptions(pages, progressbar.OptionSetWriter(os.Stderr),
@@ -131,7 +137,7 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
 				bar.Finish()
 			}
 			if errors.Is(err, generate.ErrNotOurs) {
-				return usagef("generate: %v", err)
+				return refusedError{fmt.Errorf("generate: %w", err)}
 			}
 			if err != nil {
 				return fmt.Errorf("generate: %w", err)
@@ -144,9 +150,9 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
 						size += " (" + human.ByteRate(sum.Bytes, sum.Elapsed) + ")"
 					}
 				}
-				where := sum.Out
+				where := human.Path(sum.Out)
 				if sum.Truth != "" {
-					where += ", truth " + sum.Truth
+					where += ", truth " + human.Path(sum.Truth)
 				}
 				fmt.Fprintf(os.Stderr, "generate: %s pages, %s revisions, %s updates (%s same-second revisions collapsed)%s in %s → %s\n",
 					human.Comma(sum.Pages), human.Comma(sum.Revisions), human.Comma(sum.Updates),

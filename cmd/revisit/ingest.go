@@ -13,8 +13,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/ingest/source"
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/progress"
 	"github.com/revisit-dev/revisit/pipeline"
 )
@@ -144,6 +146,9 @@ out, naming the flag ("1,063 pages below --min-updates 2").`,
 			if jobs < 1 {
 				return usagef("ingest: --jobs must be at least 1")
 			}
+			if err := checkOutput("ingest", out, dataset.ManifestFile, "dataset"); err != nil {
+				return err // before reading any input
+			}
 			if jobs > 1 && len(args) > 1 {
 				if opt.Parts > 0 {
 					return usagef("ingest: --jobs and --parts exclude each other (each job writes one dataset; they are joined file by file)")
@@ -161,12 +166,12 @@ out, naming the flag ("1,063 pages below --min-updates 2").`,
 					return usagef("ingest: %v", oe.Err)
 				}
 				if errors.Is(err, context.Canceled) {
-					return fmt.Errorf("ingest: interrupted; nothing written to %s", out)
+					return fmt.Errorf("ingest: nothing written to %s: %w", out, err)
 				}
 				return fmt.Errorf("ingest: %w (nothing written to %s)", err, out)
 			}
 			if !g.quiet {
-				fmt.Fprint(cmd.OutOrStdout(), sum.String())
+				fmt.Fprint(cmd.OutOrStdout(), human.Text(sum.String()))
 			}
 			return nil
 		},
@@ -360,7 +365,7 @@ func badRecordPrinter(quiet bool) func(*source.ParseError) {
 		if quiet || shown > maxBadShown {
 			return
 		}
-		fmt.Fprintln(os.Stderr, "revisit: skipped:", e)
+		fmt.Fprintln(os.Stderr, human.Text("revisit: skipped: "+e.Error()))
 		if shown == maxBadShown {
 			fmt.Fprintf(os.Stderr, "revisit: (only the first %d skipped records are shown; the summary counts all)\n", maxBadShown)
 		}

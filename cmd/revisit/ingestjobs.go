@@ -84,7 +84,7 @@ func ingestParallel(ctx context.Context, cmd *cobra.Command, quiet bool, inputs 
 			args := append(append([]string{"-q", "ingest", "-o", parts[i]}, flags...), "--", in) // -- : an input named -x is not a flag
 			c := exec.CommandContext(ctx, self, args...)
 			c.Stdin, c.Stdout, c.Stderr = nil, io.Discard, os.Stderr
-			c.Env = append(os.Environ(), supervisedEnv+"=1") // the child does the work itself
+			c.Env = append(os.Environ(), supervisedEnv+"=1", jobChildEnv+"=1") // the child does the work itself
 			c.Cancel = func() error { return c.Process.Signal(syscall.SIGTERM) }
 			c.WaitDelay = 10 * time.Second
 			stopWithParent(c) // kill -9 of this process stops the children too
@@ -103,7 +103,7 @@ func ingestParallel(ctx context.Context, cmd *cobra.Command, quiet bool, inputs 
 	}
 	wg.Wait()
 	if cmd.Context().Err() != nil { // Ctrl-C or SIGTERM
-		return fmt.Errorf("ingest: interrupted; nothing written to %s", out)
+		return fmt.Errorf("ingest: nothing written to %s: %w", out, context.Canceled)
 	}
 	for i, err := range errs { // the first real failure; the others were stopped because of it
 		if err == nil || errors.Is(err, context.Canceled) {
@@ -138,7 +138,7 @@ func ingestParallel(ctx context.Context, cmd *cobra.Command, quiet bool, inputs 
 		c := m.Counts
 		fmt.Fprintf(cmd.OutOrStdout(), "ingested %s inputs in %d parallel processes in %s: %s pages kept of %s, %s revisions read → %s updates → %s\n",
 			human.Comma(int64(len(inputs))), min(jobs, len(inputs)), time.Since(start).Round(time.Millisecond),
-			human.Comma(c.PagesKept), human.Comma(c.PagesRead), human.Comma(c.RevisionsRead), human.Comma(c.Updates), out)
+			human.Comma(c.PagesKept), human.Comma(c.PagesRead), human.Comma(c.RevisionsRead), human.Comma(c.Updates), human.Path(out))
 		// What was left out, by reason, as one ingest says it (the
 		// children are quiet; the counts are the joined manifest's).
 		for _, k := range slices.Sorted(maps.Keys(c.Skipped)) {

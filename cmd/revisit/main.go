@@ -8,29 +8,46 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/revisit-dev/revisit/generate"
+	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/pipeline"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "dev"
 
-// Exit codes (SPEC §8).
+// Exit codes (SPEC §8), one rule for every command; README.md's table
+// lists them (TestReadmeExitCodeTable checks it against these constants).
 const (
 	exitOK       = 0
-	exitBadInput = 1
-	exitUsage    = 2
-	// exitInternal: the Go runtime ended the process (out of memory, or a
-	// crash), not revisit: the supervisor's code for its child's exit 2,
-	// and ingest --jobs's when a child of it ended so.
+	exitBadInput = 1 // bad input: the message names file, position and page
+	// exitUsage: bad usage (a flag, an argument), or an output path that
+	// revisit refuses to replace (refusedError).
+	exitUsage = 2
+	// exitInternal: revisit cannot run: the Go runtime ended the process
+	// (out of memory under a memory or address-space limit, or a crash):
+	// the supervisor's code for its child's exit 2 and ingest --jobs's when
+	// a child of it ended so; or the worker process could not be started.
 	exitInternal = 3
+	// 128 + the signal: interrupted by SIGHUP, Ctrl-C (SIGINT) or SIGTERM
+	// (the command stopped and wrote nothing), or killed by SIGKILL.
+	exitSIGHUP  = 128 + int(syscall.SIGHUP)
+	exitSIGINT  = 128 + int(syscall.SIGINT)
+	exitSIGTERM = 128 + int(syscall.SIGTERM)
+	exitSIGKILL = 128 + int(syscall.SIGKILL)
 )
 
 // internalError marks a failure that is the Go runtime's, not the input's
@@ -49,6 +66,38 @@ func (e usageError) Unwrap() error { return e.err }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
+// refusedError is an output path that revisit refuses to write (it holds
+// something revisit did not write): exit code 2, like bad usage, but
+// without the pointer to --help.
+type refusedError struct{ err error }
+
+func (e refusedError) Error() string { return e.err.Error() }
+func (e refusedError) Unwrap() error { return e.err }
+
+// exitCode is the exit code for err, a command's failure: 2 for bad
+// usage and refused outputs (revisit's own usageError and refusedError,
+// run's pipeline.UsageError, generate's ErrNotOurs, an output another
+// revisit process is writing), 3 when revisit could not run, 1 for
+// anything else (bad input). Interruptions are decided before (execute).
+func exitCode(err error) int {
+	var (
+		ie internalError
+		ue usageError
+		re refusedError
+		pe *pipeline.UsageError
+	)
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ie):
+		return exitInternal
+	case errors.As(err, &ue), errors.As(err, &re), errors.As(err, &pe), isCobraUsage(err),
+		errors.Is(err, generate.ErrNotOurs), errors.Is(err, atomicdir.ErrBusy):
+		return exitUsage
+	}
+	return exitBadInput
+}
+
 // usageIf prefixes err with "name: " and marks it as bad usage (exit 2)
 // when it is or wraps an E (a package's option or merge error), otherwise
 // as bad input (exit 1).
@@ -62,7 +111,19 @@ func usageIf[E error](name string, err error) error {
 
 // logLine prints one progress line on standard error: the Log of the
 // options of replay, estimate, simulate and report when not -q.
-func logLine(format string, a ...any) { fmt.Fprintf(os.Stderr, format+"\n", a...) }
+func logLine(format string, a ...any) { fmt.Fprintln(os.Stderr, human.Text(fmt.Sprintf(format, a...))) }
+
+// printSafe writes what print writes to w with its control characters
+// escaped (human.Text): tables and summaries that hold page titles, file
+// names or URLs from the input.
+func printSafe(w io.Writer, print func(io.Writer) error) error {
+	var b strings.Builder
+	err := print(&b)
+	if _, werr := io.WriteString(w, human.Text(b.String())); err == nil {
+		err = werr
+	}
+	return err
+}
 
 // globals are the flags every subcommand shares.
 type globals struct {
@@ -112,15 +173,27 @@ Stages: ingest → replay → analyze → report; run does all of them.`,
 	return root
 }
 
-func main() {
-	if !supervised() { // see supervise_unix.go: exit codes that survive an out-of-memory death
-		if self, err := os.Executable(); err == nil {
-			if code, ok := runSupervised(exec.Command(self, os.Args[1:]...)); ok {
-				os.Exit(code)
-			}
-		}
+func main() { os.Exit(mainCode(os.Args[1:])) }
+
+// mainCode is what main does with its arguments, as an exit code: on Unix
+// it runs revisit again as a supervised child process doing the work (see
+// supervise_unix.go: exit codes that survive an out-of-memory death) and
+// returns the child's code, mapped; in the child (and where there is no
+// supervisor) it does the work.
+func mainCode(args []string) int {
+	if supervised() {
+		return childExit(execute(args))
 	}
-	os.Exit(childExit(execute(os.Args[1:])))
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "revisit: cannot start the worker process: cannot find this program (%v). Exit code %d.\n", err, exitInternal)
+		return exitInternal
+	}
+	code, ok := runSupervised(exec.Command(self, args...))
+	if !ok {
+		return exitInternal // runSupervised said why, in one line
+	}
+	return code
 }
 
 // childExit is the exit code of the process doing the work: bad usage
@@ -133,7 +206,7 @@ func childExit(code int) int {
 }
 
 func execute(args []string) int {
-	ctx, stop := cancelOnSignal()
+	ctx, stop, interrupted := cancelOnSignal()
 	defer stop()
 	root := newRoot()
 	root.SetArgs(args)
@@ -142,22 +215,60 @@ func execute(args []string) int {
 	if err == nil {
 		return exitOK
 	}
-	var ue usageError
+	if s := interrupted(); s != 0 {
+		// The command stopped because of the signal: what it says about
+		// the cancellation ("context canceled") is not news.
+		if !errors.Is(err, context.Canceled) {
+			fmt.Fprintln(os.Stderr, human.Text("revisit: "+err.Error()))
+		}
+		if os.Getenv(jobChildEnv) == "" { // ingest --jobs says it once for its children
+			fmt.Fprintln(os.Stderr, interruptedLine(cmd, s))
+		}
+		return 128 + int(s)
+	}
+	code := exitCode(err)
 	if isCobraUsage(err) && cmd != nil && cmd.HasParent() {
 		// cobra's arity errors do not say whose arguments they count.
-		fmt.Fprintf(os.Stderr, "%s: %v (usage: %s)\n", cmd.CommandPath(), err, cmd.UseLine())
+		fmt.Fprintln(os.Stderr, human.Text(fmt.Sprintf("%s: %v (usage: %s)", cmd.CommandPath(), err, cmd.UseLine())))
 	} else {
-		fmt.Fprintln(os.Stderr, "revisit:", err)
+		fmt.Fprintln(os.Stderr, human.Text("revisit: "+err.Error()))
 	}
-	var ie internalError
-	if errors.As(err, &ie) {
-		return exitInternal
-	}
-	if errors.As(err, &ue) || isCobraUsage(err) {
+	var re refusedError
+	if code == exitUsage && !errors.As(err, &re) && !errors.Is(err, generate.ErrNotOurs) && !errors.Is(err, atomicdir.ErrBusy) {
 		fmt.Fprintln(os.Stderr, usageHint(cmd))
-		return exitUsage
 	}
-	return exitBadInput
+	return code
+}
+
+// jobChildEnv is set in the environment of the child ingests of ingest
+// --jobs.
+const jobChildEnv = "REVISIT_INGEST_JOB"
+
+// signalNames are the signals that interrupt a command, as the user knows
+// them.
+var signalNames = map[syscall.Signal]string{
+	syscall.SIGINT:  "Ctrl-C (SIGINT)",
+	syscall.SIGTERM: "SIGTERM",
+	syscall.SIGHUP:  "SIGHUP (the terminal or session closed)",
+}
+
+// interruptedLine is the one sentence printed when signal s stopped cmd:
+// which command stopped, and that it wrote nothing (every output is
+// written under a temporary name and put in place only when complete).
+func interruptedLine(cmd *cobra.Command, s syscall.Signal) string {
+	path := "revisit"
+	if cmd != nil {
+		path = cmd.CommandPath()
+	}
+	name, ok := signalNames[s]
+	if !ok {
+		name = s.String()
+	}
+	what := "nothing was written"
+	if cmd != nil && cmd.Name() == "run" {
+		what = "nothing of the stage it was in was written (the stages it finished are kept)"
+	}
+	return fmt.Sprintf("%s: interrupted by %s; %s: outputs are put in place only when complete. Exit code %d.", path, name, what, 128+int(s))
 }
 
 // forceGap is how long after the first signal a second one ends the
@@ -169,16 +280,18 @@ const forceGap = time.Second
 // cancelOnSignal returns a context that Ctrl-C, SIGTERM or SIGHUP (the
 // terminal or ssh session closed; the supervisor passes all three on)
 // cancels: every stage watches it, so the temporary output directories are
-// removed and nothing half-written stays. A second signal at least
-// forceGap later ends the process at once with 128 + the signal (130 for
-// Ctrl-C): the way out when a stage cannot notice (a read blocked on a
-// silent pipe); what it leaves is removed by the next writer of the same
-// output. stop unregisters the signals.
-func cancelOnSignal() (ctx context.Context, stop func()) {
+// removed and nothing half-written stays. interrupted returns the first
+// such signal (0: none), for the exit code 128 + the signal. A second
+// signal at least forceGap later ends the process at once with 128 + the
+// signal (130 for Ctrl-C): the way out when a stage cannot notice (a read
+// blocked on a silent pipe); what it leaves is removed by the next writer
+// of the same output. stop unregisters the signals.
+func cancelOnSignal() (ctx context.Context, stop func(), interrupted func() syscall.Signal) {
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	done := make(chan struct{})
+	var got atomic.Int32
 	go func() {
 		var first time.Time
 		for {
@@ -186,8 +299,13 @@ func cancelOnSignal() (ctx context.Context, stop func()) {
 			case <-done:
 				return
 			case s := <-sigs:
+				ss, _ := s.(syscall.Signal)
+				if ss == 0 {
+					ss = syscall.SIGINT
+				}
 				if first.IsZero() {
 					first = time.Now()
+					got.Store(int32(ss))
 					cancel()
 					continue
 				}
@@ -195,15 +313,11 @@ func cancelOnSignal() (ctx context.Context, stop func()) {
 					continue // the same Ctrl-C, forwarded
 				}
 				fmt.Fprintf(os.Stderr, "revisit: %v again: stopping at once (temporary directories left are removed by the next run writing the same output)\n", s)
-				code := 130
-				if ss, ok := s.(syscall.Signal); ok {
-					code = 128 + int(ss)
-				}
-				os.Exit(code)
+				os.Exit(128 + int(ss))
 			}
 		}
 	}()
-	return ctx, func() { signal.Stop(sigs); close(done); cancel() }
+	return ctx, func() { signal.Stop(sigs); close(done); cancel() }, func() syscall.Signal { return syscall.Signal(got.Load()) }
 }
 
 // usageHint points at the help of the command that failed ('revisit run

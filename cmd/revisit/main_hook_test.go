@@ -14,6 +14,11 @@ func TestMain(m *testing.M) {
 		if os.Getenv("REVISIT_TEST_RUNTIME_DEATH") == "1" {
 			os.Exit(2) // as the Go runtime ends a process out of memory
 		}
+		if os.Getenv("REVISIT_TEST_SUPERVISE") == "1" {
+			// as main: this process supervises a child (this binary
+			// again, REVISIT_SUPERVISED set) that does the work
+			os.Exit(mainCode(os.Args[1:]))
+		}
 		os.Exit(childExit(execute(os.Args[1:])))
 	}
 	os.Exit(m.Run())

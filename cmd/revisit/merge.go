@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/dataset"
-	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay"
@@ -66,6 +64,9 @@ atomically, like every output.`,
 			}
 			switch args[0] {
 			case "replay":
+				if err := checkOutput("merge", out, replay.MetaFile, "replay output"); err != nil {
+					return err // before reading the shards
+				}
 				meta, err := replay.Merge(cmd.Context(), args[1:], out)
 				if err != nil {
 					var me *replay.MergeError
@@ -80,6 +81,9 @@ atomically, like every output.`,
 				}
 				return nil
 			case "analysis", "analyze":
+				if err := checkResults("merge", out, "analysis"); err != nil {
+					return err
+				}
 				var log io.Writer
 				if !g.quiet {
 					log = os.Stderr
@@ -93,13 +97,13 @@ atomically, like every output.`,
 					return fmt.Errorf("merge: %w", err)
 				}
 				if !g.quiet {
-					fmt.Fprintf(cmd.OutOrStdout(), "merged %d analysis shards → %s\n", len(args)-1, out)
+					fmt.Fprintf(cmd.OutOrStdout(), "merged %d analysis shards → %s\n", len(args)-1, human.Path(out))
 				}
 				return nil
 			case "estimate":
 				// refuse a wrong -o before reading the shards (exit 2), as estimate does
-				if err := atomicdir.CheckReplaceable(filepath.Clean(out), replay.EstimateMetaFile, "estimate output"); err != nil {
-					return usagef("merge: %v", err)
+				if err := checkOutput("merge", out, replay.EstimateMetaFile, "estimate output"); err != nil {
+					return err
 				}
 				meta, err := replay.MergeEstimates(cmd.Context(), args[1:], out)
 				if err != nil {
@@ -114,12 +118,15 @@ atomically, like every output.`,
 				}
 				return nil
 			case "dataset":
+				if err := checkOutput("merge", out, dataset.ManifestFile, "dataset"); err != nil {
+					return err
+				}
 				m, err := dataset.Combine(cmd.Context(), args[1:], out)
 				if err != nil {
 					return usageIf[*dataset.CombineError]("merge", err)
 				}
 				if !g.quiet {
-					fmt.Fprintf(cmd.OutOrStdout(), "combined %d datasets → %s (%s, %s)\n", len(args)-1, out, human.Count(m.Counts.PagesKept, "page", "pages"), human.Count(m.Counts.Updates, "update", "updates"))
+					fmt.Fprintf(cmd.OutOrStdout(), "combined %d datasets → %s (%s, %s)\n", len(args)-1, human.Path(out), human.Count(m.Counts.PagesKept, "page", "pages"), human.Count(m.Counts.Updates, "update", "updates"))
 				}
 				return nil
 			default:

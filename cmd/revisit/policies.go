@@ -115,7 +115,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 			opt.SampleSizes, opt.NoSweeps = samples, noSweeps
 
 			if out != "" {
-				if err := analysis.CheckResults(out, "policies"); err != nil {
+				if err := checkResults("policies", out, "policies"); err != nil {
 					return err
 				}
 			}
@@ -158,7 +158,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 				printTable(w, t)
 			}
 			if len(b.Tables) > 0 {
-				fmt.Fprintln(w, "Source:", b.Tables[0].Source)
+				fmt.Fprintln(w, human.Text("Source: "+b.Tables[0].Source))
 			}
 			if out != "" {
 				// Atomically: a failure leaves no half-written results.
@@ -172,7 +172,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 					return err
 				}
 				if !g.quiet {
-					fmt.Fprintf(os.Stderr, "policies: wrote %d tables and %d figures under %s\n", len(b.Tables), len(b.Figures), out)
+					fmt.Fprintf(os.Stderr, "policies: wrote %d tables and %d figures under %s\n", len(b.Tables), len(b.Figures), human.Path(out))
 				}
 			}
 			return nil

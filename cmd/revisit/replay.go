@@ -119,6 +119,9 @@ and memory independent of the visits (well under 1 GiB in all).`,
 			if _, _, err := opt.Validate(); err != nil {
 				return usagef("replay: %v", err)
 			}
+			if err := checkOutput("replay", opt.Out, replay.MetaFile, "replay output"); err != nil {
+				return err // before reading the dataset
+			}
 			var bar *progressbar.ProgressBar
 			switch {
 			case g.quiet:
@@ -211,8 +214,8 @@ func indent(s string) string {
 
 // printReplaySummary prints the mean errors per sampler and method.
 func printReplaySummary(w io.Writer, m *replay.Meta, out string) {
-	fmt.Fprintf(w, "replayed %s with %s (unit %s, seed %d) → %s/%s (%s)\n", human.Count(int64(m.Pages), "page", "pages"),
-		human.Count(int64(len(m.Samplers)), "sampler", "samplers"), m.UnitName, m.Seed, out, replay.EstimatesFile, human.Count(m.Rows, "row", "rows"))
+	fmt.Fprintf(w, "replayed %s with %s (unit %s, seed %d) → %s (%s)\n", human.Count(int64(m.Pages), "page", "pages"),
+		human.Count(int64(len(m.Samplers)), "sampler", "samplers"), m.UnitName, m.Seed, human.Path(out+"/"+replay.EstimatesFile), human.Count(m.Rows, "row", "rows"))
 	for _, reason := range []string{"min_updates", "fewer_than_2_updates", "not_in_top"} {
 		if n := m.Skipped[reason]; n > 0 {
 			fmt.Fprintf(w, "  skipped %s: %s\n", human.Count(n, "page", "pages"), strings.ReplaceAll(reason, "_", " "))

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/revisit-dev/revisit/replay"
@@ -52,5 +53,38 @@ func TestReplayWorkLimits(t *testing.T) {
 		if _, err := os.Stat(c.args[len(c.args)-1]); os.IsNotExist(err) != (c.code != exitOK) {
 			t.Errorf("revisit %v: output there: %v, want %v", c.args, !os.IsNotExist(err), c.code == exitOK)
 		}
+	}
+}
+
+// README.md's claim about a page spanning 10¹⁵ s, checked: with the
+// absolute samplers exp:1 and const:1 (2.8·10¹¹ visits) replay refuses it
+// (exit 2, the work limits), with the default samplers (relative) it
+// replays it; the README's row names both cases.
+func TestReadmeHugeSpanClaim(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var row string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, "10¹⁵ s") {
+			row = l
+		}
+	}
+	if !strings.Contains(row, "--sampler exp:1 --sampler const:1") || !strings.Contains(row, "refused") || !strings.Contains(row, "default samplers") || !strings.Contains(row, "not refused") {
+		t.Errorf("README.md's 10¹⁵ s row does not say which samplers are refused and that the default ones run: %q", row)
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "huge.csv")
+	os.WriteFile(in, []byte("id,time\nq,0\nq,1000\nq,200000000000000\nq,500000000000000\nq,900000000000000\nq,1000000000000000\n"), 0o644)
+	ds := filepath.Join(dir, "huge")
+	if code, msg := stderrOf(t, "-q", "ingest", in, "--id", "id", "--time", "time", "--time-layout", "epoch", "-o", ds); code != exitOK {
+		t.Fatalf("ingest: exit %d: %s", code, msg)
+	}
+	if code, msg := stderrOf(t, "-q", "replay", ds, "--sampler", "exp:1", "--sampler", "const:1", "-o", filepath.Join(dir, "abs")); code != exitUsage || !strings.Contains(msg, "limit") {
+		t.Errorf("absolute samplers on a 10¹⁵ s page: exit %d, want %d (work limits); %s", code, exitUsage, msg)
+	}
+	if code, msg := stderrOf(t, "-q", "replay", ds, "-o", filepath.Join(dir, "rel")); code != exitOK {
+		t.Errorf("default samplers on a 10¹⁵ s page: exit %d, want 0; %s", code, msg)
 	}
 }

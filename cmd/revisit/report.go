@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/reports"
 )
@@ -40,6 +41,9 @@ directory is left alone.`,
 			if out == "" {
 				return usagef("report: -o REPORT_DIR is required")
 			}
+			if err := checkResults("report", out, "report"); err != nil {
+				return err // the marker reports.Write looks for: .revisit-report
+			}
 			var bs []*tables.Bundle
 			for _, dir := range args {
 				st, err := os.Stat(dir)
@@ -68,7 +72,7 @@ directory is left alone.`,
 			}
 			if !g.quiet {
 				printFindings(os.Stderr, b)
-				fmt.Fprintf(os.Stderr, "report: %d tables, %d figures → %s\n", len(b.Tables), len(b.Figures), filepath.Join(out, "index.html"))
+				fmt.Fprintf(os.Stderr, "report: %d tables, %d figures → %s\n", len(b.Tables), len(b.Figures), human.Path(filepath.Join(out, "index.html")))
 			}
 			return nil
 		},
@@ -87,6 +91,6 @@ func printFindings(w io.Writer, b *tables.Bundle) {
 	}
 	fmt.Fprintln(w, "Findings:")
 	for _, s := range h {
-		fmt.Fprintln(w, "  - "+s)
+		fmt.Fprintln(w, human.Text("  - "+s))
 	}
 }

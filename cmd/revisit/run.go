@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/ingest"
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/progress"
 	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/pipeline"
@@ -169,6 +170,6 @@ func runPipeline(ctx context.Context, g *globals, c pipeline.Config, iopt ingest
 		printFindings(os.Stderr, res.Bundle)
 		fmt.Fprintf(os.Stderr, "revisit run: done in %s: %d tables, %d figures\n", time.Since(start).Round(100*time.Millisecond), len(res.Bundle.Tables), len(res.Bundle.Figures))
 	}
-	fmt.Fprintln(os.Stdout, filepath.Join(res.Report, "index.html"))
+	fmt.Fprintln(os.Stdout, human.Path(filepath.Join(res.Report, "index.html")))
 	return nil
 }

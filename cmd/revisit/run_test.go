@@ -38,7 +38,7 @@ func TestReportExitCodes(t *testing.T) {
 		{[]string{"-q", "report", "-o", filepath.Join(dir, "r2")}, exitUsage},                    // no results dir
 		{[]string{"-q", "report", filepath.Join(dir, "nope"), "-o", dir + "/r3"}, exitBadInput},  // missing dir
 		{[]string{"-q", "report", filepath.Join(dir, "empty"), "-o", dir + "/r4"}, exitBadInput}, // no tables
-		{[]string{"-q", "report", res, "-o", res}, exitBadInput},                                 // would replace a non-report dir
+		{[]string{"-q", "report", res, "-o", res}, exitUsage},                                    // would replace a non-report dir: refused output
 	}
 	for _, c := range cases {
 		if got := execute(c.args); got != c.code {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/pipeline"
@@ -60,8 +59,8 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 			}
 			opt.Recover = !noRecover
 			if out != "" { // refuse a wrong -o before the simulation, not after it
-				if err := analysis.CheckResults(out, "simulate"); err != nil {
-					return usagef("simulate: %v", err)
+				if err := checkResults("simulate", out, "simulate"); err != nil {
+					return err
 				}
 			}
 			if !g.quiet {
@@ -83,7 +82,7 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 					return fmt.Errorf("simulate: %w", err)
 				}
 				if !g.quiet {
-					fmt.Fprintf(os.Stderr, "simulate: %d tables and %d figures → %s\n", len(b.Tables), len(b.Figures), out)
+					fmt.Fprintf(os.Stderr, "simulate: %d tables and %d figures → %s\n", len(b.Tables), len(b.Figures), human.Path(out))
 				}
 			}
 			return nil

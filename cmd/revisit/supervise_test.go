@@ -177,6 +177,9 @@ func TestSIGHUPCancelsIngestJobs(t *testing.T) {
 			t.Errorf("left behind after SIGHUP: %s", e.Name())
 		}
 	}
+	if n := strings.Count(stderr.String(), "interrupted by"); n != 1 {
+		t.Errorf("%d lines say the ingest was interrupted, want 1 (not one per child)", n)
+	}
 	t.Logf("stderr: %s", stderr.String())
 }
 
@@ -248,5 +251,33 @@ func TestIngestJobsBlamesTheFailedInput(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "in1.csv") || strings.Contains(err.Error(), "in0.csv") {
 		t.Errorf("error %q: want it to name in1.csv (the bad input), not in0.csv", err)
+	}
+}
+
+// A worker process that cannot be started (here: its program is missing;
+// under a low ulimit -v, fork or exec fails the same way) is one line on
+// stderr and exit 3, not a silent fallback or a runtime dump; a low
+// address-space limit is named in it.
+func TestSupervisorCannotStartChild(t *testing.T) {
+	r, w, _ := os.Pipe()
+	saved := os.Stderr
+	os.Stderr = w
+	code, ok := runSupervised(exec.Command(filepath.Join(t.TempDir(), "no-such-revisit")))
+	os.Stderr = saved
+	w.Close()
+	var out bytes.Buffer
+	out.ReadFrom(r)
+	msg := out.String()
+	if ok || code != exitInternal {
+		t.Errorf("child not started: code %d ok %v, want %d and false", code, ok, exitInternal)
+	}
+	if strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "cannot start the worker process") || !strings.Contains(msg, "Exit code 3") {
+		t.Errorf("want one line saying the worker could not start, got %q", msg)
+	}
+	if h := limitHintFor(900 << 20); !strings.Contains(h, "ulimit -v") || !strings.Contains(h, "900 MiB") {
+		t.Errorf("hint under a 900 MiB limit: %q", h)
+	}
+	if h := limitHintFor(^uint64(0)); h != "" {
+		t.Errorf("hint without a limit: %q", h)
 	}
 }

@@ -37,7 +37,8 @@ func supervised() bool { return os.Getenv(supervisedEnv) != "" }
 
 // runSupervised runs the child c (this program with the same arguments)
 // and returns the exit code for the parent; ok is false when the child
-// could not be started, so the caller does the work itself.
+// could not be started (said on stderr in one line: the exit code is then
+// exitInternal).
 func runSupervised(c *exec.Cmd) (code int, ok bool) {
 	if c.Stdin == nil && c.Stdout == nil && c.Stderr == nil {
 		c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
@@ -51,7 +52,8 @@ func runSupervised(c *exec.Cmd) (code int, ok bool) {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
 	if err := c.Start(); err != nil {
-		return 0, false
+		fmt.Fprintf(os.Stderr, "revisit: cannot start the worker process: %v%s; nothing was done. Exit code %d.\n", err, limitHint(), exitInternal)
+		return exitInternal, false
 	}
 	done := make(chan struct{})
 	go func() {
@@ -80,14 +82,42 @@ func runSupervised(c *exec.Cmd) (code int, ok bool) {
 		s := ws.Signal()
 		if s == syscall.SIGKILL {
 			fmt.Fprintln(os.Stderr, "revisit: killed (SIGKILL), most likely by the kernel's out-of-memory killer; outputs are left as they were")
+		} else if name, ok := signalNames[s]; ok {
+			// ended by the signal itself, before it could cancel its work
+			fmt.Fprintf(os.Stderr, "revisit: interrupted by %s; outputs are left as they were. Exit code %d.\n", name, 128+int(s))
 		}
 		return 128 + int(s), true
 	case ws.ExitStatus() == exitUsageChild:
 		return exitUsage, true
 	case ws.ExitStatus() == exitUsage:
-		fmt.Fprintln(os.Stderr, "revisit: stopped by the Go runtime (out of memory, or an internal error: see the message above); outputs are left as they were. Exit code 3.")
+		fmt.Fprintf(os.Stderr, "revisit: stopped by the Go runtime (out of memory, or an internal error: see the message above)%s; outputs are left as they were. Exit code %d.\n", limitHint(), exitInternal)
 		return exitInternal, true
 	default:
 		return ws.ExitStatus(), true
 	}
+}
+
+// minAddressSpace is the smallest address-space limit (ulimit -v) under
+// which revisit starts reliably: measured with 'ulimit -v N; revisit
+// --version' (README.md, "Exit codes"). Below it the Go runtime of the
+// supervisor or of its child may fail to reserve its memory at start.
+const minAddressSpace = 2 << 30
+
+// limitHint names the address-space limit (ulimit -v) when one is set
+// below minAddressSpace: the likely reason the worker process could not
+// start or the runtime could not allocate.
+func limitHint() string {
+	var rl syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &rl); err != nil {
+		return ""
+	}
+	return limitHintFor(uint64(rl.Cur)) // int64 on some systems; RLIM_INFINITY is huge on all
+}
+
+// limitHintFor is limitHint for the address-space limit cur, in bytes.
+func limitHintFor(cur uint64) string {
+	if cur >= minAddressSpace {
+		return ""
+	}
+	return fmt.Sprintf(" (the address space is limited to %d MiB by ulimit -v; revisit needs at least %d MiB)", cur>>20, uint64(minAddressSpace)>>20)
 }

@@ -1,0 +1,157 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// lockedBuffer is a bytes.Buffer that a child's output is copied into
+// while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// Ctrl-C, SIGTERM and SIGHUP sent to revisit (the supervising process, as
+// a terminal or a job scheduler sends them) stop every command with the
+// README's code for the signal (130, 143, 129), a line naming the
+// command that was interrupted, and no output. Commands reading a FIFO
+// (ingest, run, estimate) get the signal while they wait for input, then
+// the end of it; replay gets it in the middle of a long replay.
+func TestSignalExitCodes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts revisit processes")
+	}
+	dir := t.TempDir()
+	six := filepath.Join(dir, "six.csv")
+	os.WriteFile(six, []byte("id,time\np,1600000000\np,1600100000\np,1600500000\np,1601000000\np,1602000000\np,1603000000\n"), 0o644)
+	ds := filepath.Join(dir, "six")
+	if code, msg := stderrOf(t, "-q", "ingest", six, "--id", "id", "--time", "time", "--time-layout", "epoch", "-o", ds); code != exitOK {
+		t.Fatalf("ingest: exit %d: %s", code, msg)
+	}
+	signals := []struct {
+		sig  syscall.Signal
+		what string // in the README's row
+	}{{syscall.SIGINT, "SIGINT"}, {syscall.SIGTERM, "SIGTERM"}, {syscall.SIGHUP, "SIGHUP"}}
+	csv := "id,time\na,2021-01-01T00:00:00Z\n"
+	cdx := "com,a)/ 20200101000000 http://a/ text/html 200 A 1\n"
+	for _, c := range []struct {
+		name  string
+		args  func(in, out string) []string
+		input string // written to the FIFO in; "" for none
+	}{
+		{"ingest", func(in, out string) []string {
+			return []string{"ingest", in, "--id", "id", "--time", "time", "-o", out}
+		}, csv},
+		{"run", func(in, out string) []string {
+			return []string{"run", in, "--id", "id", "--time", "time", "-o", out}
+		}, csv},
+		{"estimate", func(in, out string) []string { return []string{"estimate", in, "--format", "cdx", "-o", out} }, cdx},
+		{"replay", func(_, out string) []string {
+			// 8·10⁸ visits with the limits out of the way: far longer than the test
+			return []string{"replay", ds, "--sampler", "exp:1e6", "--max-visits", "1e13", "--max-pairs", "1e18", "-o", out}
+		}, ""},
+	} {
+		for _, s := range signals {
+			want := readmeCode(t, s.what)
+			t.Run(c.name+" "+s.what, func(t *testing.T) {
+				sub := t.TempDir()
+				in, out := filepath.Join(sub, "in"), filepath.Join(sub, "out")
+				if c.input != "" {
+					if err := syscall.Mkfifo(in, 0o644); err != nil {
+						t.Skip("no FIFOs here:", err)
+					}
+				}
+				cmd := exec.Command(os.Args[0], c.args(in, out)...)
+				cmd.Env = append(os.Environ(), "REVISIT_TEST_AS_MAIN=1", "REVISIT_TEST_SUPERVISE=1")
+				var stderr lockedBuffer
+				cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				done := make(chan struct{})
+				go func() { cmd.Wait(); close(done) }()
+				defer func() {
+					select {
+					case <-done:
+					case <-time.After(60 * time.Second):
+						cmd.Process.Kill()
+						<-done
+						t.Errorf("did not stop within 60 s of %s; stderr:\n%s", s.what, stderr.String())
+					}
+				}()
+				var w *os.File
+				if c.input != "" {
+					// Opening returns once the worker opened the FIFO: its
+					// signal handling is in place by then.
+					var err error
+					if w, err = os.OpenFile(in, os.O_WRONLY, 0); err != nil {
+						t.Fatal(err)
+					}
+					io.WriteString(w, c.input)
+					time.Sleep(300 * time.Millisecond)
+				} else {
+					// the worker logs before it replays
+					deadline := time.Now().Add(30 * time.Second)
+					for !strings.Contains(stderr.String(), "replay: ") && time.Now().Before(deadline) {
+						time.Sleep(20 * time.Millisecond)
+					}
+					time.Sleep(300 * time.Millisecond)
+				}
+				cmd.Process.Signal(s.sig)
+				if w != nil {
+					time.Sleep(300 * time.Millisecond)
+					w.Close() // the end of the input: the worker sees the cancellation
+				}
+				select {
+				case <-done:
+				case <-time.After(60 * time.Second):
+					return // the deferred check reports it
+				}
+				msg := stderr.String()
+				if code := cmd.ProcessState.ExitCode(); code != want {
+					t.Errorf("exit %d, want %d; stderr:\n%s", code, want, msg)
+				}
+				line := fmt.Sprintf("revisit %s: interrupted by ", c.name)
+				if !strings.Contains(msg, line) || !strings.Contains(msg, "nothing") {
+					t.Errorf("stderr lacks %q… saying nothing was written:\n%s", line, msg)
+				}
+				if strings.Contains(msg, "context canceled") {
+					t.Errorf("stderr shows Go's \"context canceled\":\n%s", msg)
+				}
+				if _, err := os.Stat(out); !os.IsNotExist(err) {
+					t.Errorf("output %s exists after %s (%v)", out, s.what, err)
+				}
+				ents, _ := os.ReadDir(sub)
+				for _, e := range ents {
+					if strings.HasPrefix(e.Name(), ".") {
+						t.Errorf("left behind: %s", e.Name())
+					}
+				}
+			})
+		}
+	}
+}
