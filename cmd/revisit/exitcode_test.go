@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay"
 )
 
@@ -219,5 +220,19 @@ func TestBusyOutputExitCode(t *testing.T) {
 	code, msg := stderrOf(t, "-q", "replay", filepath.Join(dir, "ds"), "--top", "3", "-o", out)
 	if code != want || !strings.Contains(msg, "another revisit process") || strings.Contains(msg, "--help") {
 		t.Errorf("replay into an output being written: exit %d, want %d; stderr: %s", code, want, msg)
+	}
+}
+
+// A refusal found late (atomicdir.Commit re-checks the output after the
+// work, when another process may have put a user's file there) is the
+// same refusal as the early check's: exit 2, and no "--help" hint, since
+// the fix is the output path, not the command line.
+func TestLateRefusalIsExitTwo(t *testing.T) {
+	late := fmt.Errorf("replay: %w", &atomicdir.RefusedError{Path: "out", What: "replay output", Reason: "it holds entries revisit did not write", Foreign: []string{"NOTES.md"}})
+	if got := exitCode(late); got != exitUsage {
+		t.Fatalf("exitCode(late refusal) = %d, want %d", got, exitUsage)
+	}
+	if got := exitCode(fmt.Errorf("run: %w", &pipeline.UsageError{Err: late})); got != exitUsage {
+		t.Fatalf("exitCode(run's refusal) = %d, want %d", got, exitUsage)
 	}
 }

@@ -84,6 +84,7 @@ func exitCode(err error) int {
 		ie internalError
 		ue usageError
 		re refusedError
+		ar *atomicdir.RefusedError
 		pe *pipeline.UsageError
 	)
 	switch {
@@ -91,7 +92,7 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.As(err, &ie):
 		return exitInternal
-	case errors.As(err, &ue), errors.As(err, &re), errors.As(err, &pe), isCobraUsage(err),
+	case errors.As(err, &ue), errors.As(err, &re), errors.As(err, &ar), errors.As(err, &pe), isCobraUsage(err),
 		errors.Is(err, generate.ErrNotOurs), errors.Is(err, atomicdir.ErrBusy):
 		return exitUsage
 	}
@@ -233,8 +234,11 @@ func execute(args []string) int {
 	} else {
 		fmt.Fprintln(os.Stderr, human.Text("revisit: "+err.Error()))
 	}
-	var re refusedError
-	if code == exitUsage && !errors.As(err, &re) && !errors.Is(err, generate.ErrNotOurs) && !errors.Is(err, atomicdir.ErrBusy) {
+	var (
+		re refusedError
+		ar *atomicdir.RefusedError
+	)
+	if code == exitUsage && !errors.As(err, &re) && !errors.As(err, &ar) && !errors.Is(err, generate.ErrNotOurs) && !errors.Is(err, atomicdir.ErrBusy) {
 		fmt.Fprintln(os.Stderr, usageHint(cmd))
 	}
 	return code
