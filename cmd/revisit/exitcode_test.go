@@ -165,6 +165,7 @@ func TestRefusedOutputExitCode(t *testing.T) {
 		{"policies", []string{"policies", p("ds"), "--budget", "2", "--no-sweeps"}, false},
 		{"estimate", []string{"estimate", p("caps.cdx"), "--format", "cdx"}, false},
 		{"simulate", []string{"simulate", "--T", "1e2", "--paths", "2"}, false},
+		{"schedule", []string{"schedule", p("ds"), "--budget", "30/d"}, false},
 		{"run", append([]string{"run"}, log...), false},
 		{"generate parquet", []string{"generate", "--pages", "3", "--format", "parquet"}, false},
 		{"generate yelp", []string{"generate", "--pages", "3", "--format", "yelp"}, false},

@@ -114,7 +114,7 @@ the oracle plan made from the true G_U of that window.`,
 				return usagef("--train must be in (0, 1) and --seeds ≥ 1")
 			}
 			if out != "" {
-				if err := analysis.CheckResults(out, "schedule"); err != nil {
+				if err := checkResults("schedule", out, "schedule"); err != nil {
 					return err
 				}
 			}

@@ -106,8 +106,8 @@ func TestScheduleCommand(t *testing.T) {
 	mine := filepath.Join(dir, "notes")
 	os.MkdirAll(mine, 0o755)
 	os.WriteFile(filepath.Join(mine, "todo.txt"), []byte("x"), 0o644)
-	if code := execute([]string{"-q", "schedule", ds, "--budget", "30/d", "-o", mine}); code != exitBadInput {
-		t.Errorf("-o unrelated dir: exit %d, want %d", code, exitBadInput)
+	if code := execute([]string{"-q", "schedule", ds, "--budget", "30/d", "-o", mine}); code != exitUsage {
+		t.Errorf("-o unrelated dir: exit %d, want %d (refused output, as every command)", code, exitUsage)
 	}
 	if got := dirNames(t, mine); len(got) != 1 {
 		t.Errorf("unrelated directory changed: %v", got)
