@@ -1,16 +1,14 @@
-package replay
+package estimator
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"sort"
 
 	"github.com/revisit-dev/revisit/ingest/visits"
-	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
 
@@ -172,16 +170,16 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	gd := newGuard(ctx, math.MaxInt64/4, maxPairs)
-	if le := EstimateWork(s, S(m-1), &c).check(math.MaxInt64, maxPairs); le != nil {
+	gd := NewGuard(ctx, math.MaxInt64/4, maxPairs)
+	if le := EstimateWork(s, S(m-1), &c).Check(math.MaxInt64, maxPairs); le != nil {
 		return nil, info, le
 	}
-	pr := newPathRun(s, &c, S(m-1), gd)
+	pr := NewPath(s, &c, S(m-1), gd)
 	ob := new(Obs)
 	var cycle int64
 	for j := range v {
-		if j%pollEvery == pollEvery-1 {
-			if err := gd.poll(j); err != nil {
+		if j%PollEvery == PollEvery-1 {
+			if err := gd.Poll(j); err != nil {
 				return nil, info, err
 			}
 		}
@@ -202,15 +200,13 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 		} else {
 			ob.Prev = S(j - 1)
 		}
-		for _, e := range pr.obs {
-			e.add(ob)
-		}
+		pr.Observe(ob)
 	}
-	res, err := pr.finish(m)
+	res, err := pr.Finish(m)
 	if err != nil {
 		return nil, info, err
 	}
-	return res.est, info, nil
+	return res.Est, info, nil
 }
 
 // ObservedDefaults are the per-URL h and x_max (in units) of a URL seen
@@ -259,99 +255,4 @@ func ObservedDefaults(o *visits.Observed, unit float64, info ObservedInfo) (h, x
 	}
 	h = max(meanU/100, 1/unit, xmax/MaxAutoGrid)
 	return h, xmax
-}
-
-// observedID is the URL of a replayed page in the observation logs.
-func observedID(pageID int64) string { return fmt.Sprintf("revisit.invalid/page/%d", pageID) }
-
-// ObservedID is the id replay --write-observations gives a page in its
-// logs (a host-and-path URL without white space).
-func ObservedID(pageID int64) string { return observedID(pageID) }
-
-// recorder keeps the visit times and update cycles of one crawl.
-type recorder struct {
-	s     []float64
-	cycle []int64
-	prev0 float64
-	limit int
-	over  bool
-}
-
-func (r *recorder) add(o *Obs) {
-	if o.J == 0 {
-		r.prev0 = o.Prev
-	}
-	if len(r.s) >= r.limit {
-		r.over = true
-		return
-	}
-	r.s = append(r.s, o.S)
-	r.cycle = append(r.cycle, o.Cycle)
-}
-
-// observePage crawls page p with sampler s as a replay does, and keeps
-// what the crawler saw as format can carry it (visits.Observed, whole
-// seconds: ⌊s_j⌋, kept inside the visit's update cycle, several visits in
-// one second merged into the last; the previous visit before the first,
-// where the page did not exist yet, so that the first visit detects its
-// creation; Last-Modified only for formats with ages). The estimates are
-// EstimateObserved's on exactly that, followed by the truth rows on the
-// same grid; a crawl without a visit gives the truth rows only and no
-// observations (nil). t and iv are p's update times and intervals in unit
-// (transform.Times, transform.Intervals).
-func observePage(ctx context.Context, p *series.Page, t, iv []float64, unit float64, s Sampler, cfg *Config, r *rand.Rand, gd *guard, format string) ([]Estimate, *visits.Observed, error) {
-	rec := &recorder{limit: MaxObservedVisits}
-	n, err := crawl(&sliceUpdates{t: t}, newVisitGen(s, r), t[len(t)-1], []observer{rec}, gd)
-	if err != nil {
-		return nil, nil, err
-	}
-	if rec.over {
-		return nil, nil, &LimitError{SkipMaxVisits, float64(n), MaxObservedVisits}
-	}
-	u := p.Updates
-	u0 := u[0]
-	o := &visits.Observed{ID: observedID(p.ID), Ages: visits.HasAges(format), HasPrev: true, FirstChanged: true,
-		Prev: u0 + int64(math.Floor(rec.prev0*unit))}
-	var cyc []int64
-	for j, sj := range rec.s {
-		c := rec.cycle[j]
-		ts := u0 + int64(math.Floor(sj*unit))
-		ts = max(ts, u[c]) // ⌊s_j⌋ never before the update the crawler saw
-		if int(c)+1 < len(u) {
-			ts = min(ts, u[c+1]-1) // nor at the next one
-		}
-		if k := len(o.Visits); k > 0 && o.Visits[k-1].T == ts {
-			cyc[k-1] = c // the last visit of the second
-			o.Visits[k-1].LastMod = u[c]
-			continue
-		}
-		o.Visits = append(o.Visits, visits.Visit{T: ts, LastMod: u[c]})
-		cyc = append(cyc, c)
-	}
-	if len(o.Visits) > 0 && o.Prev >= o.Visits[0].T {
-		o.Prev = o.Visits[0].T - 1
-	}
-	for j := range o.Visits {
-		o.Visits[j].Changed = j > 0 && cyc[j] != cyc[j-1]
-		if !o.Ages {
-			o.Visits[j].LastMod = 0
-		}
-	}
-	if len(o.Visits) == 0 { // no visit in the window (a first visit U·S_0 after the last update): nothing seen
-		return truthFromIntervals(iv, newGrid(s.Step(cfg.H), cfg.XMax).x, s, 0), nil, nil
-	}
-	o.Visits[0].Changed = true
-	oc := ObservedConfig{Config: *cfg, Unit: unit, Sampler: s.Spec}
-	if gd != nil {
-		oc.MaxPairs = gd.maxPairs
-	}
-	est, info, err := EstimateObserved(ctx, o, oc)
-	if err != nil {
-		if errors.Is(err, ErrFewVisits) {
-			return truthFromIntervals(iv, newGrid(s.Step(cfg.H), cfg.XMax).x, s, len(o.Visits)), o, nil
-		}
-		return nil, nil, err
-	}
-	est = append(est, truthFromIntervals(iv, newGrid(info.Step, info.XMax).x, s, len(o.Visits))...)
-	return est, o, nil
 }

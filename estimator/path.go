@@ -1,14 +1,11 @@
-package replay
+package estimator
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/revisit-dev/revisit/series"
-	"github.com/revisit-dev/revisit/transform"
 )
 
 // Config selects the estimators and their grid for one crawl.
@@ -68,29 +65,18 @@ type Estimate struct {
 	Constant bool
 }
 
-// pathResult is everything one crawl produced.
-type pathResult struct {
-	est    []Estimate
-	visits int
-	p1     float64 // M1's kept fraction (NaN if M1 not run)
-	meanD3 float64 // mean of M3's samples (NaN if M3 not run)
+// PathResult is everything one crawl produced.
+type PathResult struct {
+	Est    []Estimate
+	Visits int
+	P1     float64 // M1's kept fraction (NaN if M1 not run)
+	MeanD3 float64 // mean of M3's samples (NaN if M3 not run)
 }
 
-// replayPath runs one crawl and every selected applicable estimator. gd
-// (nil: none) stops it early with gd's reason: a cancelled context or a
-// *LimitError.
-func replayPath(up updateSource, vis visitSource, end float64, s Sampler, cfg *Config, gd *guard) (pathResult, error) {
-	pr := newPathRun(s, cfg, end, gd)
-	visits, err := crawl(up, vis, end, pr.obs, gd)
-	if err != nil {
-		return pathResult{p1: math.NaN(), meanD3: math.NaN(), visits: visits}, err
-	}
-	return pr.finish(visits)
-}
-
-// pathRun is the estimators of one crawl: fed Obs in visit order (by
-// crawl, or by EstimateObserved from a visit log), then finished.
-type pathRun struct {
+// Path is the estimators of one crawl of one page: fed Obs in visit order
+// (Observe: by replay's virtual crawler, or by EstimateObserved from a
+// visit log), then finished (Finish).
+type Path struct {
 	cfg *Config
 	c   *Crawl
 	obs []observer
@@ -98,12 +84,13 @@ type pathRun struct {
 	run []Method    // the selected methods applicable to the sampler
 }
 
-// newPathRun sets up every selected applicable estimator of sampler s on
-// a window ending at end (in units), from cfg.Registry.
-func newPathRun(s Sampler, cfg *Config, end float64, gd *guard) *pathRun {
+// NewPath sets up every selected applicable estimator of sampler s on a
+// window ending at end (in units), from cfg.Registry (cfg checked by
+// Config.Check). gd (nil: none) stops M6's pairing early with its reason.
+func NewPath(s Sampler, cfg *Config, end float64, gd *Guard) *Path {
 	g := newGrid(s.Step(cfg.H), cfg.XMax)
 	c := &Crawl{Sampler: s, X: g.x, Step: g.step, End: end, g: g, gd: gd}
-	pr := &pathRun{cfg: cfg, c: c}
+	pr := &Path{cfg: cfg, c: c}
 	for _, name := range cfg.Methods {
 		m, ok := cfg.Registry.Lookup(name)
 		if !ok || !cfg.Registry.Applicable(name, s) {
@@ -116,24 +103,31 @@ func newPathRun(s Sampler, cfg *Config, end float64, gd *guard) *pathRun {
 	return pr
 }
 
-// finish computes the estimates after the last of visits observations.
-func (pr *pathRun) finish(visits int) (pathResult, error) {
+// Observe passes the observation of one visit to every estimator.
+func (pr *Path) Observe(o *Obs) {
+	for _, e := range pr.obs {
+		e.add(o)
+	}
+}
+
+// Finish computes the estimates after the last of visits observations.
+func (pr *Path) Finish(visits int) (PathResult, error) {
 	s, cfg, c := pr.c.Sampler, pr.cfg, pr.c
 	c.visits = visits
-	res := pathResult{p1: math.NaN(), meanD3: math.NaN(), visits: visits}
+	res := PathResult{P1: math.NaN(), MeanD3: math.NaN(), Visits: visits}
 	if e, ok := c.shared[MethodM1].(*m1); ok {
-		res.p1 = e.p()
+		res.P1 = e.p()
 	}
 	if e, ok := c.shared["cmp"].(*cmpConst); ok && slices.Contains(cfg.Methods, MethodM3) {
-		res.meanD3 = e.meanD3()
+		res.MeanD3 = e.meanD3()
 	}
 	add := func(method, kind string, c series.CDF, rate, h float64, note string) {
 		c.Method = method
 		if note == "" && c.Samples == 0 && rate != rate && len(c.P) > 0 && c.P[0] != c.P[0] {
 			note = "no samples"
 		}
-		res.est = append(res.est, Estimate{Sampler: s.Spec, Method: method, Kind: kind, CDF: c,
-			Rate: rate, H: h, Note: note, Visits: res.visits, Constant: s.Constant()})
+		res.Est = append(res.Est, Estimate{Sampler: s.Spec, Method: method, Kind: kind, CDF: c,
+			Rate: rate, H: h, Note: note, Visits: res.Visits, Constant: s.Constant()})
 	}
 	nan := math.NaN()
 	for i, m := range pr.run {
@@ -166,82 +160,4 @@ func (pr *pathRun) finish(visits int) (pathResult, error) {
 		}
 	}
 	return res, nil
-}
-
-// ErrTooShort means a page has fewer than two updates: no interval, no
-// window to crawl.
-var ErrTooShort = errors.New("fewer than 2 updates: no interval to observe")
-
-// ReplayTimes crawls one sample path given by its update times t (in units,
-// ascending, the window is [t_0, t_last]) with sampler s, drawing the visits
-// from r, and returns every selected estimate followed by the truth rows
-// (Method "truth", Kind "G" = G_U and "F" = F_U of the path on the same grid).
-func ReplayTimes(t []float64, s Sampler, r *rand.Rand, cfg Config) ([]Estimate, error) {
-	if err := cfg.Check(); err != nil {
-		return nil, err
-	}
-	if len(t) < 2 {
-		return nil, ErrTooShort
-	}
-	if t[0] != 0 {
-		return nil, fmt.Errorf("update times must start at 0 (use transform.Times), got %g", t[0])
-	}
-	res, err := replayPath(&sliceUpdates{t: t}, newVisitGen(s, r), t[len(t)-1], s, &cfg, nil)
-	if err != nil {
-		return nil, err
-	}
-	return append(res.est, truthRows(t, s, &cfg, res.visits)...), nil
-}
-
-// ReplayVisits is ReplayTimes with given visit times (ascending, inside
-// the window) instead of drawn ones; tests and hand-worked examples use it.
-// The crawler's virtual visit before the first (G-M4's s*_1) is s_1 − Δ
-// for constant delays and s_1 − 1/λ for random ones.
-func ReplayVisits(t, visits []float64, s Sampler, cfg Config) ([]Estimate, error) {
-	if err := cfg.Check(); err != nil {
-		return nil, err
-	}
-	if len(t) < 2 {
-		return nil, ErrTooShort
-	}
-	if !slices.IsSorted(visits) {
-		return nil, errors.New("visit times must be ascending")
-	}
-	if s.Constant() {
-		for j, v := range visits {
-			if want := visits[0] + float64(j)*s.Delta; math.Abs(v-want) > 1e-9*max(1, math.Abs(v)) {
-				return nil, fmt.Errorf("sampler %s: visit %d at %g is not s_1 + jΔ = %g", s.Spec, j, v, want)
-			}
-		}
-	}
-	// The virtual visit before the first: s_1 − Δ, or s_1 − 1/λ (the mean
-	// delay) for random delays, whose S_0 is not given.
-	var prev0 float64
-	if len(visits) > 0 {
-		prev0 = visits[0] - 1/s.Rate
-	}
-	res, err := replayPath(&sliceUpdates{t: t}, &sliceVisits{v: visits, prev0: prev0}, t[len(t)-1], s, &cfg, nil)
-	if err != nil {
-		return nil, err
-	}
-	return append(res.est, truthRows(t, s, &cfg, res.visits)...), nil
-}
-
-// truthRows are G_U and F_U of the path's intervals on the sampler's grid.
-func truthRows(t []float64, s Sampler, cfg *Config, visits int) []Estimate {
-	u := make([]float64, len(t)-1)
-	for i := range u {
-		u[i] = t[i+1] - t[i]
-	}
-	g := newGrid(s.Step(cfg.H), cfg.XMax)
-	return truthFromIntervals(u, g.x, s, visits)
-}
-
-func truthFromIntervals(u, x []float64, s Sampler, visits int) []Estimate {
-	nan := math.NaN()
-	c := s.Constant()
-	return []Estimate{
-		{Sampler: s.Spec, Method: MethodTruth, Kind: KindG, CDF: transform.AgeCDF(u, x), Rate: nan, Visits: visits, Constant: c},
-		{Sampler: s.Spec, Method: MethodTruth, Kind: KindF, CDF: transform.IntervalCDF(u, x), Rate: nan, Visits: visits, Constant: c},
-	}
 }

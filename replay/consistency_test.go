@@ -112,7 +112,7 @@ func TestRecoverFromM2(t *testing.T) {
 			t.Fatal(err)
 		}
 		var f Estimate
-		for _, e := range res.est {
+		for _, e := range res.Est {
 			if e.Kind == KindF {
 				f = e
 			}

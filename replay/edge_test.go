@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/model"
 )
 
@@ -210,7 +211,7 @@ func TestBadOptions(t *testing.T) {
 		Methods: []string{"M5"}, Ts: []float64{10}, Paths: 1}); !errors.As(err, &oe) {
 		t.Errorf("Simulate M5 with exp:1: %v, want an *OptionError", err)
 	}
-	if _, err := RecoverF(ExpCDF("x", 1, newGrid(0.1, 5).x), RecoverOptions{K: 4}); err == nil {
+	if _, err := RecoverF(ExpCDF("x", 1, estimator.Grid(0.1, 5)), RecoverOptions{K: 4}); err == nil {
 		t.Error("4-point rule accepted")
 	}
 }

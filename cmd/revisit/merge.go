@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/analysis"
+	"github.com/revisit-dev/revisit/crawllog"
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/human"
@@ -98,10 +99,10 @@ atomically, like every output.`,
 				return nil
 			case "estimate":
 				// refuse a wrong -o before reading the shards (exit 2), as estimate does
-				if err := atomicdir.CheckReplaceable(filepath.Clean(out), replay.EstimateMetaFile, "estimate output"); err != nil {
+				if err := atomicdir.CheckReplaceable(filepath.Clean(out), crawllog.EstimateMetaFile, "estimate output"); err != nil {
 					return usagef("merge: %v", err)
 				}
-				meta, err := replay.MergeEstimates(cmd.Context(), args[1:], out)
+				meta, err := crawllog.MergeEstimates(cmd.Context(), args[1:], out)
 				if err != nil {
 					var me *replay.MergeError
 					if errors.As(err, &me) {
