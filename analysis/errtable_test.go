@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/revisit-dev/revisit/estimator"
-	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )

@@ -41,7 +41,7 @@ type MergeError = shardmerge.Error
 func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMeta, error) {
 	start := time.Now()
 	if len(dirs) == 0 {
-		return nil, &MergeError{errors.New("merge: no estimate outputs")}
+		return nil, &MergeError{Err: errors.New("merge: no estimate outputs")}
 	}
 	if err := shardmerge.OutNotShard(dirs, out); err != nil {
 		return nil, err
@@ -51,16 +51,16 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 	for k, d := range dirs {
 		var err error
 		if metas[k], err = ReadEstimateMeta(d); err != nil {
-			return nil, &MergeError{err}
+			return nil, &MergeError{Err: err}
 		}
 		if infos[k], err = ReadEstimateShardInfo(d); err != nil {
-			return nil, &MergeError{err}
+			return nil, &MergeError{Err: err}
 		}
 	}
 	m0, i0 := metas[0], infos[0]
 	ids := make([]shardmerge.ID, len(infos))
 	for k, info := range infos {
-		ids[k] = shardmerge.ID{info.Shard, info.I, info.N}
+		ids[k] = shardmerge.ID{Spec: info.Shard, I: info.I, N: info.N}
 	}
 	if _, err := shardmerge.Order(dirs, ids, "estimate", func(k int) error { return sameEstimate(m0, i0, metas[k], infos[k]) }); err != nil {
 		return nil, err
@@ -84,7 +84,7 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 	slices.SortFunc(all, func(a, b ref) int { return cmp.Compare(a.url.Seq, b.url.Seq) })
 	for i := 1; i < len(all); i++ {
 		if all[i].url.Seq == all[i-1].url.Seq {
-			return nil, &MergeError{fmt.Errorf("merge: URL %s estimated by both %s and %s", all[i].url.URL, dirs[all[i-1].shard], dirs[all[i].shard])}
+			return nil, &MergeError{Err: fmt.Errorf("merge: URL %s estimated by both %s and %s", all[i].url.URL, dirs[all[i-1].shard], dirs[all[i].shard])}
 		}
 	}
 
@@ -107,7 +107,7 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 		meta.Skipped[r] += c
 	}
 	if meta.Estimated != len(all) {
-		return nil, &MergeError{fmt.Errorf("merge: the shards' %s count %d URLs estimated, their %s files %d", EstimateMetaFile, meta.Estimated, EstimateShardFile, len(all))}
+		return nil, &MergeError{Err: fmt.Errorf("merge: the shards' %s count %d URLs estimated, their %s files %d", EstimateMetaFile, meta.Estimated, EstimateShardFile, len(all))}
 	}
 	if meta.Estimated == 0 { // as EstimateLogs
 		return nil, noURLError(len(meta.Inputs), &meta)

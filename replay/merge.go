@@ -71,7 +71,7 @@ type MergeError = shardmerge.Error
 func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 	start := time.Now()
 	if len(dirs) == 0 {
-		return nil, &MergeError{errors.New("merge: no replay outputs")}
+		return nil, &MergeError{Err: errors.New("merge: no replay outputs")}
 	}
 	if err := shardmerge.OutNotShard(dirs, out); err != nil {
 		return nil, err
@@ -84,20 +84,20 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 			return nil, err
 		}
 		if infos[k], err = ReadShardInfo(d); err != nil {
-			return nil, &MergeError{err}
+			return nil, &MergeError{Err: err}
 		}
 	}
 	m0 := metas[0]
 	ids := make([]shardmerge.ID, len(infos))
 	for k, info := range infos {
-		ids[k] = shardmerge.ID{info.Shard, info.I, info.N}
+		ids[k] = shardmerge.ID{Spec: info.Shard, I: info.I, N: info.N}
 	}
 	if _, err := shardmerge.Order(dirs, ids, "replay", func(k int) error { return sameReplay(m0, metas[k]) }); err != nil {
 		return nil, err
 	}
 	if f := obsFormat(m0); f != "" {
 		// replay.json would name logs the merge does not write
-		return nil, &MergeError{fmt.Errorf("merge: the shards wrote observation logs (--write-observations %s), which merge does not combine: estimate them together with 'revisit estimate %s/%s/* …', or replay without --shard", f, dirs[0], ObservationsDir)}
+		return nil, &MergeError{Err: fmt.Errorf("merge: the shards wrote observation logs (--write-observations %s), which merge does not combine: estimate them together with 'revisit estimate %s/%s/* …', or replay without --shard", f, dirs[0], ObservationsDir)}
 	}
 
 	// The pages of the merged replay, in its order.
@@ -111,7 +111,7 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 		for i := range info.Pages {
 			p := &info.Pages[i]
 			if d, ok := seen[p.ID]; ok {
-				return nil, &MergeError{fmt.Errorf("merge: page %d replayed by both %s and %s", p.ID, d, dirs[k])}
+				return nil, &MergeError{Err: fmt.Errorf("merge: page %d replayed by both %s and %s", p.ID, d, dirs[k])}
 			}
 			seen[p.ID] = dirs[k]
 			all = append(all, ref{k, p})

@@ -57,7 +57,7 @@ func observePage(ctx context.Context, p *series.Page, t, iv []float64, unit floa
 		return nil, nil, err
 	}
 	if rec.over {
-		return nil, nil, &estimator.LimitError{estimator.SkipMaxVisits, float64(n), estimator.MaxObservedVisits}
+		return nil, nil, &estimator.LimitError{Reason: estimator.SkipMaxVisits, Work: float64(n), Limit: estimator.MaxObservedVisits}
 	}
 	u := p.Updates
 	u0 := u[0]

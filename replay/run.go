@@ -320,7 +320,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		// Refuse before crawling what would take too long or
 		// tabulate too large a grid.
 		if n := cfg.XMax / s.Step(cfg.H); !(n <= estimator.MaxGrid) {
-			return skip(&estimator.LimitError{estimator.SkipMaxGrid, n, int64(estimator.MaxGrid)})
+			return skip(&estimator.LimitError{Reason: estimator.SkipMaxGrid, Work: n, Limit: int64(estimator.MaxGrid)})
 		}
 		if le := estimator.EstimateWork(s, t[len(t)-1], &cfg).Check(maxVisits, maxPairs); le != nil {
 			return skip(le)
