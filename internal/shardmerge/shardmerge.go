@@ -1,3 +1,16 @@
+// Package shardmerge holds the mechanics that merging shard outputs needs
+// whatever was sharded: checking that N outputs are the shards 0…N−1 of
+// one split, each once (Order), refusing to write over an input
+// (OutNotShard), the merged output directory with its estimates.parquet
+// writer and one row stream per shard (Open, RowStream), floats that
+// round-trip exactly through the shard records (ExactFloat), and the
+// bad-usage error (Error).
+//
+// What a merge puts together, and in which order, belongs to the package
+// whose output it is: replay.Merge (pages in dataset order or the top
+// pages, the WMRD/KS summary recomputed) and crawllog.MergeEstimates (URLs
+// in the order read, the report bundle recomputed). analysis merges
+// partial statistics, not estimate rows, and has its own.
 package shardmerge
 
 import (

@@ -1,4 +1,4 @@
-package replay_test
+package estimator_test
 
 import (
 	"fmt"
