@@ -19,7 +19,6 @@ import (
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/units"
-	"github.com/revisit-dev/revisit/replay"
 )
 
 func newEstimateCmd(g *globals) *cobra.Command {
@@ -133,7 +132,7 @@ tables and figures; docs/scale-out.md).`,
 			}
 			meta, err := crawllog.EstimateLogs(cmd.Context(), opt)
 			if err != nil {
-				return usageIf[*replay.OptionError]("estimate", err)
+				return usageIf[*crawllog.OptionError]("estimate", err)
 			}
 			if !g.quiet {
 				printEstimateSummary(cmd.OutOrStdout(), meta, opt.Out)

@@ -104,7 +104,7 @@ atomically, like every output.`,
 				}
 				meta, err := crawllog.MergeEstimates(cmd.Context(), args[1:], out)
 				if err != nil {
-					var me *replay.MergeError
+					var me *crawllog.MergeError
 					if errors.As(err, &me) {
 						return usagef("%v", err)
 					}
