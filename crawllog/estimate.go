@@ -413,7 +413,7 @@ func perURL(v float64) string {
 func noURLError(inputs int, m *EstimateMeta) error {
 	why := "a URL needs at least 2 visits with content"
 	if m.Skipped[SkipNoMethod] > 0 {
-		var ages []string // from the registry, as constantOnly
+		var ages []string // from the registry, as ConstantOnly
 		for _, r := range (estimator.Registry{}).Methods() {
 			if r.Observes == estimator.Age {
 				ages = append(ages, r.Name)
