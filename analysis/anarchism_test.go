@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/realdata"
 	"github.com/revisit-dev/revisit/internal/stagetest"
 	"github.com/revisit-dev/revisit/model"
@@ -85,7 +86,7 @@ func TestAnarchismMethodErrors(t *testing.T) {
 		spec    string
 		h, xmax float64
 	}{{"const:0.5", h, 1000}, {"const:0.5", h, def.XMax}, {replay.DefaultSamplers[1], all.H, all.XMax}} {
-		s, err := replay.ParseSampler(c.spec)
+		s, err := estimator.ParseSampler(c.spec)
 		if err == nil {
 			s, err = s.ForMean(all.MeanU)
 		}
@@ -93,7 +94,7 @@ func TestAnarchismMethodErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 		delta, xmax := s.Delta, c.xmax
-		est, err := replay.ReplayTimes(transform.Times(p.Updates, transform.Hour), s, model.NewRand(1, 0xa11), replay.Config{H: c.h, XMax: xmax})
+		est, err := replay.ReplayTimes(transform.Times(p.Updates, transform.Hour), s, model.NewRand(1, 0xa11), estimator.Config{H: c.h, XMax: xmax})
 		if err != nil {
 			t.Fatal(err)
 		}

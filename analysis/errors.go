@@ -3,7 +3,7 @@ package analysis
 import (
 	"fmt"
 
-	"github.com/revisit-dev/revisit/replay"
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -24,10 +24,10 @@ const DefaultExtra = 9
 
 // IsStepMethod reports whether method's estimate is a step function on the
 // visit grid x_n = nΔ (or y_n = nh), which SPEC §4.2 interpolates linearly
-// before use (M3, M4, M5, M6, G-M4: replay.Method.Step), so that Compare
+// before use (M3, M4, M5, M6, G-M4: estimator.Method.Step), so that Compare
 // interpolates it.
 func IsStepMethod(method string) bool {
-	m, _ := replay.Registry{}.Lookup(method)
+	m, _ := estimator.Registry{}.Lookup(method)
 	return m.Step
 }
 

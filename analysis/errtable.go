@@ -6,15 +6,15 @@ import (
 	"math"
 	"slices"
 
-	"github.com/revisit-dev/revisit/replay"
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
 
 // EstimateRow is one replayed estimate (or truth row): a row of the
-// replay's estimates file, whose type replay owns (replay.Estimate, read
+// replay's estimates file, whose type replay owns (estimator.Estimate, read
 // by replay.ReadEstimates).
-type EstimateRow = replay.Estimate
+type EstimateRow = estimator.Estimate
 
 // PageError is the error of one method on one page under one sampler.
 type PageError struct {
@@ -42,10 +42,10 @@ type MethodSummary struct {
 	MeanWMRD, MedianWMRD  float64
 	MeanKS, MedianKS      float64
 	Undefined             int // pages where the estimate was undefined (e.g. Matloff with X = n)
-	// From the estimates file and the method registry (replay.Registry):
-	Constant bool         // the sampler has constant delays
-	Class    replay.Class // unbiased, biased or Poisson baseline ("" for an unknown method)
-	Age      bool         // the method observes ages (Last-Modified)
+	// From the estimates file and the method registry (estimator.Registry):
+	Constant bool            // the sampler has constant delays
+	Class    estimator.Class // unbiased, biased or Poisson baseline ("" for an unknown method)
+	Age      bool            // the method observes ages (Last-Modified)
 }
 
 // PageErrors compares every non-truth row with the truth of the same
@@ -72,12 +72,12 @@ type MethodSummary struct {
 // With intervals nil the truth is known only at its grid points, and so
 // every estimate is compared there only (see Compare).
 func PageErrors(rows []EstimateRow, xmax float64, extra int, intervals map[int64][]float64) ([]PageError, error) {
-	return PageErrorsFor(replay.Registry{}, rows, xmax, extra, intervals)
+	return PageErrorsFor(estimator.Registry{}, rows, xmax, extra, intervals)
 }
 
 // PageErrorsFor is PageErrors with the methods of reg: its Baseline
 // methods are compared as exponentials, its Step methods interpolated.
-func PageErrorsFor(reg replay.Registry, rows []EstimateRow, xmax float64, extra int, intervals map[int64][]float64) ([]PageError, error) {
+func PageErrorsFor(reg estimator.Registry, rows []EstimateRow, xmax float64, extra int, intervals map[int64][]float64) ([]PageError, error) {
 	type key struct {
 		page          int64
 		sampler, kind string
@@ -117,13 +117,13 @@ func PageErrorsFor(reg replay.Registry, rows []EstimateRow, xmax float64, extra 
 		pe := PageError{PageID: r.PageID, Title: r.Title, Sampler: r.Sampler, Method: r.Method, Kind: r.Kind, Note: r.Note, Constant: r.Constant, Intervals: tr.Samples}
 		est := r.CDF
 		m, _ := reg.Lookup(r.Method)
-		if m.Class == replay.Baseline && len(est.X) == 0 {
+		if m.Class == estimator.Baseline && len(est.X) == 0 {
 			if math.IsNaN(r.Rate) || r.Rate <= 0 || math.IsInf(r.Rate, 0) {
 				pe.Error = Error{WMRD: math.NaN(), KS: math.NaN()}
 				out = append(out, pe)
 				continue
 			}
-			est = replay.ExpCDF(r.Method, r.Rate, slices.Clone(tr.X))
+			est = estimator.ExpCDF(r.Method, r.Rate, slices.Clone(tr.X))
 		}
 		if len(est.X) == 0 {
 			pe.Error = Error{WMRD: math.NaN(), KS: math.NaN()}
@@ -163,13 +163,13 @@ func checkTruth(r EstimateRow, exact TruthFunc) error {
 
 // Summarize groups page errors by sampler, method and kind, in that
 // order, with the mean and median over pages of WMRD and KS by replay's
-// one rule (replay.SummarizeErrors: NaN errors are counted as Undefined
+// one rule (estimator.SummarizeErrors: NaN errors are counted as Undefined
 // and left out of the averages).
-func Summarize(errs []PageError) []MethodSummary { return SummarizeFor(replay.Registry{}, errs) }
+func Summarize(errs []PageError) []MethodSummary { return SummarizeFor(estimator.Registry{}, errs) }
 
 // SummarizeFor is Summarize with the methods of reg: their output order
 // ranks them, their class and observations label the summaries.
-func SummarizeFor(reg replay.Registry, errs []PageError) []MethodSummary {
+func SummarizeFor(reg estimator.Registry, errs []PageError) []MethodSummary {
 	type key struct{ s, m, k string }
 	groups := map[key][]PageError{}
 	var keys []key
@@ -190,11 +190,11 @@ func SummarizeFor(reg replay.Registry, errs []PageError) []MethodSummary {
 			w, ks = append(w, e.WMRD), append(ks, e.KS)
 		}
 		m, _ := reg.Lookup(k.m)
-		e := replay.SummarizeErrors(w, ks)
+		e := estimator.SummarizeErrors(w, ks)
 		out = append(out, MethodSummary{
 			Sampler: k.s, Method: k.m, Kind: k.k, Pages: e.Pages, Undefined: e.Undefined,
 			MeanWMRD: e.MeanWMRD, MedianWMRD: e.MedianWMRD, MeanKS: e.MeanKS, MedianKS: e.MedianKS,
-			Constant: groups[k][0].Constant, Class: m.Class, Age: m.Observes == replay.Age,
+			Constant: groups[k][0].Constant, Class: m.Class, Age: m.Observes == estimator.Age,
 		})
 	}
 	return out
@@ -205,11 +205,11 @@ func SummarizeFor(reg replay.Registry, errs []PageError) []MethodSummary {
 // may cite. Errors of shorter pages (or of unknown length) are left out;
 // with none left, a recommendation has no evidence ("too few").
 func EvidenceSummary(errs []PageError) []MethodSummary {
-	return EvidenceSummaryFor(replay.Registry{}, errs)
+	return EvidenceSummaryFor(estimator.Registry{}, errs)
 }
 
 // EvidenceSummaryFor is EvidenceSummary with the methods of reg.
-func EvidenceSummaryFor(reg replay.Registry, errs []PageError) []MethodSummary {
+func EvidenceSummaryFor(reg estimator.Registry, errs []PageError) []MethodSummary {
 	var keep []PageError
 	for _, e := range errs {
 		if e.Intervals >= MinEvidenceIntervals {

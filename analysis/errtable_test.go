@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/revisit-dev/revisit/replay"
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -191,9 +191,9 @@ func TestPageErrorsExactTruth(t *testing.T) {
 // ranked and scored as one: a method analysis does not know would be
 // scored as an estimate of G_U and ranked last, unnamed in the findings.
 func TestPoissonBaselinesKnown(t *testing.T) {
-	var reg replay.Registry
+	var reg estimator.Registry
 	for _, m := range []string{"naive", "cho", "matloff", "age-mle", "poisson-mle"} {
-		if c := reg.ClassOf(m); c != replay.Baseline || string(c) != "Poisson baseline" {
+		if c := reg.ClassOf(m); c != estimator.Baseline || string(c) != "Poisson baseline" {
 			t.Errorf("%s: class %q", m, c)
 		}
 		if reg.Rank(m) >= reg.Rank("no such method") {
@@ -218,7 +218,7 @@ func TestEvidenceConstantFromRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum := Summarize(pe)
-	if len(sum) != 1 || !sum[0].Constant || sum[0].Class != replay.Unbiased {
+	if len(sum) != 1 || !sum[0].Constant || sum[0].Class != estimator.Unbiased {
 		t.Fatalf("summary %+v: want one constant, unbiased M4 row", sum)
 	}
 	rec, err := Recommend(Scenario{Sampler: "constant"}, sum)
@@ -227,7 +227,7 @@ func TestEvidenceConstantFromRows(t *testing.T) {
 	}
 }
 
-// Summaries follow replay's one rule (replay.SummarizeErrors, as in
+// Summaries follow replay's one rule (estimator.SummarizeErrors, as in
 // replay.json): a page whose WMRD or KS is NaN is undefined and left out
 // of both means. Pages: (0.1, 0.5), (NaN, 0.1), (0.3, NaN), (0.2, 0.4) →
 // 2 pages, 2 undefined, mean WMRD 0.15, mean KS 0.45.

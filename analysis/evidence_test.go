@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/revisit-dev/revisit/replay"
+	"github.com/revisit-dev/revisit/estimator"
 )
 
 // method_evidence rests on the pages with ≥ MinEvidenceIntervals
@@ -19,10 +19,10 @@ func TestEvidenceTable(t *testing.T) {
 	res := &Result{UnitName: "h",
 		PageErrors: []PageError{pe(1, 150, 12), pe(2, 99, 40), pe(3, 50, 900)},
 		Evidence: []MethodSummary{
-			{Sampler: "exp:2", Kind: "G", Method: "M2", Pages: 2, MeanWMRD: 0.002, MeanKS: 0.01, Class: replay.Unbiased, Age: true},
-			{Sampler: "exp:2", Kind: "G", Method: "age-mle", Pages: 2, MeanWMRD: 0.07, MeanKS: 0.37, Class: replay.Baseline, Age: true},
-			{Sampler: "exp:2", Kind: "G", Method: "naive", Pages: 2, MeanWMRD: 0.08, MeanKS: 0.30, Class: replay.Baseline},
-			{Sampler: "exp:2", Kind: "F", Method: "M2", Pages: 2, MeanWMRD: 0.0001, MeanKS: 0.05, Class: replay.Unbiased, Age: true},
+			{Sampler: "exp:2", Kind: "G", Method: "M2", Pages: 2, MeanWMRD: 0.002, MeanKS: 0.01, Class: estimator.Unbiased, Age: true},
+			{Sampler: "exp:2", Kind: "G", Method: "age-mle", Pages: 2, MeanWMRD: 0.07, MeanKS: 0.37, Class: estimator.Baseline, Age: true},
+			{Sampler: "exp:2", Kind: "G", Method: "naive", Pages: 2, MeanWMRD: 0.08, MeanKS: 0.30, Class: estimator.Baseline},
+			{Sampler: "exp:2", Kind: "F", Method: "M2", Pages: 2, MeanWMRD: 0.0001, MeanKS: 0.05, Class: estimator.Unbiased, Age: true},
 		}}
 	tb := evidenceTable(res, "src")
 	if w := "Method ranking by KS (κ) on the 2 replayed pages with ≥ 99 intervals"; tb.Title != w {

@@ -10,10 +10,10 @@ import (
 	"slices"
 
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/model"
-	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -49,7 +49,7 @@ type Options struct {
 	// Methods is the method registry the estimates' methods are looked
 	// up in (class, step interpolation, rank); the zero value is
 	// revisit's own estimators.
-	Methods replay.Registry
+	Methods estimator.Registry
 
 	// Localized adds the NHPP and staleness analyses on the busiest pages.
 	Localized LocalizedOptions

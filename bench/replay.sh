@@ -21,7 +21,7 @@ BIN=${BIN:-}
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 echo "M6: fast sweep vs naive pairs (go test -bench, $RUNS runs each, medians)"
-go test -run '^$' -bench 'BenchmarkM6(Fast|Naive)$' -benchtime 1x -count "$RUNS" ./replay >"$WORK/m6.txt"
+go test -run '^$' -bench 'BenchmarkM6(Fast|Naive)$' -benchtime 1x -count "$RUNS" ./estimator >"$WORK/m6.txt"
 awk '/^BenchmarkM6/ {name=$1; sub(/-[0-9]+$/, "", name); print name, $3}' "$WORK/m6.txt" >"$WORK/m6.tsv"
 visits=$(grep -o 'visits=[0-9]*/xmax' "$WORK/m6.tsv" | head -1 | tr -dc 0-9)
 get() { awk -v n="$1" '$1 == n {print $2}' "$WORK/m6.tsv" | median; }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"strconv"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/replay"
@@ -38,7 +39,7 @@ func DefaultConfig() Config {
 	return Config{
 		Top: DefaultTop, Seed: DefaultSeed, Reps: DefaultReps, NHPPPages: DefaultNHPPPages,
 		ScreenUpdates: DefaultScreenUpdates, Budget: DefaultBudget, PolicyMax: DefaultPolicyMax,
-		MaxVisits: replay.DefaultMaxVisits, MaxPairs: replay.DefaultMaxPairs,
+		MaxVisits: estimator.DefaultMaxVisits, MaxPairs: estimator.DefaultMaxPairs,
 		Methods: []string{"all"},
 		// Articles only, and pages with at least one interval.
 		Ingest: ingest.Options{Namespaces: []int32{0}, MinUpdates: DefaultMinUpdates},

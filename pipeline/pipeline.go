@@ -340,7 +340,7 @@ func ReadEstimates(dir string) ([]analysis.EstimateRow, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	// analysis.EstimateRow is replay.Estimate: the rows go through whole
+	// analysis.EstimateRow is estimator.Estimate: the rows go through whole
 	// (a field-by-field copy here dropped the constant-delay flag).
 	src := fmt.Sprintf("replay %s: %s", dir, meta.Describe())
 	return est, src, nil

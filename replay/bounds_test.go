@@ -6,51 +6,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
 )
-
-// A constant-delay crawl whose visits all fall into one long update cycle
-// must not hold memory per visit: M6 on the lattice needs only the number
-// of cycles with k visits for k ≤ N (the grid) and two sums over the
-// longer ones. Before, it kept a count for every k up to the longest
-// cycle's visits (8 bytes per visit: 24 GB on a page spanning 10¹⁵ s).
-// W and Z are checked against the closed form of one cycle of m visits
-// (plus one visit in a second cycle): W(L) = m + 1 − L and the same-cycle
-// pairs at lag L are m − L, so Z(L) = 1.
-func TestM6LatticeMemoryIndependentOfVisits(t *testing.T) {
-	const m = 4_000_000 // visits in the first cycle
-	g := newGrid(1, 10) // N = 10 lags
-	e := newM6(g, true, float64(m+1), nil)
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	for j := 0; j <= m; j++ {
-		c := int64(0)
-		if j == m {
-			c = 1
-		}
-		e.add(&Obs{J: j, S: float64(j), Cycle: c})
-	}
-	w := e.w()
-	runtime.ReadMemStats(&after)
-	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
-		t.Errorf("M6 on %d constant-delay visits allocated %d bytes, want O(grid) (< 1 MiB)", m+1, got)
-	}
-	for L := 1; L <= g.n; L++ {
-		if want := int64(m + 1 - L); w[L] != want {
-			t.Errorf("W(%d) = %d, want %d", L, w[L], want)
-		}
-		if e.z[L] != 1 {
-			t.Errorf("Z(%d) = %d, want 1", L, e.z[L])
-		}
-	}
-}
 
 // within runs f and fails the test if it has not returned after 10 s (a
 // generous bound: the point is that it returns at all).
@@ -64,34 +27,6 @@ func within[T any](t *testing.T, what string, f func() T) T {
 	case <-time.After(10 * time.Second):
 		t.Fatalf("%s did not return within 10 s", what)
 		panic("unreachable")
-	}
-}
-
-// EstimateWork against hand calculations: exp:2 on T = 10 makes
-// V = 2·10 + 1 = 21 visits; with x_max = 1 and h = 0.5 each pairs with
-// W = 2·1.5 = 3 earlier ones: V·W − W²/2 = 63 − 4.5 = 58.5 pairs. With
-// x_max = 20 the window W = 41 exceeds V: V²/2 = 220.5. Constant delays
-// and runs without M6 pair nothing.
-func TestEstimateWork(t *testing.T) {
-	exp2, _ := ParseSampler("exp:2")
-	c4, _ := ParseSampler("const:0.25")
-	cases := []struct {
-		s       Sampler
-		cfg     Config
-		visits  float64
-		pairs   float64
-		comment string
-	}{
-		{exp2, Config{H: 0.5, XMax: 1}, 21, 58.5, "all methods"},
-		{exp2, Config{H: 0.5, XMax: 20}, 21, 220.5, "window beyond the path"},
-		{exp2, Config{Methods: []string{MethodM2}, H: 0.5, XMax: 1}, 21, 0, "no M6"},
-		{c4, Config{H: 0.5, XMax: 1}, 41, 0, "constant delays: M6 on the lattice"},
-	}
-	for _, c := range cases {
-		w := EstimateWork(c.s, 10, &c.cfg)
-		if w.Visits != c.visits || w.Pairs != c.pairs {
-			t.Errorf("%s: %+v, want visits %g pairs %g", c.comment, w, c.visits, c.pairs)
-		}
 	}
 }
 
@@ -112,10 +47,10 @@ func TestRunLeavesOutJobsBeyondLimits(t *testing.T) {
 	if meta == nil {
 		t.FailNow()
 	}
-	if got := meta.Skipped[SkipMaxVisits]; got != 3 {
-		t.Errorf("skipped %s = %d, want 3 (every page with exp:1e12)", SkipMaxVisits, got)
+	if got := meta.Skipped[estimator.SkipMaxVisits]; got != 3 {
+		t.Errorf("skipped %s = %d, want 3 (every page with exp:1e12)", estimator.SkipMaxVisits, got)
 	}
-	if meta.Pages != 3 || meta.MaxVisits != DefaultMaxVisits || meta.MaxPairs != DefaultMaxPairs {
+	if meta.Pages != 3 || meta.MaxVisits != estimator.DefaultMaxVisits || meta.MaxPairs != estimator.DefaultMaxPairs {
 		t.Errorf("pages %d, limits %d %d: want 3 pages and the defaults", meta.Pages, meta.MaxVisits, meta.MaxPairs)
 	}
 	_, est, err := ReadEstimates(out)
@@ -146,7 +81,7 @@ func TestRunLeavesOutJobsBeyondLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := meta.Skipped[SkipMaxVisits]; got != want || meta.Pages != 3-int(want) {
+	if got := meta.Skipped[estimator.SkipMaxVisits]; got != want || meta.Pages != 3-int(want) {
 		t.Errorf("limit %d visits: skipped %d, pages %d; want %d and %d", limit, got, meta.Pages, want, 3-want)
 	}
 
@@ -165,20 +100,20 @@ func TestRunLeavesOutJobsBeyondLimits(t *testing.T) {
 }
 
 // The run-time guard: a crawl that goes past twice the visit limit stops
-// (after at most pollEvery more steps) with a *LimitError.
+// (after at most estimator.PollEvery more steps) with a *LimitError.
 func TestCrawlStopsAtVisitCap(t *testing.T) {
 	vis := make([]float64, 100_000)
 	for i := range vis {
 		vis[i] = float64(i) * 1e-3
 	}
-	gd := newGuard(context.Background(), 100, 0)
+	gd := estimator.NewGuard(context.Background(), 100, 0)
 	n, err := crawl(&sliceUpdates{t: []float64{0, 1000}}, &sliceVisits{v: vis}, 1000, nil, gd)
-	var le *LimitError
-	if !errors.As(err, &le) || le.Reason != SkipMaxVisits || le.Limit != 100 {
+	var le *estimator.LimitError
+	if !errors.As(err, &le) || le.Reason != estimator.SkipMaxVisits || le.Limit != 100 {
 		t.Fatalf("crawl: %v, want a *LimitError on visits with limit 100", err)
 	}
-	if n <= 200 || n > 200+pollEvery {
-		t.Errorf("stopped after %d visits, want in (200, %d]", n, 200+pollEvery)
+	if n <= 200 || n > 200+estimator.PollEvery {
+		t.Errorf("stopped after %d visits, want in (200, %d]", n, 200+estimator.PollEvery)
 	}
 }
 
@@ -186,9 +121,9 @@ func TestCrawlStopsAtVisitCap(t *testing.T) {
 // (10¹⁵ visits, no limits) and M6's pairing of a huge window, and Run
 // returns context.Canceled with nothing written.
 func TestCancelStopsReplay(t *testing.T) {
-	smp, _ := ParseSampler("exp:1e9")
-	for _, methods := range [][]string{{MethodM2, MethodNaive}, {MethodM6}} {
-		cfg := Config{Methods: methods, H: 0.01, XMax: 1000}
+	smp, _ := estimator.ParseSampler("exp:1e9")
+	for _, methods := range [][]string{{estimator.MethodM2, estimator.MethodNaive}, {estimator.MethodM6}} {
+		cfg := estimator.Config{Methods: methods, H: 0.01, XMax: 1000}
 		if err := cfg.Check(); err != nil {
 			t.Fatal(err)
 		}
@@ -196,7 +131,7 @@ func TestCancelStopsReplay(t *testing.T) {
 		time.AfterFunc(50*time.Millisecond, cancel)
 		err := within(t, "replayPath", func() error {
 			r := model.NewRand(1, 1)
-			_, err := replayPath(&sliceUpdates{t: []float64{0, 1e6}}, newVisitGen(smp, r), 1e6, smp, &cfg, newGuard(ctx, 0, 0))
+			_, err := replayPath(&sliceUpdates{t: []float64{0, 1e6}}, newVisitGen(smp, r), 1e6, smp, &cfg, estimator.NewGuard(ctx, 0, 0))
 			return err
 		})
 		if !errors.Is(err, context.Canceled) {
@@ -246,9 +181,14 @@ func TestCrawlAllocsIndependentOfVisits(t *testing.T) {
 	for i := range vis {
 		vis[i] = float64(i) * 1e-3
 	}
-	g := newGrid(0.5, 10)
+	smp, _ := estimator.ParseSampler("exp:1")
+	cfg := estimator.Config{Methods: []string{estimator.MethodM2, estimator.MethodNaive}, H: 0.5, XMax: 10}
+	if err := cfg.Check(); err != nil {
+		t.Fatal(err)
+	}
+	pr := estimator.NewPath(smp, &cfg, 100, nil) // set up once: the crawl is measured
 	allocs := testing.AllocsPerRun(2, func() {
-		crawl(&sliceUpdates{t: []float64{0, 7, 50, 100}}, &sliceVisits{v: vis}, 100, []observer{newM2(g), &poisson{}}, nil)
+		crawl(&sliceUpdates{t: []float64{0, 7, 50, 100}}, &sliceVisits{v: vis}, 100, []estimator.Observer{pr}, nil)
 	})
 	if allocs > 20 {
 		t.Errorf("crawl of %d visits: %.0f allocations, want a constant few", len(vis), allocs)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/model"
 )
 
@@ -49,24 +50,24 @@ func TestConsistency(t *testing.T) {
 		h := eu / 40
 		res, rows := simRows(t, SimOptions{Update: upd, Samplers: smp, Ts: Ts, Paths: 6, Seed: 3, H: h, Recover: false})
 		for si, s := range smp {
-			methods := []string{MethodM2, MethodM6}
+			methods := []string{estimator.MethodM2, estimator.MethodM6}
 			if si == 0 {
-				methods = append(methods, MethodM4, MethodM5)
+				methods = append(methods, estimator.MethodM4, estimator.MethodM5)
 			}
 			g0 := 1 / eu // g_U(0) = F̄_U(0)/E[U]
 			for _, m := range methods {
 				first := rows[fmt.Sprintf("%s/%s/G/%g", s, m, Ts[0])]
 				end := rows[fmt.Sprintf("%s/%s/G/%g", s, m, last)]
 				bound := 0.04
-				if m == MethodM6 && si == 1 {
+				if m == estimator.MethodM6 && si == 1 {
 					bound += h * g0 / 2
 				}
 				if !(end.KS < first.KS) || end.KS > bound {
 					t.Errorf("%s %s %s: KS %.4f at T=%g → %.4f at T=%g (want falling, ≤ %.3f)", upd, s, m, first.KS, Ts[0], end.KS, last, bound)
 				}
 			}
-			for _, m := range []string{MethodM1, MethodM3} {
-				if m == MethodM3 && si == 1 {
+			for _, m := range []string{estimator.MethodM1, estimator.MethodM3} {
+				if m == estimator.MethodM3 && si == 1 {
 					continue
 				}
 				first := rows[fmt.Sprintf("%s/%s/G/%g", s, m, Ts[0])]
@@ -101,8 +102,8 @@ func TestRecoverFromM2(t *testing.T) {
 		{"pareto:3,2", "exp:10"},
 	} {
 		u, _ := model.Parse(c.upd)
-		s, _ := ParseSampler(c.smp)
-		cfg := Config{Methods: []string{MethodM2}, H: 0.02, XMax: 10, Recover: true}
+		s, _ := estimator.ParseSampler(c.smp)
+		cfg := estimator.Config{Methods: []string{estimator.MethodM2}, H: 0.02, XMax: 10, Recover: true}
 		if err := cfg.Check(); err != nil {
 			t.Fatal(err)
 		}
@@ -111,9 +112,9 @@ func TestRecoverFromM2(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var f Estimate
-		for _, e := range res.est {
-			if e.Kind == KindF {
+		var f estimator.Estimate
+		for _, e := range res.Est {
+			if e.Kind == estimator.KindF {
 				f = e
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -30,7 +31,7 @@ const (
 	// MaxAutoGrid bounds the grid x_max/h of an automatic h (the old
 	// fixed defaults had 1000/0.05 = 20,000 points; a heavy-tailed page
 	// whose 0.99 quantile of G_U is 10⁴·E[U] would otherwise need 10⁶).
-	MaxAutoGrid = 100_000
+	MaxAutoGrid = estimator.MaxAutoGrid
 	// VisitsPerMean is k of the default samplers exp:kx and const:(1/k)x:
 	// k visits per mean interval E[U] on every page. G_U has slope
 	// 1/E[U] at 0 and curvature −f_U/E[U], so a step estimate on the grid
@@ -112,7 +113,7 @@ func spreadOf(v []float64) Spread {
 	}
 	s := slices.Clone(v)
 	slices.Sort(s)
-	return Spread{Median: medianSorted(s), Min: s[0], Max: s[len(s)-1]}
+	return Spread{Median: estimator.MedianSorted(s), Min: s[0], Max: s[len(s)-1]}
 }
 
 func (s Spread) String() string {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/transform"
 )
 
@@ -32,7 +33,7 @@ func TestRelativeSamplers(t *testing.T) {
 		{"poisson:1x", 1e-3, 1000, 0, 1e-3},          // tiny E[U]
 		{"constant:1x", 8760, 1. / 8760, 8760, 8760}, // a year in hours
 	} {
-		s, err := ParseSampler(c.spec)
+		s, err := estimator.ParseSampler(c.spec)
 		if err != nil {
 			t.Fatalf("%q: %v", c.spec, err)
 		}
@@ -50,11 +51,11 @@ func TestRelativeSamplers(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"exp:x", "exp:-2x", "const:0x", "pareto:2x,1", "exp:2xx", "dist:exp:1x"} {
-		if _, err := ParseSampler(bad); err == nil {
+		if _, err := estimator.ParseSampler(bad); err == nil {
 			t.Errorf("%q parsed", bad)
 		}
 	}
-	s, _ := ParseSampler("exp:2x")
+	s, _ := estimator.ParseSampler("exp:2x")
 	for _, m := range []float64{0, -1, math.Inf(1), math.NaN()} {
 		if _, err := s.ForMean(m); err == nil {
 			t.Errorf("exp:2x at E[U] = %g: no error", m)
@@ -62,7 +63,7 @@ func TestRelativeSamplers(t *testing.T) {
 	}
 	// The default samplers are relative and parse.
 	for _, spec := range DefaultSamplers {
-		if s, err := ParseSampler(spec); err != nil || !s.Relative {
+		if s, err := estimator.ParseSampler(spec); err != nil || !s.Relative {
 			t.Errorf("default sampler %q: %v (relative %v)", spec, err, s.Relative)
 		}
 	}
@@ -161,7 +162,7 @@ func TestRunPerPageDefaults(t *testing.T) {
 			if last := x[len(x)-1]; last < hi-1e-9 || last-step >= hi+1e-9 || math.Abs(x[1]-step) > 1e-9*step {
 				t.Errorf("page %d %s %s: grid step %g to %g, want step %g up to ⌈%g⌉", p.ID, e.Sampler, e.Method, x[1], last, step, hi)
 			}
-			if e.Method == MethodM6 && e.Kind == KindG && math.Abs(e.H-step) > 1e-9*step {
+			if e.Method == estimator.MethodM6 && e.Kind == estimator.KindG && math.Abs(e.H-step) > 1e-9*step {
 				t.Errorf("page %d %s: M6 h %g, want %g", p.ID, e.Sampler, e.H, step)
 			}
 			// λ = 20/E[U]: about 20 visits per interval over the window.
@@ -222,7 +223,7 @@ func TestPerPageWorkBounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want != 4 || meta.Skipped[SkipMaxVisits] != want || meta.Pages != 1 {
+	if want != 4 || meta.Skipped[estimator.SkipMaxVisits] != want || meta.Pages != 1 {
 		t.Errorf("skipped %v pages %d, want %d jobs over max visits (of pages with more than 60 intervals)", meta.Skipped, meta.Pages, want)
 	}
 	meta, err = Run(context.Background(), Options{Dataset: ds, Out: filepath.Join(t.TempDir(), "b"), Methods: []string{"M2", "M6"},
@@ -230,7 +231,7 @@ func TestPerPageWorkBounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if meta.Skipped[SkipMaxGrid] != 3 || meta.Pages != 3 || meta.Choices.H.Min != 1e9/MaxAutoGrid {
+	if meta.Skipped[estimator.SkipMaxGrid] != 3 || meta.Pages != 3 || meta.Choices.H.Min != 1e9/MaxAutoGrid {
 		t.Errorf("skipped %v pages %d h %+v, want 3 const:0.05x jobs over the grid limit and h = %g", meta.Skipped, meta.Pages, meta.Choices.H, 1e9/MaxAutoGrid)
 	}
 }

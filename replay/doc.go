@@ -1,21 +1,26 @@
-// Package replay runs virtual crawlers over update series and computes every
-// estimator of the update distribution of SPEC §4: the crawler visits a page
-// at times drawn from a sampling process F_S, observes ages or change
-// indicators in one merge pass, and M1–M6, G-M4, the F_U recovery and the
-// Poisson baselines turn those observations into CDFs on a grid; Run replays
-// a whole dataset into estimates.parquet and Simulate measures convergence
-// on synthetic renewal processes.
+// Package replay runs virtual crawlers over update series with known
+// ground truth: the crawler visits a page at times drawn from a sampling
+// process F_S (estimator.Sampler), observes ages or change indicators in
+// one merge pass over the update and visit times (crawl.go), and hands
+// every visit to the estimators of package estimator (M1–M6, G-M4, the
+// Poisson baselines, the F_U recovery), whose estimates it writes beside
+// the truth rows G_U and F_U of the page.
 //
-// The estimators are a table, Registry: one Method descriptor each (name,
-// whether it needs ages or only change indicators, constant delays only,
-// step function, class unbiased/biased/Poisson baseline, whether F_U is
-// recovered from it, and its constructor on a Crawl). Replay, the
-// estimate command, analysis and the --methods help texts read it, so an
-// estimator is added by one descriptor and its code (see the example of
-// Registry.With). estimates.parquet (Estimate, EachEstimate) is the one
-// contract between replay and its readers.
+//   - Run (run.go) replays a whole dataset into estimates.parquet (package
+//     estimates) and replay.json (Meta, meta.go), with per-page defaults
+//     for x_max, h and relative samplers (defaults.go), work limits, and
+//     optionally the crawlers' observation logs (obswrite.go, observe.go:
+//     what a real crawler would have logged, estimated as crawllog would).
+//   - ReplayTimes and ReplayVisits (path.go) crawl one sample path.
+//   - Simulate (simulate.go) measures the estimators' convergence on
+//     synthetic renewal processes against the closed forms of
+//     estimator/theory.go.
+//   - Merge (merge.go) puts the outputs of shards of one replay back into
+//     the unsharded output; the mechanics it shares with crawllog's merge
+//     are internal/shardmerge.
 //
-// It does not compute the analysis statistics (CoV, Hurst, tail fits, the
-// official WMRD/KS tables): those belong to package analysis, which reads
-// the output of Run.
+// The estimators themselves are package estimator; real crawl logs are
+// estimated by package crawllog. Replay does not compute the analysis
+// statistics (CoV, Hurst, tail fits, the official WMRD/KS tables): those
+// belong to package analysis, which reads the output of Run.
 package replay

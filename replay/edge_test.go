@@ -8,13 +8,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/model"
 )
 
 // A page with no interval cannot be crawled; a page with one interval can.
 func TestPageWithZeroOrOneInterval(t *testing.T) {
-	s, _ := ParseSampler("const:1")
-	cfg := Config{H: 0.5, XMax: 4}
+	s, _ := estimator.ParseSampler("const:1")
+	cfg := estimator.Config{H: 0.5, XMax: 4}
 	if _, err := ReplayTimes([]float64{0}, s, model.NewRand(1, 1), cfg); !errors.Is(err, ErrTooShort) {
 		t.Fatalf("one update: err = %v, want ErrTooShort", err)
 	}
@@ -51,8 +52,8 @@ func TestPageWithZeroOrOneInterval(t *testing.T) {
 
 // A visit exactly at an update sees age 0 and detects that update.
 func TestVisitAtUpdate(t *testing.T) {
-	s, _ := ParseSampler("const:0.5")
-	cfg := Config{H: 0.5, XMax: 2}
+	s, _ := estimator.ParseSampler("const:0.5")
+	cfg := estimator.Config{H: 0.5, XMax: 2}
 	// Updates 0, 1, 2; visits 0.5, 1.0 (at the update), 1.5.
 	es, err := ReplayVisits([]float64{0, 1, 2}, []float64{0.5, 1, 1.5}, s, cfg)
 	if err != nil {
@@ -78,8 +79,8 @@ func TestVisitAtUpdate(t *testing.T) {
 func TestEveryIntervalSeen(t *testing.T) {
 	times := []float64{0, 1, 3, 6, 10, 11, 13}
 	u := []float64{1, 2, 3, 4, 1, 2}
-	s, _ := ParseSampler("const:0.001")
-	cfg := Config{H: 0.001, XMax: 5, Methods: []string{MethodM1, MethodM3}}
+	s, _ := estimator.ParseSampler("const:0.001")
+	cfg := estimator.Config{H: 0.001, XMax: 5, Methods: []string{estimator.MethodM1, estimator.MethodM3}}
 	es, err := ReplayTimes(times, s, model.NewRand(9, 9), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -110,8 +111,8 @@ func TestEveryVisitDetects(t *testing.T) {
 	for i := 0; i <= 100; i++ {
 		times = append(times, float64(i)*0.7)
 	}
-	s, _ := ParseSampler("const:10")
-	es, err := ReplayVisits(times, []float64{5, 15, 25, 35, 45, 55, 65}, s, Config{H: 1, XMax: 40})
+	s, _ := estimator.ParseSampler("const:10")
+	es, err := ReplayVisits(times, []float64{5, 15, 25, 35, 45, 55, 65}, s, estimator.Config{H: 1, XMax: 40})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,16 +134,16 @@ func TestEveryVisitDetects(t *testing.T) {
 
 // Matloff, Cho and naive on their own, including X = n.
 func TestRateEstimators(t *testing.T) {
-	if r, note := Matloff(5, 5, 1); !math.IsNaN(r) || note == "" {
+	if r, note := estimator.Matloff(5, 5, 1); !math.IsNaN(r) || note == "" {
 		t.Errorf("Matloff X=n: %g %q", r, note)
 	}
-	if r, _ := Matloff(1, 2, 0.5); math.Abs(r-2*math.Ln2) > 1e-12 { // −2 ln(1/2)
+	if r, _ := estimator.Matloff(1, 2, 0.5); math.Abs(r-2*math.Ln2) > 1e-12 { // −2 ln(1/2)
 		t.Errorf("Matloff(1,2,0.5) = %g", r)
 	}
-	if r, _ := ChoGarciaMolina(1, 2, 0.5); math.Abs(r+2*math.Log(1.5/2.5)) > 1e-12 {
+	if r, _ := estimator.ChoGarciaMolina(1, 2, 0.5); math.Abs(r+2*math.Log(1.5/2.5)) > 1e-12 {
 		t.Errorf("Cho(1,2,0.5) = %g", r)
 	}
-	if r, note := AgeMLE(3, 0); !math.IsNaN(r) || note == "" {
+	if r, note := estimator.AgeMLE(3, 0); !math.IsNaN(r) || note == "" {
 		t.Errorf("AgeMLE with zero ages: %g %q", r, note)
 	}
 	// Ages of a Poisson process are Exp(λ): the MLE of λ = 2 from many draws.
@@ -152,7 +153,7 @@ func TestRateEstimators(t *testing.T) {
 	for range n {
 		sum += rng.ExpFloat64() / 2
 	}
-	if r, _ := AgeMLE(n, sum); math.Abs(r-2) > 0.02 {
+	if r, _ := estimator.AgeMLE(n, sum); math.Abs(r-2) > 0.02 {
 		t.Errorf("AgeMLE on Exp(2) ages: %g", r)
 	}
 }
@@ -161,26 +162,26 @@ func TestRateEstimators(t *testing.T) {
 func TestBadOptions(t *testing.T) {
 	for _, spec := range []string{"exp:0", "exp:-1", "const:0", "uniform:-2", "pareto:1,2", "pareto:3,0",
 		"foo:1", "exp", "exp:x", "dist:nope:1", "dist:pareto:1,1"} {
-		if _, err := ParseSampler(spec); err == nil {
+		if _, err := estimator.ParseSampler(spec); err == nil {
 			t.Errorf("sampler %q accepted", spec)
 		}
 	}
-	if _, err := ParseSampler("exp:-1"); err == nil || !strings.Contains(err.Error(), "λ must be > 0") {
+	if _, err := estimator.ParseSampler("exp:-1"); err == nil || !strings.Contains(err.Error(), "λ must be > 0") {
 		t.Errorf("exp:-1: %v", err)
 	}
-	if _, err := ParseMethods([]string{"M2,M7"}); err == nil || !strings.Contains(err.Error(), `"M7"`) {
+	if _, err := estimator.ParseMethods([]string{"M2,M7"}); err == nil || !strings.Contains(err.Error(), `"M7"`) {
 		t.Errorf("unknown method: %v", err)
 	}
-	if ms, err := ParseMethods([]string{"gm4", "m2", "ALL"}); err != nil || len(ms) != len(AllMethods) {
+	if ms, err := estimator.ParseMethods([]string{"gm4", "m2", "ALL"}); err != nil || len(ms) != len(estimator.AllMethods) {
 		t.Errorf("ParseMethods: %v %v", ms, err)
 	}
 	// Lower-case names in a Config select the methods too.
-	s, _ := ParseSampler("const:1")
-	es, err := ReplayVisits([]float64{0, 1, 4, 6}, []float64{0.5, 1.5, 2.5}, s, Config{Methods: []string{"m2", "gm4"}, H: 1, XMax: 3})
-	if err != nil || len(es) != 2+2 || es[0].Method != MethodM2 || es[1].Method != MethodGM4 {
+	s, _ := estimator.ParseSampler("const:1")
+	es, err := ReplayVisits([]float64{0, 1, 4, 6}, []float64{0.5, 1.5, 2.5}, s, estimator.Config{Methods: []string{"m2", "gm4"}, H: 1, XMax: 3})
+	if err != nil || len(es) != 2+2 || es[0].Method != estimator.MethodM2 || es[1].Method != estimator.MethodGM4 {
 		t.Errorf("lower-case methods: %d rows, %v", len(es), err)
 	}
-	for _, c := range []Config{{H: 0, XMax: 1}, {H: -1, XMax: 1}, {H: 0.1, XMax: 0}, {H: math.NaN(), XMax: 1}} {
+	for _, c := range []estimator.Config{{H: 0, XMax: 1}, {H: -1, XMax: 1}, {H: 0.1, XMax: 0}, {H: math.NaN(), XMax: 1}} {
 		if err := c.Check(); err == nil {
 			t.Errorf("config %+v accepted", c)
 		}
@@ -200,7 +201,7 @@ func TestBadOptions(t *testing.T) {
 		}
 	}
 	// Bad derivative options are usage errors, not a NaN F_U on every page.
-	for _, ro := range []RecoverOptions{{K: 4}, {K: -5}, {Extra: -1}, {H: -0.1}, {H: math.Inf(1)}, {Tol: -1}, {Tol: math.NaN()}} {
+	for _, ro := range []estimator.RecoverOptions{{K: 4}, {K: -5}, {Extra: -1}, {H: -0.1}, {H: math.Inf(1)}, {Tol: -1}, {Tol: math.NaN()}} {
 		o := Options{Samplers: []string{"exp:1"}, H: 1, XMax: 2, Out: "x", Recover: true, RecoverOpt: ro}
 		if _, _, err := o.Validate(); !errors.As(err, &oe) {
 			t.Errorf("Validate with recovery options %+v: %v, want an *OptionError", ro, err)
@@ -210,7 +211,7 @@ func TestBadOptions(t *testing.T) {
 		Methods: []string{"M5"}, Ts: []float64{10}, Paths: 1}); !errors.As(err, &oe) {
 		t.Errorf("Simulate M5 with exp:1: %v, want an *OptionError", err)
 	}
-	if _, err := RecoverF(ExpCDF("x", 1, newGrid(0.1, 5).x), RecoverOptions{K: 4}); err == nil {
+	if _, err := estimator.RecoverF(estimator.ExpCDF("x", 1, estimator.Grid(0.1, 5)), estimator.RecoverOptions{K: 4}); err == nil {
 		t.Error("4-point rule accepted")
 	}
 }
@@ -238,9 +239,9 @@ func TestSimulateBundleNoEmptyTable(t *testing.T) {
 }
 
 // obsRecorder keeps copies of the observations.
-type obsRecorder struct{ o []Obs }
+type obsRecorder struct{ o []estimator.Obs }
 
-func (r *obsRecorder) add(o *Obs) { r.o = append(r.o, *o) }
+func (r *obsRecorder) Observe(o *estimator.Obs) { r.o = append(r.o, *o) }
 
 // The first visit's previous visit is the crawler's virtual one before
 // the window, s_1 − S_0 with S_0 the delay s_1 = U·S_0 was drawn from
@@ -249,7 +250,7 @@ func (r *obsRecorder) add(o *Obs) { r.o = append(r.o, *o) }
 // first sample is then s_1 − (s_1 − S_0) = S_0.
 func TestFirstVisitVirtualPrevious(t *testing.T) {
 	for _, spec := range []string{"exp:2", "const:0.3", "pareto:3,1"} {
-		s, _ := ParseSampler(spec)
+		s, _ := estimator.ParseSampler(spec)
 		r := model.NewRand(5, 6)
 		u := r.Float64()
 		s0 := s.Delta
@@ -257,8 +258,17 @@ func TestFirstVisitVirtualPrevious(t *testing.T) {
 			s0 = s.Dist.Rand(r)
 		}
 		rec := &obsRecorder{}
-		e := newGM4(newGrid(0.001, 20))
-		if _, err := crawl(&sliceUpdates{t: []float64{0, 5, 40}}, newVisitGen(s, model.NewRand(5, 6)), 40, []observer{rec, e}, nil); err != nil {
+		cfg := estimator.Config{Methods: []string{estimator.MethodGM4}, H: 0.001, XMax: 20}
+		if err := cfg.Check(); err != nil {
+			t.Fatal(err)
+		}
+		e := estimator.NewPath(s, &cfg, 40, nil)
+		n, err := crawl(&sliceUpdates{t: []float64{0, 5, 40}}, newVisitGen(s, model.NewRand(5, 6)), 40, []estimator.Observer{rec, e}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := e.Finish(n)
+		if err != nil {
 			t.Fatal(err)
 		}
 		if len(rec.o) < 3 || rec.o[0].S != u*s0 || rec.o[0].Prev != u*s0-s0 {
@@ -269,8 +279,15 @@ func TestFirstVisitVirtualPrevious(t *testing.T) {
 				t.Fatalf("%s: visit %d prev %g, want %g", spec, j, rec.o[j].Prev, rec.o[j-1].S)
 			}
 		}
-		if b := binOf(s0, e.g.inv, e.g.n); e.h.c[b] == 0 || e.h.n != int64(len(rec.o)) {
-			t.Errorf("%s: G-M4 has no sample at S_0 = %g (bin %d) or %d samples for %d visits", spec, s0, b, e.h.n, len(rec.o))
+		// S_0's grid bin ⌈S_0/step − 10⁻⁶⌉: the ECDF must jump there.
+		g := res.Est[0].CDF
+		b := int(math.Ceil(s0/g.X[1] - 1e-6))
+		below := 0.0
+		if b > 0 {
+			below = g.P[b-1]
+		}
+		if !(g.P[b] > below) || g.Samples != len(rec.o) {
+			t.Errorf("%s: G-M4 has no sample at S_0 = %g (bin %d) or %d samples for %d visits", spec, s0, b, g.Samples, len(rec.o))
 		}
 	}
 }

@@ -3,6 +3,7 @@ package replay_test
 import (
 	"fmt"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/replay"
 )
@@ -11,11 +12,11 @@ import (
 // and 6 h, at 0.5, 1.5, …, 5.5 h. Every estimator sees the same visits; the
 // truth rows hold the page's own G_U and F_U on the same grid.
 func Example() {
-	s, err := replay.ParseSampler("const:1")
+	s, err := estimator.ParseSampler("const:1")
 	if err != nil {
 		panic(err)
 	}
-	cfg := replay.Config{Methods: []string{"M2", "M4", "M6", "naive"}, H: 0.5, XMax: 3}
+	cfg := estimator.Config{Methods: []string{"M2", "M4", "M6", "naive"}, H: 0.5, XMax: 3}
 	est, err := replay.ReplayVisits([]float64{0, 1, 4, 6}, []float64{0.5, 1.5, 2.5, 3.5, 4.5, 5.5}, s, cfg)
 	if err != nil {
 		panic(err)
@@ -43,8 +44,8 @@ func ExampleReplayTimes() {
 	for t[len(t)-1] < 1e4 {
 		t = append(t, t[len(t)-1]+u.Rand(r))
 	}
-	s, _ := replay.ParseSampler("exp:4")
-	est, err := replay.ReplayTimes(t, s, model.NewRand(1, 2), replay.Config{Methods: []string{"M2", "M6"}, H: 0.02, XMax: 5})
+	s, _ := estimator.ParseSampler("exp:4")
+	est, err := replay.ReplayTimes(t, s, model.NewRand(1, 2), estimator.Config{Methods: []string{"M2", "M6"}, H: 0.02, XMax: 5})
 	if err != nil {
 		panic(err)
 	}

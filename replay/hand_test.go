@@ -1,13 +1,14 @@
 package replay
 
 import (
+	"github.com/revisit-dev/revisit/estimator"
 	"math"
 	"testing"
 )
 
 // byMethod indexes estimates by method and kind.
-func byMethod(es []Estimate) map[string]Estimate {
-	m := map[string]Estimate{}
+func byMethod(es []estimator.Estimate) map[string]estimator.Estimate {
+	m := map[string]estimator.Estimate{}
 	for _, e := range es {
 		m[e.Method+"/"+e.Kind] = e
 	}
@@ -43,11 +44,11 @@ func checkP(t *testing.T, name string, got, want []float64) {
 // previous visit −0.5 precedes the first update 0.
 // Grid x_n = n for n = 0…3 (x_max = 3).
 func TestHandWorked(t *testing.T) {
-	s, err := ParseSampler("const:1")
+	s, err := estimator.ParseSampler("const:1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{H: 0.5, XMax: 3, Recover: false}
+	cfg := estimator.Config{H: 0.5, XMax: 3, Recover: false}
 	es, err := ReplayVisits([]float64{0, 1, 4, 6}, []float64{0.5, 1.5, 2.5, 3.5, 4.5, 5.5}, s, cfg)
 	if err != nil {
 		t.Fatal(err)

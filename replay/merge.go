@@ -1,18 +1,17 @@
 package replay
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"iter"
-	"math"
-	"path/filepath"
 	"reflect"
 	"slices"
-	"strconv"
 	"time"
 
-	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/estimates"
+	"github.com/revisit-dev/revisit/estimator"
+	"github.com/revisit-dev/revisit/internal/shardmerge"
 )
 
 // ShardFile is written beside estimates.parquet by a replay of one shard
@@ -44,42 +43,18 @@ type ShardPage struct {
 	Skips   []string   `json:"skips,omitempty"` // limit reasons of the jobs left out
 }
 
-// exactFloat is a float64 in JSON that round-trips exactly, NaN and ±Inf
-// included (as strings).
-type exactFloat float64
-
-func (f exactFloat) MarshalJSON() ([]byte, error) {
-	v := float64(f)
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return []byte(strconv.Quote(strconv.FormatFloat(v, 'g', -1, 64))), nil
-	}
-	return []byte(strconv.FormatFloat(v, 'g', -1, 64)), nil
-}
-
-func (f *exactFloat) UnmarshalJSON(b []byte) error {
-	s := string(b)
-	if u, err := strconv.Unquote(s); err == nil {
-		s = u
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return err
-	}
-	*f = exactFloat(v)
-	return nil
-}
+// exactFloat is a float64 in JSON that round-trips exactly
+// (shardmerge.ExactFloat).
+type exactFloat = shardmerge.ExactFloat
 
 // ReadShardInfo reads dir/shard.json.
 func ReadShardInfo(dir string) (*ShardInfo, error) {
-	return readJSON[ShardInfo](dir, ShardFile, "replay output", "not the replay of a shard (run replay with --shard i/N)")
+	return estimates.ReadJSON[ShardInfo](dir, ShardFile, "replay output", "not the replay of a shard (run replay with --shard i/N)")
 }
 
 // MergeError is a set of shard outputs that do not form one replay (bad
 // usage: missing or repeated shards, different options).
-type MergeError struct{ Err error }
-
-func (e *MergeError) Error() string { return e.Err.Error() }
-func (e *MergeError) Unwrap() error { return e.Err }
+type MergeError = shardmerge.Error
 
 // Merge combines the replay outputs of shards 0…N−1 of one replay (same
 // dataset and options, Options.Shard = i/N) into out, with the same
@@ -99,9 +74,9 @@ func (e *MergeError) Unwrap() error { return e.Err }
 func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 	start := time.Now()
 	if len(dirs) == 0 {
-		return nil, &MergeError{errors.New("merge: no replay outputs")}
+		return nil, &MergeError{Err: errors.New("merge: no replay outputs")}
 	}
-	if err := outNotShard(dirs, out); err != nil {
+	if err := shardmerge.OutNotShard(dirs, out); err != nil {
 		return nil, err
 	}
 	metas := make([]*Meta, len(dirs))
@@ -112,26 +87,26 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 			return nil, err
 		}
 		if infos[k], err = ReadShardInfo(d); err != nil {
-			return nil, &MergeError{err}
+			return nil, &MergeError{Err: err}
 		}
 	}
 	m0 := metas[0]
-	ids := make([]shardID, len(infos))
+	ids := make([]shardmerge.ID, len(infos))
 	for k, info := range infos {
-		ids[k] = shardID{info.Shard, info.I, info.N}
+		ids[k] = shardmerge.ID{Spec: info.Shard, I: info.I, N: info.N}
 	}
-	if _, err := shardOrder(dirs, ids, "replay", func(k int) error { return sameReplay(m0, metas[k]) }); err != nil {
+	if _, err := shardmerge.Order(dirs, ids, "replay", func(k int) error { return sameReplay(m0, metas[k]) }); err != nil {
 		return nil, err
 	}
 	for k, info := range infos {
 		if info.DatasetID != infos[0].DatasetID {
-			return nil, &MergeError{fmt.Errorf("merge: shard %s (%s) and shard %s (%s) were replayed from different datasets at %s (identity %.12s… ≠ %.12s…: the dataset was written again between them): replay every shard from the same dataset",
+			return nil, &MergeError{Err: fmt.Errorf("merge: shard %s (%s) and shard %s (%s) were replayed from different datasets at %s (identity %.12s… ≠ %.12s…: the dataset was written again between them): replay every shard from the same dataset",
 				infos[0].Shard, dirs[0], info.Shard, dirs[k], m0.Dataset, infos[0].DatasetID, info.DatasetID)}
 		}
 	}
 	if f := obsFormat(m0); f != "" {
 		// replay.json would name logs the merge does not write
-		return nil, &MergeError{fmt.Errorf("merge: the shards wrote observation logs (--write-observations %s), which merge does not combine: estimate them together with 'revisit estimate %s/%s/* …', or replay without --shard", f, dirs[0], ObservationsDir)}
+		return nil, &MergeError{Err: fmt.Errorf("merge: the shards wrote observation logs (--write-observations %s), which merge does not combine: estimate them together with 'revisit estimate %s/%s/* …', or replay without --shard", f, dirs[0], ObservationsDir)}
 	}
 
 	// The pages of the merged replay, in its order.
@@ -145,7 +120,7 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 		for i := range info.Pages {
 			p := &info.Pages[i]
 			if d, ok := seen[p.ID]; ok {
-				return nil, &MergeError{fmt.Errorf("merge: page %d replayed by both %s and %s", p.ID, d, dirs[k])}
+				return nil, &MergeError{Err: fmt.Errorf("merge: page %d replayed by both %s and %s", p.ID, d, dirs[k])}
 			}
 			seen[p.ID] = dirs[k]
 			all = append(all, ref{k, p})
@@ -156,11 +131,11 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 			if a.page.Updates != b.page.Updates {
 				return b.page.Updates - a.page.Updates
 			}
-			return cmpInt64(a.page.ID, b.page.ID)
+			return cmp.Compare(a.page.ID, b.page.ID)
 		})
 		all = all[:min(len(all), m0.Top)]
 	} else {
-		slices.SortFunc(all, func(a, b ref) int { return cmpInt64(a.page.Pos, b.page.Pos) })
+		slices.SortFunc(all, func(a, b ref) int { return cmp.Compare(a.page.Pos, b.page.Pos) })
 	}
 	keep := make([]map[int64]bool, len(dirs))
 	for k := range keep {
@@ -211,14 +186,14 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 
 	// Rows: each shard's file holds its pages in its ShardInfo order, of
 	// which the merged order takes a subsequence.
-	mo, err := openMergeOutput(out, MetaFile, "replay output", dirs)
+	mo, err := shardmerge.Open(out, MetaFile, "replay output", dirs)
 	if err != nil {
 		return nil, err
 	}
-	defer mo.close()
-	o, tmp, w, streams := mo.dir, mo.dir.Path(), mo.w, mo.streams
+	defer mo.Close()
+	o, tmp, w, streams := mo.Dir, mo.Dir.Path(), mo.W, mo.Streams
 	sum := newSummary()
-	var group []Estimate
+	var group []estimator.Estimate
 	flushGroup := func() {
 		if len(group) > 0 {
 			sum.add(group)
@@ -236,7 +211,7 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 			s := streams[r.shard]
 			// Drop the rows of the shard's pages that are not kept.
 			for {
-				e, ok, err := s.peek()
+				e, ok, err := s.Peek()
 				if err != nil {
 					return err
 				}
@@ -246,22 +221,22 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 				if keep[r.shard][e.PageID] {
 					return fmt.Errorf("replay output %s: page %d is out of the order of %s", dirs[r.shard], e.PageID, ShardFile)
 				}
-				s.next()
+				s.Next()
 			}
 			for {
-				e, ok, err := s.peek()
+				e, ok, err := s.Peek()
 				if err != nil {
 					return err
 				}
 				if !ok || e.PageID != r.page.ID {
 					break
 				}
-				s.next()
+				s.Next()
 				if len(group) > 0 && group[0].Sampler != e.Sampler {
 					flushGroup()
 				}
 				group = append(group, *e)
-				if err := w.write(e); err != nil {
+				if err := w.Write(e); err != nil {
 					return fmt.Errorf("replay output %s: %w", out, err)
 				}
 			}
@@ -269,15 +244,15 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 		}
 		return nil
 	}()
-	if err := mo.finishRows(werr); err != nil {
+	if err := mo.FinishRows(werr); err != nil {
 		return nil, err
 	}
-	smp := make([]Sampler, len(m0.Samplers))
+	smp := make([]estimator.Sampler, len(m0.Samplers))
 	for i, spec := range m0.Samplers {
-		smp[i] = Sampler{Spec: spec}
+		smp[i] = estimator.Sampler{Spec: spec}
 	}
 	meta.Summary = sum.result(smp, m0.Methods)
-	meta.Rows = w.rows
+	meta.Rows = w.Rows()
 	meta.Created = time.Now().UTC()
 	meta.ElapsedS += time.Since(start).Seconds()
 	if err := writeMeta(tmp, &meta); err != nil {
@@ -287,16 +262,6 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 		return nil, err
 	}
 	return &meta, nil
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // obsFormat is the format of a replay's observation logs ("" for none).
@@ -332,152 +297,4 @@ func sameReplay(a, b *Meta) error {
 		return errors.New("choices differ")
 	}
 	return nil
-}
-
-// outNotShard refuses an output that is one of the shards read: the
-// merge would replace that input.
-func outNotShard(dirs []string, out string) error {
-	for _, d := range dirs {
-		if filepath.Clean(d) == filepath.Clean(out) {
-			return &MergeError{fmt.Errorf("merge: the output %s is one of the shards", out)}
-		}
-	}
-	return nil
-}
-
-// mergeOutput is a merge's output while it is written: the directory
-// (committed by the caller), its estimates.parquet writer and one row
-// stream per shard read.
-type mergeOutput struct {
-	out, what string
-	dir       *atomicdir.Dir
-	w         *estimateWriter
-	streams   []*rowStream
-}
-
-// openMergeOutput creates out (marker and what as atomicdir.Create takes
-// them) with its estimates writer, and opens a row stream on each of dirs.
-// close releases it all.
-func openMergeOutput(out, marker, what string, dirs []string) (*mergeOutput, error) {
-	o, err := atomicdir.Create(out, marker, what)
-	if err != nil {
-		return nil, err
-	}
-	w, err := newEstimateWriter(filepath.Join(o.Path(), EstimatesFile))
-	if err != nil {
-		o.Abort()
-		return nil, fmt.Errorf("%s %s: %w", what, out, err)
-	}
-	m := &mergeOutput{out: out, what: what, dir: o, w: w, streams: make([]*rowStream, len(dirs))}
-	for k, d := range dirs {
-		m.streams[k] = newRowStream(d)
-	}
-	return m, nil
-}
-
-// finishRows ends estimates.parquet after the rows were written: abandoned
-// when writing failed (werr, returned), closed otherwise.
-func (m *mergeOutput) finishRows(werr error) error {
-	if werr != nil {
-		m.w.abort()
-		return werr
-	}
-	if err := m.w.close(); err != nil {
-		return fmt.Errorf("%s %s: %w", m.what, m.out, err)
-	}
-	return nil
-}
-
-// close stops the row streams and removes the output unless it was
-// committed.
-func (m *mergeOutput) close() {
-	for _, s := range m.streams {
-		s.stop()
-	}
-	m.dir.Abort()
-}
-
-// rowStream reads one estimates.parquet row by row, with one row of
-// look-ahead.
-type rowStream struct {
-	next0 func() (*Estimate, bool)
-	stop  func()
-	err   error
-	head  *Estimate
-	done  bool
-}
-
-func newRowStream(dir string) *rowStream {
-	s := &rowStream{}
-	seq := iter.Seq[*Estimate](func(yield func(*Estimate) bool) {
-		stop := errors.New("stop")
-		err := EachEstimate(dir, func(e *Estimate) error {
-			if !yield(e) {
-				return stop
-			}
-			return nil
-		})
-		if err != nil && err != stop {
-			s.err = err
-		}
-	})
-	s.next0, s.stop = iter.Pull(seq)
-	return s
-}
-
-func (s *rowStream) peek() (*Estimate, bool, error) {
-	if s.head == nil && !s.done {
-		e, ok := s.next0()
-		if !ok {
-			s.done = true
-		} else {
-			s.head = e
-		}
-	}
-	if s.done && s.err != nil {
-		return nil, false, s.err
-	}
-	return s.head, s.head != nil, nil
-}
-
-func (s *rowStream) next() { s.head = nil }
-
-// shardID is one shard of a split, as a shard output records it.
-type shardID struct {
-	spec string // "i/N"
-	i, n int
-}
-
-// shardOrder checks that ids (ids[k] read from dirs[k]) are the shards
-// 0…N−1 of one split, each given once, and that same(k) accepts dirs[k] as
-// a shard of the same run (a `what`: replay, estimate) as dirs[0]; it
-// returns the position in dirs of shard i for i = 0…N−1. Every error is a
-// *MergeError (bad usage).
-func shardOrder(dirs []string, ids []shardID, what string, same func(k int) error) ([]int, error) {
-	n := ids[0].n
-	if n < 1 {
-		return nil, &MergeError{fmt.Errorf("merge: %s: shard %q: N must be ≥ 1", dirs[0], ids[0].spec)}
-	}
-	byIndex := make([]int, n) // shard index → position in dirs
-	for i := range byIndex {
-		byIndex[i] = -1
-	}
-	for k, id := range ids {
-		if id.n != n || id.i < 0 || id.i >= n {
-			return nil, &MergeError{fmt.Errorf("merge: %s is shard %s, %s is shard %s: not shards of one split", dirs[0], ids[0].spec, dirs[k], id.spec)}
-		}
-		if j := byIndex[id.i]; j >= 0 {
-			return nil, &MergeError{fmt.Errorf("merge: shard %s given twice (%s and %s)", id.spec, dirs[j], dirs[k])}
-		}
-		byIndex[id.i] = k
-		if err := same(k); err != nil {
-			return nil, &MergeError{fmt.Errorf("merge: %s and %s are not shards of one %s: %v", dirs[0], dirs[k], what, err)}
-		}
-	}
-	for i, k := range byIndex {
-		if k < 0 {
-			return nil, &MergeError{fmt.Errorf("merge: shard %d/%d is missing (%d of %d given)", i, n, len(dirs), n)}
-		}
-	}
-	return byIndex, nil
 }

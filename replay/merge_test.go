@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/shard"
 )
 
@@ -49,7 +50,7 @@ func TestMergeEqualsUnsharded(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if c.maxVisits > 0 && fm.Skipped[SkipMaxVisits] == 0 {
+		if c.maxVisits > 0 && fm.Skipped[estimator.SkipMaxVisits] == 0 {
 			t.Fatalf("%s: no job left out by --max-visits %d: the case tests nothing", c.name, c.maxVisits)
 		}
 		want, err := os.ReadFile(filepath.Join(full.Out, EstimatesFile))
@@ -137,44 +138,6 @@ func TestMergeRefusesIntoAShard(t *testing.T) {
 	}
 	if info, err := ReadShardInfo(dirs[1]); err != nil || info.I != 1 {
 		t.Errorf("shard %s after the merge: %+v, %v; want shard 1/2 intact", dirs[1], info, err)
-	}
-}
-
-// The same rows must give the same bytes: a column whose dictionary
-// outgrows its page falls back to plain pages, and arrow-go lists such a
-// chunk's encodings in map order, so with dictionaries on float columns
-// two writes of these rows differed in their footers about half the time.
-func TestEstimateWriterDeterministic(t *testing.T) {
-	x := make([]float64, 1<<17) // 1 MiB of distinct values: past the dictionary page
-	for i := range x {
-		x[i] = float64(i) * 1.000001
-	}
-	e := Estimate{PageID: 1, Title: "t", Sampler: "exp:2", Method: "M6", Kind: KindG, H: 0.1}
-	e.CDF.X, e.CDF.P = x, x
-	var first []byte
-	for k := range 8 {
-		name := filepath.Join(t.TempDir(), "e.parquet")
-		w, err := newEstimateWriter(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for range 3 {
-			if err := w.write(&e); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := w.close(); err != nil {
-			t.Fatal(err)
-		}
-		b, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if k == 0 {
-			first = b
-		} else if !bytes.Equal(b, first) {
-			t.Fatalf("write %d of the same rows gave other bytes than the first", k+1)
-		}
 	}
 }
 

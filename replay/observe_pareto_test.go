@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
@@ -42,9 +43,9 @@ func TestObservedParetoConverges(t *testing.T) {
 		format, sampler, method string
 		small, large            float64 // KS bounds at 200 and 20,000 updates
 	}{
-		{visits.CDX, "exp:20x", MethodM6, 0.15, 0.03},
-		{visits.CDX, "const:0.05x", MethodM4, 0.15, 0.03},
-		{visits.LogLastMod, "exp:20x", MethodM2, 0.15, 0.03},
+		{visits.CDX, "exp:20x", estimator.MethodM6, 0.15, 0.03},
+		{visits.CDX, "const:0.05x", estimator.MethodM4, 0.15, 0.03},
+		{visits.LogLastMod, "exp:20x", estimator.MethodM2, 0.15, 0.03},
 	} {
 		out := filepath.Join(t.TempDir(), "rep")
 		meta, err := Run(context.Background(), Options{Dataset: dir, Out: out, Samplers: []string{c.sampler}, H: 0.02, XMax: 6,
@@ -58,19 +59,19 @@ func TestObservedParetoConverges(t *testing.T) {
 		}
 		truth := map[string][]float64{} // by URL
 		for _, e := range rows {
-			if e.Method == MethodTruth && e.Kind == KindG {
+			if e.Method == estimator.MethodTruth && e.Kind == estimator.KindG {
 				truth[ObservedID(e.PageID)] = e.CDF.P
 			}
 		}
 		ksBy := map[string]float64{}
 		_, err = visits.Read(context.Background(), []string{filepath.Join(out, meta.Observations.Files[c.sampler])}, visits.Options{},
 			func(o *visits.Observed) error {
-				est, _, err := EstimateObserved(context.Background(), o, ObservedConfig{Config: Config{Methods: []string{c.method}, H: 0.02, XMax: 6},
+				est, _, err := estimator.EstimateObserved(context.Background(), o, estimator.ObservedConfig{Config: estimator.Config{Methods: []string{c.method}, H: 0.02, XMax: 6},
 					Unit: transform.Hour, Sampler: c.sampler})
 				if err != nil {
 					return err
 				}
-				g := findRow(est, c.method, KindG)
+				g := findRow(est, c.method, estimator.KindG)
 				ksBy[o.ID] = ks(g.CDF.P, truth[o.ID])
 				return nil
 			})

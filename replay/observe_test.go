@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -30,9 +31,9 @@ func TestWriteObservationsRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := map[[2]string][]Estimate{} // (sampler, page URL) → rows without truth
+			want := map[[2]string][]estimator.Estimate{} // (sampler, page URL) → rows without truth
 			for _, e := range est {
-				if e.Method != MethodTruth {
+				if e.Method != estimator.MethodTruth {
 					k := [2]string{e.Sampler, ObservedID(e.PageID)}
 					want[k] = append(want[k], e)
 				}
@@ -42,7 +43,7 @@ func TestWriteObservationsRoundTrip(t *testing.T) {
 			for _, spec := range meta.Samplers {
 				file := filepath.Join(out, meta.Observations.Files[spec])
 				_, err := visits.Read(context.Background(), []string{file}, visits.Options{Format: "auto"}, func(o *visits.Observed) error {
-					got, _, err := EstimateObserved(context.Background(), o, ObservedConfig{Config: Config{H: 0.1, XMax: 20, Recover: true}, Unit: transform.Hour, Sampler: spec})
+					got, _, err := estimator.EstimateObserved(context.Background(), o, estimator.ObservedConfig{Config: estimator.Config{H: 0.1, XMax: 20, Recover: true}, Unit: transform.Hour, Sampler: spec})
 					if err != nil {
 						t.Fatalf("%s %s: %v", spec, o.ID, err)
 					}
@@ -74,9 +75,9 @@ func TestWriteObservationsRoundTrip(t *testing.T) {
 			for _, c := range []struct {
 				spec, method string
 				want         bool
-			}{{"const:0.5", MethodM4, true}, {"const:0.5", MethodMatloff, true}, {"exp:2", MethodM4, false},
-				{"exp:2", MethodM6, true}, {"exp:2", MethodPoissonMLE, true}, {"exp:2", MethodGM4, true},
-				{"exp:2", MethodM2, visits.HasAges(format)}, {"const:0.5", MethodM1, visits.HasAges(format)}} {
+			}{{"const:0.5", estimator.MethodM4, true}, {"const:0.5", estimator.MethodMatloff, true}, {"exp:2", estimator.MethodM4, false},
+				{"exp:2", estimator.MethodM6, true}, {"exp:2", estimator.MethodPoissonMLE, true}, {"exp:2", estimator.MethodGM4, true},
+				{"exp:2", estimator.MethodM2, visits.HasAges(format)}, {"const:0.5", estimator.MethodM1, visits.HasAges(format)}} {
 				if methods[[2]string{c.spec, c.method}] != c.want {
 					t.Errorf("%s on %s compared: %v, want %v", c.method, c.spec, !c.want, c.want)
 				}
@@ -105,26 +106,26 @@ func TestEstimateObservedFirstCapture(t *testing.T) {
 		o    visits.Observed
 		m4   []float64
 	}{{"reference", base, []float64{0, 0.5, 1, 1}}, {"creation", created, []float64{0, 2.0 / 6, 4.0 / 6, 5.0 / 6}}} {
-		est, info, err := EstimateObserved(context.Background(), &c.o, ObservedConfig{Config: Config{XMax: 3, H: 0.5}, Unit: transform.Hour})
+		est, info, err := estimator.EstimateObserved(context.Background(), &c.o, estimator.ObservedConfig{Config: estimator.Config{XMax: 3, H: 0.5}, Unit: transform.Hour})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !info.Constant || info.Delta != 1 || info.Sampler != "observed const:1" {
 			t.Fatalf("%s: %+v, want constant delays of 1 h", c.name, info)
 		}
-		m4 := findRow(est, MethodM4, KindG)
+		m4 := findRow(est, estimator.MethodM4, estimator.KindG)
 		for i, want := range c.m4 {
 			if math.Abs(m4.CDF.P[i]-want) > 1e-15 {
 				t.Errorf("%s: M4 at %g h = %g, want %g", c.name, m4.CDF.X[i], m4.CDF.P[i], want)
 			}
 		}
 		want := -math.Log(1 - 1.0/5)
-		for _, m := range []string{MethodPoissonMLE, MethodMatloff} {
-			if r := findRow(est, m, KindG).Rate; math.Abs(r-want) > 1e-14 {
+		for _, m := range []string{estimator.MethodPoissonMLE, estimator.MethodMatloff} {
+			if r := findRow(est, m, estimator.KindG).Rate; math.Abs(r-want) > 1e-14 {
 				t.Errorf("%s: %s = %g, want %g", c.name, m, r, want)
 			}
 		}
-		if findRow(est, MethodM2, KindG) != nil {
+		if findRow(est, estimator.MethodM2, estimator.KindG) != nil {
 			t.Errorf("%s: M2 without Last-Modified", c.name)
 		}
 	}
@@ -140,15 +141,15 @@ func TestEstimateObservedFirstDelayCounts(t *testing.T) {
 	for j := range 6 {
 		o.Visits = append(o.Visits, visits.Visit{T: 1_600_000_000 + int64(j)*3600, Changed: j == 4})
 	}
-	est, info, err := EstimateObserved(context.Background(), &o, ObservedConfig{Config: Config{XMax: 200, H: 1}, Unit: transform.Hour})
+	est, info, err := estimator.EstimateObserved(context.Background(), &o, estimator.ObservedConfig{Config: estimator.Config{XMax: 200, H: 1}, Unit: transform.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Constant || findRow(est, MethodM4, KindG) != nil {
+	if info.Constant || findRow(est, estimator.MethodM4, estimator.KindG) != nil {
 		t.Fatalf("constant %v, M4 run: the first delay of 100 h is not Δ = 1 h", info.Constant)
 	}
 	// G-M4: s* = Prev for j = 0…3 (samples 100…103 h), then s_3 for j = 4, 5 (1, 2 h)
-	g := findRow(est, MethodGM4, KindG)
+	g := findRow(est, estimator.MethodGM4, estimator.KindG)
 	for _, c := range []struct{ x, p float64 }{{2, 2.0 / 6}, {99, 2.0 / 6}, {100, 3.0 / 6}, {103, 1}} {
 		if p := g.CDF.P[int(c.x)]; math.Abs(p-c.p) > 1e-15 {
 			t.Errorf("G-M4 at %g h = %g, want %g", c.x, p, c.p)
@@ -175,7 +176,7 @@ func TestWriteObservationsNoVisit(t *testing.T) {
 		}
 		zero := 0
 		for _, e := range est {
-			if e.Method == MethodTruth && e.Kind == KindG && e.Visits == 0 {
+			if e.Method == estimator.MethodTruth && e.Kind == estimator.KindG && e.Visits == 0 {
 				zero++
 			}
 		}
@@ -183,4 +184,14 @@ func TestWriteObservationsNoVisit(t *testing.T) {
 			t.Errorf("format %q: no page without a visit: the case tests nothing", format)
 		}
 	}
+}
+
+// findRow is the row of method and kind in est (nil if absent).
+func findRow(est []estimator.Estimate, method, kind string) *estimator.Estimate {
+	for i := range est {
+		if est[i].Method == method && est[i].Kind == kind {
+			return &est[i]
+		}
+	}
+	return nil
 }

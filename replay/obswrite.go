@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/ingest/visits"
 )
 
@@ -37,7 +38,7 @@ func ObservationFile(sampler, format string) string {
 	return safe + visits.Ext(format)
 }
 
-func newObservationWriters(dir, format string, smp []Sampler) (*obsWriters, error) {
+func newObservationWriters(dir, format string, smp []estimator.Sampler) (*obsWriters, error) {
 	ow := &obsWriters{format: format, names: map[string]string{}}
 	if format == "" {
 		return ow, nil

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/realdata"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
@@ -62,8 +63,8 @@ func TestAnarchismReplay(t *testing.T) {
 		t.Fatalf("E[U] = %.3f h, SOURCES.md says 4.8 h", m)
 	}
 	for _, spec := range []string{"exp:2", "const:0.5"} {
-		s, _ := ParseSampler(spec)
-		est, err := ReplayTimes(times, s, model.NewRand(1, streamOf(p.ID, spec)), Config{H: 0.05, XMax: 200})
+		s, _ := estimator.ParseSampler(spec)
+		est, err := ReplayTimes(times, s, model.NewRand(1, streamOf(p.ID, spec)), estimator.Config{H: 0.05, XMax: 200})
 		if err != nil {
 			t.Fatal(err)
 		}

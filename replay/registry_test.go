@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/model"
 )
 
@@ -22,27 +23,27 @@ import (
 //     h = 0.05 is at 0.025; the biased M1 and M3 are at 0.13, G-M4 at
 //     0.043), a Baseline rate within 10 % of the Poisson page's rate 1
 //     (on a Poisson page every baseline is consistent).
-func checkMethod(t *testing.T, reg Registry, m Method, pareto, poisson []float64) {
+func checkMethod(t *testing.T, reg estimator.Registry, m estimator.Method, pareto, poisson []float64) {
 	t.Helper()
 	page := pareto
-	if m.Class == Baseline {
+	if m.Class == estimator.Baseline {
 		page = poisson
 	}
 	for _, spec := range []string{"const:0.05", "exp:20"} {
-		s, err := ParseSampler(spec)
+		s, err := estimator.ParseSampler(spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg := Config{Methods: []string{m.Name}, H: 0.05, XMax: 4, Recover: true, Registry: reg}
+		cfg := estimator.Config{Methods: []string{m.Name}, H: 0.05, XMax: 4, Recover: true, Registry: reg}
 		est, err := ReplayTimes(page, s, model.NewRand(3, 4), cfg)
 		if err != nil {
 			t.Fatalf("%s on %s: %v", m.Name, spec, err)
 		}
-		var truth *Estimate
+		var truth *estimator.Estimate
 		var kinds []string
 		for i := range est {
 			e := &est[i]
-			if e.Method == MethodTruth && e.Kind == KindG {
+			if e.Method == estimator.MethodTruth && e.Kind == estimator.KindG {
 				truth = e
 			}
 			if e.Method == m.Name {
@@ -55,12 +56,12 @@ func checkMethod(t *testing.T, reg Registry, m Method, pareto, poisson []float64
 		var want []string
 		switch {
 		case m.ConstantOnly && !s.Constant():
-		case m.Class == Baseline:
-			want = []string{KindG, KindF}
+		case m.Class == estimator.Baseline:
+			want = []string{estimator.KindG, estimator.KindF}
 		case m.Recoverable:
-			want = []string{KindG, KindF}
+			want = []string{estimator.KindG, estimator.KindF}
 		default:
-			want = []string{KindG}
+			want = []string{estimator.KindG}
 		}
 		if !slices.Equal(kinds, want) {
 			t.Errorf("%s on %s: rows %v, want %v", m.Name, spec, kinds, want)
@@ -78,15 +79,15 @@ func checkMethod(t *testing.T, reg Registry, m Method, pareto, poisson []float64
 					break
 				}
 			}
-			if e.Kind != KindG {
+			if e.Kind != estimator.KindG {
 				continue
 			}
 			switch m.Class {
-			case Unbiased:
+			case estimator.Unbiased:
 				if d := ks(e.CDF.P, truth.CDF.P); !(d < 0.035) {
 					t.Errorf("%s on %s: KS %g from the true G_U, want < 0.035 (unbiased)", m.Name, spec, d)
 				}
-			case Baseline:
+			case estimator.Baseline:
 				if math.Abs(e.Rate-1) > 0.1 {
 					t.Errorf("%s on %s: λ̂ = %g, want 1 ± 10 %%", m.Name, spec, e.Rate)
 				}
@@ -116,7 +117,7 @@ func paretoPage(n int) []float64 {
 
 func TestRegistryHarness(t *testing.T) {
 	pareto, poisson := paretoPage(4000), poissonPage(4000)
-	var reg Registry
+	var reg estimator.Registry
 	for _, m := range reg.Methods() {
 		t.Run(m.Name, func(t *testing.T) { checkMethod(t, reg, m, pareto, poisson) })
 	}
@@ -127,13 +128,13 @@ func TestRegistryHarness(t *testing.T) {
 // M2 and age-mle; F_U recovered from M2, M4, M5, M6; step estimates M3,
 // M4, M5, G-M4, M6).
 func TestRegistryTable(t *testing.T) {
-	var reg Registry
+	var reg estimator.Registry
 	var constOnly, age, rec, step []string
 	for _, m := range reg.Methods() {
 		if m.ConstantOnly {
 			constOnly = append(constOnly, m.Name)
 		}
-		if m.Observes == Age {
+		if m.Observes == estimator.Age {
 			age = append(age, m.Name)
 		}
 		if m.Recoverable {
@@ -157,13 +158,13 @@ func TestRegistryTable(t *testing.T) {
 			t.Errorf("%s: %v, want %v", c.what, c.got, c.want)
 		}
 	}
-	if _, err := reg.With(Method{Name: "m4", Class: Biased, New: func(*Crawl) Estimator { return nil }}); err == nil {
+	if _, err := reg.With(estimator.Method{Name: "m4", Class: estimator.Biased, New: func(*estimator.Crawl) estimator.Estimator { return nil }}); err == nil {
 		t.Error("a second M4 (any case) was accepted")
 	}
-	if _, err := reg.With(Method{Name: "M9", Aliases: []string{"cgm"}, Class: Biased, New: func(*Crawl) Estimator { return nil }}); err == nil {
+	if _, err := reg.With(estimator.Method{Name: "M9", Aliases: []string{"cgm"}, Class: estimator.Biased, New: func(*estimator.Crawl) estimator.Estimator { return nil }}); err == nil {
 		t.Error("an alias of cho was accepted")
 	}
-	if _, err := reg.With(Method{Name: "M9"}); err == nil {
+	if _, err := reg.With(estimator.Method{Name: "M9"}); err == nil {
 		t.Error("a method without class or constructor was accepted")
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/estimates"
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/pool"
@@ -61,7 +63,7 @@ type Options struct {
 	Shard shard.Spec
 
 	Recover    bool // also recover F_U from M2, M4, M5, M6
-	RecoverOpt RecoverOptions
+	RecoverOpt estimator.RecoverOptions
 
 	// WriteObservations, if set, is a visit-log format (visits.Formats):
 	// each sampler's crawler writes what it saw to
@@ -86,16 +88,16 @@ func (e *OptionError) Unwrap() error { return e.Err }
 
 // Validate checks the options and returns the parsed samplers and methods.
 // Every error it returns is an *OptionError.
-func (o *Options) Validate() ([]Sampler, []string, error) {
-	bad := func(err error) ([]Sampler, []string, error) { return nil, nil, &OptionError{err} }
+func (o *Options) Validate() ([]estimator.Sampler, []string, error) {
+	bad := func(err error) ([]estimator.Sampler, []string, error) { return nil, nil, &OptionError{err} }
 	specs := o.Samplers
 	if len(specs) == 0 {
 		specs = DefaultSamplers
 	}
-	var smp []Sampler
+	var smp []estimator.Sampler
 	seen := map[string]bool{}
 	for _, spec := range specs {
-		s, err := ParseSampler(spec)
+		s, err := estimator.ParseSampler(spec)
 		if err != nil {
 			return bad(err)
 		}
@@ -105,10 +107,10 @@ func (o *Options) Validate() ([]Sampler, []string, error) {
 		seen[s.Spec] = true
 		smp = append(smp, s)
 	}
-	methods := AllMethods
+	methods := estimator.AllMethods
 	if len(o.Methods) > 0 {
 		var err error
-		if methods, err = ParseMethods(o.Methods); err != nil {
+		if methods, err = estimator.ParseMethods(o.Methods); err != nil {
 			return bad(err)
 		}
 	}
@@ -123,7 +125,7 @@ func (o *Options) Validate() ([]Sampler, []string, error) {
 	if o.H > 0 && o.XMax > 0 && o.H > o.XMax {
 		return bad(fmt.Errorf("bin width h = %g is larger than x_max = %g", o.H, o.XMax))
 	}
-	if err := checkApplicable(methods, smp); err != nil {
+	if err := (estimator.Registry{}).CheckApplicable(methods, smp); err != nil {
 		return bad(err)
 	}
 	if o.Recover {
@@ -144,8 +146,8 @@ func (o *Options) Validate() ([]Sampler, []string, error) {
 		if !o.fixedStep(s) || o.XMax == 0 {
 			continue // per page: a page whose grid is too large is left out and counted (SkipMaxGrid)
 		}
-		if n := o.XMax / s.Step(o.H); n > MaxGrid {
-			return bad(fmt.Errorf("sampler %s: x_max/step = %.3g grid points is too many (at most %.0e: raise --h or lower --x-max)", s.Spec, n, MaxGrid))
+		if n := o.XMax / s.Step(o.H); n > estimator.MaxGrid {
+			return bad(fmt.Errorf("sampler %s: x_max/step = %.3g grid points is too many (at most %.0e: raise --h or lower --x-max)", s.Spec, n, estimator.MaxGrid))
 		}
 	}
 	if o.Out == "" {
@@ -161,7 +163,7 @@ func (o *Options) Validate() ([]Sampler, []string, error) {
 
 // fixedStep reports whether sampler s has the same grid step on every
 // page: an absolute constant Δ, or random delays with a given h.
-func (o *Options) fixedStep(s Sampler) bool {
+func (o *Options) fixedStep(s estimator.Sampler) bool {
 	return !s.Relative && (s.Constant() || o.H > 0)
 }
 
@@ -183,8 +185,8 @@ type job struct {
 	seq  int
 	page *series.Page
 	si   int
-	pd   PageDefaults // the page's x_max, h and E[U]
-	smp  Sampler      // smp[si] on this page (ForMean)
+	pd   PageDefaults      // the page's x_max, h and E[U]
+	smp  estimator.Sampler // smp[si] on this page (ForMean)
 	// The page's update times and intervals in the run's unit
 	// (transform.Times, transform.Intervals), computed once per page and
 	// shared read-only by its samplers' jobs.
@@ -193,9 +195,9 @@ type job struct {
 
 type jobResult struct {
 	seq  int
-	est  []Estimate
-	skip *LimitError      // the job was left out: too much work
-	obs  *visits.Observed // what the crawler saw (WriteObservations)
+	est  []estimator.Estimate
+	skip *estimator.LimitError // the job was left out: too much work
+	obs  *visits.Observed      // what the crawler saw (WriteObservations)
 	page *series.Page
 	smp  string
 }
@@ -204,10 +206,10 @@ type jobResult struct {
 func (o *Options) limits() (maxVisits, maxPairs int64) {
 	maxVisits, maxPairs = o.MaxVisits, o.MaxPairs
 	if maxVisits == 0 {
-		maxVisits = DefaultMaxVisits
+		maxVisits = estimator.DefaultMaxVisits
 	}
 	if maxPairs == 0 {
-		maxPairs = DefaultMaxPairs
+		maxPairs = estimator.DefaultMaxPairs
 	}
 	return maxVisits, maxPairs
 }
@@ -263,13 +265,13 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	}
 	defer out.Abort() // no-op after Commit
 	tmp := out.Path()
-	w, err := newEstimateWriter(filepath.Join(tmp, EstimatesFile))
+	w, err := estimates.NewWriter(filepath.Join(tmp, estimates.File))
 	if err != nil {
 		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
 	}
 	ow, err := newObservationWriters(tmp, opt.WriteObservations, smp)
 	if err != nil {
-		w.abort()
+		w.Abort()
 		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
 	}
 	defer ow.close()
@@ -281,7 +283,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		Tool: "revisit", Version: opt.Version, Dataset: opt.Dataset,
 		Methods: methods, Seed: opt.Seed, H: opt.H, XMax: opt.XMax, Top: opt.Top,
 		MinUpdates: opt.MinUpdates, Grid: map[string]float64{}, Skipped: map[string]int64{},
-		Recover: opt.Recover, Derivative: opt.RecoverOpt.withDefaults(),
+		Recover: opt.Recover, Derivative: opt.RecoverOpt.WithDefaults(),
 	}
 	maxVisits, maxPairs := opt.limits()
 	meta.MaxVisits, meta.MaxPairs = maxVisits, maxPairs
@@ -292,14 +294,14 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 			meta.Grid[s.Spec] = s.Step(opt.H)
 		}
 		for _, m := range methods {
-			if !Applicable(m, s) {
+			if !estimator.Applicable(m, s) {
 				meta.NotApplicable = append(meta.NotApplicable, m+" on "+s.Spec+" (needs constant delays)")
 			}
 		}
 	}
 	choices := newChoices(choice, meta.Samplers, len(opt.Samplers) > 0)
 	logf("replay: x_max %s; h %s; samplers %s", choices.XMaxRule, choices.HRule, choices.SamplerRule)
-	cfg := Config{Methods: methods, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt}
+	cfg := estimator.Config{Methods: methods, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt}
 
 	unit := opt.Unit
 	var unitOnce sync.Once
@@ -318,33 +320,33 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		cfg := cfg // this page's x_max and h
 		cfg.XMax, cfg.H = j.pd.XMax, j.pd.H
 		t := j.t
-		skip := func(le *LimitError) (jobResult, error) {
+		skip := func(le *estimator.LimitError) (jobResult, error) {
 			return jobResult{seq: j.seq, skip: le, page: j.page, smp: s.Spec}, nil
 		}
 		// Refuse before crawling what would take too long or
 		// tabulate too large a grid.
-		if n := cfg.XMax / s.Step(cfg.H); !(n <= MaxGrid) {
-			return skip(&LimitError{SkipMaxGrid, n, int64(MaxGrid)})
+		if n := cfg.XMax / s.Step(cfg.H); !(n <= estimator.MaxGrid) {
+			return skip(&estimator.LimitError{Reason: estimator.SkipMaxGrid, Work: n, Limit: int64(estimator.MaxGrid)})
 		}
-		if le := EstimateWork(s, t[len(t)-1], &cfg).check(maxVisits, maxPairs); le != nil {
+		if le := estimator.EstimateWork(s, t[len(t)-1], &cfg).Check(maxVisits, maxPairs); le != nil {
 			return skip(le)
 		}
 		r := model.NewRand(opt.Seed, streamOf(j.page.ID, s.Spec))
 		var (
-			est []Estimate
+			est []estimator.Estimate
 			obs *visits.Observed
-			res pathResult
+			res estimator.PathResult
 			err error
 		)
 		if opt.WriteObservations != "" { // what the crawler saw, as written
-			est, obs, err = observePage(ctx, j.page, t, j.u, unit, s, &cfg, r, newGuard(ctx, maxVisits, maxPairs), opt.WriteObservations)
+			est, obs, err = observePage(ctx, j.page, t, j.u, unit, s, &cfg, r, estimator.NewGuard(ctx, maxVisits, maxPairs), opt.WriteObservations)
 		} else {
-			res, err = replayPath(&sliceUpdates{t: t}, newVisitGen(s, r), t[len(t)-1], s, &cfg, newGuard(ctx, maxVisits, maxPairs))
+			res, err = replayPath(&sliceUpdates{t: t}, newVisitGen(s, r), t[len(t)-1], s, &cfg, estimator.NewGuard(ctx, maxVisits, maxPairs))
 			// truth from the exact integer intervals (transform.Intervals), not from differences of t
-			est = append(res.est, truthFromIntervals(j.u, newGrid(s.Step(cfg.H), cfg.XMax).x, s, res.visits)...)
+			est = append(res.Est, truthFromIntervals(j.u, estimator.Grid(s.Step(cfg.H), cfg.XMax), s, res.Visits)...)
 		}
 		if err != nil {
-			var le *LimitError
+			var le *estimator.LimitError
 			if errors.As(err, &le) {
 				return skip(le)
 			}
@@ -489,7 +491,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		done++
 		est := r.est
 		for i := range est {
-			if err := w.write(&est[i]); err != nil {
+			if err := w.Write(&est[i]); err != nil {
 				return fmt.Errorf("replay output %s: %w", opt.Out, err)
 			}
 		}
@@ -511,18 +513,18 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	// The reorder buffer: 4 tokens per worker (jobTokens).
 	werr := pool.Ordered(ctx, pool.Options{Workers: workers, Window: 4 * workers}, produce, work, sink)
 	if werr != nil {
-		w.abort()
+		w.Abort()
 		return nil, werr
 	}
 	if done == 0 && limited > 0 && !sharded { // a shard may be all left out; Merge checks the whole
-		w.abort()
+		w.Abort()
 		return nil, &OptionError{fmt.Errorf("every page × sampler exceeds the work limits (%d left out; e.g. page %d %q with %s: %v): raise the limit, lower the sampler's rate or --x-max, or select shorter pages",
 			limited, firstSkip.page.ID, firstSkip.page.Title, firstSkip.smp, firstSkip.skip)}
 	}
 	if limited > 10 {
 		logf("replay: %d page × sampler jobs left out by --max-visits/--max-pairs in all", limited)
 	}
-	if err := w.close(); err != nil {
+	if err := w.Close(); err != nil {
 		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
 	}
 	if meta.Observations, err = ow.finish(); err != nil {
@@ -532,7 +534,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		unit = transform.Hour
 	}
 	meta.Unit, meta.UnitName = unit, transform.UnitName(unit)
-	meta.Pages, meta.Rows = pages-emptyPages, w.rows
+	meta.Pages, meta.Rows = pages-emptyPages, w.Rows()
 	for k, v := range limitSkips {
 		meta.Skipped[k] += v
 	}
@@ -550,7 +552,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 			sent[i].Skips = reasons
 		}
 		info := &ShardInfo{Tool: "revisit", Shard: opt.Shard.String(), I: opt.Shard.I, N: opt.Shard.N, Read: owned, Pages: sent, DatasetID: dsID}
-		if err := writeJSON(tmp, ShardFile, info, false); err != nil {
+		if err := estimates.WriteJSON(tmp, ShardFile, info, false); err != nil {
 			return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
 		}
 	}

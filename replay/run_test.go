@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
@@ -84,13 +85,13 @@ func TestRunRoundTrip(t *testing.T) {
 		t.Errorf("first page %d, want 105 (most updates)", est[0].PageID)
 	}
 	for _, e := range est {
-		if e.Method != MethodTruth {
+		if e.Method != estimator.MethodTruth {
 			continue
 		}
 		p := byID[e.PageID]
 		u := transform.Intervals(p.Updates, transform.Hour)
 		want := transform.AgeCDF(u, e.CDF.X)
-		if e.Kind == KindF {
+		if e.Kind == estimator.KindF {
 			want = transform.IntervalCDF(u, e.CDF.X)
 		}
 		if !reflect.DeepEqual(e.CDF.P, want.P) || e.Title != p.Title {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/pool"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/model"
@@ -115,7 +116,7 @@ type simJob struct{ ti, path, si int }
 
 type simOut struct {
 	job simJob
-	res pathResult
+	res estimator.PathResult
 }
 
 // Simulate runs the estimators on synthetic renewal processes (SPEC §6.2):
@@ -141,9 +142,9 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 	if len(opt.Samplers) == 0 {
 		return bad(errors.New("no sampler given"))
 	}
-	var smp []Sampler
+	var smp []estimator.Sampler
 	for _, spec := range opt.Samplers {
-		s, err := ParseSampler(spec)
+		s, err := estimator.ParseSampler(spec)
 		if err == nil {
 			s, err = s.ForMean(eu) // relative samplers: λ = k/E[U] of the model
 		}
@@ -152,13 +153,13 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 		}
 		smp = append(smp, s)
 	}
-	methods := AllMethods
+	methods := estimator.AllMethods
 	if len(opt.Methods) > 0 {
-		if methods, err = ParseMethods(opt.Methods); err != nil {
+		if methods, err = estimator.ParseMethods(opt.Methods); err != nil {
 			return bad(err)
 		}
 	}
-	if err := checkApplicable(methods, smp); err != nil {
+	if err := (estimator.Registry{}).CheckApplicable(methods, smp); err != nil {
 		return bad(err)
 	}
 	if len(opt.Ts) == 0 {
@@ -176,13 +177,13 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 	if opt.XMax == 0 {
 		opt.XMax = quantileG(u, 0.999, 1e4*eu)
 	}
-	cfg := Config{Methods: methods, H: opt.H, XMax: opt.XMax, Recover: opt.Recover}
+	cfg := estimator.Config{Methods: methods, H: opt.H, XMax: opt.XMax, Recover: opt.Recover}
 	if err := cfg.Check(); err != nil {
 		return bad(err)
 	}
 	for _, s := range smp {
-		if n := opt.XMax / s.Step(opt.H); n > MaxGrid {
-			return bad(fmt.Errorf("sampler %s: x_max/step = %.3g grid points is too many (at most %.0e)", s.Spec, n, MaxGrid))
+		if n := opt.XMax / s.Step(opt.H); n > estimator.MaxGrid {
+			return bad(fmt.Errorf("sampler %s: x_max/step = %.3g grid points is too many (at most %.0e)", s.Spec, n, estimator.MaxGrid))
 		}
 	}
 	if opt.MaxVisits < 0 || opt.MaxPairs < 0 {
@@ -194,7 +195,7 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 			return bad(fmt.Errorf("window T = %g: about %.3g updates per path, more than the limit %d", T, n, maxVisits))
 		}
 		for _, s := range smp {
-			if le := EstimateWork(s, T, &cfg).check(maxVisits, maxPairs); le != nil {
+			if le := estimator.EstimateWork(s, T, &cfg).Check(maxVisits, maxPairs); le != nil {
 				return bad(fmt.Errorf("window T = %g, sampler %s: %v per path", T, s.Spec, le))
 			}
 		}
@@ -208,18 +209,18 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 	type truth struct{ g, f, lim1, lim3 []float64 }
 	truths := make([]truth, len(smp))
 	for si, s := range smp {
-		gr := newGrid(s.Step(opt.H), opt.XMax)
+		gx := estimator.Grid(s.Step(opt.H), opt.XMax)
 		var tr truth
-		p := KeptFraction(u, s)
-		withM1, withM3 := slicesContains(methods, MethodM1), slicesContains(methods, MethodM3)
-		for _, x := range gr.x {
+		p := estimator.KeptFraction(u, s)
+		withM1, withM3 := slicesContains(methods, estimator.MethodM1), slicesContains(methods, estimator.MethodM3)
+		for _, x := range gx {
 			tr.g = append(tr.g, u.AgeCDF(x))
 			tr.f = append(tr.f, u.CDF(x))
 			if withM1 {
-				tr.lim1 = append(tr.lim1, 1-(ExpectG(u, s, x)-u.AgeCDF(x))/p)
+				tr.lim1 = append(tr.lim1, 1-(estimator.ExpectG(u, s, x)-u.AgeCDF(x))/p)
 			}
 			if withM3 && s.Constant() {
-				tr.lim3 = append(tr.lim3, 1-M3Tail(u, s.Delta, x))
+				tr.lim3 = append(tr.lim3, 1-estimator.M3Tail(u, s.Delta, x))
 			}
 		}
 		truths[si] = tr
@@ -230,7 +231,7 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 		stream := uint64(j.ti)<<40 ^ uint64(j.path)<<8 ^ uint64(j.si) ^ streamOf(0, s.Spec)
 		r := model.NewRand(opt.Seed, stream)
 		res, err := replayPath(&renewalUpdates{next_: u.Rand, r: r}, newVisitGen(s, r), opt.Ts[j.ti], s, &cfg,
-			newGuard(ctx, maxVisits, maxPairs))
+			estimator.NewGuard(ctx, maxVisits, maxPairs))
 		if err != nil {
 			// a path stopped by a limit: the whole simulation fails
 			return simOut{}, fmt.Errorf("simulate: T = %g, sampler %s, path %d: %w", opt.Ts[j.ti], s.Spec, j.path, err)
@@ -269,9 +270,9 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 	// depend on their order, and the same seed must give the same bits.
 	fold := func(o simOut) {
 		j, tr := o.job, truths[o.job.si]
-		p1[[2]int{j.si, j.ti}] = append(p1[[2]int{j.si, j.ti}], o.res.p1)
-		d3[[2]int{j.si, j.ti}] = append(d3[[2]int{j.si, j.ti}], o.res.meanD3)
-		for _, e := range o.res.est {
+		p1[[2]int{j.si, j.ti}] = append(p1[[2]int{j.si, j.ti}], o.res.P1)
+		d3[[2]int{j.si, j.ti}] = append(d3[[2]int{j.si, j.ti}], o.res.MeanD3)
+		for _, e := range o.res.Est {
 			k := key{j.si, j.ti, e.Method, e.Kind}
 			a := accs[k]
 			if a == nil {
@@ -279,20 +280,20 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 				accs[k] = a
 			}
 			ref := tr.g
-			if e.Kind == KindF {
+			if e.Kind == estimator.KindF {
 				ref = tr.f
 			}
 			a.w = append(a.w, wmrd(e.CDF.P, ref))
 			a.k = append(a.k, ks(e.CDF.P, ref))
 			var lim []float64
 			switch e.Method {
-			case MethodM1:
+			case estimator.MethodM1:
 				lim = tr.lim1
 				if j.ti == last && e.CDF.Samples > 0 {
 					tail1[j.si] = addTo(tail1[j.si], e.CDF.P)
 					n1[j.si]++
 				}
-			case MethodM3:
+			case estimator.MethodM3:
 				lim = tr.lim3
 				if j.ti == last && e.CDF.Samples > 0 {
 					tail3[j.si] = addTo(tail3[j.si], e.CDF.P)
@@ -321,7 +322,7 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 		XMax: opt.XMax, Seed: opt.Seed, Paths: opt.Paths}
 	for si, s := range smp {
 		for _, m := range methods {
-			for _, kind := range []string{KindG, KindF} {
+			for _, kind := range []string{estimator.KindG, estimator.KindF} {
 				for ti, T := range opt.Ts {
 					a := accs[key{si, ti, m, kind}]
 					if a == nil {
@@ -339,26 +340,26 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 			}
 		}
 		for ti, T := range opt.Ts {
-			if slicesContains(methods, MethodM1) {
+			if slicesContains(methods, estimator.MethodM1) {
 				m, ci, _ := meanCI(p1[[2]int{si, ti}])
-				res.Checks = append(res.Checks, SimCheck{s.Spec, "M1 kept fraction p vs E[G_U(S)]", T, m, ci, KeptFraction(u, s)})
+				res.Checks = append(res.Checks, SimCheck{s.Spec, "M1 kept fraction p vs E[G_U(S)]", T, m, ci, estimator.KeptFraction(u, s)})
 			}
-			if s.Constant() && slicesContains(methods, MethodM3) {
+			if s.Constant() && slicesContains(methods, estimator.MethodM3) {
 				m, ci, _ := meanCI(d3[[2]int{si, ti}])
-				res.Checks = append(res.Checks, SimCheck{s.Spec, "M3 mean E[D_3] vs Δ/G_U(Δ)", T, m, ci, MeanD3(u, s.Delta)})
+				res.Checks = append(res.Checks, SimCheck{s.Spec, "M3 mean E[D_3] vs Δ/G_U(Δ)", T, m, ci, estimator.MeanD3(u, s.Delta)})
 			}
 		}
-		gr := newGrid(s.Step(opt.H), opt.XMax)
+		gx := estimator.Grid(s.Step(opt.H), opt.XMax)
 		tr := truths[si]
 		if n1[si] > 0 {
 			res.TailCurves = append(res.TailCurves,
-				tables.Curve{Name: s.Spec + " M1 simulated", X: gr.x, Y: survival(tail1[si], n1[si])},
-				tables.Curve{Name: s.Spec + " M1 model Ḡ_1", X: gr.x, Y: survival(tr.lim1, 1), Dashed: true})
+				tables.Curve{Name: s.Spec + " M1 simulated", X: gx, Y: survival(tail1[si], n1[si])},
+				tables.Curve{Name: s.Spec + " M1 model Ḡ_1", X: gx, Y: survival(tr.lim1, 1), Dashed: true})
 		}
 		if n3[si] > 0 {
 			res.TailCurves = append(res.TailCurves,
-				tables.Curve{Name: s.Spec + " M3 simulated", X: gr.x, Y: survival(tail3[si], n3[si]), Step: true},
-				tables.Curve{Name: s.Spec + " M3 model Ḡ_3", X: gr.x, Y: survival(tr.lim3, 1), Dashed: true})
+				tables.Curve{Name: s.Spec + " M3 simulated", X: gx, Y: survival(tail3[si], n3[si]), Step: true},
+				tables.Curve{Name: s.Spec + " M3 model Ḡ_3", X: gx, Y: survival(tr.lim3, 1), Dashed: true})
 		}
 	}
 	res.Elapsed = time.Since(start)
@@ -455,7 +456,7 @@ func (r *SimResult) Bundle() *tables.Bundle {
 			var c tables.Curve
 			c.Name = m
 			for _, row := range r.Rows {
-				if row.Sampler == s && row.Method == m && row.Kind == KindG && row.WMRD > 0 {
+				if row.Sampler == s && row.Method == m && row.Kind == estimator.KindG && row.WMRD > 0 {
 					c.X = append(c.X, row.T)
 					c.Y = append(c.Y, row.WMRD)
 				}

@@ -14,6 +14,9 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/revisit-dev/revisit/crawllog"
+	"github.com/revisit-dev/revisit/estimates"
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/replay"
 )
 
@@ -39,28 +42,28 @@ type Input struct {
 
 // rateMethods are the Poisson-rate baselines of the estimates, in the
 // order λ̂ is taken from them.
-var rateMethods = []string{replay.MethodAgeMLE, replay.MethodCho, replay.MethodPoissonMLE, replay.MethodNaive, replay.MethodMatloff}
+var rateMethods = []string{estimator.MethodAgeMLE, estimator.MethodCho, estimator.MethodPoissonMLE, estimator.MethodNaive, estimator.MethodMatloff}
 
 // recommended is SPEC §5's choice for a sampler given the methods its
 // rows have: ages observed → M2; constant Δ → M4 (M5 if only it); random
 // delays → M6.
 func recommended(have map[string]bool, constant bool) string {
 	switch {
-	case have[replay.MethodM2]:
-		return replay.MethodM2
-	case constant && have[replay.MethodM4]:
-		return replay.MethodM4
-	case constant && have[replay.MethodM5]:
-		return replay.MethodM5
-	case have[replay.MethodM6]:
-		return replay.MethodM6
+	case have[estimator.MethodM2]:
+		return estimator.MethodM2
+	case constant && have[estimator.MethodM4]:
+		return estimator.MethodM4
+	case constant && have[estimator.MethodM5]:
+		return estimator.MethodM5
+	case have[estimator.MethodM6]:
+		return estimator.MethodM6
 	}
 	return ""
 }
 
 // IsEstimates reports whether dir is a replay or estimate output.
 func IsEstimates(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, replay.EstimatesFile))
+	_, err := os.Stat(filepath.Join(dir, estimates.File))
 	return err == nil
 }
 
@@ -89,7 +92,7 @@ func ReadEstimates(dir, method, sampler string) (*Input, error) {
 	in := &Input{Unit: unit, UnitName: unitName, Sampler: sampler, Method: method}
 	b := newCurveBuilder()
 	var cur *page
-	var first []replay.Estimate // rows of the first page, until the method is known
+	var first []estimator.Estimate // rows of the first page, until the method is known
 	constant := false
 	finish := func(p *page) {
 		note := ""
@@ -122,7 +125,7 @@ func ReadEstimates(dir, method, sampler string) (*Input, error) {
 		in.Lambda = append(in.Lambda, rate)
 		b.add(x, g)
 	}
-	take := func(e *replay.Estimate) {
+	take := func(e *estimator.Estimate) {
 		if cur == nil || cur.id != e.PageID {
 			if cur != nil {
 				finish(cur)
@@ -136,7 +139,7 @@ func ReadEstimates(dir, method, sampler string) (*Input, error) {
 			cur.rate, cur.rateBy = e.Rate, k
 		}
 	}
-	err = replay.EachEstimate(dir, func(e *replay.Estimate) error {
+	err = estimates.Each(dir, func(e *estimator.Estimate) error {
 		if in.Sampler == "" {
 			in.Sampler = e.Sampler
 		}
@@ -206,7 +209,7 @@ func ReadEstimates(dir, method, sampler string) (*Input, error) {
 
 // readUnit reads the time unit from replay.json or estimate.json.
 func readUnit(dir string) (float64, string, error) {
-	for _, name := range []string{replay.MetaFile, replay.EstimateMetaFile} {
+	for _, name := range []string{replay.MetaFile, crawllog.EstimateMetaFile} {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		if errors.Is(err, os.ErrNotExist) {
 			continue
@@ -226,7 +229,7 @@ func readUnit(dir string) (float64, string, error) {
 		}
 		return m.Unit, m.UnitName, nil
 	}
-	return 0, "", fmt.Errorf("schedule: %s: neither %s nor %s: not a replay or estimate output", dir, replay.MetaFile, replay.EstimateMetaFile)
+	return 0, "", fmt.Errorf("schedule: %s: neither %s nor %s: not a replay or estimate output", dir, replay.MetaFile, crawllog.EstimateMetaFile)
 }
 
 // positive keeps the knots x > 0 (and their values).
@@ -241,7 +244,7 @@ func positive(x, g []float64) ([]float64, []float64) {
 // crawler is a blind virtual crawler for Validate: replay's crawler and
 // estimators on one page's training window.
 type crawler struct {
-	s          replay.Sampler
+	s          estimator.Sampler
 	method     string
 	rateMethod string
 }
@@ -251,24 +254,24 @@ type crawler struct {
 // only know approximately) and the method (""): M4 for constant delays,
 // M6 otherwise; λ̂ from cho (constant) or poisson-mle (random).
 func newCrawler(spec, method string) (*crawler, error) {
-	s, err := replay.ParseSampler(spec)
+	s, err := estimator.ParseSampler(spec)
 	if err != nil {
 		return nil, err
 	}
-	c := &crawler{s: s, method: method, rateMethod: replay.MethodPoissonMLE}
+	c := &crawler{s: s, method: method, rateMethod: estimator.MethodPoissonMLE}
 	if s.Constant() {
-		c.rateMethod = replay.MethodCho
+		c.rateMethod = estimator.MethodCho
 	}
 	if c.method == "" {
-		c.method = replay.MethodM6
+		c.method = estimator.MethodM6
 		if s.Constant() {
-			c.method = replay.MethodM4
+			c.method = estimator.MethodM4
 		}
 	}
-	if _, err := replay.ParseMethods([]string{c.method}); err != nil {
+	if _, err := estimator.ParseMethods([]string{c.method}); err != nil {
 		return nil, err
 	}
-	if !replay.Applicable(c.method, s) {
+	if !estimator.Applicable(c.method, s) {
 		return nil, fmt.Errorf("method %s does not apply to sampler %s", c.method, spec)
 	}
 	return c, nil
@@ -300,7 +303,7 @@ func (c *crawler) crawl(t []float64, r *rand.Rand) (x, g []float64, lambda float
 	if span < h {
 		return nil, nil, 0, "training window shorter than the grid step", nil
 	}
-	cfg := replay.Config{Methods: []string{c.method, c.rateMethod, replay.MethodNaive}, H: h, XMax: math.Min(span, maxKnots*h)}
+	cfg := estimator.Config{Methods: []string{c.method, c.rateMethod, estimator.MethodNaive}, H: h, XMax: math.Min(span, maxKnots*h)}
 	est, err := replay.ReplayTimes(t, s, r, cfg)
 	if err != nil {
 		return nil, nil, 0, "", err
@@ -312,7 +315,7 @@ func (c *crawler) crawl(t []float64, r *rand.Rand) (x, g []float64, lambda float
 			x, g = positive(e.CDF.X, e.CDF.P)
 		case e.Method == c.rateMethod && e.Rate > 0 && !math.IsInf(e.Rate, 0):
 			lambda = e.Rate
-		case e.Method == replay.MethodNaive && math.IsNaN(lambda) && e.Rate > 0 && !math.IsInf(e.Rate, 0):
+		case e.Method == estimator.MethodNaive && math.IsNaN(lambda) && e.Rate > 0 && !math.IsInf(e.Rate, 0):
 			lambda = e.Rate
 		}
 	}

@@ -10,16 +10,18 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/revisit-dev/revisit/crawllog"
+	"github.com/revisit-dev/revisit/estimates"
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/units"
-	"github.com/revisit-dev/revisit/replay"
 )
 
 func newEstimateCmd(g *globals) *cobra.Command {
 	var (
-		opt       replay.EstimateOptions
+		opt       crawllog.EstimateOptions
 		unit      string
 		noRecover bool
 		shardFlag string
@@ -120,7 +122,7 @@ tables and figures; docs/scale-out.md).`,
 				return usagef("estimate: -o OUT is required")
 			}
 			// refuse a wrong -o before reading the logs (exit 2)
-			if err := checkOutput("estimate", opt.Out, replay.EstimateMetaFile, "estimate output"); err != nil {
+			if err := checkOutput("estimate", opt.Out, crawllog.EstimateMetaFile, "estimate output"); err != nil {
 				return err
 			}
 			opt.Recover = !noRecover
@@ -128,9 +130,9 @@ tables and figures; docs/scale-out.md).`,
 			if !g.quiet {
 				opt.Log = logLine
 			}
-			meta, err := replay.EstimateLogs(cmd.Context(), opt)
+			meta, err := crawllog.EstimateLogs(cmd.Context(), opt)
 			if err != nil {
-				return usageIf[*replay.OptionError]("estimate", err)
+				return usageIf[*crawllog.OptionError]("estimate", err)
 			}
 			if !g.quiet {
 				printEstimateSummary(cmd.OutOrStdout(), meta, opt.Out)
@@ -150,8 +152,8 @@ tables and figures; docs/scale-out.md).`,
 	f.StringVar(&unit, "unit", "h", "time unit of λ, h, x_max and the output: s, min, h, d, w, y")
 	f.Float64Var(&opt.H, "h", 0, "bin width h of the grid for irregular delays (M6's bins), in units (0: per URL, Ê[U]/100 but no finer than 1 s)")
 	f.Float64Var(&opt.XMax, "x-max", 0, "largest grid point x_max, in units (0: per URL, the 0.99 quantile of the ages, or of the times since the visit before the last change)")
-	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of "+strings.Join(replay.AllMethods, ","))
-	f.Int64Var(&opt.ConstTol, "const-tolerance", replay.DefaultConstTolerance, "largest spread of the delays, in seconds, still taken as constant (0: exactly equal)")
+	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of "+strings.Join(estimator.AllMethods, ","))
+	f.Int64Var(&opt.ConstTol, "const-tolerance", estimator.DefaultConstTolerance, "largest spread of the delays, in seconds, still taken as constant (0: exactly equal)")
 	f.IntVar(&opt.Top, "top", 10, "URLs with the most visits in the tables (the parquet holds every URL)")
 	f.BoolVar(&noRecover, "no-recover", false, "do not recover F_U from M2, M4, M5, M6")
 	f.StringVarP(&opt.Out, "output", "o", "", "output directory (required)")
@@ -160,12 +162,12 @@ tables and figures; docs/scale-out.md).`,
 }
 
 // printEstimateSummary prints what estimate read and concluded.
-func printEstimateSummary(w io.Writer, m *replay.EstimateMeta, out string) {
+func printEstimateSummary(w io.Writer, m *crawllog.EstimateMeta, out string) {
 	fmt.Fprintf(w, "estimated %s (%s with constant delays) from %s of %s in %s → %s (%s)\n",
 		human.Count(int64(m.Estimated), "URL", "URLs"), human.Comma(int64(m.Constant)), human.Count(m.Captures, "capture", "captures"),
-		human.Count(m.URLs, "URL", "URLs"), human.Count(int64(len(m.Inputs)), "input", "inputs"), human.Path(out+"/"+replay.EstimatesFile), human.Count(m.Rows, "row", "rows"))
+		human.Count(m.URLs, "URL", "URLs"), human.Count(int64(len(m.Inputs)), "input", "inputs"), human.Path(out+"/"+estimates.File), human.Count(m.Rows, "row", "rows"))
 	if m.Bad > 0 {
-		fmt.Fprintf(w, "  skipped %s (--skip-bad; per input in %s)\n", human.Count(m.Bad, "bad line", "bad lines"), replay.EstimateMetaFile)
+		fmt.Fprintf(w, "  skipped %s (--skip-bad; per input in %s)\n", human.Count(m.Bad, "bad line", "bad lines"), crawllog.EstimateMetaFile)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	keys := make([]string, 0, len(m.Skipped))

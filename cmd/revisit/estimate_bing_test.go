@@ -5,7 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/revisit-dev/revisit/replay"
+	"github.com/revisit-dev/revisit/estimates"
+	"github.com/revisit-dev/revisit/estimator"
 )
 
 // revisit estimate on the Bing change trace as the data set ships it
@@ -39,7 +40,7 @@ func TestEstimateBingTrace(t *testing.T) {
 		{"http://www.example.org/events/2017", "poisson-mle"}: math.Log(1+d2/d1) / d2,
 	}
 	got := map[[2]string]float64{}
-	if err := replay.EachEstimate(out, func(e *replay.Estimate) error {
+	if err := estimates.Each(out, func(e *estimator.Estimate) error {
 		got[[2]string{e.Title, e.Method}] = e.Rate // one rate per method, on its G and F rows
 		return nil
 	}); err != nil {

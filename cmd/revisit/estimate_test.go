@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/revisit-dev/revisit/estimates"
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/replay"
 )
@@ -36,14 +38,14 @@ func TestEstimateFromReplayLogs(t *testing.T) {
 			if code := execute([]string{"-q", "estimate", filepath.Join(rep, meta.Observations.Files[spec]), "--h", "0.1", "--x-max", "20", "-o", est}); code != exitOK {
 				t.Fatalf("estimate %s: exit %d", spec, code)
 			}
-			var got []replay.Estimate
-			if err := replay.EachEstimate(est, func(e *replay.Estimate) error { got = append(got, *e); return nil }); err != nil {
+			var got []estimator.Estimate
+			if err := estimates.Each(est, func(e *estimator.Estimate) error { got = append(got, *e); return nil }); err != nil {
 				t.Fatal(err)
 			}
 			type key struct{ url, method, kind string }
-			want := map[key]replay.Estimate{}
+			want := map[key]estimator.Estimate{}
 			for _, r := range rows {
-				if r.Sampler == spec && r.Method != replay.MethodTruth {
+				if r.Sampler == spec && r.Method != estimator.MethodTruth {
 					want[key{replay.ObservedID(r.PageID), r.Method, r.Kind}] = r
 				}
 			}

@@ -13,8 +13,9 @@ import (
 	"testing"
 
 	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/crawllog"
+	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/internal/stagetest"
-	"github.com/revisit-dev/revisit/replay"
 )
 
 // runShardProcs runs revisit args as n separate processes (two at a
@@ -103,7 +104,7 @@ func TestEstimateShardsSeparateProcesses(t *testing.T) {
 		full := filepath.Join(tmp, "full-"+format)
 		run(append(args, "-o", full)...)
 		want := stagetest.ReadTree(t, full)
-		if len(want[replay.EstimatesFile]) == 0 || len(want) < 4 {
+		if len(want[estimates.File]) == 0 || len(want) < 4 {
 			t.Fatalf("%s: unsharded output has %d files", format, len(want))
 		}
 		var meta struct {
@@ -112,7 +113,7 @@ func TestEstimateShardsSeparateProcesses(t *testing.T) {
 			Skipped   map[string]int64 `json:"skipped"`
 			Bad       int64            `json:"bad"`
 		}
-		if err := json.Unmarshal(want[replay.EstimateMetaFile], &meta); err != nil {
+		if err := json.Unmarshal(want[crawllog.EstimateMetaFile], &meta); err != nil {
 			t.Fatal(err)
 		}
 		// 23 of the 24 pages have 2 updates or more (replay's summary)
@@ -131,7 +132,7 @@ func TestEstimateShardsSeparateProcesses(t *testing.T) {
 				t.Errorf("%s N = %d: %d files, want %d", format, n, len(got), len(want))
 			}
 			for name, b := range want {
-				if name == replay.EstimateMetaFile {
+				if name == crawllog.EstimateMetaFile {
 					if g, w := stagetest.JSONNoTimes(t, got[name]), stagetest.JSONNoTimes(t, b); !reflect.DeepEqual(g, w) {
 						t.Errorf("%s N = %d: estimate.json\n%v\nwant\n%v", format, n, g, w)
 					}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/analysis"
+	"github.com/revisit-dev/revisit/crawllog"
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/pipeline"
@@ -102,12 +103,12 @@ atomically, like every output.`,
 				return nil
 			case "estimate":
 				// refuse a wrong -o before reading the shards (exit 2), as estimate does
-				if err := checkOutput("merge", out, replay.EstimateMetaFile, "estimate output"); err != nil {
+				if err := checkOutput("merge", out, crawllog.EstimateMetaFile, "estimate output"); err != nil {
 					return err
 				}
-				meta, err := replay.MergeEstimates(cmd.Context(), args[1:], out)
+				meta, err := crawllog.MergeEstimates(cmd.Context(), args[1:], out)
 				if err != nil {
-					var me *replay.MergeError
+					var me *crawllog.MergeError
 					if errors.As(err, &me) {
 						return usagef("%v", err)
 					}

@@ -12,6 +12,8 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/revisit-dev/revisit/estimates"
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/shard"
@@ -38,7 +40,7 @@ Each page's
 true G_U and F_U are written next to the estimates on the same grid.
 
 Samplers (--sampler, repeatable; λ is per --unit):
-  ` + indent(replay.SamplerSyntax) + `
+  ` + indent(estimator.SamplerSyntax) + `
 The first visit is uniform in the first cycle (and, for the comparison
 methods, detects the page's creation: docs/methods.md#first-visit); every
 page and sampler has its own random stream derived from --seed, so the
@@ -156,7 +158,7 @@ and memory independent of the visits (well under 1 GiB in all).`,
 	}
 	f := cmd.Flags()
 	f.StringArrayVar(&opt.Samplers, "sampler", nil, "sampling process `SPEC`, repeatable (see above; default "+strings.Join(replay.DefaultSamplers, ", ")+")")
-	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of "+strings.Join(replay.AllMethods, ","))
+	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of "+strings.Join(estimator.AllMethods, ","))
 	f.StringVar(&unit, "unit", "", "time unit of λ, h, x_max and the output: s, min, h, d, w, y (default h for 1-second sources, d for date-only ones)")
 	f.Float64Var(&opt.H, "h", 0, "bin width h of the grid for random delays (M6's bins), in units (0: per page, E[U]/100 but no finer than the source's resolution)")
 	f.Float64Var(&opt.XMax, "x-max", 0, "largest grid point x_max, in units (0: per page, the 0.99 quantile of its G_U)")
@@ -164,7 +166,7 @@ and memory independent of the visits (well under 1 GiB in all).`,
 	f.IntVar(&opt.MinUpdates, "min-updates", 0, "replay only pages with at least K updates")
 	f.Uint64Var(&opt.Seed, "seed", 1, "random seed (same seed, same output)")
 	f.IntVar(&opt.Workers, "workers", 0, "parallel workers (0: all cores)")
-	opt.MaxVisits, opt.MaxPairs = replay.DefaultMaxVisits, replay.DefaultMaxPairs
+	opt.MaxVisits, opt.MaxPairs = estimator.DefaultMaxVisits, estimator.DefaultMaxPairs
 	f.Var((*countFlag)(&opt.MaxVisits), "max-visits", maxVisitsHelp)
 	f.Var((*countFlag)(&opt.MaxPairs), "max-pairs", maxPairsHelp)
 	f.BoolVar(&noRecover, "no-recover", false, "do not recover F_U from M2, M4, M5, M6")
@@ -215,20 +217,20 @@ func indent(s string) string {
 // printReplaySummary prints the mean errors per sampler and method.
 func printReplaySummary(w io.Writer, m *replay.Meta, out string) {
 	fmt.Fprintf(w, "replayed %s with %s (unit %s, seed %d) → %s (%s)\n", human.Count(int64(m.Pages), "page", "pages"),
-		human.Count(int64(len(m.Samplers)), "sampler", "samplers"), m.UnitName, m.Seed, human.Path(out+"/"+replay.EstimatesFile), human.Count(m.Rows, "row", "rows"))
+		human.Count(int64(len(m.Samplers)), "sampler", "samplers"), m.UnitName, m.Seed, human.Path(out+"/"+estimates.File), human.Count(m.Rows, "row", "rows"))
 	for _, reason := range []string{"min_updates", "fewer_than_2_updates", "not_in_top"} {
 		if n := m.Skipped[reason]; n > 0 {
 			fmt.Fprintf(w, "  skipped %s: %s\n", human.Count(n, "page", "pages"), strings.ReplaceAll(reason, "_", " "))
 		}
 	}
-	if n := m.Skipped[replay.SkipMaxVisits]; n > 0 {
+	if n := m.Skipped[estimator.SkipMaxVisits]; n > 0 {
 		fmt.Fprintf(w, "  left out %s: more than --max-visits %s expected visits\n", human.Count(n, "page × sampler job", "page × sampler jobs"), human.Comma(m.MaxVisits))
 	}
-	if n := m.Skipped[replay.SkipMaxPairs]; n > 0 {
+	if n := m.Skipped[estimator.SkipMaxPairs]; n > 0 {
 		fmt.Fprintf(w, "  left out %s: more than --max-pairs %s expected M6 pairs\n", human.Count(n, "page × sampler job", "page × sampler jobs"), human.Comma(m.MaxPairs))
 	}
-	if n := m.Skipped[replay.SkipMaxGrid]; n > 0 {
-		fmt.Fprintf(w, "  left out %s: x_max/step more than %s grid points\n", human.Count(n, "page × sampler job", "page × sampler jobs"), human.Float(replay.MaxGrid))
+	if n := m.Skipped[estimator.SkipMaxGrid]; n > 0 {
+		fmt.Fprintf(w, "  left out %s: x_max/step more than %s grid points\n", human.Count(n, "page × sampler job", "page × sampler jobs"), human.Float(estimator.MaxGrid))
 	}
 	if m.Choices != nil {
 		fmt.Fprintf(w, "  chosen: %s\n", m.Choices.Describe(m.UnitName))

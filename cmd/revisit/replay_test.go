@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/replay"
 )
 
@@ -33,7 +34,7 @@ func TestReplayWorkLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Skipped[replay.SkipMaxVisits] != 1 || m.Pages != 1 {
+	if m.Skipped[estimator.SkipMaxVisits] != 1 || m.Pages != 1 {
 		t.Errorf("skipped %v, pages %d: want 1 job over --max-visits and 1 page replayed", m.Skipped, m.Pages)
 	}
 	for _, c := range []struct {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/progress"
@@ -88,12 +89,12 @@ to the report.`,
 				return err
 			}
 			for _, s := range c.Samplers {
-				if _, err := replay.ParseSampler(s); err != nil {
+				if _, err := estimator.ParseSampler(s); err != nil {
 					return usagef("run: --sampler %q: %v", s, err)
 				}
 			}
 			// Checked here, not after an ingest that may take an hour.
-			if _, err := replay.ParseMethods(c.Methods); err != nil {
+			if _, err := estimator.ParseMethods(c.Methods); err != nil {
 				return usagef("run: --methods: %v", err)
 			}
 			for _, d := range c.Include {
@@ -124,7 +125,7 @@ to the report.`,
 	f.IntVar(&c.Top, "top", c.Top, "replay and analyse the N pages with the most updates")
 	f.Float64Var(&c.Rate, "rate", 0, "crawler rate λ per --unit: samplers exp:λ and const:1/λ (0: relative to each page, "+strings.Join(replay.DefaultSamplers, " and ")+")")
 	f.StringArrayVar(&c.Samplers, "sampler", nil, "crawler `SPEC` instead of the defaults, repeatable; a rate or delay ending in x is relative to each page (see revisit replay --help)")
-	f.StringSliceVar(&c.Methods, "methods", c.Methods, "methods: all or a list of "+strings.Join(replay.AllMethods, ",")+" (as revisit replay)")
+	f.StringSliceVar(&c.Methods, "methods", c.Methods, "methods: all or a list of "+strings.Join(estimator.AllMethods, ",")+" (as revisit replay)")
 	f.StringVar(&rf.unit, "unit", "", "time unit of λ, h, x_max and the report: s, min, h, d, w, y (default h, or d for date-only sources)")
 	f.Float64Var(&c.H, "h", 0, "bin width h for random delays, in units (0: per page, E[U]/100 but never finer than the source's time resolution)")
 	f.Float64Var(&c.XMax, "x-max", 0, "errors and estimates on [0, x_max], in units (0: per page, the 0.99 quantile of its G_U)")

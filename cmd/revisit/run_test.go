@@ -13,6 +13,7 @@ import (
 
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/realdata"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/replay"
@@ -419,7 +420,7 @@ func TestDefaultsSameInReplayAnalyzeRun(t *testing.T) {
 		}
 		metas[name] = m
 		for _, e := range est {
-			if e.Method != replay.MethodTruth {
+			if e.Method != estimator.MethodTruth {
 				continue
 			}
 			x := e.CDF.X

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/internal/stagetest"
 	"github.com/revisit-dev/revisit/replay"
 )
@@ -50,7 +51,7 @@ func TestShardsSeparateProcesses(t *testing.T) {
 	run(append(append([]string{"replay", ds}, replayArgs...), "-o", full)...)
 	afull := filepath.Join(tmp, "afull")
 	run(append(append([]string{"analyze", ds, full}, analyzeArgs...), "-o", afull)...)
-	wantEst, err := os.ReadFile(filepath.Join(full, replay.EstimatesFile))
+	wantEst, err := os.ReadFile(filepath.Join(full, estimates.File))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func TestShardsSeparateProcesses(t *testing.T) {
 			append([]string{"replay", ds}, replayArgs...)...)
 		merged := filepath.Join(tmp, fmt.Sprintf("r%d", n))
 		run(append([]string{"merge", "replay"}, append(rdirs, "-o", merged)...)...)
-		got, err := os.ReadFile(filepath.Join(merged, replay.EstimatesFile))
+		got, err := os.ReadFile(filepath.Join(merged, estimates.File))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,8 +152,8 @@ func TestIngestParts(t *testing.T) {
 	r1, r4 := filepath.Join(tmp, "r1"), filepath.Join(tmp, "r4")
 	run("replay", one, "--top", "5", "--sampler", "exp:20x", "--methods", "M2,M4", "-o", r1)
 	run("replay", parts, "--top", "5", "--sampler", "exp:20x", "--methods", "M2,M4", "-o", r4)
-	e1, _ := os.ReadFile(filepath.Join(r1, replay.EstimatesFile))
-	e4, _ := os.ReadFile(filepath.Join(r4, replay.EstimatesFile))
+	e1, _ := os.ReadFile(filepath.Join(r1, estimates.File))
+	e4, _ := os.ReadFile(filepath.Join(r4, estimates.File))
 	if len(e1) == 0 || !bytes.Equal(e1, e4) {
 		t.Errorf("replay --top 5 of the parted dataset differs from the one-file dataset (%d vs %d bytes)", len(e4), len(e1))
 	}
@@ -215,8 +216,8 @@ func TestMergeDataset(t *testing.T) {
 	r1, r2 := filepath.Join(tmp, "r1"), filepath.Join(tmp, "r2")
 	run("replay", all, "--top", "4", "--sampler", "exp:20x", "--methods", "M2,M4", "-o", r1)
 	run("replay", comb, "--top", "4", "--sampler", "exp:20x", "--methods", "M2,M4", "-o", r2)
-	e1, _ := os.ReadFile(filepath.Join(r1, replay.EstimatesFile))
-	e2, _ := os.ReadFile(filepath.Join(r2, replay.EstimatesFile))
+	e1, _ := os.ReadFile(filepath.Join(r1, estimates.File))
+	e2, _ := os.ReadFile(filepath.Join(r2, estimates.File))
 	if len(e1) == 0 || !bytes.Equal(e1, e2) {
 		t.Errorf("replay of the combined dataset differs from the one-ingest dataset (%d vs %d bytes)", len(e2), len(e1))
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/pipeline"
@@ -47,7 +48,7 @@ path); with random delays M6 also pairs each visit with the λ·x_max visits
 before it. Defaults: h = E[U]/10, x_max = the x with G_U(x) = 0.999.
 
 Samplers (--sampler, repeatable; λ per unit of the update model):
-  ` + indent(replay.SamplerSyntax),
+  ` + indent(estimator.SamplerSyntax),
 		Example: `  revisit simulate --update pareto:3,1 --sampler const:1 --T 1e2..1e5 --paths 20
   revisit simulate --update weibull:0.5,1 --sampler exp:4 --sampler const:0.25 --methods M2,M4,M6 -o out/sim
   revisit simulate --update exp:1 --sampler const:0.5 --T 100,1000,10000 --paths 50 --seed 7`,
@@ -93,7 +94,7 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 	f.StringArrayVar(&opt.Samplers, "sampler", []string{"const:1"}, "sampling process `SPEC`, repeatable")
 	f.StringVar(&ts, "T", "1e2..1e5", "window lengths: A..B (powers of ten) or a comma list")
 	f.IntVar(&opt.Paths, "paths", 20, "independent sample paths per T and sampler")
-	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of "+strings.Join(replay.AllMethods, ","))
+	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of "+strings.Join(estimator.AllMethods, ","))
 	f.Uint64Var(&opt.Seed, "seed", 1, "random seed (same seed, same output)")
 	f.Float64Var(&opt.H, "h", 0, "bin width h for random delays (0: E[U]/10)")
 	f.Float64Var(&opt.XMax, "x-max", 0, "largest grid point (0: the 0.999 quantile of G_U)")

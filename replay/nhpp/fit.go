@@ -3,7 +3,7 @@ package nhpp
 import (
 	"math"
 
-	"github.com/revisit-dev/revisit/replay"
+	"github.com/revisit-dev/revisit/estimator"
 )
 
 // Cumulative is an estimated mean-value function Λ(t) = A·t^B of a window's
@@ -147,7 +147,7 @@ func Poisson(t []float64) Cumulative {
 }
 
 // Baselines are the comparison-sampling Poisson rates of SPEC §4.3
-// (replay.Naive, replay.ChoGarciaMolina, replay.Matloff) applied to one
+// (estimator.Naive, estimator.ChoGarciaMolina, estimator.Matloff) applied to one
 // window: a crawler visits at τ, 2τ, …, Kτ ≤ t_n (local time) and X
 // of its K visits find an update since the previous one.
 type Baselines struct {
@@ -192,8 +192,8 @@ func FitBaselines(t []float64, tau float64) Baselines {
 	}
 	// The replay's Poisson baselines (docs/methods.md#poisson-baselines),
 	// with n = K visits spanning Kτ.
-	b.Naive, _ = replay.Naive(b.X, b.K, float64(b.K)*tau)
-	b.ChoGM, _ = replay.ChoGarciaMolina(b.X, b.K, tau)
-	b.Matloff, _ = replay.Matloff(b.X, b.K, tau) // NaN when X = K
+	b.Naive, _ = estimator.Naive(b.X, b.K, float64(b.K)*tau)
+	b.ChoGM, _ = estimator.ChoGarciaMolina(b.X, b.K, tau)
+	b.Matloff, _ = estimator.Matloff(b.X, b.K, tau) // NaN when X = K
 	return b
 }

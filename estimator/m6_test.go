@@ -1,4 +1,4 @@
-package replay
+package estimator
 
 import (
 	"fmt"
@@ -43,11 +43,7 @@ func randomPath(seed uint64, n int, upd model.Dist, smp Sampler) (t, s []float64
 	for len(t) < n {
 		t = append(t, t[len(t)-1]+upd.Rand(r))
 	}
-	end := t[len(t)-1]
-	v := newVisitGen(smp, r)
-	for x := v.next(); x <= end; x = v.next() {
-		s = append(s, x)
-	}
+	s, _ = drawVisits(smp, r, t[len(t)-1])
 	return t, s
 }
 
@@ -93,7 +89,7 @@ func TestM6EqualsNaive(t *testing.T) {
 			}{{m6Chunk, true}, {1, false}, {3, true}, {3, false}, {7, true}} {
 				e := newM6(g, smp.Constant(), tt[len(tt)-1], nil)
 				e.chunk, e.split = split.chunk, split.two
-				crawl(&sliceUpdates{t: tt}, &sliceVisits{v: ss}, tt[len(tt)-1], []observer{e}, nil)
+				feed(tt, ss, 0, e)
 				ew := e.w()
 				name := fmt.Sprintf("%s/%s seed %d (%d updates, %d visits, chunk %d, split %v)",
 					c.upd, c.smp, seed, len(tt), len(ss), split.chunk, split.two)
@@ -119,12 +115,12 @@ func TestM4EqualsM2OnGrid(t *testing.T) {
 	for seed := uint64(1); seed <= 30; seed++ {
 		tt, ss := randomPath(seed, 200, upd, smp)
 		cfg := Config{Methods: []string{MethodM4}, H: 0.1, XMax: 20}
-		es, err := ReplayVisits(tt, ss, smp, cfg)
+		es, err := estimate(tt, ss, smp, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		cfg.Methods = []string{MethodM2}
-		m2, err := ReplayVisits(tt, ss, smp, cfg)
+		m2, err := estimate(tt, ss, smp, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,7 +157,7 @@ func TestM6LongWindowFineBins(t *testing.T) {
 	}
 	g := newGrid(1e-4, 1e-3)
 	e := newM6(g, false, tt[len(tt)-1], nil)
-	crawl(&sliceUpdates{t: tt}, &sliceVisits{v: vis}, tt[len(tt)-1], []observer{e}, nil)
+	feed(tt, vis, 0, e)
 	wantW := []int64{0, 1, 2, 3, 1, 2, 1, 0, 0, 0, 0}
 	wantZ := []int64{0, 0, 0, 2, 1, 2, 1, 0, 0, 0, 0}
 	w := e.w()

@@ -1,4 +1,4 @@
-package replay
+package estimator
 
 import (
 	"fmt"
@@ -47,7 +47,7 @@ type m6 struct {
 	same2   []int64 // the second half's histograms, summed by finish
 	z2      []int64
 	pairs   int64
-	gd      *guard // stops the sweep on cancellation or too many pairs (nil: never)
+	gd      *Guard // stops the sweep on cancellation or too many pairs (nil: never)
 	bits    int    // resolution of the quantized times: 2^−bits bins (m6Bits); −1: window too long
 
 	// lattice: visits per cycle
@@ -64,7 +64,7 @@ type m6 struct {
 // newM6 is M6 on grid g for visits in a window ending at end (in units).
 // gd, if not nil, is polled while pairing: a cancelled context or more
 // than its pair cap stops M6 with gd.err set.
-func newM6(g grid, lattice bool, end float64, gd *guard) *m6 {
+func newM6(g grid, lattice bool, end float64, gd *Guard) *m6 {
 	return &m6{g: g, lattice: lattice, bits: m6Bits(end, g.inv), chunk: m6Chunk, split: g.n <= m6SplitMax,
 		same: make([]int64, g.n+1), z: make([]int64, g.n+1), gd: gd}
 }
@@ -103,7 +103,7 @@ func (e *m6) add(o *Obs) {
 		e.addLattice(o)
 		return
 	}
-	if e.bits < 0 || e.gd.stopped() {
+	if e.bits < 0 || e.gd.Stopped() {
 		return
 	}
 	e.sig = append(e.sig, quantize(o.S, e.g.inv, e.bits))
@@ -129,7 +129,7 @@ const m6SplitMax = 1 << 20
 // its cap) the counts are incomplete and gd.err says why.
 func (e *m6) flush() {
 	lo, hi := e.done, len(e.sig)
-	if lo == hi || e.gd.stopped() {
+	if lo == hi || e.gd.Stopped() {
 		return
 	}
 	budget := int64(math.MaxInt64)

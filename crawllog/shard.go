@@ -1,9 +1,12 @@
-package replay
+package crawllog
 
 import (
 	"maps"
 
+	"github.com/revisit-dev/revisit/estimates"
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/ingest/visits"
+	"github.com/revisit-dev/revisit/internal/shardmerge"
 )
 
 // EstimateShardFile is written beside estimates.parquet by an estimate of
@@ -11,6 +14,10 @@ import (
 // shards' URLs back in the order, counts and tables of one unsharded
 // estimate.
 const EstimateShardFile = "estimate-shard.json"
+
+// exactFloat is a float64 in JSON that round-trips exactly
+// (shardmerge.ExactFloat).
+type exactFloat = shardmerge.ExactFloat
 
 // EstimateShardInfo is EstimateShardFile.
 type EstimateShardInfo struct {
@@ -33,14 +40,14 @@ type EstimateShardInfo struct {
 // EstimateShardOptions are the options of an estimate that shape its
 // output but are not in estimate.json: the shards of one estimate share them.
 type EstimateShardOptions struct {
-	Top             int            `json:"top"`
-	Recover         bool           `json:"recover"`
-	RecoverOpt      RecoverOptions `json:"recover_options"`
-	Format          string         `json:"format"`
-	SkipBad         bool           `json:"skip_bad"`
-	Sorted          bool           `json:"sorted"`
-	MaxObservations int64          `json:"max_observations"`
-	MaxLineBytes    int            `json:"max_line_bytes"`
+	Top             int                      `json:"top"`
+	Recover         bool                     `json:"recover"`
+	RecoverOpt      estimator.RecoverOptions `json:"recover_options"`
+	Format          string                   `json:"format"`
+	SkipBad         bool                     `json:"skip_bad"`
+	Sorted          bool                     `json:"sorted"`
+	MaxObservations int64                    `json:"max_observations"`
+	MaxLineBytes    int                      `json:"max_line_bytes"`
 }
 
 // ShardURL is one URL a shard estimated: its place Seq among all the URLs
@@ -110,17 +117,17 @@ func (sh *estimateShard) write(dir string) error {
 	if sh == nil {
 		return nil
 	}
-	return writeJSON(dir, EstimateShardFile, &sh.info, false)
+	return estimates.WriteJSON(dir, EstimateShardFile, &sh.info, false)
 }
 
 // ReadEstimateShardInfo reads dir/estimate-shard.json.
 func ReadEstimateShardInfo(dir string) (*EstimateShardInfo, error) {
-	return readJSON[EstimateShardInfo](dir, EstimateShardFile, "estimate output", "not the estimate of a shard (run estimate with --shard i/N)")
+	return estimates.ReadJSON[EstimateShardInfo](dir, EstimateShardFile, "estimate output", "not the estimate of a shard (run estimate with --shard i/N)")
 }
 
 // ReadEstimateMeta reads dir/estimate.json.
 func ReadEstimateMeta(dir string) (*EstimateMeta, error) {
-	return readJSON[EstimateMeta](dir, EstimateMetaFile, "estimate output", "not an estimate output")
+	return estimates.ReadJSON[EstimateMeta](dir, EstimateMetaFile, "estimate output", "not an estimate output")
 }
 
 // keepTop adds t to tops, the top URLs by visits among those seen, at

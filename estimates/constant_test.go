@@ -1,4 +1,4 @@
-package replay
+package estimates
 
 import (
 	"math"
@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -19,24 +20,24 @@ import (
 // written before the column get it from the spec.
 func TestEstimatesConstantColumn(t *testing.T) {
 	dir := t.TempDir()
-	w, err := newEstimateWriter(filepath.Join(dir, EstimatesFile))
+	w, err := NewWriter(filepath.Join(dir, File))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := []Estimate{
-		{PageID: 1, Sampler: "const:0.05x", Method: MethodM4, Kind: KindG, CDF: series.CDF{X: []float64{0, 1}, P: []float64{0, 1}}, Rate: math.NaN(), Constant: true},
-		{PageID: 1, Sampler: "exp:20x", Method: MethodM6, Kind: KindG, CDF: series.CDF{X: []float64{0, 1}, P: []float64{0, 1}}, Rate: math.NaN()},
+	rows := []estimator.Estimate{
+		{PageID: 1, Sampler: "const:0.05x", Method: estimator.MethodM4, Kind: estimator.KindG, CDF: series.CDF{X: []float64{0, 1}, P: []float64{0, 1}}, Rate: math.NaN(), Constant: true},
+		{PageID: 1, Sampler: "exp:20x", Method: estimator.MethodM6, Kind: estimator.KindG, CDF: series.CDF{X: []float64{0, 1}, P: []float64{0, 1}}, Rate: math.NaN()},
 	}
 	for i := range rows {
-		if err := w.write(&rows[i]); err != nil {
+		if err := w.Write(&rows[i]); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := w.close(); err != nil {
+	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
 	var got []bool
-	if err := EachEstimate(dir, func(e *Estimate) error { got = append(got, e.Constant); return nil }); err != nil {
+	if err := Each(dir, func(e *estimator.Estimate) error { got = append(got, e.Constant); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 2 || !got[0] || got[1] {
@@ -51,8 +52,8 @@ func TestEstimatesConstantColumn(t *testing.T) {
 		b.Field(ecPage).(*array.Int64Builder).Append(1)
 		b.Field(ecTitle).(*array.StringBuilder).Append("p")
 		b.Field(ecSampler).(*array.StringBuilder).Append(spec)
-		b.Field(ecMethod).(*array.StringBuilder).Append(MethodM2)
-		b.Field(ecKind).(*array.StringBuilder).Append(KindG)
+		b.Field(ecMethod).(*array.StringBuilder).Append(estimator.MethodM2)
+		b.Field(ecKind).(*array.StringBuilder).Append(estimator.KindG)
 		for _, c := range []int{ecX, ecP} {
 			lb := b.Field(c).(*array.ListBuilder)
 			lb.Append(true)
@@ -67,7 +68,7 @@ func TestEstimatesConstantColumn(t *testing.T) {
 	rec := b.NewRecordBatch()
 	defer rec.Release()
 	legacyDir := t.TempDir()
-	f, err := os.Create(filepath.Join(legacyDir, EstimatesFile))
+	f, err := os.Create(filepath.Join(legacyDir, File))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestEstimatesConstantColumn(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = nil
-	if err := EachEstimate(legacyDir, func(e *Estimate) error { got = append(got, e.Constant); return nil }); err != nil {
+	if err := Each(legacyDir, func(e *estimator.Estimate) error { got = append(got, e.Constant); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if want := []bool{true, false, true, false}; len(got) != 4 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] || got[3] != want[3] {

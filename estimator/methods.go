@@ -1,4 +1,4 @@
-package replay
+package estimator
 
 import (
 	"fmt"
@@ -115,7 +115,7 @@ type Crawl struct {
 	End     float64   // the end of the window, in units
 
 	g      grid
-	gd     *guard
+	gd     *Guard
 	visits int // visits made, set before the estimates are taken
 	obs    []observer
 	shared map[string]any
@@ -210,7 +210,7 @@ var builtin = []Method{
 		e := sharedState(c, MethodM6, func() *m6 { return newM6(c.g, c.Sampler.Constant(), c.End, c.gd) })
 		return estimatorFunc(func() (Result, error) {
 			e.finish() // the last chunk's pairs, under the guard
-			if err := c.gd.poll(c.visits); err != nil {
+			if err := c.gd.Poll(c.visits); err != nil {
 				return Result{}, err
 			}
 			cdf, note := e.cdf()
@@ -351,8 +351,8 @@ func (r Registry) canonical(name string) (string, bool) {
 	return "", false
 }
 
-// constantOnly are the names of r's ConstantOnly methods.
-func (r Registry) constantOnly() []string {
+// ConstantOnly are the names of r's ConstantOnly methods.
+func (r Registry) ConstantOnly() []string {
 	var out []string
 	for _, m := range r.Methods() {
 		if m.ConstantOnly {
@@ -362,14 +362,10 @@ func (r Registry) constantOnly() []string {
 	return out
 }
 
-// checkApplicable fails when no selected method can run on any of the
+// CheckApplicable fails when no selected method can run on any of the
 // samplers (e.g. only M3, M4, M5, cho or matloff with random delays):
 // such a run would write nothing but the truth.
-func checkApplicable(methods []string, smp []Sampler) error {
-	return Registry{}.checkApplicable(methods, smp)
-}
-
-func (r Registry) checkApplicable(methods []string, smp []Sampler) error {
+func (r Registry) CheckApplicable(methods []string, smp []Sampler) error {
 	for _, s := range smp {
 		for _, m := range methods {
 			if r.Applicable(m, s) {
@@ -378,5 +374,5 @@ func (r Registry) checkApplicable(methods []string, smp []Sampler) error {
 		}
 	}
 	return fmt.Errorf("none of the methods %s can run on the samplers given (%s need constant delays: add a const:Δ sampler)",
-		strings.Join(methods, ", "), strings.Join(r.constantOnly(), ", "))
+		strings.Join(methods, ", "), strings.Join(r.ConstantOnly(), ", "))
 }

@@ -1,14 +1,22 @@
-package replay
+package crawllog
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"github.com/revisit-dev/revisit/estimates"
+	"github.com/revisit-dev/revisit/internal/shardmerge"
 	"reflect"
 	"slices"
 	"sort"
 	"time"
 )
+
+// MergeError is a set of estimate shard outputs that do not form one
+// estimate (bad usage: missing or repeated shards, different inputs or
+// options): replay.MergeError, one type for both merges.
+type MergeError = shardmerge.Error
 
 // MergeEstimates combines the estimate outputs of shards 0…N−1 of one
 // estimate (the same inputs and options, EstimateOptions.Shard = i/N)
@@ -33,9 +41,9 @@ import (
 func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMeta, error) {
 	start := time.Now()
 	if len(dirs) == 0 {
-		return nil, &MergeError{errors.New("merge: no estimate outputs")}
+		return nil, &MergeError{Err: errors.New("merge: no estimate outputs")}
 	}
-	if err := outNotShard(dirs, out); err != nil {
+	if err := shardmerge.OutNotShard(dirs, out); err != nil {
 		return nil, err
 	}
 	metas := make([]*EstimateMeta, len(dirs))
@@ -43,18 +51,18 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 	for k, d := range dirs {
 		var err error
 		if metas[k], err = ReadEstimateMeta(d); err != nil {
-			return nil, &MergeError{err}
+			return nil, &MergeError{Err: err}
 		}
 		if infos[k], err = ReadEstimateShardInfo(d); err != nil {
-			return nil, &MergeError{err}
+			return nil, &MergeError{Err: err}
 		}
 	}
 	m0, i0 := metas[0], infos[0]
-	ids := make([]shardID, len(infos))
+	ids := make([]shardmerge.ID, len(infos))
 	for k, info := range infos {
-		ids[k] = shardID{info.Shard, info.I, info.N}
+		ids[k] = shardmerge.ID{Spec: info.Shard, I: info.I, N: info.N}
 	}
-	if _, err := shardOrder(dirs, ids, "estimate", func(k int) error { return sameEstimate(m0, i0, metas[k], infos[k]) }); err != nil {
+	if _, err := shardmerge.Order(dirs, ids, "estimate", func(k int) error { return sameEstimate(m0, i0, metas[k], infos[k]) }); err != nil {
 		return nil, err
 	}
 
@@ -73,10 +81,10 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 			all = append(all, ref{k, u})
 		}
 	}
-	slices.SortFunc(all, func(a, b ref) int { return cmpInt64(a.url.Seq, b.url.Seq) })
+	slices.SortFunc(all, func(a, b ref) int { return cmp.Compare(a.url.Seq, b.url.Seq) })
 	for i := 1; i < len(all); i++ {
 		if all[i].url.Seq == all[i-1].url.Seq {
-			return nil, &MergeError{fmt.Errorf("merge: URL %s estimated by both %s and %s", all[i].url.URL, dirs[all[i-1].shard], dirs[all[i].shard])}
+			return nil, &MergeError{Err: fmt.Errorf("merge: URL %s estimated by both %s and %s", all[i].url.URL, dirs[all[i-1].shard], dirs[all[i].shard])}
 		}
 	}
 
@@ -99,7 +107,7 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 		meta.Skipped[r] += c
 	}
 	if meta.Estimated != len(all) {
-		return nil, &MergeError{fmt.Errorf("merge: the shards' %s count %d URLs estimated, their %s files %d", EstimateMetaFile, meta.Estimated, EstimateShardFile, len(all))}
+		return nil, &MergeError{Err: fmt.Errorf("merge: the shards' %s count %d URLs estimated, their %s files %d", EstimateMetaFile, meta.Estimated, EstimateShardFile, len(all))}
 	}
 	if meta.Estimated == 0 { // as EstimateLogs
 		return nil, noURLError(len(meta.Inputs), &meta)
@@ -119,12 +127,12 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 		drawn[tops[i].seq] = i
 	}
 
-	mo, err := openMergeOutput(out, EstimateMetaFile, "estimate output", dirs) // atomicdir.Create cleans out
+	mo, err := shardmerge.Open(out, EstimateMetaFile, "estimate output", dirs) // atomicdir.Create cleans out
 	if err != nil {
 		return nil, err
 	}
-	defer mo.close()
-	o, tmp, w, streams := mo.dir, mo.dir.Path(), mo.w, mo.streams
+	defer mo.Close()
+	o, tmp, w, streams := mo.Dir, mo.Dir.Path(), mo.W, mo.Streams
 	werr := func() error {
 		for _, r := range all {
 			if err := ctx.Err(); err != nil {
@@ -133,15 +141,15 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 			s := streams[r.shard]
 			t, draw := drawn[r.url.Seq]
 			for range r.url.Rows {
-				e, ok, err := s.peek()
+				e, ok, err := s.Peek()
 				if err != nil {
 					return err
 				}
 				if !ok || e.PageID != r.url.PageID || e.Title != r.url.URL {
 					return fmt.Errorf("estimate output %s: the rows of %s are not in the order of %s", dirs[r.shard], r.url.URL, EstimateShardFile)
 				}
-				s.next()
-				if err := w.write(e); err != nil {
+				s.Next()
+				if err := w.Write(e); err != nil {
 					return fmt.Errorf("estimate output %s: %w", out, err)
 				}
 				if draw {
@@ -150,7 +158,7 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 			}
 		}
 		for k, s := range streams {
-			if _, ok, err := s.peek(); err != nil || ok {
+			if _, ok, err := s.Peek(); err != nil || ok {
 				if err == nil {
 					err = fmt.Errorf("estimate output %s: more rows than its %s lists", dirs[k], EstimateShardFile)
 				}
@@ -159,17 +167,17 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 		}
 		return nil
 	}()
-	if err := mo.finishRows(werr); err != nil {
+	if err := mo.FinishRows(werr); err != nil {
 		return nil, err
 	}
-	meta.Rows = w.rows
+	meta.Rows = w.Rows()
 	b := estimateBundle(&meta, sums, tops)
 	if err := b.Write(tmp); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", out, err)
 	}
 	meta.Created = time.Now().UTC()
 	meta.ElapsedS += time.Since(start).Seconds()
-	if err := writeJSON(tmp, EstimateMetaFile, &meta, true); err != nil {
+	if err := estimates.WriteJSON(tmp, EstimateMetaFile, &meta, true); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", out, err)
 	}
 	if err := o.Commit(); err != nil {

@@ -1,4 +1,4 @@
-package replay
+package crawllog
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/revisit-dev/revisit/estimates"
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/shard"
@@ -64,7 +66,7 @@ func TestMergeEstimatesEqualsUnsharded(t *testing.T) {
 	}
 	want := stagetest.ReadTree(t, opt.Out)
 	var wantIDs []int64 // page ids of the unsharded rows, in order
-	if err := EachEstimate(opt.Out, func(e *Estimate) error { wantIDs = append(wantIDs, e.PageID); return nil }); err != nil {
+	if err := estimates.Each(opt.Out, func(e *estimator.Estimate) error { wantIDs = append(wantIDs, e.PageID); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	empty := 0
@@ -80,7 +82,7 @@ func TestMergeEstimatesEqualsUnsharded(t *testing.T) {
 			}
 			// the shard's rows: the unsharded rows of the URLs it owns, in order
 			var got, own []int64
-			if err := EachEstimate(o.Out, func(e *Estimate) error { got = append(got, e.PageID); return nil }); err != nil {
+			if err := estimates.Each(o.Out, func(e *estimator.Estimate) error { got = append(got, e.PageID); return nil }); err != nil {
 				t.Fatal(err)
 			}
 			for _, id := range wantIDs {

@@ -1,4 +1,4 @@
-package replay
+package crawllog
 
 import (
 	"context"
@@ -12,12 +12,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/revisit-dev/revisit/estimates"
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/ingest/generic"
 	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
 
@@ -33,6 +36,13 @@ const PoissonVerdictKS = 0.1
 // observations allow (estimate.json's skipped).
 const SkipNoMethod = "no_applicable_method"
 
+// OptionError is an invalid option of EstimateLogs (bad usage rather than
+// bad input).
+type OptionError struct{ Err error }
+
+func (e *OptionError) Error() string { return e.Err.Error() }
+func (e *OptionError) Unwrap() error { return e.Err }
+
 // EstimateOptions configure EstimateLogs.
 type EstimateOptions struct {
 	Inputs []string // visit logs ("-": standard input)
@@ -45,7 +55,7 @@ type EstimateOptions struct {
 	Methods    []string
 	ConstTol   int64 // seconds (0: DefaultConstTolerance)
 	Recover    bool
-	RecoverOpt RecoverOptions
+	RecoverOpt estimator.RecoverOptions
 	Top        int // URLs in the tables and figures (0: 10)
 	Version    string
 	Log        func(format string, a ...any)
@@ -99,7 +109,7 @@ type EstimateMeta struct {
 
 type topURL struct {
 	sum URLSummary
-	est []Estimate
+	est []estimator.Estimate
 	seq int64 // place among the URLs read (MergeEstimates)
 }
 
@@ -122,10 +132,10 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if top <= 0 {
 		top = 10
 	}
-	methods := AllMethods
+	methods := estimator.AllMethods
 	if len(opt.Methods) > 0 {
 		var err error
-		if methods, err = ParseMethods(opt.Methods); err != nil {
+		if methods, err = estimator.ParseMethods(opt.Methods); err != nil {
 			return nil, &OptionError{err}
 		}
 	}
@@ -150,14 +160,14 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		return nil, err
 	}
 	defer out.Abort()
-	w, err := newEstimateWriter(filepath.Join(out.Path(), EstimatesFile))
+	w, err := estimates.NewWriter(filepath.Join(out.Path(), estimates.File))
 	if err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}
 	written := false
 	defer func() {
 		if !written {
-			w.abort()
+			w.Abort()
 		}
 	}()
 	meta := &EstimateMeta{Tool: "revisit", Version: opt.Version, Unit: unit, UnitName: transform.UnitName(unit),
@@ -165,11 +175,11 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		Verdicts: map[string]int{}, Threshold: PoissonVerdictKS}
 	switch {
 	case meta.ConstTol == 0:
-		meta.ConstTol = DefaultConstTolerance
+		meta.ConstTol = estimator.DefaultConstTolerance
 	case meta.ConstTol < 0:
 		meta.ConstTol = 0 // exact equality
 	}
-	cfg := ObservedConfig{Config: Config{Methods: methods, H: opt.H, XMax: opt.XMax, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt},
+	cfg := estimator.ObservedConfig{Config: estimator.Config{Methods: methods, H: opt.H, XMax: opt.XMax, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt},
 		Unit: unit, ConstTol: opt.ConstTol}
 	var (
 		sums  []URLSummary
@@ -189,10 +199,10 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		if !opt.Shard.Owns(id) {
 			return nil
 		}
-		est, info, err := EstimateObserved(ctx, o, cfg)
-		var le *LimitError
+		est, info, err := estimator.EstimateObserved(ctx, o, cfg)
+		var le *estimator.LimitError
 		switch {
-		case errors.Is(err, ErrFewVisits):
+		case errors.Is(err, estimator.ErrFewVisits):
 			meta.Skipped["fewer_than_2_visits"]++
 			return nil
 		case errors.As(err, &le):
@@ -207,7 +217,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		}
 		for i := range est {
 			est[i].PageID, est[i].Title = id, o.ID
-			if err := w.write(&est[i]); err != nil {
+			if err := w.Write(&est[i]); err != nil {
 				return fmt.Errorf("estimate output %s: %w", opt.Out, err)
 			}
 		}
@@ -233,12 +243,12 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if meta.Estimated == 0 && sh == nil { // a shard may own no URL: the merge checks
 		return nil, noURLError(len(opt.Inputs), meta)
 	}
-	if err := w.close(); err != nil {
+	if err := w.Close(); err != nil {
 		written = true
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}
 	written = true
-	meta.Rows = w.rows
+	meta.Rows = w.Rows()
 	sort.SliceStable(tops, func(i, j int) bool { return tops[i].sum.Visits > tops[j].sum.Visits })
 	b := estimateBundle(meta, sums, tops)
 	if err := b.Write(out.Path()); err != nil {
@@ -250,7 +260,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if err := sh.write(out.Path()); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}
-	if err := writeJSON(out.Path(), EstimateMetaFile, meta, true); err != nil {
+	if err := estimates.WriteJSON(out.Path(), EstimateMetaFile, meta, true); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}
 	if err := out.Commit(); err != nil {
@@ -263,18 +273,18 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 // referenceMethod is the consistent estimator of G_U a URL's
 // observations allow (docs/methods.md#recommendation): M2 with ages, M4
 // for constant delays, M6 otherwise.
-func referenceMethod(info ObservedInfo) string {
+func referenceMethod(info estimator.ObservedInfo) string {
 	switch {
 	case info.Ages:
-		return MethodM2
+		return estimator.MethodM2
 	case info.Constant:
-		return MethodM4
+		return estimator.MethodM4
 	}
-	return MethodM6
+	return estimator.MethodM6
 }
 
 // findRow is the row of method and kind in est (nil if absent).
-func findRow(est []Estimate, method, kind string) *Estimate {
+func findRow(est []estimator.Estimate, method, kind string) *estimator.Estimate {
 	for i := range est {
 		if est[i].Method == method && est[i].Kind == kind {
 			return &est[i]
@@ -288,15 +298,15 @@ func findRow(est []Estimate, method, kind string) *Estimate {
 // the exponential 1 − e^{−λ̂x} of the poisson-mle rate; "Poisson" when
 // it is at most PoissonVerdictKS, "not Poisson" above, "undecided" when
 // either is undefined.
-func summarize(o *visits.Observed, id int64, info ObservedInfo, est []Estimate) URLSummary {
+func summarize(o *visits.Observed, id int64, info estimator.ObservedInfo, est []estimator.Estimate) URLSummary {
 	s := URLSummary{URL: o.ID, PageID: id, Visits: info.Visits, Detections: info.Detections, Delays: "irregular",
 		Span: info.Span, Rate: math.NaN(), MedianAge: math.NaN(), KS: math.NaN(), Verdict: "undecided"}
 	if info.Constant {
 		s.Delays, s.Delta = "constant", info.Delta
 	}
 	s.Reference = referenceMethod(info)
-	ref := findRow(est, s.Reference, KindG)
-	pm := findRow(est, MethodPoissonMLE, KindG)
+	ref := findRow(est, s.Reference, estimator.KindG)
+	pm := findRow(est, estimator.MethodPoissonMLE, estimator.KindG)
 	if pm != nil {
 		s.Rate = pm.Rate
 	}
@@ -308,7 +318,7 @@ func summarize(o *visits.Observed, id int64, info ObservedInfo, est []Estimate) 
 			}
 		}
 		if pm != nil {
-			s.KS = ks(ref.CDF.P, pm.CDF.P)
+			s.KS = series.KS(ref.CDF.P, pm.CDF.P)
 		}
 	}
 	switch {
@@ -362,26 +372,26 @@ func estimateBundle(m *EstimateMeta, sums []URLSummary, tops []topURL) *tables.B
 	}
 	b.Tables = append(b.Tables, v)
 	for i, tu := range tops[:min(3, len(tops))] {
-		for _, kind := range []string{KindG, KindF} {
+		for _, kind := range []string{estimator.KindG, estimator.KindF} {
 			f := tables.Figure{ID: fmt.Sprintf("estimate_%s_%d", kind, i+1), Section: tables.SectionEstimates, Order: 10 + 2*i, Source: src,
 				XLabel: fmt.Sprintf("x (%s)", u), YLabel: kind + "_U(x)"}
-			if kind == KindG {
+			if kind == estimator.KindG {
 				f.Title = fmt.Sprintf("Estimated G_U of %s (%d visits)", tu.sum.URL, tu.sum.Visits)
 			} else {
 				f.Title = fmt.Sprintf("Recovered F_U of %s (%d visits)", tu.sum.URL, tu.sum.Visits)
 			}
-			for _, meth := range []string{tu.sum.Reference, MethodGM4, MethodPoissonMLE} {
+			for _, meth := range []string{tu.sum.Reference, estimator.MethodGM4, estimator.MethodPoissonMLE} {
 				r := findRow(tu.est, meth, kind)
 				if r == nil {
 					continue
 				}
-				c := tables.Curve{Name: meth, X: r.CDF.X, Y: r.CDF.P, Dashed: meth == MethodPoissonMLE}
-				if meth == MethodPoissonMLE {
+				c := tables.Curve{Name: meth, X: r.CDF.X, Y: r.CDF.P, Dashed: meth == estimator.MethodPoissonMLE}
+				if meth == estimator.MethodPoissonMLE {
 					c.Name = fmt.Sprintf("poisson-mle (λ̂ = %.3g/%s)", r.Rate, u)
 				}
 				f.Curves = append(f.Curves, c)
 			}
-			if len(f.Curves) > 1 || (kind == KindG && len(f.Curves) > 0) {
+			if len(f.Curves) > 1 || (kind == estimator.KindG && len(f.Curves) > 0) {
 				b.Figures = append(b.Figures, f)
 			}
 		}
@@ -403,14 +413,14 @@ func perURL(v float64) string {
 func noURLError(inputs int, m *EstimateMeta) error {
 	why := "a URL needs at least 2 visits with content"
 	if m.Skipped[SkipNoMethod] > 0 {
-		var ages []string // from the registry, as constantOnly
-		for _, r := range (Registry{}).Methods() {
-			if r.Observes == Age {
+		var ages []string // from the registry, as ConstantOnly
+		for _, r := range (estimator.Registry{}).Methods() {
+			if r.Observes == estimator.Age {
 				ages = append(ages, r.Name)
 			}
 		}
 		why += fmt.Sprintf(", and one of --methods %v that its observations allow (%s need Last-Modified; %s constant delays)",
-			m.Methods, strings.Join(ages, ", "), strings.Join(Registry{}.constantOnly(), ", "))
+			m.Methods, strings.Join(ages, ", "), strings.Join(estimator.Registry{}.ConstantOnly(), ", "))
 	}
 	return fmt.Errorf("no URL to estimate in %s (%s, %s%s): %s", human.Count(int64(inputs), "input", "inputs"),
 		human.Count(m.Captures, "capture", "captures"), human.Count(m.URLs, "URL", "URLs"), skippedText(m.Skipped), why)

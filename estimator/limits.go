@@ -1,4 +1,4 @@
-package replay
+package estimator
 
 import (
 	"context"
@@ -18,6 +18,12 @@ const (
 	DefaultMaxVisits int64 = 500_000_000
 	DefaultMaxPairs  int64 = 50_000_000_000
 )
+
+// MaxAutoGrid bounds the grid x_max/h of an automatic h, chosen per page
+// (replay's DefaultsOf) or per URL (ObservedDefaults): the old fixed
+// defaults had 1000/0.05 = 20,000 points; a heavy-tailed page whose 0.99
+// quantile of G_U is 10⁴·E[U] would otherwise need 10⁶.
+const MaxAutoGrid = 100_000
 
 // MaxGrid is the largest grid a replay accepts: x_max/step ≤ 10⁶ points.
 // Every estimate of a page holds its grid (about 200 bytes per point over
@@ -85,8 +91,8 @@ func (e *LimitError) Error() string {
 	return fmt.Sprintf("about %.3g %s, more than %s %d", e.Work, what, flag, e.Limit)
 }
 
-// check is the LimitError of w under the limits (nil when it fits).
-func (w Work) check(maxVisits, maxPairs int64) *LimitError {
+// Check is the LimitError of w under the limits (nil when it fits).
+func (w Work) Check(maxVisits, maxPairs int64) *LimitError {
 	if !(w.Visits <= float64(maxVisits)) {
 		return &LimitError{SkipMaxVisits, w.Visits, maxVisits}
 	}
@@ -96,13 +102,15 @@ func (w Work) check(maxVisits, maxPairs int64) *LimitError {
 	return nil
 }
 
-// pollEvery is how many loop iterations pass between checks of the
+// PollEvery is how many loop iterations pass between checks of the
 // context and the limits inside a crawl.
-const pollEvery = 4096
+const PollEvery = 4096
 
-// guard stops a crawl when its context is cancelled or its work exceeds
-// the limits (0: none). One crawl writes err, from its own goroutine.
-type guard struct {
+// Guard stops a crawl when its context is cancelled or its work exceeds
+// the limits (0: none): the crawler polls it every PollEvery steps, M6
+// while it pairs visits. A nil *Guard never stops. One crawl writes its
+// reason, from its own goroutine.
+type Guard struct {
 	ctx                 context.Context
 	done                <-chan struct{}
 	maxVisits, maxPairs int64 // the limits
@@ -110,11 +118,11 @@ type guard struct {
 	err                 error // why the crawl stopped
 }
 
-// newGuard watches ctx with run-time caps of twice the limits (the
+// NewGuard watches ctx with run-time caps of twice the limits (the
 // estimate checked before the crawl is an expectation; the caps only stop
 // a crawl that runs far beyond it).
-func newGuard(ctx context.Context, maxVisits, maxPairs int64) *guard {
-	return &guard{ctx: ctx, done: ctx.Done(), maxVisits: maxVisits, maxPairs: maxPairs,
+func NewGuard(ctx context.Context, maxVisits, maxPairs int64) *Guard {
+	return &Guard{ctx: ctx, done: ctx.Done(), maxVisits: maxVisits, maxPairs: maxPairs,
 		capVisits: satDouble(maxVisits), capPairs: satDouble(maxPairs)}
 }
 
@@ -127,7 +135,7 @@ func satDouble(x int64) int64 {
 
 // cancelled reports whether the context is done, without blocking; safe
 // from any goroutine.
-func (g *guard) cancelled() bool {
+func (g *Guard) cancelled() bool {
 	if g == nil || g.done == nil {
 		return false
 	}
@@ -139,9 +147,9 @@ func (g *guard) cancelled() bool {
 	}
 }
 
-// poll records and returns why the crawl must stop after visits visits,
+// Poll records and returns why the crawl must stop after visits visits,
 // or nil.
-func (g *guard) poll(visits int) error {
+func (g *Guard) Poll(visits int) error {
 	if g == nil {
 		return nil
 	}
@@ -156,5 +164,13 @@ func (g *guard) poll(visits int) error {
 	return g.err
 }
 
-// stopped reports whether the crawl has a reason to stop already.
-func (g *guard) stopped() bool { return g != nil && g.err != nil }
+// Stopped reports whether the crawl has a reason to stop already.
+func (g *Guard) Stopped() bool { return g != nil && g.err != nil }
+
+// MaxPairs is the guard's limit on M6's pairs (0 for a nil guard).
+func (g *Guard) MaxPairs() int64 {
+	if g == nil {
+		return 0
+	}
+	return g.maxPairs
+}

@@ -1,9 +1,10 @@
-package replay_test
+package estimator_test
 
 import (
 	"fmt"
 
 	"github.com/revisit-dev/revisit/analysis"
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/series"
 )
@@ -15,13 +16,13 @@ type delayECDF struct {
 	delays []float64
 }
 
-func (e *delayECDF) Observe(o *replay.Obs) {
+func (e *delayECDF) Observe(o *estimator.Obs) {
 	if o.J > 0 {
 		e.delays = append(e.delays, o.S-o.Prev)
 	}
 }
 
-func (e *delayECDF) Estimate() (replay.Result, error) {
+func (e *delayECDF) Estimate() (estimator.Result, error) {
 	p := make([]float64, len(e.x))
 	for i, x := range e.x {
 		for _, d := range e.delays {
@@ -31,10 +32,10 @@ func (e *delayECDF) Estimate() (replay.Result, error) {
 		}
 		p[i] /= float64(len(e.delays))
 	}
-	return replay.Result{CDF: series.CDF{X: e.x, P: p, Samples: len(e.delays)}}, nil
+	return estimator.Result{CDF: series.CDF{X: e.x, P: p, Samples: len(e.delays)}}, nil
 }
 
-// A new estimator is one replay.Method: registered here in a test with
+// A new estimator is one estimator.Method: registered here in a test with
 // Registry.With (a built-in one is an entry of the table in methods.go
 // plus the file with its code), it is parsed from --methods, run by
 // replay on every crawl and classified, interpolated (or not) and ranked
@@ -46,11 +47,11 @@ func (e *delayECDF) Estimate() (replay.Result, error) {
 // 1, 1 there: WMRD = (0.5 + 0.25 + 0.125)/((1.5 + 1.75 + 1.875 + 2)/2) =
 // 0.875/3.5625 = 0.2456, KS = 0.5.
 func ExampleRegistry_With() {
-	reg, err := replay.Registry{}.With(replay.Method{
+	reg, err := estimator.Registry{}.With(estimator.Method{
 		Name:     "M7",
-		Observes: replay.Comparison,
-		Class:    replay.Biased,
-		New: func(c *replay.Crawl) replay.Estimator {
+		Observes: estimator.Comparison,
+		Class:    estimator.Biased,
+		New: func(c *estimator.Crawl) estimator.Estimator {
 			e := &delayECDF{x: c.X}
 			c.Watch(e)
 			return e
@@ -62,8 +63,8 @@ func ExampleRegistry_With() {
 	names, _ := reg.Parse([]string{"m7,M4"})
 	fmt.Println("parsed:", names)
 
-	s, _ := replay.ParseSampler("const:1")
-	cfg := replay.Config{Methods: []string{"M7"}, H: 1, XMax: 4, Registry: reg}
+	s, _ := estimator.ParseSampler("const:1")
+	cfg := estimator.Config{Methods: []string{"M7"}, H: 1, XMax: 4, Registry: reg}
 	rows, err := replay.ReplayVisits([]float64{0, 1, 3, 4, 8}, []float64{0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5}, s, cfg)
 	if err != nil {
 		panic(err)

@@ -1,4 +1,4 @@
-package replay
+package estimates
 
 import (
 	"encoding/json"
@@ -7,77 +7,18 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/pq"
 	"github.com/revisit-dev/revisit/series"
 )
 
-// File names inside a replay output directory.
-const (
-	EstimatesFile = "estimates.parquet"
-	MetaFile      = "replay.json"
-)
-
-// Meta is replay.json: what a replay output was made from, so that analysis
-// and reports can state its provenance.
-type Meta struct {
-	Tool       string    `json:"tool"`
-	Version    string    `json:"version"`
-	Created    time.Time `json:"created"`
-	Dataset    string    `json:"dataset"`   // dataset directory replayed ("" for a simulation)
-	Unit       float64   `json:"unit"`      // seconds per unit
-	UnitName   string    `json:"unit_name"` // "h", "d", …
-	Samplers   []string  `json:"samplers"`
-	Methods    []string  `json:"methods"`
-	Seed       uint64    `json:"seed"`
-	H          float64   `json:"h"`     // bin width h for random delays; 0: per page (Choices)
-	XMax       float64   `json:"x_max"` // largest grid point; 0: per page (Choices)
-	Top        int       `json:"top"`   // 0: every page
-	MinUpdates int       `json:"min_updates"`
-	Pages      int       `json:"pages"` // pages replayed (with at least one sampler)
-	Rows       int64     `json:"rows"`  // rows of estimates.parquet
-	// Choices says how x_max, h and the samplers were chosen and the
-	// values chosen over the pages (absent in replays that predate it).
-	Choices *Choices `json:"choices,omitempty"`
-	// Grid is the grid step of each sampler: Δ for constant delays, h
-	// otherwise; absent for a sampler whose step is chosen per page
-	// (relative samplers, or random delays with h per page).
-	Grid map[string]float64 `json:"grid"`
-	// Skipped counts pages left out, by reason ("min_updates",
-	// "fewer_than_2_updates", "not_in_top"), and page × sampler jobs left
-	// out by the work limits ("over_max_visits", "over_max_pairs").
-	Skipped map[string]int64 `json:"skipped,omitempty"`
-	// MaxVisits and MaxPairs are the work limits of one page × sampler job.
-	MaxVisits int64 `json:"max_visits"`
-	MaxPairs  int64 `json:"max_pairs"`
-	// NotApplicable lists method×sampler pairs that were not run (M3, M4,
-	// M5, cho and matloff need constant delays).
-	NotApplicable []string        `json:"not_applicable,omitempty"`
-	Recover       bool            `json:"recover"`
-	Derivative    RecoverOptions  `json:"derivative"`
-	Summary       []MethodSummary `json:"summary"`
-	// Observations are the visit logs written (--write-observations):
-	// their format and, per sampler, the file under the output directory.
-	Observations *ObservationFiles `json:"observations,omitempty"`
-	ElapsedS     float64           `json:"elapsed_s"`
-}
-
-// MethodSummary is the mean error of one method (and kind) over the pages
-// for one sampler, against the page's true G_U (Kind G) or F_U (Kind F),
-// with SPEC §5's WMRD and KS on the sampler's grid.
-type MethodSummary struct {
-	Sampler   string   `json:"sampler"`
-	Method    string   `json:"method"`
-	Kind      string   `json:"kind"`
-	Pages     int      `json:"pages"`          // pages with a defined estimate
-	Undefined int      `json:"undefined"`      // pages where it was undefined (NaN)
-	WMRD      *float64 `json:"wmrd,omitempty"` // mean over pages with a defined estimate; absent when none
-	KS        *float64 `json:"ks,omitempty"`
-}
+// File is the table of estimates inside an estimate output directory
+// (replay's, crawllog's, merge's).
+const File = "estimates.parquet"
 
 // estimateSchema is the Arrow schema of estimates.parquet: one row per
 // estimate (long format).
@@ -96,7 +37,7 @@ var estimateSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "visits", Type: arrow.PrimitiveTypes.Int64},
 	// constant: the sampler has constant delays Δ (grid x_n = nΔ), so
 	// that readers need not parse sampler specs. Absent in files written
-	// before it; EachEstimate then derives it from the spec.
+	// before it; Each then derives it from the spec.
 	{Name: "constant", Type: arrow.FixedWidthTypes.Boolean},
 }, nil)
 
@@ -123,8 +64,8 @@ const (
 // maxGroupValues bounds a row group by the number of grid values held.
 const maxGroupValues = 1 << 21
 
-// estimateWriter streams estimates into one Parquet file.
-type estimateWriter struct {
+// Writer streams estimates into one Parquet file.
+type Writer struct {
 	pw     *pq.Writer
 	b      *array.RecordBuilder
 	values int
@@ -136,7 +77,9 @@ type estimateWriter struct {
 // same bytes (merge must reproduce them).
 var estimateLayout = pq.Options{Level: 3, Dictionary: []string{"sampler", "method", "kind"}}
 
-func newEstimateWriter(path string) (*estimateWriter, error) {
+// NewWriter creates path and writes its rows with the one layout of
+// estimates.parquet (the same rows always give the same bytes).
+func NewWriter(path string) (*Writer, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
@@ -146,10 +89,11 @@ func newEstimateWriter(path string) (*estimateWriter, error) {
 		f.Close()
 		return nil, err
 	}
-	return &estimateWriter{pw: pw, b: pw.Builder()}, nil
+	return &Writer{pw: pw, b: pw.Builder()}, nil
 }
 
-func (w *estimateWriter) write(e *Estimate) error {
+// Write adds one row.
+func (w *Writer) Write(e *estimator.Estimate) error {
 	b := w.b
 	b.Field(ecPage).(*array.Int64Builder).Append(e.PageID)
 	b.Field(ecTitle).(*array.StringBuilder).Append(e.Title)
@@ -173,29 +117,30 @@ func (w *estimateWriter) write(e *Estimate) error {
 	w.rows++
 	w.values += 2 * len(e.CDF.X)
 	if w.values >= maxGroupValues {
-		return w.flush()
+		return w.Flush()
 	}
 	return nil
 }
 
-func (w *estimateWriter) flush() error {
+// Flush ends the current row group.
+func (w *Writer) Flush() error {
 	w.values = 0
 	return w.pw.Flush()
 }
 
-func (w *estimateWriter) close() error { return w.pw.Close() }
+// Close ends the file.
+func (w *Writer) Close() error { return w.pw.Close() }
 
-func (w *estimateWriter) abort() { w.pw.Abort() }
+// Rows is the number of rows written.
+func (w *Writer) Rows() int64 { return w.rows }
 
-// ReadMeta reads dir/replay.json.
-func ReadMeta(dir string) (*Meta, error) {
-	return readJSON[Meta](dir, MetaFile, "replay output", "")
-}
+// Abort abandons the file.
+func (w *Writer) Abort() { w.pw.Abort() }
 
-// readJSON reads dir/file, one JSON document, as a T. Errors name the
+// ReadJSON reads dir/file, one JSON document, as a T. Errors name the
 // output as what ("replay output"); a missing file reads "no FILE: " +
 // missing when missing is given.
-func readJSON[T any](dir, file, what, missing string) (*T, error) {
+func ReadJSON[T any](dir, file, what, missing string) (*T, error) {
 	b, err := os.ReadFile(filepath.Join(dir, file))
 	if err != nil {
 		if missing != "" && errors.Is(err, os.ErrNotExist) {
@@ -210,28 +155,11 @@ func readJSON[T any](dir, file, what, missing string) (*T, error) {
 	return &v, nil
 }
 
-// ReadEstimates reads a replay output directory into memory.
-func ReadEstimates(dir string) (*Meta, []Estimate, error) {
-	m, err := ReadMeta(dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	var out []Estimate
-	err = EachEstimate(dir, func(e *Estimate) error {
-		out = append(out, *e)
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return m, out, nil
-}
-
-// EachEstimate streams the rows of dir/estimates.parquet in file order
+// Each streams the rows of dir/estimates.parquet in file order
 // (pages in replay order, then sampler, then method); the Estimate passed
 // to fn is fresh and may be kept. An error from fn stops the iteration.
-func EachEstimate(dir string, fn func(*Estimate) error) error {
-	name := filepath.Join(dir, EstimatesFile)
+func Each(dir string, fn func(*estimator.Estimate) error) error {
+	name := filepath.Join(dir, File)
 	var fnErr error
 	err := pq.EachRecord(name, 1024, func(rec arrow.RecordBatch) error {
 		fnErr = eachEstimateIn(name, rec, fn)
@@ -243,7 +171,7 @@ func EachEstimate(dir string, fn func(*Estimate) error) error {
 	return err
 }
 
-func eachEstimateIn(name string, rec arrow.RecordBatch, fn func(*Estimate) error) error {
+func eachEstimateIn(name string, rec arrow.RecordBatch, fn func(*estimator.Estimate) error) error {
 	s := rec.Schema()
 	if s.NumFields() < legacyColumns {
 		return fmt.Errorf("replay output %s: %d columns, want %d (%v)", name, s.NumFields(), estimateSchema.NumFields(), estimateSchema)
@@ -279,7 +207,7 @@ func eachEstimateIn(name string, rec arrow.RecordBatch, fn func(*Estimate) error
 		return append([]float64(nil), v[off[i]:off[i+1]]...)
 	}
 	for i := 0; i < int(rec.NumRows()); i++ {
-		e := &Estimate{
+		e := &estimator.Estimate{
 			PageID:  page.Value(i),
 			Title:   title.Value(i),
 			Sampler: smp.Value(i),
@@ -311,19 +239,16 @@ func eachEstimateIn(name string, rec arrow.RecordBatch, fn func(*Estimate) error
 // const:Δ" (estimate).
 func legacyConstant(spec string) bool {
 	spec = strings.TrimPrefix(spec, "observed ")
-	if s, err := ParseSampler(spec); err == nil {
+	if s, err := estimator.ParseSampler(spec); err == nil {
 		return s.Constant()
 	}
 	return strings.HasPrefix(strings.ToLower(spec), "const")
 }
 
-// writeMeta writes m as dir/replay.json.
-func writeMeta(dir string, m *Meta) error { return writeJSON(dir, MetaFile, m, true) }
-
-// writeJSON writes v as dir/file, one JSON document and a newline:
+// WriteJSON writes v as dir/file, one JSON document and a newline:
 // indented (two spaces) for the files people read (replay.json,
 // estimate.json), compact for the shard files.
-func writeJSON(dir, file string, v any, indent bool) error {
+func WriteJSON(dir, file string, v any, indent bool) error {
 	var b []byte
 	var err error
 	if indent {

@@ -1,4 +1,4 @@
-package replay
+package estimator
 
 import (
 	"errors"
@@ -16,7 +16,9 @@ type RecoverOptions struct {
 	Tol   float64 `json:"tol"`   // relative spread of E[U](h) that counts as flat (default 0.02)
 }
 
-func (o RecoverOptions) withDefaults() RecoverOptions {
+// WithDefaults is o with its zero fields set to the defaults (K 5, Extra 9,
+// Tol 0.02), as replay.json records them.
+func (o RecoverOptions) WithDefaults() RecoverOptions {
 	if o.K == 0 {
 		o.K = 5
 	}
@@ -111,7 +113,7 @@ func recoverMidpoints(g series.CDF, opt RecoverOptions) (Recovered, error) {
 
 // recoverOn recovers F_U from g and tabulates it on out.
 func recoverOn(g series.CDF, out []float64, opt RecoverOptions) (Recovered, error) {
-	opt = opt.withDefaults()
+	opt = opt.WithDefaults()
 	if opt.K != 3 && opt.K != 5 {
 		return Recovered{}, fmt.Errorf("recover F_U: the derivative rule has %d points, want 3 or 5", opt.K)
 	}

@@ -1,0 +1,36 @@
+// Package crawllog estimates the update distributions of real URLs from
+// real crawl logs, where there is no ground truth: `revisit estimate`.
+//
+// The logs (Wayback CDX and its JSON form, Common Crawl CDXJ, change-bit
+// traces such as the Bing crawl trace, generic CSV/TSV visit logs) are read by package ingest/visits into one visits.Observed per URL
+// — whole-second visit times with Last-Modified times or change bits —
+// and each URL goes through estimator.EstimateObserved: every method its
+// observations allow (M1, M2, age-mle with ages; M3, M4, M5, cho, matloff
+// with constant delays; G-M4, M6, naive, poisson-mle always), on a grid
+// chosen per URL. What it writes (estimate.go: EstimateLogs):
+//
+//	OUT/estimates.parquet  replay's schema (package estimates), no truth rows
+//	OUT/estimate.json      EstimateMeta: inputs, options, counts, skips, verdicts
+//	OUT/tables, figures    the estimate bundle for `revisit report`: the top
+//	                       URLs by visits, their G_U and F_U, the Poisson verdict
+//
+// The Poisson verdict of a URL compares its consistent estimate of G_U
+// (M2 with ages, M4 for constant delays, M6 otherwise) with the
+// exponential of its poisson-mle rate: "Poisson" when their KS distance is
+// at most PoissonVerdictKS (docs/methods.md#poisson-verdict).
+//
+// Sharding (shard.go, merge.go): with EstimateOptions.Shard = i/N a
+// process estimates only the URLs of its shard and writes
+// estimate-shard.json (EstimateShardInfo: each URL's place among all URLs
+// read and its report line); MergeEstimates puts N shards back into what
+// one unsharded estimate writes, estimates.parquet byte for byte. The
+// mechanics shared with replay's Merge (checking the split, streaming the
+// shards' rows, the output directory, exact floats in JSON, MergeError)
+// live in internal/shardmerge; what is merged and how it is checked — the
+// URL order, the counts, the bundle — is this package's own, as replay's
+// page order and WMRD/KS summary are replay's.
+//
+// crawllog imports estimator and estimates, never replay: the crawler
+// simulation and the estimation of real logs are two users of the same
+// estimators.
+package crawllog

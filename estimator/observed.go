@@ -1,0 +1,258 @@
+package estimator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/revisit-dev/revisit/ingest/visits"
+	"github.com/revisit-dev/revisit/transform"
+)
+
+// Estimation from observed visits (docs/methods.md#observed): what a real
+// crawler saw of a URL — visit times s_j in whole seconds and, per visit,
+// either its Last-Modified time (the age) or the change bit Q_{j−1,j} —
+// goes through the same estimators as a replay. `revisit estimate` feeds
+// it visit logs; `revisit replay --write-observations` feeds it what its
+// virtual crawlers saw, as written, so that both give the same estimates.
+
+// DefaultConstTolerance is the largest spread (max − min) of the delays
+// between visits, in seconds, that still counts as constant delays: the
+// resolution of the timestamps (a crawler revisiting every Δ seconds at
+// fractional times logs whole seconds, ⌊s_j⌋).
+const DefaultConstTolerance = 1
+
+// MaxObservedVisits bounds the visits of one URL (or one page × sampler
+// written by replay --write-observations) held in memory: 24 bytes each.
+const MaxObservedVisits = 20_000_000
+
+// ObservedConfig configures EstimateObserved.
+type ObservedConfig struct {
+	// Config holds the methods (empty: all that apply), and H and XMax in
+	// units: 0 chooses them per URL (ObservedDefaults).
+	Config
+	Unit     float64 // seconds per unit (transform.ParseUnit); 0: hours
+	ConstTol int64   // DefaultConstTolerance when 0; < 0: exact equality
+	// Sampler labels the rows (estimates.parquet's sampler column); ""
+	// gives "observed const:Δ" or "observed irregular".
+	Sampler  string
+	MaxPairs int64 // M6's pair limit (0: DefaultMaxPairs)
+}
+
+// ObservedInfo describes how a URL's observations were estimated.
+type ObservedInfo struct {
+	Visits     int
+	Detections int     // visits with Q_{j−1,j} = 1 (the first only when it detected the creation)
+	Constant   bool    // all delays equal within the tolerance
+	Delta      float64 // constant delays: Δ = (s_m − s_1)/(m − 1), in units
+	Step       float64 // the grid step: Δ, or h
+	H, XMax    float64 // in units, given or chosen per URL
+	Span       float64 // s_m − s_1, in units
+	Ages       bool
+	Sampler    string
+}
+
+// ErrFewVisits is a URL seen fewer than twice.
+var ErrFewVisits = errors.New("fewer than 2 visits")
+
+// EstimateObserved runs every applicable selected estimator on what a
+// crawler saw of one URL: M1, M2 and age-mle only when o has ages; M3,
+// M4, M5, cho and matloff only when the delays are constant (every delay
+// within cfg.ConstTol seconds of the others, the delay s_1 − Prev included
+// when the first visit detects the creation; at least 3 visits), with
+// Δ = (s_m − s_1)/(m − 1); G-M4, M6, naive and poisson-mle always. Visit
+// times are seconds from the previous visit before the first (o.Prev) if
+// known, else from the first visit, divided by cfg.Unit. The first visit
+// detects the page's creation only when o says so (HasPrev and
+// FirstChanged, Q_{0,1} = 1); otherwise it is a reference (Obs.Ref).
+// M6's update cycles are the runs of visits between detections (Q_ij = 1
+// exactly when some Q_{k−1,k} = 1, i < k ≤ j). A *LimitError is a URL
+// whose grid or M6 pairs exceed the limits.
+func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfig) ([]Estimate, ObservedInfo, error) {
+	var info ObservedInfo
+	if err := o.Check(); err != nil {
+		return nil, info, err
+	}
+	m := len(o.Visits)
+	info.Visits, info.Ages = m, o.Ages
+	if m < 2 {
+		return nil, info, ErrFewVisits
+	}
+	if m > MaxObservedVisits {
+		return nil, info, &LimitError{SkipMaxVisits, float64(m), MaxObservedVisits}
+	}
+	unit := cfg.Unit
+	if unit == 0 {
+		unit = transform.Hour
+	}
+	tol := cfg.ConstTol
+	if tol == 0 {
+		tol = DefaultConstTolerance
+	}
+	v := o.Visits
+	minGap, maxGap := int64(math.MaxInt64), int64(math.MinInt64)
+	for j := 1; j < m; j++ {
+		g := v[j].T - v[j-1].T
+		minGap, maxGap = min(minGap, g), max(maxGap, g)
+	}
+	if o.Q(0) { // the first visit compares with the previous one: its delay is one of them
+		g := v[0].T - o.Prev
+		minGap, maxGap = min(minGap, g), max(maxGap, g)
+	}
+	info.Constant = m >= 3 && maxGap-minGap <= max(tol, 0)
+	spanS := v[m-1].T - v[0].T
+	info.Span = float64(spanS) / unit
+	if info.Constant {
+		info.Delta = float64(spanS) / float64(m-1) / unit
+	}
+	t0 := v[0].T
+	if o.HasPrev {
+		t0 = o.Prev
+	}
+	S := func(j int) float64 { return float64(v[j].T-t0) / unit }
+	for j := range v {
+		if o.Q(j) {
+			info.Detections++
+		}
+	}
+
+	c := cfg.Config
+	if len(c.Methods) == 0 {
+		c.Methods = c.Registry.Names()
+	}
+	ms, err := c.Registry.Parse(c.Methods)
+	if err != nil {
+		return nil, info, err
+	}
+	if !o.Ages { // leave out the methods that need Last-Modified times
+		ms = slices.DeleteFunc(ms, func(m string) bool { d, _ := c.Registry.Lookup(m); return d.Observes == Age })
+	}
+	c.Methods = ms
+	if c.H == 0 || c.XMax == 0 {
+		h, xmax := ObservedDefaults(o, unit, info)
+		if c.XMax == 0 {
+			c.XMax = xmax
+		}
+		if c.H == 0 {
+			c.H = min(h, c.XMax)
+		}
+	}
+	if info.Constant && c.H > c.XMax {
+		c.H = c.XMax // unused for constant delays
+	}
+	info.H, info.XMax = c.H, c.XMax
+	label := cfg.Sampler
+	if label == "" {
+		label = "observed irregular"
+		if info.Constant {
+			label = fmt.Sprintf("observed const:%.6g", info.Delta)
+		}
+	}
+	info.Sampler = label
+	s := Sampler{Spec: label, Rate: float64(m-1) / info.Span, Delta: info.Delta}
+	info.Step = s.Step(c.H)
+	if len(c.Methods) == 0 {
+		return nil, info, nil
+	}
+	if err := c.Check(); err != nil {
+		return nil, info, err
+	}
+	if n := c.XMax / info.Step; !(n <= MaxGrid) {
+		return nil, info, &LimitError{SkipMaxGrid, n, int64(MaxGrid)}
+	}
+	maxPairs := cfg.MaxPairs
+	if maxPairs == 0 {
+		maxPairs = DefaultMaxPairs
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	gd := NewGuard(ctx, math.MaxInt64/4, maxPairs)
+	if le := EstimateWork(s, S(m-1), &c).Check(math.MaxInt64, maxPairs); le != nil {
+		return nil, info, le
+	}
+	pr := NewPath(s, &c, S(m-1), gd)
+	ob := new(Obs)
+	var cycle int64
+	for j := range v {
+		if j%PollEvery == PollEvery-1 {
+			if err := gd.Poll(j); err != nil {
+				return nil, info, err
+			}
+		}
+		q := j > 0 && o.Q(j)
+		if q {
+			cycle++
+		}
+		*ob = Obs{J: j, S: S(j), Cycle: cycle, Q: q}
+		if o.Ages {
+			ob.A = float64(v[j].T-v[j].LastMod) / unit
+		}
+		if j == 0 {
+			ob.Prev = 0 // t0 = o.Prev when known
+			ob.Ref = !o.Q(0)
+			if !o.HasPrev {
+				ob.Prev = ob.S
+			}
+		} else {
+			ob.Prev = S(j - 1)
+		}
+		pr.Observe(ob)
+	}
+	res, err := pr.Finish(m)
+	if err != nil {
+		return nil, info, err
+	}
+	return res.Est, info, nil
+}
+
+// ObservedDefaults are the per-URL h and x_max (in units) of a URL seen
+// without ground truth: x_max is the 0.99 quantile of the ages (with
+// Last-Modified) or else of the times since the visit before the last
+// detected change, s_j − s*_j (G-M4's samples, an upper bound of the age);
+// the whole span when there is none; h = max(Ê[U]/100, 1 s,
+// x_max/MaxAutoGrid) with Ê[U] = span / detections (the span when none
+// was seen).
+func ObservedDefaults(o *visits.Observed, unit float64, info ObservedInfo) (h, xmax float64) {
+	v := o.Visits
+	var samples []float64
+	if o.Ages {
+		for _, x := range v {
+			samples = append(samples, float64(x.T-x.LastMod)/unit)
+		}
+	} else {
+		star, seen := int64(0), false
+		if o.Q(0) {
+			star, seen = o.Prev, true
+		}
+		for j := range v {
+			if j > 0 && o.Q(j) {
+				star, seen = v[j-1].T, true
+			}
+			if seen {
+				samples = append(samples, float64(v[j].T-star)/unit)
+			}
+		}
+	}
+	span := info.Span
+	if o.HasPrev {
+		span = float64(v[len(v)-1].T-o.Prev) / unit
+	}
+	xmax = span
+	if len(samples) > 0 {
+		sort.Float64s(samples)
+		xmax = samples[min(len(samples)-1, int(math.Ceil(0.99*float64(len(samples))))-1)]
+	}
+	if !(xmax > 0) {
+		xmax = max(span, 1/unit)
+	}
+	meanU := span
+	if info.Detections > 0 {
+		meanU = span / float64(info.Detections)
+	}
+	h = max(meanU/100, 1/unit, xmax/MaxAutoGrid)
+	return h, xmax
+}
