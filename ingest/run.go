@@ -144,10 +144,11 @@ type driver struct {
 
 	truncated []TruncatedPage // pages cut by the end of their input (see truncated.go)
 
-	isBot    func(string) bool // the bot test of --drop-bots (nil without)
-	noSHA1   int64             // revisions without a <sha1> under --drop-reverts
-	textSHA1 int64             // revisions whose checksum is their text's (no <sha1> in the dump)
-	mwOther  int64             // mediawiki_history events that are not revision creations
+	isBot    func(string) series.BotRule // the bot test of --drop-bots (nil without)
+	botBy    BotCounts                   // revisions --drop-bots left out, by rule
+	noSHA1   int64                       // revisions without a <sha1> under --drop-reverts
+	textSHA1 int64                       // revisions whose checksum is their text's (no <sha1> in the dump)
+	mwOther  int64                       // mediawiki_history events that are not revision creations
 
 	businesses               yelp.Businesses
 	yelpJoined, yelpUnjoined int64
@@ -286,6 +287,9 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	}
 	if opt.revisionFilters() {
 		m.Extra[extraFilters] = s.RevisionFilters
+	}
+	if opt.DropBots {
+		m.Extra[extraBotBy] = d.botBy.Map()
 	}
 	if opt.DropReverts {
 		m.Extra[extraNoSHA1] = d.noSHA1

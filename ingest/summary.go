@@ -9,6 +9,7 @@ import (
 
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/series"
 )
 
 // Summary is what a run did, for people (String) and the manifest.
@@ -38,6 +39,10 @@ type Summary struct {
 	// revisions --drop-reverts could not check (no <sha1>).
 	RevisionFilters RevisionFilters
 	NoSHA1          int64
+	// BotBy are the revisions --drop-bots left out, by the rule that
+	// classified their contributor (also in the manifest,
+	// extra.revisions_bot_by).
+	BotBy BotCounts
 	// TextSHA1 counts the revisions whose checksum is the SHA-1 of their
 	// text (dumps without <sha1>).
 	TextSHA1 int64
@@ -81,7 +86,7 @@ func (d *driver) summary(elapsed time.Duration) *Summary {
 	return &Summary{Output: d.opt.Output, Inputs: d.inputs, Filters: f, Counts: d.counts, Bad: bad,
 		Remapped: d.ids.remapped, Bytes: d.bytes, Decompressed: d.decompressed, Elapsed: elapsed,
 		YelpJoined: d.yelpJoined, YelpUnjoined: d.yelpUnjoined, YelpIDTitles: d.yelpIDTitles, TitleChanges: d.titleChanges,
-		RevisionFilters: d.opt.revisionFiltersInfo(), NoSHA1: d.noSHA1, TextSHA1: d.textSHA1, Truncated: d.truncated}
+		RevisionFilters: d.opt.revisionFiltersInfo(), NoSHA1: d.noSHA1, BotBy: d.botBy, TextSHA1: d.textSHA1, Truncated: d.truncated}
 }
 
 // badList is "1 json, 2 timestamp": the bad records by reason, sorted
@@ -155,7 +160,7 @@ func (s *Summary) skipPhrase(reason SkipReason, v int64) string {
 	case SkipReverted:
 		return human.Count(v, "revision", "revisions") + " undone by an identity revert (--drop-reverts)"
 	case SkipBot:
-		return human.Count(v, "revision", "revisions") + " by bots (--drop-bots" + s.botRule() + ")"
+		return human.Count(v, "revision", "revisions") + " by bots (--drop-bots" + s.botRules(v) + ")"
 	case SkipNoPageID:
 		return human.Count(v, "mediawiki_history revision", "mediawiki_history revisions") + " without a page_id (deleted pages)"
 	case SkipMinor:
@@ -194,14 +199,38 @@ func (s *Summary) revisionFlags() string {
 	return strings.Join(f, ", ")
 }
 
-func (s *Summary) botRule() string {
+// botRules says which rule left out how many of the v bot revisions
+// (": 2 by Wikimedia's bot classification at the edit
+// (event_user_is_bot_by_historical), 1 by names matching …"), each
+// revision under the first rule that classifies its contributor
+// (series.BotRule); with one rule, "all by …".
+func (s *Summary) botRules(v int64) string {
 	r := s.RevisionFilters
 	var parts []string
-	if r.BotPattern != "" {
-		parts = append(parts, "names matching "+r.BotPattern)
-	}
-	if r.BotList != "" {
-		parts = append(parts, human.Count(int64(r.BotNames), "name", "names")+" in "+r.BotList)
+	for rule, n := range s.BotBy {
+		if n == 0 {
+			continue
+		}
+		var what string
+		switch series.BotRule(rule) {
+		case series.BotByDumpHistorical:
+			what = "by Wikimedia's bot classification at the edit (event_user_is_bot_by_historical)"
+		case series.BotByDump:
+			what = "by Wikimedia's bot classification as of the dump (event_user_is_bot_by)"
+		case series.BotByList:
+			what = "by users in --bot-list"
+			if r.BotList != "" {
+				what += " " + r.BotList + " (" + human.Count(int64(r.BotNames), "name", "names") + ")"
+			}
+		case series.BotByName:
+			what = "by names matching " + r.BotPattern
+		default:
+			continue
+		}
+		if n == v && len(parts) == 0 {
+			return ": all " + what
+		}
+		parts = append(parts, human.Comma(n)+" "+what)
 	}
 	if len(parts) == 0 {
 		return ""
