@@ -37,6 +37,9 @@ type Input struct {
 	// Counts.Skipped as "bad_<reason>" (with the duplicate pages found
 	// after the last input).
 	Bad map[string]int64 `json:"bad,omitempty"`
+	// SkipLines counts the lines skipped before a generic log's header
+	// (--skip-lines, or INPUT:skip=N for this input alone).
+	SkipLines int64 `json:"skip_lines,omitempty"`
 }
 
 // Filters are the ingest filters in force.

@@ -140,6 +140,9 @@ type driver struct {
 
 	titleChanges int64 // generic records whose --title differs from their object's first
 
+	skipLines    int   // lines before a generic log's header in the current input (--skip-lines, FILE:skip=N)
+	skippedLines int64 // lines the generic readers of the current input skipped
+
 	badRevisions int64 // revisions of pages skipped as bad (ParseError.Revisions), under badMu
 
 	truncated []TruncatedPage // pages cut by the end of their input (see truncated.go)
@@ -206,9 +209,14 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	if !opt.Until.IsZero() {
 		d.until, d.hasUntil = opt.Until.Unix(), true
 	}
+	specs, err := opt.parseInputs()
+	if err != nil {
+		return nil, &OptionError{err}
+	}
 	// Every input must exist before anything is written.
 	total := int64(0)
-	for _, in := range opt.Inputs {
+	for _, spec := range specs {
+		in := spec.path
 		if in == "-" {
 			// Standard input redirected from a file has a size; a pipe has none.
 			if st, err := os.Stdin.Stat(); err == nil && st.Mode().IsRegular() && total >= 0 {
@@ -244,11 +252,12 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 		opt.Progress.Start(total)
 		defer opt.Progress.Finish()
 	}
-	for _, in := range opt.Inputs {
+	for _, spec := range specs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if err := d.input(ctx, in); err != nil {
+		d.skipLines = spec.skip
+		if err := d.input(ctx, spec.path); err != nil {
 			return nil, err
 		}
 	}
@@ -317,7 +326,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 		return err
 	}
 	defer r.Close()
-	d.lastConsumed = 0
+	d.lastConsumed, d.skippedLines = 0, 0
 	d.live, d.lastLive = &liveCounter{r: r, ctx: ctx}, 0
 	d.badMu.Lock()
 	d.inputBad = map[string]int64{}
@@ -431,7 +440,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 	case r.Format() != decompress.Plain:
 		format += "+" + r.Format()
 	}
-	in := dataset.Input{Name: r.Name(), Size: size, SHA256: sum, Format: format}
+	in := dataset.Input{Name: r.Name(), Size: size, SHA256: sum, Format: format, SkipLines: d.skippedLines}
 	d.badMu.Lock()
 	if len(d.inputBad) > 0 {
 		in.Bad = d.inputBad
@@ -584,6 +593,7 @@ func (d *driver) newReader(r *decompress.Reader, name, kind string) (source.Read
 			g.Source = d.opt.Source
 		}
 		g.FileName = name
+		g.SkipLines = d.skipLines
 		if m := r.MemberName(); m != "" {
 			g.FileName = m
 		} else if r.Name() != "<stdin>" {
@@ -678,6 +688,7 @@ func (d *driver) stream(ctx context.Context, r *decompress.Reader, name, kind st
 			if !ok {
 				if gr, ok := src.(*generic.Reader); ok {
 					d.titleChanges += gr.Stats().TitleChanges
+					d.skippedLines += gr.Stats().SkipLines
 				}
 				if mr, ok := src.(*mediawiki.Reader); ok {
 					d.textSHA1 += mr.TextHashed()

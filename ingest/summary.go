@@ -263,7 +263,11 @@ func (s *Summary) String() string {
 			list, total := badList(in.Bad)
 			bad = "; " + human.Count(total, "bad record", "bad records") + " skipped: " + list
 		}
-		fmt.Fprintf(&b, "  %s (%s, %s%s)\n", in.Name, in.Format, human.Bytes(in.Size), bad)
+		skipped := ""
+		if in.SkipLines > 0 {
+			skipped = ", " + human.Count(in.SkipLines, "line", "lines") + " skipped before the header"
+		}
+		fmt.Fprintf(&b, "  %s (%s, %s%s%s)\n", in.Name, in.Format, human.Bytes(in.Size), skipped, bad)
 	}
 	fmt.Fprintf(&b, "pages:     %s read, %s kept\n", human.Comma(c.PagesRead), human.Comma(c.PagesKept))
 	fmt.Fprintf(&b, "revisions: %s read, %s kept → %s (%s collapsed)\n",

@@ -226,7 +226,7 @@ func addIngestFlags(f *pflag.FlagSet, fl *ingestFlags, minUpdates int) {
 	f.BoolVar(&opt.Generic.IDFromFileName, "id-from-filename", false, "generic log: the whole file is one object named after the file")
 	f.BoolVar(&opt.Generic.IDFromDir, "id-from-dir", false, "with --id-from-filename: name the object after the file's directory")
 	f.StringVar(&opt.Generic.TimeLayout, "time-layout", "auto", "generic log timestamps: auto, rfc3339, date, datetime, epoch, epochms or a Go layout")
-	f.IntVar(&opt.Generic.SkipLines, "skip-lines", 0, "generic log: lines to skip before the header")
+	f.IntVar(&opt.Generic.SkipLines, "skip-lines", 0, "generic log: lines to skip before the header (a title line), also when the format is detected; INPUT:skip=N sets it for one input (unless a file is named so)")
 }
 
 // options checks the shared ingest flags of cmd and returns the options
