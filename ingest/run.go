@@ -143,6 +143,15 @@ type driver struct {
 	skipLines    int   // lines before a generic log's header in the current input (--skip-lines, FILE:skip=N)
 	skippedLines int64 // lines the generic readers of the current input skipped
 
+	// Suspicious times (timecheck.go): updates kept before 1990 and the
+	// earliest; the whose numeric times look relative; whether --time-origin
+	// placed the times of a generic input.
+	before1990  int64
+	earliest    int64
+	hasEarliest bool
+	relative    []string
+	originUsed  bool
+
 	badRevisions int64 // revisions of pages skipped as bad (ParseError.Revisions), under badMu
 
 	truncated []TruncatedPage // pages cut by the end of their input (see truncated.go)
@@ -311,6 +320,12 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	}
 	if len(d.truncated) > 0 {
 		m.Extra[extraTruncated] = d.truncated
+	}
+	if s.TimeOrigin != "" {
+		m.Extra[extraTimeOrigin] = s.TimeOrigin
+	}
+	if s.TimeWarning != nil {
+		m.Extra[extraTimeWarning] = s.TimeWarning
 	}
 	if err := w.Close(m); err != nil {
 		return nil, err
@@ -619,6 +634,7 @@ func (d *driver) stream(ctx context.Context, r *decompress.Reader, name, kind st
 	if err != nil {
 		return err
 	}
+	checkRelative := kind == KindGeneric && d.opt.Generic.TimeOrigin.IsZero()
 	type batch struct {
 		pages []*series.RawPage
 		err   error
@@ -687,8 +703,14 @@ func (d *driver) stream(ctx context.Context, r *decompress.Reader, name, kind st
 		case bb, ok := <-ch:
 			if !ok {
 				if gr, ok := src.(*generic.Reader); ok {
-					d.titleChanges += gr.Stats().TitleChanges
-					d.skippedLines += gr.Stats().SkipLines
+					st := gr.Stats()
+					d.titleChanges += st.TitleChanges
+					d.skippedLines += st.SkipLines
+					d.originUsed = d.originUsed || !d.opt.Generic.TimeOrigin.IsZero()
+					numeric := st.TimeLayout == generic.LayoutEpoch || st.TimeLayout == generic.LayoutEpochMS
+					if checkRelative && numeric && st.TimesFound && st.FirstTime >= 0 && st.FirstTime < relativeBelow {
+						d.relative = append(d.relative, name)
+					}
 				}
 				if mr, ok := src.(*mediawiki.Reader); ok {
 					d.textSHA1 += mr.TextHashed()
@@ -911,6 +933,7 @@ func (d *driver) page(p *series.RawPage, kind, file string) error {
 	if p.Truncated {
 		d.truncated[len(d.truncated)-1].Kept = true
 	}
+	d.noteTimes(&pg)
 	c.PagesKept++
 	c.RevisionsKept += nrev
 	c.Updates += int64(len(pg.Updates))

@@ -46,6 +46,11 @@ type Summary struct {
 	// TextSHA1 counts the revisions whose checksum is the SHA-1 of their
 	// text (dumps without <sha1>).
 	TextSHA1 int64
+	// TimeOrigin is --time-origin (RFC 3339) when it placed the numeric
+	// times of a generic input; TimeWarning, if not nil, says which times
+	// look relative or fall before 1990 (see timecheck.go).
+	TimeOrigin  string
+	TimeWarning *TimeWarning
 	// Truncated are the pages cut by the end of their input, kept (under
 	// SkipBad) with their complete revisions.
 	Truncated []TruncatedPage
@@ -83,7 +88,11 @@ func (d *driver) summary(elapsed time.Duration) *Summary {
 		t := time.Unix(d.until, 0).UTC()
 		f.Until = &t
 	}
-	return &Summary{Output: d.opt.Output, Inputs: d.inputs, Filters: f, Counts: d.counts, Bad: bad,
+	origin := ""
+	if d.originUsed {
+		origin = d.opt.Generic.TimeOrigin.UTC().Format(time.RFC3339)
+	}
+	return &Summary{TimeOrigin: origin, TimeWarning: d.timeWarning(), Output: d.opt.Output, Inputs: d.inputs, Filters: f, Counts: d.counts, Bad: bad,
 		Remapped: d.ids.remapped, Bytes: d.bytes, Decompressed: d.decompressed, Elapsed: elapsed,
 		YelpJoined: d.yelpJoined, YelpUnjoined: d.yelpUnjoined, YelpIDTitles: d.yelpIDTitles, TitleChanges: d.titleChanges,
 		RevisionFilters: d.opt.revisionFiltersInfo(), NoSHA1: d.noSHA1, BotBy: d.botBy, TextSHA1: d.textSHA1, Truncated: d.truncated}
@@ -323,6 +332,12 @@ func (s *Summary) String() string {
 	}
 	if s.NoSHA1 > 0 {
 		fmt.Fprintf(&b, "%s no <sha1>: not checked for identity reverts (--drop-reverts)\n", human.Count(s.NoSHA1, "revision had", "revisions had"))
+	}
+	if s.TimeOrigin != "" {
+		fmt.Fprintf(&b, "numeric times are placed after --time-origin %s\n", s.TimeOrigin)
+	}
+	for _, l := range s.TimeWarning.lines() {
+		fmt.Fprintln(&b, l)
 	}
 	if s.Remapped > 0 {
 		fmt.Fprintf(&b, "%s remapped: two sources used the same id\n", human.Count(s.Remapped, "page id", "page ids"))

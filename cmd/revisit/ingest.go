@@ -195,6 +195,7 @@ type ingestFlags struct {
 	opt          ingest.Options
 	nsList       string
 	since, until string
+	timeOrigin   string
 	allNS        bool
 	titleCol     string
 	// titleAlias: --title is the title column too (ingest); in run
@@ -226,6 +227,7 @@ func addIngestFlags(f *pflag.FlagSet, fl *ingestFlags, minUpdates int) {
 	f.BoolVar(&opt.Generic.IDFromFileName, "id-from-filename", false, "generic log: the whole file is one object named after the file")
 	f.BoolVar(&opt.Generic.IDFromDir, "id-from-dir", false, "with --id-from-filename: name the object after the file's directory")
 	f.StringVar(&opt.Generic.TimeLayout, "time-layout", "auto", "generic log timestamps: auto, rfc3339, date, datetime, epoch, epochms or a Go layout")
+	f.StringVar(&fl.timeOrigin, "time-origin", "", "generic log: numeric times are seconds (epochms: milliseconds) after this time (RFC 3339 or YYYY-MM-DD, UTC): for relative times such as seconds since the first edit; with --time-layout auto any number is then relative")
 	f.IntVar(&opt.Generic.SkipLines, "skip-lines", 0, "generic log: lines to skip before the header (a title line), also when the format is detected; INPUT:skip=N sets it for one input (unless a file is named so)")
 }
 
@@ -248,6 +250,14 @@ func (fl *ingestFlags) options(cmd *cobra.Command) (ingest.Options, error) {
 	}
 	if opt.Until, err = parseWhen(fl.until); err != nil {
 		return opt, usagef("%s: --until: %v", name, err)
+	}
+	if opt.Generic.TimeOrigin, err = parseWhen(fl.timeOrigin); err != nil {
+		return opt, usagef("%s: --time-origin: %v", name, err)
+	}
+	switch l := opt.Generic.TimeLayout; {
+	case opt.Generic.TimeOrigin.IsZero(), l == "", l == "auto", l == "epoch", l == "epochms":
+	default:
+		return opt, usagef("%s: --time-origin places numeric times: --time-layout %s is not numeric (want auto, epoch or epochms)", name, l)
 	}
 	if fl.titleAlias {
 		if err := titleFlags(cmd, &opt, fl.titleCol); err != nil {
