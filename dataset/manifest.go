@@ -58,8 +58,14 @@ type Counts struct {
 	PagesKept     int64 `json:"pages_kept"`
 	RevisionsRead int64 `json:"revisions_read"`
 	RevisionsKept int64 `json:"revisions_kept"` // revisions of kept pages inside the time range, before collapsing
-	Updates       int64 `json:"updates"`        // after collapsing same-second revisions
+	Updates       int64 `json:"updates"`        // after collapsing revisions at the same time (second, or day for date-only sources)
 	Collapsed     int64 `json:"collapsed"`
+	// PagesDaily counts the kept pages whose time resolution is a day or
+	// coarser (date-only sources: Yelp tips, YYYY-MM-DD logs), and
+	// CollapsedSameDay the revisions of Collapsed in them: there,
+	// revisions of the same day are one update.
+	PagesDaily       int64 `json:"pages_kept_daily,omitempty"`
+	CollapsedSameDay int64 `json:"collapsed_same_day,omitempty"`
 	// Skipped counts pages or records left out, by reason
 	// ("namespace", "min_updates", "redirect", "time_range", "bad_record", …).
 	Skipped map[string]int64 `json:"skipped,omitempty"`

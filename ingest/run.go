@@ -938,6 +938,10 @@ func (d *driver) page(p *series.RawPage, kind, file string) error {
 	c.RevisionsKept += nrev
 	c.Updates += int64(len(pg.Updates))
 	c.Collapsed += pg.Collapsed
+	if pg.Resolution >= dayResolution {
+		c.PagesDaily++
+		c.CollapsedSameDay += pg.Collapsed
+	}
 	return nil
 }
 

@@ -98,6 +98,25 @@ func (d *driver) summary(elapsed time.Duration) *Summary {
 		RevisionFilters: d.opt.revisionFiltersInfo(), NoSHA1: d.noSHA1, BotBy: d.botBy, TextSHA1: d.textSHA1, Truncated: d.truncated}
 }
 
+// dayResolution is the time resolution (s) of date-only sources.
+const dayResolution = 86400
+
+// CollapsedPhrase says how many revisions were collapsed into another at
+// the same time, in the sources' resolution: "3 same-second revisions
+// collapsed", "40 same-day revisions collapsed" when every kept page is
+// date-only (Counts.PagesDaily), "3 same-second and 40 same-day revisions
+// collapsed" when both kinds were kept.
+func CollapsedPhrase(c dataset.Counts) string {
+	day, sec := c.CollapsedSameDay, c.Collapsed-c.CollapsedSameDay
+	switch {
+	case c.PagesDaily == 0:
+		return human.Count(sec, "same-second revision", "same-second revisions") + " collapsed"
+	case c.PagesDaily == c.PagesKept:
+		return human.Count(day, "same-day revision", "same-day revisions") + " collapsed (dates without a time of day)"
+	}
+	return human.Comma(sec) + " same-second and " + human.Count(day, "same-day revision", "same-day revisions") + " collapsed"
+}
+
 // badList is "1 json, 2 timestamp": the bad records by reason, sorted
 // (only the reason when there is one), and their total.
 func badList(bad map[string]int64) (string, int64) {
@@ -279,8 +298,8 @@ func (s *Summary) String() string {
 		fmt.Fprintf(&b, "  %s (%s, %s%s%s)\n", in.Name, in.Format, human.Bytes(in.Size), skipped, bad)
 	}
 	fmt.Fprintf(&b, "pages:     %s read, %s kept\n", human.Comma(c.PagesRead), human.Comma(c.PagesKept))
-	fmt.Fprintf(&b, "revisions: %s read, %s kept → %s (%s collapsed)\n",
-		human.Comma(c.RevisionsRead), human.Comma(c.RevisionsKept), human.Count(c.Updates, "update", "updates"), human.Count(c.Collapsed, "same-second revision", "same-second revisions"))
+	fmt.Fprintf(&b, "revisions: %s read, %s kept → %s (%s)\n",
+		human.Comma(c.RevisionsRead), human.Comma(c.RevisionsKept), human.Count(c.Updates, "update", "updates"), CollapsedPhrase(c))
 	skipped := map[SkipReason]int64{}
 	for _, sk := range Skips(c) {
 		if _, bad := sk.Reason.Bad(); !bad {

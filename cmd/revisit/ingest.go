@@ -59,8 +59,8 @@ Filters, applied in this order and each counted: --namespaces (MediaWiki
 only; default 0 = articles), --no-redirects, the revision filters
 (--drop-reverts, --drop-bots, --drop-minor; MediaWiki XML and
 mediawiki_history only), --since/--until (revisions outside [since, until)
-are dropped), then revisions in the same second are collapsed into one
-update, then --min-updates.
+are dropped), then revisions in the same second (the same day in date-only
+sources such as Yelp tips) are collapsed into one update, then --min-updates.
 
 What counts as an update on a wiki: --drop-reverts leaves out identity
 reverts and the revisions they undo: in XML dumps a revision whose <sha1>
