@@ -50,6 +50,13 @@ type Filters struct {
 	Until       *time.Time `json:"until,omitempty"`
 	NoRedirects bool       `json:"no_redirects"`
 	SkipBad     bool       `json:"skip_bad"`
+	// NotApplicable names the filters above (and the revision filters)
+	// that had nothing to act on because no input has what they test:
+	// "namespaces", "no_redirects" and "revision_filters" apply to
+	// MediaWiki XML and mediawiki_history inputs only, so a dataset of
+	// Yelp or generic logs lists them. Empty in manifests written before
+	// it existed.
+	NotApplicable []string `json:"not_applicable,omitempty"`
 }
 
 // Counts are the ingest counts.

@@ -152,6 +152,8 @@ type driver struct {
 	relative    []string
 	originUsed  bool
 
+	wikiRead bool // an input of a kind with namespaces, redirects and revision flags was read
+
 	badRevisions int64 // revisions of pages skipped as bad (ParseError.Revisions), under badMu
 
 	truncated []TruncatedPage // pages cut by the end of their input (see truncated.go)
@@ -634,6 +636,7 @@ func (d *driver) stream(ctx context.Context, r *decompress.Reader, name, kind st
 	if err != nil {
 		return err
 	}
+	d.wikiRead = d.wikiRead || hasNamespaces(kind)
 	checkRelative := kind == KindGeneric && d.opt.Generic.TimeOrigin.IsZero()
 	type batch struct {
 		pages []*series.RawPage

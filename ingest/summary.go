@@ -80,6 +80,9 @@ func (d *driver) summary(elapsed time.Duration) *Summary {
 		NoRedirects: d.opt.NoRedirects,
 		SkipBad:     d.opt.SkipBad,
 	}
+	if !d.wikiRead {
+		f.NotApplicable = wikiOnlyFilters
+	}
 	if d.hasSince {
 		t := time.Unix(d.since, 0).UTC()
 		f.Since = &t
@@ -351,6 +354,9 @@ func (s *Summary) String() string {
 	}
 	if s.NoSHA1 > 0 {
 		fmt.Fprintf(&b, "%s no <sha1>: not checked for identity reverts (--drop-reverts)\n", human.Count(s.NoSHA1, "revision had", "revisions had"))
+	}
+	if u := s.unusedFlags(); u != "" {
+		fmt.Fprintf(&b, "not applied: %s (MediaWiki XML and mediawiki_history only; no such input was read)\n", u)
 	}
 	if s.TimeOrigin != "" {
 		fmt.Fprintf(&b, "numeric times are placed after --time-origin %s\n", s.TimeOrigin)
