@@ -72,8 +72,10 @@ leaves out revisions by registered users whose name matches --bot-pattern
 (default: "bot" ending a word, in any case, as Wikipedia's bot policy asks
 bot accounts to be named) or is listed in --bot-list FILE (one name per
 line; --no-bot-pattern uses the list alone); in mediawiki_history dumps
-also users Wikimedia classifies as bots (event_user_is_bot_by). IP editors
-are never bots. --drop-minor leaves out revisions marked minor. A
+also users Wikimedia classifies as bots (event_user_is_bot_by_historical
+or event_user_is_bot_by). IP editors are never bots. The summary and the
+manifest count the bot revisions by the first rule that applies:
+Wikimedia's columns, then --bot-list, then the name pattern. --drop-minor leaves out revisions marked minor. A
 revision left out is counted once, under the first of revert, reverted,
 bot, minor.
 
