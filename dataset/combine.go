@@ -78,6 +78,8 @@ func Combine(ctx context.Context, dirs []string, out string) (*Manifest, error) 
 		m.Counts.RevisionsKept += c.RevisionsKept
 		m.Counts.Updates += c.Updates
 		m.Counts.Collapsed += c.Collapsed
+		m.Counts.PagesDaily += c.PagesDaily
+		m.Counts.CollapsedSameDay += c.CollapsedSameDay
 		for key, v := range c.Skipped {
 			m.Counts.Skipped[key] += v
 		}

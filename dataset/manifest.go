@@ -37,6 +37,9 @@ type Input struct {
 	// Counts.Skipped as "bad_<reason>" (with the duplicate pages found
 	// after the last input).
 	Bad map[string]int64 `json:"bad,omitempty"`
+	// SkipLines counts the lines skipped before a generic log's header
+	// (--skip-lines, or INPUT:skip=N for this input alone).
+	SkipLines int64 `json:"skip_lines,omitempty"`
 }
 
 // Filters are the ingest filters in force.
@@ -47,6 +50,13 @@ type Filters struct {
 	Until       *time.Time `json:"until,omitempty"`
 	NoRedirects bool       `json:"no_redirects"`
 	SkipBad     bool       `json:"skip_bad"`
+	// NotApplicable names the filters above (and the revision filters)
+	// that had nothing to act on because no input has what they test:
+	// "namespaces", "no_redirects" and "revision_filters" apply to
+	// MediaWiki XML and mediawiki_history inputs only, so a dataset of
+	// Yelp or generic logs lists them. Empty in manifests written before
+	// it existed.
+	NotApplicable []string `json:"not_applicable,omitempty"`
 }
 
 // Counts are the ingest counts.
@@ -55,8 +65,14 @@ type Counts struct {
 	PagesKept     int64 `json:"pages_kept"`
 	RevisionsRead int64 `json:"revisions_read"`
 	RevisionsKept int64 `json:"revisions_kept"` // revisions of kept pages inside the time range, before collapsing
-	Updates       int64 `json:"updates"`        // after collapsing same-second revisions
+	Updates       int64 `json:"updates"`        // after collapsing revisions at the same time (second, or day for date-only sources)
 	Collapsed     int64 `json:"collapsed"`
+	// PagesDaily counts the kept pages whose time resolution is a day or
+	// coarser (date-only sources: Yelp tips, YYYY-MM-DD logs), and
+	// CollapsedSameDay the revisions of Collapsed in them: there,
+	// revisions of the same day are one update.
+	PagesDaily       int64 `json:"pages_kept_daily,omitempty"`
+	CollapsedSameDay int64 `json:"collapsed_same_day,omitempty"`
 	// Skipped counts pages or records left out, by reason
 	// ("namespace", "min_updates", "redirect", "time_range", "bad_record", …).
 	Skipped map[string]int64 `json:"skipped,omitempty"`

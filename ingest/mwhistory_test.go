@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/ingest/generic"
+	"github.com/revisit-dev/revisit/ingest/mwhistory"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -83,5 +86,94 @@ func TestMWHistoryForced(t *testing.T) {
 	s, ps := run(t, Options{Inputs: []string{in}, SkipBad: true, Generic: generic.Options{Format: KindMWHistory}})
 	if len(ps) != 1 || ps[0].NUpdates() != 1 || s.Bad["timestamp"] != 1 {
 		t.Errorf("pages %+v bad %v", ps, s.Bad)
+	}
+}
+
+// mwLine is one revision-create event of a 76-column mediawiki_history
+// dump with the given fields set (by Schema76 column name), the others
+// empty.
+func mwLine(fields map[string]string) string {
+	f := make([]string, len(mwhistory.Schema76))
+	for i, c := range mwhistory.Schema76 {
+		f[i] = fields[c]
+	}
+	return strings.Join(f, "\t") + "\n"
+}
+
+// TestMWHistoryBotRules: each bot revision is counted under the first rule
+// that classifies its user — Wikimedia's classification at the edit
+// (event_user_is_bot_by_historical), then as of the dump
+// (event_user_is_bot_by), then --bot-list, then the name pattern — in the
+// manifest and the summary, which no longer credits the name pattern with
+// what Wikimedia's columns dropped. Counts worked out by hand from the
+// rows below.
+func TestMWHistoryBotRules(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i, r := range []struct{ user, userNow, byHist, byNow string }{
+		{"Alice", "", "", ""},              // kept
+		{"Flagged", "", "group", ""},       // historical
+		{"FlaggedBot", "", "name", "name"}, // historical (also by name: first rule wins)
+		{"Later", "", "", "group"},         // event_user_is_bot_by
+		{"Listed User", "", "", ""},        // --bot-list
+		{"ListedBot", "", "", ""},          // --bot-list (also by name)
+		{"ClueBot NG", "", "", ""},         // name pattern
+		{"Zed", "ZedBot", "", ""},          // name pattern, by the current name
+		{"192.0.2.1", "", "", ""},          // IP (anonymous): never a bot
+		{"Abbott", "", "", ""},             // kept
+	} {
+		anon := "false"
+		if r.user == "192.0.2.1" {
+			anon = "true"
+		}
+		now := r.userNow
+		if now == "" {
+			now = r.user
+		}
+		b.WriteString(mwLine(map[string]string{
+			"wiki_db": "testwiki", "event_entity": "revision", "event_type": "create",
+			"event_timestamp":            fmt.Sprintf("2020-01-01 00:%02d:00.0", i),
+			"event_user_text_historical": r.user, "event_user_text": now,
+			"event_user_is_bot_by_historical": r.byHist, "event_user_is_bot_by": r.byNow,
+			"event_user_is_anonymous": anon, "page_id": "1", "page_title": "Alpha", "page_namespace": "0",
+		}))
+	}
+	in := write(t, dir, "bots.tsv", b.String())
+	out := filepath.Join(dir, "out")
+	s, ps := run(t, Options{Inputs: []string{in}, Output: out, DropBots: true,
+		BotNames: []string{"Listed_User", "ListedBot"}, BotList: "bots.txt"})
+	if len(ps) != 1 || ps[0].NUpdates() != 3 {
+		t.Fatalf("pages %+v", ps)
+	}
+	if got := s.Counts.Skipped[string(SkipBot)]; got != 7 {
+		t.Errorf("skipped %d bot revisions, want 7", got)
+	}
+	want := map[string]int64{"event_user_is_bot_by_historical": 2, "event_user_is_bot_by": 1, "bot_list": 2, "bot_pattern": 2}
+	if got := s.BotBy.Map(); !maps.Equal(got, want) {
+		t.Errorf("by rule %v, want %v", got, want)
+	}
+	m, err := dataset.ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	by, _ := m.Extra[extraBotBy].(map[string]any)
+	if len(by) != len(want) {
+		t.Errorf("manifest %s = %v", extraBotBy, m.Extra[extraBotBy])
+	}
+	for k, v := range want {
+		if by[k] != float64(v) {
+			t.Errorf("manifest %s[%s] = %v, want %d", extraBotBy, k, by[k], v)
+		}
+	}
+	line := "7 revisions by bots (--drop-bots: 2 by Wikimedia's bot classification at the edit (event_user_is_bot_by_historical), " +
+		"1 by Wikimedia's bot classification as of the dump (event_user_is_bot_by), 2 by users in --bot-list bots.txt (2 names), " +
+		"2 by names matching " + DefaultBotPattern + ")"
+	if str := s.String(); !strings.Contains(str, line) {
+		t.Errorf("summary lacks %q:\n%s", line, str)
+	}
+	// Only Wikimedia's classification at work: no word of names.
+	s, _ = run(t, Options{Inputs: []string{in}, DropBots: true, BotPattern: "^NoSuchUser$"})
+	if str := s.String(); !strings.Contains(str, "3 revisions by bots (--drop-bots: 2 by Wikimedia's bot classification at the edit") || strings.Contains(str, "matching") {
+		t.Errorf("summary:\n%s", str)
 	}
 }

@@ -140,14 +140,29 @@ type driver struct {
 
 	titleChanges int64 // generic records whose --title differs from their object's first
 
+	skipLines    int   // lines before a generic log's header in the current input (--skip-lines, FILE:skip=N)
+	skippedLines int64 // lines the generic readers of the current input skipped
+
+	// Suspicious times (timecheck.go): updates kept before 1990 and the
+	// earliest; the whose numeric times look relative; whether --time-origin
+	// placed the times of a generic input.
+	before1990  int64
+	earliest    int64
+	hasEarliest bool
+	relative    []string
+	originUsed  bool
+
+	wikiRead bool // an input of a kind with namespaces, redirects and revision flags was read
+
 	badRevisions int64 // revisions of pages skipped as bad (ParseError.Revisions), under badMu
 
 	truncated []TruncatedPage // pages cut by the end of their input (see truncated.go)
 
-	isBot    func(string) bool // the bot test of --drop-bots (nil without)
-	noSHA1   int64             // revisions without a <sha1> under --drop-reverts
-	textSHA1 int64             // revisions whose checksum is their text's (no <sha1> in the dump)
-	mwOther  int64             // mediawiki_history events that are not revision creations
+	isBot    func(string) series.BotRule // the bot test of --drop-bots (nil without)
+	botBy    BotCounts                   // revisions --drop-bots left out, by rule
+	noSHA1   int64                       // revisions without a <sha1> under --drop-reverts
+	textSHA1 int64                       // revisions whose checksum is their text's (no <sha1> in the dump)
+	mwOther  int64                       // mediawiki_history events that are not revision creations
 
 	businesses               yelp.Businesses
 	yelpJoined, yelpUnjoined int64
@@ -205,9 +220,14 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	if !opt.Until.IsZero() {
 		d.until, d.hasUntil = opt.Until.Unix(), true
 	}
+	specs, err := opt.parseInputs()
+	if err != nil {
+		return nil, &OptionError{err}
+	}
 	// Every input must exist before anything is written.
 	total := int64(0)
-	for _, in := range opt.Inputs {
+	for _, spec := range specs {
+		in := spec.path
 		if in == "-" {
 			// Standard input redirected from a file has a size; a pipe has none.
 			if st, err := os.Stdin.Stat(); err == nil && st.Mode().IsRegular() && total >= 0 {
@@ -243,11 +263,12 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 		opt.Progress.Start(total)
 		defer opt.Progress.Finish()
 	}
-	for _, in := range opt.Inputs {
+	for _, spec := range specs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if err := d.input(ctx, in); err != nil {
+		d.skipLines = spec.skip
+		if err := d.input(ctx, spec.path); err != nil {
 			return nil, err
 		}
 	}
@@ -287,6 +308,9 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	if opt.revisionFilters() {
 		m.Extra[extraFilters] = s.RevisionFilters
 	}
+	if opt.DropBots {
+		m.Extra[extraBotBy] = d.botBy.Map()
+	}
 	if opt.DropReverts {
 		m.Extra[extraNoSHA1] = d.noSHA1
 		if d.textSHA1 > 0 {
@@ -298,6 +322,12 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	}
 	if len(d.truncated) > 0 {
 		m.Extra[extraTruncated] = d.truncated
+	}
+	if s.TimeOrigin != "" {
+		m.Extra[extraTimeOrigin] = s.TimeOrigin
+	}
+	if s.TimeWarning != nil {
+		m.Extra[extraTimeWarning] = s.TimeWarning
 	}
 	if err := w.Close(m); err != nil {
 		return nil, err
@@ -313,7 +343,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 		return err
 	}
 	defer r.Close()
-	d.lastConsumed = 0
+	d.lastConsumed, d.skippedLines = 0, 0
 	d.live, d.lastLive = &liveCounter{r: r, ctx: ctx}, 0
 	d.badMu.Lock()
 	d.inputBad = map[string]int64{}
@@ -427,7 +457,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 	case r.Format() != decompress.Plain:
 		format += "+" + r.Format()
 	}
-	in := dataset.Input{Name: r.Name(), Size: size, SHA256: sum, Format: format}
+	in := dataset.Input{Name: r.Name(), Size: size, SHA256: sum, Format: format, SkipLines: d.skippedLines}
 	d.badMu.Lock()
 	if len(d.inputBad) > 0 {
 		in.Bad = d.inputBad
@@ -580,6 +610,7 @@ func (d *driver) newReader(r *decompress.Reader, name, kind string) (source.Read
 			g.Source = d.opt.Source
 		}
 		g.FileName = name
+		g.SkipLines = d.skipLines
 		if m := r.MemberName(); m != "" {
 			g.FileName = m
 		} else if r.Name() != "<stdin>" {
@@ -605,6 +636,8 @@ func (d *driver) stream(ctx context.Context, r *decompress.Reader, name, kind st
 	if err != nil {
 		return err
 	}
+	d.wikiRead = d.wikiRead || hasNamespaces(kind)
+	checkRelative := kind == KindGeneric && d.opt.Generic.TimeOrigin.IsZero()
 	type batch struct {
 		pages []*series.RawPage
 		err   error
@@ -673,7 +706,14 @@ func (d *driver) stream(ctx context.Context, r *decompress.Reader, name, kind st
 		case bb, ok := <-ch:
 			if !ok {
 				if gr, ok := src.(*generic.Reader); ok {
-					d.titleChanges += gr.Stats().TitleChanges
+					st := gr.Stats()
+					d.titleChanges += st.TitleChanges
+					d.skippedLines += st.SkipLines
+					d.originUsed = d.originUsed || !d.opt.Generic.TimeOrigin.IsZero()
+					numeric := st.TimeLayout == generic.LayoutEpoch || st.TimeLayout == generic.LayoutEpochMS
+					if checkRelative && numeric && st.TimesFound && st.FirstTime >= 0 && st.FirstTime < relativeBelow {
+						d.relative = append(d.relative, name)
+					}
 				}
 				if mr, ok := src.(*mediawiki.Reader); ok {
 					d.textSHA1 += mr.TextHashed()
@@ -896,10 +936,15 @@ func (d *driver) page(p *series.RawPage, kind, file string) error {
 	if p.Truncated {
 		d.truncated[len(d.truncated)-1].Kept = true
 	}
+	d.noteTimes(&pg)
 	c.PagesKept++
 	c.RevisionsKept += nrev
 	c.Updates += int64(len(pg.Updates))
 	c.Collapsed += pg.Collapsed
+	if pg.Resolution >= dayResolution {
+		c.PagesDaily++
+		c.CollapsedSameDay += pg.Collapsed
+	}
 	return nil
 }
 

@@ -47,7 +47,8 @@ func IsMediaWiki(head []byte) bool {
 // unambiguous), a format forced with --format, a mediawiki_history dump
 // (70 or 76 tab-separated columns of the right shape, see
 // mwhistory.Sniff), then Yelp JSON lines (see yelp.go), then the generic
-// reader when the options say where ids and times are.
+// reader when the options say where ids and times are (its format told
+// after the input's --skip-lines lines).
 func (d *driver) sniff(head []byte) (kind string, ok bool) {
 	if IsMediaWiki(head) {
 		return KindMediaWiki, true
@@ -64,7 +65,7 @@ func (d *driver) sniff(head []byte) (kind string, ok bool) {
 	if k, ok := sniffYelp(head); ok {
 		return k, true
 	}
-	if d.opt.genericGiven() && generic.Sniff(head) {
+	if d.opt.genericGiven() && generic.Sniff(skipHead(head, d.skipLines)) {
 		return KindGeneric, true
 	}
 	return "", false

@@ -9,6 +9,7 @@ import (
 
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/series"
 )
 
 // Summary is what a run did, for people (String) and the manifest.
@@ -38,9 +39,18 @@ type Summary struct {
 	// revisions --drop-reverts could not check (no <sha1>).
 	RevisionFilters RevisionFilters
 	NoSHA1          int64
+	// BotBy are the revisions --drop-bots left out, by the rule that
+	// classified their contributor (also in the manifest,
+	// extra.revisions_bot_by).
+	BotBy BotCounts
 	// TextSHA1 counts the revisions whose checksum is the SHA-1 of their
 	// text (dumps without <sha1>).
 	TextSHA1 int64
+	// TimeOrigin is --time-origin (RFC 3339) when it placed the numeric
+	// times of a generic input; TimeWarning, if not nil, says which times
+	// look relative or fall before 1990 (see timecheck.go).
+	TimeOrigin  string
+	TimeWarning *TimeWarning
 	// Truncated are the pages cut by the end of their input, kept (under
 	// SkipBad) with their complete revisions.
 	Truncated []TruncatedPage
@@ -70,6 +80,9 @@ func (d *driver) summary(elapsed time.Duration) *Summary {
 		NoRedirects: d.opt.NoRedirects,
 		SkipBad:     d.opt.SkipBad,
 	}
+	if !d.wikiRead {
+		f.NotApplicable = wikiOnlyFilters
+	}
 	if d.hasSince {
 		t := time.Unix(d.since, 0).UTC()
 		f.Since = &t
@@ -78,10 +91,33 @@ func (d *driver) summary(elapsed time.Duration) *Summary {
 		t := time.Unix(d.until, 0).UTC()
 		f.Until = &t
 	}
-	return &Summary{Output: d.opt.Output, Inputs: d.inputs, Filters: f, Counts: d.counts, Bad: bad,
+	origin := ""
+	if d.originUsed {
+		origin = d.opt.Generic.TimeOrigin.UTC().Format(time.RFC3339)
+	}
+	return &Summary{TimeOrigin: origin, TimeWarning: d.timeWarning(), Output: d.opt.Output, Inputs: d.inputs, Filters: f, Counts: d.counts, Bad: bad,
 		Remapped: d.ids.remapped, Bytes: d.bytes, Decompressed: d.decompressed, Elapsed: elapsed,
 		YelpJoined: d.yelpJoined, YelpUnjoined: d.yelpUnjoined, YelpIDTitles: d.yelpIDTitles, TitleChanges: d.titleChanges,
-		RevisionFilters: d.opt.revisionFiltersInfo(), NoSHA1: d.noSHA1, TextSHA1: d.textSHA1, Truncated: d.truncated}
+		RevisionFilters: d.opt.revisionFiltersInfo(), NoSHA1: d.noSHA1, BotBy: d.botBy, TextSHA1: d.textSHA1, Truncated: d.truncated}
+}
+
+// dayResolution is the time resolution (s) of date-only sources.
+const dayResolution = 86400
+
+// CollapsedPhrase says how many revisions were collapsed into another at
+// the same time, in the sources' resolution: "3 same-second revisions
+// collapsed", "40 same-day revisions collapsed" when every kept page is
+// date-only (Counts.PagesDaily), "3 same-second and 40 same-day revisions
+// collapsed" when both kinds were kept.
+func CollapsedPhrase(c dataset.Counts) string {
+	day, sec := c.CollapsedSameDay, c.Collapsed-c.CollapsedSameDay
+	switch {
+	case c.PagesDaily == 0:
+		return human.Count(sec, "same-second revision", "same-second revisions") + " collapsed"
+	case c.PagesDaily == c.PagesKept:
+		return human.Count(day, "same-day revision", "same-day revisions") + " collapsed (dates without a time of day)"
+	}
+	return human.Comma(sec) + " same-second and " + human.Count(day, "same-day revision", "same-day revisions") + " collapsed"
 }
 
 // badList is "1 json, 2 timestamp": the bad records by reason, sorted
@@ -155,7 +191,7 @@ func (s *Summary) skipPhrase(reason SkipReason, v int64) string {
 	case SkipReverted:
 		return human.Count(v, "revision", "revisions") + " undone by an identity revert (--drop-reverts)"
 	case SkipBot:
-		return human.Count(v, "revision", "revisions") + " by bots (--drop-bots" + s.botRule() + ")"
+		return human.Count(v, "revision", "revisions") + " by bots (--drop-bots" + s.botRules(v) + ")"
 	case SkipNoPageID:
 		return human.Count(v, "mediawiki_history revision", "mediawiki_history revisions") + " without a page_id (deleted pages)"
 	case SkipMinor:
@@ -194,14 +230,38 @@ func (s *Summary) revisionFlags() string {
 	return strings.Join(f, ", ")
 }
 
-func (s *Summary) botRule() string {
+// botRules says which rule left out how many of the v bot revisions
+// (": 2 by Wikimedia's bot classification at the edit
+// (event_user_is_bot_by_historical), 1 by names matching …"), each
+// revision under the first rule that classifies its contributor
+// (series.BotRule); with one rule, "all by …".
+func (s *Summary) botRules(v int64) string {
 	r := s.RevisionFilters
 	var parts []string
-	if r.BotPattern != "" {
-		parts = append(parts, "names matching "+r.BotPattern)
-	}
-	if r.BotList != "" {
-		parts = append(parts, human.Count(int64(r.BotNames), "name", "names")+" in "+r.BotList)
+	for rule, n := range s.BotBy {
+		if n == 0 {
+			continue
+		}
+		var what string
+		switch series.BotRule(rule) {
+		case series.BotByDumpHistorical:
+			what = "by Wikimedia's bot classification at the edit (event_user_is_bot_by_historical)"
+		case series.BotByDump:
+			what = "by Wikimedia's bot classification as of the dump (event_user_is_bot_by)"
+		case series.BotByList:
+			what = "by users in --bot-list"
+			if r.BotList != "" {
+				what += " " + r.BotList + " (" + human.Count(int64(r.BotNames), "name", "names") + ")"
+			}
+		case series.BotByName:
+			what = "by names matching " + r.BotPattern
+		default:
+			continue
+		}
+		if n == v && len(parts) == 0 {
+			return ": all " + what
+		}
+		parts = append(parts, human.Comma(n)+" "+what)
 	}
 	if len(parts) == 0 {
 		return ""
@@ -234,11 +294,15 @@ func (s *Summary) String() string {
 			list, total := badList(in.Bad)
 			bad = "; " + human.Count(total, "bad record", "bad records") + " skipped: " + list
 		}
-		fmt.Fprintf(&b, "  %s (%s, %s%s)\n", in.Name, in.Format, human.Bytes(in.Size), bad)
+		skipped := ""
+		if in.SkipLines > 0 {
+			skipped = ", " + human.Count(in.SkipLines, "line", "lines") + " skipped before the header"
+		}
+		fmt.Fprintf(&b, "  %s (%s, %s%s%s)\n", in.Name, in.Format, human.Bytes(in.Size), skipped, bad)
 	}
 	fmt.Fprintf(&b, "pages:     %s read, %s kept\n", human.Comma(c.PagesRead), human.Comma(c.PagesKept))
-	fmt.Fprintf(&b, "revisions: %s read, %s kept → %s (%s collapsed)\n",
-		human.Comma(c.RevisionsRead), human.Comma(c.RevisionsKept), human.Count(c.Updates, "update", "updates"), human.Count(c.Collapsed, "same-second revision", "same-second revisions"))
+	fmt.Fprintf(&b, "revisions: %s read, %s kept → %s (%s)\n",
+		human.Comma(c.RevisionsRead), human.Comma(c.RevisionsKept), human.Count(c.Updates, "update", "updates"), CollapsedPhrase(c))
 	skipped := map[SkipReason]int64{}
 	for _, sk := range Skips(c) {
 		if _, bad := sk.Reason.Bad(); !bad {
@@ -290,6 +354,15 @@ func (s *Summary) String() string {
 	}
 	if s.NoSHA1 > 0 {
 		fmt.Fprintf(&b, "%s no <sha1>: not checked for identity reverts (--drop-reverts)\n", human.Count(s.NoSHA1, "revision had", "revisions had"))
+	}
+	if u := s.unusedFlags(); u != "" {
+		fmt.Fprintf(&b, "not applied: %s (MediaWiki XML and mediawiki_history only; no such input was read)\n", u)
+	}
+	if s.TimeOrigin != "" {
+		fmt.Fprintf(&b, "numeric times are placed after --time-origin %s\n", s.TimeOrigin)
+	}
+	for _, l := range s.TimeWarning.lines() {
+		fmt.Fprintln(&b, l)
 	}
 	if s.Remapped > 0 {
 		fmt.Fprintf(&b, "%s remapped: two sources used the same id\n", human.Count(s.Remapped, "page id", "page ids"))

@@ -31,7 +31,10 @@ import (
 //   - revisions_bot: a revision by a bot: a registered user (never an IP)
 //     whose name matches the bot pattern or is in --bot-list; in
 //     mediawiki_history dumps also a user Wikimedia classifies as a bot
-//     (event_user_is_bot_by not empty).
+//     (event_user_is_bot_by_historical or event_user_is_bot_by not
+//     empty). Each is also counted under the first rule that classifies
+//     its user (series.BotRule: Wikimedia's columns, --bot-list, the
+//     pattern) in the manifest (extra.revisions_bot_by) and the summary.
 //   - revisions_minor: a revision marked minor (<minor/>,
 //     revision_minor_edit).
 //
@@ -78,8 +81,11 @@ func defaultBot(name string) bool {
 	return false
 }
 
-// botTest is the bot test of the options (nil when DropBots is off).
-func (o *Options) botTest() (func(string) bool, error) {
+// botTest is the bot test of the options (nil when DropBots is off): the
+// rule by which a registered user's name is a bot's — series.BotByList
+// when it is in --bot-list, else series.BotByName when it matches the
+// pattern, else series.NotBot.
+func (o *Options) botTest() (func(string) series.BotRule, error) {
 	if !o.DropBots {
 		return nil, nil
 	}
@@ -104,11 +110,14 @@ func (o *Options) botTest() (func(string) bool, error) {
 		}
 		match = re.MatchString
 	}
-	return func(user string) bool {
-		if match != nil && match(user) {
-			return true
+	return func(user string) series.BotRule {
+		if len(names) > 0 && names[normalizeUser(user)] {
+			return series.BotByList
 		}
-		return len(names) > 0 && names[normalizeUser(user)]
+		if match != nil && match(user) {
+			return series.BotByName
+		}
+		return series.NotBot
 	}, nil
 }
 
@@ -247,6 +256,7 @@ func (d *driver) filterRevisions(p *series.RawPage) bool {
 	// Counted per page, added to the map once per reason: a map update
 	// per dropped revision would be the loop's main cost.
 	var nRevert, nReverted, nBot, nMinor int64
+	var byRule BotCounts
 	kept := p.Revisions[:0]
 	for i, t := range p.Revisions {
 		switch {
@@ -254,8 +264,9 @@ func (d *driver) filterRevisions(p *series.RawPage) bool {
 			nRevert++
 		case reverted != nil && reverted[i]:
 			nReverted++
-		case bot && p.Bot[i]:
+		case bot && p.Bot[i] != series.NotBot:
 			nBot++
+			byRule[p.Bot[i]]++
 		case minor && p.Minor[i]:
 			nMinor++
 		default:
@@ -268,6 +279,11 @@ func (d *driver) filterRevisions(p *series.RawPage) bool {
 	}{{SkipRevert, nRevert}, {SkipReverted, nReverted}, {SkipBot, nBot}, {SkipMinor, nMinor}} {
 		if c.n > 0 {
 			d.addSkip(c.r, c.n)
+		}
+	}
+	if nBot > 0 {
+		for r, v := range byRule {
+			d.botBy[r] += v
 		}
 	}
 	if len(kept) < n {
@@ -351,4 +367,35 @@ func (o *Options) revisionFiltersInfo() RevisionFilters {
 		f.Order = []string{string(SkipRevert), string(SkipReverted), string(SkipBot), string(SkipMinor)}
 	}
 	return f
+}
+
+// nBotRules is the number of series.BotRule values.
+const nBotRules = int(series.BotByName) + 1
+
+// extraBotBy is the manifest key of the bot revisions left out by rule.
+const extraBotBy = "revisions_bot_by"
+
+// botRuleKeys are the manifest names of the bot rules (extra.revisions_bot_by).
+var botRuleKeys = [nBotRules]string{
+	series.BotByDumpHistorical: "event_user_is_bot_by_historical",
+	series.BotByDump:           "event_user_is_bot_by",
+	series.BotByList:           "bot_list",
+	series.BotByName:           "bot_pattern",
+}
+
+// BotCounts are the revisions --drop-bots left out, by the first rule that
+// classified their contributor as a bot (series.BotRule): they add up to
+// Counts.Skipped["revisions_bot"].
+type BotCounts [nBotRules]int64
+
+// Map is the counts by rule name, for the manifest: only rules that left
+// something out.
+func (c BotCounts) Map() map[string]int64 {
+	m := map[string]int64{}
+	for r, v := range c {
+		if v > 0 && botRuleKeys[r] != "" {
+			m[botRuleKeys[r]] = v
+		}
+	}
+	return m
 }

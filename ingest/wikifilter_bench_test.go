@@ -12,9 +12,12 @@ func BenchmarkFilterRevisions(b *testing.B) {
 	const n = 100_000
 	d := &driver{opt: Options{DropBots: true, DropMinor: true}}
 	d.counts.Skipped = map[string]int64{}
-	revs, minor, bot := make([]int64, n), make([]bool, n), make([]bool, n)
+	revs, minor, bot := make([]int64, n), make([]bool, n), make([]series.BotRule, n)
 	for i := range revs {
-		revs[i], minor[i], bot[i] = int64(i), i%3 == 0, i%5 == 0
+		revs[i], minor[i] = int64(i), i%3 == 0
+		if i%5 == 0 {
+			bot[i] = series.BotByName
+		}
 	}
 	p := &series.RawPage{}
 	b.SetBytes(n)

@@ -166,6 +166,9 @@ func TestRevisionFilters(t *testing.T) {
 			t.Errorf("manifest counts %v extra %v", m.Counts.Skipped, m.Extra)
 		}
 		f, _ := m.Extra[extraFilters].(map[string]any)
+		if by, _ := m.Extra[extraBotBy].(map[string]any); len(by) != 2 || by["bot_list"] != float64(1) || by["bot_pattern"] != float64(3) {
+			t.Errorf("manifest %s = %v", extraBotBy, m.Extra[extraBotBy])
+		}
 		if f["drop_reverts"] != true || f["revert_radius"] != float64(15) || f["bot_pattern"] != DefaultBotPattern || f["bot_names"] != float64(1) {
 			t.Errorf("manifest revision_filters %v", f)
 		}
@@ -173,7 +176,8 @@ func TestRevisionFilters(t *testing.T) {
 		for _, line := range []string{
 			"1 identity revert (--drop-reverts)",
 			"1 revision undone by an identity revert (--drop-reverts)",
-			"4 revisions by bots (--drop-bots: names matching " + DefaultBotPattern + ", 1 name in bots.txt)",
+			// Listed_User by the list; ClueBot NG, SmackBot, AnomieBOT by name.
+			"4 revisions by bots (--drop-bots: 1 by users in --bot-list bots.txt (1 name), 3 by names matching " + DefaultBotPattern + ")",
 			"1 minor revision (--drop-minor)",
 			"1 page with no revision left by --drop-reverts, --drop-bots, --drop-minor",
 		} {

@@ -318,7 +318,7 @@ func runPolicies(ctx context.Context, ds *dataset.Reader, c *Config, def Default
 	if err != nil {
 		return nil, err
 	}
-	return policy.Run(ctx, pages, policy.Options{Cycle: cyc, Budget: r, Grouping: def.Grouping, Seed: c.Seed, Dataset: ds.Dir})
+	return policy.Run(ctx, pages, policy.Options{Cycle: cyc, Budget: r, Grouping: def.Grouping, Seed: c.Seed, Dataset: ds.Dir, Log: (&stageLog{w: c.Log}).logf})
 }
 
 // WriteBundle writes b as a results directory of the given kind at dir

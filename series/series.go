@@ -93,11 +93,12 @@ type RawPage struct {
 	// (contributor was an IP; the edit was marked minor).
 	Anonymous []bool
 	Minor     []bool
-	// Bot, when not nil, has one flag per revision: the contributor is a
-	// bot (a registered user whose name the reader's bot test accepted, or
-	// whom the source itself classifies as a bot). Readers fill it only
-	// when ingest asks (--drop-bots): 1 byte per revision.
-	Bot []bool
+	// Bot, when not nil, has one value per revision: NotBot, or the
+	// first rule by which the contributor is a bot (a registered user
+	// whom the source itself classifies as a bot, or whose name the
+	// reader's bot test accepted). Readers fill it only when ingest asks
+	// (--drop-bots): 1 byte per revision.
+	Bot []BotRule
 	// SHA1, when not nil, has one 64-bit digest per revision of the
 	// revision's content checksum (MediaWiki <sha1>): equal content gives
 	// equal digests, 0 means the revision has none (deleted or absent
@@ -125,6 +126,28 @@ type RawPage struct {
 	// such an object under --skip-bad and lists it as truncated.
 	Truncated bool
 }
+
+// BotRule says why a revision's contributor counts as a bot
+// (RawPage.Bot). A contributor several rules classify gets the first, in
+// the order of the constants: the source's own classification before
+// ingest's --bot-list before its name pattern, so that the count of each
+// rule is what it adds to the ones before it.
+type BotRule uint8
+
+const (
+	NotBot BotRule = iota
+	// BotByDumpHistorical: mediawiki_history's
+	// event_user_is_bot_by_historical is not empty (Wikimedia classified
+	// the user as a bot, by name or group, at the time of the edit).
+	BotByDumpHistorical
+	// BotByDump: mediawiki_history's event_user_is_bot_by is not empty
+	// (the same classification as of the snapshot).
+	BotByDump
+	// BotByList: the user's name is in ingest's --bot-list.
+	BotByList
+	// BotByName: the user's name matches ingest's bot pattern.
+	BotByName
+)
 
 // Normalize sorts the revisions, collapses revisions with the same
 // timestamp into one update and counts how many were collapsed (SPEC §1.1).

@@ -61,8 +61,8 @@ Filters, applied in this order and each counted: --namespaces (MediaWiki
 only; default 0 = articles), --no-redirects, the revision filters
 (--drop-reverts, --drop-bots, --drop-minor; MediaWiki XML and
 mediawiki_history only), --since/--until (revisions outside [since, until)
-are dropped), then revisions in the same second are collapsed into one
-update, then --min-updates.
+are dropped), then revisions in the same second (the same day in date-only
+sources such as Yelp tips) are collapsed into one update, then --min-updates.
 
 What counts as an update on a wiki: --drop-reverts leaves out identity
 reverts and the revisions they undo: in XML dumps a revision whose <sha1>
@@ -74,8 +74,10 @@ leaves out revisions by registered users whose name matches --bot-pattern
 (default: "bot" ending a word, in any case, as Wikipedia's bot policy asks
 bot accounts to be named) or is listed in --bot-list FILE (one name per
 line; --no-bot-pattern uses the list alone); in mediawiki_history dumps
-also users Wikimedia classifies as bots (event_user_is_bot_by). IP editors
-are never bots. --drop-minor leaves out revisions marked minor. A
+also users Wikimedia classifies as bots (event_user_is_bot_by_historical
+or event_user_is_bot_by). IP editors are never bots. The summary and the
+manifest count the bot revisions by the first rule that applies:
+Wikimedia's columns, then --bot-list, then the name pattern. --drop-minor leaves out revisions marked minor. A
 revision left out is counted once, under the first of revert, reverted,
 bot, minor.
 
@@ -200,6 +202,7 @@ type ingestFlags struct {
 	opt          ingest.Options
 	nsList       string
 	since, until string
+	timeOrigin   string
 	allNS        bool
 	titleCol     string
 	// titleAlias: --title is the title column too (ingest); in run
@@ -231,7 +234,8 @@ func addIngestFlags(f *pflag.FlagSet, fl *ingestFlags, minUpdates int) {
 	f.BoolVar(&opt.Generic.IDFromFileName, "id-from-filename", false, "generic log: the whole file is one object named after the file")
 	f.BoolVar(&opt.Generic.IDFromDir, "id-from-dir", false, "with --id-from-filename: name the object after the file's directory")
 	f.StringVar(&opt.Generic.TimeLayout, "time-layout", "auto", "generic log timestamps: auto, rfc3339, date, datetime, epoch, epochms or a Go layout")
-	f.IntVar(&opt.Generic.SkipLines, "skip-lines", 0, "generic log: lines to skip before the header")
+	f.StringVar(&fl.timeOrigin, "time-origin", "", "generic log: numeric times are seconds (epochms: milliseconds) after this time (RFC 3339 or YYYY-MM-DD, UTC): for relative times such as seconds since the first edit; with --time-layout auto any number is then relative")
+	f.IntVar(&opt.Generic.SkipLines, "skip-lines", 0, "generic log: lines to skip before the header (a title line), also when the format is detected; INPUT:skip=N sets it for one input (unless a file is named so)")
 }
 
 // options checks the shared ingest flags of cmd and returns the options
@@ -253,6 +257,14 @@ func (fl *ingestFlags) options(cmd *cobra.Command) (ingest.Options, error) {
 	}
 	if opt.Until, err = parseWhen(fl.until); err != nil {
 		return opt, usagef("%s: --until: %v", name, err)
+	}
+	if opt.Generic.TimeOrigin, err = parseWhen(fl.timeOrigin); err != nil {
+		return opt, usagef("%s: --time-origin: %v", name, err)
+	}
+	switch l := opt.Generic.TimeLayout; {
+	case opt.Generic.TimeOrigin.IsZero(), l == "", l == "auto", l == "epoch", l == "epochms":
+	default:
+		return opt, usagef("%s: --time-origin places numeric times: --time-layout %s is not numeric (want auto, epoch or epochms)", name, l)
 	}
 	if fl.titleAlias {
 		if err := titleFlags(cmd, &opt, fl.titleCol); err != nil {

@@ -195,3 +195,38 @@ func TestIngestRevisionFilterFlags(t *testing.T) {
 		t.Errorf("revision_filters %v", f)
 	}
 }
+
+// --time-origin and INPUT:skip=N from the command line: a relative log
+// behind a title line is placed at the origin (2014-10-29 = 1414540800 s,
+// worked by hand); a bad origin or a non-numeric layout is bad usage.
+func TestIngestTimeOriginAndSkip(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "rel.csv")
+	os.WriteFile(in, []byte("Data pulled on 10/29/2014\nid,t\na,0\na,60\n"), 0o644)
+	out := filepath.Join(dir, "ds")
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"bad origin", []string{"-q", "ingest", in + ":skip=1", "-o", out, "--id", "id", "--time", "t", "--time-origin", "yesterday"}, exitUsage},
+		{"date layout", []string{"-q", "ingest", in + ":skip=1", "-o", out, "--id", "id", "--time", "t", "--time-origin", "2014-10-29", "--time-layout", "date"}, exitUsage},
+		{"ok", []string{"-q", "ingest", in + ":skip=1", "-o", out, "--id", "id", "--time", "t", "--time-origin", "2014-10-29"}, exitOK},
+	} {
+		os.RemoveAll(out)
+		if got := execute(c.args); got != c.code {
+			t.Errorf("%s: exit %d, want %d", c.name, got, c.code)
+		}
+	}
+	r, err := dataset.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := r.All()
+	if err != nil || len(ps) != 1 || !slices.Equal(ps[0].Updates, []int64{1414540800, 1414540860}) {
+		t.Fatalf("pages %+v (%v)", ps, err)
+	}
+	if r.Manifest.Inputs[0].Name != in || r.Manifest.Inputs[0].SkipLines != 1 || r.Manifest.Extra["time_origin"] != "2014-10-29T00:00:00Z" {
+		t.Errorf("manifest inputs %+v extra %v", r.Manifest.Inputs, r.Manifest.Extra)
+	}
+}

@@ -144,6 +144,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 			opt.Dataset = args[0]
 			if !g.quiet {
 				fmt.Fprintf(os.Stderr, "policies: %s, cycle %s, R = %s per cycle…\n", human.Count(int64(len(pages)), "page", "pages"), cycle, human.Comma(int64(r)))
+				opt.Log = logLine // a progress line every policy.LogEvery
 			}
 			b, err := policy.Run(cmd.Context(), pages, opt)
 			if err != nil {

@@ -116,7 +116,7 @@ func TestLayouts(t *testing.T) {
 		{"auto", "yesterday", 0, false},
 	}
 	for _, c := range cases {
-		p := newTimeParser(c.layout)
+		p := newTimeParser(c.layout, time.Time{})
 		got, err := p.parse([]byte(c.in))
 		if (err == nil) != c.ok || (c.ok && got != c.want) || (!c.ok && !errors.Is(err, source.ErrTimestamp)) {
 			t.Errorf("%s %q = %d, %v; want %d ok=%v", c.layout, c.in, got, err, c.want, c.ok)

@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/revisit-dev/revisit/series"
 )
 
 // Formats accepted in Options.Format.
@@ -62,6 +65,13 @@ type Options struct {
 	// SkipLines is a number of lines before the header (a title line such
 	// as "Data pulled on …") that are skipped and counted.
 	SkipLines int
+	// TimeOrigin, when not zero, places numeric times: a value v (seconds,
+	// or milliseconds with LayoutEpochMS) is the time TimeOrigin + v,
+	// for logs whose times are relative (seconds since a page's first
+	// edit, since the start of a crawl). With LayoutAuto a number of any
+	// size is then read as seconds after the origin, and a date is bad
+	// input; the ISO and Go layouts exclude it.
+	TimeOrigin time.Time
 }
 
 // column is a resolved column spec: a name or an index.
@@ -192,6 +202,16 @@ func (o *Options) check() error {
 	}
 	if o.SkipLines < 0 {
 		return fmt.Errorf("skip lines %d < 0", o.SkipLines)
+	}
+	if !o.TimeOrigin.IsZero() {
+		switch o.TimeLayout {
+		case "", LayoutAuto, LayoutEpoch, LayoutEpochMS:
+		default:
+			return fmt.Errorf("a time origin places numeric times; time layout %q is not numeric (want auto, epoch or epochms)", o.TimeLayout)
+		}
+		if s := o.TimeOrigin.Unix(); s < series.MinTime || s > series.MaxTime {
+			return fmt.Errorf("time origin %s is outside what a dataset can store", o.TimeOrigin.Format(time.RFC3339))
+		}
 	}
 	return validLayout(o.TimeLayout)
 }

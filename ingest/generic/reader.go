@@ -32,6 +32,10 @@ type Stats struct {
 	Objects           int   // distinct objects (pages) found
 	Revisions         int64 // timestamps kept (= Records)
 	DateOnly          int64 // timestamps without a time of day
+	// FirstTime is the first timestamp read, in input order (Unix
+	// seconds), when TimesFound.
+	FirstTime  int64
+	TimesFound bool
 	// TitleChanges counts records whose --title value (non-empty) differs
 	// from the title their object already had; the first one is kept.
 	TitleChanges int64
@@ -96,7 +100,7 @@ func NewReader(r io.Reader, opt Options, so source.Options) (*Reader, error) {
 		so:    so,
 		cnt:   cnt,
 		br:    bufio.NewReaderSize(cnt, 1<<20),
-		tp:    newTimeParser(opt.TimeLayout),
+		tp:    newTimeParser(opt.TimeLayout, opt.TimeOrigin),
 		index: map[string]int32{},
 	}
 	if !opt.IDFromFileName {
@@ -175,6 +179,7 @@ func (r *Reader) Stats() Stats {
 	s := r.stats
 	s.TimeLayout = r.tp.Layout()
 	s.DateOnly = r.tp.dateOnly
+	s.FirstTime, s.TimesFound = r.tp.first, r.tp.n > 0
 	s.Objects = len(r.objs)
 	return s
 }

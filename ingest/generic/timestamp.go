@@ -32,8 +32,9 @@ const (
 	// a zone, taken as UTC.
 	LayoutDateTime = "datetime"
 	// LayoutEpoch is seconds since 1970-01-01 UTC, integer or decimal
-	// (fractions are floored). Relative seconds (since a page's first edit)
-	// read with this layout keep their intervals exactly.
+	// (fractions are floored), or since Options.TimeOrigin when one is
+	// given. Relative seconds (since a page's first edit) read with this
+	// layout keep their intervals exactly; a time origin places them.
 	LayoutEpoch = "epoch"
 	// LayoutEpochMS is milliseconds since 1970-01-01 UTC.
 	LayoutEpochMS = "epochms"
@@ -92,21 +93,36 @@ func parseEpoch(b []byte, scale int64) (int64, error) {
 // resolved on the first value) and remembers whether every value so far was
 // date-only (→ 1-day resolution).
 type timeParser struct {
-	layout   string
-	auto     bool  // the layout was detected (auto); epoch values keep the detected range
-	n        int64 // values parsed
-	dateOnly int64 // values without time of day
+	layout    string
+	origin    int64 // Unix seconds added to numeric values (hasOrigin)
+	hasOrigin bool
+	first     int64 // the first value parsed (n > 0), in Unix seconds
+	auto      bool  // the layout was detected (auto); epoch values keep the detected range
+	n         int64 // values parsed
+	dateOnly  int64 // values without time of day
 }
 
-func newTimeParser(layout string) *timeParser {
+func newTimeParser(layout string, origin time.Time) *timeParser {
 	if layout == "" {
 		layout = LayoutAuto
 	}
-	return &timeParser{layout: layout}
+	p := &timeParser{layout: layout}
+	if !origin.IsZero() {
+		p.origin, p.hasOrigin = origin.Unix(), true
+	}
+	return p
 }
 
 // resolve picks the layout for auto from the first value.
 func (p *timeParser) resolve(b []byte) error {
+	if p.hasOrigin {
+		// Relative times: any number is seconds after the origin.
+		if _, err := parseEpoch(b, 1); err != nil {
+			return fmt.Errorf("%w: %q is not a number of seconds after the time origin (--time-origin places numeric times only)", source.ErrTimestamp, b)
+		}
+		p.layout = LayoutEpoch
+		return nil
+	}
 	if _, _, _, err := ParseISO(b); err == nil {
 		p.layout = layoutISO
 		return nil
@@ -168,6 +184,13 @@ func (p *timeParser) parse(b []byte) (int64, error) {
 			// that decided the unit is in another unit or no time at all.
 			err = fmt.Errorf("%w: %q read as %s is outside 1973–5138, the range that auto-detection took the column's first value from (another unit? give --time-layout)", source.ErrTimestamp, b, p.layout)
 		}
+		if err == nil && p.hasOrigin {
+			if sec > series.MaxTime-p.origin || sec < series.MinTime-p.origin {
+				err = fmt.Errorf("%w: %q after the time origin is outside the ±%d s a dataset can store", source.ErrTimestamp, b, int64(series.MaxTime))
+			} else {
+				sec += p.origin
+			}
+		}
 	default:
 		var t time.Time
 		t, err = time.Parse(p.layout, string(b))
@@ -181,6 +204,9 @@ func (p *timeParser) parse(b []byte) (int64, error) {
 	}
 	if err != nil {
 		return 0, err
+	}
+	if p.n == 0 {
+		p.first = sec
 	}
 	p.n++
 	if dateOnly {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/revisit-dev/revisit/ingest/source"
+	"github.com/revisit-dev/revisit/series"
 )
 
 // stubDump writes a stub-meta-history-like dump of about size bytes: the
@@ -124,9 +125,9 @@ func BenchmarkRevisionFlags(b *testing.B) {
 		opt  Options
 	}{
 		{"default", Options{}},
-		{"bots", Options{IsBot: func(string) bool { return false }}},
+		{"bots", Options{IsBot: func(string) series.BotRule { return series.NotBot }}},
 		{"sha1", Options{SHA1: true}},
-		{"bots+sha1", Options{IsBot: func(string) bool { return false }, SHA1: true}},
+		{"bots+sha1", Options{IsBot: func(string) series.BotRule { return series.NotBot }, SHA1: true}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))

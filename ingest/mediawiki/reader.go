@@ -34,8 +34,8 @@ type Options struct {
 	Keep func(namespace int32) bool
 	// IsBot, if not nil, is asked about the <username> of each revision's
 	// registered contributor (unescaped); RawPage.Bot is filled with its
-	// answers (false for IP contributors, who are never bots).
-	IsBot func(user string) bool
+	// answers (series.NotBot for IP contributors, who are never bots).
+	IsBot func(user string) series.BotRule
 	// SHA1 fills RawPage.SHA1 with the digest of each revision's <sha1>
 	// (see SHA1Digest); 0 for a revision without one.
 	SHA1 bool
@@ -110,7 +110,7 @@ type Reader struct {
 	revHasTime      bool
 	revBad          bool
 	revAnon, revMin bool
-	revBot          bool
+	revBot          series.BotRule
 	revSHA1         uint64
 
 	live atomic.Int64 // nrev rounded down to liveStep, for PageRevisions from another goroutine
@@ -546,7 +546,7 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 		}
 		r.inRev, r.inContrib = true, false
 		r.revStart, r.revID, r.revHasTime, r.revBad, r.revAnon, r.revMin = off, 0, false, false, false, false
-		r.revBot, r.revSHA1, r.revSHA1Elem, r.revTextSHA1 = false, 0, false, 0
+		r.revBot, r.revSHA1, r.revSHA1Elem, r.revTextSHA1 = series.NotBot, 0, false, 0
 	case "timestamp":
 		if !r.inRev || r.inContrib || self {
 			return nil
@@ -713,7 +713,11 @@ func (r *Reader) endTag(name []byte, off int64) (*series.RawPage, error) {
 		p.Anonymous = append(p.Anonymous, r.revAnon)
 		p.Minor = append(p.Minor, r.revMin)
 		if r.opt.IsBot != nil {
-			p.Bot = append(p.Bot, r.revBot && !r.revAnon)
+			bot := r.revBot
+			if r.revAnon {
+				bot = series.NotBot
+			}
+			p.Bot = append(p.Bot, bot)
 		}
 		if r.opt.SHA1 {
 			sum := r.revSHA1

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/revisit-dev/revisit/series"
 )
 
 // BenchmarkBots reads 200,000 revision lines (Schema76, 100 pages, users
@@ -28,7 +30,12 @@ func BenchmarkBots(b *testing.B) {
 	bot := regexp.MustCompile(`(?i)bot\b`)
 	b.SetBytes(int64(len(in)))
 	for b.Loop() {
-		r := NewReader(bytes.NewReader(in), Options{IsBot: bot.MatchString})
+		r := NewReader(bytes.NewReader(in), Options{IsBot: func(u string) series.BotRule {
+			if bot.MatchString(u) {
+				return series.BotByName
+			}
+			return series.NotBot
+		}})
 		for {
 			if _, err := r.Next(); err == io.EOF {
 				break

@@ -59,9 +59,12 @@ type Options struct {
 	// Source overrides wiki_db as every page's source name.
 	Source string
 	// IsBot, if not nil, fills RawPage.Bot: a revision is a bot's when its
-	// registered user is classified as a bot by the dump or IsBot accepts
-	// event_user_text_historical or event_user_text.
-	IsBot func(user string) bool
+	// registered user is classified as a bot by the dump
+	// (series.BotByDumpHistorical: event_user_is_bot_by_historical not
+	// empty; else series.BotByDump: event_user_is_bot_by not empty) or,
+	// failing that, by the rule IsBot returns for
+	// event_user_text_historical or else event_user_text.
+	IsBot func(user string) series.BotRule
 	// Reverts fills RawPage.Revert and RawPage.Reverted.
 	Reverts bool
 }
@@ -280,9 +283,19 @@ func (r *Reader) line(line []byte, no, off int64) error {
 	if r.opt.IsBot != nil {
 		// The current name is asked about only when it differs from the
 		// historical one (a renamed user): most lines repeat it.
-		bot := !anon && (nonEmptyArray(f[c.userIsBotBy]) || nonEmptyArray(f[c.userIsBotByNow]) ||
-			r.opt.IsBot(Unescape(f[c.userText])) ||
-			!bytes.Equal(f[c.userTextNow], f[c.userText]) && r.opt.IsBot(Unescape(f[c.userTextNow])))
+		bot := series.NotBot
+		switch {
+		case anon:
+		case nonEmptyArray(f[c.userIsBotBy]):
+			bot = series.BotByDumpHistorical
+		case nonEmptyArray(f[c.userIsBotByNow]):
+			bot = series.BotByDump
+		default:
+			bot = r.opt.IsBot(Unescape(f[c.userText]))
+			if bot == series.NotBot && !bytes.Equal(f[c.userTextNow], f[c.userText]) {
+				bot = r.opt.IsBot(Unescape(f[c.userTextNow]))
+			}
+		}
 		p.Bot = append(p.Bot, bot)
 	}
 	if r.opt.Reverts {

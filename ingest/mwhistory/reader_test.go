@@ -38,7 +38,7 @@ func TestReadHandMade(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	r := NewReader(f, Options{Options: source.Options{File: "history76.tsv"}, IsBot: func(string) bool { return false }, Reverts: true})
+	r := NewReader(f, Options{Options: source.Options{File: "history76.tsv"}, IsBot: func(string) series.BotRule { return series.NotBot }, Reverts: true})
 	ps := readAll(t, r)
 	if len(ps) != 3 {
 		t.Fatalf("%d pages, want 3", len(ps))
@@ -62,7 +62,11 @@ func TestReadHandMade(t *testing.T) {
 	want("anonymous", p.Anonymous, 2)
 	want("reverted", p.Reverted, 2)
 	want("revert", p.Revert, 3)
-	want("bot", p.Bot, 4, 5) // by name and by group, from the dump's columns
+	// By name and by group, from the dump's columns (both the
+	// historical and the current one: the historical comes first).
+	if w := []series.BotRule{0, 0, 0, 0, series.BotByDumpHistorical, series.BotByDumpHistorical, 0, 0}; !slices.Equal(p.Bot, w) {
+		t.Errorf("page 1 bot = %v, want %v", p.Bot, w)
+	}
 	want("minor", p.Minor, 6)
 	if q := ps[1]; q.ID != 2 || q.Namespace != 1 || q.Title != "Talk:Beta" || q.Group != "Talk" || len(q.Revisions) != 1 {
 		t.Errorf("page 2: %+v", q)

@@ -36,6 +36,12 @@ type Options struct {
 	Budgets     []int
 	NoSweeps    bool
 	Dataset     string // names the input in the provenance line
+	// Progress, if set, is called by Run after every cycle replayed with
+	// the cycles done and the total of the stage; Log, if set, gets a
+	// progress line every LogEvery (see progress.go).
+	Progress func(done, total int)
+	Log      func(format string, a ...any)
+	now      func() time.Time // the clock of the progress lines (tests)
 }
 
 func (o Options) params(c *Corpus) Params {
@@ -69,6 +75,10 @@ func stream(name string, point int) uint64 {
 // Results replays the chosen policies with the options' budget; a
 // cancelled ctx stops it (ctx.Err()).
 func Results(ctx context.Context, c *Corpus, opt Options) ([]Result, error) {
+	return results(ctx, c, opt, nil)
+}
+
+func results(ctx context.Context, c *Corpus, opt Options, pr *progress) ([]Result, error) {
 	names := opt.Policies
 	if len(names) == 0 {
 		names = Names
@@ -80,7 +90,7 @@ func Results(ctx context.Context, c *Corpus, opt Options) ([]Result, error) {
 		if !ok {
 			return nil, fmt.Errorf("policy: unknown policy %q (want one of %v)", n, Names)
 		}
-		r, err := Replay(ctx, c, p, opt.Budget, model.NewRand(opt.Seed, stream(n, 0)))
+		r, err := replay(ctx, c, p, opt.Budget, model.NewRand(opt.Seed, stream(n, 0)), pr)
 		if err != nil {
 			return nil, err
 		}
@@ -93,11 +103,15 @@ func Results(ctx context.Context, c *Corpus, opt Options) ([]Result, error) {
 // and standard deviation of ChangeRatio over cycles; a cancelled ctx stops
 // it (ctx.Err()).
 func GreedySweep(ctx context.Context, c *Corpus, opt Options, sizes []int) (mean, sd []float64, err error) {
+	return greedySweep(ctx, c, opt, sizes, nil)
+}
+
+func greedySweep(ctx context.Context, c *Corpus, opt Options, sizes []int, pr *progress) (mean, sd []float64, err error) {
 	prm := opt.params(c)
 	for i, s := range sizes {
 		prm.SampleSize = s
 		p, _ := New("greedy", prm)
-		r, err := Replay(ctx, c, p, opt.Budget, model.NewRand(opt.Seed, stream("greedy-s", i)))
+		r, err := replay(ctx, c, p, opt.Budget, model.NewRand(opt.Seed, stream("greedy-s", i)), pr)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -203,7 +217,22 @@ func Run(ctx context.Context, pages []series.Page, opt Options) (*tables.Bundle,
 		opt.Budget, float64(opt.Budget)/float64(len(pages)), prm.SampleSize, prm.K, prm.Alpha, rhoString(prm.RhoT), opt.Seed)
 	b := &tables.Bundle{}
 
-	res, err := Results(ctx, c, opt)
+	names := opt.Policies
+	if len(names) == 0 {
+		names = Names
+	}
+	var sizes, budgets []int
+	if !opt.NoSweeps {
+		if sizes = opt.SampleSizes; len(sizes) == 0 {
+			sizes = defaultSizes(c, opt.Budget)
+		}
+		if budgets = opt.Budgets; len(budgets) == 0 {
+			budgets = defaultBudgets(c, opt.Budget)
+		}
+	}
+	pr := newProgress(opt, c.N*(len(names)+len(sizes)+len(budgets)*len(names)))
+
+	res, err := results(ctx, c, opt, pr)
 	if err != nil {
 		return nil, err
 	}
@@ -223,11 +252,7 @@ func Run(ctx context.Context, pages []series.Page, opt Options) (*tables.Bundle,
 	b.Tables = append(b.Tables, ct)
 
 	if !opt.NoSweeps {
-		sizes := opt.SampleSizes
-		if len(sizes) == 0 {
-			sizes = defaultSizes(c, opt.Budget)
-		}
-		mean, sd, err := GreedySweep(ctx, c, opt, sizes)
+		mean, sd, err := greedySweep(ctx, c, opt, sizes, pr)
 		if err != nil {
 			return nil, err
 		}
@@ -255,14 +280,6 @@ func Run(ctx context.Context, pages []series.Page, opt Options) (*tables.Bundle,
 			Caption: fmt.Sprintf("Mean ChangeRatio over %d cycles, shaded ± one standard deviation over cycles; dashed: √(N r) = %.2f. %s.", c.N, opt0, verdict),
 		})
 
-		budgets := opt.Budgets
-		if len(budgets) == 0 {
-			budgets = defaultBudgets(c, opt.Budget)
-		}
-		names := opt.Policies
-		if len(names) == 0 {
-			names = Names
-		}
 		bt := tables.Table{
 			ID: "policy_budget", Title: "Download policies: ChangeRatio against the budget R", Source: src, Section: tables.SectionPolicies, Order: 22,
 			Notes:   []string{"Sampling policies use s = round(√(N r)) at each budget."},
@@ -283,7 +300,7 @@ func Run(ctx context.Context, pages []series.Page, opt Options) (*tables.Bundle,
 				if !ok {
 					return nil, fmt.Errorf("policy: unknown policy %q", n)
 				}
-				r, err := Replay(ctx, c, p, R, model.NewRand(opt.Seed, stream(n, j+1)))
+				r, err := replay(ctx, c, p, R, model.NewRand(opt.Seed, stream(n, j+1)), pr)
 				if err != nil {
 					return nil, err
 				}

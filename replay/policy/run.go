@@ -106,6 +106,11 @@ func (r Result) SD() float64 {
 // spend exactly R downloads in a cycle, and returns ctx.Err() when ctx is
 // cancelled (checked before every cycle).
 func Replay(ctx context.Context, c *Corpus, p Policy, budget int, rng *rand.Rand) (Result, error) {
+	return replay(ctx, c, p, budget, rng, nil)
+}
+
+// replay is Replay, telling pr of every cycle replayed.
+func replay(ctx context.Context, c *Corpus, p Policy, budget int, rng *rand.Rand, pr *progress) (Result, error) {
 	n := len(c.Pages)
 	if budget < 1 || budget > n {
 		return Result{}, fmt.Errorf("policy: budget %d must lie in [1, %d pages]", budget, n)
@@ -132,6 +137,7 @@ func Replay(ctx context.Context, c *Corpus, p Policy, budget int, rng *rand.Rand
 		res.Spent = append(res.Spent, cy.spent)
 		res.Ratio = append(res.Ratio, float64(cy.changed)/float64(cy.spent))
 		cy.Prev = res.Ratio[k]
+		pr.cycle()
 	}
 	return res, nil
 }
