@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/internal/human"
@@ -23,9 +22,10 @@ func inputsLabel(inputs []string) string {
 }
 
 // IngestTable is the report's account of ingest (SPEC §7.1: what was
-// filtered and why): pages and revisions read and kept, same-second
-// revisions collapsed, and every count of pages or records left out, by
-// reason, as the manifest records them; the filters in force are notes.
+// filtered and why): pages and revisions read and kept, same-second (or,
+// for date-only sources, same-day) revisions collapsed, and every count of
+// pages or records left out, by reason, as the manifest records them; the
+// filters in force that apply to the sources read are notes.
 func IngestTable(sum *ingest.Summary) tables.Table {
 	c := sum.Counts
 	rows := [][]any{
@@ -33,35 +33,23 @@ func IngestTable(sum *ingest.Summary) tables.Table {
 		{"pages kept", c.PagesKept},
 		{"revisions read", c.RevisionsRead},
 		{"revisions kept (of kept pages, in the time range)", c.RevisionsKept},
-		{"same-second revisions collapsed", c.Collapsed},
-		{"updates (after collapsing)", c.Updates},
 	}
+	// Date-only sources (Yelp tips) collapse same-day records, not
+	// same-second ones: one row per resolution that occurs.
+	switch day := c.CollapsedSameDay; {
+	case c.PagesDaily == 0:
+		rows = append(rows, []any{"same-second revisions collapsed", c.Collapsed})
+	case c.PagesDaily == c.PagesKept:
+		rows = append(rows, []any{"same-day revisions collapsed (dates without a time of day)", day})
+	default:
+		rows = append(rows, []any{"same-second revisions collapsed", c.Collapsed - day},
+			[]any{"same-day revisions collapsed (dates without a time of day)", day})
+	}
+	rows = append(rows, []any{"updates (after collapsing)", c.Updates})
 	for _, sk := range ingest.Skips(c) {
 		rows = append(rows, []any{sk.Reason.Label(sum.Filters.MinUpdates), sk.N})
 	}
-	f := sum.Filters
-	var notes []string
-	ns := "all namespaces"
-	if len(f.Namespaces) > 0 {
-		ns = fmt.Sprint(f.Namespaces)
-	}
-	notes = append(notes, fmt.Sprintf("filters: MediaWiki namespaces %s; at least %d updates per page; redirects %s; bad records %s",
-		ns, f.MinUpdates, map[bool]string{true: "dropped", false: "kept"}[f.NoRedirects], map[bool]string{true: "counted and skipped (--skip-bad)", false: "fatal"}[f.SkipBad]))
-	if r := sum.RevisionFilters; len(r.Order) > 0 {
-		notes = append(notes, fmt.Sprintf("what counts as an update: identity reverts and the revisions they undo %s; bot edits %s; minor edits %s",
-			map[bool]string{true: "left out", false: "kept"}[r.DropReverts], map[bool]string{true: "left out", false: "kept"}[r.DropBots],
-			map[bool]string{true: "left out", false: "kept"}[r.DropMinor]))
-	}
-	if f.Since != nil || f.Until != nil {
-		var from, to string = "the start", "the end"
-		if f.Since != nil {
-			from = f.Since.Format(time.RFC3339)
-		}
-		if f.Until != nil {
-			to = f.Until.Format(time.RFC3339)
-		}
-		notes = append(notes, fmt.Sprintf("time range: revisions in [%s, %s) kept", from, to))
-	}
+	notes := sum.FilterNotes() // only the filters that apply to the sources read
 	var names []string
 	for _, in := range sum.Inputs {
 		names = append(names, filepath.Base(in.Name))
