@@ -89,7 +89,7 @@ func BenchmarkPass(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		var rows []EstimateRow
 		_, err := pass(context.Background(), each, opt, shard.Spec{}, NewLillieforsNull(opt.Seed, opt.Reps), &rows,
-			func(string) error { return nil }, func(int64, PageStats) error { return nil })
+			func(string) error { return nil }, func(int64, PageStats, *PageScreen) error { return nil })
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -11,6 +11,10 @@ import (
 	"github.com/revisit-dev/revisit/series"
 )
 
+// pageStatsColumns are the columns of page_stats: the statistics of
+// every page (Stats), then the screen's checks of every screened page
+// (PageScreen; null for the pages not screened, and for a statistic with
+// too few intervals or an H outside [0, 1], as screen_note says).
 func pageStatsColumns(unit string) []tables.Column {
 	return []tables.Column{
 		{Name: "page_id", Kind: tables.Int},
@@ -24,14 +28,36 @@ func pageStatsColumns(unit string) []tables.Column {
 		{Name: "lifetime", Unit: unit, Kind: tables.Float, Doc: "T = u_last − u_first"},
 		{Name: "first", Kind: tables.Time},
 		{Name: "last", Kind: tables.Time},
+		{Name: "ks_d", Kind: tables.Float, Doc: "screened pages (≥ K updates): KS distance D to the exponential with fitted rate"},
+		{Name: "ks_p", Kind: tables.Float, Doc: "Lilliefors Monte-Carlo p-value of D"},
+		{Name: "rho1", Kind: tables.Float, Doc: "ρ(1), lag-1 autocorrelation of the intervals"},
+		{Name: "ljung_box_q", Kind: tables.Float, Doc: "Ljung–Box Q on ρ(1…min(20, max lag))"},
+		{Name: "ljung_box_p", Kind: tables.Float},
+		{Name: "h_dfa", Kind: tables.Float, Doc: "Hurst exponent by DFA-1 (≥ 128 intervals, in [0, 1])"},
+		{Name: "h_dfa_se", Kind: tables.Float},
+		{Name: "h_dfa_lo", Kind: tables.Float, Doc: "95% interval H ± 1.96·SE"},
+		{Name: "h_dfa_hi", Kind: tables.Float},
+		{Name: "h_lw", Kind: tables.Float, Doc: "Hurst exponent by local Whittle (≥ 128 intervals, in [0, 1])"},
+		{Name: "h_lw_se", Kind: tables.Float},
+		{Name: "h_lw_lo", Kind: tables.Float, Doc: "95% interval H ± 1.96·SE"},
+		{Name: "h_lw_hi", Kind: tables.Float},
+		{Name: "screen_note", Kind: tables.String, Doc: "screened statistics left without a number, and why"},
 	}
 }
 
 // varianceConvention states how Var[U] and v are computed.
 const varianceConvention = "Var[U] is the sample variance of the page's n_U = updates − 1 intervals with divisor n_U − 1 (Bessel); v = sd(U)/E[U] with sd = √Var[U]"
 
-func pageStatsRow(s PageStats) []any {
-	return []any{s.PageID, s.Source, s.Title, s.Group, int64(s.Updates), s.Mean, s.Var, s.CoV, s.Lifetime, s.First, s.Last}
+// pageStatsRow is the page_stats row of a page; sc is its screen (nil:
+// not screened, the screen's cells are null).
+func pageStatsRow(s PageStats, sc *PageScreen) []any {
+	row := []any{s.PageID, s.Source, s.Title, s.Group, int64(s.Updates), s.Mean, s.Var, s.CoV, s.Lifetime, s.First, s.Last}
+	if sc == nil {
+		nan := math.NaN()
+		return append(row, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, "")
+	}
+	return append(row, sc.KS, sc.KSP, sc.Rho1, sc.LjungQ, sc.LjungP,
+		sc.DFA.H, sc.DFA.SE, sc.DFA.Lo, sc.DFA.Hi, sc.LW.H, sc.LW.SE, sc.LW.Lo, sc.LW.Hi, sc.Note)
 }
 
 func (o *Options) source(res *Result) string {
@@ -92,6 +118,7 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 			varianceConvention},
 	})
 	b.Figures = append(b.Figures, covHistogram(res, src, o))
+	b.Tables = append(b.Tables, hurstScreenedTable(res, src, o))
 	b.Tables = append(b.Tables, candidateTable("screen_candidates", fmt.Sprintf("Pages with |v − 1| ≤ %g: goodness of fit and dependence", o.Band), src, 2, res.Candidates))
 	b.Tables = append(b.Tables, candidateTable("screen_closest", "The closest-to-Poisson pages", src, 3, res.Closest))
 	b.Tables = append(b.Tables, hurstTable(res.Closest, src))
@@ -215,6 +242,29 @@ func candidateTable(id, title, src string, order int, cs []Candidate) tables.Tab
 	for _, c := range cs {
 		t.Rows = append(t.Rows, []any{c.PageID, c.Title, int64(c.Updates), c.CoV, c.KS, c.KSP, c.Rho1, c.LjungP,
 			c.HurstOf(HurstACF).H, c.HurstOf(HurstDFA).H, c.HurstOf(HurstLW).H, c.Note})
+	}
+	return t
+}
+
+// hurstScreenedTable summarizes the relied Hurst estimators over every
+// screened page (HurstSummary, from page_stats): one row per estimator.
+func hurstScreenedTable(res *Result, src string, o *Options) tables.Table {
+	t := tables.Table{ID: "hurst_screened", Title: fmt.Sprintf("Hurst exponent over every screened page (≥ %d updates)", o.MinUpdates), Source: src, Section: tables.SectionScreen, Order: 2,
+		Columns: []tables.Column{{Name: "estimator", Kind: tables.String}, {Name: "screened pages", Kind: tables.Int},
+			{Name: "pages with H", Kind: tables.Int, Doc: fmt.Sprintf("≥ %d intervals and H in [0, 1]", MinHurstLen)},
+			{Name: "Q1", Kind: tables.Float, Doc: "first quartile of H over the pages with H"}, {Name: "median", Kind: tables.Float}, {Name: "Q3", Kind: tables.Float},
+			{Name: "95% above 0.5", Kind: tables.Int, Doc: "pages whose 95% interval H ± 1.96·SE lies above 0.5 (long-range dependent intervals)"},
+			{Name: "share above", Kind: tables.Percent, Doc: "of the pages with H"},
+			{Name: "95% contains 0.5", Kind: tables.Int}, {Name: "95% below 0.5", Kind: tables.Int, Doc: "anti-persistent intervals"}},
+		Notes: []string{"every screened page's H with its 95% interval is in page_stats.parquet/.csv (columns h_dfa…, h_lw…); quartiles are exact (type 7: linear interpolation between order statistics)",
+			"0.5 is the Hurst exponent of a Poisson process (independent intervals); SEs: OLS slope error (DFA-1, understates the uncertainty) and the asymptotic 1/(2√m) (local Whittle)"},
+	}
+	for _, h := range res.HurstScreened {
+		share := math.NaN()
+		if h.N > 0 {
+			share = float64(h.Above) / float64(h.N)
+		}
+		t.Rows = append(t.Rows, []any{h.Method, int64(res.Screened), h.N, h.Q1, h.Median, h.Q3, h.Above, share, h.Around, h.Below})
 	}
 	return t
 }

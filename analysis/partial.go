@@ -289,8 +289,8 @@ func RunShard(ctx context.Context, opt Options, sp shard.Spec) error {
 		bw := bufio.NewWriterSize(f, 1<<16)
 		enc := gob.NewEncoder(bw)
 		var rows []EstimateRow
-		p, err := pass(ctx, r.Each, opt, sp, NewLillieforsNull(opt.Seed, opt.Reps), &rows, func(string) error { return nil }, func(pos int64, st PageStats) error {
-			return enc.Encode(posStats{pos, st})
+		p, err := pass(ctx, r.Each, opt, sp, NewLillieforsNull(opt.Seed, opt.Reps), &rows, func(string) error { return nil }, func(pos int64, st PageStats, sc *PageScreen) error {
+			return enc.Encode(posStats{pos, st, sc})
 		})
 		if err != nil {
 			return err
@@ -307,8 +307,9 @@ func RunShard(ctx context.Context, opt Options, sp shard.Spec) error {
 }
 
 type posStats struct {
-	Pos   int64
-	Stats PageStats
+	Pos    int64
+	Stats  PageStats
+	Screen *PageScreen // nil: not screened
 }
 
 func writeGob(name string, v any) error {
@@ -450,7 +451,7 @@ func mergeStats(ctx context.Context, dirs []string, unit float64, stem string) e
 		if best < 0 {
 			break
 		}
-		if err := w.Append(pageStatsRow(ss[best].head.Stats)); err != nil {
+		if err := w.Append(pageStatsRow(ss[best].head.Stats, ss[best].head.Screen)); err != nil {
 			return fmt.Errorf("merge: %w", err)
 		}
 		if err := next(ss[best], dirs[best]); err != nil {

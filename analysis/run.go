@@ -93,13 +93,14 @@ type Result struct {
 	InBand        int   // of those, |v − 1| ≤ Band
 	CoVs          []float64
 	Top           []PageStats
-	Candidates    []Candidate // pages in the band, with their checks
-	Closest       []Candidate // the pages with the smallest |v − 1| among the screened
-	Aggregate     []Fit       // fits to the aggregate, best AIC first; none below MinFitIntervals
-	AggregateN    int         // intervals sampled for the aggregate fits (≤ AggregateMax)
-	AggregateFitN int         // of those, the positive ones the fits use
-	TopFits       []Fit       // fits to the top page's intervals; none below MinFitIntervals
-	TopFitN       int         // positive intervals of the top page
+	Candidates    []Candidate    // pages in the band, with their checks
+	Closest       []Candidate    // the pages with the smallest |v − 1| among the screened
+	HurstScreened []HurstSummary // DFA-1 and local Whittle over every screened page (page_stats)
+	Aggregate     []Fit          // fits to the aggregate, best AIC first; none below MinFitIntervals
+	AggregateN    int            // intervals sampled for the aggregate fits (≤ AggregateMax)
+	AggregateFitN int            // of those, the positive ones the fits use
+	TopFits       []Fit          // fits to the top page's intervals; none below MinFitIntervals
+	TopFitN       int            // positive intervals of the top page
 	Survival      [][2]float64
 	TopSurvival   [][2]float64
 	PageErrors    []PageError
@@ -165,8 +166,8 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 	p, err := pass(ctx, pages, opt, shard.Spec{}, null, &rows, func(unitName string) (err error) {
 		statsW, err = newColWriter(filepath.Join(out, "page_stats"), pageStatsColumns(unitName))
 		return err
-	}, func(_ int64, st PageStats) error {
-		return statsW.Append(pageStatsRow(st))
+	}, func(_ int64, st PageStats, sc *PageScreen) error {
+		return statsW.Append(pageStatsRow(st, sc))
 	})
 	if err != nil {
 		return nil, err
@@ -182,9 +183,10 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 // Lilliefors null distributions of the screen (see screenOptions). The replay rows, if
 // any, are read into *rows (all of them: the row order is the order of
 // the error tables). begin is called with the unit name before the first
-// page; stat with each owned page's dataset position and statistics.
+// page; stat with each owned page's dataset position, statistics and
+// screen (nil when the page is not screened).
 func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, null *LillieforsNull, rows *[]EstimateRow,
-	begin func(unitName string) error, stat func(pos int64, st PageStats) error) (*Partial, error) {
+	begin func(unitName string) error, stat func(pos int64, st PageStats, sc *PageScreen) error) (*Partial, error) {
 	p := &Partial{Tool: "revisit", Shard: sp.String(), I: sp.I, N: sp.N, Opt: partialOptionsOf(&opt), Unit: opt.Unit, Bins: map[int]int64{}}
 	if p.Unit == 0 {
 		err := pages(func(pg *series.Page) error {
@@ -238,7 +240,12 @@ func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, nul
 		}
 		u := transform.Intervals(pg.Updates, p.Unit)
 		st := statsOf(pg, p.Unit, u)
-		if err := stat(pos, st); err != nil {
+		var sc *PageScreen
+		if len(pg.Updates) >= opt.MinUpdates && !math.IsNaN(st.CoV) {
+			s := screen(p, pos, st, u, &opt, sopt)
+			sc = &s
+		}
+		if err := stat(pos, st, sc); err != nil {
 			return err
 		}
 		p.Pages++
@@ -263,29 +270,6 @@ func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, nul
 			}
 		}
 		p.Intervals += int64(len(u))
-		if len(pg.Updates) < opt.MinUpdates || math.IsNaN(st.CoV) {
-			return nil
-		}
-		p.Screened++
-		p.CoVs = append(p.CoVs, PosFloat{pos, st.CoV})
-		if math.Abs(st.CoV-1) <= opt.Band {
-			p.InBand++
-			c := Check(st, u, sopt, model.NewRand(opt.Seed, uint64(pg.ID)))
-			p.Candidates = append(p.Candidates, PosCandidate{pos, c})
-		}
-		d := math.Abs(st.CoV - 1)
-		i, _ := slices.BinarySearchFunc(p.Closest, d, func(e Near, t float64) int {
-			if math.Abs(e.Stats.CoV-1) <= t {
-				return -1
-			}
-			return 1
-		})
-		if i < opt.Closest {
-			p.Closest = slices.Insert(p.Closest, i, Near{pos, st, u})
-			if len(p.Closest) > opt.Closest {
-				p.Closest = p.Closest[:opt.Closest]
-			}
-		}
 		return nil
 	})
 	if err != nil {
@@ -328,6 +312,40 @@ func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, nul
 	return p, nil
 }
 
+// screen adds a screened page (≥ K updates, a finite v) at dataset row pos
+// to p: its CoV, its checks when it is in the band (Check), and to the
+// closest-to-Poisson pages when it is among them. It returns the page's
+// PageScreen for page_stats: the band's checks, or screenPage for the
+// others (the same numbers either way, with the page's own random stream).
+func screen(p *Partial, pos int64, st PageStats, u []float64, opt *Options, sopt ScreenOptions) PageScreen {
+	p.Screened++
+	p.CoVs = append(p.CoVs, PosFloat{pos, st.CoV})
+	r := model.NewRand(opt.Seed, uint64(st.PageID))
+	var sc PageScreen
+	if math.Abs(st.CoV-1) <= opt.Band {
+		p.InBand++
+		c := Check(st, u, sopt, r)
+		p.Candidates = append(p.Candidates, PosCandidate{pos, c})
+		sc = c.Screen(sopt)
+	} else {
+		sc = screenPage(u, sopt, r)
+	}
+	d := math.Abs(st.CoV - 1)
+	i, _ := slices.BinarySearchFunc(p.Closest, d, func(e Near, t float64) int {
+		if math.Abs(e.Stats.CoV-1) <= t {
+			return -1
+		}
+		return 1
+	})
+	if i < opt.Closest {
+		p.Closest = slices.Insert(p.Closest, i, Near{pos, st, u})
+		if len(p.Closest) > opt.Closest {
+			p.Closest = p.Closest[:opt.Closest]
+		}
+	}
+	return sc
+}
+
 // finishTables computes the tables of a whole dataset from its Partial (one, or
 // the merge of every shard's) and writes them into out; rows are the
 // replay rows (nil without a replay). null caches the Lilliefors null
@@ -357,9 +375,14 @@ func finishTables(ctx context.Context, p *Partial, rows []EstimateRow, opt Optio
 	for i := range p.Top {
 		res.Top = append(res.Top, Stats(&p.Top[i], res.Unit))
 	}
+	// H over every screened page, read back from page_stats (written to
+	// out before the tables).
+	var err error
+	if res.HurstScreened, err = summarizeHurst(filepath.Join(out, "page_stats.parquet")); err != nil {
+		return nil, fmt.Errorf("analyze: %w", err)
+	}
 
 	// Tail fits: the aggregate (hash sample) and the top page.
-	var err error
 	sample := make([]float64, len(p.Agg))
 	for i, a := range p.Agg {
 		sample[i] = a.V

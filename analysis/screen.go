@@ -236,35 +236,100 @@ type Candidate struct {
 func Check(st PageStats, u []float64, opt ScreenOptions, r *rand.Rand) Candidate {
 	opt.defaults()
 	c := Candidate{PageStats: st, InBand: math.Abs(st.CoV-1) <= opt.Band}
-	var notes []string
-	switch minKS := max(opt.MinUpdates-1, 3); {
-	case len(u) < minKS:
-		c.KS, c.KSP = math.NaN(), math.NaN()
-		notes = append(notes, "KS: "+tooFew(len(u), minKS))
-	case opt.Null != nil:
-		c.KS, c.KSP = opt.Null.Test(u)
-	default:
-		c.KS, c.KSP = LillieforsExp(u, opt.Reps, r)
-	}
+	c.KS, c.KSP = ksTest(u, opt, r)
 	c.ACF = ACF(u, opt.MaxLag)
-	c.Rho1 = math.NaN()
-	if len(c.ACF) > 1 {
-		c.Rho1 = c.ACF[1]
-	}
+	c.Rho1, c.LjungQ, c.LjungP = dependence(c.ACF, len(u), opt.MaxLag)
 	c.PowerLaw = FitACFPowerLaw(c.ACF)
-	c.LjungQ, c.LjungP = LjungBox(c.ACF, len(u), min(20, opt.MaxLag))
 	c.Hurst = Hurst(u, opt.MaxLag)
+	c.Note = screenNote(len(u), opt, c.Hurst)
+	return c
+}
+
+// PageScreen is the part of Check written to page_stats for every
+// screened page: the Lilliefors KS test, ρ(1), the Ljung–Box test on
+// ρ(1…min(20, MaxLag)) and the two Hurst estimators the report relies on
+// (ReliedHurst: DFA-1 and local Whittle) with their 95 % intervals. Each
+// value is computed exactly as Check computes it (the same functions on
+// the same intervals with the same options), so a page in the band has the
+// same numbers in page_stats as in the screen tables. Note names the
+// statistics left without a number, and why.
+type PageScreen struct {
+	KS, KSP        float64
+	Rho1           float64
+	LjungQ, LjungP float64
+	DFA, LW        HurstEstimate
+	Note           string
+}
+
+// screenPage is PageScreen of a page's intervals u: Check without the ACF
+// power law and the Hurst estimators the report does not rely on.
+func screenPage(u []float64, opt ScreenOptions, r *rand.Rand) PageScreen {
+	opt.defaults()
+	var s PageScreen
+	s.KS, s.KSP = ksTest(u, opt, r)
+	s.Rho1, s.LjungQ, s.LjungP = dependence(ACF(u, opt.MaxLag), len(u), opt.MaxLag)
 	if len(u) < MinHurstLen {
-		notes = append(notes, "H: "+tooFew(len(u), MinHurstLen))
+		s.DFA, s.LW = nanEstimate(HurstDFA), nanEstimate(HurstLW)
+		s.DFA.Note, s.LW.Note = tooFew(len(u), MinHurstLen), tooFew(len(u), MinHurstLen)
 	} else {
-		for _, h := range c.Hurst {
+		s.DFA, s.LW = DFA(u), LocalWhittle(u)
+	}
+	s.Note = screenNote(len(u), opt, []HurstEstimate{s.DFA, s.LW})
+	return s
+}
+
+// Screen is the PageScreen part of the candidate's checks (the same
+// numbers screenPage gives on its intervals).
+func (c *Candidate) Screen(opt ScreenOptions) PageScreen {
+	opt.defaults()
+	s := PageScreen{KS: c.KS, KSP: c.KSP, Rho1: c.Rho1, LjungQ: c.LjungQ, LjungP: c.LjungP,
+		DFA: c.HurstOf(HurstDFA), LW: c.HurstOf(HurstLW)}
+	s.Note = screenNote(c.Intervals, opt, []HurstEstimate{s.DFA, s.LW})
+	return s
+}
+
+// ksTest is the Lilliefors test of u for the screen: NaN below the
+// screen's max(K − 1, 3) intervals; the null distribution from opt.Null
+// when set, else simulated from r.
+func ksTest(u []float64, opt ScreenOptions, r *rand.Rand) (d, p float64) {
+	switch {
+	case len(u) < max(opt.MinUpdates-1, 3):
+		return math.NaN(), math.NaN()
+	case opt.Null != nil:
+		return opt.Null.Test(u)
+	}
+	return LillieforsExp(u, opt.Reps, r)
+}
+
+// dependence is ρ(1) and the Ljung–Box Q and p on lags 1…min(20, maxLag)
+// of the ACF rho of n intervals.
+func dependence(rho []float64, n, maxLag int) (rho1, q, p float64) {
+	rho1 = math.NaN()
+	if len(rho) > 1 {
+		rho1 = rho[1]
+	}
+	q, p = LjungBox(rho, n, min(20, maxLag))
+	return rho1, q, p
+}
+
+// screenNote names the statistics of n intervals left without a number:
+// the KS test below max(K − 1, 3) intervals, the Hurst estimates hs below
+// MinHurstLen ("H: too few …", once) or flagged (each with its note).
+func screenNote(n int, opt ScreenOptions, hs []HurstEstimate) string {
+	var notes []string
+	if minKS := max(opt.MinUpdates-1, 3); n < minKS {
+		notes = append(notes, "KS: "+tooFew(n, minKS))
+	}
+	if n < MinHurstLen {
+		notes = append(notes, "H: "+tooFew(n, MinHurstLen))
+	} else {
+		for _, h := range hs {
 			if h.Note != "" {
 				notes = append(notes, h.Method+": "+h.Note)
 			}
 		}
 	}
-	c.Note = strings.Join(notes, "; ")
-	return c
+	return strings.Join(notes, "; ")
 }
 
 // HurstOf returns the estimate of the named method (NaN when absent).

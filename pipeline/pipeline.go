@@ -129,7 +129,8 @@ func (s *stageLog) logf(format string, a ...any) {
 	}
 }
 
-// Run does the whole job of c under c.Out: dataset/, ingest/, replay/,
+// Run does the whole job of c under c.Out: dataset/ (unless the input is
+// a dataset already, DatasetInput), ingest/, replay/,
 // analysis/, nhpp/, staleness/, policies/ (when the corpus has at least
 // MinPolicyPages pages and at most c.PolicyMax updates) and report/. Each
 // is written atomically; OUT follows OpenRunDir's rules (an earlier run's
@@ -139,29 +140,48 @@ func (s *stageLog) logf(format string, a ...any) {
 // leaves nothing behind. Options that cannot work are *UsageError.
 func Run(ctx context.Context, c Config) (res *Result, err error) {
 	st := &stageLog{w: c.Log, start: time.Now(), onStage: c.OnStage}
+	given, err := DatasetInput(c.Inputs)
+	if err != nil {
+		return nil, err
+	}
+	if given != "" {
+		if err := checkDatasetOutside(given, c.Out); err != nil {
+			return nil, err
+		}
+	}
 	out, err := OpenRunDir(c.Out)
 	if err != nil {
 		return nil, err
 	}
 	defer func() { out.Close(err == nil) }()
 	dir := out.Sub
+	dsDir := dir("dataset")
 
-	// 1. Ingest.
-	st.stage("ingest " + inputsLabel(c.Inputs))
-	iopt := c.Ingest
-	iopt.Inputs, iopt.Output, iopt.Version = c.Inputs, dir("dataset"), c.Version
-	restoreLimit := SetIngestMemoryLimit()
-	sum, err := ingest.Run(ctx, iopt)
-	restoreLimit()
-	if err != nil {
-		var oe *ingest.OptionError
-		if errors.As(err, &oe) {
-			return nil, usagef("run: ingest: %v", oe.Err)
+	// 1. Ingest, or the dataset given.
+	var sum *ingest.Summary
+	if given != "" {
+		st.stage("dataset " + given + " (given as input: ingest skipped)")
+		if sum, err = givenDataset(given, out); err != nil {
+			return nil, err
 		}
-		return nil, fmt.Errorf("run: ingest: %w", err)
-	}
-	if c.Log != nil {
-		fmt.Fprint(c.Log, sum.String())
+		dsDir = given
+	} else {
+		st.stage("ingest " + inputsLabel(c.Inputs))
+		iopt := c.Ingest
+		iopt.Inputs, iopt.Output, iopt.Version = c.Inputs, dir("dataset"), c.Version
+		restoreLimit := SetIngestMemoryLimit()
+		sum, err = ingest.Run(ctx, iopt)
+		restoreLimit()
+		if err != nil {
+			var oe *ingest.OptionError
+			if errors.As(err, &oe) {
+				return nil, usagef("run: ingest: %v", oe.Err)
+			}
+			return nil, fmt.Errorf("run: ingest: %w", err)
+		}
+		if c.Log != nil {
+			fmt.Fprint(c.Log, sum.String())
+		}
 	}
 	// The dataset now holds the new corpus: the results and the report of
 	// an earlier run at OUT describe another one and must not survive a
@@ -173,12 +193,16 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 		}
 	}
 	// SPEC §7.1: the report says what was filtered and why.
-	if err := WriteBundle(&tables.Bundle{Tables: []tables.Table{IngestTable(sum)}}, dir("ingest"), "ingest"); err != nil {
+	it := IngestTable(sum)
+	if given != "" {
+		it.Notes = append(it.Notes, fmt.Sprintf("the dataset %s was run's input: ingest was skipped, and these counts are those of its manifest", given))
+	}
+	if err := WriteBundle(&tables.Bundle{Tables: []tables.Table{it}}, dir("ingest"), "ingest"); err != nil {
 		return nil, err
 	}
 
 	// The unit and the policy cycle follow the source's resolution (SPEC §3).
-	ds, err := dataset.Open(dir("dataset"))
+	ds, err := dataset.Open(dsDir)
 	if err != nil {
 		return nil, fmt.Errorf("run: %w", err)
 	}
@@ -197,10 +221,10 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 		}
 		return ctx.Err()
 	}); err != nil {
-		return nil, fmt.Errorf("run: reading %s: %w", dir("dataset"), err)
+		return nil, fmt.Errorf("run: reading %s: %w", dsDir, err)
 	}
 	if first == nil {
-		return nil, fmt.Errorf("run: the dataset %s has no pages (every page was filtered out: see the ingest summary above)", dir("dataset"))
+		return nil, fmt.Errorf("run: the dataset %s has no pages (every page was filtered out: see the ingest summary)", dsDir)
 	}
 	def := DefaultsOf(&c, first, len(groups) > 1)
 	// x_max, h and the samplers: replay's defaults (replay.DefaultsFor),
@@ -209,7 +233,7 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 
 	// 2. Replay.
 	st.stage("replay")
-	ropt := replay.Options{Dataset: dir("dataset"), Out: dir("replay"), Samplers: def.Samplers, Unit: def.Unit, H: def.Choice.H, XMax: def.Choice.XMax,
+	ropt := replay.Options{Dataset: dsDir, Out: dir("replay"), Samplers: def.Samplers, Unit: def.Unit, H: def.Choice.H, XMax: def.Choice.XMax,
 		Top: c.Top, Seed: c.Seed, Workers: c.Workers, Recover: true, Version: c.Version, Log: st.logf,
 		MaxVisits: c.MaxVisits, MaxPairs: c.MaxPairs}
 	ropt.RecoverOpt.K, ropt.RecoverOpt.Extra = recoverK, recoverExt
@@ -225,7 +249,7 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 	// 3. Analysis, with 4. localized rates (NHPP) and 5. staleness on the
 	// busiest pages, each written as a results directory of its own.
 	st.stage("analyze")
-	aopt := analysis.Options{Dataset: dir("dataset"), Replay: dir("replay"), Out: dir("analysis"), Unit: def.Unit, Top: c.Top,
+	aopt := analysis.Options{Dataset: dsDir, Replay: dir("replay"), Out: dir("analysis"), Unit: def.Unit, Top: c.Top,
 		XMax: def.Choice.XMax, Seed: c.Seed, Reps: c.Reps, MinUpdates: c.ScreenUpdates, Estimates: ReadEstimates}
 	aopt.Log = c.Log
 	aopt.Localized = analysis.LocalizedOptions{NHPP: true, Staleness: true, SelectMax: c.NHPPPages,

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/replay"
 )
@@ -156,4 +158,117 @@ func (d *RunDir) Close(ok bool) {
 	if d.created {
 		os.Remove(d.path) // only if empty
 	}
+}
+
+// DatasetInput returns the directory of the dataset when run's inputs are
+// one directory that holds a revisit dataset (its manifest.json, whose
+// "tool" is "revisit"), and "" when the inputs are files to ingest. Run
+// then skips ingest and reads that dataset where it is: it is neither
+// copied nor modified. A dataset among other inputs, or two datasets, are
+// refused (*UsageError).
+func DatasetInput(inputs []string) (string, error) {
+	var ds []string
+	for _, in := range inputs {
+		if st, err := os.Stat(in); err == nil && st.IsDir() && atomicdir.IsMarker(filepath.Join(in, dataset.ManifestFile)) {
+			ds = append(ds, in)
+		}
+	}
+	switch {
+	case len(ds) == 0:
+		return "", nil
+	case len(inputs) > 1:
+		return "", usagef("run: %s is a revisit dataset: give it as the only input (run then skips ingest), or give only files to ingest", ds[0])
+	}
+	return filepath.Clean(ds[0]), nil
+}
+
+// checkDatasetOutside refuses a dataset input that run could change by
+// writing out: out inside the dataset, or the dataset inside one of out's
+// stage directories (which run replaces). out/dataset itself is fine: run
+// then uses the dataset an earlier run ingested, and keeps it.
+func checkDatasetOutside(ds, out string) error {
+	a, err := filepath.Abs(ds)
+	if err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	o, err := filepath.Abs(out)
+	if err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	if a, err = evalExisting(a); err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	if o, err = evalExisting(o); err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	if within(o, a) {
+		return usagef("run: -o %s is inside the dataset %s given as input; run does not write into its input: choose another -o", out, ds)
+	}
+	if within(a, o) && a != filepath.Join(o, "dataset") {
+		return usagef("run: the dataset %s is inside -o %s, whose directories run replaces; give a dataset outside it (or %s)", ds, out, filepath.Join(out, "dataset"))
+	}
+	return nil
+}
+
+// within reports whether path p is dir or lies under it (both cleaned,
+// absolute).
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// evalExisting resolves the symbolic links of the longest existing prefix
+// of the absolute path p and joins the rest, so that paths not yet
+// created compare with those that exist.
+func evalExisting(p string) (string, error) {
+	var rest []string
+	for {
+		r, err := filepath.EvalSymlinks(p)
+		if err == nil {
+			return filepath.Join(append([]string{r}, rest...)...), nil
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			return "", err
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return filepath.Join(append([]string{p}, rest...)...), nil
+		}
+		rest = append([]string{filepath.Base(p)}, rest...)
+		p = parent
+	}
+}
+
+// givenDataset is run's first stage for a dataset input ds: the dataset
+// an earlier run ingested at out/dataset is removed (as ingest would
+// replace it) unless it is ds itself, and the ingest summary is that of
+// ds's manifest.
+func givenDataset(ds string, out *RunDir) (*ingest.Summary, error) {
+	r, err := dataset.Open(ds)
+	if err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	if !sameDir(ds, out.Sub("dataset")) {
+		if err := out.RemoveStage("dataset"); err != nil {
+			return nil, err
+		}
+	}
+	m := r.Manifest
+	sum := &ingest.Summary{Output: ds, Inputs: m.Inputs, Filters: m.Filters, Counts: m.Counts}
+	for _, in := range m.Inputs {
+		if in.Size > 0 {
+			sum.Bytes += in.Size
+		}
+	}
+	return sum, nil
+}
+
+// sameDir reports whether a and b are the same existing directory.
+func sameDir(a, b string) bool {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	return err == nil && os.SameFile(sa, sb)
 }

@@ -24,9 +24,11 @@ type finding struct {
 //   - analysis_corpus: how many pages and updates, over which span;
 //   - poisson_screen: how many pages pass the Poisson screen, and at which
 //     step the others drop out;
-//   - hurst_closest (else screen_closest): what the Hurst exponent H (DFA-1
-//     and local Whittle) says about long memory, by whether the 95 %
-//     intervals lie above, below or around 0.5 (Poisson's value);
+//   - hurst_screened (else, from older results, hurst_closest, else
+//     screen_closest): what the Hurst exponent H (DFA-1 and local
+//     Whittle) says about long memory over every screened page: its
+//     median and quartiles, and on how many pages the 95 % interval lies
+//     above or below 0.5 (Poisson's value);
 //   - tail_fits_aggregate (and tail_fits_top when it disagrees): which tail
 //     family fits best by AIC, its lead, and the exponential's ΔAIC;
 //   - recommendation (with method_evidence): the method for each scenario,
@@ -73,7 +75,9 @@ func findings(b *tables.Bundle) []finding {
 	if t := findTable(b, "poisson_screen"); t != nil {
 		add(t.ID, screenFinding(t))
 	}
-	if t := findTable(b, "hurst_closest"); t != nil && len(t.Rows) > 0 {
+	if t := findTable(b, "hurst_screened"); t != nil && len(t.Rows) > 0 {
+		add(t.ID, hurstScreenedFinding(t))
+	} else if t := findTable(b, "hurst_closest"); t != nil && len(t.Rows) > 0 {
 		add(t.ID, hurstFinding(hurstFromLong(t)))
 	} else if t := findTable(b, "screen_closest"); t != nil {
 		add(t.ID, hurstFinding(hurstFromWide(t)))
@@ -220,6 +224,64 @@ func screenFinding(t *tables.Table) string {
 		band, human.Comma(n[2]), human.Comma(n[3]), human.Comma(n[4]))
 }
 
+// hurstScreenedFinding reads hurst_screened (one row per estimator:
+// screened pages, pages with H, Q1, median, Q3, 95% above / below 0.5,
+// share above): the long-memory sentence over every screened page.
+func hurstScreenedFinding(t *tables.Table) string {
+	ei, si, ni := col(t, "estimator"), col(t, "screened pages"), col(t, "pages with H")
+	q1, mi, q3 := col(t, "Q1"), col(t, "median"), col(t, "Q3")
+	ai, bi, shi := col(t, "95% above 0.5"), col(t, "95% below 0.5"), col(t, "share above")
+	if ei < 0 || si < 0 || ni < 0 || mi < 0 || ai < 0 || bi < 0 {
+		return ""
+	}
+	screened, ok := cellInt(t.Rows[0], si)
+	if !ok || screened == 0 {
+		return ""
+	}
+	pages := human.Count(screened, "screened page", "screened pages")
+	if m := regexp.MustCompile(`≥ ([\d,]+) updates`).FindStringSubmatch(t.Title); m != nil {
+		pages = human.Count(screened, "page", "pages") + " with ≥ " + m[1] + " updates"
+	}
+	var parts []string
+	for _, r := range t.Rows {
+		n, _ := cellInt(r, ni)
+		above, _ := cellInt(r, ai)
+		below, _ := cellInt(r, bi)
+		med := cellFloat(r, mi)
+		if n == 0 || !finite(med) {
+			continue
+		}
+		share := float64(above) / float64(n)
+		if shi >= 0 && finite(cellFloat(r, shi)) {
+			share = cellFloat(r, shi)
+		}
+		q := ""
+		if finite(cellFloat(r, q1)) && finite(cellFloat(r, q3)) {
+			q = fmt.Sprintf(" (quartiles %s–%s)", hurst2(cellFloat(r, q1)), hurst2(cellFloat(r, q3)))
+		}
+		if len(parts) == 0 {
+			parts = append(parts, fmt.Sprintf("%s gives a Hurst exponent on %s of the %s: median H = %s%s, and its 95%% interval lies above 0.5, the value of a Poisson process, on %s of them (%s%%: long-range dependent intervals), below it on %s",
+				cellString(r, ei), human.Comma(n), pages, hurst2(med), q, human.Comma(above), sig2(100*share), human.Comma(below)))
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s on %s: median H = %s%s, above 0.5 on %s (%s%%), below on %s",
+			cellString(r, ei), human.Comma(n), hurst2(med), q, human.Comma(above), sig2(100*share), human.Comma(below)))
+	}
+	if len(parts) == 0 {
+		return fmt.Sprintf("Long memory, over every screened page: none of the %s has enough intervals for a Hurst exponent.", pages)
+	}
+	return "Long memory, over every screened page: " + strings.Join(parts, "; ") + "."
+}
+
+// hurst2 prints H with two decimals of the value as the table prints it
+// (0.8951 → "0.895" → 0.90, never 0.89 next to the table's 0.895).
+func hurst2(f float64) string {
+	if v, err := strconv.ParseFloat(strings.ReplaceAll(human.Float(f), ",", ""), 64); err == nil {
+		f = v
+	}
+	return strconv.FormatFloat(f, 'f', 2, 64)
+}
+
 // hurstEst is one page's H by one estimator, with its 95 % interval.
 type hurstEst struct {
 	h, lo, hi float64
@@ -299,14 +361,7 @@ func hurstFinding(pages []hurstPage) string {
 	if len(kept) == 0 {
 		return ""
 	}
-	// Two decimals of the value as the table prints it (0.8951 → "0.895" →
-	// 0.90, never 0.89 next to the table's 0.895).
-	h2 := func(f float64) string {
-		if v, err := strconv.ParseFloat(strings.ReplaceAll(human.Float(f), ",", ""), 64); err == nil {
-			f = v
-		}
-		return strconv.FormatFloat(f, 'f', 2, 64)
-	}
+	h2 := hurst2
 	if len(pages) == 1 {
 		p := kept[0]
 		var parts []string

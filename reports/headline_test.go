@@ -299,3 +299,36 @@ func TestHeadlineHurstWithoutPageID(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// The long-memory sentence rests on every screened page when the
+// analysis wrote hurst_screened (it then wins over hurst_closest):
+// counts with separators, H with two decimals, the share above 0.5 with
+// two significant digits (272/340 = 0.8 → 80 %, 289/341 → 85 %).
+func TestHeadlineHurstScreened(t *testing.T) {
+	cols := []tables.Column{{Name: "estimator", Kind: tables.String}, {Name: "screened pages", Kind: tables.Int}, {Name: "pages with H", Kind: tables.Int},
+		{Name: "Q1", Kind: tables.Float}, {Name: "median", Kind: tables.Float}, {Name: "Q3", Kind: tables.Float},
+		{Name: "95% above 0.5", Kind: tables.Int}, {Name: "share above", Kind: tables.Percent}, {Name: "95% contains 0.5", Kind: tables.Int}, {Name: "95% below 0.5", Kind: tables.Int}}
+	b := findingsBundle()
+	b.Tables = append(b.Tables, tables.Table{ID: "hurst_screened", Title: "Hurst exponent over every screened page (≥ 100 updates)", Columns: cols, Rows: [][]any{
+		{"DFA-1", int64(1352), int64(1340), 0.6213, 0.7051, 0.8049, int64(1072), 1072.0 / 1340, int64(265), int64(3)},
+		{"local Whittle", int64(1352), int64(341), 0.66, 0.7549, 0.84, int64(289), 289.0 / 341, int64(51), int64(1)},
+	}})
+	want := "Long memory, over every screened page: DFA-1 gives a Hurst exponent on 1,340 of the 1,352 pages with ≥ 100 updates: median H = 0.71 (quartiles 0.62–0.80), and its 95% interval lies above 0.5, the value of a Poisson process, on 1,072 of them (80%: long-range dependent intervals), below it on 3; local Whittle on 341: median H = 0.75 (quartiles 0.66–0.84), above 0.5 on 289 (85%), below on 1."
+	got := Headline(b)
+	if len(got) < 3 || got[2] != want {
+		t.Fatalf("sentence 3:\n got %q\nwant %q", got[2], want)
+	}
+	for _, s := range got {
+		if strings.HasPrefix(s, "Long memory: on") {
+			t.Errorf("the closest page's sentence is still said: %q", s)
+		}
+	}
+	// No page long enough for H: said, without numbers invented.
+	b.Tables[len(b.Tables)-1].Rows = [][]any{
+		{"DFA-1", int64(40), int64(0), math.NaN(), math.NaN(), math.NaN(), int64(0), math.NaN(), int64(0), int64(0)},
+		{"local Whittle", int64(40), int64(0), math.NaN(), math.NaN(), math.NaN(), int64(0), math.NaN(), int64(0), int64(0)},
+	}
+	if got := Headline(b)[2]; got != "Long memory, over every screened page: none of the 40 pages with ≥ 100 updates has enough intervals for a Hurst exponent." {
+		t.Errorf("no H: %q", got)
+	}
+}

@@ -39,7 +39,10 @@ computes the statistics defined in docs/methods.md:
                  the null law is simulated once per sample size and shared),
                  the ACF ρ(1…--max-lag) with its power-law fit (H = 1 − γ/2),
                  Ljung–Box, and Hurst by R/S, aggregated variance, DFA, GPH and
-                 local Whittle (the report relies on DFA and local Whittle)
+                 local Whittle (the report relies on DFA and local Whittle);
+                 every screened page's KS, ρ(1), Ljung–Box, DFA and local
+                 Whittle H with 95% intervals go to page_stats, and their H
+                 is summarised (median, quartiles, share above 0.5)
   tail fits      exponential, Pareto (Lomax), Weibull, lognormal by maximum
                  likelihood, with KS and AIC, for the top page and the aggregate
                  of all intervals (every interval of every page counts once)

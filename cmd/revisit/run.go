@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/ingest"
@@ -32,7 +33,7 @@ func newRunCmd(g *globals) *cobra.Command {
 	rf := runFlags{cfg: pipeline.DefaultConfig()}
 	c := &rf.cfg
 	cmd := &cobra.Command{
-		Use:   "run INPUT... -o OUT",
+		Use:   "run INPUT... -o OUT   (or: run DATASET -o OUT)",
 		Short: "Ingest → replay → analyze → report in one go, with sensible defaults",
 		Long: `run does the whole job on edit histories (Wikipedia dumps, Yelp files, update
 logs — anything 'revisit ingest' reads, with the same filters and the same
@@ -46,6 +47,13 @@ logs — anything 'revisit ingest' reads, with the same filters and the same
   policies/   download policies under a budget (when the corpus has at
               least 20 pages and at most --policy-max-updates updates)
   report/     the report: open report/index.html (revisit report)
+
+INPUT may instead be one dataset directory that 'revisit ingest' (or an
+earlier run, OUT/dataset) wrote, recognised by its manifest.json: ingest is
+then skipped and the dataset is read where it is, never copied or
+modified; no dataset/ is written under OUT (an earlier run's is removed,
+unless it is the input), and the report's ingest counts are those of the
+dataset's manifest. Ingest options do not apply to it and are refused.
 
 Defaults follow each page's timescale, as in 'revisit replay' and
 'revisit analyze': the top --top pages are replayed with two crawlers at ` + fmt.Sprint(replay.VisitsPerMean) + ` visits per mean interval E[U]
@@ -66,7 +74,8 @@ to the report.`,
   revisit run yelp_academic_dataset_review.json -o yelp-out --top 20
   revisit run file_commits.csv.gz --id path --time commit_time_utc -o git-out
   revisit run dump.xml.bz2 -o out --rate 0.5 --seed 7 --include sim-out
-  revisit run large.xml.lzma -o anarchism --sampler const:0.25 --sampler exp:4`,
+  revisit run large.xml.lzma -o anarchism --sampler const:0.25 --sampler exp:4
+  revisit ingest dump.xml.bz2 -o ds && revisit run ds -o out --top 50`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -83,6 +92,13 @@ to the report.`,
 			}
 			if c.ScreenUpdates < 1 || c.Reps < 1 {
 				return usagef("run: --screen-updates and --reps must be at least 1")
+			}
+			if ds, err := pipeline.DatasetInput(args); err != nil {
+				return usageError{err}
+			} else if ds != "" {
+				if name := changedIngestFlag(cmd); name != "" {
+					return usagef("run: --%s is an ingest option, but %s is a dataset (ingest is skipped): ingest again with 'revisit ingest --%s …' instead", name, ds, name)
+				}
 			}
 			iopt, err := rf.ingest.options(cmd)
 			if err != nil {
@@ -145,6 +161,20 @@ to the report.`,
 	// both commands: anything 'revisit ingest' reads 'revisit run' reads too.
 	addIngestFlags(f, &rf.ingest, pipeline.DefaultMinUpdates)
 	return cmd
+}
+
+// changedIngestFlag is the first ingest flag (addIngestFlags) given on
+// cmd's command line, or "".
+func changedIngestFlag(cmd *cobra.Command) string {
+	fs := pflag.NewFlagSet("ingest", pflag.ContinueOnError)
+	addIngestFlags(fs, &ingestFlags{}, pipeline.DefaultMinUpdates)
+	name := ""
+	fs.VisitAll(func(f *pflag.Flag) {
+		if name == "" && cmd.Flags().Changed(f.Name) {
+			name = f.Name
+		}
+	})
+	return name
 }
 
 // runPipeline runs c with the ingest options iopt (pipeline.Run) and

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# readme-numbers.sh BIN REAL_DATA_DIR
+#
+# Computes every result README.md and docs/methods.md quote (each marked
+# there with <!-- num:KEY --> right after the number) by running the
+# revisit binary BIN on the real data, and prints one "KEY VALUE" line
+# each, VALUE in the unit and scale the text quotes (percentages as
+# percent). TestReadmeNumbers (readme_numbers_test.go) runs it and checks
+# each marked number against it, so the quoted numbers cannot go stale.
+# Measured timings of benchmarks are not here: bench/ scripts give them.
+set -euo pipefail
+bin=$1
+real=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+anarchism=$real/wikipedia/maribelacosta__wikiwho/large.xml.lzma
+
+# csv_field FILE MATCH COLUMN: column COLUMN (1-based) of the first line of
+# FILE that starts with MATCH.
+csv_field() { awk -F, -v m="$2" -v c="$3" 'index($0, m) == 1 { print $c; exit }' "$1"; }
+pct() { awk -v v="$1" 'BEGIN { printf "%.10g\n", 100 * v }'; }
+
+# 1. revisit run on Anarchism with run's defaults (samplers exp:20x and
+# const:0.05x, x_max per page = the 0.99 quantile of its G_U).
+"$bin" -q run "$anarchism" -o "$tmp/run" >/dev/null
+me=$tmp/run/analysis/csv/method_errors.csv
+# method_errors: sampler,kind,method,pages,mean WMRD,median WMRD,mean KS,…
+echo "anarchism-m3-wmrd $(pct "$(csv_field "$me" const:0.05x,G,M3, 5)")"
+echo "anarchism-m4-wmrd $(pct "$(csv_field "$me" const:0.05x,G,M4, 5)")"
+echo "anarchism-m3-ks $(pct "$(csv_field "$me" const:0.05x,G,M3, 7)")"
+echo "anarchism-m4-ks $(pct "$(csv_field "$me" const:0.05x,G,M4, 7)")"
+# top_pages: rank,page_id,title,updates,E[U] (h),v,T (years); Δ = E[U]/20.
+top=$tmp/run/analysis/csv/top_pages.csv
+echo "anarchism-const-delta-h $(awk -v e="$(csv_field "$top" 1, 5)" 'BEGIN { printf "%.10g\n", e / 20 }')"
+
+# 2. The first interval U_1 and its share of the lifetime T (page_stats,
+# and the first two update times of the dataset run ingested).
+ps=$tmp/run/analysis/page_stats.csv
+lifetime=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "lifetime_h") c = i } NR == 2 { print $c }' "$ps")
+first=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "first") c = i } NR == 2 { print $c }' "$ps")
+# U_1 from the revision timestamps of the same file (SOURCES.md's golden list).
+read -r t1 t2 < <(awk -F, '$1 == "maribelacosta__wikiwho/large.xml.lzma" { t[n++] = $6 } n == 2 { print t[0], t[1]; exit }' "$real/wikipedia/_derived/revision_timestamps.csv")
+if [ "$(date -u -d "$t1" +%Y-%m-%dT%H:%M:%SZ)" != "$first" ]; then
+	echo "readme-numbers: first update $first of the run is not the first revision $t1" >&2
+	exit 1
+fi
+u1=$(( $(date -u -d "$t2" +%s) - $(date -u -d "$t1" +%s) ))
+echo "anarchism-u1-h $(awk -v s="$u1" 'BEGIN { printf "%.10g\n", s / 3600 }')"
+echo "anarchism-u1-share $(awk -v s="$u1" -v t="$lifetime" 'BEGIN { printf "%.10g\n", 100 * s / 3600 / t }')"
+
+# 3. ingest --drop-reverts on Anarchism: revisions read, reverts, reverted.
+"$bin" -q ingest --drop-reverts -o "$tmp/reverts" "$anarchism" >/dev/null 2>&1
+m=$tmp/reverts/manifest.json
+count() { grep -o "\"$1\": *[0-9]*" "$m" | grep -o '[0-9]*$'; }
+echo "anarchism-revisions $(count revisions_read)"
+echo "anarchism-reverts $(count revisions_identity_revert)"
+echo "anarchism-reverted $(count revisions_identity_reverted)"
