@@ -1,0 +1,48 @@
+package visits
+
+// CDXJ lines (SURT timestamp {json}) and the Common Crawl index server's
+// JSON lines (cc-json), read by the same code.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// cdxjLine reads one CDXJ line (SURT timestamp {json}) or one line of
+// the Common Crawl index server's output=json (urlkey and timestamp
+// inside the JSON).
+func (r *reader) cdxjLine(line []byte, st *lineState) (string, error) {
+	s := strings.TrimSpace(string(line))
+	var key, ts, js string
+	if strings.HasPrefix(s, "{") { // the index server's output=json: urlkey and timestamp inside
+		js = s
+	} else {
+		var ok1, ok2 bool
+		key, s, ok1 = strings.Cut(s, " ")
+		ts, js, ok2 = strings.Cut(strings.TrimLeft(s, " "), " ")
+		if !ok1 || !ok2 {
+			return "fields", errors.New("want SURT timestamp {json}")
+		}
+	}
+	var v struct {
+		URLKey    string          `json:"urlkey"`
+		Timestamp json.RawMessage `json:"timestamp"`
+		URL       string          `json:"url"`
+		Mime      string          `json:"mime"`
+		Digest    string          `json:"digest"`
+		Status    json.RawMessage `json:"status"`
+	}
+	if err := json.Unmarshal([]byte(js), &v); err != nil {
+		return "json", fmt.Errorf("%s: %v", st.format, err)
+	}
+	if key == "" {
+		key, ts = v.URLKey, strings.Trim(string(v.Timestamp), `"`)
+		if key == "" || ts == "" {
+			return "fields", errors.New("JSON capture without urlkey or timestamp")
+		}
+	}
+	stat := strings.Trim(string(v.Status), `"`)
+	return r.capture(key, ts, stat, v.Digest, v.Mime, v.URL)
+}
