@@ -32,6 +32,23 @@ const EstimateMetaFile = "estimate.json"
 // verdict is "not Poisson" (docs/methods.md#poisson-verdict).
 const PoissonVerdictKS = 0.1
 
+// DefaultMinChanges is K, the fewest detected changes on which a URL
+// gets a Poisson verdict (EstimateOptions.MinChanges): below it the
+// verdict is "undecided (n changes, need K)". An estimate of G_U from n
+// update cycles is off by about c(α)/√n in KS distance by chance alone,
+// c(0.05) = √(ln(2/0.05)/2) ≈ 1.358 the asymptotic one-sample KS critical
+// value at level 5 %; to tell a distance of PoissonVerdictKS from 0 needs
+// c(0.05)/√n ≤ PoissonVerdictKS, n ≥ ⌈(1.358/0.1)²⌉ = 185
+// (docs/methods.md#poisson-verdict).
+const DefaultMinChanges = 185
+
+// Verdicts of a URL (EstimateMeta.Verdicts' keys).
+const (
+	VerdictPoisson    = "Poisson"
+	VerdictNotPoisson = "not Poisson"
+	VerdictUndecided  = "undecided"
+)
+
 // SkipNoMethod counts the URLs none of whose selected methods their
 // observations allow (estimate.json's skipped).
 const SkipNoMethod = "no_applicable_method"
@@ -57,6 +74,9 @@ type EstimateOptions struct {
 	Recover    bool
 	RecoverOpt estimator.RecoverOptions
 	Top        int // URLs in the tables and figures (0: 10)
+	// MinChanges is K, the fewest changes seen on which a URL gets a
+	// Poisson verdict (0: DefaultMinChanges; at least 1).
+	MinChanges int
 	Version    string
 	Log        func(format string, a ...any)
 
@@ -80,6 +100,18 @@ type URLSummary struct {
 	MedianAge  float64 `json:"median_age"`       // smallest x with Ĝ_U(x) ≥ 1/2 (NaN beyond x_max)
 	KS         float64 `json:"ks"`               // between the reference and the exponential of Rate
 	Verdict    string  `json:"verdict"`
+	// VerdictNote says why a URL is undecided: "3 changes, need 185"
+	// (fewer than MinChanges changes seen), "no estimate" (G_U or λ̂
+	// undefined).
+	VerdictNote string `json:"verdict_note,omitempty"`
+}
+
+// VerdictText is the verdict with its note: "undecided (3 changes, need 185)".
+func (s *URLSummary) VerdictText() string {
+	if s.VerdictNote == "" {
+		return s.Verdict
+	}
+	return s.Verdict + " (" + s.VerdictNote + ")"
 }
 
 // EstimateMeta is estimate.json.
@@ -103,8 +135,12 @@ type EstimateMeta struct {
 	Bad       int64               `json:"bad"`
 	Verdicts  map[string]int      `json:"verdicts"`
 	Threshold float64             `json:"verdict_ks_threshold"`
-	ElapsedS  float64             `json:"elapsed_s"`
-	Shard     string              `json:"shard,omitempty"` // "i/N" in the output of one shard (Shard)
+	// MinChanges is K: URLs with fewer changes seen are undecided, and
+	// FewChanges counts them (of Verdicts["undecided"]).
+	MinChanges int     `json:"min_changes"`
+	FewChanges int     `json:"undecided_few_changes"`
+	ElapsedS   float64 `json:"elapsed_s"`
+	Shard      string  `json:"shard,omitempty"` // "i/N" in the output of one shard (Shard)
 }
 
 type topURL struct {
@@ -152,6 +188,13 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 			return nil, &OptionError{err}
 		}
 	}
+	minChanges := opt.MinChanges
+	switch {
+	case minChanges == 0:
+		minChanges = DefaultMinChanges
+	case minChanges < 0:
+		return nil, &OptionError{fmt.Errorf("--min-changes must be ≥ 1, got %d", minChanges)}
+	}
 	if opt.Out == "" {
 		return nil, &OptionError{errors.New("no output directory (-o)")}
 	}
@@ -172,7 +215,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	}()
 	meta := &EstimateMeta{Tool: "revisit", Version: opt.Version, Unit: unit, UnitName: transform.UnitName(unit),
 		H: opt.H, XMax: opt.XMax, ConstTol: opt.ConstTol, Methods: methods, Skipped: map[string]int64{},
-		Verdicts: map[string]int{}, Threshold: PoissonVerdictKS}
+		Verdicts: map[string]int{}, Threshold: PoissonVerdictKS, MinChanges: minChanges}
 	switch {
 	case meta.ConstTol == 0:
 		meta.ConstTol = estimator.DefaultConstTolerance
@@ -225,8 +268,11 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		if info.Constant {
 			meta.Constant++
 		}
-		s := summarize(o, id, info, est)
+		s := summarize(o, id, info, est, minChanges)
 		meta.Verdicts[s.Verdict]++
+		if s.Detections < minChanges {
+			meta.FewChanges++
+		}
 		sums = append(sums, s)
 		sh.add(seq, s, len(est))
 		tops = keepTop(tops, topURL{s, est, seq}, top)
@@ -297,10 +343,11 @@ func findRow(est []estimator.Estimate, method, kind string) *estimator.Estimate 
 // distance, on the URL's grid, between the reference estimate of G_U and
 // the exponential 1 − e^{−λ̂x} of the poisson-mle rate; "Poisson" when
 // it is at most PoissonVerdictKS, "not Poisson" above, "undecided" when
-// either is undefined.
-func summarize(o *visits.Observed, id int64, info estimator.ObservedInfo, est []estimator.Estimate) URLSummary {
+// either is undefined or fewer than minChanges changes were seen (the
+// KS distance is still given).
+func summarize(o *visits.Observed, id int64, info estimator.ObservedInfo, est []estimator.Estimate, minChanges int) URLSummary {
 	s := URLSummary{URL: o.ID, PageID: id, Visits: info.Visits, Detections: info.Detections, Delays: "irregular",
-		Span: info.Span, Rate: math.NaN(), MedianAge: math.NaN(), KS: math.NaN(), Verdict: "undecided"}
+		Span: info.Span, Rate: math.NaN(), MedianAge: math.NaN(), KS: math.NaN(), Verdict: VerdictUndecided}
 	if info.Constant {
 		s.Delays, s.Delta = "constant", info.Delta
 	}
@@ -322,11 +369,14 @@ func summarize(o *visits.Observed, id int64, info estimator.ObservedInfo, est []
 		}
 	}
 	switch {
+	case s.Detections < minChanges:
+		s.VerdictNote = fmt.Sprintf("%s, need %d", human.Count(int64(s.Detections), "change", "changes"), minChanges)
 	case math.IsNaN(s.KS):
+		s.VerdictNote = "no estimate"
 	case s.KS <= PoissonVerdictKS:
-		s.Verdict = "Poisson"
+		s.Verdict = VerdictPoisson
 	default:
-		s.Verdict = "not Poisson"
+		s.Verdict = VerdictNotPoisson
 	}
 	return s
 }
@@ -361,15 +411,19 @@ func estimateBundle(m *EstimateMeta, sums []URLSummary, tops []topURL) *tables.B
 			d = s.Delta
 		}
 		t.Rows = append(t.Rows, []any{s.URL, tables.I(s.Visits), tables.I(s.Detections), s.Delays, tables.F(d), tables.F(s.Span),
-			tables.F(s.Rate), s.Reference, tables.F(s.MedianAge), tables.F(s.KS), s.Verdict})
+			tables.F(s.Rate), s.Reference, tables.F(s.MedianAge), tables.F(s.KS), s.VerdictText()})
 	}
 	b.Tables = append(b.Tables, t)
 	v := tables.Table{ID: "estimate_verdict", Title: "Poisson verdict over the observed URLs", Source: src, Section: tables.SectionScreen, Order: 10,
-		Notes:   []string{fmt.Sprintf("A URL is Poisson when the KS distance between its estimated G_U and the exponential of its poisson-mle rate is at most %.2g; undecided when either is undefined (e.g. every visit saw a change).", PoissonVerdictKS)},
+		Notes: []string{fmt.Sprintf("A URL is Poisson when the KS distance between its estimated G_U and the exponential of its poisson-mle rate is at most %.2g; "+
+			"undecided when it saw fewer than %d changes (--min-changes: below that a KS distance of %.2g cannot be told from 0 at the 5%% level, docs/methods.md#poisson-verdict) or either is undefined (e.g. every visit saw a change).",
+			PoissonVerdictKS, m.MinChanges, PoissonVerdictKS)},
 		Columns: []tables.Column{{Name: "verdict", Kind: tables.String}, {Name: "URLs", Kind: tables.Int}, {Name: "share", Kind: tables.Percent}}}
-	for _, k := range []string{"Poisson", "not Poisson", "undecided"} {
-		v.Rows = append(v.Rows, []any{k, tables.I(m.Verdicts[k]), tables.F(float64(m.Verdicts[k]) / float64(max(m.Estimated, 1)))})
+	share := func(n int) any { return tables.F(float64(n) / float64(max(m.Estimated, 1))) }
+	for _, k := range []string{VerdictPoisson, VerdictNotPoisson, VerdictUndecided} {
+		v.Rows = append(v.Rows, []any{k, tables.I(m.Verdicts[k]), share(m.Verdicts[k])})
 	}
+	v.Rows = append(v.Rows, []any{fmt.Sprintf("of which fewer than %d changes", m.MinChanges), tables.I(m.FewChanges), share(m.FewChanges)})
 	b.Tables = append(b.Tables, v)
 	for i, tu := range tops[:min(3, len(tops))] {
 		for _, kind := range []string{estimator.KindG, estimator.KindF} {

@@ -90,11 +90,12 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 
 	meta := *m0
 	meta.Shard = ""
-	meta.Estimated, meta.Constant, meta.ElapsedS = 0, 0, 0
+	meta.Estimated, meta.Constant, meta.ElapsedS, meta.FewChanges = 0, 0, 0, 0
 	meta.Skipped, meta.Verdicts = map[string]int64{}, map[string]int{}
 	for k, mk := range metas {
 		meta.Estimated += mk.Estimated
 		meta.Constant += mk.Constant
+		meta.FewChanges += mk.FewChanges
 		meta.ElapsedS += mk.ElapsedS
 		for v, c := range mk.Verdicts {
 			meta.Verdicts[v] += c
@@ -198,7 +199,7 @@ func sameEstimate(a *EstimateMeta, ai *EstimateShardInfo, b *EstimateMeta, bi *E
 	}{
 		{"version", a.Version, b.Version}, {"unit", a.Unit, b.Unit}, {"h", a.H, b.H}, {"x_max", a.XMax, b.XMax},
 		{"const_tolerance_s", a.ConstTol, b.ConstTol}, {"methods", a.Methods, b.Methods},
-		{"verdict_ks_threshold", a.Threshold, b.Threshold}, {"captures", a.Captures, b.Captures}, {"urls", a.URLs, b.URLs},
+		{"verdict_ks_threshold", a.Threshold, b.Threshold}, {"min_changes", a.MinChanges, b.MinChanges}, {"captures", a.Captures, b.Captures}, {"urls", a.URLs, b.URLs},
 		{"bad lines", a.Bad, b.Bad}, {"URLs read", ai.Read, bi.Read}, {"options", ai.Options, bi.Options},
 		{"captures skipped", ai.ReadSkipped, bi.ReadSkipped},
 	} {

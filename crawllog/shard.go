@@ -68,12 +68,13 @@ type ShardURL struct {
 	MedianAge  exactFloat `json:"median_age"`
 	KS         exactFloat `json:"ks"`
 	Verdict    string     `json:"verdict"`
+	Note       string     `json:"verdict_note,omitempty"`
 }
 
 func (u *ShardURL) summary() URLSummary {
 	return URLSummary{URL: u.URL, PageID: u.PageID, Visits: u.Visits, Detections: u.Detections, Delays: u.Delays,
 		Delta: float64(u.Delta), Span: float64(u.Span), Rate: float64(u.Rate), Reference: u.Reference,
-		MedianAge: float64(u.MedianAge), KS: float64(u.KS), Verdict: u.Verdict}
+		MedianAge: float64(u.MedianAge), KS: float64(u.KS), Verdict: u.Verdict, VerdictNote: u.Note}
 }
 
 // estimateShard records what a shard of EstimateLogs estimated; nil when
@@ -97,7 +98,7 @@ func (sh *estimateShard) add(seq int64, s URLSummary, rows int) {
 	}
 	sh.info.URLs = append(sh.info.URLs, ShardURL{Seq: seq, Rows: rows, URL: s.URL, PageID: s.PageID, Visits: s.Visits,
 		Detections: s.Detections, Delays: s.Delays, Delta: exactFloat(s.Delta), Span: exactFloat(s.Span), Rate: exactFloat(s.Rate),
-		Reference: s.Reference, MedianAge: exactFloat(s.MedianAge), KS: exactFloat(s.KS), Verdict: s.Verdict})
+		Reference: s.Reference, MedianAge: exactFloat(s.MedianAge), KS: exactFloat(s.KS), Verdict: s.Verdict, Note: s.VerdictNote})
 }
 
 // done records the URLs read and the skips, estimate's and the reader's.
