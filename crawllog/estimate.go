@@ -143,10 +143,15 @@ type EstimateMeta struct {
 	Shard      string  `json:"shard,omitempty"` // "i/N" in the output of one shard (Shard)
 }
 
+// drawnURLs is the number of URLs whose G_U and F_U are drawn.
+const drawnURLs = 3
+
+// topURL is a URL drawn in the figures: the most visits, the earliest
+// read among equals.
 type topURL struct {
 	sum URLSummary
-	est []estimator.Estimate
-	seq int64 // place among the URLs read (MergeEstimates)
+	est []estimator.Estimate // the drawn rows, projected (estimator.Monotone)
+	seq int64                // place among the URLs read (MergeEstimates)
 }
 
 // EstimateLogs reads visit logs, estimates every URL with every applicable
@@ -226,7 +231,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		Unit: unit, ConstTol: opt.ConstTol}
 	var (
 		sums  []URLSummary
-		tops  []topURL
+		drawn []topURL
 		last  = time.Now()
 		count int
 		sh    = newEstimateShard(opt, top) // nil unless sharded
@@ -268,20 +273,23 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		if info.Constant {
 			meta.Constant++
 		}
-		s := summarize(o, id, info, est, minChanges)
+		// verdicts and figures on the estimates projected onto distribution
+		// functions; estimates.parquet keeps the raw rows
+		proj := estimator.Monotone(est, opt.RecoverOpt)
+		s := summarize(o, id, info, proj, minChanges)
 		meta.Verdicts[s.Verdict]++
 		if s.Detections < minChanges {
 			meta.FewChanges++
 		}
 		sums = append(sums, s)
 		sh.add(seq, s, len(est))
-		tops = keepTop(tops, topURL{s, est, seq}, top)
+		drawn = keepDrawn(drawn, topURL{s, drawRows(s, proj), seq})
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	sh.done(count, meta.Skipped, stats.Skipped)
+	sh.done(count, meta.Skipped, stats.Skipped, drawn)
 	meta.Inputs, meta.Captures, meta.URLs, meta.Bad = stats.Inputs, stats.Captures, stats.URLs, stats.Bad
 	for k, v := range stats.Skipped {
 		meta.Skipped[k] += v
@@ -295,8 +303,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	}
 	written = true
 	meta.Rows = w.Rows()
-	sort.SliceStable(tops, func(i, j int) bool { return tops[i].sum.Visits > tops[j].sum.Visits })
-	b := estimateBundle(meta, sums, tops)
+	b := estimateBundle(meta, sums, top, drawn)
 	if err := b.Write(out.Path()); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}
@@ -382,7 +389,7 @@ func summarize(o *visits.Observed, id int64, info estimator.ObservedInfo, est []
 }
 
 // estimateBundle is the tables and figures of an estimate output.
-func estimateBundle(m *EstimateMeta, sums []URLSummary, tops []topURL) *tables.Bundle {
+func estimateBundle(m *EstimateMeta, sums []URLSummary, top int, drawn []topURL) *tables.Bundle {
 	u := m.UnitName
 	var names []string
 	for _, in := range m.Inputs {
@@ -393,7 +400,7 @@ func estimateBundle(m *EstimateMeta, sums []URLSummary, tops []topURL) *tables.B
 	var b tables.Bundle
 	// the top URLs by visits
 	sort.SliceStable(sums, func(i, j int) bool { return sums[i].Visits > sums[j].Visits })
-	n := min(len(sums), max(len(tops), 1))
+	n := min(len(sums), top)
 	t := tables.Table{ID: "estimate_urls", Title: fmt.Sprintf("Observed URLs: the %d with the most visits", n), Source: src, Section: tables.SectionTopPages, Order: 1,
 		Notes: []string{
 			"No ground truth: what the crawler saw. G_U is estimated by M2 with Last-Modified, M4 for constant delays, M6 otherwise (docs/methods.md#observed).",
@@ -425,14 +432,16 @@ func estimateBundle(m *EstimateMeta, sums []URLSummary, tops []topURL) *tables.B
 	}
 	v.Rows = append(v.Rows, []any{fmt.Sprintf("of which fewer than %d changes", m.MinChanges), tables.I(m.FewChanges), share(m.FewChanges)})
 	b.Tables = append(b.Tables, v)
-	for i, tu := range tops[:min(3, len(tops))] {
+	for i, tu := range drawn {
 		for _, kind := range []string{estimator.KindG, estimator.KindF} {
 			f := tables.Figure{ID: fmt.Sprintf("estimate_%s_%d", kind, i+1), Section: tables.SectionEstimates, Order: 10 + 2*i, Source: src,
 				XLabel: fmt.Sprintf("x (%s)", u), YLabel: kind + "_U(x)"}
 			if kind == estimator.KindG {
 				f.Title = fmt.Sprintf("Estimated G_U of %s (%d visits)", tu.sum.URL, tu.sum.Visits)
+				f.Caption = "Shown: each estimate's monotone projection onto a distribution function (least-squares non-decreasing fit, M6 weighted by its pairs per bin, clipped to [0, 1]; docs/methods.md#monotone); estimates.parquet holds the raw values."
 			} else {
 				f.Title = fmt.Sprintf("Recovered F_U of %s (%d visits)", tu.sum.URL, tu.sum.Visits)
+				f.Caption = "Shown: F_U recovered from the monotone projection of the estimated G_U, then projected itself (docs/methods.md#monotone); estimates.parquet holds F_U recovered from the raw G_U."
 			}
 			for _, meth := range []string{tu.sum.Reference, estimator.MethodGM4, estimator.MethodPoissonMLE} {
 				r := findRow(tu.est, meth, kind)
@@ -451,6 +460,36 @@ func estimateBundle(m *EstimateMeta, sums []URLSummary, tops []topURL) *tables.B
 		}
 	}
 	return &b
+}
+
+// drawRows are the rows of a URL's figures: G_U and F_U of its
+// reference method, G-M4 and poisson-mle.
+func drawRows(s URLSummary, est []estimator.Estimate) []estimator.Estimate {
+	var rows []estimator.Estimate
+	for _, meth := range []string{s.Reference, estimator.MethodGM4, estimator.MethodPoissonMLE} {
+		for _, kind := range []string{estimator.KindG, estimator.KindF} {
+			if r := findRow(est, meth, kind); r != nil {
+				rows = append(rows, *r)
+			}
+		}
+	}
+	return rows
+}
+
+// keepDrawn adds t, read after every URL of drawn, to the URLs drawn:
+// at most drawnURLs, the most visits first, the earliest read among
+// equals. The order is total, so the URLs drawn among all are among those
+// drawn in their shards, which record their rows (MergeEstimates).
+func keepDrawn(drawn []topURL, t topURL) []topURL {
+	i := len(drawn)
+	for i > 0 && drawn[i-1].sum.Visits < t.sum.Visits {
+		i--
+	}
+	if i >= drawnURLs {
+		return drawn
+	}
+	drawn = slices.Insert(drawn, i, t)
+	return drawn[:min(len(drawn), drawnURLs)]
 }
 
 func perURL(v float64) string {

@@ -9,7 +9,6 @@ import (
 	"github.com/revisit-dev/revisit/internal/shardmerge"
 	"reflect"
 	"slices"
-	"sort"
 	"time"
 )
 
@@ -36,8 +35,7 @@ type MergeError = shardmerge.Error
 // Shards of different splits, a missing or repeated shard, and shards
 // made from different inputs or options are a *MergeError.
 //
-// Memory: every URL's report line (as EstimateLogs holds them) and the
-// rows of the three URLs drawn in the figures.
+// Memory: every URL's report line (as EstimateLogs holds them).
 func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMeta, error) {
 	start := time.Now()
 	if len(dirs) == 0 {
@@ -114,18 +112,26 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 		return nil, noURLError(len(meta.Inputs), &meta)
 	}
 
-	// The top URLs as EstimateLogs picks them, in the order read; the rows
-	// of those drawn (the first 3 by visits) are collected below.
+	// The URLs drawn as EstimateLogs picks them, with the rows their
+	// shards recorded (estimates.parquet holds the raw rows only).
 	sums := make([]URLSummary, len(all))
-	var tops []topURL
+	var drawn []topURL
 	for i, r := range all {
 		sums[i] = r.url.summary()
-		tops = keepTop(tops, topURL{sum: sums[i], seq: r.url.Seq}, i0.Options.Top)
+		drawn = keepDrawn(drawn, topURL{sum: sums[i], seq: r.url.Seq})
 	}
-	sort.SliceStable(tops, func(i, j int) bool { return tops[i].sum.Visits > tops[j].sum.Visits })
-	drawn := map[int64]int{} // seq → index in tops
-	for i := range tops[:min(3, len(tops))] {
-		drawn[tops[i].seq] = i
+	for i := range drawn {
+		found := false
+		for _, info := range infos {
+			for k := range info.Drawn {
+				if d := &info.Drawn[k]; d.Seq == drawn[i].seq {
+					drawn[i].est, found = d.estimates(), true
+				}
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("merge: no shard's %s has the curves of %s, drawn in the figures", EstimateShardFile, drawn[i].sum.URL)
+		}
 	}
 
 	mo, err := shardmerge.Open(out, EstimateMetaFile, "estimate output", dirs) // atomicdir.Create cleans out
@@ -140,7 +146,6 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 				return err
 			}
 			s := streams[r.shard]
-			t, draw := drawn[r.url.Seq]
 			for range r.url.Rows {
 				e, ok, err := s.Peek()
 				if err != nil {
@@ -152,9 +157,6 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 				s.Next()
 				if err := w.Write(e); err != nil {
 					return fmt.Errorf("estimate output %s: %w", out, err)
-				}
-				if draw {
-					tops[t].est = append(tops[t].est, *e)
 				}
 			}
 		}
@@ -172,7 +174,7 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 		return nil, err
 	}
 	meta.Rows = w.Rows()
-	b := estimateBundle(&meta, sums, tops)
+	b := estimateBundle(&meta, sums, i0.Options.Top, drawn)
 	if err := b.Write(tmp); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", out, err)
 	}
