@@ -8,7 +8,6 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -19,7 +18,6 @@ import (
 	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/shard"
-	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -137,10 +135,16 @@ type EstimateMeta struct {
 	Threshold float64             `json:"verdict_ks_threshold"`
 	// MinChanges is K: URLs with fewer changes seen are undecided, and
 	// FewChanges counts them (of Verdicts["undecided"]).
-	MinChanges int     `json:"min_changes"`
-	FewChanges int     `json:"undecided_few_changes"`
-	ElapsedS   float64 `json:"elapsed_s"`
-	Shard      string  `json:"shard,omitempty"` // "i/N" in the output of one shard (Shard)
+	// What the reader counted beyond Skipped (visits.Stats): revisit
+	// records resolved, SURT keys that grouped several original URLs and
+	// those URLs.
+	RevisitsResolved int64   `json:"revisits_resolved"`
+	MergedKeys       int64   `json:"merged_keys"`
+	MergedOriginals  int64   `json:"merged_originals"`
+	MinChanges       int     `json:"min_changes"`
+	FewChanges       int     `json:"undecided_few_changes"`
+	ElapsedS         float64 `json:"elapsed_s"`
+	Shard            string  `json:"shard,omitempty"` // "i/N" in the output of one shard (Shard)
 }
 
 // drawnURLs is the number of URLs whose G_U and F_U are drawn.
@@ -291,6 +295,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	}
 	sh.done(count, meta.Skipped, stats.Skipped, drawn)
 	meta.Inputs, meta.Captures, meta.URLs, meta.Bad = stats.Inputs, stats.Captures, stats.URLs, stats.Bad
+	meta.RevisitsResolved, meta.MergedKeys, meta.MergedOriginals = stats.RevisitsResolved, stats.MergedKeys, stats.MergedOriginals
 	for k, v := range stats.Skipped {
 		meta.Skipped[k] += v
 	}
@@ -388,80 +393,6 @@ func summarize(o *visits.Observed, id int64, info estimator.ObservedInfo, est []
 	return s
 }
 
-// estimateBundle is the tables and figures of an estimate output.
-func estimateBundle(m *EstimateMeta, sums []URLSummary, top int, drawn []topURL) *tables.Bundle {
-	u := m.UnitName
-	var names []string
-	for _, in := range m.Inputs {
-		names = append(names, filepath.Base(in.Name))
-	}
-	src := fmt.Sprintf("visit logs %v; unit %s; h %s, x_max %s; constant delays within %d s", names, u,
-		perURL(m.H), perURL(m.XMax), m.ConstTol)
-	var b tables.Bundle
-	// the top URLs by visits
-	sort.SliceStable(sums, func(i, j int) bool { return sums[i].Visits > sums[j].Visits })
-	n := min(len(sums), top)
-	t := tables.Table{ID: "estimate_urls", Title: fmt.Sprintf("Observed URLs: the %d with the most visits", n), Source: src, Section: tables.SectionTopPages, Order: 1,
-		Notes: []string{
-			"No ground truth: what the crawler saw. G_U is estimated by M2 with Last-Modified, M4 for constant delays, M6 otherwise (docs/methods.md#observed).",
-			fmt.Sprintf("Verdict: KS distance between that estimate and the exponential of the poisson-mle rate; Poisson when ≤ %.2g (docs/methods.md#poisson-verdict).", PoissonVerdictKS),
-		},
-		Columns: []tables.Column{{Name: "URL", Kind: tables.String}, {Name: "visits", Kind: tables.Int}, {Name: "changes seen", Kind: tables.Int},
-			{Name: "delays", Kind: tables.String}, {Name: "Δ", Unit: u, Kind: tables.Float}, {Name: "span", Unit: u, Kind: tables.Float},
-			{Name: "poisson-mle λ̂", Unit: "1/" + u, Kind: tables.Float}, {Name: "G_U by", Kind: tables.String},
-			{Name: "median age", Unit: u, Kind: tables.Float, Doc: "smallest grid x with Ĝ_U(x) ≥ 1/2"},
-			{Name: "KS to exponential", Kind: tables.Percent}, {Name: "verdict", Kind: tables.String}},
-	}
-	for _, s := range sums[:n] {
-		d := math.NaN()
-		if s.Delays == "constant" {
-			d = s.Delta
-		}
-		t.Rows = append(t.Rows, []any{s.URL, tables.I(s.Visits), tables.I(s.Detections), s.Delays, tables.F(d), tables.F(s.Span),
-			tables.F(s.Rate), s.Reference, tables.F(s.MedianAge), tables.F(s.KS), s.VerdictText()})
-	}
-	b.Tables = append(b.Tables, t)
-	v := tables.Table{ID: "estimate_verdict", Title: "Poisson verdict over the observed URLs", Source: src, Section: tables.SectionScreen, Order: 10,
-		Notes: []string{fmt.Sprintf("A URL is Poisson when the KS distance between its estimated G_U and the exponential of its poisson-mle rate is at most %.2g; "+
-			"undecided when it saw fewer than %d changes (--min-changes: below that a KS distance of %.2g cannot be told from 0 at the 5%% level, docs/methods.md#poisson-verdict) or either is undefined (e.g. every visit saw a change).",
-			PoissonVerdictKS, m.MinChanges, PoissonVerdictKS)},
-		Columns: []tables.Column{{Name: "verdict", Kind: tables.String}, {Name: "URLs", Kind: tables.Int}, {Name: "share", Kind: tables.Percent}}}
-	share := func(n int) any { return tables.F(float64(n) / float64(max(m.Estimated, 1))) }
-	for _, k := range []string{VerdictPoisson, VerdictNotPoisson, VerdictUndecided} {
-		v.Rows = append(v.Rows, []any{k, tables.I(m.Verdicts[k]), share(m.Verdicts[k])})
-	}
-	v.Rows = append(v.Rows, []any{fmt.Sprintf("of which fewer than %d changes", m.MinChanges), tables.I(m.FewChanges), share(m.FewChanges)})
-	b.Tables = append(b.Tables, v)
-	for i, tu := range drawn {
-		for _, kind := range []string{estimator.KindG, estimator.KindF} {
-			f := tables.Figure{ID: fmt.Sprintf("estimate_%s_%d", kind, i+1), Section: tables.SectionEstimates, Order: 10 + 2*i, Source: src,
-				XLabel: fmt.Sprintf("x (%s)", u), YLabel: kind + "_U(x)"}
-			if kind == estimator.KindG {
-				f.Title = fmt.Sprintf("Estimated G_U of %s (%d visits)", tu.sum.URL, tu.sum.Visits)
-				f.Caption = "Shown: each estimate's monotone projection onto a distribution function (least-squares non-decreasing fit, M6 weighted by its pairs per bin, clipped to [0, 1]; docs/methods.md#monotone); estimates.parquet holds the raw values."
-			} else {
-				f.Title = fmt.Sprintf("Recovered F_U of %s (%d visits)", tu.sum.URL, tu.sum.Visits)
-				f.Caption = "Shown: F_U recovered from the monotone projection of the estimated G_U, then projected itself (docs/methods.md#monotone); estimates.parquet holds F_U recovered from the raw G_U."
-			}
-			for _, meth := range []string{tu.sum.Reference, estimator.MethodGM4, estimator.MethodPoissonMLE} {
-				r := findRow(tu.est, meth, kind)
-				if r == nil {
-					continue
-				}
-				c := tables.Curve{Name: meth, X: r.CDF.X, Y: r.CDF.P, Dashed: meth == estimator.MethodPoissonMLE}
-				if meth == estimator.MethodPoissonMLE {
-					c.Name = fmt.Sprintf("poisson-mle (λ̂ = %.3g/%s)", r.Rate, u)
-				}
-				f.Curves = append(f.Curves, c)
-			}
-			if len(f.Curves) > 1 || (kind == estimator.KindG && len(f.Curves) > 0) {
-				b.Figures = append(b.Figures, f)
-			}
-		}
-	}
-	return &b
-}
-
 // drawRows are the rows of a URL's figures: G_U and F_U of its
 // reference method, G-M4 and poisson-mle.
 func drawRows(s URLSummary, est []estimator.Estimate) []estimator.Estimate {
@@ -490,13 +421,6 @@ func keepDrawn(drawn []topURL, t topURL) []topURL {
 	}
 	drawn = slices.Insert(drawn, i, t)
 	return drawn[:min(len(drawn), drawnURLs)]
-}
-
-func perURL(v float64) string {
-	if v == 0 {
-		return "per URL"
-	}
-	return fmt.Sprintf("%g", v)
 }
 
 // skippedText lists skip counts for people ("; skipped: 3 fewer than 2

@@ -202,7 +202,8 @@ func sameEstimate(a *EstimateMeta, ai *EstimateShardInfo, b *EstimateMeta, bi *E
 		{"version", a.Version, b.Version}, {"unit", a.Unit, b.Unit}, {"h", a.H, b.H}, {"x_max", a.XMax, b.XMax},
 		{"const_tolerance_s", a.ConstTol, b.ConstTol}, {"methods", a.Methods, b.Methods},
 		{"verdict_ks_threshold", a.Threshold, b.Threshold}, {"min_changes", a.MinChanges, b.MinChanges}, {"captures", a.Captures, b.Captures}, {"urls", a.URLs, b.URLs},
-		{"bad lines", a.Bad, b.Bad}, {"URLs read", ai.Read, bi.Read}, {"options", ai.Options, bi.Options},
+		{"bad lines", a.Bad, b.Bad}, {"revisits resolved", a.RevisitsResolved, b.RevisitsResolved},
+		{"merged keys", a.MergedKeys, b.MergedKeys}, {"merged originals", a.MergedOriginals, b.MergedOriginals}, {"URLs read", ai.Read, bi.Read}, {"options", ai.Options, bi.Options},
 		{"captures skipped", ai.ReadSkipped, bi.ReadSkipped},
 	} {
 		if !reflect.DeepEqual(c.x, c.y) {

@@ -105,6 +105,10 @@ type Stats struct {
 	// MergedOriginals those original URLs.
 	MergedKeys      int64 `json:"merged_keys,omitempty"`
 	MergedOriginals int64 `json:"merged_originals,omitempty"`
+	// RevisitsResolved counts the revisit records used as visits (their
+	// digest found in an earlier capture of the URL); those skipped are
+	// in Skipped ("revisit_*").
+	RevisitsResolved int64 `json:"revisits_resolved,omitempty"`
 }
 
 // BadRecordError is a bad line, located.
@@ -1206,8 +1210,10 @@ func (r *reader) build(id string, g *group) *Observed {
 				continue
 			case ok:
 				rc.flags = o.flags // content, or absent
+				r.stats.RevisitsResolved++
 			case len(vals) > 0 && vals[len(vals)-1] == rc.v:
 				rc.flags = 0 // the same payload as the previous visit: unchanged
+				r.stats.RevisitsResolved++
 			default:
 				r.stats.Skipped["revisit_unresolved"]++
 				continue
