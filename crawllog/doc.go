@@ -11,13 +11,18 @@
 //
 //	OUT/estimates.parquet  replay's schema (package estimates), no truth rows
 //	OUT/estimate.json      EstimateMeta: inputs, options, counts, skips, verdicts
-//	OUT/tables, figures    the estimate bundle for `revisit report`: the top
-//	                       URLs by visits, their G_U and F_U, the Poisson verdict
+//	OUT/tables, figures    the estimate bundle for `revisit report` (report.go):
+//	                       the inputs, the top URLs by visits, the Poisson
+//	                       verdict, G_U and F_U of the 3 URLs drawn
 //
 // The Poisson verdict of a URL compares its consistent estimate of G_U
 // (M2 with ages, M4 for constant delays, M6 otherwise) with the
 // exponential of its poisson-mle rate: "Poisson" when their KS distance is
-// at most PoissonVerdictKS (docs/methods.md#poisson-verdict).
+// at most PoissonVerdictKS, on at least MinChanges changes seen
+// (DefaultMinChanges; fewer: "undecided (n changes, need K)";
+// docs/methods.md#poisson-verdict). Verdicts and figures (report.go) use
+// each estimate's monotone projection (estimator.Monotone); the parquet
+// keeps the raw rows.
 //
 // Sharding (shard.go, merge.go): with EstimateOptions.Shard = i/N a
 // process estimates only the URLs of its shard and writes

@@ -8,7 +8,6 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -19,7 +18,6 @@ import (
 	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/shard"
-	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -31,6 +29,23 @@ const EstimateMetaFile = "estimate.json"
 // of G_U and the exponential of its poisson-mle rate above which the
 // verdict is "not Poisson" (docs/methods.md#poisson-verdict).
 const PoissonVerdictKS = 0.1
+
+// DefaultMinChanges is K, the fewest detected changes on which a URL
+// gets a Poisson verdict (EstimateOptions.MinChanges): below it the
+// verdict is "undecided (n changes, need K)". An estimate of G_U from n
+// update cycles is off by about c(α)/√n in KS distance by chance alone,
+// c(0.05) = √(ln(2/0.05)/2) ≈ 1.358 the asymptotic one-sample KS critical
+// value at level 5 %; to tell a distance of PoissonVerdictKS from 0 needs
+// c(0.05)/√n ≤ PoissonVerdictKS, n ≥ ⌈(1.358/0.1)²⌉ = 185
+// (docs/methods.md#poisson-verdict).
+const DefaultMinChanges = 185
+
+// Verdicts of a URL (EstimateMeta.Verdicts' keys).
+const (
+	VerdictPoisson    = "Poisson"
+	VerdictNotPoisson = "not Poisson"
+	VerdictUndecided  = "undecided"
+)
 
 // SkipNoMethod counts the URLs none of whose selected methods their
 // observations allow (estimate.json's skipped).
@@ -57,6 +72,9 @@ type EstimateOptions struct {
 	Recover    bool
 	RecoverOpt estimator.RecoverOptions
 	Top        int // URLs in the tables and figures (0: 10)
+	// MinChanges is K, the fewest changes seen on which a URL gets a
+	// Poisson verdict (0: DefaultMinChanges; at least 1).
+	MinChanges int
 	Version    string
 	Log        func(format string, a ...any)
 
@@ -80,6 +98,18 @@ type URLSummary struct {
 	MedianAge  float64 `json:"median_age"`       // smallest x with Ĝ_U(x) ≥ 1/2 (NaN beyond x_max)
 	KS         float64 `json:"ks"`               // between the reference and the exponential of Rate
 	Verdict    string  `json:"verdict"`
+	// VerdictNote says why a URL is undecided: "3 changes, need 185"
+	// (fewer than MinChanges changes seen), "no estimate" (G_U or λ̂
+	// undefined).
+	VerdictNote string `json:"verdict_note,omitempty"`
+}
+
+// VerdictText is the verdict with its note: "undecided (3 changes, need 185)".
+func (s *URLSummary) VerdictText() string {
+	if s.VerdictNote == "" {
+		return s.Verdict
+	}
+	return s.Verdict + " (" + s.VerdictNote + ")"
 }
 
 // EstimateMeta is estimate.json.
@@ -103,14 +133,29 @@ type EstimateMeta struct {
 	Bad       int64               `json:"bad"`
 	Verdicts  map[string]int      `json:"verdicts"`
 	Threshold float64             `json:"verdict_ks_threshold"`
-	ElapsedS  float64             `json:"elapsed_s"`
-	Shard     string              `json:"shard,omitempty"` // "i/N" in the output of one shard (Shard)
+	// MinChanges is K: URLs with fewer changes seen are undecided, and
+	// FewChanges counts them (of Verdicts["undecided"]).
+	// What the reader counted beyond Skipped (visits.Stats): revisit
+	// records resolved, SURT keys that grouped several original URLs and
+	// those URLs.
+	RevisitsResolved int64   `json:"revisits_resolved"`
+	MergedKeys       int64   `json:"merged_keys"`
+	MergedOriginals  int64   `json:"merged_originals"`
+	MinChanges       int     `json:"min_changes"`
+	FewChanges       int     `json:"undecided_few_changes"`
+	ElapsedS         float64 `json:"elapsed_s"`
+	Shard            string  `json:"shard,omitempty"` // "i/N" in the output of one shard (Shard)
 }
 
+// drawnURLs is the number of URLs whose G_U and F_U are drawn.
+const drawnURLs = 3
+
+// topURL is a URL drawn in the figures: the most visits, the earliest
+// read among equals.
 type topURL struct {
 	sum URLSummary
-	est []estimator.Estimate
-	seq int64 // place among the URLs read (MergeEstimates)
+	est []estimator.Estimate // the drawn rows, projected (estimator.Monotone)
+	seq int64                // place among the URLs read (MergeEstimates)
 }
 
 // EstimateLogs reads visit logs, estimates every URL with every applicable
@@ -152,6 +197,13 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 			return nil, &OptionError{err}
 		}
 	}
+	minChanges := opt.MinChanges
+	switch {
+	case minChanges == 0:
+		minChanges = DefaultMinChanges
+	case minChanges < 0:
+		return nil, &OptionError{fmt.Errorf("--min-changes must be ≥ 1, got %d", minChanges)}
+	}
 	if opt.Out == "" {
 		return nil, &OptionError{errors.New("no output directory (-o)")}
 	}
@@ -172,7 +224,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	}()
 	meta := &EstimateMeta{Tool: "revisit", Version: opt.Version, Unit: unit, UnitName: transform.UnitName(unit),
 		H: opt.H, XMax: opt.XMax, ConstTol: opt.ConstTol, Methods: methods, Skipped: map[string]int64{},
-		Verdicts: map[string]int{}, Threshold: PoissonVerdictKS}
+		Verdicts: map[string]int{}, Threshold: PoissonVerdictKS, MinChanges: minChanges}
 	switch {
 	case meta.ConstTol == 0:
 		meta.ConstTol = estimator.DefaultConstTolerance
@@ -183,7 +235,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		Unit: unit, ConstTol: opt.ConstTol}
 	var (
 		sums  []URLSummary
-		tops  []topURL
+		drawn []topURL
 		last  = time.Now()
 		count int
 		sh    = newEstimateShard(opt, top) // nil unless sharded
@@ -225,18 +277,25 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		if info.Constant {
 			meta.Constant++
 		}
-		s := summarize(o, id, info, est)
+		// verdicts and figures on the estimates projected onto distribution
+		// functions; estimates.parquet keeps the raw rows
+		proj := estimator.Monotone(est, opt.RecoverOpt)
+		s := summarize(o, id, info, proj, minChanges)
 		meta.Verdicts[s.Verdict]++
+		if s.Detections < minChanges {
+			meta.FewChanges++
+		}
 		sums = append(sums, s)
 		sh.add(seq, s, len(est))
-		tops = keepTop(tops, topURL{s, est, seq}, top)
+		drawn = keepDrawn(drawn, topURL{s, drawRows(s, proj), seq})
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	sh.done(count, meta.Skipped, stats.Skipped)
+	sh.done(count, meta.Skipped, stats.Skipped, drawn)
 	meta.Inputs, meta.Captures, meta.URLs, meta.Bad = stats.Inputs, stats.Captures, stats.URLs, stats.Bad
+	meta.RevisitsResolved, meta.MergedKeys, meta.MergedOriginals = stats.RevisitsResolved, stats.MergedKeys, stats.MergedOriginals
 	for k, v := range stats.Skipped {
 		meta.Skipped[k] += v
 	}
@@ -249,8 +308,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	}
 	written = true
 	meta.Rows = w.Rows()
-	sort.SliceStable(tops, func(i, j int) bool { return tops[i].sum.Visits > tops[j].sum.Visits })
-	b := estimateBundle(meta, sums, tops)
+	b := estimateBundle(meta, sums, top, drawn)
 	if err := b.Write(out.Path()); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}
@@ -297,10 +355,11 @@ func findRow(est []estimator.Estimate, method, kind string) *estimator.Estimate 
 // distance, on the URL's grid, between the reference estimate of G_U and
 // the exponential 1 − e^{−λ̂x} of the poisson-mle rate; "Poisson" when
 // it is at most PoissonVerdictKS, "not Poisson" above, "undecided" when
-// either is undefined.
-func summarize(o *visits.Observed, id int64, info estimator.ObservedInfo, est []estimator.Estimate) URLSummary {
+// either is undefined or fewer than minChanges changes were seen (the
+// KS distance is still given).
+func summarize(o *visits.Observed, id int64, info estimator.ObservedInfo, est []estimator.Estimate, minChanges int) URLSummary {
 	s := URLSummary{URL: o.ID, PageID: id, Visits: info.Visits, Detections: info.Detections, Delays: "irregular",
-		Span: info.Span, Rate: math.NaN(), MedianAge: math.NaN(), KS: math.NaN(), Verdict: "undecided"}
+		Span: info.Span, Rate: math.NaN(), MedianAge: math.NaN(), KS: math.NaN(), Verdict: VerdictUndecided}
 	if info.Constant {
 		s.Delays, s.Delta = "constant", info.Delta
 	}
@@ -322,88 +381,46 @@ func summarize(o *visits.Observed, id int64, info estimator.ObservedInfo, est []
 		}
 	}
 	switch {
+	case s.Detections < minChanges:
+		s.VerdictNote = fmt.Sprintf("%s, need %d", human.Count(int64(s.Detections), "change", "changes"), minChanges)
 	case math.IsNaN(s.KS):
+		s.VerdictNote = "no estimate"
 	case s.KS <= PoissonVerdictKS:
-		s.Verdict = "Poisson"
+		s.Verdict = VerdictPoisson
 	default:
-		s.Verdict = "not Poisson"
+		s.Verdict = VerdictNotPoisson
 	}
 	return s
 }
 
-// estimateBundle is the tables and figures of an estimate output.
-func estimateBundle(m *EstimateMeta, sums []URLSummary, tops []topURL) *tables.Bundle {
-	u := m.UnitName
-	var names []string
-	for _, in := range m.Inputs {
-		names = append(names, filepath.Base(in.Name))
-	}
-	src := fmt.Sprintf("visit logs %v; unit %s; h %s, x_max %s; constant delays within %d s", names, u,
-		perURL(m.H), perURL(m.XMax), m.ConstTol)
-	var b tables.Bundle
-	// the top URLs by visits
-	sort.SliceStable(sums, func(i, j int) bool { return sums[i].Visits > sums[j].Visits })
-	n := min(len(sums), max(len(tops), 1))
-	t := tables.Table{ID: "estimate_urls", Title: fmt.Sprintf("Observed URLs: the %d with the most visits", n), Source: src, Section: tables.SectionTopPages, Order: 1,
-		Notes: []string{
-			"No ground truth: what the crawler saw. G_U is estimated by M2 with Last-Modified, M4 for constant delays, M6 otherwise (docs/methods.md#observed).",
-			fmt.Sprintf("Verdict: KS distance between that estimate and the exponential of the poisson-mle rate; Poisson when ≤ %.2g (docs/methods.md#poisson-verdict).", PoissonVerdictKS),
-		},
-		Columns: []tables.Column{{Name: "URL", Kind: tables.String}, {Name: "visits", Kind: tables.Int}, {Name: "changes seen", Kind: tables.Int},
-			{Name: "delays", Kind: tables.String}, {Name: "Δ", Unit: u, Kind: tables.Float}, {Name: "span", Unit: u, Kind: tables.Float},
-			{Name: "poisson-mle λ̂", Unit: "1/" + u, Kind: tables.Float}, {Name: "G_U by", Kind: tables.String},
-			{Name: "median age", Unit: u, Kind: tables.Float, Doc: "smallest grid x with Ĝ_U(x) ≥ 1/2"},
-			{Name: "KS to exponential", Kind: tables.Percent}, {Name: "verdict", Kind: tables.String}},
-	}
-	for _, s := range sums[:n] {
-		d := math.NaN()
-		if s.Delays == "constant" {
-			d = s.Delta
-		}
-		t.Rows = append(t.Rows, []any{s.URL, tables.I(s.Visits), tables.I(s.Detections), s.Delays, tables.F(d), tables.F(s.Span),
-			tables.F(s.Rate), s.Reference, tables.F(s.MedianAge), tables.F(s.KS), s.Verdict})
-	}
-	b.Tables = append(b.Tables, t)
-	v := tables.Table{ID: "estimate_verdict", Title: "Poisson verdict over the observed URLs", Source: src, Section: tables.SectionScreen, Order: 10,
-		Notes:   []string{fmt.Sprintf("A URL is Poisson when the KS distance between its estimated G_U and the exponential of its poisson-mle rate is at most %.2g; undecided when either is undefined (e.g. every visit saw a change).", PoissonVerdictKS)},
-		Columns: []tables.Column{{Name: "verdict", Kind: tables.String}, {Name: "URLs", Kind: tables.Int}, {Name: "share", Kind: tables.Percent}}}
-	for _, k := range []string{"Poisson", "not Poisson", "undecided"} {
-		v.Rows = append(v.Rows, []any{k, tables.I(m.Verdicts[k]), tables.F(float64(m.Verdicts[k]) / float64(max(m.Estimated, 1)))})
-	}
-	b.Tables = append(b.Tables, v)
-	for i, tu := range tops[:min(3, len(tops))] {
+// drawRows are the rows of a URL's figures: G_U and F_U of its
+// reference method, G-M4 and poisson-mle.
+func drawRows(s URLSummary, est []estimator.Estimate) []estimator.Estimate {
+	var rows []estimator.Estimate
+	for _, meth := range []string{s.Reference, estimator.MethodGM4, estimator.MethodPoissonMLE} {
 		for _, kind := range []string{estimator.KindG, estimator.KindF} {
-			f := tables.Figure{ID: fmt.Sprintf("estimate_%s_%d", kind, i+1), Section: tables.SectionEstimates, Order: 10 + 2*i, Source: src,
-				XLabel: fmt.Sprintf("x (%s)", u), YLabel: kind + "_U(x)"}
-			if kind == estimator.KindG {
-				f.Title = fmt.Sprintf("Estimated G_U of %s (%d visits)", tu.sum.URL, tu.sum.Visits)
-			} else {
-				f.Title = fmt.Sprintf("Recovered F_U of %s (%d visits)", tu.sum.URL, tu.sum.Visits)
-			}
-			for _, meth := range []string{tu.sum.Reference, estimator.MethodGM4, estimator.MethodPoissonMLE} {
-				r := findRow(tu.est, meth, kind)
-				if r == nil {
-					continue
-				}
-				c := tables.Curve{Name: meth, X: r.CDF.X, Y: r.CDF.P, Dashed: meth == estimator.MethodPoissonMLE}
-				if meth == estimator.MethodPoissonMLE {
-					c.Name = fmt.Sprintf("poisson-mle (λ̂ = %.3g/%s)", r.Rate, u)
-				}
-				f.Curves = append(f.Curves, c)
-			}
-			if len(f.Curves) > 1 || (kind == estimator.KindG && len(f.Curves) > 0) {
-				b.Figures = append(b.Figures, f)
+			if r := findRow(est, meth, kind); r != nil {
+				rows = append(rows, *r)
 			}
 		}
 	}
-	return &b
+	return rows
 }
 
-func perURL(v float64) string {
-	if v == 0 {
-		return "per URL"
+// keepDrawn adds t, read after every URL of drawn, to the URLs drawn:
+// at most drawnURLs, the most visits first, the earliest read among
+// equals. The order is total, so the URLs drawn among all are among those
+// drawn in their shards, which record their rows (MergeEstimates).
+func keepDrawn(drawn []topURL, t topURL) []topURL {
+	i := len(drawn)
+	for i > 0 && drawn[i-1].sum.Visits < t.sum.Visits {
+		i--
 	}
-	return fmt.Sprintf("%g", v)
+	if i >= drawnURLs {
+		return drawn
+	}
+	drawn = slices.Insert(drawn, i, t)
+	return drawn[:min(len(drawn), drawnURLs)]
 }
 
 // skippedText lists skip counts for people ("; skipped: 3 fewer than 2

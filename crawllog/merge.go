@@ -9,7 +9,6 @@ import (
 	"github.com/revisit-dev/revisit/internal/shardmerge"
 	"reflect"
 	"slices"
-	"sort"
 	"time"
 )
 
@@ -36,8 +35,7 @@ type MergeError = shardmerge.Error
 // Shards of different splits, a missing or repeated shard, and shards
 // made from different inputs or options are a *MergeError.
 //
-// Memory: every URL's report line (as EstimateLogs holds them) and the
-// rows of the three URLs drawn in the figures.
+// Memory: every URL's report line (as EstimateLogs holds them).
 func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMeta, error) {
 	start := time.Now()
 	if len(dirs) == 0 {
@@ -90,11 +88,12 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 
 	meta := *m0
 	meta.Shard = ""
-	meta.Estimated, meta.Constant, meta.ElapsedS = 0, 0, 0
+	meta.Estimated, meta.Constant, meta.ElapsedS, meta.FewChanges = 0, 0, 0, 0
 	meta.Skipped, meta.Verdicts = map[string]int64{}, map[string]int{}
 	for k, mk := range metas {
 		meta.Estimated += mk.Estimated
 		meta.Constant += mk.Constant
+		meta.FewChanges += mk.FewChanges
 		meta.ElapsedS += mk.ElapsedS
 		for v, c := range mk.Verdicts {
 			meta.Verdicts[v] += c
@@ -113,18 +112,26 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 		return nil, noURLError(len(meta.Inputs), &meta)
 	}
 
-	// The top URLs as EstimateLogs picks them, in the order read; the rows
-	// of those drawn (the first 3 by visits) are collected below.
+	// The URLs drawn as EstimateLogs picks them, with the rows their
+	// shards recorded (estimates.parquet holds the raw rows only).
 	sums := make([]URLSummary, len(all))
-	var tops []topURL
+	var drawn []topURL
 	for i, r := range all {
 		sums[i] = r.url.summary()
-		tops = keepTop(tops, topURL{sum: sums[i], seq: r.url.Seq}, i0.Options.Top)
+		drawn = keepDrawn(drawn, topURL{sum: sums[i], seq: r.url.Seq})
 	}
-	sort.SliceStable(tops, func(i, j int) bool { return tops[i].sum.Visits > tops[j].sum.Visits })
-	drawn := map[int64]int{} // seq → index in tops
-	for i := range tops[:min(3, len(tops))] {
-		drawn[tops[i].seq] = i
+	for i := range drawn {
+		found := false
+		for _, info := range infos {
+			for k := range info.Drawn {
+				if d := &info.Drawn[k]; d.Seq == drawn[i].seq {
+					drawn[i].est, found = d.estimates(), true
+				}
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("merge: no shard's %s has the curves of %s, drawn in the figures", EstimateShardFile, drawn[i].sum.URL)
+		}
 	}
 
 	mo, err := shardmerge.Open(out, EstimateMetaFile, "estimate output", dirs) // atomicdir.Create cleans out
@@ -139,7 +146,6 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 				return err
 			}
 			s := streams[r.shard]
-			t, draw := drawn[r.url.Seq]
 			for range r.url.Rows {
 				e, ok, err := s.Peek()
 				if err != nil {
@@ -151,9 +157,6 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 				s.Next()
 				if err := w.Write(e); err != nil {
 					return fmt.Errorf("estimate output %s: %w", out, err)
-				}
-				if draw {
-					tops[t].est = append(tops[t].est, *e)
 				}
 			}
 		}
@@ -171,7 +174,7 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 		return nil, err
 	}
 	meta.Rows = w.Rows()
-	b := estimateBundle(&meta, sums, tops)
+	b := estimateBundle(&meta, sums, i0.Options.Top, drawn)
 	if err := b.Write(tmp); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", out, err)
 	}
@@ -198,8 +201,9 @@ func sameEstimate(a *EstimateMeta, ai *EstimateShardInfo, b *EstimateMeta, bi *E
 	}{
 		{"version", a.Version, b.Version}, {"unit", a.Unit, b.Unit}, {"h", a.H, b.H}, {"x_max", a.XMax, b.XMax},
 		{"const_tolerance_s", a.ConstTol, b.ConstTol}, {"methods", a.Methods, b.Methods},
-		{"verdict_ks_threshold", a.Threshold, b.Threshold}, {"captures", a.Captures, b.Captures}, {"urls", a.URLs, b.URLs},
-		{"bad lines", a.Bad, b.Bad}, {"URLs read", ai.Read, bi.Read}, {"options", ai.Options, bi.Options},
+		{"verdict_ks_threshold", a.Threshold, b.Threshold}, {"min_changes", a.MinChanges, b.MinChanges}, {"captures", a.Captures, b.Captures}, {"urls", a.URLs, b.URLs},
+		{"bad lines", a.Bad, b.Bad}, {"revisits resolved", a.RevisitsResolved, b.RevisitsResolved},
+		{"merged keys", a.MergedKeys, b.MergedKeys}, {"merged originals", a.MergedOriginals, b.MergedOriginals}, {"URLs read", ai.Read, bi.Read}, {"options", ai.Options, bi.Options},
 		{"captures skipped", ai.ReadSkipped, bi.ReadSkipped},
 	} {
 		if !reflect.DeepEqual(c.x, c.y) {

@@ -7,6 +7,7 @@ import (
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/shardmerge"
+	"github.com/revisit-dev/revisit/series"
 )
 
 // EstimateShardFile is written beside estimates.parquet by an estimate of
@@ -35,6 +36,51 @@ type EstimateShardInfo struct {
 	Skipped     map[string]int64 `json:"skipped"`
 	ReadSkipped map[string]int64 `json:"read_skipped"`
 	URLs        []ShardURL       `json:"urls"` // URLs estimated, in the order of estimates.parquet
+	// Drawn are the shard's URLs drawn in its figures (keepDrawn) with
+	// their projected rows, which estimates.parquet does not hold.
+	Drawn []ShardDrawn `json:"drawn"`
+}
+
+// ShardDrawn is a URL drawn in a shard's figures: its place Seq and the
+// rows drawn (drawRows), projected onto distribution functions.
+type ShardDrawn struct {
+	Seq  int64      `json:"seq"`
+	Rows []ShardRow `json:"rows"`
+}
+
+// ShardRow is one drawn curve.
+type ShardRow struct {
+	Method string       `json:"method"`
+	Kind   string       `json:"kind"`
+	Rate   exactFloat   `json:"rate"`
+	X      []exactFloat `json:"x"`
+	P      []exactFloat `json:"p"`
+}
+
+func exactFloats(v []float64) []exactFloat {
+	out := make([]exactFloat, len(v))
+	for i, x := range v {
+		out[i] = exactFloat(x)
+	}
+	return out
+}
+
+func floats(v []exactFloat) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+// estimates are the rows of d as drawRows gives them.
+func (d *ShardDrawn) estimates() []estimator.Estimate {
+	var est []estimator.Estimate
+	for _, r := range d.Rows {
+		est = append(est, estimator.Estimate{Method: r.Method, Kind: r.Kind, Rate: float64(r.Rate),
+			CDF: series.CDF{Method: r.Method, X: floats(r.X), P: floats(r.P)}})
+	}
+	return est
 }
 
 // EstimateShardOptions are the options of an estimate that shape its
@@ -68,12 +114,13 @@ type ShardURL struct {
 	MedianAge  exactFloat `json:"median_age"`
 	KS         exactFloat `json:"ks"`
 	Verdict    string     `json:"verdict"`
+	Note       string     `json:"verdict_note,omitempty"`
 }
 
 func (u *ShardURL) summary() URLSummary {
 	return URLSummary{URL: u.URL, PageID: u.PageID, Visits: u.Visits, Detections: u.Detections, Delays: u.Delays,
 		Delta: float64(u.Delta), Span: float64(u.Span), Rate: float64(u.Rate), Reference: u.Reference,
-		MedianAge: float64(u.MedianAge), KS: float64(u.KS), Verdict: u.Verdict}
+		MedianAge: float64(u.MedianAge), KS: float64(u.KS), Verdict: u.Verdict, VerdictNote: u.Note}
 }
 
 // estimateShard records what a shard of EstimateLogs estimated; nil when
@@ -97,13 +144,22 @@ func (sh *estimateShard) add(seq int64, s URLSummary, rows int) {
 	}
 	sh.info.URLs = append(sh.info.URLs, ShardURL{Seq: seq, Rows: rows, URL: s.URL, PageID: s.PageID, Visits: s.Visits,
 		Detections: s.Detections, Delays: s.Delays, Delta: exactFloat(s.Delta), Span: exactFloat(s.Span), Rate: exactFloat(s.Rate),
-		Reference: s.Reference, MedianAge: exactFloat(s.MedianAge), KS: exactFloat(s.KS), Verdict: s.Verdict})
+		Reference: s.Reference, MedianAge: exactFloat(s.MedianAge), KS: exactFloat(s.KS), Verdict: s.Verdict, Note: s.VerdictNote})
 }
 
-// done records the URLs read and the skips, estimate's and the reader's.
-func (sh *estimateShard) done(read int, skipped, readSkipped map[string]int64) {
+// done records the URLs read, the skips (estimate's and the reader's)
+// and the URLs drawn.
+func (sh *estimateShard) done(read int, skipped, readSkipped map[string]int64, drawn []topURL) {
 	if sh == nil {
 		return
+	}
+	sh.info.Drawn = []ShardDrawn{}
+	for _, t := range drawn {
+		d := ShardDrawn{Seq: t.seq}
+		for _, r := range t.est {
+			d.Rows = append(d.Rows, ShardRow{Method: r.Method, Kind: r.Kind, Rate: exactFloat(r.Rate), X: exactFloats(r.CDF.X), P: exactFloats(r.CDF.P)})
+		}
+		sh.info.Drawn = append(sh.info.Drawn, d)
 	}
 	sh.info.Read = int64(read)
 	sh.info.Skipped = maps.Clone(skipped)
@@ -128,26 +184,6 @@ func ReadEstimateShardInfo(dir string) (*EstimateShardInfo, error) {
 // ReadEstimateMeta reads dir/estimate.json.
 func ReadEstimateMeta(dir string) (*EstimateMeta, error) {
 	return estimates.ReadJSON[EstimateMeta](dir, EstimateMetaFile, "estimate output", "not an estimate output")
-}
-
-// keepTop adds t to tops, the top URLs by visits among those seen, at
-// most top of them: while fewer, t is appended; then t replaces the first
-// URL with the fewest visits when it has more. The result depends on the
-// order of the URLs, which MergeEstimates restores before calling it.
-func keepTop(tops []topURL, t topURL, top int) []topURL {
-	if len(tops) < top {
-		return append(tops, t)
-	}
-	k := 0
-	for i := range tops {
-		if tops[i].sum.Visits < tops[k].sum.Visits {
-			k = i
-		}
-	}
-	if t.sum.Visits > tops[k].sum.Visits {
-		tops[k] = t
-	}
-	return tops
 }
 
 // sameInputs is visits.InputStats compared field by field.

@@ -105,6 +105,10 @@ type Result struct {
 	// BinMeans marks a CDF whose values are bin means over (y_n − h, y_n]
 	// rather than values at y_n: F_U is recovered at the midpoints.
 	BinMeans bool
+	// Evidence, when not nil, is the number of samples behind each grid
+	// value (M6: the pairs W(y_n) of bin n): the weights of the monotone
+	// projection (Monotone). Not written to estimates.parquet.
+	Evidence []int64
 }
 
 // Crawl is what an estimator is built on: one sampler's crawl of one page.
@@ -214,7 +218,7 @@ var builtin = []Method{
 				return Result{}, err
 			}
 			cdf, note := e.cdf()
-			return Result{CDF: cdf, Rate: math.NaN(), H: c.Step, Note: note, BinMeans: !c.Sampler.Constant()}, nil
+			return Result{CDF: cdf, Rate: math.NaN(), H: c.Step, Note: note, BinMeans: !c.Sampler.Constant(), Evidence: e.w()}, nil
 		})
 	}},
 	{Name: MethodNaive, Class: Baseline, New: baseline(MethodNaive)},

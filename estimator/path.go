@@ -63,6 +63,11 @@ type Estimate struct {
 	// Constant says the sampler has constant delays Δ (its grid is
 	// x_n = nΔ), so readers need not parse the sampler spec.
 	Constant bool
+	// BinMeans and Evidence are the Result's (in memory only, not in
+	// estimates.parquet): what Monotone needs to project the row and to
+	// recover F_U from the projection.
+	BinMeans bool
+	Evidence []int64
 }
 
 // PathResult is everything one crawl produced.
@@ -142,6 +147,7 @@ func (pr *Path) Finish(visits int) (PathResult, error) {
 			continue
 		}
 		add(m.Name, KindG, r.CDF, nan, r.H, r.Note)
+		res.Est[len(res.Est)-1].BinMeans, res.Est[len(res.Est)-1].Evidence = r.BinMeans, r.Evidence
 		if cfg.Recover && m.Recoverable {
 			recover := RecoverF
 			if r.BinMeans {

@@ -112,6 +112,9 @@ tables and figures; docs/scale-out.md).`,
 			if opt.Read.MaxObservations < 1 {
 				return usagef("estimate: --max-observations must be ≥ 1")
 			}
+			if opt.MinChanges < 1 {
+				return usagef("estimate: --min-changes must be ≥ 1")
+			}
 			if opt.ConstTol < 0 {
 				return usagef("estimate: --const-tolerance must be ≥ 0 seconds")
 			}
@@ -154,6 +157,7 @@ tables and figures; docs/scale-out.md).`,
 	f.Float64Var(&opt.XMax, "x-max", 0, "largest grid point x_max, in units (0: per URL, the 0.99 quantile of the ages, or of the times since the visit before the last change)")
 	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of "+strings.Join(estimator.AllMethods, ","))
 	f.Int64Var(&opt.ConstTol, "const-tolerance", estimator.DefaultConstTolerance, "largest spread of the delays, in seconds, still taken as constant (0: exactly equal)")
+	f.IntVar(&opt.MinChanges, "min-changes", crawllog.DefaultMinChanges, "fewest changes seen on which a URL gets a Poisson verdict; fewer: undecided (default: to tell a KS distance of 0.1 from 0 at the 5% level, (1.358/0.1)², docs/methods.md#poisson-verdict)")
 	f.IntVar(&opt.Top, "top", 10, "URLs with the most visits in the tables (the parquet holds every URL)")
 	f.BoolVar(&noRecover, "no-recover", false, "do not recover F_U from M2, M4, M5, M6")
 	f.StringVarP(&opt.Out, "output", "o", "", "output directory (required)")
@@ -179,6 +183,7 @@ func printEstimateSummary(w io.Writer, m *crawllog.EstimateMeta, out string) {
 		fmt.Fprintf(tw, "  skipped\t%s\t%s\n", strings.ReplaceAll(k, "_", " "), human.Comma(m.Skipped[k]))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "Poisson verdict (KS between estimated G_U and the poisson-mle exponential ≤ %s): %s Poisson, %s not Poisson, %s undecided\n",
-		human.Float(m.Threshold), human.Comma(int64(m.Verdicts["Poisson"])), human.Comma(int64(m.Verdicts["not Poisson"])), human.Comma(int64(m.Verdicts["undecided"])))
+	fmt.Fprintf(w, "Poisson verdict (KS between estimated G_U and the poisson-mle exponential ≤ %s, on %s or more changes seen): %s Poisson, %s not Poisson, %s undecided (%s with fewer than %s changes)\n",
+		human.Float(m.Threshold), human.Comma(int64(m.MinChanges)), human.Comma(int64(m.Verdicts[crawllog.VerdictPoisson])), human.Comma(int64(m.Verdicts[crawllog.VerdictNotPoisson])),
+		human.Comma(int64(m.Verdicts[crawllog.VerdictUndecided])), human.Comma(int64(m.FewChanges)), human.Comma(int64(m.MinChanges)))
 }

@@ -59,8 +59,8 @@ func TestEstimateFromReplayLogs(t *testing.T) {
 				}
 			}
 			b, err := tables.Read(est)
-			if err != nil || len(b.Tables) != 2 || len(b.Figures) == 0 {
-				t.Errorf("%s: tables %v, %d figures, %v", est, b != nil && len(b.Tables) == 2, len(b.Figures), err)
+			if err != nil || len(b.Tables) != 3 || len(b.Figures) == 0 {
+				t.Errorf("%s: tables %v, %d figures, %v", est, b != nil && len(b.Tables) == 3, len(b.Figures), err)
 			}
 		}
 	}

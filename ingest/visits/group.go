@@ -165,8 +165,10 @@ func (r *reader) build(id string, g *group) *Observed {
 				continue
 			case ok:
 				rc.flags = o.flags // content, or absent
+				r.stats.RevisitsResolved++
 			case len(vals) > 0 && vals[len(vals)-1] == rc.v:
 				rc.flags = 0 // the same payload as the previous visit: unchanged
+				r.stats.RevisitsResolved++
 			default:
 				r.stats.Skipped["revisit_unresolved"]++
 				continue

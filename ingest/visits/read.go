@@ -103,6 +103,10 @@ type Stats struct {
 	// MergedOriginals those original URLs.
 	MergedKeys      int64 `json:"merged_keys,omitempty"`
 	MergedOriginals int64 `json:"merged_originals,omitempty"`
+	// RevisitsResolved counts the revisit records used as visits (their
+	// digest found in an earlier capture of the URL); those skipped are
+	// in Skipped ("revisit_*").
+	RevisitsResolved int64 `json:"revisits_resolved,omitempty"`
 }
 
 // BadRecordError is a bad line, located.

@@ -20,6 +20,13 @@ const (
 	SectionEstimates  Section = 6 // estimates vs truth (figures)
 	SectionPolicies   Section = 7 // policies, localized rates (NHPP), staleness
 	SectionSchedule   Section = 8 // revisit schedules from estimated distributions (revisit schedule)
+
+	// The estimate of real crawl logs (revisit estimate), where there is
+	// no truth and the items are URLs, not pages.
+	SectionInputs        Section = 20 // what the logs held, what was skipped and merged
+	SectionTopURLs       Section = 21 // the URLs with the most visits
+	SectionVerdict       Section = 22 // the Poisson verdict over the URLs
+	SectionObservedCurve Section = 23 // estimated G_U and recovered F_U (figures)
 )
 
 // SectionInfo is a section with its title.
@@ -40,6 +47,10 @@ func SectionList() []SectionInfo {
 		{SectionEstimates, "Estimates vs truth"},
 		{SectionPolicies, "Policies and NHPP"},
 		{SectionSchedule, "Revisit schedule"},
+		{SectionInputs, "Inputs"},
+		{SectionTopURLs, "Top URLs"},
+		{SectionVerdict, "Poisson verdict"},
+		{SectionObservedCurve, "Estimated G_U and F_U"},
 		{SectionSimulation, "Simulation"},
 	}
 }

@@ -7,7 +7,8 @@ import (
 )
 
 // The sections keep SPEC §7's numbers (results directories store them),
-// come in the report's order (1–7, Revisit schedule, Simulation, then anything else),
+// come in the report's order (1–7, Revisit schedule, the estimate's
+// Inputs, Top URLs, Poisson verdict and curves, Simulation, then anything else),
 // and head the report as "3 Tails".
 func TestSections(t *testing.T) {
 	want := []struct {
@@ -18,7 +19,9 @@ func TestSections(t *testing.T) {
 		{SectionCorpus, 1, "1 Corpus"}, {SectionTopPages, 2, "2 Top pages"}, {SectionTails, 3, "3 Tails"},
 		{SectionScreen, 4, "4 Poisson screen"}, {SectionMethods, 5, "5 Method comparison"},
 		{SectionEstimates, 6, "6 Estimates vs truth"}, {SectionPolicies, 7, "7 Policies and NHPP"},
-		{SectionSchedule, 8, "Revisit schedule"}, {SectionSimulation, 0, "Simulation"},
+		{SectionSchedule, 8, "Revisit schedule"},
+		{SectionInputs, 20, "Inputs"}, {SectionTopURLs, 21, "Top URLs"}, {SectionVerdict, 22, "Poisson verdict"},
+		{SectionObservedCurve, 23, "Estimated G_U and F_U"}, {SectionSimulation, 0, "Simulation"},
 	}
 	l := SectionList()
 	if len(l) != len(want) {
