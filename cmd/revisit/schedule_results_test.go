@@ -129,7 +129,9 @@ func TestScheduleResultsDoc(t *testing.T) {
 	for _, tb := range res.Tables {
 		rows[tb.ID] = map[string][]any{}
 		for _, r := range tb.Rows {
-			rows[tb.ID][r[0].(string)] = r
+			if name, ok := r[0].(string); ok {
+				rows[tb.ID][name] = r
+			}
 		}
 	}
 	val, tgt := rows["schedule_validation"], rows["schedule_validation_target"]
