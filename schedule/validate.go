@@ -33,6 +33,11 @@ type ValidateOptions struct {
 	Seeds   []uint64
 	Unit    float64 // seconds per unit
 	Dataset string  // for the tables' source line
+	// Target, when > 0, is a realised freshness: each plan's budget to
+	// reach it is sought by bisection (BudgetFor). Options.Sweep, when
+	// not empty, are multiples of the budget at which each plan's
+	// realised freshness is measured too (nil: none, unlike Plan).
+	Target float64
 }
 
 // ValidationRow is one plan's realised freshness over the seeds.
@@ -42,6 +47,18 @@ type ValidationRow struct {
 	Predicted []float64 // per seed, under the plan's own Ĝ (oracle: the true G_U)
 	Mean      float64
 	Lo, Hi    float64 // 95 % interval of the mean (Student t over seeds; NaN for one seed)
+	// Spread is, per seed, the median over pages of |f_i/f_i^gu − 1|, the
+	// plan's distance from the gu plan of the same seed (NaN for the
+	// oracles or without gu).
+	Spread []float64
+	// Budget is, per seed, the budget (visits per second) at which the
+	// plan's realised freshness reaches Target (+Inf: never); BudgetMean,
+	// BudgetLo and BudgetHi its mean and 95 % interval.
+	Budget                         []float64
+	BudgetMean, BudgetLo, BudgetHi float64
+	// Sweep is, per multiple of the budget (Options.Sweep), the realised
+	// freshness per seed.
+	Sweep [][]float64
 }
 
 // Validation is the result of Validate.
@@ -104,6 +121,23 @@ func Validate(ctx context.Context, pages []series.Page, opt ValidateOptions) (*V
 	}
 	popt := opt.Options
 	popt.Plans, popt.Sweep = names, []float64{}
+	sc := &scorer{all: all, t0: t0, t1: t1}
+	// extra measures a plan of a prepared problem beyond the budget: its
+	// realised freshness at each sweep point and the budget reaching
+	// opt.Target.
+	extra := func(r *ValidationRow, p *Problem, name string) {
+		if len(r.Sweep) < len(opt.Sweep) {
+			r.Sweep = make([][]float64, len(opt.Sweep))
+		}
+		for k, m := range opt.Sweep {
+			phi, _ := sc.fresh(p, name, p.Budget*m)
+			r.Sweep[k] = append(r.Sweep[k], phi)
+		}
+		if opt.Target > 0 {
+			b := BudgetFor(opt.Target, p.Budget, func(b float64) (float64, bool) { return sc.fresh(p, name, b) })
+			r.Budget = append(r.Budget, b/unit)
+		}
+	}
 	for _, seed := range opt.Seeds {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -139,12 +173,26 @@ func Validate(ctx context.Context, pages []series.Page, opt ValidateOptions) (*V
 			return nil, err
 		}
 		v.NoEstimate = append(v.NoEstimate, noEst)
+		sc.w = res.W
+		var gu []float64
+		for _, pr := range res.Plans {
+			if pr.Name == PlanGU {
+				gu = pr.F
+			}
+		}
 		for k, pr := range res.Plans {
 			if len(v.Rows) <= k {
 				v.Rows = append(v.Rows, ValidationRow{Plan: pr.Name})
 			}
-			v.Rows[k].Realized = append(v.Rows[k].Realized, PlanFreshness(all, pr.F, res.W, t0, t1))
-			v.Rows[k].Predicted = append(v.Rows[k].Predicted, pr.MeanG)
+			r := &v.Rows[k]
+			r.Realized = append(r.Realized, PlanFreshness(all, pr.F, res.W, t0, t1))
+			r.Predicted = append(r.Predicted, pr.MeanG)
+			spread := math.NaN()
+			if gu != nil {
+				spread = rateSpread(pr.F, gu)
+			}
+			r.Spread = append(r.Spread, spread)
+			extra(r, res.prob, pr.Name)
 		}
 	}
 	// The oracles: gu on the true G_U of the training and of the
@@ -177,12 +225,20 @@ func Validate(ctx context.Context, pages []series.Page, opt ValidateOptions) (*V
 		if err != nil {
 			return nil, fmt.Errorf("schedule: %s: %w", o.name, err)
 		}
-		v.Rows = append(v.Rows, ValidationRow{Plan: o.name,
+		sc.w = res.W
+		r := ValidationRow{Plan: o.name,
 			Realized:  []float64{PlanFreshness(all, res.Plans[0].F, res.W, t0, t1)},
-			Predicted: []float64{res.Plans[0].MeanG}})
+			Predicted: []float64{res.Plans[0].MeanG},
+			Spread:    []float64{math.NaN()}}
+		extra(&r, res.prob, PlanGU)
+		v.Rows = append(v.Rows, r)
 	}
 	for k := range v.Rows {
-		v.Rows[k].Mean, v.Rows[k].Lo, v.Rows[k].Hi = meanCI(v.Rows[k].Realized)
+		r := &v.Rows[k]
+		r.Mean, r.Lo, r.Hi = meanCI(r.Realized)
+		if opt.Target > 0 {
+			r.BudgetMean, r.BudgetLo, r.BudgetHi = meanCI(r.Budget)
+		}
 	}
 	return v, nil
 }
@@ -230,13 +286,89 @@ func (v *Validation) Bundle() *tables.Bundle {
 			{Name: "95% low", Kind: tables.Percent},
 			{Name: "95% high", Kind: tables.Percent},
 			{Name: "predicted (under Ĝ)", Kind: tables.Percent, Doc: "what the plan's own estimates predicted, mean over seeds"},
+			{Name: "rates vs gu", Kind: tables.Percent, Doc: "median over pages of |f/f_gu − 1|, mean over seeds"},
 		},
 	}
 	for _, r := range v.Rows {
 		pm, _, _ := meanCI(r.Predicted)
-		t.Rows = append(t.Rows, []any{r.Plan, r.Mean, r.Lo, r.Hi, pm})
+		sm, _, _ := meanCI(r.Spread)
+		t.Rows = append(t.Rows, []any{r.Plan, r.Mean, r.Lo, r.Hi, pm, sm})
 	}
-	return &tables.Bundle{Tables: []tables.Table{t}}
+	b := &tables.Bundle{Tables: []tables.Table{t}}
+	if o.Target > 0 {
+		b.Tables = append(b.Tables, v.targetTable(src))
+	}
+	if len(o.Sweep) > 0 {
+		st, fig := v.sweepTable(src)
+		b.Tables = append(b.Tables, st)
+		b.Figures = append(b.Figures, fig)
+	}
+	return b
+}
+
+// targetTable is the budget each plan needs to reach the target realised
+// freshness.
+func (v *Validation) targetTable(src string) tables.Table {
+	t := tables.Table{
+		ID:      "schedule_validation_target",
+		Title:   fmt.Sprintf("Budget each plan needs to reach %.4g realised freshness", v.Opt.Target),
+		Source:  src,
+		Section: tables.SectionSchedule, Order: 1,
+		Notes: []string{
+			"Per seed, bisection on the budget (to a relative 1e-4) until the plan, solved again at that budget from the same estimates, reaches the target on the evaluation window's true updates; the same realised-freshness measure as above.",
+			"∞: the plan does not reach the target at any budget (pages it never visits stay stale).",
+		},
+		Columns: []tables.Column{
+			{Name: "plan", Kind: tables.String},
+			{Name: "visits/day", Kind: tables.Float, Doc: "mean over seeds"},
+			{Name: "95% low", Kind: tables.Float},
+			{Name: "95% high", Kind: tables.Float},
+			{Name: "× gu", Kind: tables.Float, Doc: "ratio to the gu plan's budget"},
+		},
+	}
+	gu := math.NaN()
+	for _, r := range v.Rows {
+		if r.Plan == PlanGU {
+			gu = r.BudgetMean
+		}
+	}
+	for _, r := range v.Rows {
+		t.Rows = append(t.Rows, []any{r.Plan, PerDay(r.BudgetMean), PerDay(r.BudgetLo), PerDay(r.BudgetHi), r.BudgetMean / gu})
+	}
+	return t
+}
+
+// sweepTable is each plan's realised freshness (mean over seeds) against
+// the budget, as a table and a figure.
+func (v *Validation) sweepTable(src string) (tables.Table, tables.Figure) {
+	t := tables.Table{
+		ID: "schedule_validation_budget", Title: "Realised freshness against the budget", Source: src,
+		Section: tables.SectionSchedule, Order: 2,
+		Notes:   []string{"Each plan solved again at each budget from the same estimates; mean over seeds."},
+		Columns: []tables.Column{{Name: "visits/day", Kind: tables.Float}},
+	}
+	fig := tables.Figure{
+		ID: "schedule_validation_budget", Title: "Realised freshness against budget, per plan", Source: src,
+		Section: tables.SectionSchedule, Order: 3, XLabel: "budget (visits/day)", YLabel: "realised freshness", LogX: true,
+	}
+	for _, r := range v.Rows {
+		t.Columns = append(t.Columns, tables.Column{Name: r.Plan, Kind: tables.Percent})
+		fig.Curves = append(fig.Curves, tables.Curve{Name: r.Plan, Dashed: r.Plan == PlanOracle || r.Plan == PlanOracleTrain})
+	}
+	for k, m := range v.Opt.Sweep {
+		b := PerDay(v.Opt.Budget * m)
+		row := []any{b}
+		for j, r := range v.Rows {
+			phi, _, _ := meanCI(r.Sweep[k])
+			row = append(row, phi)
+			if !math.IsNaN(phi) {
+				fig.Curves[j].X = append(fig.Curves[j].X, b)
+				fig.Curves[j].Y = append(fig.Curves[j].Y, phi)
+			}
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t, fig
 }
 
 func unixDate(s int64) string { return time.Unix(s, 0).UTC().Format("2006-01-02") }

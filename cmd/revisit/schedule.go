@@ -22,7 +22,7 @@ func newScheduleCmd(g *globals) *cobra.Command {
 		validate                                                            string
 		seeds                                                               int
 		seed                                                                uint64
-		train                                                               float64
+		train, target                                                       float64
 		sweep                                                               []float64
 		noSweep                                                             bool
 	)
@@ -66,11 +66,16 @@ for each of --seeds seeds a blind crawler (--sampler, replay's syntax;
 training window, the plans are computed from its estimates, and each plan's
 realised freshness is measured exactly on the true updates of the later
 window (uniform visit phase), with a 95 % interval over the seeds, next to
-the oracle plan made from the true G_U of that window.`,
+the oracle plan made from the true G_U of that window. With
+--target-freshness F, each plan's budget to reach realised freshness F is
+found by bisection (each plan solved again at each budget from the same
+estimates, scored as above); with --sweep, each plan's realised freshness at
+those multiples of the budget (a table and a figure; none by default).`,
 		Example: `  revisit schedule out/replay --budget 5000/d -o out/schedule
   revisit schedule out/estimate --budget 200/h --importance urlid_imp.txt --min-rate 0.1/d -o out/schedule
   revisit schedule ds --budget 5000/d --plans gu,cho-gm -o out/oracle
-  revisit schedule --validate ds --sampler const:24 --budget 500/d --seeds 5 -o out/validation`,
+  revisit schedule --validate ds --sampler const:24 --budget 500/d --seeds 5 -o out/validation
+  revisit schedule --validate ds --sampler const:24 --budget 500/d --seeds 5 --target-freshness 0.9 --sweep 0.25,0.5,1,2,4`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if budget == "" {
@@ -110,6 +115,12 @@ the oracle plan made from the true G_U of that window.`,
 			if validate != "" && sampler == "" {
 				return usagef("--validate needs --sampler SPEC (the blind crawler)")
 			}
+			if !(target >= 0 && target < 1) {
+				return usagef("--target-freshness %g: want in (0, 1)", target)
+			}
+			if target > 0 && validate == "" {
+				return usagef("--target-freshness needs --validate (it is measured on the true updates)")
+			}
 			if !(train > 0 && train < 1) || seeds < 1 {
 				return usagef("--train must be in (0, 1) and --seeds ≥ 1")
 			}
@@ -131,7 +142,7 @@ the oracle plan made from the true G_U of that window.`,
 			if validate != "" {
 				return runValidation(cmd, g, validate, out, schedule.ValidateOptions{
 					Options: opt, Sampler: sampler, Method: method, Train: train, Unit: u, Dataset: validate,
-					Seeds: seedList(seed, seeds),
+					Seeds: seedList(seed, seeds), Target: target,
 				})
 			}
 			var in *schedule.Input
@@ -189,12 +200,13 @@ the oracle plan made from the true G_U of that window.`,
 	f.StringVar(&method, "method", "", "estimation method whose Ĝ is planned on (default: the scenario's recommended method; truth: the replay's true G_U; with --validate: M4 for constant delays, M6 otherwise)")
 	f.StringVar(&sampler, "sampler", "", "sampler of the replay or estimate output (default: the first in the file); with --validate, the blind crawler's (replay's syntax, required)")
 	f.StringVar(&unit, "unit", "h", "time unit of the intervals when INPUT is a dataset (s, min, h, d, w, y)")
-	f.Float64SliceVar(&sweep, "sweep", nil, "multiples of the budget for the freshness-vs-budget table; none given: 0.125,0.25,0.5,1,2,4,8")
+	f.Float64SliceVar(&sweep, "sweep", nil, "multiples of the budget for the freshness-vs-budget table; none given: 0.125,0.25,0.5,1,2,4,8 (with --validate: none)")
 	f.BoolVar(&noSweep, "no-sweep", false, "skip the freshness-vs-budget table (each point solves every plan again)")
 	f.StringVar(&validate, "validate", "", "validate the plans on this dataset's true updates (see VALIDATION)")
 	f.IntVar(&seeds, "seeds", 1, "validation: number of replicate crawler seeds")
 	f.Uint64Var(&seed, "seed", 1, "validation: first seed (seeds are seed, seed+1, …)")
 	f.Float64Var(&train, "train", 0.5, "validation: fraction of the dataset's span used for training")
+	f.Float64Var(&target, "target-freshness", 0, "validation: find each plan's budget to reach this realised freshness, in (0, 1) (0: none)")
 	f.StringVarP(&out, "output", "o", "", "write schedule.parquet, schedule.csv and tables under this directory (replaces earlier schedule results there; refuses any other non-empty directory)")
 	return cmd
 }

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# schedule-experiments.sh: the validation results of `revisit schedule
+# --validate` (issue 19), written to docs/schedule-results.md with the exact
+# command before each table.
+#
+# Usage: scripts/schedule-experiments.sh [--small] [-o FILE]
+#
+#   --small   only the small setting (the one TestScheduleResultsDoc re-runs
+#             and compares with the doc), no figures
+#   -o FILE   the Markdown to write (default docs/schedule-results.md); its
+#             figures go to FILE's directory under schedule-results/
+#
+# Environment: REVISIT (the binary; default: built from this checkout into
+# the work directory), REVISIT_REAL_DATA (the real data; default
+# ../shared/data/real beside the repository), WORK (a scratch directory to
+# keep; default a new temporary one, removed at the end).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$root/docs/schedule-results.md
+small_only=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--small) small_only=1 ;;
+	-o) out=$2; shift ;;
+	*) echo "usage: $0 [--small] [-o FILE]" >&2; exit 2 ;;
+	esac
+	shift
+done
+case $out in /*) ;; *) out=$PWD/$out ;; esac
+
+REAL=${REVISIT_REAL_DATA:-$root/../shared/data/real}
+REAL=$(cd "$REAL" && pwd)
+if [ -z "${WORK:-}" ]; then
+	WORK=$(mktemp -d)
+	trap 'rm -rf "$WORK"' EXIT
+fi
+mkdir -p "$WORK"
+if [ -z "${REVISIT:-}" ]; then
+	REVISIT=$WORK/revisit
+	(cd "$root" && go build -o "$REVISIT" ./cmd/revisit)
+fi
+export REAL
+cd "$WORK"
+
+doc=$WORK/doc.md
+: >"$doc"
+
+# run reads commands (one per line, as shown in the doc: `revisit ...`
+# with $REAL for the real-data root), runs each from $WORK and appends
+# it with its standard output as a console block.
+run() {
+	local line
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		{
+			echo '```console'
+			echo "\$ $line"
+			eval "\"\$REVISIT\" ${line#revisit }"
+			echo '```'
+			echo
+		} >>"$doc"
+	done
+}
+
+# setting NAME PAGES SEEDS: every corpus and dataset of one setting.
+setting() {
+	local s=$1 pages=$2 seeds=$3 budget=$(($2 / 2))
+	local common="--seeds $seeds --target-freshness 0.9 --sweep 0.25,0.5,1,2,4"
+	{
+		echo "revisit -q generate --format parquet --pages $pages --span 2y --model 'exp:{lognormal:-3,1}' --seed 1 -o gen-$s/poisson"
+		echo "revisit -q generate --format parquet --pages $pages --span 2y --model 'pareto:1.5,{lognormal:3,1.5}' --seed 1 -o gen-$s/pareto"
+		echo "revisit -q generate --format parquet --pages $pages --span 2y --model 'onoff:2,(pareto:1.5,1),(pareto:1.2,100)' --seed 1 -o gen-$s/onoff"
+		echo "revisit -q generate --format parquet --pages $pages --span 2y --model 'lrd:0.8,(exp:{lognormal:-3,1})' --seed 1 -o gen-$s/lrd"
+		echo "revisit -q ingest \$REAL/wikipedia/Kevinisagirl__Wikipedia-Revisions-1000-articleid-sample/articlesthatareoldenough.txt.gz --id 0 --title 1 --time 2 -o real-$s/enwiki1000"
+		echo "revisit -q ingest \$REAL/wikipedia/_derived/covid19_editions.csv.gz --id edition --time timestamp -o real-$s/covid19"
+	} | run
+	for c in poisson pareto onoff lrd; do
+		echo "### $c ($pages pages)" >>"$doc"
+		echo >>"$doc"
+		echo "revisit -q schedule --validate gen-$s/$c --sampler const:1 --budget $budget/d $common -o res-$s/$c" | run
+	done
+	echo "### enwiki1000 (1,000 real enwiki articles, 2001–2008)" >>"$doc"
+	echo >>"$doc"
+	echo "revisit -q schedule --validate real-$s/enwiki1000 --sampler const:24 --budget 500/d $common -o res-$s/enwiki1000" | run
+	echo "### covid19 (the COVID-19 article in 118 Wikipedia editions, 2020-01 – 2020-07)" >>"$doc"
+	echo >>"$doc"
+	echo "revisit -q schedule --validate real-$s/covid19 --sampler const:1 --budget 100/d $common -o res-$s/covid19" | run
+}
+
+{
+	cat <<'EOF'
+# Revisit schedules: validation results
+
+<!-- Written by scripts/schedule-experiments.sh; do not edit by hand: run the script again. -->
+
+What `revisit schedule --validate` measures is in
+[methods: schedule validation](methods.md#schedule-validation): for each
+seed a blind crawler (`--sampler`) replays the first half of every page's
+history, every plan is computed from its estimates at the same budget, and
+each plan's **realised freshness** is measured exactly on the true updates
+of the second half (uniform visit phase), with a 95 % Student-t interval
+over the seeds. `oracle-train` is the `gu` plan on the true `G_U` of the
+training half (no estimation error, planned on the past); `oracle` is `gu`
+on the true `G_U` of the evaluation half itself. "rates vs gu" is the
+median over pages of `|f/f_gu − 1|`. The second table is the budget each
+plan needs to reach a realised freshness of 0.9 (bisection on the budget,
+each plan solved again from the same estimates), the third the realised
+freshness at ¼ … 4 times the budget.
+
+Every block below is a command run from a scratch directory, `$REAL`
+standing for the real-data root (`../shared/data/real`), followed by what
+it printed. The generated corpora are one model each (`revisit generate
+--help`): `poisson` — exponential intervals with lognormal rates per page
+(median 0.05/h); `pareto` — Lomax intervals, α = 1.5, lognormal scale;
+`onoff` — Poisson bursts during Pareto ON periods, Pareto OFF periods
+(α = 1.2, heavy); `lrd` — exponential marginals with long-range dependence
+(Hurst 0.8).
+
+## Small setting
+
+Re-run and compared number for number with this section by
+`TestScheduleResultsDoc` (cmd/revisit): 200 generated pages per corpus,
+5 seeds.
+
+<!-- small setting: begin -->
+EOF
+} >>"$doc"
+setting small 200 5
+echo "<!-- small setting: end -->" >>"$doc"
+
+if [ $small_only = 0 ]; then
+	figdir=$(dirname "$out")/schedule-results
+	mkdir -p "$figdir"
+	{
+		echo
+		echo "## Full setting"
+		echo
+		echo "2,000 generated pages per corpus, 10 seeds."
+		echo
+	} >>"$doc"
+	setting full 2000 10
+	{
+		echo "## Figures"
+		echo
+		echo "Realised freshness against the budget, per plan (full setting; from \`revisit report res-full/NAME\`)."
+		echo
+	} >>"$doc"
+	for c in poisson pareto onoff lrd enwiki1000 covid19; do
+		"$REVISIT" -q report "res-full/$c" -o "rep/$c"
+		cp "rep/$c/figures/schedule_validation_budget.svg" "$figdir/$c.svg"
+		echo "![$c: realised freshness against budget](schedule-results/$c.svg)" >>"$doc"
+		echo >>"$doc"
+	done
+fi
+cp "$doc" "$out"
+echo "wrote $out" >&2
