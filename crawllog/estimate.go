@@ -151,19 +151,19 @@ type EstimateMeta struct {
 	// What the reader counted beyond Skipped (visits.Stats): revisit
 	// records resolved, SURT keys that grouped several original URLs and
 	// those URLs.
-	RevisitsResolved int64   `json:"revisits_resolved"`
-	MergedKeys       int64   `json:"merged_keys"`
-	MergedOriginals  int64   `json:"merged_originals"`
-	MinChanges       int     `json:"min_changes"`
+	RevisitsResolved int64 `json:"revisits_resolved"`
+	MergedKeys       int64 `json:"merged_keys"`
+	MergedOriginals  int64 `json:"merged_originals"`
+	MinChanges       int   `json:"min_changes"`
 	// Bins and EmptyBins total the bins of the URLs' grids and those
 	// without a pair of visits (M6's W(y_n) = 0; per URL in urls.csv),
 	// EmptyShare = EmptyBins/Bins (docs/methods.md#observed-grid).
 	Bins       int64   `json:"bins"`
 	EmptyBins  int64   `json:"empty_bins"`
 	EmptyShare float64 `json:"empty_bin_share"`
-	FewChanges       int     `json:"undecided_few_changes"`
-	ElapsedS         float64 `json:"elapsed_s"`
-	Shard            string  `json:"shard,omitempty"` // "i/N" in the output of one shard (Shard)
+	FewChanges int     `json:"undecided_few_changes"`
+	ElapsedS   float64 `json:"elapsed_s"`
+	Shard      string  `json:"shard,omitempty"` // "i/N" in the output of one shard (Shard)
 }
 
 // drawnURLs is the number of URLs whose G_U and F_U are drawn.
