@@ -251,7 +251,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		meta.ConstTol = 0 // exact equality
 	}
 	cfg := estimator.ObservedConfig{Config: estimator.Config{Methods: methods, H: opt.H, XMax: opt.XMax, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt},
-		Unit: unit, ConstTol: opt.ConstTol}
+		Unit: unit, ConstTol: opt.ConstTol, CountEmpty: true}
 	var (
 		sums  []URLSummary
 		drawn []topURL

@@ -42,8 +42,15 @@ func TestEstimateEmptyBins(t *testing.T) {
 	if err := os.WriteFile(log, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(dir, "o")
-	m, err := EstimateLogs(context.Background(), EstimateOptions{Inputs: []string{log}, Out: out, Unit: transform.Day})
+	// with M6 the counts are its W(y_n) = 0; without, EmptyBins's
+	for k, methods := range [][]string{nil, {"G-M4", "naive"}} {
+		checkEmptyBins(t, log, filepath.Join(dir, fmt.Sprint("o", k)), methods, times)
+	}
+}
+
+func checkEmptyBins(t *testing.T, log, out string, methods []string, times map[string][]int64) {
+	t.Helper()
+	m, err := EstimateLogs(context.Background(), EstimateOptions{Inputs: []string{log}, Out: out, Unit: transform.Day, Methods: methods})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,11 +87,14 @@ func TestEstimateEmptyBins(t *testing.T) {
 			}
 		}
 		if nb != wantBins || ne != wantBins-len(hit) {
-			t.Errorf("%s: urls.csv %d of %d bins empty, counted %d of %d", u, ne, nb, wantBins-len(hit), wantBins)
+			t.Errorf("methods %v, %s: urls.csv %d of %d bins empty, counted %d of %d", methods, u, ne, nb, wantBins-len(hit), wantBins)
 		}
 		bins += int64(nb)
 		empty += int64(ne)
 		share[u] = float64(ne) / float64(nb)
+	}
+	if empty == 0 {
+		t.Errorf("methods %v: no empty bin at all: the bursts do not exercise the count", methods)
 	}
 	if m.Bins != bins || m.EmptyBins != empty || m.EmptyShare != float64(empty)/float64(bins) {
 		t.Errorf("estimate.json: %d of %d bins empty (share %g), urls.csv sums %d of %d", m.EmptyBins, m.Bins, m.EmptyShare, empty, bins)

@@ -40,6 +40,11 @@ type ObservedConfig struct {
 	// gives "observed const:Δ" or "observed irregular".
 	Sampler  string
 	MaxPairs int64 // M6's pair limit (0: DefaultMaxPairs)
+	// CountEmpty counts the grid's bins without a pair of visits
+	// (ObservedInfo.EmptyBins) when M6 did not run and the delays are
+	// irregular (EmptyBins: up to 5·10⁷ steps); with M6 its W gives them
+	// for free.
+	CountEmpty bool
 }
 
 // ObservedInfo describes how a URL's observations were estimated.
@@ -219,7 +224,7 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 	if err != nil {
 		return nil, info, err
 	}
-	info.Bins, info.EmptyBins = emptyBinsOf(o, res.Est, info, unit)
+	info.Bins, info.EmptyBins = emptyBinsOf(o, res.Est, info, unit, cfg.CountEmpty)
 	return res.Est, info, nil
 }
 
@@ -282,8 +287,9 @@ func ObservedDefaults(o *visits.Observed, unit float64, info ObservedInfo) (h, x
 // emptyBinsOf are the bins n = 1 … N of a URL's grid and those without a
 // pair of visits in them: M6's W(y_n) = 0 when M6 ran (its Evidence);
 // else, for constant delays, the lags L ≥ m (W(L) = m − L); else
-// EmptyBins on the visit times (an upper bound if its work ran out).
-func emptyBinsOf(o *visits.Observed, est []Estimate, info ObservedInfo, unit float64) (bins, empty int) {
+// EmptyBins on the visit times (an upper bound if its work ran out) when
+// count, else 0 bins.
+func emptyBinsOf(o *visits.Observed, est []Estimate, info ObservedInfo, unit float64, count bool) (bins, empty int) {
 	for i := range est {
 		if e := est[i].Evidence; est[i].Method == MethodM6 && est[i].Kind == KindG && len(e) > 1 {
 			for _, w := range e[1:] {
@@ -297,6 +303,9 @@ func emptyBinsOf(o *visits.Observed, est []Estimate, info ObservedInfo, unit flo
 	bins = len(Grid(info.Step, info.XMax)) - 1
 	if info.Constant {
 		return bins, max(0, bins-(info.Visits-1))
+	}
+	if !count {
+		return 0, 0
 	}
 	work := int64(gridWork)
 	return bins, EmptyBins(visitTimes(o), info.Step*unit, bins, &work)

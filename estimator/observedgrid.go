@@ -115,6 +115,9 @@ func pairSpanBin(d int64, hs float64) int {
 func EmptyBins(t []int64, hs float64, N int, work *int64) int {
 	empty := 0
 	for n := 1; n <= N; n++ {
+		if *work <= 0 {
+			return empty + N - n + 1
+		}
 		// the first j with a visit in bin n − 1's reach or beyond
 		j := sort.Search(len(t), func(j int) bool { return pairSpanBin(t[j]-t[0], hs) >= n })
 		found := false
