@@ -63,14 +63,6 @@ type ObservedInfo struct {
 	Bins, EmptyBins int
 }
 
-// EmptyShare is EmptyBins/Bins (NaN without bins).
-func (i *ObservedInfo) EmptyShare() float64 {
-	if i.Bins == 0 {
-		return math.NaN()
-	}
-	return float64(i.EmptyBins) / float64(i.Bins)
-}
-
 // ErrFewVisits is a URL seen fewer than twice.
 var ErrFewVisits = errors.New("fewer than 2 visits")
 
@@ -232,14 +224,14 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 // without ground truth (docs/methods.md#observed-grid): x_max is the 0.99
 // quantile of the ages (with Last-Modified) or else of the times since the
 // visit before the last detected change, s_j − s*_j (G-M4's samples, an
-// upper bound of the age), the whole span when there is none, and at most
-// the SpanQuantile quantile of the pair spans s_j − s_i (no estimator sees
-// beyond the visits' spans); h is chosen from the delays between the
-// captures so that most bins of M6 hold a pair (observedGrid: from the
-// DelayQuantile quantile of the delays, never below the log's time
-// resolution, at most ObservedMaxBins bins, coarsened until at most
-// MaxEmptyShare of the bins are empty). For constant delays the grid step
-// is Δ and h is not used: h = x_max.
+// upper bound of the age), the whole span when there is none; without
+// ages at most the SpanQuantile quantile of the pair spans s_j − s_i (no
+// estimator but M2 sees beyond the visits' spans). h is chosen from the
+// delays between the captures so that most bins of M6 within those spans
+// hold a pair (observedGrid: from the DelayQuantile quantile of the
+// delays, never below the log's time resolution, at most ObservedMaxBins
+// bins, coarsened until at most MaxEmptyShare of the bins are empty). For
+// constant delays the grid step is Δ and h is not used: h = x_max.
 func ObservedDefaults(o *visits.Observed, unit float64, info ObservedInfo) (h, xmax float64) {
 	v := o.Visits
 	var samples []float64
@@ -274,14 +266,18 @@ func ObservedDefaults(o *visits.Observed, unit float64, info ObservedInfo) (h, x
 		xmax = max(span, 1/unit)
 	}
 	t := visitTimes(o)
+	reach := xmax // the part of the grid pairs of visits can reach
 	if q := float64(pairSpanQuantile(t, SpanQuantile)) / unit; q > 0 {
-		xmax = min(xmax, q)
+		reach = min(xmax, q)
+	}
+	if !o.Ages { // M2 sees ages beyond the spans; the other estimators do not
+		xmax = reach
 	}
 	if info.Constant {
 		return xmax, xmax
 	}
-	h, _, _ = observedGrid(t, unit, xmax)
-	return h, xmax
+	h, _, _ = observedGrid(t, unit, reach)
+	return max(h, xmax/ObservedMaxBins), xmax
 }
 
 // emptyBinsOf are the bins n = 1 … N of a URL's grid and those without a

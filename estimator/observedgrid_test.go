@@ -190,3 +190,22 @@ func TestObservedGridIana(t *testing.T) {
 		t.Fatalf("only %d URLs with 5 or more captures: not the file the test expects", checked)
 	}
 }
+
+// With Last-Modified, M2 sees ages beyond the spans between captures:
+// x_max stays the 0.99 quantile of the ages (not capped by the pair
+// spans), at most ObservedMaxBins bins.
+func TestObservedGridAges(t *testing.T) {
+	o := &visits.Observed{ID: "ages", Ages: true}
+	for j := range 50 { // hourly visits of a page last modified 30 days before the first
+		o.Visits = append(o.Visits, visits.Visit{T: 1_600_000_000 + int64(j)*3600 + int64(j%3), LastMod: 1_600_000_000 - 30*86400})
+	}
+	_, info, err := EstimateObserved(context.Background(), o, ObservedConfig{Unit: transform.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ages 720 h + j h (+ j%3 s): the 0.99 quantile is the largest, 769 h + 1 s
+	want := 720 + 49 + 1.0/3600
+	if math.Abs(info.XMax-want) > 1e-9 || info.XMax/info.H > ObservedMaxBins*(1+1e-9) {
+		t.Errorf("x_max %g h (want %g), %g bins", info.XMax, want, info.XMax/info.H)
+	}
+}
