@@ -19,7 +19,8 @@ import (
 //	r      = the log's time resolution: the gcd of the delays s_j − s_{j−1} (≥ 1 s)
 //	h_0    = max(r, q_0.1 of the delays s_j − s_{j−1})
 //	x_max  = min(the quantile of ages or G-M4 samples (ObservedDefaults),
-//	             q_0.99 of the pair spans s_j − s_i, i < j)
+//	             q_0.99 of the pair spans s_j − s_i, i < j) (with ages: not
+//	             capped, and h chosen on the grid up to that quantile)
 //	h      = the first of h_0·√2^k, k = 0, 1, …, at least x_max/ObservedMaxBins,
 //	         whose grid has at most MaxEmptyShare of its bins without a
 //	         pair; among those with ≥ ObservedMinBins bins the one with the
