@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/series"
@@ -521,11 +522,11 @@ func methodFigures(res *Result, rows []EstimateRow, src string) []tables.Figure 
 	if m4, ok := find("M4", "G", true); ok {
 		f := tables.Figure{ID: "top_g_m3_m4", Section: tables.SectionEstimates, Order: 1, Source: src, LogX: true, LogY: true,
 			XLabel: "age x (" + res.UnitName + ")", YLabel: "1 − G(x)",
-			Title: fmt.Sprintf("True G_U against M3 and M4 for %s (sampler %s)", title, m4.Sampler)}
+			Title: fmt.Sprintf("True G_U against M3 and M4 for %s (sampler %s)", title, m4.Sampler), Caption: monotoneCaption}
 		for _, m := range []string{"truth", "M3", "M4"} {
 			for _, r := range rows {
 				if r.PageID == page && r.Method == m && r.Kind == "G" && r.Sampler == m4.Sampler {
-					f.Curves = append(f.Curves, tailCurve(r.CDF, m, m != "truth"))
+					f.Curves = append(f.Curves, tailCurve(drawnCDF(r), m, m != "truth"))
 				}
 			}
 		}
@@ -535,15 +536,30 @@ func methodFigures(res *Result, rows []EstimateRow, src string) []tables.Figure 
 		// Log x: intervals span decades and F rises near 0 (x = 0 is dropped).
 		f := tables.Figure{ID: "top_f_from_m2", Section: tables.SectionEstimates, Order: 2, Source: src, LogX: true,
 			XLabel: "interval x (" + res.UnitName + ")", YLabel: "F(x)",
-			Title: fmt.Sprintf("F_U recovered from M2 against the truth for %s (sampler %s)", title, m2.Sampler)}
+			Title: fmt.Sprintf("F_U recovered from M2 against the truth for %s (sampler %s)", title, m2.Sampler), Caption: monotoneCaption}
 		for _, r := range rows {
 			if r.PageID == page && r.Kind == "F" && r.Sampler == m2.Sampler && (r.Method == "truth" || r.Method == "M2") {
-				f.Curves = append(f.Curves, tables.Curve{Name: r.Method, X: r.CDF.X, Y: r.CDF.P, Step: r.Method == "truth"})
+				c := drawnCDF(r)
+				f.Curves = append(f.Curves, tables.Curve{Name: r.Method, X: c.X, Y: c.P, Step: r.Method == "truth"})
 			}
 		}
 		figs = append(figs, f)
 	}
 	return figs
+}
+
+// monotoneCaption says what the estimate figures of a replay draw.
+const monotoneCaption = "Estimates shown as their monotone projection onto a distribution function (least-squares non-decreasing fit clipped to [0, 1], docs/methods.md#monotone); the raw values are in estimates.parquet, and the error tables are computed on them."
+
+// drawnCDF is the curve a replay figure draws of row r: the truth as it
+// is, an estimate as its monotone projection (estimator.MonotoneCDF,
+// weighted by its evidence when it has one): a recovered F_U may
+// otherwise rise and fall back to 0.
+func drawnCDF(r EstimateRow) series.CDF {
+	if r.Method == "truth" {
+		return r.CDF
+	}
+	return estimator.MonotoneCDF(r.CDF, r.Evidence)
 }
 
 // tailCurve is 1 − P on the positive grid points (log axes).

@@ -7,10 +7,13 @@
 // and each URL goes through estimator.EstimateObserved: every method its
 // observations allow (M1, M2, age-mle with ages; M3, M4, M5, cho, matloff
 // with constant delays; G-M4, M6, naive, poisson-mle always), on a grid
-// chosen per URL. What it writes (estimate.go: EstimateLogs):
+// chosen per URL from its capture delays (docs/methods.md#observed-grid). What it writes (estimate.go: EstimateLogs):
 //
 //	OUT/estimates.parquet  replay's schema (package estimates), no truth rows
-//	OUT/estimate.json      EstimateMeta: inputs, options, counts, skips, verdicts
+//	OUT/estimate.json      EstimateMeta: inputs, options, counts, skips, verdicts,
+//	                       the grids' empty bins
+//	OUT/urls.csv           per URL (urls.go): its grid and empty bins, the
+//	                       trace's importance, the SURT key's original URLs
 //	OUT/tables, figures    the estimate bundle for `revisit report` (report.go):
 //	                       the inputs, the top URLs by visits, the Poisson
 //	                       verdict, G_U and F_U of the 3 URLs drawn

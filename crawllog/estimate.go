@@ -102,6 +102,19 @@ type URLSummary struct {
 	// (fewer than MinChanges changes seen), "no estimate" (G_U or λ̂
 	// undefined).
 	VerdictNote string `json:"verdict_note,omitempty"`
+	// The grid (in units): h, x_max, its bins y_1 … y_N and those without
+	// a pair of visits (estimator.ObservedInfo).
+	H         float64 `json:"h"`
+	XMax      float64 `json:"x_max"`
+	Bins      int     `json:"bins"`
+	EmptyBins int     `json:"empty_bins"`
+	// What the reader knew of the URL (visits.Observed): its id in the
+	// log when a companion file named it (Source), its importance score
+	// (NaN: none; the Bing trace's urlid_imp.txt) and the original URLs
+	// its SURT key grouped when more than one (Originals, else 0).
+	Source     string  `json:"source,omitempty"`
+	Importance float64 `json:"importance"`
+	Originals  int     `json:"originals,omitempty"`
 }
 
 // VerdictText is the verdict with its note: "undecided (3 changes, need 185)".
@@ -138,13 +151,19 @@ type EstimateMeta struct {
 	// What the reader counted beyond Skipped (visits.Stats): revisit
 	// records resolved, SURT keys that grouped several original URLs and
 	// those URLs.
-	RevisitsResolved int64   `json:"revisits_resolved"`
-	MergedKeys       int64   `json:"merged_keys"`
-	MergedOriginals  int64   `json:"merged_originals"`
-	MinChanges       int     `json:"min_changes"`
-	FewChanges       int     `json:"undecided_few_changes"`
-	ElapsedS         float64 `json:"elapsed_s"`
-	Shard            string  `json:"shard,omitempty"` // "i/N" in the output of one shard (Shard)
+	RevisitsResolved int64 `json:"revisits_resolved"`
+	MergedKeys       int64 `json:"merged_keys"`
+	MergedOriginals  int64 `json:"merged_originals"`
+	MinChanges       int   `json:"min_changes"`
+	// Bins and EmptyBins total the bins of the URLs' grids and those
+	// without a pair of visits (M6's W(y_n) = 0; per URL in urls.csv),
+	// EmptyShare = EmptyBins/Bins (docs/methods.md#observed-grid).
+	Bins       int64   `json:"bins"`
+	EmptyBins  int64   `json:"empty_bins"`
+	EmptyShare float64 `json:"empty_bin_share"`
+	FewChanges int     `json:"undecided_few_changes"`
+	ElapsedS   float64 `json:"elapsed_s"`
+	Shard      string  `json:"shard,omitempty"` // "i/N" in the output of one shard (Shard)
 }
 
 // drawnURLs is the number of URLs whose G_U and F_U are drawn.
@@ -232,7 +251,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		meta.ConstTol = 0 // exact equality
 	}
 	cfg := estimator.ObservedConfig{Config: estimator.Config{Methods: methods, H: opt.H, XMax: opt.XMax, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt},
-		Unit: unit, ConstTol: opt.ConstTol}
+		Unit: unit, ConstTol: opt.ConstTol, CountEmpty: true}
 	var (
 		sums  []URLSummary
 		drawn []topURL
@@ -286,6 +305,8 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 			meta.FewChanges++
 		}
 		sums = append(sums, s)
+		meta.Bins += int64(s.Bins)
+		meta.EmptyBins += int64(s.EmptyBins)
 		sh.add(seq, s, len(est))
 		drawn = keepDrawn(drawn, topURL{s, drawRows(s, proj), seq})
 		return nil
@@ -308,6 +329,10 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	}
 	written = true
 	meta.Rows = w.Rows()
+	meta.EmptyShare = emptyShare(meta.Bins, meta.EmptyBins)
+	if err := writeURLs(out.Path(), sums); err != nil {
+		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
+	}
 	b := estimateBundle(meta, sums, top, drawn)
 	if err := b.Write(out.Path()); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
@@ -359,7 +384,11 @@ func findRow(est []estimator.Estimate, method, kind string) *estimator.Estimate 
 // KS distance is still given).
 func summarize(o *visits.Observed, id int64, info estimator.ObservedInfo, est []estimator.Estimate, minChanges int) URLSummary {
 	s := URLSummary{URL: o.ID, PageID: id, Visits: info.Visits, Detections: info.Detections, Delays: "irregular",
-		Span: info.Span, Rate: math.NaN(), MedianAge: math.NaN(), KS: math.NaN(), Verdict: VerdictUndecided}
+		Span: info.Span, Rate: math.NaN(), MedianAge: math.NaN(), KS: math.NaN(), Verdict: VerdictUndecided,
+		H: info.H, XMax: info.XMax, Bins: info.Bins, EmptyBins: info.EmptyBins, Source: o.Source, Importance: math.NaN(), Originals: o.Originals}
+	if o.HasImportance {
+		s.Importance = o.Importance
+	}
 	if info.Constant {
 		s.Delays, s.Delta = "constant", info.Delta
 	}

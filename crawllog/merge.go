@@ -88,12 +88,14 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 
 	meta := *m0
 	meta.Shard = ""
-	meta.Estimated, meta.Constant, meta.ElapsedS, meta.FewChanges = 0, 0, 0, 0
+	meta.Estimated, meta.Constant, meta.ElapsedS, meta.FewChanges, meta.Bins, meta.EmptyBins = 0, 0, 0, 0, 0, 0
 	meta.Skipped, meta.Verdicts = map[string]int64{}, map[string]int{}
 	for k, mk := range metas {
 		meta.Estimated += mk.Estimated
 		meta.Constant += mk.Constant
 		meta.FewChanges += mk.FewChanges
+		meta.Bins += mk.Bins
+		meta.EmptyBins += mk.EmptyBins
 		meta.ElapsedS += mk.ElapsedS
 		for v, c := range mk.Verdicts {
 			meta.Verdicts[v] += c
@@ -174,6 +176,10 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 		return nil, err
 	}
 	meta.Rows = w.Rows()
+	meta.EmptyShare = emptyShare(meta.Bins, meta.EmptyBins)
+	if err := writeURLs(tmp, sums); err != nil {
+		return nil, fmt.Errorf("estimate output %s: %w", out, err)
+	}
 	b := estimateBundle(&meta, sums, i0.Options.Top, drawn)
 	if err := b.Write(tmp); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", out, err)

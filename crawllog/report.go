@@ -68,13 +68,15 @@ func estimateBundle(m *EstimateMeta, sums []URLSummary, top int, drawn []topURL)
 	t := tables.Table{ID: "estimate_urls", Title: fmt.Sprintf("Observed URLs: the %d with the most visits", n), Source: src, Section: tables.SectionTopURLs, Order: 1,
 		Notes: []string{
 			"No ground truth: what the crawler saw. G_U is estimated by M2 with Last-Modified, M4 for constant delays, M6 otherwise (docs/methods.md#observed); median age and KS on its monotone projection (docs/methods.md#monotone).",
+			fmt.Sprintf("Grids: h and x_max per URL from the capture delays unless given; empty bins are those without a pair of visits, %s of all the URLs' bins (per URL in %s; docs/methods.md#observed-grid).", pct(m.EmptyShare), URLsFile),
 			fmt.Sprintf("Verdict: KS distance between that estimate and the exponential of the poisson-mle rate; Poisson when ≤ %.2g, on %d or more changes seen (docs/methods.md#poisson-verdict).", PoissonVerdictKS, m.MinChanges),
 		},
 		Columns: []tables.Column{{Name: "URL", Kind: tables.String}, {Name: "visits", Kind: tables.Int}, {Name: "changes seen", Kind: tables.Int},
 			{Name: "delays", Kind: tables.String}, {Name: "Δ", Unit: u, Kind: tables.Float}, {Name: "span", Unit: u, Kind: tables.Float},
 			{Name: "poisson-mle λ̂", Unit: "1/" + u, Kind: tables.Float}, {Name: "G_U by", Kind: tables.String},
 			{Name: "median age", Unit: u, Kind: tables.Float, Doc: "smallest grid x with Ĝ_U(x) ≥ 1/2"},
-			{Name: "KS to exponential", Kind: tables.Percent}, {Name: "verdict", Kind: tables.String}},
+			{Name: "KS to exponential", Kind: tables.Percent}, {Name: "verdict", Kind: tables.String},
+			{Name: "empty bins", Kind: tables.Percent, Doc: "share of the grid's bins without a pair of visits (M6's W = 0)"}},
 	}
 	for _, s := range sums[:n] {
 		d := math.NaN()
@@ -82,7 +84,7 @@ func estimateBundle(m *EstimateMeta, sums []URLSummary, top int, drawn []topURL)
 			d = s.Delta
 		}
 		t.Rows = append(t.Rows, []any{s.URL, tables.I(s.Visits), tables.I(s.Detections), s.Delays, tables.F(d * f), tables.F(s.Span * f),
-			tables.F(s.Rate / f), s.Reference, tables.F(s.MedianAge * f), tables.F(s.KS), s.VerdictText()})
+			tables.F(s.Rate / f), s.Reference, tables.F(s.MedianAge * f), tables.F(s.KS), s.VerdictText(), tables.F(emptyShareOf(s))})
 	}
 	b.Tables = append(b.Tables, t)
 	v := tables.Table{ID: "estimate_verdict", Title: "Poisson verdict over the observed URLs", Source: src, Section: tables.SectionVerdict, Order: 10,
@@ -195,3 +197,14 @@ func perURL(v float64, unit string) string {
 	}
 	return fmt.Sprintf("%g %s", v, unit)
 }
+
+// emptyShareOf is a URL's share of empty bins (NaN without bins).
+func emptyShareOf(s URLSummary) float64 {
+	if s.Bins == 0 {
+		return math.NaN()
+	}
+	return float64(s.EmptyBins) / float64(s.Bins)
+}
+
+// pct prints a share as a percentage with one decimal.
+func pct(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) }

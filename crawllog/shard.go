@@ -115,12 +115,20 @@ type ShardURL struct {
 	KS         exactFloat `json:"ks"`
 	Verdict    string     `json:"verdict"`
 	Note       string     `json:"verdict_note,omitempty"`
+	H          exactFloat `json:"h"`
+	XMax       exactFloat `json:"x_max"`
+	Bins       int        `json:"bins"`
+	EmptyBins  int        `json:"empty_bins"`
+	Source     string     `json:"source,omitempty"`
+	Importance exactFloat `json:"importance"`
+	Originals  int        `json:"originals,omitempty"`
 }
 
 func (u *ShardURL) summary() URLSummary {
 	return URLSummary{URL: u.URL, PageID: u.PageID, Visits: u.Visits, Detections: u.Detections, Delays: u.Delays,
 		Delta: float64(u.Delta), Span: float64(u.Span), Rate: float64(u.Rate), Reference: u.Reference,
-		MedianAge: float64(u.MedianAge), KS: float64(u.KS), Verdict: u.Verdict, VerdictNote: u.Note}
+		MedianAge: float64(u.MedianAge), KS: float64(u.KS), Verdict: u.Verdict, VerdictNote: u.Note,
+		H: float64(u.H), XMax: float64(u.XMax), Bins: u.Bins, EmptyBins: u.EmptyBins, Source: u.Source, Importance: float64(u.Importance), Originals: u.Originals}
 }
 
 // estimateShard records what a shard of EstimateLogs estimated; nil when
@@ -144,7 +152,8 @@ func (sh *estimateShard) add(seq int64, s URLSummary, rows int) {
 	}
 	sh.info.URLs = append(sh.info.URLs, ShardURL{Seq: seq, Rows: rows, URL: s.URL, PageID: s.PageID, Visits: s.Visits,
 		Detections: s.Detections, Delays: s.Delays, Delta: exactFloat(s.Delta), Span: exactFloat(s.Span), Rate: exactFloat(s.Rate),
-		Reference: s.Reference, MedianAge: exactFloat(s.MedianAge), KS: exactFloat(s.KS), Verdict: s.Verdict, Note: s.VerdictNote})
+		Reference: s.Reference, MedianAge: exactFloat(s.MedianAge), KS: exactFloat(s.KS), Verdict: s.Verdict, Note: s.VerdictNote,
+		H: exactFloat(s.H), XMax: exactFloat(s.XMax), Bins: s.Bins, EmptyBins: s.EmptyBins, Source: s.Source, Importance: exactFloat(s.Importance), Originals: s.Originals})
 }
 
 // done records the URLs read, the skips (estimate's and the reader's)

@@ -40,6 +40,11 @@ type ObservedConfig struct {
 	// gives "observed const:Δ" or "observed irregular".
 	Sampler  string
 	MaxPairs int64 // M6's pair limit (0: DefaultMaxPairs)
+	// CountEmpty counts the grid's bins without a pair of visits
+	// (ObservedInfo.EmptyBins) when M6 did not run and the delays are
+	// irregular (EmptyBins: up to 5·10⁷ steps); with M6 its W gives them
+	// for free.
+	CountEmpty bool
 }
 
 // ObservedInfo describes how a URL's observations were estimated.
@@ -53,6 +58,9 @@ type ObservedInfo struct {
 	Span       float64 // s_m − s_1, in units
 	Ages       bool
 	Sampler    string
+	// Bins is N, the bins y_1 … y_N of the grid, and EmptyBins those
+	// without a pair of visits, W(y_n) = 0 (emptyBinsOf).
+	Bins, EmptyBins int
 }
 
 // ErrFewVisits is a URL seen fewer than twice.
@@ -135,6 +143,8 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 		h, xmax := ObservedDefaults(o, unit, info)
 		if c.XMax == 0 {
 			c.XMax = xmax
+		} else if c.H == 0 && !info.Constant { // h for the x_max given
+			h, _, _ = observedGrid(visitTimes(o), unit, c.XMax)
 		}
 		if c.H == 0 {
 			c.H = min(h, c.XMax)
@@ -206,16 +216,22 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 	if err != nil {
 		return nil, info, err
 	}
+	info.Bins, info.EmptyBins = emptyBinsOf(o, res.Est, info, unit, cfg.CountEmpty)
 	return res.Est, info, nil
 }
 
 // ObservedDefaults are the per-URL h and x_max (in units) of a URL seen
-// without ground truth: x_max is the 0.99 quantile of the ages (with
-// Last-Modified) or else of the times since the visit before the last
-// detected change, s_j − s*_j (G-M4's samples, an upper bound of the age);
-// the whole span when there is none; h = max(Ê[U]/100, 1 s,
-// x_max/MaxAutoGrid) with Ê[U] = span / detections (the span when none
-// was seen).
+// without ground truth (docs/methods.md#observed-grid): x_max is the 0.99
+// quantile of the ages (with Last-Modified) or else of the times since the
+// visit before the last detected change, s_j − s*_j (G-M4's samples, an
+// upper bound of the age), the whole span when there is none; without
+// ages at most the SpanQuantile quantile of the pair spans s_j − s_i (no
+// estimator but M2 sees beyond the visits' spans). h is chosen from the
+// delays between the captures so that most bins of M6 within those spans
+// hold a pair (observedGrid: from the DelayQuantile quantile of the
+// delays, never below the log's time resolution, at most ObservedMaxBins
+// bins, coarsened until at most MaxEmptyShare of the bins are empty). For
+// constant delays the grid step is Δ and h is not used: h = x_max.
 func ObservedDefaults(o *visits.Observed, unit float64, info ObservedInfo) (h, xmax float64) {
 	v := o.Visits
 	var samples []float64
@@ -249,10 +265,44 @@ func ObservedDefaults(o *visits.Observed, unit float64, info ObservedInfo) (h, x
 	if !(xmax > 0) {
 		xmax = max(span, 1/unit)
 	}
-	meanU := span
-	if info.Detections > 0 {
-		meanU = span / float64(info.Detections)
+	t := visitTimes(o)
+	reach := xmax // the part of the grid pairs of visits can reach
+	if q := float64(pairSpanQuantile(t, SpanQuantile)) / unit; q > 0 {
+		reach = min(xmax, q)
 	}
-	h = max(meanU/100, 1/unit, xmax/MaxAutoGrid)
-	return h, xmax
+	if !o.Ages { // M2 sees ages beyond the spans; the other estimators do not
+		xmax = reach
+	}
+	if info.Constant {
+		return xmax, xmax
+	}
+	h, _, _ = observedGrid(t, unit, reach)
+	return max(h, xmax/ObservedMaxBins), xmax
+}
+
+// emptyBinsOf are the bins n = 1 … N of a URL's grid and those without a
+// pair of visits in them: M6's W(y_n) = 0 when M6 ran (its Evidence);
+// else, for constant delays, the lags L ≥ m (W(L) = m − L); else
+// EmptyBins on the visit times (an upper bound if its work ran out) when
+// count, else 0 bins.
+func emptyBinsOf(o *visits.Observed, est []Estimate, info ObservedInfo, unit float64, count bool) (bins, empty int) {
+	for i := range est {
+		if e := est[i].Evidence; est[i].Method == MethodM6 && est[i].Kind == KindG && len(e) > 1 {
+			for _, w := range e[1:] {
+				if w == 0 {
+					empty++
+				}
+			}
+			return len(e) - 1, empty
+		}
+	}
+	bins = len(Grid(info.Step, info.XMax)) - 1
+	if info.Constant {
+		return bins, max(0, bins-(info.Visits-1))
+	}
+	if !count {
+		return 0, 0
+	}
+	work := int64(gridWork)
+	return bins, EmptyBins(visitTimes(o), info.Step*unit, bins, &work)
 }

@@ -69,7 +69,9 @@ error naming the file and line (exit 1); --skip-bad counts and skips them.
 Output (OUT, written atomically; an earlier estimate output is replaced):
 estimates.parquet (replay's schema: page_id = FNV-1a-63 of the URL, title =
 the URL, sampler "observed const:Δ" or "observed irregular"; no truth
-rows), estimate.json (inputs, counts, skips, verdicts), and tables/ and
+rows), estimate.json (inputs, counts, skips, verdicts, empty bins),
+urls.csv (per URL: the grid and its empty bins, the trace's importance, the
+original URLs a SURT key grouped, the verdict), and tables/ and
 figures/ for 'revisit report': the top URLs with the Poisson verdict (KS
 between the estimated G_U and the poisson-mle exponential, Poisson when
 ≤ 0.1) and their estimated G_U and F_U.
@@ -153,8 +155,8 @@ tables and figures; docs/scale-out.md).`,
 	opt.Read.MaxObservations = visits.DefaultMaxObservations
 	f.Var((*countFlag)(&opt.Read.MaxObservations), "max-observations", "captures held in memory at once (logs are grouped by URL)")
 	f.StringVar(&unit, "unit", "h", "time unit of λ, h, x_max and the output: s, min, h, d, w, y")
-	f.Float64Var(&opt.H, "h", 0, "bin width h of the grid for irregular delays (M6's bins), in units (0: per URL, Ê[U]/100 but no finer than 1 s)")
-	f.Float64Var(&opt.XMax, "x-max", 0, "largest grid point x_max, in units (0: per URL, the 0.99 quantile of the ages, or of the times since the visit before the last change)")
+	f.Float64Var(&opt.H, "h", 0, "bin width h of the grid for irregular delays (M6's bins), in units (0: per URL from the delays between captures, never finer than the log's resolution, at most 400 bins, coarsened until at most half of the bins are without a pair of visits; docs/methods.md#observed-grid)")
+	f.Float64Var(&opt.XMax, "x-max", 0, "largest grid point x_max, in units (0: per URL, the 0.99 quantile of the ages, or of the times since the visit before the last change, at most the 0.99 quantile of the spans between two captures)")
 	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of "+strings.Join(estimator.AllMethods, ","))
 	f.Int64Var(&opt.ConstTol, "const-tolerance", estimator.DefaultConstTolerance, "largest spread of the delays, in seconds, still taken as constant (0: exactly equal)")
 	f.IntVar(&opt.MinChanges, "min-changes", crawllog.DefaultMinChanges, "fewest changes seen on which a URL gets a Poisson verdict; fewer: undecided (default: to tell a KS distance of 0.1 from 0 at the 5% level, (1.358/0.1)², docs/methods.md#poisson-verdict)")
@@ -170,6 +172,8 @@ func printEstimateSummary(w io.Writer, m *crawllog.EstimateMeta, out string) {
 	fmt.Fprintf(w, "estimated %s (%s with constant delays) from %s of %s in %s → %s (%s)\n",
 		human.Count(int64(m.Estimated), "URL", "URLs"), human.Comma(int64(m.Constant)), human.Count(m.Captures, "capture", "captures"),
 		human.Count(m.URLs, "URL", "URLs"), human.Count(int64(len(m.Inputs)), "input", "inputs"), human.Path(out+"/"+estimates.File), human.Count(m.Rows, "row", "rows"))
+	fmt.Fprintf(w, "  grids: %.1f%% of the bins without a pair of visits (%s of %s; per URL in %s)\n", 100*m.EmptyShare,
+		human.Comma(m.EmptyBins), human.Comma(m.Bins), crawllog.URLsFile)
 	if m.Bad > 0 {
 		fmt.Fprintf(w, "  skipped %s (--skip-bad; per input in %s)\n", human.Count(m.Bad, "bad line", "bad lines"), crawllog.EstimateMetaFile)
 	}
