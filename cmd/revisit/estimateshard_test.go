@@ -12,9 +12,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/crawllog"
 	"github.com/revisit-dev/revisit/estimates"
+	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/stagetest"
 )
 

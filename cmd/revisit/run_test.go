@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/dataset"
-	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/estimator"
+	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/realdata"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/replay"
