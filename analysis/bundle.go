@@ -23,7 +23,7 @@ func pageStatsColumns(unit string) []tables.Column {
 		{Name: "group", Kind: tables.String},
 		{Name: "n_updates", Kind: tables.Int, Doc: "n"},
 		{Name: "mean_interval", Unit: unit, Kind: tables.Duration, Doc: "E[U]"},
-		{Name: "var_interval", Unit: unit + "²", Kind: tables.Float, Doc: varianceConvention},
+		{Name: "var_interval", Unit: unit + "²", Kind: tables.Duration, Doc: varianceConvention},
 		{Name: "cov", Kind: tables.Float, Doc: "v = sd(U)/E[U]"},
 		{Name: "lifetime", Unit: unit, Kind: tables.Duration, Doc: "T = u_last − u_first"},
 		{Name: "first", Kind: tables.Time},

@@ -38,32 +38,43 @@ func UnitSeconds(name string) (s float64, ok bool) {
 // SecondsPerValue is how many seconds one raw value of c is worth: 1 for
 // Seconds, the length of c.Unit for Duration (1 when Unit is empty). ok
 // is false for a column that is not a duration, or a Duration whose Unit
-// is not a time unit (it is then shown like a Float).
-func (c Column) SecondsPerValue() (s float64, ok bool) {
+// is not a time unit (it is then shown like a Float). A Duration whose
+// Unit is a time unit squared ("h²": an MSE, a variance) has squared
+// true and s is the length of the unit itself: a raw value v is worth
+// v·s² square seconds.
+func (c Column) SecondsPerValue() (s float64, squared, ok bool) {
 	switch c.Kind {
 	case Seconds:
-		return 1, true
+		return 1, false, true
 	case Duration:
 		if c.Unit == "" {
-			return 1, true
+			return 1, false, true
 		}
-		return UnitSeconds(c.Unit)
+		if base, sq := strings.CutSuffix(c.Unit, "²"); sq {
+			s, ok = UnitSeconds(base)
+			return s, true, ok
+		}
+		s, ok = UnitSeconds(c.Unit)
+		return s, false, ok
 	}
-	return 0, false
+	return 0, false, false
 }
 
 // DisplayUnit is the unit in which people read column j of t (a
 // Duration or Seconds column): human.DisplayUnit of the median |value|
 // over the column's finite non-zero cells, in seconds — the largest of y,
 // d, h, min and s of which that median is at least 1 — or over the cells
-// of every duration column of its UnitGroup. It returns the unit's name
-// and the factor that turns a raw cell of column j into it (raw ×
-// factor); ok is false when column j is not a duration.
+// of every duration column of its UnitGroup. A squared column (Unit
+// "h²") counts with the square roots of its cells and is shown in the
+// square of the unit ("d²"), so that an MSE grouped with its RMSE reads
+// in the same unit. It returns the unit's name and the factor that turns
+// a raw cell of column j into it (raw × factor); ok is false when column
+// j is not a duration.
 func (t *Table) DisplayUnit(j int) (name string, factor float64, ok bool) {
 	if j < 0 || j >= len(t.Columns) {
 		return "", 0, false
 	}
-	per, ok := t.Columns[j].SecondsPerValue()
+	per, sq, ok := t.Columns[j].SecondsPerValue()
 	if !ok {
 		return "", 0, false
 	}
@@ -72,19 +83,25 @@ func (t *Table) DisplayUnit(j int) (name string, factor float64, ok bool) {
 		if k != j && (c.UnitGroup == "" || c.UnitGroup != t.Columns[j].UnitGroup) {
 			continue
 		}
-		pk, ok := c.SecondsPerValue()
+		pk, sqk, ok := c.SecondsPerValue()
 		if !ok {
 			continue
 		}
 		for _, r := range t.Rows {
 			if k < len(r) {
 				if f, ok := r[k].(float64); ok {
+					if sqk {
+						f = math.Sqrt(math.Abs(f))
+					}
 					secs = append(secs, f*pk)
 				}
 			}
 		}
 	}
 	name, s := human.DisplayUnitOf(secs)
+	if sq {
+		return name + "²", (per / s) * (per / s), true
+	}
 	return name, per / s, true
 }
 

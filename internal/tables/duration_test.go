@@ -58,10 +58,31 @@ func TestDisplayUnit(t *testing.T) {
 			t.Errorf("column %d: DisplayUnit = %s, %g, %v; want %s, %g", c.j, name, f, ok, c.name, c.factor)
 		}
 	}
-	for _, j := range []int{5, 6, 7, -1} {
+	// A squared column: |cells| 1, 2, 3 h² → roots 1, 1.414, 1.732 h,
+	// median 1.414 h: shown in h².
+	if name, f, ok := tb.DisplayUnit(6); !ok || name != "h²" || f != 1 {
+		t.Errorf("column 6 (h²): DisplayUnit = %s, %g, %v; want h², 1, true", name, f, ok)
+	}
+	for _, j := range []int{5, 7, -1} {
 		if _, _, ok := tb.DisplayUnit(j); ok {
 			t.Errorf("column %d is not a duration, DisplayUnit says it is", j)
 		}
+	}
+}
+
+// An MSE grouped with its RMSE is shown in the square of the RMSE's unit:
+// RMSE 600 h and 1,200 h, MSE 360,000 h² and 1,440,000 h² (roots 600 and
+// 1,200 h): median over the group 900 h = 37.5 d, so d and d² (1/24²).
+func TestDisplayUnitSquared(t *testing.T) {
+	tb := Table{
+		Columns: []Column{{Name: "MSE", Unit: "h²", Kind: Duration, UnitGroup: "e"}, {Name: "RMSE", Unit: "h", Kind: Duration, UnitGroup: "e"}},
+		Rows:    [][]any{{360000.0, 600.0}, {1440000.0, 1200.0}},
+	}
+	if name, f, ok := tb.DisplayUnit(0); !ok || name != "d²" || math.Abs(f-1.0/576) > 1e-18 {
+		t.Errorf("MSE: DisplayUnit = %s, %g, %v; want d², 1/576", name, f, ok)
+	}
+	if name, f, ok := tb.DisplayUnit(1); !ok || name != "d" || f != 1.0/24 {
+		t.Errorf("RMSE: DisplayUnit = %s, %g, %v; want d, 1/24", name, f, ok)
 	}
 }
 

@@ -165,7 +165,7 @@ func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options
 		},
 		Columns: []tables.Column{{Name: "window type", Kind: tables.String}, {Name: "estimator", Kind: tables.String},
 			{Name: "windows", Kind: tables.Int}, {Name: "points", Kind: tables.Int}, {Name: "undefined", Kind: tables.Int, Doc: "windows where the estimate does not exist"},
-			{Name: "MSE", Unit: un + "²", Kind: tables.Float}, {Name: "RMSE", Unit: un, Kind: tables.Duration}, {Name: "relative RMSE", Kind: tables.Percent},
+			{Name: "MSE", Unit: un + "²", Kind: tables.Duration, UnitGroup: "error"}, {Name: "RMSE", Unit: un, Kind: tables.Duration, UnitGroup: "error"}, {Name: "relative RMSE", Kind: tables.Percent},
 			{Name: "median window relative RMSE", Kind: tables.Percent, Doc: "median over windows of sqrt(Σ((t̂_i − t_i)/t_n)²/n)"}},
 	}
 	for _, st := range States {
