@@ -129,7 +129,7 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 	// 5. method comparison.
 	if len(res.PageErrors) > 0 {
 		rsrc := src + "; " + res.ReplaySource
-		b.Tables = append(b.Tables, summaryTable(res.Summary, rsrc, o))
+		b.Tables = append(b.Tables, summaryTable(res.Summary, rsrc, o, res.Unit))
 		b.Tables = append(b.Tables, pageErrorsTable(res, o, true))
 		b.Tables = append(b.Tables, evidenceTable(res, rsrc))
 		b.Tables = append(b.Tables, recommendTable(res.Evidence, res.Summary, rsrc))
@@ -316,13 +316,13 @@ func acfFigure(cs []Candidate, src string, o *Options) tables.Figure {
 	return f
 }
 
-func summaryTable(sum []MethodSummary, src string, o *Options) tables.Table {
+func summaryTable(sum []MethodSummary, src string, o *Options, unit float64) tables.Table {
 	t := tables.Table{ID: "method_errors", Title: "Method comparison: WMRD and KS against the true G_U (and F_U)", Source: src, Section: tables.SectionMethods, Order: 1,
 		Columns: []tables.Column{{Name: "sampler", Kind: tables.String}, {Name: "kind", Kind: tables.String}, {Name: "method", Kind: tables.String},
 			{Name: "pages", Kind: tables.Int}, {Name: "mean WMRD", Kind: tables.Float}, {Name: "median WMRD", Kind: tables.Float},
 			{Name: "mean KS", Kind: tables.Float}, {Name: "median KS", Kind: tables.Float}, {Name: "undefined", Kind: tables.Int}, {Name: "class", Kind: tables.String}},
 		Notes: []string{
-			fmt.Sprintf("errors on [0, %s] against the exact G_U = Σ min(U_i, x)/Σ U_i of each page's intervals; WMRD = Σ|H − G|/Σ(H + G)/2, KS = max|H − G|", xmaxText(o.XMax)),
+			fmt.Sprintf("errors on [0, %s] against the exact G_U = Σ min(U_i, x)/Σ U_i of each page's intervals; WMRD = Σ|H − G|/Σ(H + G)/2, KS = max|H − G|", xmaxTextIn(o.XMax, unit)),
 			fmt.Sprintf("G_U of the step estimates (M3, M4, M5, M6, G-M4): interpolated linearly between their grid points x_n and compared at %d extra points per step as well (docs/methods.md#errors), so their interpolation error counts; M1, M2, the Poisson baselines and every F_U: at the grid points x_n", max(o.Extra, 0)),
 		},
 	}
@@ -330,6 +330,15 @@ func summaryTable(sum []MethodSummary, src string, o *Options) tables.Table {
 		t.Rows = append(t.Rows, []any{m.Sampler, m.Kind, m.Method, int64(m.Pages), m.MeanWMRD, m.MedianWMRD, m.MeanKS, m.MedianKS, int64(m.Undefined), string(m.Class)})
 	}
 	return t
+}
+
+// xmaxTextIn is xmaxText for people: a given x_max (in units of unit
+// seconds) in its display unit ("1,000 h" reads "41.67 d").
+func xmaxTextIn(x, unit float64) string {
+	if x <= 0 || !(unit > 0) {
+		return xmaxText(x)
+	}
+	return human.Duration(x * unit)
 }
 
 func xmaxText(x float64) string {
@@ -343,7 +352,7 @@ func pageErrorsTable(res *Result, o *Options, topOnly bool) tables.Table {
 	t := tables.Table{ID: "page_errors", Title: "Errors per page, method and sampler", Source: o.source(res) + "; " + res.ReplaySource, Section: tables.SectionMethods, Order: 2,
 		Columns: []tables.Column{{Name: "page_id", Kind: tables.Int}, {Name: "title", Kind: tables.String}, {Name: "sampler", Kind: tables.String},
 			{Name: "kind", Kind: tables.String}, {Name: "method", Kind: tables.String}, {Name: "WMRD", Kind: tables.Float}, {Name: "KS", Kind: tables.Float},
-			{Name: "points", Kind: tables.Int}, {Name: "x_max", Kind: tables.Float}, {Name: "note", Kind: tables.String}}}
+			{Name: "points", Kind: tables.Int}, {Name: "x_max", Unit: res.UnitName, Kind: tables.Duration}, {Name: "note", Kind: tables.String}}}
 	for _, e := range res.PageErrors {
 		t.Rows = append(t.Rows, []any{e.PageID, e.Title, e.Sampler, e.Kind, e.Method, e.WMRD, e.KS, int64(e.Points), e.XMax, e.Note})
 	}

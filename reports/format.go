@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -420,11 +421,39 @@ func errPercent(f float64) string {
 	return sig2(100*f) + "%"
 }
 
-// humanParams prints fitted parameters ("μ = -1.296 (ln h)") with a true
-// minus sign (U+2212) for people; the CSV keeps the ASCII one.
+// humanParams prints fitted parameters ("μ = -1.296 (ln h)") for people:
+// a scale parameter that is a duration (β, ν) in its own display unit
+// (human.Duration: "ν = 2510 h" → "ν = 104.6 d"), other values in
+// e-notation in plain digits (human.Plain: "λ = 7.386e-05 /h" → "λ =
+// 0.00007386 /h"; rates and μ stay in the computation unit), and a true
+// minus sign (U+2212); the CSV keeps the text as the fit wrote it.
 func humanParams(s string) string {
+	s = paramDuration.ReplaceAllStringFunc(s, func(m string) string {
+		sub := paramDuration.FindStringSubmatch(m)
+		f, err := strconv.ParseFloat(sub[2], 64)
+		per, ok := tables.UnitSeconds(sub[3])
+		if err != nil || !ok || !finite(f) {
+			return m
+		}
+		return sub[1] + " = " + human.Duration(f*per)
+	})
+	s = paramENotation.ReplaceAllStringFunc(s, func(m string) string {
+		num := strings.TrimPrefix(m, "= ")
+		f, err := strconv.ParseFloat(num, 64)
+		if err != nil {
+			return m
+		}
+		return "= " + human.Plain(f)
+	})
 	return strings.ReplaceAll(s, "= -", "= −")
 }
+
+// paramDuration matches a scale parameter, a duration (Lomax β, Weibull
+// ν), with its unit: "β = 2510 h".
+var paramDuration = regexp.MustCompile(`(β|ν) = (-?[0-9]+(?:\.[0-9]+)?(?:e[+-][0-9]+)?) (s|min|h|d|w|y)\b`)
+
+// paramENotation matches a parameter value in e-notation after "= ".
+var paramENotation = regexp.MustCompile(`= -?[0-9]+(\.[0-9]+)?e[+-][0-9]+`)
 
 // pColumn tells whether a column named name holds p-values: "p", "KS p",
 // "Ljung–Box p", "p-value".

@@ -116,3 +116,29 @@ func TestUnplottableInDisplayUnit(t *testing.T) {
 		t.Errorf("Unplottable = %q, want the age in days (age x (d) = 2)", got)
 	}
 }
+
+// Fitted parameters of a slow source print without e-notation for
+// people; the CSV keeps the fit's text.
+func TestParamsWithoutENotation(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"α = 0.45, β = 1.354e+04 h", "α = 0.45, β = 1.545 y"}, // 13,540/8,766
+		{"k = 0.5405, ν = 2510 h", "k = 0.5405, ν = 104.6 d"},  // 2510/24
+		{"α = 0.4502, β = 0.0499 h", "α = 0.4502, β = 2.994 min"},
+		{"λ = 7.386e-05 /h", "λ = 0.00007386 /h"},
+		{"μ = -1.296e+01 (ln h), σ = 2.2", "μ = −12.96 (ln h), σ = 2.2"},
+		{"k = 0.94, ν = 1.9 h", "k = 0.94, ν = 1.9 h"},
+		{"β = 3 furlongs", "β = 3 furlongs"},
+	} {
+		if got := humanParams(c.in); got != c.want {
+			t.Errorf("humanParams(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	tb := tables.Table{Columns: []tables.Column{{Name: "parameters", Kind: tables.String}}, Rows: [][]any{{"β = 1.354e+04 h"}}}
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, &tb); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != "parameters\nβ = 1.354e+04 h\n" {
+		t.Errorf("CSV = %q", buf.String())
+	}
+}
