@@ -352,7 +352,7 @@ func pageErrorsTable(res *Result, o *Options, topOnly bool) tables.Table {
 	t := tables.Table{ID: "page_errors", Title: "Errors per page, method and sampler", Source: o.source(res) + "; " + res.ReplaySource, Section: tables.SectionMethods, Order: 2,
 		Columns: []tables.Column{{Name: "page_id", Kind: tables.Int}, {Name: "title", Kind: tables.String}, {Name: "sampler", Kind: tables.String},
 			{Name: "kind", Kind: tables.String}, {Name: "method", Kind: tables.String}, {Name: "WMRD", Kind: tables.Float}, {Name: "KS", Kind: tables.Float},
-			{Name: "points", Kind: tables.Int}, {Name: "x_max", Unit: res.UnitName, Kind: tables.Duration}, {Name: "note", Kind: tables.String}}}
+			{Name: "points", Kind: tables.Int}, {Name: "x_max", Kind: tables.Float}, {Name: "note", Kind: tables.String}}}
 	for _, e := range res.PageErrors {
 		t.Rows = append(t.Rows, []any{e.PageID, e.Title, e.Sampler, e.Kind, e.Method, e.WMRD, e.KS, int64(e.Points), e.XMax, e.Note})
 	}

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/revisit-dev/revisit/estimator"
-	"github.com/revisit-dev/revisit/internal/tables"
 )
 
 // method_evidence rests on the pages with ≥ MinEvidenceIntervals
@@ -90,19 +89,8 @@ func TestEvidenceTableSlowSourceUnit(t *testing.T) {
 	}
 }
 
-// page_errors's x_max is a duration in the computation unit (the CSV
-// names it, people see it in a display unit); a given x_max of 1,000 h
-// reads 41.67 d in method_errors's note.
-func TestPageErrorsXMaxIsDuration(t *testing.T) {
-	res := &Result{Unit: 3600, UnitName: "h", PageErrors: []PageError{{PageID: 1, Error: Error{XMax: 13540}}}}
-	tb := pageErrorsTable(res, &Options{}, false)
-	c := tb.Columns[8]
-	if c.Name != "x_max" || c.Kind != tables.Duration || c.Unit != "h" {
-		t.Errorf("x_max column %+v", c)
-	}
-	if name, _, ok := tb.DisplayUnit(8); !ok || name != "y" {
-		t.Errorf("x_max of 13,540 h shown in %q, want y", name)
-	}
+// A given x_max of 1,000 h reads 41.67 d in method_errors's note.
+func TestXMaxTextIn(t *testing.T) {
 	if got := xmaxTextIn(1000, 3600); got != "41.67 d" {
 		t.Errorf("xmaxTextIn(1000 h) = %q, want 41.67 d", got)
 	}
