@@ -23,10 +23,10 @@ func pageStatsColumns(unit string) []tables.Column {
 		{Name: "title", Kind: tables.String},
 		{Name: "group", Kind: tables.String},
 		{Name: "n_updates", Kind: tables.Int, Doc: "n"},
-		{Name: "mean_interval", Unit: unit, Kind: tables.Float, Doc: "E[U]"},
-		{Name: "var_interval", Unit: unit + "²", Kind: tables.Float, Doc: varianceConvention},
+		{Name: "mean_interval", Unit: unit, Kind: tables.Duration, Doc: "E[U]"},
+		{Name: "var_interval", Unit: unit + "²", Kind: tables.Duration, Doc: varianceConvention},
 		{Name: "cov", Kind: tables.Float, Doc: "v = sd(U)/E[U]"},
-		{Name: "lifetime", Unit: unit, Kind: tables.Float, Doc: "T = u_last − u_first"},
+		{Name: "lifetime", Unit: unit, Kind: tables.Duration, Doc: "T = u_last − u_first"},
 		{Name: "first", Kind: tables.Time},
 		{Name: "last", Kind: tables.Time},
 		{Name: "ks_d", Kind: tables.Float, Doc: "screened pages (≥ K updates): KS distance D to the exponential with fitted rate"},
@@ -87,8 +87,8 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 	top := tables.Table{
 		ID: "top_pages", Title: fmt.Sprintf("Top-%d pages by number of updates", len(res.Top)), Source: src, Section: tables.SectionTopPages,
 		Columns: []tables.Column{{Name: "rank", Kind: tables.Int}, {Name: "page_id", Kind: tables.Int}, {Name: "title", Kind: tables.String},
-			{Name: "updates", Kind: tables.Int}, {Name: "E[U]", Unit: u, Kind: tables.Float}, {Name: "v", Kind: tables.Float, Doc: "CoV sd/E"},
-			{Name: "T", Unit: "years", Kind: tables.Float, Doc: "lifetime"}},
+			{Name: "updates", Kind: tables.Int}, {Name: "E[U]", Unit: u, Kind: tables.Duration}, {Name: "v", Kind: tables.Float, Doc: "CoV sd/E"},
+			{Name: "T", Unit: "years", Kind: tables.Duration, Doc: "lifetime"}},
 		Notes: []string{varianceConvention},
 	}
 	for i, s := range res.Top {
@@ -130,7 +130,7 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 	// 5. method comparison.
 	if len(res.PageErrors) > 0 {
 		rsrc := src + "; " + res.ReplaySource
-		b.Tables = append(b.Tables, summaryTable(res.Summary, rsrc, o))
+		b.Tables = append(b.Tables, summaryTable(res.Summary, rsrc, o, res.Unit))
 		b.Tables = append(b.Tables, pageErrorsTable(res, o, true))
 		b.Tables = append(b.Tables, evidenceTable(res, rsrc))
 		b.Tables = append(b.Tables, recommendTable(res.Evidence, res.Summary, rsrc))
@@ -178,7 +178,7 @@ func fitTable(id, title, src, unit string, order int, fits []Fit, n int, notes [
 
 func tailFigure(id, title, src string, order int, unit string, surv [][2]float64, fits []Fit, caption string) tables.Figure {
 	f := tables.Figure{ID: id, Title: title, Source: src, Section: tables.SectionTails, Order: order,
-		XLabel: "interval x (" + unit + ")", YLabel: "survival P(U ≥ x)", LogX: true, LogY: true, Caption: caption}
+		XLabel: "interval x", XUnit: unit, YLabel: "survival P(U ≥ x)", LogX: true, LogY: true, Caption: caption}
 	var xs, ys []float64
 	for _, p := range surv {
 		xs = append(xs, p[0])
@@ -317,13 +317,13 @@ func acfFigure(cs []Candidate, src string, o *Options) tables.Figure {
 	return f
 }
 
-func summaryTable(sum []MethodSummary, src string, o *Options) tables.Table {
+func summaryTable(sum []MethodSummary, src string, o *Options, unit float64) tables.Table {
 	t := tables.Table{ID: "method_errors", Title: "Method comparison: WMRD and KS against the true G_U (and F_U)", Source: src, Section: tables.SectionMethods, Order: 1,
 		Columns: []tables.Column{{Name: "sampler", Kind: tables.String}, {Name: "kind", Kind: tables.String}, {Name: "method", Kind: tables.String},
 			{Name: "pages", Kind: tables.Int}, {Name: "mean WMRD", Kind: tables.Float}, {Name: "median WMRD", Kind: tables.Float},
 			{Name: "mean KS", Kind: tables.Float}, {Name: "median KS", Kind: tables.Float}, {Name: "undefined", Kind: tables.Int}, {Name: "class", Kind: tables.String}},
 		Notes: []string{
-			fmt.Sprintf("errors on [0, %s] against the exact G_U = Σ min(U_i, x)/Σ U_i of each page's intervals; WMRD = Σ|H − G|/Σ(H + G)/2, KS = max|H − G|", xmaxText(o.XMax)),
+			fmt.Sprintf("errors on [0, %s] against the exact G_U = Σ min(U_i, x)/Σ U_i of each page's intervals; WMRD = Σ|H − G|/Σ(H + G)/2, KS = max|H − G|", xmaxTextIn(o.XMax, unit)),
 			fmt.Sprintf("G_U of the step estimates (M3, M4, M5, M6, G-M4): interpolated linearly between their grid points x_n and compared at %d extra points per step as well (docs/methods.md#errors), so their interpolation error counts; M1, M2, the Poisson baselines and every F_U: at the grid points x_n", max(o.Extra, 0)),
 		},
 	}
@@ -331,6 +331,15 @@ func summaryTable(sum []MethodSummary, src string, o *Options) tables.Table {
 		t.Rows = append(t.Rows, []any{m.Sampler, m.Kind, m.Method, int64(m.Pages), m.MeanWMRD, m.MedianWMRD, m.MeanKS, m.MedianKS, int64(m.Undefined), string(m.Class)})
 	}
 	return t
+}
+
+// xmaxTextIn is xmaxText for people: a given x_max (in units of unit
+// seconds) in its display unit ("1,000 h" reads "41.67 d").
+func xmaxTextIn(x, unit float64) string {
+	if x <= 0 || !(unit > 0) {
+		return xmaxText(x)
+	}
+	return human.Duration(x * unit)
 }
 
 func xmaxText(x float64) string {
@@ -375,11 +384,23 @@ func evidenceTable(res *Result, src string) tables.Table {
 	}
 	rng := "x_max, the end of each page's replay grid"
 	if lo <= hi {
-		r := human.Float(lo)
-		if h := human.Float(hi); h != r {
+		// One unit for both ends, the display unit of the smaller, so
+		// that neither end is below 1 (x_max of a slow source reads
+		// "166.7–564.2 d", not "4000–1.354e+04 h").
+		per, ok := res.Unit, res.Unit > 0
+		if !ok {
+			per, ok = tables.UnitSeconds(res.UnitName)
+		}
+		name, sec := res.UnitName, 1.0
+		if ok {
+			name, sec = human.DisplayUnit(lo * per)
+			sec /= per
+		}
+		r := human.Plain(lo / sec)
+		if h := human.Plain(hi / sec); h != r {
 			r += "–" + h
 		}
-		rng = fmt.Sprintf("x_max = %s %s, the end of each page's replay grid", r, res.UnitName)
+		rng = fmt.Sprintf("x_max = %s %s, the end of each page's replay grid", r, name)
 	}
 	t := tables.Table{ID: "method_evidence", Source: src, Section: tables.SectionMethods, Order: 1,
 		Title: fmt.Sprintf("Method ranking by KS (κ) on the %s with ≥ %d intervals", human.Count(int64(len(pages)), "replayed page", "replayed pages"), MinEvidenceIntervals),
@@ -521,7 +542,7 @@ func methodFigures(res *Result, rows []EstimateRow, src string) []tables.Figure 
 	var figs []tables.Figure
 	if m4, ok := find("M4", "G", true); ok {
 		f := tables.Figure{ID: "top_g_m3_m4", Section: tables.SectionEstimates, Order: 1, Source: src, LogX: true, LogY: true,
-			XLabel: "age x (" + res.UnitName + ")", YLabel: "1 − G(x)",
+			XLabel: "age x", XUnit: res.UnitName, YLabel: "1 − G(x)",
 			Title: fmt.Sprintf("True G_U against M3 and M4 for %s (sampler %s)", title, m4.Sampler), Caption: monotoneCaption}
 		for _, m := range []string{"truth", "M3", "M4"} {
 			for _, r := range rows {
@@ -535,7 +556,7 @@ func methodFigures(res *Result, rows []EstimateRow, src string) []tables.Figure 
 	if m2, ok := find("M2", "F", false); ok {
 		// Log x: intervals span decades and F rises near 0 (x = 0 is dropped).
 		f := tables.Figure{ID: "top_f_from_m2", Section: tables.SectionEstimates, Order: 2, Source: src, LogX: true,
-			XLabel: "interval x (" + res.UnitName + ")", YLabel: "F(x)",
+			XLabel: "interval x", XUnit: res.UnitName, YLabel: "F(x)",
 			Title: fmt.Sprintf("F_U recovered from M2 against the truth for %s (sampler %s)", title, m2.Sampler), Caption: monotoneCaption}
 		for _, r := range rows {
 			if r.PageID == page && r.Kind == "F" && r.Sampler == m2.Sampler && (r.Method == "truth" || r.Method == "M2") {

@@ -77,3 +77,24 @@ func TestRecommendTableLowestKS(t *testing.T) {
 		t.Errorf("rows %v", tb.Rows)
 	}
 }
+
+// A slow source's x_max range is stated in the display unit of its
+// smaller end: 4,000–13,540 h = 166.7–564.2 d, no e-notation.
+func TestEvidenceTableSlowSourceUnit(t *testing.T) {
+	res := &Result{Unit: 3600, UnitName: "h",
+		PageErrors: []PageError{{PageID: 1, Intervals: 150, Error: Error{XMax: 4000}}, {PageID: 2, Intervals: 150, Error: Error{XMax: 13540}}}}
+	tb := evidenceTable(res, "src")
+	if d := tb.Columns[6].Doc; d != "WMRD on 0 ≤ x ≤ x_max = 166.7–564.2 d, the end of each page's replay grid" {
+		t.Errorf("doc %q", d)
+	}
+}
+
+// A given x_max of 1,000 h reads 41.67 d in method_errors's note.
+func TestXMaxTextIn(t *testing.T) {
+	if got := xmaxTextIn(1000, 3600); got != "41.67 d" {
+		t.Errorf("xmaxTextIn(1000 h) = %q, want 41.67 d", got)
+	}
+	if got := xmaxTextIn(0, 3600); got != "x_max of each page's replay grid" {
+		t.Errorf("xmaxTextIn(0) = %q", got)
+	}
+}

@@ -14,13 +14,19 @@ import (
 
 // Fprint writes a table for people: aligned columns, thousands
 // separators, 4 significant digits, dates, durations in the natural unit
-// and "—" for undefined values. Machine-readable copies are the JSON, CSV
-// and Parquet files Run writes.
+// and "—" for undefined values; a duration column (tables.Duration,
+// tables.Seconds) in the one unit chosen from its values
+// (tables.Table.DisplayUnit, as the report shows it), named in its header.
+// Machine-readable copies are the JSON, CSV and Parquet files Run writes.
 func Fprint(w io.Writer, t tables.Table) error {
 	head := make([]string, len(t.Columns))
+	factor := make([]float64, len(t.Columns)) // 0: not a duration
 	for i, c := range t.Columns {
 		head[i] = c.Name
-		if c.Unit != "" {
+		if name, f, ok := t.DisplayUnit(i); ok {
+			head[i] += " (" + name + ")"
+			factor[i] = f
+		} else if c.Unit != "" {
 			head[i] += " (" + c.Unit + ")"
 		}
 	}
@@ -28,9 +34,14 @@ func Fprint(w io.Writer, t tables.Table) error {
 	for _, r := range t.Rows {
 		row := make([]string, len(t.Columns))
 		for i := range t.Columns {
-			if i < len(r) {
-				row[i] = Cell(t.Columns[i].Kind, r[i])
+			if i >= len(r) {
+				continue
 			}
+			if v, ok := r[i].(float64); ok && factor[i] != 0 && !math.IsNaN(v) && !math.IsInf(v, 0) {
+				row[i] = human.Plain(v * factor[i])
+				continue
+			}
+			row[i] = Cell(t.Columns[i].Kind, r[i])
 		}
 		cells = append(cells, row)
 	}
@@ -99,7 +110,7 @@ func Cell(k tables.Kind, c any) string {
 		case tables.Percent:
 			return fmt.Sprintf("%.1f%%", 100*v)
 		case tables.Seconds:
-			return naturalDuration(v)
+			return human.Seconds(v)
 		}
 		if math.Abs(v) >= 1e4 && math.Abs(v) < 1e15 {
 			return human.Comma(int64(math.Round(v)))
@@ -107,20 +118,6 @@ func Cell(k tables.Kind, c any) string {
 		return fmt.Sprintf("%.4g", v)
 	}
 	return fmt.Sprint(c)
-}
-
-func naturalDuration(s float64) string {
-	switch a := math.Abs(s); {
-	case a >= 365.25*86400:
-		return fmt.Sprintf("%.2f years", s/(365.25*86400))
-	case a >= 86400:
-		return fmt.Sprintf("%.1f days", s/86400)
-	case a >= 3600:
-		return fmt.Sprintf("%.1f h", s/3600)
-	case a >= 60:
-		return fmt.Sprintf("%.1f min", s/60)
-	}
-	return fmt.Sprintf("%.3g s", s)
 }
 
 // trimLine removes the spaces that padding left at the end of the line

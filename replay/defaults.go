@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/revisit-dev/revisit/estimator"
+	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -116,11 +118,34 @@ func spreadOf(v []float64) Spread {
 	return Spread{Median: estimator.MedianSorted(s), Min: s[0], Max: s[len(s)-1]}
 }
 
+// String prints the spread as plain numbers: "median 5, range 1–12"
+// (one number when every page has the same value); In prints it with a
+// unit.
 func (s Spread) String() string {
 	if s.Min == s.Max {
-		return fmt.Sprintf("%.4g", s.Min)
+		return human.Plain(s.Min)
 	}
-	return fmt.Sprintf("median %.4g, range %.4g–%.4g", s.Median, s.Min, s.Max)
+	return fmt.Sprintf("median %s, range %s–%s", human.Plain(s.Median), human.Plain(s.Min), human.Plain(s.Max))
+}
+
+// In prints the spread of durations in unit (a --unit name, as
+// Meta.UnitName) in one unit chosen from its median
+// (human.DisplayUnit: the largest of y, d, h, min and s of which the
+// median is at least 1), never in e-notation: x_max of a slow source
+// computed in hours, median 13,540 h, reads "median 1.545 y, range
+// 0.1141–3.1 y", not "median 1.354e+04, range …". A unit that is not a
+// time prints the plain numbers and the unit.
+func (s Spread) In(unit string) string {
+	per, ok := tables.UnitSeconds(unit)
+	if !ok {
+		return s.String() + " " + unit
+	}
+	name, sec := human.DisplayUnit(s.Median * per)
+	if s.Min == s.Max {
+		name, sec = human.DisplayUnit(s.Min * per)
+		return human.DurationIn(s.Min*per, name, sec)
+	}
+	return fmt.Sprintf("median %s %s, range %s–%s %s", human.Plain(s.Median*per/sec), name, human.Plain(s.Min*per/sec), human.Plain(s.Max*per/sec), name)
 }
 
 // Choices records how a replay chose x_max, h and its samplers, and the
@@ -159,14 +184,16 @@ func newChoices(c Choice, samplers []string, given bool) Choices {
 	return ch
 }
 
-// Describe is the one-line account of the choices, in unit name u:
-// "x_max per page = 0.99 quantile of G_U (median …, range …) h; …".
+// Describe is the one-line account of the choices, whose values are in
+// the unit named u, each shown in a unit chosen from its values (Spread.In):
+// "x_max per page = 0.99 quantile of the page's G_U (median 564.2 d,
+// range 12.03–3,010 d); h = 2 h (given); …".
 func (c Choices) Describe(u string) string {
 	part := func(name, rule string, s Spread) string {
 		if rule == RuleGiven {
-			return fmt.Sprintf("%s = %.4g %s (given)", name, s.Max, u)
+			return fmt.Sprintf("%s = %s (given)", name, Spread{Median: s.Max, Min: s.Max, Max: s.Max}.In(u))
 		}
-		return fmt.Sprintf("%s %s (%s %s)", name, rule, s, u)
+		return fmt.Sprintf("%s %s (%s)", name, rule, s.In(u))
 	}
 	return fmt.Sprintf("%s; %s; samplers %s", part("x_max", c.XMaxRule, c.XMax), part("h", c.HRule, c.H), c.SamplerRule)
 }
@@ -179,7 +206,8 @@ func (m *Meta) Describe() string {
 	if m.Choices != nil {
 		xh = m.Choices.Describe(m.UnitName)
 	} else {
-		xh = fmt.Sprintf("samplers %s, h %g, x_max %g", strings.Join(m.Samplers, " "), m.H, m.XMax)
+		one := func(v float64) string { return Spread{Median: v, Min: v, Max: v}.In(m.UnitName) }
+		xh = fmt.Sprintf("samplers %s, h %s, x_max %s", strings.Join(m.Samplers, " "), one(m.H), one(m.XMax))
 	}
 	return fmt.Sprintf("%s; seed %d, unit %s, %d pages", xh, m.Seed, m.UnitName, m.Pages)
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/revisit-dev/revisit/estimator"
@@ -233,5 +234,33 @@ func TestPerPageWorkBounds(t *testing.T) {
 	}
 	if meta.Skipped[estimator.SkipMaxGrid] != 3 || meta.Pages != 3 || meta.Choices.H.Min != 1e9/MaxAutoGrid {
 		t.Errorf("skipped %v pages %d h %+v, want 3 const:0.05x jobs over the grid limit and h = %g", meta.Skipped, meta.Pages, meta.Choices.H, 1e9/MaxAutoGrid)
+	}
+}
+
+// A slow source computed in hours: the message states x_max and h in the
+// unit their values call for, never in e-notation (it used to read
+// "median 1.354e+04, range … h"). Expected strings by hand: 13,540 h =
+// 13,540/8,766 y = 1.545 y; 8,000 h = 0.9126 y; 20,000 h = 2.282 y; h =
+// 24 h = 1 d (the given value, alone in its unit).
+func TestDescribeSlowSourceUnits(t *testing.T) {
+	c := Choices{XMaxRule: RuleXMaxAuto, HRule: RuleGiven, SamplerRule: "given: exp:1",
+		XMax: Spread{Median: 13540, Min: 8000, Max: 20000}, H: Spread{Median: 24, Min: 24, Max: 24}}
+	got := c.Describe("h")
+	want := "x_max " + RuleXMaxAuto + " (median 1.545 y, range 0.9126–2.282 y); h = 1 d (given); samplers given: exp:1"
+	if got != want {
+		t.Errorf("Describe =\n%s\nwant\n%s", got, want)
+	}
+	if strings.Contains(got, "e+") {
+		t.Errorf("e-notation in %q", got)
+	}
+	// A date-only source computed in days keeps days below a year.
+	c = Choices{XMaxRule: RuleXMaxAuto, HRule: RuleHAuto, XMax: Spread{Median: 120, Min: 30, Max: 400}, H: Spread{Median: 1, Min: 1, Max: 1}}
+	if got := c.Describe("d"); !strings.Contains(got, "(median 120 d, range 30–400 d)") || !strings.Contains(got, "("+"1 d)") {
+		t.Errorf("Describe(d) = %q", got)
+	}
+	// The old provenance line of a replay without choices, too.
+	m := Meta{Samplers: []string{"exp:1"}, H: 0.05, XMax: 13540, UnitName: "h", Seed: 1, Pages: 2}
+	if got := m.Describe(); got != "samplers exp:1, h 3 min, x_max 1.545 y; seed 1, unit h, 2 pages" {
+		t.Errorf("Meta.Describe = %q", got)
 	}
 }

@@ -40,13 +40,15 @@ func WriteCSV(w io.Writer, t *tables.Table) error {
 }
 
 // WriteCurvesCSV writes every curve of f in long form, one point a row:
-// curve name, x, y (headed by the figure's axis labels), full precision.
+// curve name, x, y (headed by the figure's axis labels, with the unit the
+// values are in when the axis is a duration: "interval x (h)"), full
+// precision.
 // Every point the figure holds is written, including those a log axis
 // cannot show. When a curve carries a band (YLo, YHi), two more columns
 // hold it ("y low", "y high"; empty for curves without one).
 func WriteCurvesCSV(w io.Writer, f *tables.Figure) error {
 	cw := csv.NewWriter(w)
-	xl, yl := f.XLabel, f.YLabel
+	xl, yl := tables.AxisLabel(f.XLabel, f.XUnit), tables.AxisLabel(f.YLabel, f.YUnit)
 	if xl == "" {
 		xl = "x"
 	}

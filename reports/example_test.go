@@ -10,31 +10,36 @@ import (
 	"github.com/revisit-dev/revisit/reports"
 )
 
-// One table rendered for people (Markdown) and for machines (CSV).
+// One table rendered for people (Markdown) and for machines (CSV). E[U]
+// was computed in hours: people read the column in the unit its values
+// call for (days: the median of 4.8 h and 1,446 h is 30 d), the CSV
+// keeps hours.
 func ExampleWriteMarkdown() {
 	t := tables.Table{
-		ID: "top", Title: "Top pages", Source: "Anarchism history (SOURCES.md)",
+		ID: "top", Title: "Top pages", Source: "Anarchism history, a git history",
 		Columns: []tables.Column{
 			{Name: "title", Kind: tables.String},
 			{Name: "updates", Kind: tables.Int},
-			{Name: "E[U]", Kind: tables.Seconds},
+			{Name: "E[U]", Unit: "h", Kind: tables.Duration},
 			{Name: "share", Kind: tables.Percent},
 		},
-		Rows: [][]any{{"Anarchism", int64(15180), 17280.0, 0.5}},
+		Rows: [][]any{{"Anarchism", int64(15180), 4.8, 0.5}, {"git", int64(120), 1446.0, 0.004}},
 	}
 	reports.WriteMarkdown(os.Stdout, &t)
 	reports.WriteCSV(os.Stdout, &t)
 	// Output:
 	// ## Top pages
 	//
-	// Source: Anarchism history (SOURCES.md)
+	// Source: Anarchism history, a git history
 	//
-	// | title | updates | E[U] | share |
+	// | title | updates | E[U] (d) | share |
 	// |:---|---:|---:|---:|
-	// | Anarchism | 15,180 | 4.8 h | 50.0% |
+	// | Anarchism | 15,180 | 0.2 | 50.00% |
+	// | git | 120 | 60.25 | 0.40% |
 	//
-	// title,updates,E[U] (s),share (fraction)
-	// Anarchism,15180,17280,0.5
+	// title,updates,E[U] (h),share (fraction)
+	// Anarchism,15180,4.8,0.5
+	// git,120,1446,0.004
 }
 
 // A whole report directory from a bundle (normally read from results

@@ -35,7 +35,9 @@ const (
 // SVG renders f as a standalone SVG document with gonum/plot: lines (step
 // functions drawn as post-steps, fits and models dashed), points, or bars
 // for histograms (curve X = left bin edges, Y = counts); logarithmic axes
-// with decade ticks when LogX/LogY; a legend placed in the emptiest corner.
+// with decade ticks when LogX/LogY; a legend placed in the emptiest corner;
+// a duration axis (XUnit, YUnit) in the unit chosen from its data
+// (forDisplay).
 // Points a log axis cannot show (x ≤ 0 or y ≤ 0) are dropped; notes says
 // how many, for the caption. A figure that cannot be drawn returns an
 // error, never a panic.
@@ -45,6 +47,7 @@ func SVG(f *tables.Figure) (svg []byte, notes []string, err error) {
 			svg, notes, err = nil, nil, fmt.Errorf("figure %s: plotting failed: %v", f.ID, r)
 		}
 	}()
+	f = forDisplay(f)
 	p, below, notes, err := buildPlot(f)
 	if err != nil {
 		return nil, nil, fmt.Errorf("figure %s: %w", f.ID, err)

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -50,6 +51,12 @@ func Human(k tables.Kind, v any) string {
 	case tables.Seconds:
 		if f, ok := asFloat(v); ok {
 			return human.Seconds(f)
+		}
+	case tables.Duration:
+		// Alone, a cell does not say its unit: HumanRows prints a
+		// Duration column in the unit chosen for it.
+		if f, ok := asFloat(v); ok {
+			return human.Plain(f)
 		}
 	}
 	return humanOther(v)
@@ -121,6 +128,10 @@ func machineHeader(c tables.Column) string {
 		unit = "fraction"
 	case tables.Seconds:
 		unit = "s"
+	case tables.Duration:
+		if unit == "" {
+			unit = "s"
+		}
 	case tables.Bytes:
 		unit = "bytes"
 	case tables.Time:
@@ -132,11 +143,25 @@ func machineHeader(c tables.Column) string {
 	return c.Name + " (" + unit + ")"
 }
 
-// humanHeader names a column for people: its unit when the printed cells
-// do not already carry one.
-func humanHeader(c tables.Column) string {
+// HumanHeads names the columns of t for people: each with its unit when
+// the printed cells do not already carry one, a duration column
+// (Duration, Seconds) with the unit HumanRows prints it in, chosen from
+// its values (tables.Table.DisplayUnit): "E[U] (d)" for intervals of
+// about 60 days computed in hours.
+func HumanHeads(t *tables.Table) []string {
+	heads := make([]string, len(t.Columns))
+	for j, c := range t.Columns {
+		heads[j] = humanHeader(t, j, c)
+	}
+	return heads
+}
+
+func humanHeader(t *tables.Table, j int, c tables.Column) string {
+	if name, _, ok := t.DisplayUnit(j); ok {
+		return c.Name + " (" + name + ")"
+	}
 	switch c.Kind {
-	case tables.Percent, tables.Seconds, tables.Bytes, tables.Time:
+	case tables.Percent, tables.Bytes, tables.Time:
 		return c.Name
 	}
 	if c.Unit == "" {
@@ -148,7 +173,7 @@ func humanHeader(c tables.Column) string {
 // numeric reports whether a column is right-aligned.
 func numeric(k tables.Kind) bool {
 	switch k {
-	case tables.Int, tables.Float, tables.Percent, tables.Seconds, tables.Bytes, errorPercent:
+	case tables.Int, tables.Float, tables.Percent, tables.Seconds, tables.Duration, tables.Bytes, errorPercent:
 		return true
 	}
 	return false
@@ -219,12 +244,20 @@ func machineFloat(x float64) string {
 // the same number of decimals (81.2% 85.5% 4.3%, not 81.2% 85.46% 4.3%),
 // exactly 0 and 100% as such; a p-value column ("KS p", "Ljung–Box p")
 // prints plain decimals, "< 0.001" below 10⁻³ (see pValue); fitted
-// parameters print with a true minus sign.
+// parameters print with a true minus sign; a duration column (Duration,
+// Seconds) prints every value in one unit chosen from the column's values
+// (tables.Table.DisplayUnit; HumanHeads names it), never in e-notation:
+// intervals of about 60 days computed in hours print as 60.25, under
+// "E[U] (d)", where the CSV keeps 1446 under "E[U] (h)".
 func HumanRows(t *tables.Table) [][]string {
 	dateOnly := make([]bool, len(t.Columns))
 	sci := make([]bool, len(t.Columns))
 	pctDec := make([]int, len(t.Columns))
+	durFactor := make([]float64, len(t.Columns)) // 0: not a duration
 	for j, c := range t.Columns {
+		if _, f, ok := t.DisplayUnit(j); ok {
+			durFactor[j] = f
+		}
 		sci[j] = c.Kind == tables.Float && sciColumn(t.Rows, j)
 		if c.Kind == tables.Percent {
 			pctDec[j] = percentDecimals(t.Rows, j)
@@ -245,6 +278,12 @@ func HumanRows(t *tables.Table) [][]string {
 		row := make([]string, len(t.Columns))
 		for j, c := range t.Columns {
 			v := cell(r, j)
+			if durFactor[j] != 0 {
+				if f, ok := asFloat(v); ok {
+					row[j] = human.Plain(f * durFactor[j])
+					continue
+				}
+			}
 			if c.Kind == tables.Time && !dateOnly[j] {
 				if n, ok := asInt(v); ok {
 					row[j] = time.Unix(n, 0).UTC().Format("2006-01-02 15:04:05")
@@ -382,11 +421,39 @@ func errPercent(f float64) string {
 	return sig2(100*f) + "%"
 }
 
-// humanParams prints fitted parameters ("μ = -1.296 (ln h)") with a true
-// minus sign (U+2212) for people; the CSV keeps the ASCII one.
+// humanParams prints fitted parameters ("μ = -1.296 (ln h)") for people:
+// a scale parameter that is a duration (β, ν) in its own display unit
+// (human.Duration: "ν = 2510 h" → "ν = 104.6 d"), other values in
+// e-notation in plain digits (human.Plain: "λ = 7.386e-05 /h" → "λ =
+// 0.00007386 /h"; rates and μ stay in the computation unit), and a true
+// minus sign (U+2212); the CSV keeps the text as the fit wrote it.
 func humanParams(s string) string {
+	s = paramDuration.ReplaceAllStringFunc(s, func(m string) string {
+		sub := paramDuration.FindStringSubmatch(m)
+		f, err := strconv.ParseFloat(sub[2], 64)
+		per, ok := tables.UnitSeconds(sub[3])
+		if err != nil || !ok || !finite(f) {
+			return m
+		}
+		return sub[1] + " = " + human.Duration(f*per)
+	})
+	s = paramENotation.ReplaceAllStringFunc(s, func(m string) string {
+		num := strings.TrimPrefix(m, "= ")
+		f, err := strconv.ParseFloat(num, 64)
+		if err != nil {
+			return m
+		}
+		return "= " + human.Plain(f)
+	})
 	return strings.ReplaceAll(s, "= -", "= −")
 }
+
+// paramDuration matches a scale parameter, a duration (Lomax β, Weibull
+// ν), with its unit: "β = 2510 h".
+var paramDuration = regexp.MustCompile(`(β|ν) = (-?[0-9]+(?:\.[0-9]+)?(?:e[+-][0-9]+)?) (s|min|h|d|w|y)\b`)
+
+// paramENotation matches a parameter value in e-notation after "= ".
+var paramENotation = regexp.MustCompile(`= -?[0-9]+(\.[0-9]+)?e[+-][0-9]+`)
 
 // pColumn tells whether a column named name holds p-values: "p", "KS p",
 // "Ljung–Box p", "p-value".

@@ -249,7 +249,7 @@ func TestHumanPValuesParamsAndHashedIDs(t *testing.T) {
 	want := [][]string{
 		{"a", "0.5885", "< 0.001", "μ = −1.296 (ln h), σ = 2.2"},
 		{"b", "0.0213", "< 0.001", "λ = 0.21 /h"},
-		{"c", "1", "0.001", "α = 0.45, β = 0.05 h"},
+		{"c", "1", "0.001", "α = 0.45, β = 3 min"}, // 0.05 h
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("rows\n%q\nwant\n%q", got, want)

@@ -184,7 +184,7 @@ func htmlView(it *item, opt Options) htmlItem {
 		v := htmlItem{IsTable: true, Anchor: "t-" + it.stem, Stem: it.stem, Title: titleOf(t), Source: t.Source, Notes: t.Notes}
 		human := HumanRows(t)
 		for j, c := range t.Columns {
-			v.Head = append(v.Head, htmlHead{Text: humanHeader(c), Doc: c.Doc, Num: numeric(c.Kind), Txt: freeText(c, human, j)})
+			v.Head = append(v.Head, htmlHead{Text: humanHeader(t, j, c), Doc: c.Doc, Num: numeric(c.Kind), Txt: freeText(c, human, j)})
 		}
 		rows := t.Rows
 		if len(rows) > opt.MaxHTMLRows {

@@ -35,7 +35,7 @@ func WriteLaTeX(w io.Writer, t *tables.Table) error {
 	fmt.Fprintf(bw, "  \\begin{tabular}{%s}\n    \\toprule\n", spec.String())
 	heads := make([]string, len(t.Columns))
 	for j, c := range t.Columns {
-		heads[j] = texText(humanHeader(c))
+		heads[j] = texText(humanHeader(t, j, c))
 	}
 	fmt.Fprintf(bw, "    %s \\\\\n    \\midrule\n", strings.Join(heads, " & "))
 	cells := make([]string, len(t.Columns))

@@ -24,8 +24,8 @@ func writeMarkdown(w io.Writer, t *tables.Table, level int) error {
 	}
 	if len(t.Columns) > 0 {
 		bw.WriteString("|")
-		for _, c := range t.Columns {
-			fmt.Fprintf(bw, " %s |", mdCell(humanHeader(c)))
+		for j, c := range t.Columns {
+			fmt.Fprintf(bw, " %s |", mdCell(humanHeader(t, j, c)))
 		}
 		bw.WriteString("\n|")
 		for _, c := range t.Columns {

@@ -24,6 +24,7 @@ func Unplottable(f *tables.Figure) string {
 		name string
 		x, y float64
 	}
+	f = forDisplay(f) // a duration axis in the unit the plot would use
 	var singles []pt
 	total, hidden := 0.0, 0
 	var bin [2]float64

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
@@ -125,7 +126,7 @@ func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options
 		return nil, err
 	}
 	un := transform.UnitName(unit)
-	deltaDesc := fmt.Sprintf("Δ = %g %s", opt.Delta, un)
+	deltaDesc := "Δ = " + human.Duration(opt.Delta*unit)
 	if opt.Delta == 0 {
 		deltaDesc = "Δ = each page's E[U] (λΔ = 1)"
 	}
@@ -152,10 +153,10 @@ func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options
 		},
 		Columns: []tables.Column{
 			{Name: "page", Kind: tables.String}, {Name: "updates", Kind: tables.Int},
-			{Name: "E[U]", Unit: un, Kind: tables.Float}, {Name: "Δ", Unit: un, Kind: tables.Float},
+			{Name: "E[U]", Unit: un, Kind: tables.Duration, UnitGroup: "interval"}, {Name: "Δ", Unit: un, Kind: tables.Duration, UnitGroup: "interval"},
 			{Name: "S exact", Kind: tables.Percent}, {Name: "S at phase", Kind: tables.Percent},
 			{Name: "S Poisson", Kind: tables.Percent}, {Name: "S exact / S Poisson", Kind: tables.Float},
-			{Name: "Δ_ε exact", Unit: un, Kind: tables.Float}, {Name: "Δ_ε Poisson", Unit: un, Kind: tables.Float},
+			{Name: "Δ_ε exact", Unit: un, Kind: tables.Duration, UnitGroup: "interval"}, {Name: "Δ_ε Poisson", Unit: un, Kind: tables.Duration, UnitGroup: "interval"},
 			{Name: "Δ_ε exact / Δ_ε Poisson", Kind: tables.Float, Doc: "> 1: a Poisson-planned crawler revisits more often than needed"},
 		},
 	}
@@ -227,7 +228,7 @@ func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options
 	}
 	b.Figures = append(b.Figures, tables.Figure{
 		ID: "staleness_vs_delta", Title: fmt.Sprintf("Staleness against revisit interval: %s", top.Page.Title),
-		Source: src, Section: tables.SectionPolicies, Order: 31, XLabel: fmt.Sprintf("revisit interval Δ (%s)", un), YLabel: "fraction of time stale",
+		Source: src, Section: tables.SectionPolicies, Order: 31, XLabel: "revisit interval Δ", XUnit: un, YLabel: "fraction of time stale",
 		LogX: true, Curves: []tables.Curve{ex, po},
 	})
 	return b, nil

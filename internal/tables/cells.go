@@ -79,7 +79,7 @@ func decodeCell(k Kind, c any) any {
 		case nil:
 			return nil
 		}
-	case Float, Percent, Seconds:
+	case Float, Percent, Seconds, Duration:
 		switch v := c.(type) {
 		case nil:
 			return math.NaN()

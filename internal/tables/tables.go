@@ -25,9 +25,18 @@ const (
 	Int     Kind = "int"     // int64 (counts): thousands separators for people
 	Float   Kind = "float"   // float64: significant digits for people, full precision in CSV
 	Percent Kind = "percent" // float64 fraction in [0,1], printed as %
-	Seconds Kind = "seconds" // float64 duration in seconds: printed in the natural unit
-	Bytes   Kind = "bytes"   // int64: printed with SI sizes
-	Time    Kind = "time"    // int64 Unix seconds, printed as a UTC date
+	// Duration is a float64 duration in the column's Unit, the unit the
+	// stage computed in (a --unit name: "h", "d", "years"; seconds when
+	// Unit is empty). Machine-readable copies (CSV) keep the raw value
+	// and name Unit in the header; people see the whole column in one
+	// unit chosen from its values (DisplayUnit): 60-day intervals of a
+	// source computed in hours read "60.2" under "E[U] (d)".
+	Duration Kind = "duration"
+	// Seconds is a Duration whose values are always seconds, whatever
+	// Unit says (the kind of tables written before Duration existed).
+	Seconds Kind = "seconds"
+	Bytes   Kind = "bytes" // int64: printed with SI sizes
+	Time    Kind = "time"  // int64 Unix seconds, printed as a UTC date
 )
 
 // Column describes one column.
@@ -36,6 +45,12 @@ type Column struct {
 	Unit string `json:"unit,omitempty"` // e.g. "h", "years"
 	Kind Kind   `json:"kind"`
 	Doc  string `json:"doc,omitempty"`
+	// UnitGroup, on duration columns, names columns that people compare
+	// cell by cell (E[U], Δ and Δ_ε of a page): the duration columns of a
+	// table with the same non-empty UnitGroup are shown in one unit,
+	// chosen from all their cells (Table.DisplayUnit). Empty: the column
+	// gets its own unit.
+	UnitGroup string `json:"unit_group,omitempty"`
 }
 
 // Table is one result table. Cells are string, float64 or int64 according
@@ -84,6 +99,13 @@ type Figure struct {
 	Order   int     `json:"order"`
 	XLabel  string  `json:"xlabel"` // with unit: "interval x (hours)"
 	YLabel  string  `json:"ylabel"`
+	// XUnit, when set, says the x values are durations in that unit (a
+	// --unit name, as Duration's Unit): XLabel then names the quantity
+	// only ("interval x"), the CSV heads the column "interval x (h)" and
+	// the plot shows the axis in a unit chosen from the data ("interval
+	// x (d)"; see AxisLabel). YUnit is the same for the y axis.
+	XUnit   string  `json:"xunit,omitempty"`
+	YUnit   string  `json:"yunit,omitempty"`
 	LogX    bool    `json:"logx,omitempty"`
 	LogY    bool    `json:"logy,omitempty"`
 	Bars    bool    `json:"bars,omitempty"` // histogram: curves hold bin left edges and counts

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
@@ -141,7 +142,7 @@ func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options
 	un := transform.UnitName(unit)
 	tau := "once per mean interval of each window"
 	if opt.Tau > 0 {
-		tau = fmt.Sprintf("every %g %s", opt.Tau, un)
+		tau = "every " + human.Duration(opt.Tau*unit)
 	}
 	src := fmt.Sprintf("dataset %s; %d of %d pages with ≥ %d updates; θ = %g (a window ends where the mean time between updates moves by more than the fraction θ); baselines visit %s; unit %s",
 		orDash(opt.Dataset), len(res), len(pages), opt.MinUpdates, opt.Theta, tau, un)
@@ -164,7 +165,7 @@ func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options
 		},
 		Columns: []tables.Column{{Name: "window type", Kind: tables.String}, {Name: "estimator", Kind: tables.String},
 			{Name: "windows", Kind: tables.Int}, {Name: "points", Kind: tables.Int}, {Name: "undefined", Kind: tables.Int, Doc: "windows where the estimate does not exist"},
-			{Name: "MSE", Unit: un + "²", Kind: tables.Float}, {Name: "RMSE", Unit: un, Kind: tables.Float}, {Name: "relative RMSE", Kind: tables.Percent},
+			{Name: "MSE", Unit: un + "²", Kind: tables.Duration, UnitGroup: "error"}, {Name: "RMSE", Unit: un, Kind: tables.Duration, UnitGroup: "error"}, {Name: "relative RMSE", Kind: tables.Percent},
 			{Name: "median window relative RMSE", Kind: tables.Percent, Doc: "median over windows of sqrt(Σ((t̂_i − t_i)/t_n)²/n)"}},
 	}
 	for _, st := range States {
@@ -254,12 +255,12 @@ func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options
 		ID: "nhpp_top_windows", Title: fmt.Sprintf("Localized rate (NHPP): windows of %s", top.Page.Title), Source: src, Section: tables.SectionPolicies, Order: 13,
 		Columns: []tables.Column{{Name: "window", Kind: tables.Int}, {Name: "from", Kind: tables.Time}, {Name: "to", Kind: tables.Time},
 			{Name: "type", Kind: tables.String}, {Name: "n", Kind: tables.Int},
-			{Name: "β̂", Kind: tables.Float}, {Name: "β̃", Kind: tables.Float}, {Name: "η̂", Unit: un, Kind: tables.Float},
+			{Name: "β̂", Kind: tables.Float}, {Name: "β̃", Kind: tables.Float}, {Name: "η̂", Unit: un, Kind: tables.Duration},
 			{Name: "Duane γ", Kind: tables.Float}, {Name: "Duane α", Kind: tables.Float}, {Name: "Poisson rate", Unit: "1/" + un, Kind: tables.Float}},
 	}
 	fig := tables.Figure{
 		ID: "nhpp_top_counts", Title: fmt.Sprintf("Update count and per-window corrected Weibull fit: %s", top.Page.Title),
-		Source: src, Section: tables.SectionPolicies, Order: 10, XLabel: fmt.Sprintf("time since the first update (%s)", un), YLabel: "updates N(t)",
+		Source: src, Section: tables.SectionPolicies, Order: 10, XLabel: "time since the first update", XUnit: un, YLabel: "updates N(t)",
 	}
 	obs := tables.Curve{Name: "updates", Step: true}
 	for i, x := range top.Times {

@@ -1,0 +1,32 @@
+package analysis
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/revisit-dev/revisit/internal/tables"
+)
+
+// The terminal table of a slow source shows E[U] in days (median 1,446 h
+// = 60.25 d), and the lifetime T (in years) in years, each column in one
+// unit named in its header.
+func TestFprintDurationColumns(t *testing.T) {
+	tb := tables.Table{Title: "Top pages",
+		Columns: []tables.Column{{Name: "title", Kind: tables.String}, {Name: "E[U]", Unit: "h", Kind: tables.Duration},
+			{Name: "T", Unit: "years", Kind: tables.Duration}, {Name: "span", Kind: tables.Seconds}},
+		Rows: [][]any{{"a", 1446.0, 8.3, 3.0 * 86400}, {"b", 72.0, 2.5, 86400.0}, {"c", 3000.0, 0.5, 2.0 * 86400}}}
+	var b bytes.Buffer
+	if err := Fprint(&b, tb); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	if got := strings.Fields(lines[1]); strings.Join(got, " ") != "title E[U] (d) T (y) span (d)" {
+		t.Errorf("header = %q", lines[1])
+	}
+	for i, want := range []string{"a 60.25 8.3 3", "b 3 2.5 1", "c 125 0.5 2"} {
+		if got := strings.Join(strings.Fields(lines[3+i]), " "); got != want {
+			t.Errorf("row %d = %q, want %q", i, got, want)
+		}
+	}
+}
