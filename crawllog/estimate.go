@@ -57,8 +57,14 @@ type EstimateOptions struct {
 	Recover    bool
 	RecoverOpt estimator.RecoverOptions
 	Top        int // URLs in the tables and figures (0: 10)
-	Version    string
-	Log        func(format string, a ...any)
+	// Curves is what curve each row keeps (estimates.CurvesFull or
+	// CurvesCompact; "" is full, the command line's default is compact):
+	// compact rows keep estimates.Knots points of their grid. The URL
+	// summaries (median age, KS to the Poisson fit) are computed from the
+	// whole curves first; the figures draw the curves as stored.
+	Curves  estimates.Curves
+	Version string
+	Log     func(format string, a ...any)
 
 	// Shard estimates only the URLs of one shard (shard.Spec.Owns of
 	// generic.PageID(url)) and writes EstimateShardFile beside the
@@ -104,7 +110,8 @@ type EstimateMeta struct {
 	Verdicts  map[string]int      `json:"verdicts"`
 	Threshold float64             `json:"verdict_ks_threshold"`
 	ElapsedS  float64             `json:"elapsed_s"`
-	Shard     string              `json:"shard,omitempty"` // "i/N" in the output of one shard (Shard)
+	Shard     string              `json:"shard,omitempty"`  // "i/N" in the output of one shard (Shard)
+	Curves    string              `json:"curves,omitempty"` // "compact" or "full" (EstimateOptions.Curves); absent: full
 }
 
 type topURL struct {
@@ -155,6 +162,14 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if opt.Out == "" {
 		return nil, &OptionError{errors.New("no output directory (-o)")}
 	}
+	curves := estimates.CurvesFull
+	if opt.Curves != "" {
+		var err error
+		if curves, err = estimates.ParseCurves(string(opt.Curves)); err != nil {
+			return nil, &OptionError{err}
+		}
+	}
+	compact := curves == estimates.CurvesCompact
 	out, err := atomicdir.Create(filepath.Clean(opt.Out), EstimateMetaFile, "estimate output")
 	if err != nil {
 		return nil, err
@@ -172,7 +187,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	}()
 	meta := &EstimateMeta{Tool: "revisit", Version: opt.Version, Unit: unit, UnitName: transform.UnitName(unit),
 		H: opt.H, XMax: opt.XMax, ConstTol: opt.ConstTol, Methods: methods, Skipped: map[string]int64{},
-		Verdicts: map[string]int{}, Threshold: PoissonVerdictKS}
+		Verdicts: map[string]int{}, Threshold: PoissonVerdictKS, Curves: string(curves)}
 	switch {
 	case meta.ConstTol == 0:
 		meta.ConstTol = estimator.DefaultConstTolerance
@@ -215,6 +230,10 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 			meta.Skipped[SkipNoMethod]++
 			return nil
 		}
+		s := summarize(o, id, info, est) // from the whole curves
+		if compact {
+			estimates.Compact(est, estimates.Knots)
+		}
 		for i := range est {
 			est[i].PageID, est[i].Title = id, o.ID
 			if err := w.Write(&est[i]); err != nil {
@@ -225,7 +244,6 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		if info.Constant {
 			meta.Constant++
 		}
-		s := summarize(o, id, info, est)
 		meta.Verdicts[s.Verdict]++
 		sums = append(sums, s)
 		sh.add(seq, s, len(est))

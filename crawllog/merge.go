@@ -200,7 +200,7 @@ func sameEstimate(a *EstimateMeta, ai *EstimateShardInfo, b *EstimateMeta, bi *E
 		{"const_tolerance_s", a.ConstTol, b.ConstTol}, {"methods", a.Methods, b.Methods},
 		{"verdict_ks_threshold", a.Threshold, b.Threshold}, {"captures", a.Captures, b.Captures}, {"urls", a.URLs, b.URLs},
 		{"bad lines", a.Bad, b.Bad}, {"URLs read", ai.Read, bi.Read}, {"options", ai.Options, bi.Options},
-		{"captures skipped", ai.ReadSkipped, bi.ReadSkipped},
+		{"captures skipped", ai.ReadSkipped, bi.ReadSkipped}, {"curves", a.Curves, b.Curves},
 	} {
 		if !reflect.DeepEqual(c.x, c.y) {
 			return fmt.Errorf("%s %v ≠ %v", c.name, c.x, c.y)

@@ -63,6 +63,14 @@ type Estimate struct {
 	// Constant says the sampler has constant delays Δ (its grid is
 	// x_n = nΔ), so readers need not parse the sampler spec.
 	Constant bool
+	// Err is the row's error against the truth (StoreErrors), computed
+	// at full resolution before the curve was compacted; NoError for
+	// truth rows and rows without a truth; nil when not computed (crawl
+	// logs have no truth; files written before errors were stored).
+	Err *Error
+	// Compact says CDF is the compact curve (estimates.Compact: a few
+	// knots of the full grid), not the full-resolution one.
+	Compact bool
 }
 
 // PathResult is everything one crawl produced.
