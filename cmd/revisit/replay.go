@@ -83,7 +83,8 @@ log-lastmod; URL revisit.invalid/page/PAGE_ID). The estimates are then
 computed from exactly those observations (docs/methods.md#observed): visit
 times floored to whole seconds, ages only for log-lastmod, and the
 capture where the page did not exist yet before the first visit; 'revisit
-estimate' on the files with the same --unit, --h and --x-max gives the
+estimate' on the files with the same --unit, --h and --x-max (and --curves
+full, for pages replayed with whole curves) gives the
 same rows.
 
 Cost: one pass over each page's updates and visits per sampler; with random
