@@ -6,8 +6,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
-	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
 
@@ -82,13 +82,13 @@ func PageErrorsFor(reg estimator.Registry, rows []EstimateRow, xmax float64, ext
 		page          int64
 		sampler, kind string
 	}
-	truth := map[key]series.CDF{}
+	truth := map[key]*EstimateRow{}
 	exact := map[int64]*transform.Age{} // per page, prepared once
-	for _, r := range rows {
+	for i, r := range rows {
 		if r.Method != "truth" {
 			continue
 		}
-		truth[key{r.PageID, r.Sampler, r.Kind}] = r.CDF
+		truth[key{r.PageID, r.Sampler, r.Kind}] = &rows[i]
 		if intervals == nil || r.Kind != "G" {
 			continue
 		}
@@ -114,27 +114,26 @@ func PageErrorsFor(reg estimator.Registry, rows []EstimateRow, xmax float64, ext
 		if !ok {
 			return nil, fmt.Errorf("page %d (%s), sampler %s, %s: no truth %s row to compare with", r.PageID, r.Title, r.Sampler, r.Method, r.Kind)
 		}
-		pe := PageError{PageID: r.PageID, Title: r.Title, Sampler: r.Sampler, Method: r.Method, Kind: r.Kind, Note: r.Note, Constant: r.Constant, Intervals: tr.Samples}
-		est := r.CDF
-		m, _ := reg.Lookup(r.Method)
-		if m.Class == estimator.Baseline && len(est.X) == 0 {
-			if math.IsNaN(r.Rate) || r.Rate <= 0 || math.IsInf(r.Rate, 0) {
-				pe.Error = Error{WMRD: math.NaN(), KS: math.NaN()}
-				out = append(out, pe)
-				continue
+		pe := PageError{PageID: r.PageID, Title: r.Title, Sampler: r.Sampler, Method: r.Method, Kind: r.Kind, Note: r.Note, Constant: r.Constant, Intervals: tr.CDF.Samples}
+		if r.Compact || tr.Compact {
+			// The curve was compacted after replay computed its error at
+			// full resolution by this same rule (estimator.StoreErrors):
+			// take that, which holds for the default comparison only.
+			if r.Err == nil {
+				return nil, fmt.Errorf("page %d (%s), sampler %s, %s %s: a compact curve without its stored error", r.PageID, r.Title, r.Sampler, r.Method, r.Kind)
 			}
-			est = estimator.ExpCDF(r.Method, r.Rate, slices.Clone(tr.X))
-		}
-		if len(est.X) == 0 {
-			pe.Error = Error{WMRD: math.NaN(), KS: math.NaN()}
+			if xmax > 0 || extra != DefaultExtra {
+				return nil, fmt.Errorf("page %d (%s), sampler %s: the replay stored compact curves, whose errors hold for the default comparison only (each page's own x_max, %d extra points per step): replay with --curves full to compare on x_max = %g with %d extra points", r.PageID, r.Title, r.Sampler, DefaultExtra, xmax, extra)
+			}
+			pe.Error = *r.Err
 			out = append(out, pe)
 			continue
 		}
 		var truthAt TruthFunc
-		if g := exact[r.PageID]; g != nil && r.Kind == "G" {
+		if g := exact[r.PageID]; g != nil {
 			truthAt = g.At
 		}
-		e, err := Compare(est, tr, xmax, m.Step && r.Kind == "G", extra, truthAt)
+		e, err := estimator.RowError(reg, &r, tr.CDF, xmax, extra, truthAt)
 		if err != nil {
 			return nil, fmt.Errorf("page %d (%s), sampler %s: %w", r.PageID, r.Title, r.Sampler, err)
 		}
@@ -149,11 +148,16 @@ func PageErrorsFor(reg estimator.Registry, rows []EstimateRow, xmax float64, ext
 const truthTol = 1e-9
 
 // checkTruth verifies that the G_U truth row r is the exact G_U on its
-// grid.
+// grid (a compact row: at its knots, within the rounding of its values,
+// estimates.Quantum).
 func checkTruth(r EstimateRow, exact TruthFunc) error {
+	tol := truthTol
+	if r.Compact {
+		tol += estimates.Quantum / 2
+	}
 	g := exact(r.CDF.X)
 	for i, x := range r.CDF.X {
-		if math.Abs(g[i]-r.CDF.P[i]) > truthTol || math.IsNaN(r.CDF.P[i]) {
+		if math.Abs(g[i]-r.CDF.P[i]) > tol || math.IsNaN(r.CDF.P[i]) {
 			return fmt.Errorf("page %d (%s), sampler %s: the replay's true G_U(%g) = %.9g, but the dataset's intervals give %.9g: the replay was made from another dataset or in another unit (give analyze the replay's --unit)",
 				r.PageID, r.Title, r.Sampler, x, r.CDF.P[i], g[i])
 		}

@@ -75,8 +75,15 @@ type EstimateOptions struct {
 	// MinChanges is K, the fewest changes seen on which a URL gets a
 	// Poisson verdict (0: DefaultMinChanges; at least 1).
 	MinChanges int
-	Version    string
-	Log        func(format string, a ...any)
+	// Curves is what curve each row keeps (estimates.CurvesFull or
+	// CurvesCompact; "" is full, the command line's default is compact):
+	// compact rows keep estimates.Knots points of their grid. The URL
+	// summaries (median age, KS to the Poisson fit, the verdict) and the
+	// drawn URLs' projected curves are computed from the whole curves
+	// first.
+	Curves  estimates.Curves
+	Version string
+	Log     func(format string, a ...any)
 
 	// Shard estimates only the URLs of one shard (shard.Spec.Owns of
 	// generic.PageID(url)) and writes EstimateShardFile beside the
@@ -163,7 +170,8 @@ type EstimateMeta struct {
 	EmptyShare float64 `json:"empty_bin_share"`
 	FewChanges int     `json:"undecided_few_changes"`
 	ElapsedS   float64 `json:"elapsed_s"`
-	Shard      string  `json:"shard,omitempty"` // "i/N" in the output of one shard (Shard)
+	Shard      string  `json:"shard,omitempty"`  // "i/N" in the output of one shard (Shard)
+	Curves     string  `json:"curves,omitempty"` // "compact" or "full" (EstimateOptions.Curves); absent: full
 }
 
 // drawnURLs is the number of URLs whose G_U and F_U are drawn.
@@ -226,6 +234,14 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if opt.Out == "" {
 		return nil, &OptionError{errors.New("no output directory (-o)")}
 	}
+	curves := estimates.CurvesFull
+	if opt.Curves != "" {
+		var err error
+		if curves, err = estimates.ParseCurves(string(opt.Curves)); err != nil {
+			return nil, &OptionError{err}
+		}
+	}
+	compact := curves == estimates.CurvesCompact
 	out, err := atomicdir.Create(filepath.Clean(opt.Out), EstimateMetaFile, "estimate output")
 	if err != nil {
 		return nil, err
@@ -243,7 +259,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	}()
 	meta := &EstimateMeta{Tool: "revisit", Version: opt.Version, Unit: unit, UnitName: transform.UnitName(unit),
 		H: opt.H, XMax: opt.XMax, ConstTol: opt.ConstTol, Methods: methods, Skipped: map[string]int64{},
-		Verdicts: map[string]int{}, Threshold: PoissonVerdictKS, MinChanges: minChanges}
+		Verdicts: map[string]int{}, Threshold: PoissonVerdictKS, MinChanges: minChanges, Curves: string(curves)}
 	switch {
 	case meta.ConstTol == 0:
 		meta.ConstTol = estimator.DefaultConstTolerance
@@ -286,6 +302,14 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 			meta.Skipped[SkipNoMethod]++
 			return nil
 		}
+		// verdicts and figures on the whole estimates projected onto
+		// distribution functions; estimates.parquet keeps the raw rows
+		// (compacted below when asked)
+		proj := estimator.Monotone(est, opt.RecoverOpt)
+		s := summarize(o, id, info, proj, minChanges)
+		if compact {
+			estimates.Compact(est, estimates.Knots)
+		}
 		for i := range est {
 			est[i].PageID, est[i].Title = id, o.ID
 			if err := w.Write(&est[i]); err != nil {
@@ -296,10 +320,6 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		if info.Constant {
 			meta.Constant++
 		}
-		// verdicts and figures on the estimates projected onto distribution
-		// functions; estimates.parquet keeps the raw rows
-		proj := estimator.Monotone(est, opt.RecoverOpt)
-		s := summarize(o, id, info, proj, minChanges)
 		meta.Verdicts[s.Verdict]++
 		if s.Detections < minChanges {
 			meta.FewChanges++

@@ -210,7 +210,7 @@ func sameEstimate(a *EstimateMeta, ai *EstimateShardInfo, b *EstimateMeta, bi *E
 		{"verdict_ks_threshold", a.Threshold, b.Threshold}, {"min_changes", a.MinChanges, b.MinChanges}, {"captures", a.Captures, b.Captures}, {"urls", a.URLs, b.URLs},
 		{"bad lines", a.Bad, b.Bad}, {"revisits resolved", a.RevisitsResolved, b.RevisitsResolved},
 		{"merged keys", a.MergedKeys, b.MergedKeys}, {"merged originals", a.MergedOriginals, b.MergedOriginals}, {"URLs read", ai.Read, bi.Read}, {"options", ai.Options, bi.Options},
-		{"captures skipped", ai.ReadSkipped, bi.ReadSkipped},
+		{"captures skipped", ai.ReadSkipped, bi.ReadSkipped}, {"curves", a.Curves, b.Curves},
 	} {
 		if !reflect.DeepEqual(c.x, c.y) {
 			return fmt.Errorf("%s %v ≠ %v", c.name, c.x, c.y)

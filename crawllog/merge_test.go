@@ -49,13 +49,22 @@ func writeTraceLog(t *testing.T, path string, urls int, seed uint64) {
 // Each shard estimates exactly the URLs whose page id hashes to it, and
 // merging N = 1, 2 and 5 shards (some owning no URL) gives the files of
 // the unsharded estimate: estimates.parquet, tables and figures byte for
-// byte, estimate.json but for its times.
+// byte, estimate.json but for its times; with full and compact curves.
 func TestMergeEstimatesEqualsUnsharded(t *testing.T) {
+	for _, c := range []estimates.Curves{estimates.CurvesFull, estimates.CurvesCompact} {
+		t.Run(string(c), func(t *testing.T) { testMergeEstimatesEqualsUnsharded(t, c) })
+	}
+}
+
+func testMergeEstimatesEqualsUnsharded(t *testing.T, curves estimates.Curves) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	log := filepath.Join(dir, "trace.tsv")
 	writeTraceLog(t, log, 9, 1)
-	opt := EstimateOptions{Inputs: []string{log}, Unit: transform.Day, Top: 4, Recover: true, Read: visits.Options{Format: "trace"}}
+	// A fine grid (300 bins), so that compact curves are shorter than the
+	// full ones: the per-URL default grid of these few crawls is coarser
+	// than estimates.Knots and would be kept whole.
+	opt := EstimateOptions{Inputs: []string{log}, Unit: transform.Day, H: 0.01, XMax: 3, Top: 4, Recover: true, Read: visits.Options{Format: "trace"}, Curves: curves}
 	opt.Out = filepath.Join(dir, "full")
 	full, err := EstimateLogs(ctx, opt)
 	if err != nil {
@@ -66,8 +75,18 @@ func TestMergeEstimatesEqualsUnsharded(t *testing.T) {
 	}
 	want := stagetest.ReadTree(t, opt.Out)
 	var wantIDs []int64 // page ids of the unsharded rows, in order
-	if err := estimates.Each(opt.Out, func(e *estimator.Estimate) error { wantIDs = append(wantIDs, e.PageID); return nil }); err != nil {
+	compact := 0
+	if err := estimates.Each(opt.Out, func(e *estimator.Estimate) error {
+		wantIDs = append(wantIDs, e.PageID)
+		if e.Compact {
+			compact++
+		}
+		return nil
+	}); err != nil {
 		t.Fatal(err)
+	}
+	if (compact > 0) != (curves == estimates.CurvesCompact) {
+		t.Fatalf("--curves %s: %d compact rows", curves, compact)
 	}
 	empty := 0
 	for _, n := range []int{1, 2, 5} {

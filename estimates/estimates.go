@@ -39,6 +39,18 @@ var estimateSchema = arrow.NewSchema([]arrow.Field{
 	// that readers need not parse sampler specs. Absent in files written
 	// before it; Each then derives it from the spec.
 	{Name: "constant", Type: arrow.FixedWidthTypes.Boolean},
+	// The row's error against its truth row (estimator.StoreErrors: SPEC
+	// §5's WMRD and KS, the points compared and the largest of them),
+	// computed at full resolution before the curve is compacted; NaN, 0
+	// where there is none (truth rows, crawl logs). Absent in files
+	// written before them; Each then leaves Estimate.Err nil.
+	{Name: "wmrd", Type: arrow.PrimitiveTypes.Float64},
+	{Name: "ks", Type: arrow.PrimitiveTypes.Float64},
+	{Name: "err_points", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "err_xmax", Type: arrow.PrimitiveTypes.Float64},
+	// compact: x and p are the compact curve (Compact), not the full
+	// grid. Absent in older files: full.
+	{Name: "compact", Type: arrow.FixedWidthTypes.Boolean},
 }, nil)
 
 // legacyColumns is the number of columns of estimates files written
@@ -59,7 +71,16 @@ const (
 	ecNote
 	ecVisits
 	ecConstant
+	ecWMRD
+	ecKS
+	ecErrPoints
+	ecErrXMax
+	ecCompact
 )
+
+// errColumns is the number of columns of estimates files written before
+// the error and compact columns.
+const errColumns = ecWMRD
 
 // maxGroupValues bounds a row group by the number of grid values held.
 const maxGroupValues = 1 << 21
@@ -114,6 +135,15 @@ func (w *Writer) Write(e *estimator.Estimate) error {
 	b.Field(ecNote).(*array.StringBuilder).Append(e.Note)
 	b.Field(ecVisits).(*array.Int64Builder).Append(int64(e.Visits))
 	b.Field(ecConstant).(*array.BooleanBuilder).Append(e.Constant)
+	er := estimator.NoError()
+	if e.Err != nil {
+		er = *e.Err
+	}
+	b.Field(ecWMRD).(*array.Float64Builder).Append(er.WMRD)
+	b.Field(ecKS).(*array.Float64Builder).Append(er.KS)
+	b.Field(ecErrPoints).(*array.Int64Builder).Append(int64(er.Points))
+	b.Field(ecErrXMax).(*array.Float64Builder).Append(er.XMax)
+	b.Field(ecCompact).(*array.BooleanBuilder).Append(e.Compact)
 	w.rows++
 	w.values += 2 * len(e.CDF.X)
 	if w.values >= maxGroupValues {
@@ -176,11 +206,19 @@ func eachEstimateIn(name string, rec arrow.RecordBatch, fn func(*estimator.Estim
 	if s.NumFields() < legacyColumns {
 		return fmt.Errorf("replay output %s: %d columns, want %d (%v)", name, s.NumFields(), estimateSchema.NumFields(), estimateSchema)
 	}
-	legacy := s.NumFields() < estimateSchema.NumFields() || s.Field(ecConstant).Name != "constant"
-	for i, want := range estimateSchema.Fields() {
-		if legacy && i >= legacyColumns {
-			break
-		}
+	// Older files end after the constant column (legacyColumns) or
+	// after it (errColumns); every column they have is checked.
+	have := s.NumFields()
+	switch {
+	case have >= estimateSchema.NumFields() && s.Field(ecCompact).Name == "compact":
+		have = estimateSchema.NumFields()
+	case have > ecConstant && s.Field(ecConstant).Name == "constant":
+		have = errColumns
+	default:
+		have = legacyColumns
+	}
+	legacy := have < errColumns
+	for i, want := range estimateSchema.Fields()[:have] {
 		if got := s.Field(i); got.Name != want.Name || got.Type.ID() != want.Type.ID() {
 			return fmt.Errorf("replay output %s: column %d is %s %s, want %s %s", name, i, got.Name, got.Type, want.Name, want.Type)
 		}
@@ -200,6 +238,16 @@ func eachEstimateIn(name string, rec arrow.RecordBatch, fn func(*estimator.Estim
 	var constant *array.Boolean
 	if !legacy {
 		constant = rec.Column(ecConstant).(*array.Boolean)
+	}
+	var (
+		wmrd, ks, errXMax *array.Float64
+		errPoints         *array.Int64
+		compact           *array.Boolean
+	)
+	if have == estimateSchema.NumFields() {
+		wmrd, ks = rec.Column(ecWMRD).(*array.Float64), rec.Column(ecKS).(*array.Float64)
+		errPoints, errXMax = rec.Column(ecErrPoints).(*array.Int64), rec.Column(ecErrXMax).(*array.Float64)
+		compact = rec.Column(ecCompact).(*array.Boolean)
 	}
 	list := func(l *array.List, i int) []float64 {
 		v := l.ListValues().(*array.Float64).Float64Values()
@@ -223,6 +271,10 @@ func eachEstimateIn(name string, rec arrow.RecordBatch, fn func(*estimator.Estim
 			e.Constant = constant.Value(i)
 		} else {
 			e.Constant = legacyConstant(e.Sampler)
+		}
+		if compact != nil {
+			e.Err = &estimator.Error{WMRD: wmrd.Value(i), KS: ks.Value(i), Points: int(errPoints.Value(i)), XMax: errXMax.Value(i)}
+			e.Compact = compact.Value(i)
 		}
 		if len(e.CDF.X) != len(e.CDF.P) {
 			return fmt.Errorf("replay output %s: page %d %s %s: %d grid points but %d values", name, e.PageID, e.Method, e.Kind, len(e.CDF.X), len(e.CDF.P))

@@ -68,6 +68,14 @@ type Estimate struct {
 	// recover F_U from the projection.
 	BinMeans bool
 	Evidence []int64
+	// Err is the row's error against the truth (StoreErrors), computed
+	// at full resolution before the curve was compacted; NoError for
+	// truth rows and rows without a truth; nil when not computed (crawl
+	// logs have no truth; files written before errors were stored).
+	Err *Error
+	// Compact says CDF is the compact curve (estimates.Compact: a few
+	// knots of the full grid), not the full-resolution one.
+	Compact bool
 }
 
 // PathResult is everything one crawl produced.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
@@ -235,7 +236,7 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 	st.stage("replay")
 	ropt := replay.Options{Dataset: dsDir, Out: dir("replay"), Samplers: def.Samplers, Unit: def.Unit, H: def.Choice.H, XMax: def.Choice.XMax,
 		Top: c.Top, Seed: c.Seed, Workers: c.Workers, Recover: true, Version: c.Version, Log: st.logf,
-		MaxVisits: c.MaxVisits, MaxPairs: c.MaxPairs}
+		MaxVisits: c.MaxVisits, MaxPairs: c.MaxPairs, Curves: estimates.CurvesCompact, FullCurves: c.Top}
 	ropt.RecoverOpt.K, ropt.RecoverOpt.Extra = recoverK, recoverExt
 	ropt.Methods = c.Methods
 	if _, err := replay.Run(ctx, ropt); err != nil {

@@ -284,6 +284,7 @@ func sameReplay(a, b *Meta) error {
 		{"max_visits", a.MaxVisits, b.MaxVisits}, {"max_pairs", a.MaxPairs, b.MaxPairs},
 		{"recover", a.Recover, b.Recover}, {"derivative", a.Derivative, b.Derivative},
 		{"not_applicable", a.NotApplicable, b.NotApplicable}, {"version", a.Version, b.Version},
+		{"curves", a.Curves, b.Curves}, {"full_curves", a.FullCurves, b.FullCurves},
 	} {
 		if !reflect.DeepEqual(c.x, c.y) {
 			return fmt.Errorf("%s %v ≠ %v", c.name, c.x, c.y)

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/shard"
 )
@@ -40,9 +41,14 @@ func TestMergeEqualsUnsharded(t *testing.T) {
 		name      string
 		top       int
 		maxVisits int64
-	}{{"all", 0, 0}, {"top3", 3, 0}, {"limits", 0, 300}, {"top8-limits", 8, 300}} {
+		compact   bool // compact curves but on the 3 busiest pages
+	}{{"all", 0, 0, false}, {"top3", 3, 0, false}, {"limits", 0, 300, false}, {"top8-limits", 8, 300, false},
+		{"compact", 0, 0, true}, {"compact-top5", 5, 0, true}} {
 		base := Options{Dataset: ds, Samplers: []string{"exp:2", "const:0.5"}, H: 0.1, XMax: 20,
 			Top: c.top, Seed: 5, Workers: 2, Recover: true, MaxVisits: c.maxVisits}
+		if c.compact {
+			base.Curves, base.FullCurves = estimates.CurvesCompact, 3
+		}
 		tmp := t.TempDir()
 		full := base
 		full.Out = filepath.Join(tmp, "full")

@@ -54,12 +54,19 @@ type Meta struct {
 	// Observations are the visit logs written (--write-observations):
 	// their format and, per sampler, the file under the output directory.
 	Observations *ObservationFiles `json:"observations,omitempty"`
-	ElapsedS     float64           `json:"elapsed_s"`
+	// Curves is what curve the rows keep (estimates.Curves: "compact" or
+	// "full"); with compact, the FullCurves busiest pages keep theirs
+	// whole. Absent in replays that predate compact curves (full).
+	Curves     string  `json:"curves,omitempty"`
+	FullCurves int     `json:"full_curves,omitempty"`
+	ElapsedS   float64 `json:"elapsed_s"`
 }
 
 // MethodSummary is the mean error of one method (and kind) over the pages
 // for one sampler, against the page's true G_U (Kind G) or F_U (Kind F),
-// with SPEC §5's WMRD and KS on the sampler's grid.
+// with SPEC §5's WMRD and KS as analysis computes them by default (each
+// page's grid, step estimates interpolated against the exact G_U:
+// estimator.StoreErrors).
 type MethodSummary struct {
 	Sampler   string   `json:"sampler"`
 	Method    string   `json:"method"`

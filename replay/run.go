@@ -62,6 +62,17 @@ type Options struct {
 	// pages of its own, of which Merge keeps the Top busiest overall.
 	Shard shard.Spec
 
+	// Curves is what curve each row keeps (estimates.CurvesFull or
+	// CurvesCompact; "" is full, the command line's default is compact):
+	// compact rows keep estimates.Knots points of the grid,
+	// their errors against the truth computed at full resolution first
+	// and stored beside them (estimator.StoreErrors); the FullCurves
+	// busiest pages (most updates, as --top ranks them, among every
+	// page of the dataset eligible by MinUpdates) keep their whole
+	// curves for the figures, and with full every page does.
+	Curves     estimates.Curves
+	FullCurves int
+
 	Recover    bool // also recover F_U from M2, M4, M5, M6
 	RecoverOpt estimator.RecoverOptions
 
@@ -153,6 +164,14 @@ func (o *Options) Validate() ([]estimator.Sampler, []string, error) {
 	if o.Out == "" {
 		return bad(errors.New("no output directory (-o)"))
 	}
+	if o.Curves != "" {
+		if _, err := estimates.ParseCurves(string(o.Curves)); err != nil {
+			return bad(err)
+		}
+	}
+	if o.FullCurves < 0 {
+		return bad(fmt.Errorf("--full-curves must be ≥ 0, got %d", o.FullCurves))
+	}
 	if o.WriteObservations != "" {
 		if _, err := visits.ParseFormat(o.WriteObservations); err != nil {
 			return bad(err)
@@ -191,10 +210,12 @@ type job struct {
 	// (transform.Times, transform.Intervals), computed once per page and
 	// shared read-only by its samplers' jobs.
 	t, u []float64
+	full bool // keep the whole curves (Options.Curves)
 }
 
 type jobResult struct {
 	seq  int
+	full bool
 	est  []estimator.Estimate
 	skip *estimator.LimitError // the job was left out: too much work
 	obs  *visits.Observed      // what the crawler saw (WriteObservations)
@@ -299,6 +320,19 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 			}
 		}
 	}
+	curves := estimates.CurvesFull
+	if opt.Curves != "" {
+		curves, _ = estimates.ParseCurves(string(opt.Curves))
+	}
+	meta.Curves = string(curves)
+	if curves == estimates.CurvesCompact {
+		meta.FullCurves = opt.FullCurves
+	}
+	fullCurves, err := chooseFullCurves(ds, curves, opt.FullCurves, opt.Top > 0 && !opt.Shard.Sharded(), opt.MinUpdates)
+	if err != nil {
+		w.Abort()
+		return nil, fmt.Errorf("replay: %w", err)
+	}
 	choices := newChoices(choice, meta.Samplers, len(opt.Samplers) > 0)
 	logf("replay: x_max %s; h %s; samplers %s", choices.XMaxRule, choices.HRule, choices.SamplerRule)
 	cfg := estimator.Config{Methods: methods, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt}
@@ -356,7 +390,11 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		for i := range est {
 			est[i].PageID, est[i].Title = j.page.ID, j.page.Title
 		}
-		return jobResult{seq: j.seq, est: est, obs: obs}, nil
+		// Every row's error at full resolution, before any compaction.
+		if err := estimator.StoreErrors(estimator.Registry{}, est, transform.NewAge(j.u).At); err != nil {
+			return jobResult{}, fmt.Errorf("page %d %q with %s: %w", j.page.ID, j.page.Title, s.Spec, err)
+		}
+		return jobResult{seq: j.seq, full: j.full, est: est, obs: obs}, nil
 	}
 
 	// producer
@@ -369,7 +407,8 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	var owned int64 // pages of this shard read
 	produce := func(ctx context.Context, send pool.Send[job]) error {
 		seq := 0
-		sendPage := func(p *series.Page, pos int64) error {
+		sendPage := func(p *series.Page, pos int64, rank int) error {
+			full := fullCurves.keep(p.ID, rank)
 			setUnit(p)
 			pages++
 			u := transform.Intervals(p.Updates, unit)
@@ -384,7 +423,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 				if err != nil {
 					return fmt.Errorf("page %d %q: %w", p.ID, p.Title, err)
 				}
-				if err := send(job{seq: seq, page: p, si: si, pd: pd, smp: sp, t: t, u: u}, jobTokens(pd.XMax/sp.Step(pd.H)+2, workers)); err != nil {
+				if err := send(job{seq: seq, page: p, si: si, pd: pd, smp: sp, t: t, u: u, full: full}, jobTokens(pd.XMax/sp.Step(pd.H)+2, workers)); err != nil {
 					return err
 				}
 				seq++
@@ -432,7 +471,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 					first.Offer(p)
 				}
 			default:
-				return sendPage(p, pos)
+				return sendPage(p, pos, -1)
 			}
 			return nil
 		})
@@ -444,7 +483,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 			total.Store(int64(len(kept) * len(smp)))
 			meta.Skipped["not_in_top"] = owned - meta.Skipped["min_updates"] - meta.Skipped["fewer_than_2_updates"] - int64(len(kept))
 			for i := range kept {
-				if err = sendPage(&kept[i], -1); err != nil {
+				if err = sendPage(&kept[i], -1, i); err != nil {
 					break
 				}
 			}
@@ -490,12 +529,15 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		}
 		done++
 		est := r.est
+		sum.add(est)
+		if !r.full {
+			estimates.Compact(est, estimates.Knots)
+		}
 		for i := range est {
 			if err := w.Write(&est[i]); err != nil {
 				return fmt.Errorf("replay output %s: %w", opt.Out, err)
 			}
 		}
-		sum.add(est)
 		if r.obs != nil {
 			if err := ow.write(r.seq%len(smp), r.obs); err != nil {
 				return fmt.Errorf("replay output %s: %w", opt.Out, err)

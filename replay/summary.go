@@ -2,8 +2,12 @@ package replay
 
 import "github.com/revisit-dev/revisit/estimator"
 
-// summary accumulates WMRD and KS per sampler, method and kind, as
-// compared on the sampler's grid (the truth rows' points).
+// summary accumulates WMRD and KS per sampler, method and kind: each
+// row's stored error (estimator.StoreErrors, analysis' default protocol,
+// computed at full resolution before the curve was compacted, so that a
+// merge of shards with compact curves sums the same numbers), or for rows
+// without one (outputs written before errors were stored) as compared on
+// the sampler's grid (the truth rows' points).
 type summary struct {
 	w, k map[[3]string][]float64
 }
@@ -25,6 +29,11 @@ func (s *summary) add(est []estimator.Estimate) {
 			continue
 		}
 		key := [3]string{e.Sampler, e.Method, e.Kind}
+		if e.Err != nil {
+			s.w[key] = append(s.w[key], e.Err.WMRD)
+			s.k[key] = append(s.k[key], e.Err.KS)
+			continue
+		}
 		s.w[key] = append(s.w[key], wmrd(e.CDF.P, truth[e.Kind]))
 		s.k[key] = append(s.k[key], ks(e.CDF.P, truth[e.Kind]))
 	}

@@ -24,6 +24,7 @@ func newEstimateCmd(g *globals) *cobra.Command {
 		opt       crawllog.EstimateOptions
 		unit      string
 		noRecover bool
+		curves    string
 		shardFlag string
 	)
 	cmd := &cobra.Command{
@@ -131,6 +132,11 @@ tables and figures; docs/scale-out.md).`,
 				return err
 			}
 			opt.Recover = !noRecover
+			c, err := estimates.ParseCurves(curves)
+			if err != nil {
+				return usagef("estimate: %v", err)
+			}
+			opt.Curves = c
 			opt.Version = version
 			if !g.quiet {
 				opt.Log = logLine
@@ -161,6 +167,7 @@ tables and figures; docs/scale-out.md).`,
 	f.Int64Var(&opt.ConstTol, "const-tolerance", estimator.DefaultConstTolerance, "largest spread of the delays, in seconds, still taken as constant (0: exactly equal)")
 	f.IntVar(&opt.MinChanges, "min-changes", crawllog.DefaultMinChanges, "fewest changes seen on which a URL gets a Poisson verdict; fewer: undecided (default: to tell a KS distance of 0.1 from 0 at the 5% level, (1.358/0.1)², docs/methods.md#poisson-verdict)")
 	f.IntVar(&opt.Top, "top", 10, "URLs with the most visits in the tables (the parquet holds every URL)")
+	f.StringVar(&curves, "curves", string(estimates.CurvesCompact), "curves kept in estimates.parquet: compact ("+fmt.Sprint(estimates.Knots)+" knots of each URL's grid) or full (every grid point)")
 	f.BoolVar(&noRecover, "no-recover", false, "do not recover F_U from M2, M4, M5, M6")
 	f.StringVarP(&opt.Out, "output", "o", "", "output directory (required)")
 	f.StringVar(&shardFlag, "shard", "", "only the URLs of shard `i/N` (hash of the URL's page id mod N = i, 0-based); N alone takes i from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX; every shard reads every input; combine the N outputs with 'revisit merge estimate' (docs/scale-out.md)")

@@ -35,7 +35,7 @@ func TestEstimateFromReplayLogs(t *testing.T) {
 		}
 		for _, spec := range meta.Samplers {
 			est := filepath.Join(dir, "est-"+format+spec)
-			if code := execute([]string{"-q", "estimate", filepath.Join(rep, meta.Observations.Files[spec]), "--h", "0.1", "--x-max", "20", "-o", est}); code != exitOK {
+			if code := execute([]string{"-q", "estimate", filepath.Join(rep, meta.Observations.Files[spec]), "--h", "0.1", "--x-max", "20", "--curves", "full", "-o", est}); code != exitOK {
 				t.Fatalf("estimate %s: exit %d", spec, code)
 			}
 			var got []estimator.Estimate

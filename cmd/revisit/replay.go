@@ -27,6 +27,7 @@ func newReplayCmd(g *globals) *cobra.Command {
 		unit      string
 		noRecover bool
 		shardFlag string
+		curves    string
 	)
 	cmd := &cobra.Command{
 		Use:   "replay DATASET -o OUT",
@@ -62,9 +63,18 @@ page × sampler whose grid would exceed 10⁶ points is left out and counted
 M3, M4, M5, cho and matloff need constant delays and are skipped for random
 ones. Output (OUT, written atomically): estimates.parquet — one row per
 page × sampler × method × kind with columns page_id, title, sampler, method,
-kind (G or F), x, p (lists), samples, rate, h, note, visits — and replay.json
-(options, counts, and the mean WMRD/KS of each method against the truth,
-also printed as a summary).
+kind (G or F), x, p (lists), samples, rate, h, note, visits, constant,
+wmrd, ks, err_points, err_xmax, compact — and replay.json (options, counts,
+and the mean WMRD/KS of each method against the truth, also printed as a
+summary).
+
+Curves: each row's WMRD and KS against the truth (analyze's error tables,
+at full resolution: each page's own x_max, 9 extra points per step) are
+computed first and stored; then, by default (--curves compact), its curve
+is kept at ` + fmt.Sprint(estimates.Knots) + ` knots of its grid (x_0 = 0 and log-spaced grid points
+up to x_max), except on the --full-curves N busiest pages, which keep every
+grid point for the figures. --curves full keeps every curve whole (needed
+by analyze --x-max or --extra other than the defaults).
 
 --write-observations FORMAT also writes what each sampler's crawler saw, as
 a real crawl log would hold it, to OUT/observations/SAMPLER.EXT (formats as
@@ -73,7 +83,8 @@ log-lastmod; URL revisit.invalid/page/PAGE_ID). The estimates are then
 computed from exactly those observations (docs/methods.md#observed): visit
 times floored to whole seconds, ages only for log-lastmod, and the
 capture where the page did not exist yet before the first visit; 'revisit
-estimate' on the files with the same --unit, --h and --x-max gives the
+estimate' on the files with the same --unit, --h and --x-max (and --curves
+full, for pages replayed with whole curves) gives the
 same rows.
 
 Cost: one pass over each page's updates and visits per sampler; with random
@@ -115,6 +126,9 @@ and memory independent of the visits (well under 1 GiB in all).`,
 				return usagef("replay: --shard: %v", err)
 			}
 			opt.Shard = sp
+			if opt.Curves, err = estimates.ParseCurves(curves); err != nil {
+				return usagef("replay: %v", err)
+			}
 			if opt.MaxVisits < 1 || opt.MaxPairs < 1 {
 				return usagef("replay: --max-visits and --max-pairs must be ≥ 1")
 			}
@@ -173,6 +187,8 @@ and memory independent of the visits (well under 1 GiB in all).`,
 	f.IntVar(&opt.RecoverOpt.K, "deriv-points", 5, "points of the numerical derivative for F_U recovery: 5 or 3")
 	f.IntVar(&opt.RecoverOpt.Extra, "interp", 9, "extra linear-interpolation points per grid step before differentiating (0: the default 9)")
 	f.Float64Var(&opt.RecoverOpt.H, "recover-h", 0, "bin width of the derivative (0: automatic, start of the flat region of E[U](h))")
+	f.StringVar(&curves, "curves", string(estimates.CurvesCompact), "curves kept: compact ("+fmt.Sprint(estimates.Knots)+" knots, errors stored) or full (every grid point)")
+	f.IntVar(&opt.FullCurves, "full-curves", 10, "with --curves compact, the N busiest pages keep their whole curves (for the figures)")
 	f.StringVar(&shardFlag, "shard", "", shardHelp)
 	f.StringVar(&opt.WriteObservations, "write-observations", "", "also write what each sampler's crawler saw to OUT/observations/ as visit logs in `FORMAT` ("+strings.Join(visits.Formats, ", ")+"); the estimates are then computed from exactly those observations, as 'revisit estimate' does")
 	f.StringVarP(&opt.Out, "output", "o", "", "output directory (required)")

@@ -1,0 +1,97 @@
+package replay
+
+import (
+	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/estimates"
+	"github.com/revisit-dev/revisit/series"
+)
+
+// fullCurves says which pages keep their whole curves (Options.Curves):
+// every page (all), the first n pages of the replay's own ranking (the
+// Top pages it keeps, most updates first: ranked), or the pages of ids,
+// the n busiest of the dataset found by a pass over it before the replay
+// (a streaming replay, or a shard, which must agree with the unsharded
+// replay on pages it does not see).
+type fullCurves struct {
+	all    bool
+	ranked int
+	ids    map[int64]bool
+}
+
+// keep reports whether page id, the rank-th of the replay's ranking (−1
+// when the replay streams), keeps its whole curves.
+func (f *fullCurves) keep(id int64, rank int) bool {
+	switch {
+	case f.all:
+		return true
+	case f.ids != nil:
+		return f.ids[id]
+	default:
+		return rank >= 0 && rank < f.ranked
+	}
+}
+
+// chooseFullCurves decides fullCurves: with compact curves, the n busiest
+// pages (transform.TopKeeper's order: most updates, then the smaller id)
+// among those with at least minUpdates and 2 updates. ranked says that the
+// replay ranks every eligible page itself (Top, unsharded), so that no
+// pass is needed.
+func chooseFullCurves(ds *dataset.Reader, c estimates.Curves, n int, ranked bool, minUpdates int) (*fullCurves, error) {
+	if c == estimates.CurvesFull {
+		return &fullCurves{all: true}, nil
+	}
+	if n == 0 || ranked {
+		return &fullCurves{ranked: n}, nil
+	}
+	keep := newTopIDs(n)
+	if err := ds.Each(func(p *series.Page) error {
+		if len(p.Updates) >= minUpdates && len(p.Updates) >= 2 {
+			keep.offer(p.ID, len(p.Updates))
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	f := &fullCurves{ids: map[int64]bool{}}
+	for _, e := range keep.top {
+		f.ids[e.id] = true
+	}
+	return f, nil
+}
+
+// topIDs keeps the ids of the n pages with the most updates, in
+// transform.TopKeeper's order, without keeping the pages.
+type topIDs struct {
+	n   int
+	top []topID // best first
+}
+
+type topID struct {
+	id      int64
+	updates int
+}
+
+func newTopIDs(n int) *topIDs { return &topIDs{n: n} }
+
+func (k *topIDs) offer(id int64, updates int) {
+	e := topID{id, updates}
+	before := func(a, b topID) bool { // a ranks before b
+		if a.updates != b.updates {
+			return a.updates > b.updates
+		}
+		return a.id < b.id
+	}
+	if len(k.top) == k.n && !before(e, k.top[k.n-1]) {
+		return
+	}
+	i := len(k.top)
+	for i > 0 && before(e, k.top[i-1]) {
+		i--
+	}
+	k.top = append(k.top, topID{})
+	copy(k.top[i+1:], k.top[i:])
+	k.top[i] = e
+	if len(k.top) > k.n {
+		k.top = k.top[:k.n]
+	}
+}
