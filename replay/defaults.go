@@ -173,7 +173,7 @@ func (c Choices) Describe(u string) string {
 
 // Describe is the provenance line of a replay output: its samplers, the
 // choices of x_max and h (or the fixed values of replays older than the
-// choices), seed, unit and pages.
+// choices), seed, unit and pages, and the page selection if any.
 func (m *Meta) Describe() string {
 	var xh string
 	if m.Choices != nil {
@@ -181,5 +181,9 @@ func (m *Meta) Describe() string {
 	} else {
 		xh = fmt.Sprintf("samplers %s, h %g, x_max %g", strings.Join(m.Samplers, " "), m.H, m.XMax)
 	}
-	return fmt.Sprintf("%s; seed %d, unit %s, %d pages", xh, m.Seed, m.UnitName, m.Pages)
+	d := fmt.Sprintf("%s; seed %d, unit %s, %d pages", xh, m.Seed, m.UnitName, m.Pages)
+	if m.Selection != nil {
+		d += "; " + m.Selection.Describe()
+	}
+	return d
 }

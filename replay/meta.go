@@ -3,6 +3,7 @@ package replay
 import (
 	"time"
 
+	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
 )
@@ -54,7 +55,11 @@ type Meta struct {
 	// Observations are the visit logs written (--write-observations):
 	// their format and, per sampler, the file under the output directory.
 	Observations *ObservationFiles `json:"observations,omitempty"`
-	ElapsedS     float64           `json:"elapsed_s"`
+	// Selection is the page selection (--pages, --match, --group) and
+	// what it selected over the whole dataset; absent without one. Pages
+	// it did not select are not counted in Skipped.
+	Selection *dataset.SelectionSummary `json:"selection,omitempty"`
+	ElapsedS  float64                   `json:"elapsed_s"`
 }
 
 // MethodSummary is the mean error of one method (and kind) over the pages
