@@ -19,7 +19,7 @@ import (
 )
 
 // Selection is the page filter of replay, analyze and run (--pages,
-// --match, --group): a page is kept when it passes every criterion given,
+// --match, --in-group): a page is kept when it passes every criterion given,
 //
 //	keep(p) = (p.ID ∈ ids ∨ p.Title ∈ titles)   if a page list is given
 //	        ∧ match(p.Title)                    if a regular expression is given
@@ -62,7 +62,7 @@ type SelectionSpec struct {
 	IDs         int      `json:"ids,omitempty"`    // distinct page ids in the list
 	Titles      int      `json:"titles,omitempty"` // distinct titles in the list
 	Match       string   `json:"match,omitempty"`  // --match, Go regexp syntax
-	Groups      []string `json:"groups,omitempty"` // --group values, sorted
+	Groups      []string `json:"groups,omitempty"` // --in-group values, sorted
 }
 
 // SelectionSummary is a SelectionSpec with what one pass over a whole
@@ -77,7 +77,7 @@ type SelectionSummary struct {
 	// order (ids as digits, titles quoted).
 	Unmatched       int      `json:"unmatched,omitempty"`
 	UnmatchedFirst  []string `json:"unmatched_first,omitempty"`
-	UnmatchedGroups []string `json:"unmatched_groups,omitempty"` // --group values no page has
+	UnmatchedGroups []string `json:"unmatched_groups,omitempty"` // --in-group values no page has
 }
 
 // MaxUnmatchedListed is how many unmatched list entries a summary names.
@@ -93,7 +93,7 @@ func (e *SelectionError) Error() string { return e.Err.Error() }
 func (e *SelectionError) Unwrap() error { return e.Err }
 
 // NewSelection builds the selection of --pages pagesFile, --match match
-// and --group groups; all empty is no selection (nil, nil).
+// and --in-group groups; all empty is no selection (nil, nil).
 func NewSelection(pagesFile, match string, groups []string) (*Selection, error) {
 	if pagesFile == "" && match == "" && len(groups) == 0 {
 		return nil, nil
@@ -110,7 +110,7 @@ func NewSelection(pagesFile, match string, groups []string) (*Selection, error) 
 		s.groups = map[string]bool{}
 		for _, g := range groups {
 			if g == "" {
-				return nil, &SelectionError{errors.New("--group: empty value (give comma-separated values of the dataset's group column)")}
+				return nil, &SelectionError{errors.New("--in-group: empty value (give comma-separated values of the dataset's group column)")}
 			}
 			if !s.groups[g] {
 				s.groups[g] = true
@@ -332,7 +332,7 @@ func (t *Tally) Summary() *SelectionSummary {
 }
 
 // Criteria describes the spec as flags: `--pages FILE (3 ids, 2 titles),
-// --match "^A", --group (Main),Talk`.
+// --match "^A", --in-group (Main),Talk`.
 func (sp SelectionSpec) Criteria() string {
 	var parts []string
 	if sp.PagesFile != "" {
@@ -342,7 +342,7 @@ func (sp SelectionSpec) Criteria() string {
 		parts = append(parts, "--match "+strconv.Quote(sp.Match))
 	}
 	if len(sp.Groups) > 0 {
-		parts = append(parts, "--group "+strings.Join(sp.Groups, ","))
+		parts = append(parts, "--in-group "+strings.Join(sp.Groups, ","))
 	}
 	return strings.Join(parts, ", ")
 }
