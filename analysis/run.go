@@ -194,7 +194,13 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, null *LillieforsNull, rows *[]EstimateRow,
 	begin func(unitName string) error, stat func(pos int64, st PageStats, sc *PageScreen) error) (*Partial, error) {
 	p := &Partial{Tool: "revisit", Shard: sp.String(), I: sp.I, N: sp.N, Opt: partialOptionsOf(&opt), Unit: opt.Unit, Bins: map[int]int64{}}
-	pages = selectPages(&opt, pages, p)
+	var replayed map[int64][]float64 // the replayed pages' intervals (below)
+	unselected := map[int64]bool{}   // replayed pages the selection left out: not compared
+	pages = selectPages(&opt, pages, p, func(pg *series.Page) {
+		if _, ok := replayed[pg.ID]; ok {
+			unselected[pg.ID] = true
+		}
+	})
 	if p.Unit == 0 {
 		err := pages(func(pg *series.Page) error {
 			p.Unit = transform.DefaultUnit(pg)
@@ -218,7 +224,6 @@ func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, nul
 	// The replay output is read first: the pass over the pages keeps the
 	// intervals of the replayed ones, from which the error tables take the
 	// exact G_U (PageErrors).
-	var replayed map[int64][]float64
 	if opt.Replay != "" {
 		var src string
 		var err error
@@ -298,7 +303,7 @@ func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, nul
 		var own []EstimateRow
 		var idx []int
 		for i, r := range *rows {
-			if sp.Owns(r.PageID) {
+			if sp.Owns(r.PageID) && !unselected[r.PageID] {
 				own = append(own, r)
 				if r.Method != "truth" {
 					idx = append(idx, i)

@@ -19,6 +19,7 @@ import (
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/stagetest"
 	"github.com/revisit-dev/revisit/series"
+	"github.com/revisit-dev/revisit/transform"
 )
 
 // generatedDataset is a `revisit generate --format parquet` corpus of 30
@@ -181,5 +182,45 @@ func TestShardMergeSelection(t *testing.T) {
 	var me *MergeError
 	if !errors.As(err, &me) || !strings.Contains(err.Error(), "different options") {
 		t.Errorf("merge of shards with different selections: %v, want a MergeError", err)
+	}
+}
+
+// With a replay of more pages than the analysis selects, the error
+// tables compare the estimates of the selected pages only (they used to
+// fail: a replayed page missing from the pages read looked like a replay
+// of another dataset); a replayed page that is in no way in the dataset
+// is still an error.
+func TestSelectionReplayRows(t *testing.T) {
+	ds, pages := generatedDataset(t)
+	grid := stagetest.Grid(1, 10)
+	rowsOf := func(p series.Page) []EstimateRow {
+		truth := transform.AgeCDF(transform.Intervals(p.Updates, 3600), grid)
+		return []EstimateRow{
+			{PageID: p.ID, Title: p.Title, Sampler: "const:1", Constant: true, Method: "truth", Kind: "G", CDF: truth},
+			{PageID: p.ID, Title: p.Title, Sampler: "const:1", Constant: true, Method: "M4", Kind: "G", CDF: truth},
+		}
+	}
+	kept, left := pages[0], pages[1]
+	rows := append(rowsOf(left), rowsOf(kept)...)
+	read := func(string) ([]EstimateRow, string, error) { return rows, "hand-made rows", nil }
+	sel, err := dataset.NewSelection("", "^"+regexp.QuoteMeta(kept.Title)+"$", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Dataset: ds, Replay: "fake", Estimates: read, Reps: 19, MinUpdates: 20, Select: sel}
+	opt.Out = filepath.Join(t.TempDir(), "a")
+	res, err := Run(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.PageErrors) != 1 || res.PageErrors[0].PageID != kept.ID {
+		t.Errorf("page errors %+v, want M4 of page %d only", res.PageErrors, kept.ID)
+	}
+	// A page no dataset page has is still refused.
+	rows = append(rows, EstimateRow{PageID: 1 << 40, Sampler: "const:1", Method: "truth", Kind: "G", CDF: rows[0].CDF},
+		EstimateRow{PageID: 1 << 40, Sampler: "const:1", Method: "M4", Kind: "G", CDF: rows[0].CDF})
+	opt.Out = filepath.Join(t.TempDir(), "b")
+	if _, err := Run(context.Background(), opt); err == nil || !strings.Contains(err.Error(), "not in the dataset") {
+		t.Errorf("a replayed page outside the dataset: %v, want an error", err)
 	}
 }

@@ -76,9 +76,8 @@ replay output that back it. With --recommend the only argument is the
 replay directory (optional); give DATASET REPLAY_DIR -o OUT to also run
 the full analysis.
 
-` + selectHelp + ` The error tables compare the
-replay's estimates of the selected pages only: select the same pages in
-replay.`,
+` + selectHelp + ` With REPLAY_DIR the error
+tables compare the replay's estimates of the selected pages only.`,
 		Example: `  revisit analyze data/enwiki out/replay -o out/analysis
   revisit analyze data/yelp -o out/yelp-analysis --unit d --screen-updates 100 --top 10
   revisit analyze data/enwiki -o out/a --seed 7 --reps 1999 --max-lag 200
