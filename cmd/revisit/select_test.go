@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/revisit-dev/revisit/dataset"
-	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/estimates"
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/replay"
 )
 
