@@ -62,8 +62,12 @@ func pageStatsRow(s PageStats, sc *PageScreen) []any {
 }
 
 func (o *Options) source(res *Result) string {
-	return fmt.Sprintf("dataset %s (%d pages), unit %s, K = %d, CoV band ±%g, ACF lags 1…%d, seed %d, Monte-Carlo reps %d",
+	src := fmt.Sprintf("dataset %s (%d pages), unit %s, K = %d, CoV band ±%g, ACF lags 1…%d, seed %d, Monte-Carlo reps %d",
 		o.Dataset, res.Pages, res.UnitName, o.MinUpdates, o.Band, o.MaxLag, o.Seed, o.Reps)
+	if res.Selection != nil {
+		src += "; " + res.Selection.Describe()
+	}
+	return src
 }
 
 func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {

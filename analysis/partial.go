@@ -56,6 +56,7 @@ type Partial struct {
 	Bins               map[int]int64  // intervals per survival bin
 	PageErrors         []PosPageError // errors of the shard's estimates, by replay row
 	ReplaySource       string
+	Selection          *dataset.SelectionSummary // over the whole dataset: the same in every shard
 	// DatasetID is the dataset's dataset.Reader.Identity: shards of one
 	// analysis read the same dataset, not only the same path.
 	DatasetID string
@@ -74,12 +75,13 @@ type PartialOptions struct {
 	Seed               uint64
 	Reps, AggregateMax int
 	Localized          LocalizedOptions
+	Select             dataset.SelectionSpec // Options.Select's criteria
 }
 
 func partialOptionsOf(o *Options) PartialOptions {
 	return PartialOptions{Dataset: o.Dataset, Replay: o.Replay, Unit: o.Unit, Top: o.Top, MinUpdates: o.MinUpdates,
 		Band: o.Band, MaxLag: o.MaxLag, Closest: o.Closest, XMax: o.XMax, Extra: o.Extra, Seed: o.Seed,
-		Reps: o.Reps, AggregateMax: o.AggregateMax, Localized: o.Localized}
+		Reps: o.Reps, AggregateMax: o.AggregateMax, Localized: o.Localized, Select: o.Select.Spec()}
 }
 
 func (p PartialOptions) options() Options {
@@ -209,7 +211,7 @@ func MergePartials(parts []*Partial) (*Partial, error) {
 		}
 	}
 	o := p0.Opt
-	m := &Partial{Tool: "revisit", Opt: o, Unit: p0.Unit, ReplaySource: p0.ReplaySource, Bins: map[int]int64{}}
+	m := &Partial{Tool: "revisit", Opt: o, Unit: p0.Unit, ReplaySource: p0.ReplaySource, Selection: p0.Selection, Bins: map[int]int64{}}
 	top := transform.NewTopKeeper(o.Top)
 	oo := o.options()
 	keep := newLocalizedKeeper(&oo)

@@ -54,6 +54,11 @@ type Options struct {
 	// Localized adds the NHPP and staleness analyses on the busiest pages.
 	Localized LocalizedOptions
 
+	// Select keeps only the pages it selects (--pages, --match, --group),
+	// before the shard test; nil analyses every page. What it selected is
+	// Result.Selection and goes into the tables' Source lines.
+	Select *dataset.Selection
+
 	// Log receives progress lines (nil: silent).
 	Log io.Writer
 }
@@ -107,6 +112,7 @@ type Result struct {
 	Summary       []MethodSummary
 	Evidence      []MethodSummary // Summary over the pages with ≥ MinEvidenceIntervals intervals (EvidenceSummary)
 	ReplaySource  string
+	Selection     *dataset.SelectionSummary // the page selection, nil without one
 
 	Bundle *tables.Bundle
 }
@@ -188,6 +194,13 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, null *LillieforsNull, rows *[]EstimateRow,
 	begin func(unitName string) error, stat func(pos int64, st PageStats, sc *PageScreen) error) (*Partial, error) {
 	p := &Partial{Tool: "revisit", Shard: sp.String(), I: sp.I, N: sp.N, Opt: partialOptionsOf(&opt), Unit: opt.Unit, Bins: map[int]int64{}}
+	var replayed map[int64][]float64 // the replayed pages' intervals (below)
+	unselected := map[int64]bool{}   // replayed pages the selection left out: not compared
+	pages = selectPages(&opt, pages, p, func(pg *series.Page) {
+		if _, ok := replayed[pg.ID]; ok {
+			unselected[pg.ID] = true
+		}
+	})
 	if p.Unit == 0 {
 		err := pages(func(pg *series.Page) error {
 			p.Unit = transform.DefaultUnit(pg)
@@ -211,7 +224,6 @@ func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, nul
 	// The replay output is read first: the pass over the pages keeps the
 	// intervals of the replayed ones, from which the error tables take the
 	// exact G_U (PageErrors).
-	var replayed map[int64][]float64
 	if opt.Replay != "" {
 		var src string
 		var err error
@@ -291,7 +303,7 @@ func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, nul
 		var own []EstimateRow
 		var idx []int
 		for i, r := range *rows {
-			if sp.Owns(r.PageID) {
+			if sp.Owns(r.PageID) && !unselected[r.PageID] {
 				own = append(own, r)
 				if r.Method != "truth" {
 					idx = append(idx, i)
@@ -354,7 +366,7 @@ func screen(p *Partial, pos int64, st PageStats, u []float64, opt *Options, sopt
 func finishTables(ctx context.Context, p *Partial, rows []EstimateRow, opt Options, null *LillieforsNull, out string) (*Result, error) {
 	res := &Result{Unit: p.Unit, UnitName: transform.UnitName(p.Unit), Pages: p.Pages, Updates: p.Updates,
 		Intervals: p.Intervals, First: p.First, Last: p.Last, Screened: p.Screened, InBand: p.InBand,
-		ReplaySource: p.ReplaySource}
+		ReplaySource: p.ReplaySource, Selection: p.Selection}
 	logf(opt.Log, "analyze: %d pages, %d intervals, %d screened (≥ %d updates), %d in the band", res.Pages, res.Intervals, res.Screened, opt.MinUpdates, res.InBand)
 	sopt := screenOptions(&opt, null)
 	for _, c := range p.CoVs {

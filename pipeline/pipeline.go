@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -63,6 +64,11 @@ type Config struct {
 	// OnStage, if set, is called as the run enters each stage (1 ingest …
 	// 7 report); tests cancel a run there.
 	OnStage func(n int)
+
+	// Select keeps only the pages it selects (--pages, --match,
+	// --in-group) in every stage after ingest: replay, analysis, NHPP,
+	// staleness and policies; nil keeps every page.
+	Select *dataset.Selection
 }
 
 // Stages is the number of stages a run goes through (OnStage's n).
@@ -210,7 +216,11 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 	var first *series.Page
 	var nPages, nUpdates int64
 	groups := map[string]bool{}
+	tally := c.Select.Tally()
 	if err := ds.Each(func(p *series.Page) error {
+		if !tally.Keep(p) {
+			return ctx.Err()
+		}
 		if first == nil {
 			c := *p
 			first = &c
@@ -224,6 +234,12 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 	}); err != nil {
 		return nil, fmt.Errorf("run: reading %s: %w", dsDir, err)
 	}
+	if sel := tally.Summary(); sel != nil {
+		st.logf("%s", sel.Describe())
+		if first == nil {
+			return nil, usagef("run: no page of the dataset %s is selected (%s)", dsDir, sel.Describe())
+		}
+	}
 	if first == nil {
 		return nil, fmt.Errorf("run: the dataset %s has no pages (every page was filtered out: see the ingest summary)", dsDir)
 	}
@@ -236,7 +252,8 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 	st.stage("replay")
 	ropt := replay.Options{Dataset: dsDir, Out: dir("replay"), Samplers: def.Samplers, Unit: def.Unit, H: def.Choice.H, XMax: def.Choice.XMax,
 		Top: c.Top, Seed: c.Seed, Workers: c.Workers, Recover: true, Version: c.Version, Log: st.logf,
-		MaxVisits: c.MaxVisits, MaxPairs: c.MaxPairs, Curves: estimates.CurvesCompact, FullCurves: c.Top}
+		MaxVisits: c.MaxVisits, MaxPairs: c.MaxPairs, Curves: estimates.CurvesCompact, FullCurves: c.Top,
+		Select: c.Select}
 	ropt.RecoverOpt.K, ropt.RecoverOpt.Extra = recoverK, recoverExt
 	ropt.Methods = c.Methods
 	if _, err := replay.Run(ctx, ropt); err != nil {
@@ -252,7 +269,7 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 	st.stage("analyze")
 	aopt := analysis.Options{Dataset: dsDir, Replay: dir("replay"), Out: dir("analysis"), Unit: def.Unit, Top: c.Top,
 		XMax: def.Choice.XMax, Seed: c.Seed, Reps: c.Reps, MinUpdates: c.ScreenUpdates, Estimates: ReadEstimates}
-	aopt.Log = c.Log
+	aopt.Log, aopt.Select = c.Log, c.Select
 	aopt.Localized = analysis.LocalizedOptions{NHPP: true, Staleness: true, SelectMax: c.NHPPPages,
 		Start: func(kind string, pages int) {
 			what := map[string]string{"nhpp": "NHPP windows", "staleness": "staleness"}[kind]
@@ -335,6 +352,8 @@ func runPolicies(ctx context.Context, ds *dataset.Reader, c *Config, def Default
 	if err != nil {
 		return nil, err
 	}
+	tally := c.Select.Tally()
+	pages = slices.DeleteFunc(pages, func(p series.Page) bool { return !tally.Keep(&p) })
 	cyc, err := units.ParseDuration(def.Cycle)
 	if err != nil {
 		return nil, err

@@ -200,7 +200,7 @@ func (c Choices) Describe(u string) string {
 
 // Describe is the provenance line of a replay output: its samplers, the
 // choices of x_max and h (or the fixed values of replays older than the
-// choices), seed, unit and pages.
+// choices), seed, unit and pages, and the page selection if any.
 func (m *Meta) Describe() string {
 	var xh string
 	if m.Choices != nil {
@@ -209,5 +209,9 @@ func (m *Meta) Describe() string {
 		one := func(v float64) string { return Spread{Median: v, Min: v, Max: v}.In(m.UnitName) }
 		xh = fmt.Sprintf("samplers %s, h %s, x_max %s", strings.Join(m.Samplers, " "), one(m.H), one(m.XMax))
 	}
-	return fmt.Sprintf("%s; seed %d, unit %s, %d pages", xh, m.Seed, m.UnitName, m.Pages)
+	d := fmt.Sprintf("%s; seed %d, unit %s, %d pages", xh, m.Seed, m.UnitName, m.Pages)
+	if m.Selection != nil {
+		d += "; " + m.Selection.Describe()
+	}
+	return d
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/shardmerge"
@@ -273,6 +274,15 @@ func obsFormat(m *Meta) string {
 }
 
 // sameReplay checks that two shards were replayed with the same options.
+// selectionSpec is the criteria of m's page selection (zero: none); the
+// pages each shard selected over the whole dataset are then the same.
+func selectionSpec(m *Meta) dataset.SelectionSpec {
+	if m.Selection == nil {
+		return dataset.SelectionSpec{}
+	}
+	return m.Selection.SelectionSpec
+}
+
 func sameReplay(a, b *Meta) error {
 	for _, c := range []struct {
 		name string
@@ -285,6 +295,7 @@ func sameReplay(a, b *Meta) error {
 		{"recover", a.Recover, b.Recover}, {"derivative", a.Derivative, b.Derivative},
 		{"not_applicable", a.NotApplicable, b.NotApplicable}, {"version", a.Version, b.Version},
 		{"curves", a.Curves, b.Curves}, {"full_curves", a.FullCurves, b.FullCurves},
+		{"page selection", selectionSpec(a), selectionSpec(b)},
 	} {
 		if !reflect.DeepEqual(c.x, c.y) {
 			return fmt.Errorf("%s %v ≠ %v", c.name, c.x, c.y)

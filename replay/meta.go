@@ -3,6 +3,7 @@ package replay
 import (
 	"time"
 
+	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
 )
@@ -57,9 +58,13 @@ type Meta struct {
 	// Curves is what curve the rows keep (estimates.Curves: "compact" or
 	// "full"); with compact, the FullCurves busiest pages keep theirs
 	// whole. Absent in replays that predate compact curves (full).
-	Curves     string  `json:"curves,omitempty"`
-	FullCurves int     `json:"full_curves,omitempty"`
-	ElapsedS   float64 `json:"elapsed_s"`
+	Curves     string `json:"curves,omitempty"`
+	FullCurves int    `json:"full_curves,omitempty"`
+	// Selection is the page selection (--pages, --match, --in-group) and
+	// what it selected over the whole dataset; absent without one. Pages
+	// it did not select are not counted in Skipped.
+	Selection *dataset.SelectionSummary `json:"selection,omitempty"`
+	ElapsedS  float64                   `json:"elapsed_s"`
 }
 
 // MethodSummary is the mean error of one method (and kind) over the pages

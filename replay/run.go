@@ -61,6 +61,11 @@ type Options struct {
 	// replays every page. With Top > 0 a shard replays the Top busiest
 	// pages of its own, of which Merge keeps the Top busiest overall.
 	Shard shard.Spec
+	// Select keeps only the pages it selects (--pages, --match, --group),
+	// tested before the shard (a page's shard does not depend on it) and
+	// before MinUpdates and Top; nil replays every page. What it selected
+	// is Meta.Selection.
+	Select *dataset.Selection
 
 	// Curves is what curve each row keeps (estimates.CurvesFull or
 	// CurvesCompact; "" is full, the command line's default is compact):
@@ -405,6 +410,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	var sent []ShardPage                    // per page sent, for ShardFile
 	sharded := opt.Shard.Sharded()
 	var owned int64 // pages of this shard read
+	sel := opt.Select.Tally()
 	produce := func(ctx context.Context, send pool.Send[job]) error {
 		seq := 0
 		sendPage := func(p *series.Page, pos int64, rank int) error {
@@ -448,6 +454,9 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 			}
 			pos := read
 			read++
+			if !sel.Keep(p) {
+				return nil
+			}
 			eligible := len(p.Updates) >= opt.MinUpdates && len(p.Updates) >= 2
 			if !opt.Shard.Owns(p.ID) {
 				if eligible {
@@ -581,6 +590,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		meta.Skipped[k] += v
 	}
 	meta.Summary = sum.result(smp, methods)
+	meta.Selection = sel.Summary()
 	choices.MeanU, choices.XMax, choices.H = spreadOf(pageMean), spreadOf(pageXMax), spreadOf(pageH)
 	meta.Choices = &choices
 	logf("replay: %s", choices.Describe(meta.UnitName))

@@ -25,6 +25,7 @@ func newAnalyzeCmd(g *globals) *cobra.Command {
 		sampler   string
 		oldM3     bool
 		shardFlag string
+		sel       selectFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "analyze DATASET [REPLAY_DIR] -o OUT",
@@ -73,11 +74,15 @@ available → M2; constant revisit interval → M4, or M5 for old M3 traces;
 random revisits without age → M6) and the errors measured on your own
 replay output that back it. With --recommend the only argument is the
 replay directory (optional); give DATASET REPLAY_DIR -o OUT to also run
-the full analysis.`,
+the full analysis.
+
+` + selectHelp + ` With REPLAY_DIR the error
+tables compare the replay's estimates of the selected pages only.`,
 		Example: `  revisit analyze data/enwiki out/replay -o out/analysis
   revisit analyze data/yelp -o out/yelp-analysis --unit d --screen-updates 100 --top 10
   revisit analyze data/enwiki -o out/a --seed 7 --reps 1999 --max-lag 200
-  revisit analyze --recommend --age=no --sampler=random out/replay`,
+  revisit analyze --recommend --age=no --sampler=random out/replay
+  revisit analyze data/enwiki -o out/talk --in-group Talk`,
 		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if unit != "" {
@@ -105,6 +110,10 @@ the full analysis.`,
 				return usagef("--extra %d: want 0 or more points per step", opt.Extra)
 			}
 			opt.Extra = extraOption(opt.Extra)
+			var err error
+			if opt.Select, err = sel.selection("analyze"); err != nil {
+				return err
+			}
 			opt.Estimates = pipeline.ReadEstimates
 			out := cmd.OutOrStdout()
 			if recommend {
@@ -186,6 +195,9 @@ the full analysis.`,
 					}
 				}
 			}
+			if res.Selection != nil {
+				fmt.Fprintln(out, human.Text(res.Selection.Describe()))
+			}
 			fmt.Fprintf(out, "wrote %s (tables/, figures/, csv/, page_stats.parquet/.csv)\n", human.Path(opt.Out))
 			return nil
 		},
@@ -218,6 +230,7 @@ the full analysis.`,
 	f.StringVar(&age, "age", "no", "with --recommend: are ages (Last-Modified) observed? yes or no")
 	f.StringVar(&sampler, "sampler", "random", "with --recommend: revisit delays are constant or random")
 	f.BoolVar(&oldM3, "old-m3", false, "with --recommend: only traces collected with M3 exist (constant delays)")
+	addSelectFlags(f, &sel)
 	return cmd
 }
 

@@ -28,6 +28,7 @@ func newReplayCmd(g *globals) *cobra.Command {
 		noRecover bool
 		shardFlag string
 		curves    string
+		sel       selectFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "replay DATASET -o OUT",
@@ -103,12 +104,18 @@ beyond --max-visits or --max-pairs is left out and counted in replay.json's
 that reaches twice a limit is stopped and counted the same way. If every
 page × sampler is left out, replay fails with a usage error and writes
 nothing. The defaults keep one page × sampler under about a minute of CPU
-and memory independent of the visits (well under 1 GiB in all).`,
+and memory independent of the visits (well under 1 GiB in all).
+
+` + selectHelp + ` The replay summary and replay.json ("selection")
+say how many pages were selected and name the listed ids and titles not
+found.`,
 		Example: `  revisit replay data/enwiki --sampler exp:2 --sampler const:0.5 -o out/replay
   revisit replay data/enwiki --top 10 --methods M2,M4,M6 --h 0.05 --x-max 1000 --seed 7 -o out/replay
   revisit replay data/git --sampler exp:2x --sampler const:0.5x -o out/git-replay
   revisit replay data/yelp --unit d --sampler const:7 --min-updates 100 --top 0 -o out/yelp-replay
-  revisit replay data/enwiki --top 0 --shard 2/7 -o out/replay-2   # then: revisit merge replay out/replay-* -o out/replay`,
+  revisit replay data/enwiki --top 0 --shard 2/7 -o out/replay-2   # then: revisit merge replay out/replay-* -o out/replay
+  revisit replay data/enwiki --pages my-pages.txt --top 0 -o out/replay-mine
+  revisit replay data/enwiki --match '^List of' --in-group '(Main)' -o out/replay-lists`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Dataset = args[0]
@@ -134,6 +141,9 @@ and memory independent of the visits (well under 1 GiB in all).`,
 			}
 			if _, _, err := opt.Validate(); err != nil {
 				return usagef("replay: %v", err)
+			}
+			if opt.Select, err = sel.selection("replay"); err != nil {
+				return err
 			}
 			if err := checkOutput("replay", opt.Out, replay.MetaFile, "replay output"); err != nil {
 				return err // before reading the dataset
@@ -192,6 +202,7 @@ and memory independent of the visits (well under 1 GiB in all).`,
 	f.StringVar(&shardFlag, "shard", "", shardHelp)
 	f.StringVar(&opt.WriteObservations, "write-observations", "", "also write what each sampler's crawler saw to OUT/observations/ as visit logs in `FORMAT` ("+strings.Join(visits.Formats, ", ")+"); the estimates are then computed from exactly those observations, as 'revisit estimate' does")
 	f.StringVarP(&opt.Out, "output", "o", "", "output directory (required)")
+	addSelectFlags(f, &sel)
 	return cmd
 }
 
@@ -234,6 +245,9 @@ func indent(s string) string {
 func printReplaySummary(w io.Writer, m *replay.Meta, out string) {
 	fmt.Fprintf(w, "replayed %s with %s (unit %s, seed %d) → %s (%s)\n", human.Count(int64(m.Pages), "page", "pages"),
 		human.Count(int64(len(m.Samplers)), "sampler", "samplers"), m.UnitName, m.Seed, human.Path(out+"/"+estimates.File), human.Count(m.Rows, "row", "rows"))
+	if m.Selection != nil {
+		fmt.Fprintf(w, "  %s\n", human.Text(m.Selection.Describe()))
+	}
 	for _, reason := range []string{"min_updates", "fewer_than_2_updates", "not_in_top"} {
 		if n := m.Skipped[reason]; n > 0 {
 			fmt.Fprintf(w, "  skipped %s: %s\n", human.Count(n, "page", "pages"), strings.ReplaceAll(reason, "_", " "))

@@ -27,6 +27,7 @@ type runFlags struct {
 	cfg    pipeline.Config
 	ingest ingestFlags
 	unit   string
+	sel    selectFlags // the page selection, shared with replay and analyze
 }
 
 func newRunCmd(g *globals) *cobra.Command {
@@ -69,13 +70,20 @@ group column, or into 10 hashed sites when it has one group only.
 
 Every random draw comes from --seed: the same seed gives the same report.
 --include adds other results directories (e.g. from 'revisit simulate')
-to the report.`,
+to the report.
+
+` + selectHelp + ` In run the selection applies to every
+stage after ingest (replay, analysis, NHPP, staleness, policies; --top
+then picks among the selected pages), the run's log says how many pages it
+kept, and a selection that keeps no page stops the run (exit 2). --group
+remains ingest's group column of generic logs.`,
 		Example: `  revisit run enwiki-latest-stub-meta-history.xml.gz -o out
   revisit run yelp_academic_dataset_review.json -o yelp-out --top 20
   revisit run file_commits.csv.gz --id path --time commit_time_utc -o git-out
   revisit run dump.xml.bz2 -o out --rate 0.5 --seed 7 --include sim-out
   revisit run large.xml.lzma -o anarchism --sampler const:0.25 --sampler exp:4
-  revisit ingest dump.xml.bz2 -o ds && revisit run ds -o out --top 50`,
+  revisit ingest dump.xml.bz2 -o ds && revisit run ds -o out --top 50
+  revisit run ds -o out-lists --match '^List of' --top 0`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -102,6 +110,10 @@ to the report.`,
 			}
 			iopt, err := rf.ingest.options(cmd)
 			if err != nil {
+				return err
+			}
+			// Checked here, not after an ingest that may take an hour.
+			if c.Select, err = rf.sel.selection("run"); err != nil {
 				return err
 			}
 			for _, s := range c.Samplers {
@@ -160,6 +172,7 @@ to the report.`,
 	// ingest's filters, caps and generic-log options, defined once for
 	// both commands: anything 'revisit ingest' reads 'revisit run' reads too.
 	addIngestFlags(f, &rf.ingest, pipeline.DefaultMinUpdates)
+	addSelectFlags(f, &rf.sel)
 	return cmd
 }
 
