@@ -259,6 +259,15 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 			return nil, err
 		}
 	}
+	// A shard of a dataset in a multiple of N parts reads only its own
+	// parts (dataset.Reader.ForShard); the default unit then comes from
+	// the manifest's resolutions, as every page gives the same one.
+	src, unit0 := ds, opt.Unit
+	if opt.Shard.Sharded() {
+		var note string
+		src, unit0, note = ds.ShardSource(opt.Shard, opt.Unit)
+		logf("replay: %s", note)
+	}
 	out, err := atomicdir.Create(opt.Out, MetaFile, "replay output")
 	if err != nil {
 		return nil, err
@@ -303,7 +312,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	logf("replay: x_max %s; h %s; samplers %s", choices.XMaxRule, choices.HRule, choices.SamplerRule)
 	cfg := estimator.Config{Methods: methods, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt}
 
-	unit := opt.Unit
+	unit := unit0
 	var unitOnce sync.Once
 	setUnit := func(p *series.Page) {
 		unitOnce.Do(func() {
@@ -402,13 +411,10 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		if sharded && opt.Top > 0 {
 			first = transform.NewTopKeeper(1)
 		}
-		var read int64
-		err := ds.Each(func(p *series.Page) error {
+		err := src.EachPos(func(pos int64, p *series.Page) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			pos := read
-			read++
 			eligible := len(p.Updates) >= opt.MinUpdates && len(p.Updates) >= 2
 			if !opt.Shard.Owns(p.ID) {
 				if eligible {
@@ -551,7 +557,9 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		for i, reasons := range jobSkips {
 			sent[i].Skips = reasons
 		}
-		info := &ShardInfo{Tool: "revisit", Shard: opt.Shard.String(), I: opt.Shard.I, N: opt.Shard.N, Read: owned, Pages: sent, DatasetID: dsID}
+		st := src.Stats()
+		info := &ShardInfo{Tool: "revisit", Shard: opt.Shard.String(), I: opt.Shard.I, N: opt.Shard.N, Read: owned, Pages: sent, DatasetID: dsID,
+			DatasetFiles: baseNames(st.Files), DatasetBytes: st.Bytes}
 		if err := estimates.WriteJSON(tmp, ShardFile, info, false); err != nil {
 			return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
 		}
@@ -561,4 +569,13 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	}
 	logf("replay: %d pages × %d samplers, %d rows in %.1fs → %s", pages, len(smp), meta.Rows, meta.ElapsedS, opt.Out)
 	return meta, nil
+}
+
+// baseNames is the file names of paths.
+func baseNames(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = filepath.Base(p)
+	}
+	return out
 }
