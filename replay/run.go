@@ -221,7 +221,7 @@ func (o *Options) limits() (maxVisits, maxPairs int64) {
 // up to 4 (so at least one job per worker is always in flight): fewer
 // jobs wait when their grids are large. Grids differ from page to page
 // when x_max or the step is chosen per page.
-const resultBudget = 512 << 20
+const resultBudget = 64 << 20
 
 // jobTokens is the tokens of a job whose grid has points points.
 func jobTokens(points float64, workers int) int {

@@ -158,6 +158,7 @@ the full analysis.`,
 				if err := checkResults("analyze", opt.Out, analysis.ShardKind); err != nil {
 					return err
 				}
+				defer pipeline.SetMemoryLimit()()
 				if err := analysis.RunShard(cmd.Context(), opt, sp); err != nil {
 					return err
 				}
@@ -166,6 +167,7 @@ the full analysis.`,
 				}
 				return nil
 			}
+			defer pipeline.SetMemoryLimit()()
 			res, err := runAnalyze(cmd.Context(), g, &opt, args)
 			if err != nil {
 				return err

@@ -18,6 +18,7 @@ import (
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/units"
+	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay"
 )
 
@@ -143,6 +144,7 @@ and memory independent of the visits (well under 1 GiB in all).`,
 			default:
 				opt.Log = logLine
 			}
+			defer pipeline.SetMemoryLimit()()
 			meta, err := replay.Run(cmd.Context(), opt)
 			if bar != nil {
 				bar.Finish()
