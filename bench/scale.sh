@@ -20,7 +20,8 @@
 #   analyze         analyze of the parted dataset with the top replay
 #   analyze-shards  the same as SHARDS processes, and merge-analysis
 #   estimate        estimate of a CDX of EST_CAPTURES captures (default
-#                   2,900,000, just under the default --max-observations),
+#                   2,800,000 of 28,000 URLs: with the URLs' own share,
+#                   just under the default --max-observations),
 #                   unsorted; estimate-shards (2 shards) and merge-estimate
 # and extrapolates: ingest to the English Wikipedia stub history (27
 # files, about 100 GB gzip, about 1.2 billion revisions), replay to
@@ -40,7 +41,7 @@ SHARDS=${SHARDS:-64}
 JOBS=${JOBS:-$(nproc)}
 MIN_UPDATES=${MIN_UPDATES:-100}
 TOP=${TOP:-100}
-EST_CAPTURES=${EST_CAPTURES:-2900000}
+EST_CAPTURES=${EST_CAPTURES:-2800000}
 FULL_REVS=${FULL_REVS:-1.2e9}
 FULL_GZ=${FULL_GZ:-100e9}
 WIKI_PAGES=${WIKI_PAGES:-1e6}
