@@ -88,7 +88,7 @@ func BenchmarkPass(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		var rows []EstimateRow
-		_, err := pass(context.Background(), each, opt, shard.Spec{}, NewLillieforsNull(opt.Seed, opt.Reps), &rows,
+		_, err := pass(context.Background(), counted(each), opt, shard.Spec{}, opt.Unit, NewLillieforsNull(opt.Seed, opt.Reps), &rows,
 			func(string) error { return nil }, func(int64, PageStats, *PageScreen) error { return nil })
 		if err != nil {
 			b.Fatal(err)

@@ -60,6 +60,11 @@ type Partial struct {
 	// DatasetID is the dataset's dataset.Reader.Identity: shards of one
 	// analysis read the same dataset, not only the same path.
 	DatasetID string
+	// DatasetFiles are the dataset's Parquet files the shard opened (only
+	// its own parts of a dataset in a multiple of N parts) and
+	// DatasetBytes the bytes it read from them.
+	DatasetFiles []string
+	DatasetBytes int64
 }
 
 // PartialOptions are the options a Partial was computed with; shards of
@@ -261,8 +266,10 @@ func MergePartials(parts []*Partial) (*Partial, error) {
 // RunShard is Run on the pages of shard sp only: it writes, atomically,
 // an analysis shard (results kind ShardKind) holding the shard's Partial
 // and its page statistics, for MergeShards. Every shard reads the whole
-// replay output (give the merged replay) and the whole dataset (skipping
-// the decoding-free work of pages it does not own).
+// replay output (give the merged replay) and, of the dataset, its own
+// parts when the dataset is in a multiple of N parts
+// (dataset.Reader.ShardSource), else every page (skipping the work of the
+// pages it does not own).
 func RunShard(ctx context.Context, opt Options, sp shard.Spec) error {
 	opt.defaults()
 	if opt.Out == "" {
@@ -282,6 +289,14 @@ func RunShard(ctx context.Context, opt Options, sp shard.Spec) error {
 	if err != nil {
 		return err
 	}
+	// Only the shard's own parts of a dataset in a multiple of N parts.
+	src, unit, note := r.ShardSource(sp, opt.Unit)
+	if opt.Select != nil {
+		// a page selection is counted over the whole dataset
+		src, unit = r, opt.Unit
+		note = fmt.Sprintf("shard %s reads every part of %s and skips the pages of other shards: a page selection is counted over the whole dataset", sp, r.Dir)
+	}
+	logf(opt.Log, "analyze: %s", note)
 	return WriteResults(opt.Out, ShardKind, func(tmp string) error {
 		f, err := os.Create(filepath.Join(tmp, ShardStatFile))
 		if err != nil {
@@ -291,7 +306,7 @@ func RunShard(ctx context.Context, opt Options, sp shard.Spec) error {
 		bw := bufio.NewWriterSize(f, 1<<16)
 		enc := gob.NewEncoder(bw)
 		var rows []EstimateRow
-		p, err := pass(ctx, r.Each, opt, sp, NewLillieforsNull(opt.Seed, opt.Reps), &rows, func(string) error { return nil }, func(pos int64, st PageStats, sc *PageScreen) error {
+		p, err := pass(ctx, src.EachPos, opt, sp, unit, NewLillieforsNull(opt.Seed, opt.Reps), &rows, func(string) error { return nil }, func(pos int64, st PageStats, sc *PageScreen) error {
 			return enc.Encode(posStats{pos, st, sc})
 		})
 		if err != nil {
@@ -304,6 +319,11 @@ func RunShard(ctx context.Context, opt Options, sp shard.Spec) error {
 			return fmt.Errorf("analyze: %w", err)
 		}
 		p.DatasetID = dsID
+		st := src.Stats()
+		p.DatasetBytes = st.Bytes
+		for _, f := range st.Files {
+			p.DatasetFiles = append(p.DatasetFiles, filepath.Base(f))
+		}
 		return writeGob(filepath.Join(tmp, PartialFile), p)
 	})
 }

@@ -120,6 +120,21 @@ type Result struct {
 // PageSource calls fn for every page (dataset.Reader.Each has this shape).
 type PageSource func(fn func(*series.Page) error) error
 
+// posSource calls fn for every page with its position in the whole
+// dataset (dataset.Reader.EachPos has this shape).
+type posSource func(fn func(pos int64, p *series.Page) error) error
+
+// counted numbers the pages of src from 0.
+func counted(src PageSource) posSource {
+	return func(fn func(int64, *series.Page) error) error {
+		var pos int64 = -1
+		return src(func(p *series.Page) error {
+			pos++
+			return fn(pos, p)
+		})
+	}
+}
+
 // Run reads the dataset (and the replay output, if any), computes every
 // statistic of SPEC §5 and writes to opt.Out: the tables/figures bundle
 // (tables/*.json, figures/*.json) for reports, and page_stats,
@@ -169,7 +184,7 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 	var rows []EstimateRow
 	// One Lilliefors null cache for the pass and the closest pages after it.
 	null := NewLillieforsNull(opt.Seed, opt.Reps)
-	p, err := pass(ctx, pages, opt, shard.Spec{}, null, &rows, func(unitName string) (err error) {
+	p, err := pass(ctx, counted(pages), opt, shard.Spec{}, opt.Unit, null, &rows, func(unitName string) (err error) {
 		statsW, err = newColWriter(filepath.Join(out, "page_stats"), pageStatsColumns(unitName))
 		return err
 	}, func(_ int64, st PageStats, sc *PageScreen) error {
@@ -184,16 +199,18 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 	return finishTables(ctx, p, rows, opt, null, out)
 }
 
-// pass reads the pages of shard sp (every page for the zero Spec) once and
+// pass reads the pages of shard sp (every page for the zero Spec; pages
+// may hold only the shard's own, dataset.Reader.ShardSource) once in the
+// unit given (0: the default unit of the first page) and
 // returns the additive partial statistics (Partial). null caches the
 // Lilliefors null distributions of the screen (see screenOptions). The replay rows, if
 // any, are read into *rows (all of them: the row order is the order of
 // the error tables). begin is called with the unit name before the first
 // page; stat with each owned page's dataset position, statistics and
 // screen (nil when the page is not screened).
-func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, null *LillieforsNull, rows *[]EstimateRow,
+func pass(ctx context.Context, pages posSource, opt Options, sp shard.Spec, unit float64, null *LillieforsNull, rows *[]EstimateRow,
 	begin func(unitName string) error, stat func(pos int64, st PageStats, sc *PageScreen) error) (*Partial, error) {
-	p := &Partial{Tool: "revisit", Shard: sp.String(), I: sp.I, N: sp.N, Opt: partialOptionsOf(&opt), Unit: opt.Unit, Bins: map[int]int64{}}
+	p := &Partial{Tool: "revisit", Shard: sp.String(), I: sp.I, N: sp.N, Opt: partialOptionsOf(&opt), Unit: unit, Bins: map[int]int64{}}
 	var replayed map[int64][]float64 // the replayed pages' intervals (below)
 	unselected := map[int64]bool{}   // replayed pages the selection left out: not compared
 	pages = selectPages(&opt, pages, p, func(pg *series.Page) {
@@ -202,7 +219,7 @@ func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, nul
 		}
 	})
 	if p.Unit == 0 {
-		err := pages(func(pg *series.Page) error {
+		err := pages(func(_ int64, pg *series.Page) error {
 			p.Unit = transform.DefaultUnit(pg)
 			return errStop
 		})
@@ -241,12 +258,10 @@ func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, nul
 	}
 	logf(opt.Log, "analyze: reading pages (unit %s)", transform.UnitName(p.Unit))
 
-	var pos int64 = -1
-	err := pages(func(pg *series.Page) error {
+	err := pages(func(pos int64, pg *series.Page) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		pos++
 		if !sp.Owns(pg.ID) {
 			return nil
 		}

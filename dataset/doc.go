@@ -7,6 +7,8 @@
 // row group is full, and the directory appears at its final path only when
 // Close succeeds (it is written under a temporary name and renamed), so a
 // failed run never leaves a half-written dataset where a finished one is
-// expected. It is not a query engine: readers that need SQL use DuckDB or
+// expected. A dataset written in parts (CreateParts) records each part's
+// page count in its manifest, so that a shard reads only its own parts
+// (Reader.ForShard, Reader.ShardSource). It is not a query engine: readers that need SQL use DuckDB or
 // pyarrow on the same files.
 package dataset

@@ -22,7 +22,7 @@ func (r *Reader) Identity() (string, error) {
 	}
 	h := sha256.New()
 	h.Write(b)
-	for _, f := range r.Files {
+	for _, f := range r.all {
 		st, err := os.Stat(f)
 		if err != nil {
 			return "", fmt.Errorf("dataset %s: %w", r.Dir, err)

@@ -22,8 +22,23 @@ type Manifest struct {
 	// written in, partitioned by SplitMix64(page id) mod Parts (the rule
 	// of --shard); absent for the one file pages.parquet.
 	Parts int `json:"parts,omitempty"`
+	// PartPages describes each part file, in part order: its pages and
+	// the range of their time resolutions. Written by CreateParts'
+	// Close; with it a shard reads only its own parts while numbering
+	// pages as in the whole dataset (Reader.ForShard). Absent for the one
+	// file pages.parquet and in datasets written before it existed.
+	PartPages []PartStat `json:"part_pages,omitempty"`
 	// Extra holds producer-specific facts (the generator's seed and models, …).
 	Extra map[string]any `json:"extra,omitempty"`
+}
+
+// PartStat is one part file of Manifest.PartPages.
+type PartStat struct {
+	Pages int64 `json:"pages"`
+	// MinResolution and MaxResolution are the smallest and largest
+	// series.Page.Resolution of its pages (0 for an empty part).
+	MinResolution int32 `json:"min_resolution"`
+	MaxResolution int32 `json:"max_resolution"`
 }
 
 // Input describes one input file.

@@ -53,7 +53,7 @@ func TestParts(t *testing.T) {
 			t.Fatalf("n = %d: pages read back differ from the pages in part order (%d vs %d pages)", n, len(got), len(want))
 		}
 		for i := range n { // each file holds only its part's pages
-			err := eachInFile(filepath.Join(dir, PartFile(i, n)), func(p *series.Page) error {
+			err := r.eachInFile(filepath.Join(dir, PartFile(i, n)), func(p *series.Page) error {
 				if shard.Of(p.ID, n) != i {
 					t.Errorf("page %d in part %d of %d", p.ID, i, n)
 				}

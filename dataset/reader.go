@@ -1,25 +1,55 @@
 package dataset
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/revisit-dev/revisit/internal/pq"
+	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/series"
+	"github.com/revisit-dev/revisit/transform"
 )
 
 // Reader reads a dataset directory: pages.parquet, or the part files
-// pages-*.parquet that together form one dataset.
+// pages-*.parquet that together form one dataset; or, from ForShard, only
+// the part files of one shard.
 type Reader struct {
 	Dir      string
 	Manifest *Manifest
 	Files    []string // Parquet files in read order
+
+	all   []string // every Parquet file of the dataset (Identity)
+	base  []int64  // position of each file's first page in the whole dataset (ForShard); nil: counted while reading
+	parts []int    // each file's part number (ForShard)
+	stats *readStats
+}
+
+type readStats struct {
+	mu    sync.Mutex
+	files []string
+	bytes atomic.Int64
+}
+
+// ReadStats is what a Reader has read so far: the Parquet files it opened
+// (in order, once each however often they were read) and the bytes it
+// read from them (footers included).
+type ReadStats struct {
+	Files []string
+	Bytes int64
 }
 
 // Open opens the dataset at dir and reads its manifest.
@@ -54,7 +84,100 @@ func Open(dir string) (*Reader, error) {
 			}
 		}
 	}
-	return &Reader{Dir: dir, Manifest: m, Files: files}, nil
+	return &Reader{Dir: dir, Manifest: m, Files: files, all: files, stats: &readStats{}}, nil
+}
+
+// ForShard is the reader of the part files shard s owns: with the
+// dataset in P part files and P a multiple of s.N, shard i owns exactly
+// the parts j with j mod s.N = i (page p is in part SplitMix64(p) mod P,
+// and SplitMix64(p) mod s.N = (SplitMix64(p) mod P) mod s.N), so it needs
+// no other file. Its EachPos numbers the pages as in the whole dataset
+// (from Manifest.PartPages), and each part read is checked against its
+// page count there.
+//
+// When the shard cannot read only its parts (not sharded, one file, P
+// not a multiple of s.N, a manifest without part_pages, other Parquet
+// files beside the parts), ForShard returns nil and the reason: the
+// caller reads the whole dataset and skips the pages it does not own.
+func (r *Reader) ForShard(s shard.Spec) (*Reader, string) {
+	m := r.Manifest
+	switch {
+	case !s.Sharded():
+		return nil, "not sharded"
+	case m.Parts == 0:
+		return nil, "the dataset is one file, not --parts"
+	case m.Parts%s.N != 0:
+		return nil, fmt.Sprintf("its %d parts are not a multiple of %d shards", m.Parts, s.N)
+	case len(m.PartPages) != m.Parts:
+		return nil, "its manifest has no part_pages (written before they were recorded)"
+	case len(r.all) != m.Parts:
+		return nil, fmt.Sprintf("it holds %d Parquet files for %d parts", len(r.all), m.Parts)
+	}
+	sub := &Reader{Dir: r.Dir, Manifest: m, all: r.all, stats: r.stats}
+	var pos int64
+	for j, st := range m.PartPages {
+		if j%s.N == s.I {
+			sub.Files = append(sub.Files, filepath.Join(r.Dir, PartFile(j, m.Parts)))
+			sub.base, sub.parts = append(sub.base, pos), append(sub.parts, j)
+		}
+		pos += st.Pages
+	}
+	return sub, ""
+}
+
+// ShardSource is the reader shard s reads, the unit to read it in and a
+// line for the log that says which. unit is the unit given (0: the
+// default unit, transform.DefaultUnit, of a page the reading picks). It
+// is the reader of the shard's own parts (ForShard) when the dataset is in
+// a multiple of s.N parts and, with unit 0, the manifest shows that every
+// page has the same default unit (that of its smallest and of its largest
+// resolution), which is then returned: a shard reading its own parts
+// cannot see the page the unsharded reading takes the unit from.
+// Otherwise it is r itself, read whole (the shard skips the pages it does
+// not own), the unit is returned as given and the line says why.
+func (r *Reader) ShardSource(s shard.Spec, unit float64) (*Reader, float64, string) {
+	sub, why := r.ForShard(s)
+	if sub != nil && unit == 0 {
+		lo, hi, ok := r.Resolutions()
+		ulo, uhi := transform.DefaultUnit(&series.Page{Resolution: lo}), transform.DefaultUnit(&series.Page{Resolution: hi})
+		switch {
+		case !ok:
+			sub, why = nil, "its manifest has no page to take the default unit from"
+		case ulo != uhi:
+			sub, why = nil, fmt.Sprintf("the pages' default units differ (resolutions %d–%d s) and the unit comes from one page: give --unit", lo, hi)
+		default:
+			unit = ulo
+		}
+	}
+	if sub == nil {
+		return r, unit, fmt.Sprintf("shard %s reads every part of %s and skips the pages of other shards: %s", s, r.Dir, why)
+	}
+	return sub, unit, fmt.Sprintf("shard %s reads %d of the %d parts of %s (the parts ≡ %d mod %d)", s, len(sub.Files), r.Manifest.Parts, r.Dir, s.I, s.N)
+}
+
+// Resolutions is the range of the pages' time resolutions
+// (series.Page.Resolution) from Manifest.PartPages, without reading any
+// page; ok is false when the manifest does not record it or the dataset
+// has no page.
+func (r *Reader) Resolutions() (lo, hi int32, ok bool) {
+	for _, st := range r.Manifest.PartPages {
+		if st.Pages == 0 {
+			continue
+		}
+		if !ok {
+			lo, hi, ok = st.MinResolution, st.MaxResolution, true
+		}
+		lo, hi = min(lo, st.MinResolution), max(hi, st.MaxResolution)
+	}
+	return lo, hi, ok
+}
+
+// Stats is what the reader (and the reader it came from, or the readers
+// ForShard made from it) has read so far.
+func (r *Reader) Stats() ReadStats {
+	r.stats.mu.Lock()
+	defer r.stats.mu.Unlock()
+	return ReadStats{Files: slices.Clone(r.stats.files), Bytes: r.stats.bytes.Load()}
 }
 
 func fileExists(p string) bool {
@@ -66,9 +189,30 @@ func fileExists(p string) bool {
 // at a time. The page passed to fn is fresh: fn may keep it. Returning an
 // error from fn stops the iteration and Each returns that error.
 func (r *Reader) Each(fn func(*series.Page) error) error {
-	for _, name := range r.Files {
-		if err := eachInFile(name, fn); err != nil {
+	return r.EachPos(func(_ int64, p *series.Page) error { return fn(p) })
+}
+
+// EachPos is Each also passing each page's position: its row in the
+// whole dataset, 0-based over all parts in order (for a reader from
+// ForShard too).
+func (r *Reader) EachPos(fn func(pos int64, p *series.Page) error) error {
+	var pos int64
+	for k, name := range r.Files {
+		if r.base != nil {
+			pos = r.base[k]
+		}
+		start := pos
+		err := r.eachInFile(name, func(p *series.Page) error {
+			pos++
+			return fn(pos-1, p)
+		})
+		if err != nil {
 			return err
+		}
+		if r.base != nil {
+			if want := r.Manifest.PartPages[r.parts[k]].Pages; pos-start != want {
+				return fmt.Errorf("dataset %s: %s holds %d pages, manifest.json says %d: the dataset was changed after it was written", r.Dir, name, pos-start, want)
+			}
 		}
 	}
 	return nil
@@ -98,17 +242,75 @@ func (r *Reader) NumPages() (int64, error) {
 	return n, nil
 }
 
-func eachInFile(name string, fn func(*series.Page) error) error {
-	var fnErr error
-	err := pq.EachRecord(name, 4096, func(rec arrow.RecordBatch) error {
-		fnErr = eachInRecord(name, rec, fn)
-		return fnErr
-	})
-	if err != nil && err != fnErr {
+// readBatch is the pages decoded at a time, and readBuffer the bytes of a
+// column chunk read at a time: the reader streams a row group's column
+// chunks instead of holding them whole (a row group of the updates column
+// is up to MaxGroupUpdates timestamps).
+const (
+	readBatch  = 4096
+	readBuffer = 1 << 20
+)
+
+func (r *Reader) eachInFile(name string, fn func(*series.Page) error) error {
+	f, err := os.Open(name)
+	if err != nil {
 		return fmt.Errorf("dataset %s: %w", name, err)
 	}
-	return err
+	defer f.Close()
+	r.stats.mu.Lock()
+	if !slices.Contains(r.stats.files, name) {
+		r.stats.files = append(r.stats.files, name)
+	}
+	r.stats.mu.Unlock()
+	props := parquet.NewReaderProperties(memory.DefaultAllocator)
+	props.BufferedStreamEnabled, props.BufferSize = true, readBuffer
+	pf, err := file.NewParquetReader(&countingFile{f, &r.stats.bytes}, file.WithReadProps(props))
+	if err != nil {
+		return fmt.Errorf("dataset %s: %w", name, err)
+	}
+	defer pf.Close()
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: readBatch}, memory.DefaultAllocator)
+	if err != nil {
+		return fmt.Errorf("dataset %s: %w", name, err)
+	}
+	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
+	if err != nil {
+		return fmt.Errorf("dataset %s: %w", name, err)
+	}
+	defer rr.Release()
+	for {
+		rec, err := rr.Read()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("dataset %s: %w", name, err)
+		}
+		if err := eachInRecord(name, rec, fn); err != nil {
+			return err
+		}
+	}
 }
+
+// countingFile counts the bytes read from a file (ReadStats.Bytes).
+type countingFile struct {
+	f *os.File
+	n *atomic.Int64
+}
+
+func (c *countingFile) ReadAt(b []byte, off int64) (int, error) {
+	n, err := c.f.ReadAt(b, off)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+func (c *countingFile) Read(b []byte) (int, error) {
+	n, err := c.f.Read(b)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+func (c *countingFile) Seek(off int64, whence int) (int64, error) { return c.f.Seek(off, whence) }
 
 func eachInRecord(name string, rec arrow.RecordBatch, fn func(*series.Page) error) error {
 	if err := checkSchema(rec.Schema()); err != nil {

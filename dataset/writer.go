@@ -46,7 +46,8 @@ type part struct {
 	b         *array.RecordBuilder // pw's builder
 	pages     int
 	updates   int
-	maxUpdate int // row-group bound on updates (MaxGroupUpdates shared among the parts)
+	maxUpdate int      // row-group bound on updates (MaxGroupUpdates shared among the parts)
+	stat      PartStat // pages written and their resolutions (Manifest.PartPages)
 }
 
 // MaxParts bounds CreateParts' n.
@@ -162,6 +163,12 @@ func (w *Writer) Write(p *series.Page) error {
 	}
 	pt.pages++
 	pt.updates += len(p.Updates)
+	if st := &pt.stat; st.Pages == 0 {
+		st.MinResolution, st.MaxResolution = p.Resolution, p.Resolution
+	} else {
+		st.MinResolution, st.MaxResolution = min(st.MinResolution, p.Resolution), max(st.MaxResolution, p.Resolution)
+	}
+	pt.stat.Pages++
 	w.total++
 	if pt.pages >= MaxGroupPages || pt.updates >= pt.maxUpdate {
 		return w.flush(pt)
@@ -213,7 +220,12 @@ func (w *Writer) Close(m *Manifest) (err error) {
 	if m == nil {
 		m = &Manifest{}
 	}
-	m.Parts = w.nParts
+	m.Parts, m.PartPages = w.nParts, nil
+	if w.nParts > 0 {
+		for _, pt := range w.parts {
+			m.PartPages = append(m.PartPages, pt.stat)
+		}
+	}
 	if m.Tool == "" {
 		m.Tool = "revisit"
 	}

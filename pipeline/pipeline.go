@@ -103,11 +103,25 @@ const IngestMemoryLimit = 192 << 20
 // limit with GOMEMLIMIT, and returns a function that restores the limit
 // before it (run's later stages may need a larger heap, where a soft limit
 // would only make the collector run without end).
-func SetIngestMemoryLimit() (restore func()) {
+func SetIngestMemoryLimit() (restore func()) { return SetMemoryLimit() }
+
+// MemoryLimit is the soft memory limit of the commands that work in
+// bounded memory, one stage per process: ingest (IngestMemoryLimit),
+// replay, analyze, estimate and merge. Their live heap stays well below
+// it at the defaults (bench/scale.sh measures each), and the limit keeps
+// the collector from letting the heap grow to twice the live size, so
+// that peak RSS stays under 256 MiB. Like IngestMemoryLimit it is soft:
+// a larger live heap (a replay of pages with huge grids, an estimate with
+// a raised --max-observations) is collected more often, never refused.
+const MemoryLimit = IngestMemoryLimit
+
+// SetMemoryLimit applies MemoryLimit unless the user chose a limit with
+// GOMEMLIMIT, and returns a function that restores the limit before it.
+func SetMemoryLimit() (restore func()) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
-	old := debug.SetMemoryLimit(IngestMemoryLimit)
+	old := debug.SetMemoryLimit(MemoryLimit)
 	return func() { debug.SetMemoryLimit(old) }
 }
 

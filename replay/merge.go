@@ -31,6 +31,11 @@ type ShardInfo struct {
 	// DatasetID is the dataset's dataset.Reader.Identity: shards of one
 	// replay read the same dataset, not only the same path.
 	DatasetID string `json:"dataset_id,omitempty"`
+	// DatasetFiles are the dataset's Parquet files the shard opened (only
+	// its own parts of a dataset in a multiple of N parts) and
+	// DatasetBytes the bytes it read from them.
+	DatasetFiles []string `json:"dataset_files,omitempty"`
+	DatasetBytes int64    `json:"dataset_bytes_read,omitempty"`
 }
 
 // ShardPage is one page a shard replayed.

@@ -247,7 +247,7 @@ func (o *Options) limits() (maxVisits, maxPairs int64) {
 // up to 4 (so at least one job per worker is always in flight): fewer
 // jobs wait when their grids are large. Grids differ from page to page
 // when x_max or the step is chosen per page.
-const resultBudget = 512 << 20
+const resultBudget = 64 << 20
 
 // jobTokens is the tokens of a job whose grid has points points.
 func jobTokens(points float64, workers int) int {
@@ -284,6 +284,19 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		if dsID, err = ds.Identity(); err != nil {
 			return nil, err
 		}
+	}
+	// A shard of a dataset in a multiple of N parts reads only its own
+	// parts (dataset.Reader.ForShard); the default unit then comes from
+	// the manifest's resolutions, as every page gives the same one.
+	// A page selection is counted over the whole dataset (what it selected
+	// and which names matched no page), so every shard reads every part.
+	src, unit0 := ds, opt.Unit
+	if opt.Shard.Sharded() && opt.Select != nil {
+		logf("replay: shard %s reads every part of %s and skips the pages of other shards: a page selection is counted over the whole dataset", opt.Shard, ds.Dir)
+	} else if opt.Shard.Sharded() {
+		var note string
+		src, unit0, note = ds.ShardSource(opt.Shard, opt.Unit)
+		logf("replay: %s", note)
 	}
 	out, err := atomicdir.Create(opt.Out, MetaFile, "replay output")
 	if err != nil {
@@ -342,7 +355,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	logf("replay: x_max %s; h %s; samplers %s", choices.XMaxRule, choices.HRule, choices.SamplerRule)
 	cfg := estimator.Config{Methods: methods, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt}
 
-	unit := opt.Unit
+	unit := unit0
 	var unitOnce sync.Once
 	setUnit := func(p *series.Page) {
 		unitOnce.Do(func() {
@@ -447,13 +460,10 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		if sharded && opt.Top > 0 {
 			first = transform.NewTopKeeper(1)
 		}
-		var read int64
-		err := ds.Each(func(p *series.Page) error {
+		err := src.EachPos(func(pos int64, p *series.Page) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			pos := read
-			read++
 			if !sel.Keep(p) {
 				return nil
 			}
@@ -603,7 +613,9 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		for i, reasons := range jobSkips {
 			sent[i].Skips = reasons
 		}
-		info := &ShardInfo{Tool: "revisit", Shard: opt.Shard.String(), I: opt.Shard.I, N: opt.Shard.N, Read: owned, Pages: sent, DatasetID: dsID}
+		st := src.Stats()
+		info := &ShardInfo{Tool: "revisit", Shard: opt.Shard.String(), I: opt.Shard.I, N: opt.Shard.N, Read: owned, Pages: sent, DatasetID: dsID,
+			DatasetFiles: baseNames(st.Files), DatasetBytes: st.Bytes}
 		if err := estimates.WriteJSON(tmp, ShardFile, info, false); err != nil {
 			return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
 		}
@@ -613,4 +625,13 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	}
 	logf("replay: %d pages × %d samplers, %d rows in %.1fs → %s", pages, len(smp), meta.Rows, meta.ElapsedS, opt.Out)
 	return meta, nil
+}
+
+// baseNames is the file names of paths.
+func baseNames(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = filepath.Base(p)
+	}
+	return out
 }

@@ -1,19 +1,32 @@
 package replay
 
-import "github.com/revisit-dev/revisit/estimator"
+import (
+	"math"
+
+	"github.com/revisit-dev/revisit/estimator"
+)
 
 // summary accumulates WMRD and KS per sampler, method and kind: each
 // row's stored error (estimator.StoreErrors, analysis' default protocol,
 // computed at full resolution before the curve was compacted, so that a
 // merge of shards with compact curves sums the same numbers), or for rows
 // without one (outputs written before errors were stored) as compared on
-// the sampler's grid (the truth rows' points).
+// the sampler's grid (the truth rows' points). It keeps their sums in row
+// order and counts, so that its memory does not grow with the pages (the
+// means are those of estimator.SummarizeErrors, summed in the same order).
 type summary struct {
-	w, k map[[3]string][]float64
+	acc map[[3]string]*errSums
+}
+
+// errSums are the sums of the defined WMRD and KS values, their number,
+// and the number of pages where either is undefined (NaN).
+type errSums struct {
+	w, k             float64
+	pages, undefined int
 }
 
 func newSummary() *summary {
-	return &summary{w: map[[3]string][]float64{}, k: map[[3]string][]float64{}}
+	return &summary{acc: map[[3]string]*errSums{}}
 }
 
 // add takes one page × sampler's rows (truth rows included).
@@ -29,13 +42,24 @@ func (s *summary) add(est []estimator.Estimate) {
 			continue
 		}
 		key := [3]string{e.Sampler, e.Method, e.Kind}
+		a := s.acc[key]
+		if a == nil {
+			a = &errSums{}
+			s.acc[key] = a
+		}
+		var w, k float64
 		if e.Err != nil {
-			s.w[key] = append(s.w[key], e.Err.WMRD)
-			s.k[key] = append(s.k[key], e.Err.KS)
+			w, k = e.Err.WMRD, e.Err.KS
+		} else {
+			w, k = wmrd(e.CDF.P, truth[e.Kind]), ks(e.CDF.P, truth[e.Kind])
+		}
+		if math.IsNaN(w) || math.IsNaN(k) {
+			a.undefined++
 			continue
 		}
-		s.w[key] = append(s.w[key], wmrd(e.CDF.P, truth[e.Kind]))
-		s.k[key] = append(s.k[key], ks(e.CDF.P, truth[e.Kind]))
+		a.w += w
+		a.k += k
+		a.pages++
 	}
 }
 
@@ -46,14 +70,14 @@ func (s *summary) result(smp []estimator.Sampler, methods []string) []MethodSumm
 	for _, sm := range smp {
 		for _, m := range methods {
 			for _, kind := range []string{estimator.KindG, estimator.KindF} {
-				key := [3]string{sm.Spec, m, kind}
-				if len(s.w[key]) == 0 {
+				a := s.acc[[3]string{sm.Spec, m, kind}]
+				if a == nil {
 					continue
 				}
-				e := estimator.SummarizeErrors(s.w[key], s.k[key])
-				ms := MethodSummary{Sampler: sm.Spec, Method: m, Kind: kind, Pages: e.Pages, Undefined: e.Undefined}
-				if e.Pages > 0 {
-					ms.WMRD, ms.KS = &e.MeanWMRD, &e.MeanKS
+				ms := MethodSummary{Sampler: sm.Spec, Method: m, Kind: kind, Pages: a.pages, Undefined: a.undefined}
+				if a.pages > 0 {
+					w, k := a.w/float64(a.pages), a.k/float64(a.pages)
+					ms.WMRD, ms.KS = &w, &k
 				}
 				out = append(out, ms)
 			}

@@ -170,6 +170,7 @@ tables compare the replay's estimates of the selected pages only.`,
 				if err := checkResults("analyze", opt.Out, analysis.ShardKind); err != nil {
 					return err
 				}
+				defer pipeline.SetMemoryLimit()()
 				if err := analysis.RunShard(cmd.Context(), opt, sp); err != nil {
 					return err
 				}
@@ -178,6 +179,7 @@ tables compare the replay's estimates of the selected pages only.`,
 				}
 				return nil
 			}
+			defer pipeline.SetMemoryLimit()()
 			res, err := runAnalyze(cmd.Context(), g, &opt, args)
 			if err != nil {
 				return err

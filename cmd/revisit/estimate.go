@@ -17,6 +17,7 @@ import (
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/units"
+	"github.com/revisit-dev/revisit/pipeline"
 )
 
 func newEstimateCmd(g *globals) *cobra.Command {
@@ -141,6 +142,7 @@ tables and figures; docs/scale-out.md).`,
 			if !g.quiet {
 				opt.Log = logLine
 			}
+			defer pipeline.SetMemoryLimit()()
 			meta, err := crawllog.EstimateLogs(cmd.Context(), opt)
 			if err != nil {
 				return usageIf[*crawllog.OptionError]("estimate", err)

@@ -63,6 +63,7 @@ atomically, like every output.`,
 			if err := outNotInput(out, args[1:]); err != nil {
 				return err
 			}
+			defer pipeline.SetMemoryLimit()()
 			switch args[0] {
 			case "replay":
 				if err := checkOutput("merge", out, replay.MetaFile, "replay output"); err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/units"
+	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay"
 )
 
@@ -167,6 +168,7 @@ found.`,
 			default:
 				opt.Log = logLine
 			}
+			defer pipeline.SetMemoryLimit()()
 			meta, err := replay.Run(cmd.Context(), opt)
 			if bar != nil {
 				bar.Finish()

@@ -146,7 +146,7 @@ func (r *reader) loadCompanion(path, kind string) error {
 			r.in.Records++
 			r.held += int64(len(id)+len(val)+urlBytes+23) / 24
 			if r.held > r.opt.MaxObservations {
-				return fmt.Errorf("%s file %s line %d: more than %d captures to hold in memory (each URL_ID counts as (len(id) + len(value) + 120)/24): raise --max-observations", kind, path, sc.Line(), r.opt.MaxObservations)
+				return fmt.Errorf("%s file %s line %d: more than %d captures to hold in memory (each URL_ID counts as (len(id) + len(value) + 120)/24): raise --max-observations, at about 60 bytes of memory per capture", kind, path, sc.Line(), r.opt.MaxObservations)
 			}
 		}
 	}

@@ -30,8 +30,9 @@ type Options struct {
 	// MaxObservations caps the captures held in memory at once (every
 	// input is grouped by URL before any is estimated: logs need not be
 	// sorted). 0: DefaultMaxObservations. 24 bytes each in the slices,
-	// about 72 bytes of peak RSS each as measured with Go's slice growth
-	// and collector (bench/estimate-memory.sh); each URL held counts as
+	// about 60 bytes of peak RSS each under the commands' soft memory
+	// limit (pipeline.MemoryLimit; 72 without it), as measured with Go's
+	// slice growth and collector (bench/estimate-memory.sh); each URL held counts as
 	// (len(id) + 120)/24 captures more (its id, map entry and group). A
 	// trace line's crawls count too (refused before they are held), and no
 	// line is kept beyond 24 bytes per capture of the cap.
@@ -66,7 +67,11 @@ const (
 
 // Defaults of Options.
 const (
-	DefaultMaxObservations = 20_000_000
+	// DefaultMaxObservations keeps `revisit estimate` within 256 MiB of
+	// peak RSS (3·10⁶ captures of 3·10⁴ URLs: 211 MiB measured by
+	// bench/estimate-memory.sh); a larger log is read with Sorted, or with
+	// a raised cap at about 60 bytes per capture.
+	DefaultMaxObservations = 3_000_000
 	DefaultMaxLineBytes    = 64 << 20
 )
 
@@ -357,7 +362,7 @@ func (r *reader) readStream(src io.Reader) (string, error) {
 			}
 		}
 		if r.held > r.opt.MaxObservations {
-			return st.format, fmt.Errorf("observations %s line %d: more than %d captures to hold in memory (a URL held counts as (len(URL) + 120)/24 captures more; logs are grouped by URL before estimating): raise --max-observations or estimate fewer logs at a time", r.name, sc.Line(), r.opt.MaxObservations)
+			return st.format, fmt.Errorf("observations %s line %d: more than %d captures to hold in memory (a URL held counts as (len(URL) + 120)/24 captures more; logs are grouped by URL before estimating): give --sorted if the logs are sorted by URL (CDX and CDXJ indexes are; one URL is then held at a time), estimate fewer logs at a time, or raise --max-observations at about 60 bytes of memory per capture", r.name, sc.Line(), r.opt.MaxObservations)
 		}
 	}
 }

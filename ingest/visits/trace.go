@@ -84,7 +84,7 @@ func (r *reader) traceLine(line []byte) (string, error) {
 		return "fields", errors.New("trace: no crawl")
 	}
 	if n+1 > r.opt.MaxObservations-r.held {
-		r.fnErr = fmt.Errorf("observations %s: trace %q has %d crawls, more than the %d captures --max-observations allows in memory (with %d held): raise it", r.name, id, n, r.opt.MaxObservations, r.held)
+		r.fnErr = fmt.Errorf("observations %s: trace %q has %d crawls, more than the %d captures --max-observations allows in memory (with %d held): raise it, at about 90 bytes of memory per crawl of the line", r.name, id, n, r.opt.MaxObservations, r.held)
 		return "", nil
 	}
 	o := &Observed{Visits: make([]Visit, 0, n+1)}

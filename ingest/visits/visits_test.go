@@ -198,7 +198,9 @@ func TestMaxObservations(t *testing.T) {
 		fmt.Fprintf(&b, "com,a)/ 2020010100000%d http://a/ text/html 200 A 1\n", i)
 	}
 	p := writeFile(t, "m.cdx", []byte(b.String()))
-	if _, _, err := readAll(t, Options{MaxObservations: 3}, p); err == nil || !strings.Contains(err.Error(), "--max-observations") {
+	// The refusal says what to do: --sorted, or a larger cap at its memory cost.
+	if _, _, err := readAll(t, Options{MaxObservations: 3}, p); err == nil || !strings.Contains(err.Error(), "--max-observations") ||
+		!strings.Contains(err.Error(), "--sorted") || !strings.Contains(err.Error(), "bytes of memory per capture") {
 		t.Errorf("cap of 3 captures: %v", err)
 	}
 	// 5 captures and the URL's (7 + 120)/24 → 6: 11
