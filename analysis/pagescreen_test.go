@@ -203,7 +203,7 @@ func TestPageStatsScreen(t *testing.T) {
 	}
 	// The band page has the same numbers as the screen table's.
 	c := res.Candidates[0]
-	if rows[0]["ks_p"].(float64) != c.KSP || rows[0]["ljung_box_p"].(float64) != c.LjungP || rows[0]["h_lw"].(float64) != c.HurstOf(HurstLW).H {
+	if rows[0]["ks_p"].(float64) != c.KSP || rows[0]["ljung_box_p"].(float64) != c.LjungP || rows[0]["h_lw"].(float64) != c.HLW {
 		t.Errorf("band page: page_stats and screen_candidates differ")
 	}
 

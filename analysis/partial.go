@@ -47,7 +47,7 @@ type Partial struct {
 	Updates, Intervals int64
 	First, Last        int64 // Unix seconds; First 0: no update yet
 	Screened, InBand   int
-	CoVs               []PosFloat     // screened pages' CoV, dataset order
+	CoVCounts          []int64        // screened pages per CoV histogram bin (covBin; covBins of them)
 	Candidates         []PosCandidate // pages in the band with their checks, dataset order
 	Closest            []Near         // the Closest smallest |v − 1|, ties in dataset order
 	Top                []series.Page  // the Top pages with the most updates (transform.TopKeeper)
@@ -88,16 +88,10 @@ func (p PartialOptions) options() Options {
 		Reps: p.Reps, AggregateMax: p.AggregateMax, Localized: p.Localized}
 }
 
-// PosFloat is a value of the page at dataset row Pos.
-type PosFloat struct {
-	Pos int64
-	V   float64
-}
-
-// PosCandidate is a screened page at dataset row Pos.
+// PosCandidate is a page in the band at dataset row Pos.
 type PosCandidate struct {
 	Pos int64
-	Candidate
+	CandidateRow
 }
 
 // Near is a page close to Poisson: its statistics and intervals.
@@ -145,7 +139,18 @@ func newBottomK(k int, seed uint64) *bottomK {
 }
 
 func (b *bottomK) offer(page int64, i int, v float64) {
-	hv := HashedValue{Key: shard.Hash(int64(shard.Hash(int64(uint64(page)^b.seed)) + uint64(i))), Page: page, I: i, V: v}
+	b.offerKey(aggKey(b.seed, page, i), page, i, v)
+}
+
+// aggKey is the key of interval i of page under the hashed seed
+// shard.Hash(seed) (bottomK).
+func aggKey(seedHash uint64, page int64, i int) uint64 {
+	return shard.Hash(int64(shard.Hash(int64(uint64(page)^seedHash)) + uint64(i)))
+}
+
+// offerKey is offer with the interval's key (aggKey) already computed.
+func (b *bottomK) offerKey(key uint64, page int64, i int, v float64) {
+	hv := HashedValue{Key: key, Page: page, I: i, V: v}
 	if len(b.h) < b.k {
 		heap.Push(&b.h, hv)
 		return
@@ -223,7 +228,12 @@ func MergePartials(parts []*Partial) (*Partial, error) {
 		m.Last = max(m.Last, p.Last)
 		m.Screened += p.Screened
 		m.InBand += p.InBand
-		m.CoVs = append(m.CoVs, p.CoVs...)
+		if len(p.CoVCounts) > len(m.CoVCounts) {
+			m.CoVCounts = append(m.CoVCounts, make([]int64, len(p.CoVCounts)-len(m.CoVCounts))...)
+		}
+		for i, c := range p.CoVCounts {
+			m.CoVCounts[i] += c
+		}
 		m.Candidates = append(m.Candidates, p.Candidates...)
 		m.Closest = append(m.Closest, p.Closest...)
 		for i := range p.Top {
@@ -240,7 +250,6 @@ func MergePartials(parts []*Partial) (*Partial, error) {
 		}
 		m.PageErrors = append(m.PageErrors, p.PageErrors...)
 	}
-	slices.SortStableFunc(m.CoVs, func(a, b PosFloat) int { return cmp.Compare(a.Pos, b.Pos) })
 	slices.SortStableFunc(m.Candidates, func(a, b PosCandidate) int { return cmp.Compare(a.Pos, b.Pos) })
 	slices.SortStableFunc(m.Closest, func(a, b Near) int {
 		return cmp.Or(cmp.Compare(math.Abs(a.Stats.CoV-1), math.Abs(b.Stats.CoV-1)), cmp.Compare(a.Pos, b.Pos))
