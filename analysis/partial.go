@@ -37,11 +37,12 @@ const (
 // the Partials of shards 0…N−1 (MergePartials) gives exactly the Partial
 // of one pass over all pages, so the tables are identical.
 type Partial struct {
-	Tool  string // "revisit"
-	Shard string // "i/N"; "" for a whole dataset
-	I, N  int
-	Opt   PartialOptions
-	Unit  float64
+	Tool   string // "revisit"
+	Format int    // PartialFormat
+	Shard  string // "i/N"; "" for a whole dataset
+	I, N   int
+	Opt    PartialOptions
+	Unit   float64
 
 	Pages              int
 	Updates, Intervals int64
@@ -60,6 +61,11 @@ type Partial struct {
 	// analysis read the same dataset, not only the same path.
 	DatasetID string
 }
+
+// PartialFormat is the version of Partial's layout: a shard written with
+// another layout (an older revisit's: per-page CoVs and full candidate
+// checks) would decode into empty fields, so ReadPartial refuses it.
+const PartialFormat = 2
 
 // PartialOptions are the options a Partial was computed with; shards of
 // one analysis must agree on them.
@@ -214,7 +220,7 @@ func MergePartials(parts []*Partial) (*Partial, error) {
 		}
 	}
 	o := p0.Opt
-	m := &Partial{Tool: "revisit", Opt: o, Unit: p0.Unit, ReplaySource: p0.ReplaySource, Bins: map[int]int64{}}
+	m := &Partial{Tool: "revisit", Format: PartialFormat, Opt: o, Unit: p0.Unit, ReplaySource: p0.ReplaySource, Bins: map[int]int64{}}
 	top := transform.NewTopKeeper(o.Top)
 	oo := o.options()
 	keep := newLocalizedKeeper(&oo)
@@ -351,6 +357,9 @@ func ReadPartial(dir string) (*Partial, error) {
 	var p Partial
 	if err := gob.NewDecoder(bufio.NewReader(f)).Decode(&p); err != nil {
 		return nil, fmt.Errorf("analysis shard %s: %s: %w", dir, PartialFile, err)
+	}
+	if p.Format != PartialFormat {
+		return nil, fmt.Errorf("analysis shard %s: %s has format %d, this revisit reads format %d: analyze the shards again with this revisit", dir, PartialFile, p.Format, PartialFormat)
 	}
 	return &p, nil
 }

@@ -160,7 +160,7 @@ func TestColWriterDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i := range 1 << 16 { // one row group; 2.6 MB of distinct titles and sources: past the dictionary page
+		for i := range 1 << 16 { // colWriterGroup-row groups; 2.6 MB of distinct titles and sources in all
 			st := PageStats{PageID: int64(i), Title: fmt.Sprintf("a page title long enough, number %08d", i), Source: fmt.Sprintf("source %040d", i), Updates: 3, Intervals: 2, Mean: float64(i) * 1.000001, Var: 1, CoV: 1, Lifetime: 2, First: 1, Last: 3}
 			if err := w.Append(pageStatsRow(st, nil)); err != nil {
 				t.Fatal(err)

@@ -190,7 +190,7 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 // screen (nil when the page is not screened).
 func pass(ctx context.Context, pages PageSource, opt Options, sp shard.Spec, null *LillieforsNull, rows *[]EstimateRow,
 	begin func(unitName string) error, stat func(pos int64, st PageStats, sc *PageScreen) error) (*Partial, error) {
-	p := &Partial{Tool: "revisit", Shard: sp.String(), I: sp.I, N: sp.N, Opt: partialOptionsOf(&opt), Unit: opt.Unit, Bins: map[int]int64{}}
+	p := &Partial{Tool: "revisit", Format: PartialFormat, Shard: sp.String(), I: sp.I, N: sp.N, Opt: partialOptionsOf(&opt), Unit: opt.Unit, Bins: map[int]int64{}}
 	if p.Unit == 0 {
 		err := pages(func(pg *series.Page) error {
 			p.Unit = transform.DefaultUnit(pg)

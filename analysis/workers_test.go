@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/revisit-dev/revisit/internal/shard"
@@ -87,4 +88,30 @@ func TestWorkersByteIdentical(t *testing.T) {
 		t.Fatal(err)
 	}
 	same("3 shards with 4 workers", merged)
+}
+
+// TestReadPartialFormat: a shard whose Partial has another layout (an
+// older revisit's, without Format) is refused with a message saying so,
+// not decoded into empty candidates and CoV counts.
+func TestReadPartialFormat(t *testing.T) {
+	dir := t.TempDir()
+	type oldPartial struct { // the fields of format 1 that survive, no Format
+		Tool  string
+		Shard string
+		I, N  int
+		Pages int
+	}
+	if err := writeGob(filepath.Join(dir, PartialFile), oldPartial{Tool: "revisit", Shard: "0/2", N: 2, Pages: 3}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadPartial(dir)
+	if err == nil || !strings.Contains(err.Error(), "analyze the shards again") {
+		t.Fatalf("old shard: %v, want a format error", err)
+	}
+	if err := writeGob(filepath.Join(dir, PartialFile), Partial{Tool: "revisit", Format: PartialFormat, Shard: "0/2", N: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadPartial(dir); err != nil {
+		t.Fatalf("current shard: %v", err)
+	}
 }
