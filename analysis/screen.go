@@ -351,7 +351,11 @@ func Check(st PageStats, u []float64, opt ScreenOptions, r *rand.Rand) Candidate
 	c.ACF = ACF(u, opt.MaxLag)
 	c.Rho1, c.LjungQ, c.LjungP = dependence(c.ACF, len(u), opt.MaxLag)
 	c.PowerLaw = FitACFPowerLaw(c.ACF)
-	c.Hurst = Hurst(u, opt.MaxLag)
+	if len(u) < MinHurstLen {
+		c.Hurst = Hurst(u, opt.MaxLag) // every estimate NaN, "too few"
+	} else {
+		c.Hurst = hurstWith(u, c.ACF) // = Hurst(u, opt.MaxLag), the ACF not computed again
+	}
 	c.Note = screenNote(len(u), opt, c.Hurst)
 	return c
 }
