@@ -180,3 +180,56 @@ func TestColWriterDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// selectSmallest puts the k smallest first, the k-th at k−1, as a sort
+// does, for every k on small inputs with ties in the key (broken by page
+// and index) and on a large random one; bottomK with k = 1, and with k
+// above the number of offers (no compaction), keeps what a sort keeps.
+func TestSelectSmallestAndBottomKEdges(t *testing.T) {
+	r := model.NewRand(21, 0)
+	gen := func(n int, keys uint64) []HashedValue {
+		x := make([]HashedValue, n)
+		for i := range x {
+			x[i] = HashedValue{Key: r.Uint64() % keys, Page: int64(r.IntN(5)), I: i}
+		}
+		return x
+	}
+	check := func(x []HashedValue, k int) {
+		want := slices.Clone(x)
+		slices.SortFunc(want, HashedValue.cmp)
+		got := slices.Clone(x)
+		selectSmallest(got, k)
+		if got[k-1] != want[k-1] {
+			t.Fatalf("n %d k %d: x[k−1] = %v, want %v", len(x), k, got[k-1], want[k-1])
+		}
+		head := slices.Clone(got[:k])
+		slices.SortFunc(head, HashedValue.cmp)
+		if !slices.Equal(head, want[:k]) {
+			t.Fatalf("n %d k %d: the first k are not the k smallest", len(x), k)
+		}
+	}
+	for n := 1; n <= 40; n++ {
+		x := gen(n, 7) // many equal keys
+		for k := 1; k <= n; k++ {
+			check(x, k)
+		}
+	}
+	big := gen(100000, 1<<62)
+	for _, k := range []int{1, 2, 777, 50000, 99999, 100000} {
+		check(big, k)
+	}
+	for _, k := range []int{1, 5000} {
+		b := newBottomK(k, 3)
+		var all []HashedValue
+		for page := int64(1); page <= 30; page++ {
+			for i := range 50 {
+				b.offer(page, i, float64(i))
+				all = append(all, HashedValue{Key: aggKey(shard.Hash(3), page, i), Page: page, I: i, V: float64(i)})
+			}
+		}
+		slices.SortFunc(all, HashedValue.cmp)
+		if got := b.sorted(); !slices.Equal(got, all[:min(k, len(all))]) {
+			t.Errorf("k = %d: kept %d values, not the %d smallest", k, len(got), min(k, len(all)))
+		}
+	}
+}
