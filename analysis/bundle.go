@@ -125,7 +125,11 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 	b.Figures = append(b.Figures, covHistogram(res, src, o))
 	b.Tables = append(b.Tables, hurstScreenedTable(res, src, o))
 	b.Tables = append(b.Tables, candidateTable("screen_candidates", fmt.Sprintf("Pages with |v − 1| ≤ %g: goodness of fit and dependence", o.Band), src, 2, res.Candidates))
-	b.Tables = append(b.Tables, candidateTable("screen_closest", "The closest-to-Poisson pages", src, 3, res.Closest))
+	closest := make([]CandidateRow, len(res.Closest))
+	for i := range res.Closest {
+		closest[i] = res.Closest[i].Row()
+	}
+	b.Tables = append(b.Tables, candidateTable("screen_closest", "The closest-to-Poisson pages", src, 3, closest))
 	b.Tables = append(b.Tables, hurstTable(res.Closest, src))
 	if len(res.Closest) > 0 {
 		b.Figures = append(b.Figures, acfFigure(res.Closest, src, o))
@@ -143,7 +147,7 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 	return b
 }
 
-func countCands(cs []Candidate, indep bool) int {
+func countCands(cs []CandidateRow, indep bool) int {
 	n := 0
 	for _, c := range cs {
 		if c.KSP >= 0.05 && (!indep || c.LjungP >= 0.05) {
@@ -213,20 +217,32 @@ func logGrid(lo, hi float64, n int) []float64 {
 	return out
 }
 
+// covBinWidth and covBins are the bins of the CoV histogram: width 0.1
+// on [0, 5), the last bin holding every v ≥ 4.9.
+const (
+	covBinWidth = 0.1
+	covBins     = 50
+)
+
+// covBin is the histogram bin of a screened page's v.
+func covBin(v float64) int {
+	i := int(v / covBinWidth)
+	if i >= covBins {
+		i = covBins - 1
+	}
+	return i
+}
+
 func covHistogram(res *Result, src string, o *Options) tables.Figure {
-	const width, maxV = 0.1, 5.0
-	nb := int(maxV / width)
+	const width, maxV = covBinWidth, covBinWidth * covBins
+	nb := covBins
 	counts := make([]float64, nb)
 	edges := make([]float64, nb)
 	for i := range edges {
 		edges[i] = float64(i) * width
 	}
-	for _, v := range res.CoVs {
-		i := int(v / width)
-		if i >= nb {
-			i = nb - 1
-		}
-		counts[i]++
+	for i, c := range res.CoVCounts {
+		counts[i] = float64(c)
 	}
 	return tables.Figure{ID: "cov_histogram", Title: fmt.Sprintf("Coefficient of variation of the pages with ≥ %d updates", o.MinUpdates), Source: src,
 		Section: tables.SectionScreen, Order: 1, XLabel: "v = sd(U)/E[U]", YLabel: "pages", Bars: true,
@@ -234,7 +250,7 @@ func covHistogram(res *Result, src string, o *Options) tables.Figure {
 		Caption: fmt.Sprintf("bins of width %g; the last bin holds every v ≥ %g; exponential intervals have v = 1", width, maxV-width)}
 }
 
-func candidateTable(id, title, src string, order int, cs []Candidate) tables.Table {
+func candidateTable(id, title, src string, order int, cs []CandidateRow) tables.Table {
 	t := tables.Table{ID: id, Title: title, Source: src, Section: tables.SectionScreen, Order: order,
 		Columns: []tables.Column{{Name: "page_id", Kind: tables.Int}, {Name: "title", Kind: tables.String}, {Name: "updates", Kind: tables.Int},
 			{Name: "v", Kind: tables.Float}, {Name: "KS D", Kind: tables.Float}, {Name: "KS p", Kind: tables.Float},
@@ -246,7 +262,7 @@ func candidateTable(id, title, src string, order int, cs []Candidate) tables.Tab
 	}
 	for _, c := range cs {
 		t.Rows = append(t.Rows, []any{c.PageID, c.Title, int64(c.Updates), c.CoV, c.KS, c.KSP, c.Rho1, c.LjungP,
-			c.HurstOf(HurstACF).H, c.HurstOf(HurstDFA).H, c.HurstOf(HurstLW).H, c.Note})
+			c.HACF, c.HDFA, c.HLW, c.Note})
 	}
 	return t
 }

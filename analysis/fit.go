@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/optimize"
 
@@ -231,11 +232,24 @@ func FitPareto(x []float64) (Fit, error) {
 // best first (the model selection: lowest AIC = 2k − 2ℓ). A family whose
 // fit fails is left out; the error is returned only when all fail.
 func FitAll(x []float64) ([]Fit, error) {
+	// The four fits only read x: they run at once, and are collected in
+	// this order, so the result does not depend on which finishes first.
+	fitters := []func([]float64) (Fit, error){FitExponential, FitPareto, FitWeibull, FitLognormal}
+	done := make([]Fit, len(fitters))
+	errs := make([]error, len(fitters))
+	var wg sync.WaitGroup
+	for i, f := range fitters {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			done[i], errs[i] = f(x)
+		}()
+	}
+	wg.Wait()
 	var fits []Fit
 	var firstErr error
-	for _, f := range []func([]float64) (Fit, error){FitExponential, FitPareto, FitWeibull, FitLognormal} {
-		fit, err := f(x)
-		if err != nil {
+	for i, fit := range done {
+		if err := errs[i]; err != nil {
 			if firstErr == nil {
 				firstErr = err
 			}

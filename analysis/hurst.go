@@ -75,9 +75,17 @@ func Hurst(x []float64, maxLag int) []HurstEstimate {
 		}
 		return out
 	}
-	pl := FitACFPowerLaw(ACF(x, maxLag))
+	return hurstWith(x, ACF(x, maxLag))
+}
+
+// hurstWith is Hurst of x (at least MinHurstLen values) with its ACF rho
+// already computed, and one periodogram shared by GPH and local Whittle:
+// the same numbers, without computing either twice.
+func hurstWith(x, rho []float64) []HurstEstimate {
+	pl := FitACFPowerLaw(rho)
+	lam, per := periodogram(x)
 	return []HurstEstimate{estimate(HurstACF, pl.H, pl.SE, pl.Lags),
-		RescaledRange(x), AggregatedVariance(x), DFA(x), GPH(x), LocalWhittle(x)}
+		RescaledRange(x), AggregatedVariance(x), DFA(x), gph(len(x), lam, per), localWhittle(len(x), lam, per)}
 }
 
 // logScales returns about k integer scales spaced evenly in log between lo
@@ -294,7 +302,12 @@ func bandwidth(n, have int) int {
 // π/√(24m) (Robinson 1995).
 func GPH(x []float64) HurstEstimate {
 	lam, per := periodogram(x)
-	m := bandwidth(len(x), len(lam))
+	return gph(len(x), lam, per)
+}
+
+// gph is GPH of n values with periodogram (lam, per).
+func gph(n int, lam, per []float64) HurstEstimate {
+	m := bandwidth(n, len(lam))
 	var lx, ly []float64
 	for j := 0; j < m; j++ {
 		if per[j] > 0 {
@@ -316,7 +329,12 @@ func GPH(x []float64) HurstEstimate {
 // H = d̂ + ½. SE is the asymptotic 1/(2√m).
 func LocalWhittle(x []float64) HurstEstimate {
 	lam, per := periodogram(x)
-	m := bandwidth(len(x), len(lam))
+	return localWhittle(len(x), lam, per)
+}
+
+// localWhittle is LocalWhittle of n values with periodogram (lam, per).
+func localWhittle(n int, lam, per []float64) HurstEstimate {
+	m := bandwidth(n, len(lam))
 	if m < 3 {
 		return nanEstimate(HurstLW)
 	}

@@ -129,3 +129,26 @@ func TestLjungBox(t *testing.T) {
 		t.Errorf("Q = %g, p = %g; want %g, %g", q, p, wantQ, math.Exp(-wantQ/2))
 	}
 }
+
+// TestHurstWithSharedWork: Check's Hurst estimates (hurstWith: the
+// page's ACF and one periodogram shared by GPH and local Whittle) are
+// bit for bit those of the estimators called one by one.
+func TestHurstWithSharedWork(t *testing.T) {
+	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
+	for i, x := range [][]float64{
+		draw(model.Exponential{Rate: 1}, MinHurstLen, 1),
+		draw(model.Pareto{Alpha: 1.5, Beta: 1}, 1001, 2), // not 5-smooth: the periodogram truncates
+		draw(model.Weibull{K: 0.5, Scale: 3}, 5000, 3),
+	} {
+		pl := FitACFPowerLaw(ACF(x, 50))
+		want := []HurstEstimate{estimate(HurstACF, pl.H, pl.SE, pl.Lags),
+			RescaledRange(x), AggregatedVariance(x), DFA(x), GPH(x), LocalWhittle(x)}
+		got := hurstWith(x, ACF(x, 50))
+		for k := range want {
+			g, w := got[k], want[k]
+			if g.Method != w.Method || !same(g.H, w.H) || !same(g.SE, w.SE) || !same(g.Raw, w.Raw) || g.Points != w.Points || g.Note != w.Note {
+				t.Errorf("series %d, %s: %+v, one by one %+v", i, w.Method, g, w)
+			}
+		}
+	}
+}

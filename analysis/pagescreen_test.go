@@ -124,8 +124,8 @@ func near(a, b, tol float64) bool {
 
 // TestPageStatsScreen: page_stats holds every screened page's KS, ρ(1),
 // Ljung–Box and DFA-1 / local Whittle H with 95 % intervals, re-computed
-// here from each page's intervals: KS by LillieforsExp on the page's own
-// null stream, ρ(1) and Ljung–Box Q by the textbook sums, the Ljung–Box p
+// here from each page's intervals: KS by a fresh LillieforsNull's Test
+// (validated against direct simulation in screen_test.go), ρ(1) and Ljung–Box Q by the textbook sums, the Ljung–Box p
 // by the closed-form χ²₂₀ survival, H by calling DFA and LocalWhittle.
 // Unscreened pages have null cells; a screened page under 128 intervals
 // has a KS but no H, and says why. The hurst_screened quartiles equal
@@ -163,9 +163,9 @@ func TestPageStatsScreen(t *testing.T) {
 			continue
 		}
 		checked++
-		d, p := LillieforsExp(u, reps, model.NewRand(seed, LillieforsStream(len(u))))
+		d, p := NewLillieforsNull(seed, reps).Test(u)
 		if f("ks_d") != d || f("ks_p") != p {
-			t.Errorf("page %d: KS D %g p %g, LillieforsExp %g %g", pg.ID, f("ks_d"), f("ks_p"), d, p)
+			t.Errorf("page %d: KS D %g p %g, LillieforsNull.Test %g %g", pg.ID, f("ks_d"), f("ks_p"), d, p)
 		}
 		q := 0.0
 		n := float64(len(u))
@@ -203,7 +203,7 @@ func TestPageStatsScreen(t *testing.T) {
 	}
 	// The band page has the same numbers as the screen table's.
 	c := res.Candidates[0]
-	if rows[0]["ks_p"].(float64) != c.KSP || rows[0]["ljung_box_p"].(float64) != c.LjungP || rows[0]["h_lw"].(float64) != c.HurstOf(HurstLW).H {
+	if rows[0]["ks_p"].(float64) != c.KSP || rows[0]["ljung_box_p"].(float64) != c.LjungP || rows[0]["h_lw"].(float64) != c.HLW {
 		t.Errorf("band page: page_stats and screen_candidates differ")
 	}
 

@@ -3,7 +3,6 @@ package analysis
 import (
 	"bufio"
 	"cmp"
-	"container/heap"
 	"context"
 	"encoding/gob"
 	"errors"
@@ -37,17 +36,18 @@ const (
 // the Partials of shards 0…N−1 (MergePartials) gives exactly the Partial
 // of one pass over all pages, so the tables are identical.
 type Partial struct {
-	Tool  string // "revisit"
-	Shard string // "i/N"; "" for a whole dataset
-	I, N  int
-	Opt   PartialOptions
-	Unit  float64
+	Tool   string // "revisit"
+	Format int    // PartialFormat
+	Shard  string // "i/N"; "" for a whole dataset
+	I, N   int
+	Opt    PartialOptions
+	Unit   float64
 
 	Pages              int
 	Updates, Intervals int64
 	First, Last        int64 // Unix seconds; First 0: no update yet
 	Screened, InBand   int
-	CoVs               []PosFloat     // screened pages' CoV, dataset order
+	CoVCounts          []int64        // screened pages per CoV histogram bin (covBin; covBins of them)
 	Candidates         []PosCandidate // pages in the band with their checks, dataset order
 	Closest            []Near         // the Closest smallest |v − 1|, ties in dataset order
 	Top                []series.Page  // the Top pages with the most updates (transform.TopKeeper)
@@ -66,6 +66,11 @@ type Partial struct {
 	DatasetFiles []string
 	DatasetBytes int64
 }
+
+// PartialFormat is the version of Partial's layout: a shard written with
+// another layout (an older revisit's: per-page CoVs and full candidate
+// checks) would decode into empty fields, so ReadPartial refuses it.
+const PartialFormat = 2
 
 // PartialOptions are the options a Partial was computed with; shards of
 // one analysis must agree on them.
@@ -95,16 +100,10 @@ func (p PartialOptions) options() Options {
 		Reps: p.Reps, AggregateMax: p.AggregateMax, Localized: p.Localized}
 }
 
-// PosFloat is a value of the page at dataset row Pos.
-type PosFloat struct {
-	Pos int64
-	V   float64
-}
-
-// PosCandidate is a screened page at dataset row Pos.
+// PosCandidate is a page in the band at dataset row Pos.
 type PosCandidate struct {
 	Pos int64
-	Candidate
+	CandidateRow
 }
 
 // Near is a page close to Poisson: its statistics and intervals.
@@ -139,12 +138,18 @@ func (a HashedValue) cmp(b HashedValue) int {
 // all intervals (each interval's key is an independent-looking uniform
 // draw), which depends neither on the order pages are read in nor on how
 // they are split among shards: the bottom k of the union of the shards'
-// bottom k is the bottom k of all. Memory: k values; time O(log k) per
-// interval that enters the sample, O(1) for the others.
+// bottom k is the bottom k of all. Memory: up to 2k values; time O(1)
+// per interval (amortized; see offerKey).
 type bottomK struct {
 	k    int
 	seed uint64
-	h    maxHeap
+	// buf holds every offered interval not yet known to be outside the k
+	// smallest: after a compaction its first k are the k smallest so far
+	// and thr (valid when full) the largest of them; later offers above
+	// thr cannot enter.
+	buf  []HashedValue
+	thr  HashedValue
+	full bool
 }
 
 func newBottomK(k int, seed uint64) *bottomK {
@@ -152,35 +157,78 @@ func newBottomK(k int, seed uint64) *bottomK {
 }
 
 func (b *bottomK) offer(page int64, i int, v float64) {
-	hv := HashedValue{Key: shard.Hash(int64(shard.Hash(int64(uint64(page)^b.seed)) + uint64(i))), Page: page, I: i, V: v}
-	if len(b.h) < b.k {
-		heap.Push(&b.h, hv)
+	b.offerKey(aggKey(b.seed, page, i), page, i, v)
+}
+
+// aggKey is the key of interval i of page under the hashed seed
+// shard.Hash(seed) (bottomK).
+func aggKey(seedHash uint64, page int64, i int) uint64 {
+	return shard.Hash(int64(shard.Hash(int64(uint64(page)^seedHash)) + uint64(i)))
+}
+
+// offerKey is offer with the interval's key (aggKey) already computed.
+// An interval below the threshold is appended to buf; when buf holds 2k,
+// it is cut to its k smallest (selectSmallest, O(k)) and the threshold
+// lowered: O(1) amortized per interval that enters, where a heap of k
+// took O(log k) (it was an eighth of analyze's time on 10 M intervals).
+func (b *bottomK) offerKey(key uint64, page int64, i int, v float64) {
+	if b.k <= 0 {
 		return
 	}
-	if b.k > 0 && hv.cmp(b.h[0]) < 0 {
-		b.h[0] = hv
-		heap.Fix(&b.h, 0)
+	hv := HashedValue{Key: key, Page: page, I: i, V: v}
+	if b.full && (key > b.thr.Key || key == b.thr.Key && hv.cmp(b.thr) > 0) {
+		return
 	}
+	b.buf = append(b.buf, hv)
+	if len(b.buf) >= 2*b.k {
+		b.compact()
+	}
+}
+
+// compact cuts buf to its k smallest and sets the threshold.
+func (b *bottomK) compact() {
+	selectSmallest(b.buf, b.k)
+	b.buf = b.buf[:b.k]
+	b.thr, b.full = b.buf[b.k-1], true
 }
 
 // sorted returns the sample by key.
 func (b *bottomK) sorted() []HashedValue {
-	out := slices.Clone([]HashedValue(b.h))
+	out := slices.Clone(b.buf)
 	slices.SortFunc(out, HashedValue.cmp)
-	return out
+	return out[:min(len(out), b.k)]
 }
 
-type maxHeap []HashedValue
-
-func (h maxHeap) Len() int           { return len(h) }
-func (h maxHeap) Less(i, j int) bool { return h[i].cmp(h[j]) > 0 }
-func (h maxHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *maxHeap) Push(x any)        { *h = append(*h, x.(HashedValue)) }
-func (h *maxHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+// selectSmallest reorders x so that x[k−1] is its k-th smallest value (by
+// HashedValue.cmp; the values are distinct), with the smaller ones before
+// it and the larger ones after: Wirth's (Hoare's) selection, O(len(x))
+// expected for keys that look random, as hashes do. 1 ≤ k ≤ len(x).
+func selectSmallest(x []HashedValue, k int) {
+	t := k - 1
+	lo, hi := 0, len(x)-1
+	for lo < hi {
+		p := x[t]
+		i, j := lo, hi
+		for i <= j {
+			for x[i].cmp(p) < 0 {
+				i++
+			}
+			for p.cmp(x[j]) < 0 {
+				j--
+			}
+			if i <= j {
+				x[i], x[j] = x[j], x[i]
+				i++
+				j--
+			}
+		}
+		if j < t {
+			lo = i
+		}
+		if t < i {
+			hi = j
+		}
+	}
 }
 
 // MergePartials combines the Partials of shards 0…N−1 (each exactly once,
@@ -216,7 +264,7 @@ func MergePartials(parts []*Partial) (*Partial, error) {
 		}
 	}
 	o := p0.Opt
-	m := &Partial{Tool: "revisit", Opt: o, Unit: p0.Unit, ReplaySource: p0.ReplaySource, Selection: p0.Selection, Bins: map[int]int64{}}
+	m := &Partial{Tool: "revisit", Format: PartialFormat, Opt: o, Unit: p0.Unit, ReplaySource: p0.ReplaySource, Selection: p0.Selection, Bins: map[int]int64{}}
 	top := transform.NewTopKeeper(o.Top)
 	oo := o.options()
 	keep := newLocalizedKeeper(&oo)
@@ -230,7 +278,12 @@ func MergePartials(parts []*Partial) (*Partial, error) {
 		m.Last = max(m.Last, p.Last)
 		m.Screened += p.Screened
 		m.InBand += p.InBand
-		m.CoVs = append(m.CoVs, p.CoVs...)
+		if len(p.CoVCounts) > len(m.CoVCounts) {
+			m.CoVCounts = append(m.CoVCounts, make([]int64, len(p.CoVCounts)-len(m.CoVCounts))...)
+		}
+		for i, c := range p.CoVCounts {
+			m.CoVCounts[i] += c
+		}
 		m.Candidates = append(m.Candidates, p.Candidates...)
 		m.Closest = append(m.Closest, p.Closest...)
 		for i := range p.Top {
@@ -247,7 +300,6 @@ func MergePartials(parts []*Partial) (*Partial, error) {
 		}
 		m.PageErrors = append(m.PageErrors, p.PageErrors...)
 	}
-	slices.SortStableFunc(m.CoVs, func(a, b PosFloat) int { return cmp.Compare(a.Pos, b.Pos) })
 	slices.SortStableFunc(m.Candidates, func(a, b PosCandidate) int { return cmp.Compare(a.Pos, b.Pos) })
 	slices.SortStableFunc(m.Closest, func(a, b Near) int {
 		return cmp.Or(cmp.Compare(math.Abs(a.Stats.CoV-1), math.Abs(b.Stats.CoV-1)), cmp.Compare(a.Pos, b.Pos))
@@ -364,6 +416,9 @@ func ReadPartial(dir string) (*Partial, error) {
 	var p Partial
 	if err := gob.NewDecoder(bufio.NewReader(f)).Decode(&p); err != nil {
 		return nil, fmt.Errorf("analysis shard %s: %s: %w", dir, PartialFile, err)
+	}
+	if p.Format != PartialFormat {
+		return nil, fmt.Errorf("analysis shard %s: %s has format %d, this revisit reads format %d: analyze the shards again with this revisit", dir, PartialFile, p.Format, PartialFormat)
 	}
 	return &p, nil
 }

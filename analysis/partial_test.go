@@ -160,7 +160,7 @@ func TestColWriterDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i := range 1 << 16 { // one row group; 2.6 MB of distinct titles and sources: past the dictionary page
+		for i := range 1 << 16 { // colWriterGroup-row groups; 2.6 MB of distinct titles and sources in all
 			st := PageStats{PageID: int64(i), Title: fmt.Sprintf("a page title long enough, number %08d", i), Source: fmt.Sprintf("source %040d", i), Updates: 3, Intervals: 2, Mean: float64(i) * 1.000001, Var: 1, CoV: 1, Lifetime: 2, First: 1, Last: 3}
 			if err := w.Append(pageStatsRow(st, nil)); err != nil {
 				t.Fatal(err)
@@ -177,6 +177,59 @@ func TestColWriterDeterministic(t *testing.T) {
 			first = b
 		} else if !bytes.Equal(b, first) {
 			t.Fatalf("write %d of the same rows gave other bytes than the first", k+1)
+		}
+	}
+}
+
+// selectSmallest puts the k smallest first, the k-th at k−1, as a sort
+// does, for every k on small inputs with ties in the key (broken by page
+// and index) and on a large random one; bottomK with k = 1, and with k
+// above the number of offers (no compaction), keeps what a sort keeps.
+func TestSelectSmallestAndBottomKEdges(t *testing.T) {
+	r := model.NewRand(21, 0)
+	gen := func(n int, keys uint64) []HashedValue {
+		x := make([]HashedValue, n)
+		for i := range x {
+			x[i] = HashedValue{Key: r.Uint64() % keys, Page: int64(r.IntN(5)), I: i}
+		}
+		return x
+	}
+	check := func(x []HashedValue, k int) {
+		want := slices.Clone(x)
+		slices.SortFunc(want, HashedValue.cmp)
+		got := slices.Clone(x)
+		selectSmallest(got, k)
+		if got[k-1] != want[k-1] {
+			t.Fatalf("n %d k %d: x[k−1] = %v, want %v", len(x), k, got[k-1], want[k-1])
+		}
+		head := slices.Clone(got[:k])
+		slices.SortFunc(head, HashedValue.cmp)
+		if !slices.Equal(head, want[:k]) {
+			t.Fatalf("n %d k %d: the first k are not the k smallest", len(x), k)
+		}
+	}
+	for n := 1; n <= 40; n++ {
+		x := gen(n, 7) // many equal keys
+		for k := 1; k <= n; k++ {
+			check(x, k)
+		}
+	}
+	big := gen(100000, 1<<62)
+	for _, k := range []int{1, 2, 777, 50000, 99999, 100000} {
+		check(big, k)
+	}
+	for _, k := range []int{1, 5000} {
+		b := newBottomK(k, 3)
+		var all []HashedValue
+		for page := int64(1); page <= 30; page++ {
+			for i := range 50 {
+				b.offer(page, i, float64(i))
+				all = append(all, HashedValue{Key: aggKey(shard.Hash(3), page, i), Page: page, I: i, V: float64(i)})
+			}
+		}
+		slices.SortFunc(all, HashedValue.cmp)
+		if got := b.sorted(); !slices.Equal(got, all[:min(k, len(all))]) {
+			t.Errorf("k = %d: kept %d values, not the %d smallest", k, len(got), min(k, len(all)))
 		}
 	}
 }

@@ -7,10 +7,12 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"runtime"
 	"slices"
 
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/estimator"
+	"github.com/revisit-dev/revisit/internal/pool"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/model"
@@ -33,6 +35,7 @@ type Options struct {
 	XMax       float64 // errors on [0, XMax] in Unit; 0 = each page on its own replay grid (the replay's x_max of the page)
 	Extra      int     // points inserted per step for step estimates (default DefaultExtra = 9)
 	Seed       uint64  // seed of every Monte-Carlo draw
+	Workers    int     // pages analysed in parallel; 0 = runtime.GOMAXPROCS(0); the results do not depend on it
 	Reps       int     // Lilliefors Monte-Carlo replicates (default 999)
 	// AggregateMax bounds the intervals kept for the aggregate tail fits:
 	// a uniform sample of every interval of every page, so each interval
@@ -92,13 +95,13 @@ type Result struct {
 
 	Pages         int // pages read
 	Updates       int64
-	Intervals     int64 // intervals of all pages (the aggregate)
-	First, Last   int64 // Unix seconds over all pages
-	Screened      int   // pages with ≥ K updates
-	InBand        int   // of those, |v − 1| ≤ Band
-	CoVs          []float64
+	Intervals     int64   // intervals of all pages (the aggregate)
+	First, Last   int64   // Unix seconds over all pages
+	Screened      int     // pages with ≥ K updates
+	InBand        int     // of those, |v − 1| ≤ Band
+	CoVCounts     []int64 // screened pages per bin of the CoV histogram (width 0.1, the last bin open)
 	Top           []PageStats
-	Candidates    []Candidate    // pages in the band, with their checks
+	Candidates    []CandidateRow // pages in the band, with their checks
 	Closest       []Candidate    // the pages with the smallest |v − 1| among the screened
 	HurstScreened []HurstSummary // DFA-1 and local Whittle over every screened page (page_stats)
 	Aggregate     []Fit          // fits to the aggregate, best AIC first; none below MinFitIntervals
@@ -210,7 +213,7 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 // screen (nil when the page is not screened).
 func pass(ctx context.Context, pages posSource, opt Options, sp shard.Spec, unit float64, null *LillieforsNull, rows *[]EstimateRow,
 	begin func(unitName string) error, stat func(pos int64, st PageStats, sc *PageScreen) error) (*Partial, error) {
-	p := &Partial{Tool: "revisit", Shard: sp.String(), I: sp.I, N: sp.N, Opt: partialOptionsOf(&opt), Unit: unit, Bins: map[int]int64{}}
+	p := &Partial{Tool: "revisit", Format: PartialFormat, Shard: sp.String(), I: sp.I, N: sp.N, Opt: partialOptionsOf(&opt), Unit: unit, Bins: map[int]int64{}}
 	var replayed map[int64][]float64 // the replayed pages' intervals (below)
 	unselected := map[int64]bool{}   // replayed pages the selection left out: not compared
 	pages = selectPages(&opt, pages, p, func(pg *series.Page) {
@@ -258,22 +261,44 @@ func pass(ctx context.Context, pages posSource, opt Options, sp shard.Spec, unit
 	}
 	logf(opt.Log, "analyze: reading pages (unit %s)", transform.UnitName(p.Unit))
 
-	err := pages(func(pos int64, pg *series.Page) error {
-		if err := ctx.Err(); err != nil {
+	// The pages go through a worker pool (pool.Ordered): the per-page work
+	// (intervals, statistics, the screen's checks, the aggregate keys and
+	// survival bins) runs on opt.Workers goroutines, and the results are
+	// folded into p in dataset order, so every output is the same, bit
+	// for bit, for any number of workers.
+	p.CoVCounts = make([]int64, covBins)
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	seedHash := shard.Hash(int64(opt.Seed))
+	produce := func(ctx context.Context, send pool.Send[pageJob]) error {
+		return pages(func(pos int64, pg *series.Page) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if !sp.Owns(pg.ID) {
+				return nil
+			}
+			return send(pageJob{pos, pg}, pageTokens(len(pg.Updates), workers))
+		})
+	}
+	work := func(_ context.Context, j pageJob) (*pageResult, error) {
+		return analyzePage(j, p.Unit, &opt, sopt, seedHash), nil
+	}
+	sink := func(r *pageResult) error {
+		if err := stat(r.pos, r.st, r.sc); err != nil {
 			return err
 		}
-		if !sp.Owns(pg.ID) {
-			return nil
-		}
-		u := transform.Intervals(pg.Updates, p.Unit)
-		st := statsOf(pg, p.Unit, u)
-		var sc *PageScreen
-		if len(pg.Updates) >= opt.MinUpdates && !math.IsNaN(st.CoV) {
-			s := screen(p, pos, st, u, &opt, sopt)
-			sc = &s
-		}
-		if err := stat(pos, st, sc); err != nil {
-			return err
+		pg, u := r.pg, r.u
+		if r.sc != nil {
+			p.Screened++
+			p.CoVCounts[covBin(r.st.CoV)]++
+			if r.cand != nil {
+				p.InBand++
+				p.Candidates = append(p.Candidates, PosCandidate{r.pos, *r.cand})
+			}
+			p.offerClosest(r.pos, r.st, u, opt.Closest)
 		}
 		p.Pages++
 		p.Updates += int64(len(pg.Updates))
@@ -291,14 +316,17 @@ func pass(ctx context.Context, pages posSource, opt Options, sp shard.Spec, unit
 			replayed[pg.ID] = u
 		}
 		for i, x := range u {
-			agg.offer(pg.ID, i, x)
-			if x > 0 {
-				p.Bins[int(math.Floor(survBinsPerDecade*math.Log10(x)))]++
+			agg.offerKey(r.keys[i], pg.ID, i, x)
+		}
+		for i, c := range r.bins {
+			if c > 0 {
+				p.Bins[r.binLo+i] += c
 			}
 		}
 		p.Intervals += int64(len(u))
 		return nil
-	})
+	}
+	err := pool.Ordered(ctx, pool.Options{Workers: workers}, produce, work, sink)
 	if err != nil {
 		return nil, fmt.Errorf("analyze: %w", err)
 	}
@@ -339,24 +367,85 @@ func pass(ctx context.Context, pages posSource, opt Options, sp shard.Spec, unit
 	return p, nil
 }
 
-// screen adds a screened page (≥ K updates, a finite v) at dataset row pos
-// to p: its CoV, its checks when it is in the band (Check), and to the
-// closest-to-Poisson pages when it is among them. It returns the page's
-// PageScreen for page_stats: the band's checks, or screenPage for the
-// others (the same numbers either way, with the page's own random stream).
-func screen(p *Partial, pos int64, st PageStats, u []float64, opt *Options, sopt ScreenOptions) PageScreen {
-	p.Screened++
-	p.CoVs = append(p.CoVs, PosFloat{pos, st.CoV})
-	r := model.NewRand(opt.Seed, uint64(st.PageID))
-	var sc PageScreen
-	if math.Abs(st.CoV-1) <= opt.Band {
-		p.InBand++
-		c := Check(st, u, sopt, r)
-		p.Candidates = append(p.Candidates, PosCandidate{pos, c})
-		sc = c.Screen(sopt)
-	} else {
-		sc = screenPage(u, sopt, r)
+// pageJob is a page at dataset row pos, for the pass's workers.
+type pageJob struct {
+	pos int64
+	pg  *series.Page
+}
+
+// pageResult is what a worker computes from one page (analyzePage) for
+// the pass to fold into its Partial in dataset order.
+type pageResult struct {
+	pos   int64
+	pg    *series.Page
+	u     []float64     // intervals in the unit
+	st    PageStats     //
+	sc    *PageScreen   // nil: not screened
+	cand  *CandidateRow // in the band (screened, |v − 1| ≤ Band)
+	keys  []uint64      // aggKey of each interval
+	binLo int           // survival bin of bins[0]
+	bins  []int64       // intervals > 0 per survival bin binLo, binLo+1, …
+}
+
+// pageBudget bounds the bytes the pages in flight in the pass hold (their
+// updates, intervals and keys: about 32 bytes per update): a page takes
+// tokens in proportion to its updates, so that a few huge pages cannot
+// fill every slot of the pool's window at once.
+const pageBudget = 256 << 20
+
+// pageTokens is the pool cost of a page of n updates with the window of
+// 4·workers tokens (pool.Options' default) sharing pageBudget.
+func pageTokens(n, workers int) int {
+	per := pageBudget / (4 * workers)
+	return 1 + 32*n/per
+}
+
+// analyzePage is the per-page work of the pass: the intervals and
+// statistics of j's page; for a screened page (≥ K updates, a finite v)
+// its screen: the band's checks (Check) for a page in the band, else
+// screenPage (the same numbers either way, with the page's own random
+// stream); the aggregate keys of its intervals and their survival bins.
+func analyzePage(j pageJob, unit float64, opt *Options, sopt ScreenOptions, seedHash uint64) *pageResult {
+	pg := j.pg
+	u := transform.Intervals(pg.Updates, unit)
+	r := &pageResult{pos: j.pos, pg: pg, u: u, st: statsOf(pg, unit, u)}
+	if len(pg.Updates) >= opt.MinUpdates && !math.IsNaN(r.st.CoV) {
+		rng := model.NewRand(opt.Seed, uint64(pg.ID))
+		var sc PageScreen
+		if math.Abs(r.st.CoV-1) <= opt.Band {
+			c := Check(r.st, u, sopt, rng)
+			row := c.Row()
+			r.cand = &row
+			sc = c.Screen(sopt)
+		} else {
+			sc = screenPage(u, sopt, rng)
+		}
+		r.sc = &sc
 	}
+	r.keys = make([]uint64, len(u))
+	bins := make([]int, 0, len(u))
+	lo, hi := math.MaxInt, math.MinInt
+	for i, x := range u {
+		r.keys[i] = aggKey(seedHash, pg.ID, i)
+		if x > 0 {
+			b := int(math.Floor(survBinsPerDecade * math.Log10(x)))
+			bins = append(bins, b)
+			lo, hi = min(lo, b), max(hi, b)
+		}
+	}
+	if len(bins) > 0 {
+		r.binLo, r.bins = lo, make([]int64, hi-lo+1)
+		for _, b := range bins {
+			r.bins[b-lo]++
+		}
+	}
+	return r
+}
+
+// offerClosest adds a screened page at dataset row pos, with statistics st
+// and intervals u, to the closest-to-Poisson pages when it is among the
+// n smallest |v − 1| (ties in dataset order).
+func (p *Partial) offerClosest(pos int64, st PageStats, u []float64, n int) {
 	d := math.Abs(st.CoV - 1)
 	i, _ := slices.BinarySearchFunc(p.Closest, d, func(e Near, t float64) int {
 		if math.Abs(e.Stats.CoV-1) <= t {
@@ -364,13 +453,12 @@ func screen(p *Partial, pos int64, st PageStats, u []float64, opt *Options, sopt
 		}
 		return 1
 	})
-	if i < opt.Closest {
+	if i < n {
 		p.Closest = slices.Insert(p.Closest, i, Near{pos, st, u})
-		if len(p.Closest) > opt.Closest {
-			p.Closest = p.Closest[:opt.Closest]
+		if len(p.Closest) > n {
+			p.Closest = p.Closest[:n]
 		}
 	}
-	return sc
 }
 
 // finishTables computes the tables of a whole dataset from its Partial (one, or
@@ -384,20 +472,15 @@ func finishTables(ctx context.Context, p *Partial, rows []EstimateRow, opt Optio
 		ReplaySource: p.ReplaySource, Selection: p.Selection}
 	logf(opt.Log, "analyze: %d pages, %d intervals, %d screened (≥ %d updates), %d in the band", res.Pages, res.Intervals, res.Screened, opt.MinUpdates, res.InBand)
 	sopt := screenOptions(&opt, null)
-	for _, c := range p.CoVs {
-		res.CoVs = append(res.CoVs, c.V)
-	}
-	checked := map[int64]Candidate{}
+	res.CoVCounts = p.CoVCounts
 	for _, c := range p.Candidates {
-		res.Candidates = append(res.Candidates, c.Candidate)
-		checked[c.PageID] = c.Candidate
+		res.Candidates = append(res.Candidates, c.CandidateRow)
 	}
+	// The closest pages' full checks (ACF, every Hurst estimator), again:
+	// the same function on the same intervals with the page's own random
+	// stream gives the numbers the pass gave the ones in the band.
 	for _, n := range p.Closest {
-		c, ok := checked[n.Stats.PageID]
-		if !ok {
-			c = Check(n.Stats, n.U, sopt, model.NewRand(opt.Seed, uint64(n.Stats.PageID)))
-		}
-		res.Closest = append(res.Closest, c)
+		res.Closest = append(res.Closest, Check(n.Stats, n.U, sopt, model.NewRand(opt.Seed, uint64(n.Stats.PageID))))
 	}
 	for i := range p.Top {
 		res.Top = append(res.Top, Stats(&p.Top[i], res.Unit))

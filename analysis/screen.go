@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
@@ -88,7 +90,7 @@ func LillieforsExp(x []float64, reps int, r *rand.Rand) (d, p float64) {
 // √n·D is compared with.
 func lillieforsStat(x []float64) (d, stat float64, nsim int) {
 	s := slices.Clone(x)
-	slices.Sort(s)
+	sortPositive(s, nil) // = slices.Sort(s); O(n) on intervals (≥ 0)
 	d = ksExpFitted(s)
 	return d, d * math.Sqrt(float64(len(s))), min(len(s), LillieforsMaxN)
 }
@@ -118,25 +120,76 @@ func lillieforsP(stat float64, null []float64) float64 {
 	return float64(1+len(null)-i) / float64(len(null)+1)
 }
 
-// LillieforsNull holds the simulated null distributions of LillieforsExp,
-// one per sample size, so that pages with the same number of intervals
-// share one simulation instead of each drawing reps samples again (the
-// null law of D does not depend on the page: the test is scale invariant).
-// The distribution for size n is drawn from model.NewRand(seed,
-// LillieforsStream(n)), so a p-value depends only on the page's intervals,
-// the seed and reps, not on which pages came before. Memory: 8·reps bytes
-// per distinct size ≤ LillieforsMaxN. Not safe for concurrent use.
+// StephensExp is Stephens' (1974) modified KS statistic for the
+// exponential law with estimated mean, T = (D − 0.2/n)(√n + 0.26 + 0.5/√n):
+// its null distribution is nearly the same for every n ≥ 5 (upper 5 %
+// point 1.094, 1 % point 1.308), which lets LillieforsNull serve every
+// sample size from a small grid of simulated nulls.
+func StephensExp(d float64, n int) float64 {
+	fn := float64(n)
+	sn := math.Sqrt(fn)
+	return (d - 0.2/fn) * (sn + 0.26 + 0.5/sn)
+}
+
+// stephensD inverts StephensExp: the D of a sample of size n whose
+// modified statistic is t.
+func stephensD(t float64, n int) float64 {
+	fn := float64(n)
+	sn := math.Sqrt(fn)
+	return t/(sn+0.26+0.5/sn) + 0.2/fn
+}
+
+// lillieforsExactMax is the largest sample size LillieforsNull simulates
+// at its own n; larger sizes use the grid lillieforsGrid.
+const lillieforsExactMax = 32
+
+// lillieforsGrid are the sample sizes above lillieforsExactMax at which
+// LillieforsNull simulates null distributions: 32·2^{k/2} (32, 45, 64,
+// 91, …, 4096), then LillieforsMaxN.
+var lillieforsGrid = func() []int {
+	var g []int
+	for k := 0; ; k++ {
+		n := int(math.Round(lillieforsExactMax * math.Pow(2, float64(k)/2)))
+		if n >= LillieforsMaxN {
+			return append(g, LillieforsMaxN)
+		}
+		g = append(g, n)
+	}
+}()
+
+// LillieforsNull holds simulated null distributions of the Lilliefors
+// test (LillieforsExp) shared by every page, so that the screen does not
+// simulate one per page, nor one per distinct sample size (up to 5,000 of
+// them on a large corpus). Sizes n ≤ 32 get their own null. Larger sizes
+// use Stephens' modified statistic T = StephensExp(D, n), whose null law
+// hardly depends on n (its median drifts from 0.686 at n = 50 to 0.703
+// at n = 5,000, its upper tail by less than MC error): the nulls are
+// simulated at the grid sizes n_k = 32·2^{k/2} (and LillieforsMaxN), and
+// for n_k < n < n_{k+1} the p-value is interpolated linearly in 1/√n
+// between p_k = P(T_{n_k} ≥ T) and p_{k+1}; at a grid size it is the
+// plain Monte-Carlo p-value. Sizes above LillieforsMaxN use the null at
+// LillieforsMaxN. The null for size m is drawn from model.NewRand(seed,
+// LillieforsStream(m)), so a p-value depends only on the page's
+// intervals, the seed and reps, not on which pages came before nor on
+// which goroutine asked first. Memory: 8·reps bytes per simulated size
+// (at most 32 + 16). Safe for concurrent use.
 type LillieforsNull struct {
 	seed      uint64
 	reps      int
-	byN       map[int][]float64
-	Simulated int // null distributions simulated so far (distinct sizes)
+	exact     [lillieforsExactMax + 1]lazyNull
+	grid      []lazyNull // one per lillieforsGrid entry
+	simulated atomic.Int64
+}
+
+type lazyNull struct {
+	once sync.Once
+	null []float64
 }
 
 // NewLillieforsNull returns an empty cache of null distributions of reps
 // replicates each, drawn with seed.
 func NewLillieforsNull(seed uint64, reps int) *LillieforsNull {
-	return &LillieforsNull{seed: seed, reps: reps, byN: map[int][]float64{}}
+	return &LillieforsNull{seed: seed, reps: reps, grid: make([]lazyNull, len(lillieforsGrid))}
 }
 
 // LillieforsStream is the random stream (model.NewRand's second argument)
@@ -144,21 +197,58 @@ func NewLillieforsNull(seed uint64, reps int) *LillieforsNull {
 // LillieforsMaxN, as the simulation is.
 func LillieforsStream(n int) uint64 { return 0x1111ef<<32 | uint64(min(n, LillieforsMaxN)) }
 
-// Test is LillieforsExp(x, reps, model.NewRand(seed, LillieforsStream(len(x))))
-// with the null distribution simulated once per sample size: the same D
-// and p, bit for bit.
+// Simulated is the number of null distributions simulated so far.
+func (l *LillieforsNull) Simulated() int { return int(l.simulated.Load()) }
+
+// nullOf returns the null distribution (sorted √m·D) for size m, simulating it once.
+func (l *LillieforsNull) nullOf(z *lazyNull, m int) []float64 {
+	z.once.Do(func() {
+		z.null = simulateLillieforsNull(m, l.reps, model.NewRand(l.seed, LillieforsStream(m)))
+		l.simulated.Add(1)
+	})
+	return z.null
+}
+
+// Test is the Lilliefors test of x with the shared nulls: D of x against
+// its fitted exponential and the p-value described at LillieforsNull.
+// For n ≤ 32 and at the grid sizes, p equals LillieforsExp(x, reps,
+// model.NewRand(seed, LillieforsStream(n))) bit for bit.
 func (l *LillieforsNull) Test(x []float64) (d, p float64) {
 	if len(x) < 3 || l.reps < 1 {
 		return math.NaN(), math.NaN()
 	}
-	d, stat, nsim := lillieforsStat(x)
-	null, ok := l.byN[nsim]
-	if !ok {
-		null = simulateLillieforsNull(nsim, l.reps, model.NewRand(l.seed, LillieforsStream(nsim)))
-		l.byN[nsim] = null
-		l.Simulated++
+	d, stat, _ := lillieforsStat(x)
+	return d, l.pValue(d, stat, len(x))
+}
+
+// pValue is Test's p-value of a sample of size n with distance d and
+// √n·d = stat.
+func (l *LillieforsNull) pValue(d, stat float64, n int) float64 {
+	if n <= lillieforsExactMax {
+		return lillieforsP(stat, l.nullOf(&l.exact[n], n))
 	}
-	return d, lillieforsP(stat, null)
+	k, found := slices.BinarySearch(lillieforsGrid, min(n, LillieforsMaxN))
+	if found {
+		m := lillieforsGrid[k]
+		if m == n {
+			return lillieforsP(stat, l.nullOf(&l.grid[k], m))
+		}
+		return l.gridP(StephensExp(d, n), k) // n > LillieforsMaxN
+	}
+	// lillieforsGrid[k−1] < n < lillieforsGrid[k] (k ≥ 1: the grid starts
+	// at lillieforsExactMax < n).
+	t := StephensExp(d, n)
+	p0, p1 := l.gridP(t, k-1), l.gridP(t, k)
+	a, b := 1/math.Sqrt(float64(lillieforsGrid[k-1])), 1/math.Sqrt(float64(lillieforsGrid[k]))
+	w := (a - 1/math.Sqrt(float64(n))) / (a - b)
+	return p0 + w*(p1-p0)
+}
+
+// gridP is P(T ≥ t) under the null simulated at grid size k: t mapped
+// back to √m·D at m = lillieforsGrid[k].
+func (l *LillieforsNull) gridP(t float64, k int) float64 {
+	m := lillieforsGrid[k]
+	return lillieforsP(stephensD(t, m)*math.Sqrt(float64(m)), l.nullOf(&l.grid[k], m))
 }
 
 // ksExpFitted is D of sorted s against the exponential with λ = 1/mean(s).
@@ -226,6 +316,27 @@ type Candidate struct {
 	Note string
 }
 
+// CandidateRow is a page in the CoV band as the screen_candidates table
+// shows it: Check's numbers without the ACF and the Hurst estimators the
+// table leaves out, so that the pass keeps about 150 bytes per page in the
+// band, not Check's 1.5 KB.
+type CandidateRow struct {
+	PageID          int64
+	Title           string
+	Updates         int
+	CoV             float64
+	KS, KSP         float64
+	Rho1, LjungP    float64
+	HACF, HDFA, HLW float64 // H by the ACF power law, DFA-1, local Whittle
+	Note            string
+}
+
+// Row is the candidate's screen_candidates row.
+func (c *Candidate) Row() CandidateRow {
+	return CandidateRow{PageID: c.PageID, Title: c.Title, Updates: c.Updates, CoV: c.CoV, KS: c.KS, KSP: c.KSP,
+		Rho1: c.Rho1, LjungP: c.LjungP, HACF: c.HurstOf(HurstACF).H, HDFA: c.HurstOf(HurstDFA).H, HLW: c.HurstOf(HurstLW).H, Note: c.Note}
+}
+
 // Check runs the goodness-of-fit and dependence checks of SPEC §5 on one
 // page's intervals u: the Lilliefors KS test against the fitted
 // exponential, the ACF with its power-law fit, the Ljung–Box test and
@@ -240,7 +351,11 @@ func Check(st PageStats, u []float64, opt ScreenOptions, r *rand.Rand) Candidate
 	c.ACF = ACF(u, opt.MaxLag)
 	c.Rho1, c.LjungQ, c.LjungP = dependence(c.ACF, len(u), opt.MaxLag)
 	c.PowerLaw = FitACFPowerLaw(c.ACF)
-	c.Hurst = Hurst(u, opt.MaxLag)
+	if len(u) < MinHurstLen {
+		c.Hurst = Hurst(u, opt.MaxLag) // every estimate NaN, "too few"
+	} else {
+		c.Hurst = hurstWith(u, c.ACF) // = Hurst(u, opt.MaxLag), the ACF not computed again
+	}
 	c.Note = screenNote(len(u), opt, c.Hurst)
 	return c
 }

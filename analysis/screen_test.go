@@ -3,6 +3,7 @@ package analysis
 import (
 	"math"
 	"slices"
+	"sort"
 	"testing"
 
 	"github.com/revisit-dev/revisit/model"
@@ -99,18 +100,19 @@ func TestCheckPoissonVsLRD(t *testing.T) {
 	}
 }
 
-// TestLillieforsNullShared: the shared null distributions give exactly
-// the D and p of LillieforsExp drawing from the same stream (the
-// reference: one full simulation per call), simulate once per sample
-// size, and depend on the order of the pages only through their sizes.
+// TestLillieforsNullShared: at the sizes the shared nulls are simulated
+// at (n ≤ 32 and the grid sizes), Test gives exactly the D and p of
+// LillieforsExp drawing from the same stream (the reference: one full
+// simulation per call); it simulates once per such size, and depends on
+// the order of the pages only through their sizes.
 func TestLillieforsNullShared(t *testing.T) {
 	const seed, reps = 9, 99
 	xs := [][]float64{
-		draw(model.Exponential{Rate: 2}, 50, 1),
-		draw(model.Pareto{Alpha: 3, Beta: 1}, 50, 2), // same n: reuses the null
-		draw(model.Exponential{Rate: 1}, 80, 3),
-		draw(model.Exponential{Rate: 1}, LillieforsMaxN+7, 4), // capped at LillieforsMaxN
-		draw(model.Exponential{Rate: 1}, LillieforsMaxN+900, 5),
+		draw(model.Exponential{Rate: 2}, 20, 1),       // own null (≤ 32)
+		draw(model.Pareto{Alpha: 3, Beta: 1}, 20, 2),  // same n: reuses the null
+		draw(model.Exponential{Rate: 1}, 64, 3),       // grid size 32·2
+		draw(model.Weibull{K: 0.8, Scale: 1}, 181, 6), // grid size 32·2^{5/2}
+		draw(model.Exponential{Rate: 1}, LillieforsMaxN, 4),
 	}
 	null := NewLillieforsNull(seed, reps)
 	for i, x := range xs {
@@ -124,20 +126,64 @@ func TestLillieforsNullShared(t *testing.T) {
 			t.Errorf("sample %d: p = %g is not (1 + count)/%d", i, p, reps+1)
 		}
 	}
-	if null.Simulated != 3 { // sizes 50, 80 and LillieforsMaxN
-		t.Errorf("simulated %d null distributions, want 3", null.Simulated)
+	if null.Simulated() != 4 { // sizes 20, 64, 181 and LillieforsMaxN
+		t.Errorf("simulated %d null distributions, want 4", null.Simulated())
 	}
-	// In reverse order, the same p-values.
+	// In reverse order, and with sizes between the grid points and above
+	// LillieforsMaxN added, the same p-values.
+	xs = append(xs, draw(model.Exponential{Rate: 1}, 150, 7), draw(model.Exponential{Rate: 1}, LillieforsMaxN+900, 5))
+	want := make([]float64, len(xs))
+	for i, x := range xs {
+		_, want[i] = null.Test(x)
+	}
 	rev := NewLillieforsNull(seed, reps)
 	for i := len(xs) - 1; i >= 0; i-- {
-		_, p := rev.Test(xs[i])
-		_, want := null.Test(xs[i])
-		if p != want {
-			t.Errorf("sample %d: p %g in reverse order, %g in order", i, p, want)
+		if _, p := rev.Test(xs[i]); p != want[i] {
+			t.Errorf("sample %d: p %g in reverse order, %g in order", i, p, want[i])
 		}
 	}
 	if d, p := null.Test([]float64{1, 2}); !math.IsNaN(d) || !math.IsNaN(p) {
 		t.Errorf("n = 2: D %g, p %g, want NaN", d, p)
+	}
+}
+
+// TestLillieforsNullFewSimulations is the regression test of the screen's
+// cost: a thousand distinct sample sizes between 100 and 5,000 cost at
+// most the grid's nulls (16), not one null per size.
+func TestLillieforsNullFewSimulations(t *testing.T) {
+	null := NewLillieforsNull(3, 19)
+	for i := 0; i < 1000; i++ {
+		n := 100 + i*49/10
+		null.Test(draw(model.Exponential{Rate: 1}, n, uint64(i)))
+	}
+	if got := null.Simulated(); got > len(lillieforsGrid) || got < 10 {
+		t.Errorf("%d null distributions simulated for 1,000 sizes in [100, 5000), want at most the %d grid sizes (and most of them)", got, len(lillieforsGrid))
+	}
+}
+
+// TestLillieforsNullAgainstDirect: between the grid sizes, the p-value
+// of the shared nulls (Stephens' statistic, interpolated in 1/√n) agrees
+// within Monte-Carlo error with a direct simulation at the page's own n
+// (the reference: 3,000 replicates of √n·D at that n, another seed). At
+// each n, distances D at the direct null's 20, 50, 80, 95 and 99 %
+// points are tested; the allowed gap is 4 SE of the difference of two
+// independent MC proportions (reps 999 and 3,000) plus 0.003.
+func TestLillieforsNullAgainstDirect(t *testing.T) {
+	const reps, direct = 999, 3000
+	null := NewLillieforsNull(5, reps)
+	for _, n := range []int{40, 100, 300, 1000, 3000, LillieforsMaxN + 1000} {
+		ref := simulateLillieforsNull(n, direct, model.NewRand(77, uint64(n)))
+		sn := math.Sqrt(float64(n))
+		for _, q := range []float64{0.2, 0.5, 0.8, 0.95, 0.99} {
+			stat := ref[int(q*direct)]
+			d := stat / sn
+			pd := float64(len(ref)-sort.SearchFloat64s(ref, stat*(1-1e-12))) / direct
+			pg := null.pValue(d, stat, n)
+			tol := 4*math.Sqrt(pd*(1-pd)*(1.0/reps+1.0/direct)) + 0.003
+			if math.Abs(pg-pd) > tol {
+				t.Errorf("n = %d, D = %.5f (direct %.0f%% point): shared p %.4f, direct p %.4f (allowed ±%.4f)", n, d, 100*q, pg, pd, tol)
+			}
+		}
 	}
 }
 

@@ -48,7 +48,7 @@ type Config struct {
 	NHPPPages     int      // busiest pages for NHPP windows and staleness
 	Seed          uint64
 	Reps          int // Monte-Carlo replicates of the Poisson screen
-	Workers       int // replay workers (0: all cores)
+	Workers       int // replay and analysis workers (0: all cores)
 	ScreenUpdates int // K of the Poisson screen
 	Cycle, Budget string
 	PolicyMax     int64 // skip the policies above this many updates
@@ -282,7 +282,7 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 	// busiest pages, each written as a results directory of its own.
 	st.stage("analyze")
 	aopt := analysis.Options{Dataset: dsDir, Replay: dir("replay"), Out: dir("analysis"), Unit: def.Unit, Top: c.Top,
-		XMax: def.Choice.XMax, Seed: c.Seed, Reps: c.Reps, MinUpdates: c.ScreenUpdates, Estimates: ReadEstimates}
+		XMax: def.Choice.XMax, Seed: c.Seed, Reps: c.Reps, MinUpdates: c.ScreenUpdates, Workers: c.Workers, Estimates: ReadEstimates}
 	aopt.Log, aopt.Select = c.Log, c.Select
 	aopt.Localized = analysis.LocalizedOptions{NHPP: true, Staleness: true, SelectMax: c.NHPPPages,
 		Start: func(kind string, pages int) {

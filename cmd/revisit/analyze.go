@@ -106,6 +106,9 @@ tables compare the replay's estimates of the selected pages only.`,
 			if opt.Reps < 1 || opt.Top < 1 || opt.MinUpdates < 1 || opt.MaxLag < 1 || opt.Closest < 1 {
 				return usagef("--reps, --top, --screen-updates, --max-lag and --closest must be at least 1")
 			}
+			if opt.Workers < 0 {
+				return usagef("--workers %d: want 0 (all cores) or more", opt.Workers)
+			}
 			if opt.Extra < 0 {
 				return usagef("--extra %d: want 0 or more points per step", opt.Extra)
 			}
@@ -220,6 +223,7 @@ tables compare the replay's estimates of the selected pages only.`,
 	f.IntVar(&opt.Extra, "extra", analysis.DefaultExtra, "points inserted per step when comparing step estimates (docs/methods.md#errors)")
 	f.Uint64Var(&opt.Seed, "seed", 1, "seed of every Monte-Carlo draw")
 	f.IntVar(&opt.Reps, "reps", 999, "Monte-Carlo replicates of the Lilliefors KS test")
+	f.IntVar(&opt.Workers, "workers", 0, "pages analysed in parallel (0: all cores); the results do not depend on it")
 	f.IntVar(&opt.AggregateMax, "aggregate-max", 1<<18, "intervals sampled (uniformly, seeded) for the aggregate tail fits")
 	f.BoolVar(&opt.Localized.NHPP, "nhpp", false, "localized rates (docs/methods.md#nhpp): consistent windows, Weibull/Duane fits, next-update prediction")
 	f.Float64Var(&opt.Localized.Theta, "nhpp-theta", 0.1, "with --nhpp: consistency threshold of the windows")

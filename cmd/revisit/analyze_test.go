@@ -23,6 +23,7 @@ func TestAnalyzeBadLocalizedFlags(t *testing.T) {
 		{"--band", "0"}, // would silently become 0.1
 		{"--reps", "0"}, // would silently become 999
 		{"--top", "0"},
+		{"--workers", "-1"},
 	} {
 		args := append([]string{"-q", "analyze", filepath.Join(dir, "missing-ds"), "-o", out}, bad...)
 		if code := execute(args); code != exitUsage {

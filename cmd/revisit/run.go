@@ -163,7 +163,7 @@ remains ingest's group column of generic logs.`,
 	f.StringVar(&c.Cycle, "cycle", "", "download-policy cycle (e.g. 7d; default "+pipeline.DefaultCycle+", or "+pipeline.DateOnlyCycle+" for date-only sources)")
 	f.StringVar(&c.Budget, "budget", c.Budget, "download-policy budget per cycle: pages, or a percentage of the pages")
 	f.Int64Var(&c.PolicyMax, "policy-max-updates", c.PolicyMax, "skip the download policies above this many updates (they hold every page in memory)")
-	f.IntVar(&c.Workers, "workers", 0, "parallel replay workers (0: all cores)")
+	f.IntVar(&c.Workers, "workers", 0, "parallel replay and analysis workers (0: all cores)")
 	f.Var((*countFlag)(&c.MaxVisits), "max-visits", maxVisitsHelp)
 	f.Var((*countFlag)(&c.MaxPairs), "max-pairs", maxPairsHelp)
 	f.StringArrayVar(&c.Include, "include", nil, "another results `DIR` to render in the report (e.g. from revisit simulate), repeatable")
