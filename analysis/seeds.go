@@ -1,7 +1,9 @@
 package analysis
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -84,4 +86,52 @@ func PairedDiff(a, b []float64) Interval {
 		d = append(d, a[r]-b[r]) // NaN when either is
 	}
 	return TInterval(d)
+}
+
+// rangeKS picks a range's κ of a summary: its interval over seeds and
+// the per-seed values E_{m,r}.
+type rangeKS func(MethodSummary) (Interval, []float64)
+
+// defaultKS is κ on the default range (each page's x_max), meanKS on
+// x ≤ 10·E[U].
+func defaultKS(m MethodSummary) (Interval, []float64) { return m.KS, m.SeedKS }
+func meanKS(m MethodSummary) (Interval, []float64)    { return m.KSMean, m.SeedKSMean }
+
+// versus compares method with its rival among ms (one sampler and kind):
+// the method of lowest mean κ (by of), or, when method is that one, the
+// runner-up. d is the paired difference κ_method − κ_rival over seeds
+// (PairedDiff); lowest is the method of lowest mean κ. With no rival,
+// rival is "" and d NaN.
+func versus(ms []MethodSummary, method string, of rangeKS) (lowest, rival string, d Interval) {
+	d = Interval{Mean: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+	var order []MethodSummary
+	for _, m := range ms {
+		if iv, _ := of(m); !math.IsNaN(iv.Mean) {
+			order = append(order, m)
+		}
+	}
+	if len(order) == 0 {
+		return "", "", d
+	}
+	slices.SortStableFunc(order, func(a, b MethodSummary) int {
+		x, _ := of(a)
+		y, _ := of(b)
+		return cmp.Compare(x.Mean, y.Mean)
+	})
+	lowest = order[0].Method
+	var self, other *MethodSummary
+	for i := range order {
+		switch {
+		case order[i].Method == method && self == nil:
+			self = &order[i]
+		case other == nil && (order[i].Method == lowest || method == lowest):
+			other = &order[i]
+		}
+	}
+	if self == nil || other == nil {
+		return lowest, "", d
+	}
+	_, a := of(*self)
+	_, b := of(*other)
+	return lowest, other.Method, PairedDiff(a, b)
 }
