@@ -344,14 +344,52 @@ func summaryTable(sum []MethodSummary, src string, o *Options, unit float64) tab
 			{Name: "mean KS", Kind: tables.Float}, {Name: "median KS", Kind: tables.Float}, {Name: "undefined", Kind: tables.Int}, {Name: "class", Kind: tables.String}},
 		Notes: []string{
 			fmt.Sprintf("errors on [0, %s] against the exact G_U = Σ min(U_i, x)/Σ U_i of each page's intervals; WMRD = Σ|H − G|/Σ(H + G)/2, KS = max|H − G|", xmaxTextIn(o.XMax, unit)),
+			meanRangeNote, seedsNote,
 			fmt.Sprintf("G_U of the step estimates (M3, M4, M5, M6, G-M4): interpolated linearly between their grid points x_n and compared at %d extra points per step as well (docs/methods.md#errors), so their interpolation error counts; M1, M2, the Poisson baselines and every F_U: at the grid points x_n", max(o.Extra, 0)),
 		},
 	}
+	t.Columns = append(t.Columns, seedColumns("mean WMRD", "mean KS", rangeMean)...)
 	for _, m := range sum {
-		t.Rows = append(t.Rows, []any{m.Sampler, m.Kind, m.Method, int64(m.Pages), m.MeanWMRD, m.MedianWMRD, m.MeanKS, m.MedianKS, int64(m.Undefined), string(m.Class)})
+		row := []any{m.Sampler, m.Kind, m.Method, int64(m.Pages), m.MeanWMRD, m.MedianWMRD, m.MeanKS, m.MedianKS, int64(m.Undefined), string(m.Class)}
+		t.Rows = append(t.Rows, append(row, seedCells(m)...))
 	}
 	return t
 }
+
+// rangeMean names the second range of the errors in column names.
+var rangeMean = fmt.Sprintf("x ≤ %d·E[U]", estimator.MeanRange)
+
+// meanRangeNote and seedsNote say what the columns of the second range
+// and of the intervals hold.
+var (
+	meanRangeNote = fmt.Sprintf("columns marked (%s): the same errors on 0 ≤ x ≤ %d·E[U] of each page (or its x_max when smaller), where G_U still rises; the default range ends at x_max, the 0.99 quantile of G_U, whose long flat tail dilutes the errors (docs/methods.md#errors)", rangeMean, estimator.MeanRange)
+	seedsNote     = "seeds: the replay's independent crawls R (--seeds); a mean is the mean over seeds r of E_r, the mean over pages in seed r, and lo–hi its 95% Student-t interval over the R values (none with one seed: --seeds R gives one; docs/methods.md#seeds)"
+)
+
+// seedColumns are the columns seedCells fills: R, the intervals of the
+// two errors on the default range, then the errors and κ's interval on
+// the second range.
+func seedColumns(wmrd, ks, rng string) []tables.Column {
+	f := func(name string) tables.Column { return tables.Column{Name: name, Kind: tables.Float} }
+	return []tables.Column{{Name: "seeds", Kind: tables.Int, Doc: "R, independent crawls of every page"},
+		f(wmrd + " lo"), f(wmrd + " hi"), f(ks + " lo"), f(ks + " hi"),
+		f(wmrd + " (" + rng + ")"), f(ks + " (" + rng + ")"), f(ks + " lo (" + rng + ")"), f(ks + " hi (" + rng + ")")}
+}
+
+func seedCells(m MethodSummary) []any {
+	return []any{int64(m.Seeds), m.WMRD.Lo, m.WMRD.Hi, m.KS.Lo, m.KS.Hi, m.WMRDMean.Mean, m.KSMean.Mean, m.KSMean.Lo, m.KSMean.Hi}
+}
+
+// versusColumns are the columns versusCells fills for one range (suffix
+// "" or " (x ≤ 10·E[U])"): the rival a method is compared with and the
+// paired difference of their κ over seeds with its 95% interval.
+func versusColumns(suffix string) []tables.Column {
+	return []tables.Column{{Name: "compared with" + suffix, Kind: tables.String, Doc: "the method of lowest mean KS, or for that method the runner-up"},
+		{Name: "Δ KS" + suffix, Kind: tables.Float, Doc: "mean over seeds of κ_method − κ_compared, paired by seed"},
+		{Name: "Δ KS lo" + suffix, Kind: tables.Float}, {Name: "Δ KS hi" + suffix, Kind: tables.Float}}
+}
+
+func versusCells(rival string, d Interval) []any { return []any{rival, d.Mean, d.Lo, d.Hi} }
 
 // xmaxTextIn is xmaxText for people: a given x_max (in units of unit
 // seconds) in its display unit ("1,000 h" reads "41.67 d").
@@ -428,8 +466,12 @@ func evidenceTable(res *Result, src string) tables.Table {
 			{Name: "pages", Kind: tables.Int}, {Name: "mean KS", Kind: tables.Float, Doc: "κ = max_x |H(x) − G(x)|, the paper's ranking (Table V)"},
 			{Name: "median KS", Kind: tables.Float}, {Name: "mean WMRD", Kind: tables.Float, Doc: "WMRD on 0 ≤ x ≤ " + rng},
 			{Name: "median WMRD", Kind: tables.Float}, {Name: "undefined", Kind: tables.Int}, {Name: "class", Kind: tables.String}, {Name: "observes", Kind: tables.String}},
-		Notes: []string{fmt.Sprintf("only the replayed pages with ≥ %d intervals (shorter pages are no evidence for a ranking of methods); the method comparison above averages all replayed pages", MinEvidenceIntervals)},
+		Notes: []string{fmt.Sprintf("only the replayed pages with ≥ %d intervals (shorter pages are no evidence for a ranking of methods); the method comparison above averages all replayed pages", MinEvidenceIntervals),
+			meanRangeNote, seedsNote, "compared with, Δ KS: the paired comparison of each method with the lowest mean KS of its sampler and kind (the lowest with the runner-up) over seeds; a method beats another only when the interval of Δ KS excludes 0"},
 	}
+	t.Columns = append(t.Columns, seedColumns("mean WMRD", "mean KS", rangeMean)...)
+	t.Columns = append(t.Columns, versusColumns("")...)
+	t.Columns = append(t.Columns, versusColumns(" ("+rangeMean+")")...)
 	if len(pages) == 0 {
 		t.Title = fmt.Sprintf("Method ranking by KS (κ): no replayed page has ≥ %d intervals, too few to rank methods", MinEvidenceIntervals)
 	}
@@ -442,7 +484,18 @@ func evidenceTable(res *Result, src string) tables.Table {
 		if m.Age {
 			obs = "age"
 		}
-		t.Rows = append(t.Rows, []any{m.Sampler, m.Kind, m.Method, int64(m.Pages), m.MeanKS, m.MedianKS, m.MeanWMRD, m.MedianWMRD, int64(m.Undefined), string(m.Class), obs})
+		var same []MethodSummary
+		for _, o := range ev {
+			if o.Sampler == m.Sampler && o.Kind == m.Kind {
+				same = append(same, o)
+			}
+		}
+		row := []any{m.Sampler, m.Kind, m.Method, int64(m.Pages), m.MeanKS, m.MedianKS, m.MeanWMRD, m.MedianWMRD, int64(m.Undefined), string(m.Class), obs}
+		row = append(row, seedCells(m)...)
+		_, r, d := versus(same, m.Method, defaultKS)
+		row = append(row, versusCells(r, d)...)
+		_, r, d = versus(same, m.Method, meanKS)
+		t.Rows = append(t.Rows, append(row, versusCells(r, d)...))
 	}
 	return t
 }
@@ -483,7 +536,17 @@ func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
 			{Name: "mean WMRD", Kind: tables.Float}, {Name: "mean KS", Kind: tables.Float}, {Name: "best method measured", Kind: tables.String}, {Name: "its mean WMRD", Kind: tables.Float},
 			{Name: "pages", Kind: tables.Int}, {Name: "lowest KS allowed", Kind: tables.String}, {Name: "its mean KS", Kind: tables.Float}},
 		Notes: []string{fmt.Sprintf("errors averaged over the replayed pages with ≥ %d intervals; shorter pages are no evidence for a ranking of methods", MinEvidenceIntervals),
-			"best method measured, lowest KS allowed: the lowest mean WMRD, and the lowest mean KS, among the methods the scenario allows (G_U estimates; methods observing ages only when ages are available)"}}
+			"best method measured, lowest KS allowed: the lowest mean WMRD, and the lowest mean KS, among the methods the scenario allows (G_U estimates; methods observing ages only when ages are available)",
+			meanRangeNote, seedsNote, "compared with, Δ KS: the paired comparison over seeds of the method with the lowest mean KS the scenario allows (with the runner-up when it is the lowest); it beats the other only when the interval of Δ KS excludes 0"}}
+	t.Columns = append(t.Columns, tables.Column{Name: "seeds", Kind: tables.Int}, tables.Column{Name: "mean KS lo", Kind: tables.Float}, tables.Column{Name: "mean KS hi", Kind: tables.Float},
+		tables.Column{Name: "mean WMRD lo", Kind: tables.Float}, tables.Column{Name: "mean WMRD hi", Kind: tables.Float})
+	t.Columns = append(t.Columns, versusColumns("")...)
+	mr := " (" + rangeMean + ")"
+	t.Columns = append(t.Columns, tables.Column{Name: "mean KS" + mr, Kind: tables.Float}, tables.Column{Name: "mean KS lo" + mr, Kind: tables.Float}, tables.Column{Name: "mean KS hi" + mr, Kind: tables.Float},
+		tables.Column{Name: "lowest KS allowed" + mr, Kind: tables.String}, tables.Column{Name: "its mean KS" + mr, Kind: tables.Float})
+	t.Columns = append(t.Columns, versusColumns(mr)...)
+	nan := math.NaN()
+	noSeeds := []any{int64(0), nan, nan, nan, nan, "", nan, nan, nan, nan, nan, nan, "", nan, "", nan, nan, nan}
 	for _, s := range Scenarios {
 		rec, err := Recommend(s, evidence)
 		if err != nil {
@@ -492,7 +555,7 @@ func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
 		if len(rec.Evidence) == 0 {
 			if r, _ := Recommend(s, all); len(r.Evidence) > 0 {
 				nan := math.NaN()
-				t.Rows = append(t.Rows, []any{s.Describe(), rec.Method, "", nan, nan, fmt.Sprintf("too few (every replayed page < %d intervals)", MinEvidenceIntervals), nan, int64(0), "", nan})
+				t.Rows = append(t.Rows, append([]any{s.Describe(), rec.Method, "", nan, nan, fmt.Sprintf("too few (every replayed page < %d intervals)", MinEvidenceIntervals), nan, int64(0), "", nan}, noSeeds...))
 				continue
 			}
 		}
@@ -506,19 +569,23 @@ func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
 		}
 		slices.Sort(keys)
 		if len(keys) == 0 {
-			t.Rows = append(t.Rows, []any{s.Describe(), rec.Method, "", math.NaN(), math.NaN(), "", math.NaN(), int64(0), "", math.NaN()})
+			t.Rows = append(t.Rows, append([]any{s.Describe(), rec.Method, "", math.NaN(), math.NaN(), "", math.NaN(), int64(0), "", math.NaN()}, noSeeds...))
 		}
 		for _, sp := range keys {
 			w, k := math.NaN(), math.NaN()
 			best, bw := "", math.NaN()
 			bestKS, bk := "", math.NaN()
 			pages := 0
+			var same []MethodSummary
+			self := MethodSummary{WMRD: Interval{nan, nan, nan, 0}, KS: Interval{nan, nan, nan, 0}, KSMean: Interval{nan, nan, nan, 0}}
 			for _, e := range rec.Evidence {
 				if e.Sampler != sp {
 					continue
 				}
+				same = append(same, e)
 				if e.Method == rec.Method {
 					w, k, pages = e.MeanWMRD, e.MeanKS, e.Pages
+					self = e
 				}
 				if best == "" && !math.IsNaN(e.MeanWMRD) {
 					best, bw = e.Method, e.MeanWMRD
@@ -527,7 +594,18 @@ func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
 					bestKS, bk = e.Method, e.MeanKS
 				}
 			}
-			t.Rows = append(t.Rows, []any{s.Describe(), rec.Method, sp, w, k, best, bw, int64(pages), bestKS, bk})
+			row := []any{s.Describe(), rec.Method, sp, w, k, best, bw, int64(pages), bestKS, bk, int64(self.Seeds), self.KS.Lo, self.KS.Hi, self.WMRD.Lo, self.WMRD.Hi}
+			_, r, d := versus(same, rec.Method, defaultKS)
+			row = append(row, versusCells(r, d)...)
+			low, r, d := versus(same, rec.Method, meanKS)
+			lowKS := nan
+			for _, e := range same {
+				if e.Method == low {
+					lowKS = e.KSMean.Mean
+				}
+			}
+			row = append(row, self.KSMean.Mean, self.KSMean.Lo, self.KSMean.Hi, low, lowKS)
+			t.Rows = append(t.Rows, append(row, versusCells(r, d)...))
 		}
 	}
 	return t

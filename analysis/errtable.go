@@ -23,7 +23,12 @@ type PageError struct {
 	Sampler string
 	Method  string
 	Kind    string
+	Seed    int // the replay's seed index r (0 with one seed)
 	Error
+	// Mean is the error on the second range x ≤ 10·E[U]
+	// (estimator.MeanRange; NaN when the replay did not store it and the
+	// curve is compact).
+	Mean Error
 	Note string
 	// Constant says the sampler has constant delays (from the estimates
 	// file, not from parsing the sampler spec).
@@ -35,13 +40,24 @@ type PageError struct {
 
 // MethodSummary summarises one method under one sampler over pages:
 // mean and median of WMRD and KS (SPEC §5), over the pages where the
-// method produced an estimate.
+// method produced an estimate. With several seeds (replay --seeds R) the
+// means are the mean over seeds r of E_{m,r}, the mean over pages in seed
+// r, with a 95% interval over the R values (seeds.go); the medians are
+// over every page × seed.
 type MethodSummary struct {
 	Sampler, Method, Kind string
-	Pages                 int
+	Pages                 int // pages with a defined error (in some seed)
 	MeanWMRD, MedianWMRD  float64
 	MeanKS, MedianKS      float64
-	Undefined             int // pages where the estimate was undefined (e.g. Matloff with X = n)
+	Undefined             int // pages where the estimate was undefined (e.g. Matloff with X = n) in some seed
+	// Seeds is R; WMRD and KS are the means over seeds with their
+	// intervals (Mean = MeanWMRD, MeanKS), and WMRDMean and KSMean the
+	// same on the second range x ≤ 10·E[U]. SeedWMRD, SeedKS,
+	// SeedWMRDMean and SeedKSMean are E_{m,r} for r = 0 … R−1 (NaN where
+	// undefined on every page), for paired comparisons (PairedDiff).
+	Seeds                                      int
+	WMRD, KS, WMRDMean, KSMean                 Interval
+	SeedWMRD, SeedKS, SeedWMRDMean, SeedKSMean []float64
 	// From the estimates file and the method registry (estimator.Registry):
 	Constant bool            // the sampler has constant delays
 	Class    estimator.Class // unbiased, biased or Poisson baseline ("" for an unknown method)
@@ -81,6 +97,7 @@ func PageErrorsFor(reg estimator.Registry, rows []EstimateRow, xmax float64, ext
 	type key struct {
 		page          int64
 		sampler, kind string
+		seed          int
 	}
 	truth := map[key]*EstimateRow{}
 	exact := map[int64]*transform.Age{} // per page, prepared once
@@ -88,7 +105,7 @@ func PageErrorsFor(reg estimator.Registry, rows []EstimateRow, xmax float64, ext
 		if r.Method != "truth" {
 			continue
 		}
-		truth[key{r.PageID, r.Sampler, r.Kind}] = &rows[i]
+		truth[key{r.PageID, r.Sampler, r.Kind, r.Seed}] = &rows[i]
 		if intervals == nil || r.Kind != "G" {
 			continue
 		}
@@ -110,11 +127,15 @@ func PageErrorsFor(reg estimator.Registry, rows []EstimateRow, xmax float64, ext
 		if r.Method == "truth" {
 			continue
 		}
-		tr, ok := truth[key{r.PageID, r.Sampler, r.Kind}]
+		tr, ok := truth[key{r.PageID, r.Sampler, r.Kind, r.Seed}]
 		if !ok {
-			return nil, fmt.Errorf("page %d (%s), sampler %s, %s: no truth %s row to compare with", r.PageID, r.Title, r.Sampler, r.Method, r.Kind)
+			return nil, fmt.Errorf("page %d (%s), sampler %s, seed %d, %s: no truth %s row to compare with", r.PageID, r.Title, r.Sampler, r.Seed, r.Method, r.Kind)
 		}
-		pe := PageError{PageID: r.PageID, Title: r.Title, Sampler: r.Sampler, Method: r.Method, Kind: r.Kind, Note: r.Note, Constant: r.Constant, Intervals: tr.CDF.Samples}
+		pe := PageError{PageID: r.PageID, Title: r.Title, Sampler: r.Sampler, Method: r.Method, Kind: r.Kind, Seed: r.Seed, Note: r.Note, Constant: r.Constant, Intervals: tr.CDF.Samples}
+		pe.Mean = estimator.NoError()
+		if r.ErrMean != nil {
+			pe.Mean = *r.ErrMean
+		}
 		if r.Compact || tr.Compact {
 			// The curve was compacted after replay computed its error at
 			// full resolution by this same rule (estimator.StoreErrors):
@@ -138,6 +159,15 @@ func PageErrorsFor(reg estimator.Registry, rows []EstimateRow, xmax float64, ext
 			return nil, fmt.Errorf("page %d (%s), sampler %s: %w", r.PageID, r.Title, r.Sampler, err)
 		}
 		pe.Error = e
+		// The second range from the full curve, as replay stored it
+		// (the page's E[U] from its intervals, as replay's).
+		if u := intervals[r.PageID]; len(u) > 0 {
+			if meanU := transform.MeanInterval(u); meanU > 0 {
+				if pe.Mean, err = estimator.RowError(reg, &r, tr.CDF, estimator.MeanRange*meanU, extra, truthAt); err != nil {
+					return nil, fmt.Errorf("page %d (%s), sampler %s, x ≤ %d·E[U]: %w", r.PageID, r.Title, r.Sampler, estimator.MeanRange, err)
+				}
+			}
+		}
 		out = append(out, pe)
 	}
 	return out, nil
@@ -189,17 +219,48 @@ func SummarizeFor(reg estimator.Registry, errs []PageError) []MethodSummary {
 	})
 	out := make([]MethodSummary, 0, len(keys))
 	for _, k := range keys {
+		g := groups[k]
 		var w, ks []float64
-		for _, e := range groups[k] {
+		seeds := 0
+		for _, e := range g {
 			w, ks = append(w, e.WMRD), append(ks, e.KS)
+			seeds = max(seeds, e.Seed+1)
+		}
+		// per seed r: E_{m,r}, the means over the pages of seed r by
+		// SummarizeErrors' rule (a page whose WMRD or KS is NaN is left out)
+		perSeed := func(of func(PageError) Error) (wr, kr []float64) {
+			w, k := make([][]float64, seeds), make([][]float64, seeds)
+			for _, e := range g {
+				x := of(e)
+				w[e.Seed], k[e.Seed] = append(w[e.Seed], x.WMRD), append(k[e.Seed], x.KS)
+			}
+			for r := range seeds {
+				e := estimator.SummarizeErrors(w[r], k[r])
+				wr, kr = append(wr, e.MeanWMRD), append(kr, e.MeanKS)
+			}
+			return wr, kr
+		}
+		defined, undefined := map[int64]bool{}, map[int64]bool{}
+		for _, e := range g {
+			if math.IsNaN(e.WMRD) || math.IsNaN(e.KS) {
+				undefined[e.PageID] = true
+			} else {
+				defined[e.PageID] = true
+			}
 		}
 		m, _ := reg.Lookup(k.m)
-		e := estimator.SummarizeErrors(w, ks)
-		out = append(out, MethodSummary{
-			Sampler: k.s, Method: k.m, Kind: k.k, Pages: e.Pages, Undefined: e.Undefined,
-			MeanWMRD: e.MeanWMRD, MedianWMRD: e.MedianWMRD, MeanKS: e.MeanKS, MedianKS: e.MedianKS,
-			Constant: groups[k][0].Constant, Class: m.Class, Age: m.Observes == estimator.Age,
-		})
+		e := estimator.SummarizeErrors(w, ks) // medians over page × seed
+		ms := MethodSummary{
+			Sampler: k.s, Method: k.m, Kind: k.k, Pages: len(defined), Undefined: len(undefined),
+			MedianWMRD: e.MedianWMRD, MedianKS: e.MedianKS,
+			Constant: g[0].Constant, Class: m.Class, Age: m.Observes == estimator.Age, Seeds: seeds,
+		}
+		ms.SeedWMRD, ms.SeedKS = perSeed(func(e PageError) Error { return e.Error })
+		ms.SeedWMRDMean, ms.SeedKSMean = perSeed(func(e PageError) Error { return e.Mean })
+		ms.WMRD, ms.KS = TInterval(ms.SeedWMRD), TInterval(ms.SeedKS)
+		ms.WMRDMean, ms.KSMean = TInterval(ms.SeedWMRDMean), TInterval(ms.SeedKSMean)
+		ms.MeanWMRD, ms.MeanKS = ms.WMRD.Mean, ms.KS.Mean
+		out = append(out, ms)
 	}
 	return out
 }

@@ -51,6 +51,15 @@ var estimateSchema = arrow.NewSchema([]arrow.Field{
 	// compact: x and p are the compact curve (Compact), not the full
 	// grid. Absent in older files: full.
 	{Name: "compact", Type: arrow.FixedWidthTypes.Boolean},
+	// seed: the index r of the replay's independent seeds (--seeds R)
+	// whose crawl made the row. Absent in older files: 0.
+	{Name: "seed", Type: arrow.PrimitiveTypes.Int64},
+	// The row's error on the second range x ≤ 10·E[U]
+	// (estimator.MeanRange, Estimate.ErrMean): WMRD, KS and the largest
+	// point compared. Absent in older files: Estimate.ErrMean nil.
+	{Name: "wmrd_10mean", Type: arrow.PrimitiveTypes.Float64},
+	{Name: "ks_10mean", Type: arrow.PrimitiveTypes.Float64},
+	{Name: "err_xmax_10mean", Type: arrow.PrimitiveTypes.Float64},
 }, nil)
 
 // legacyColumns is the number of columns of estimates files written
@@ -76,11 +85,19 @@ const (
 	ecErrPoints
 	ecErrXMax
 	ecCompact
+	ecSeed
+	ecWMRDMean
+	ecKSMean
+	ecErrXMaxMean
 )
 
 // errColumns is the number of columns of estimates files written before
 // the error and compact columns.
 const errColumns = ecWMRD
+
+// compactColumns is the number of columns of estimates files written
+// before the seed and second-range error columns.
+const compactColumns = ecSeed
 
 // maxGroupValues bounds a row group by the number of grid values held.
 const maxGroupValues = 1 << 21
@@ -144,6 +161,14 @@ func (w *Writer) Write(e *estimator.Estimate) error {
 	b.Field(ecErrPoints).(*array.Int64Builder).Append(int64(er.Points))
 	b.Field(ecErrXMax).(*array.Float64Builder).Append(er.XMax)
 	b.Field(ecCompact).(*array.BooleanBuilder).Append(e.Compact)
+	b.Field(ecSeed).(*array.Int64Builder).Append(int64(e.Seed))
+	em := estimator.NoError()
+	if e.ErrMean != nil {
+		em = *e.ErrMean
+	}
+	b.Field(ecWMRDMean).(*array.Float64Builder).Append(em.WMRD)
+	b.Field(ecKSMean).(*array.Float64Builder).Append(em.KS)
+	b.Field(ecErrXMaxMean).(*array.Float64Builder).Append(em.XMax)
 	w.rows++
 	w.values += 2 * len(e.CDF.X)
 	if w.values >= maxGroupValues {
@@ -206,12 +231,15 @@ func eachEstimateIn(name string, rec arrow.RecordBatch, fn func(*estimator.Estim
 	if s.NumFields() < legacyColumns {
 		return fmt.Errorf("replay output %s: %d columns, want %d (%v)", name, s.NumFields(), estimateSchema.NumFields(), estimateSchema)
 	}
-	// Older files end after the constant column (legacyColumns) or
-	// after it (errColumns); every column they have is checked.
+	// Older files end before the constant column (legacyColumns), after
+	// it (errColumns) or after the compact column (compactColumns);
+	// every column they have is checked.
 	have := s.NumFields()
 	switch {
-	case have >= estimateSchema.NumFields() && s.Field(ecCompact).Name == "compact":
+	case have >= estimateSchema.NumFields() && s.Field(ecErrXMaxMean).Name == "err_xmax_10mean":
 		have = estimateSchema.NumFields()
+	case have >= compactColumns && s.Field(ecCompact).Name == "compact":
+		have = compactColumns
 	case have > ecConstant && s.Field(ecConstant).Name == "constant":
 		have = errColumns
 	default:
@@ -243,8 +271,14 @@ func eachEstimateIn(name string, rec arrow.RecordBatch, fn func(*estimator.Estim
 		wmrd, ks, errXMax *array.Float64
 		errPoints         *array.Int64
 		compact           *array.Boolean
+		seed              *array.Int64
+		wmrdM, ksM, xmaxM *array.Float64
 	)
 	if have == estimateSchema.NumFields() {
+		seed = rec.Column(ecSeed).(*array.Int64)
+		wmrdM, ksM, xmaxM = rec.Column(ecWMRDMean).(*array.Float64), rec.Column(ecKSMean).(*array.Float64), rec.Column(ecErrXMaxMean).(*array.Float64)
+	}
+	if have >= compactColumns {
 		wmrd, ks = rec.Column(ecWMRD).(*array.Float64), rec.Column(ecKS).(*array.Float64)
 		errPoints, errXMax = rec.Column(ecErrPoints).(*array.Int64), rec.Column(ecErrXMax).(*array.Float64)
 		compact = rec.Column(ecCompact).(*array.Boolean)
@@ -275,6 +309,10 @@ func eachEstimateIn(name string, rec arrow.RecordBatch, fn func(*estimator.Estim
 		if compact != nil {
 			e.Err = &estimator.Error{WMRD: wmrd.Value(i), KS: ks.Value(i), Points: int(errPoints.Value(i)), XMax: errXMax.Value(i)}
 			e.Compact = compact.Value(i)
+		}
+		if seed != nil {
+			e.Seed = int(seed.Value(i))
+			e.ErrMean = &estimator.Error{WMRD: wmrdM.Value(i), KS: ksM.Value(i), XMax: xmaxM.Value(i)}
 		}
 		if len(e.CDF.X) != len(e.CDF.P) {
 			return fmt.Errorf("replay output %s: page %d %s %s: %d grid points but %d values", name, e.PageID, e.Method, e.Kind, len(e.CDF.X), len(e.CDF.P))

@@ -128,14 +128,23 @@ func RowError(reg Registry, r *Estimate, truth series.CDF, xmax float64, extra i
 	return Compare(est, truth, xmax, m.Step && r.Kind == KindG, extra, exact)
 }
 
+// MeanRange is the end of the second, scale-free range of the stored
+// errors in units of the page's mean interval: x ≤ MeanRange·E[U]. The
+// default range, the whole grid up to x_max (the 0.99 quantile of G_U),
+// spreads the error over a long flat tail where every estimate is close
+// to 1; this one is where G_U still rises.
+const MeanRange = 10
+
 // StoreErrors sets Err of every row of one page × sampler (est, its truth
 // rows included) to its RowError against the truth row of its kind, on
 // the whole grid (x_max of the page) with DefaultExtra points per step and
 // the exact G_U (exact: of the page's intervals): what analysis' error
 // tables compute by default, stored so that they need not read the curve
-// at full resolution. Truth rows, and rows whose kind has no truth row,
-// get NoError.
-func StoreErrors(reg Registry, est []Estimate, exact TruthFunc) error {
+// at full resolution. It sets ErrMean the same way on the second range
+// x ≤ MeanRange·meanU (meanU: the page's E[U]; meanU ≤ 0 or NaN leaves
+// ErrMean NoError). Truth rows, and rows whose kind has no truth row, get
+// NoError.
+func StoreErrors(reg Registry, est []Estimate, exact TruthFunc, meanU float64) error {
 	truth := map[string]*series.CDF{}
 	for i := range est {
 		if est[i].Method == MethodTruth {
@@ -144,8 +153,8 @@ func StoreErrors(reg Registry, est []Estimate, exact TruthFunc) error {
 	}
 	for i := range est {
 		r := &est[i]
-		e := NoError()
-		r.Err = &e
+		e, em := NoError(), NoError()
+		r.Err, r.ErrMean = &e, &em
 		tr := truth[r.Kind]
 		if r.Method == MethodTruth || tr == nil {
 			continue
@@ -155,6 +164,13 @@ func StoreErrors(reg Registry, est []Estimate, exact TruthFunc) error {
 			return fmt.Errorf("%s %s: %w", r.Method, r.Kind, err)
 		}
 		*r.Err = e
+		if meanU > 0 {
+			em, err := RowError(reg, r, *tr, MeanRange*meanU, DefaultExtra, exact)
+			if err != nil {
+				return fmt.Errorf("%s %s on x ≤ %d·E[U]: %w", r.Method, r.Kind, MeanRange, err)
+			}
+			*r.ErrMean = em
+		}
 	}
 	return nil
 }

@@ -73,6 +73,13 @@ type Estimate struct {
 	// truth rows and rows without a truth; nil when not computed (crawl
 	// logs have no truth; files written before errors were stored).
 	Err *Error
+	// ErrMean is the row's error on the second range x ≤ MeanRange·E[U]
+	// (StoreErrors), NoError or nil as Err.
+	ErrMean *Error
+	// Seed is the index r of the replay's independent seeds (0 … R−1,
+	// replay's --seeds R) whose crawl made the row; 0 with one seed and
+	// in files written before seeds.
+	Seed int
 	// Compact says CDF is the compact curve (estimates.Compact: a few
 	// knots of the full grid), not the full-resolution one.
 	Compact bool

@@ -47,6 +47,7 @@ type Config struct {
 	Top           int      // pages replayed and analysed
 	NHPPPages     int      // busiest pages for NHPP windows and staleness
 	Seed          uint64
+	Seeds         int // R, the replay's independent seeds (0 or 1: one)
 	Reps          int // Monte-Carlo replicates of the Poisson screen
 	Workers       int // replay and analysis workers (0: all cores)
 	ScreenUpdates int // K of the Poisson screen
@@ -265,7 +266,7 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 	// 2. Replay.
 	st.stage("replay")
 	ropt := replay.Options{Dataset: dsDir, Out: dir("replay"), Samplers: def.Samplers, Unit: def.Unit, H: def.Choice.H, XMax: def.Choice.XMax,
-		Top: c.Top, Seed: c.Seed, Workers: c.Workers, Recover: true, Version: c.Version, Log: st.logf,
+		Top: c.Top, Seed: c.Seed, Seeds: c.Seeds, Workers: c.Workers, Recover: true, Version: c.Version, Log: st.logf,
 		MaxVisits: c.MaxVisits, MaxPairs: c.MaxPairs, Curves: estimates.CurvesCompact, FullCurves: c.Top,
 		Select: c.Select}
 	ropt.RecoverOpt.K, ropt.RecoverOpt.Extra = recoverK, recoverExt

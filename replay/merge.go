@@ -167,7 +167,7 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 	if m0.Top > 0 {
 		meta.Skipped["not_in_top"] = read - meta.Skipped["min_updates"] - meta.Skipped["fewer_than_2_updates"] - int64(len(all))
 	}
-	smpN := len(m0.Samplers)
+	smpN := len(m0.Samplers) * max(m0.Seeds, 1) // jobs of a page: sampler × seed
 	empty, limited := 0, 0
 	var pageXMax, pageH, pageMean []float64
 	for _, r := range all {
@@ -238,7 +238,7 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 					break
 				}
 				s.Next()
-				if len(group) > 0 && group[0].Sampler != e.Sampler {
+				if len(group) > 0 && (group[0].Sampler != e.Sampler || group[0].Seed != e.Seed) {
 					flushGroup()
 				}
 				group = append(group, *e)
@@ -294,7 +294,7 @@ func sameReplay(a, b *Meta) error {
 		x, y any
 	}{
 		{"dataset", a.Dataset, b.Dataset}, {"unit", a.Unit, b.Unit}, {"samplers", a.Samplers, b.Samplers},
-		{"methods", a.Methods, b.Methods}, {"seed", a.Seed, b.Seed}, {"h", a.H, b.H}, {"x_max", a.XMax, b.XMax},
+		{"methods", a.Methods, b.Methods}, {"seed", a.Seed, b.Seed}, {"seeds", a.Seeds, b.Seeds}, {"h", a.H, b.H}, {"x_max", a.XMax, b.XMax},
 		{"top", a.Top, b.Top}, {"min_updates", a.MinUpdates, b.MinUpdates}, {"grid", a.Grid, b.Grid},
 		{"max_visits", a.MaxVisits, b.MaxVisits}, {"max_pairs", a.MaxPairs, b.MaxPairs},
 		{"recover", a.Recover, b.Recover}, {"derivative", a.Derivative, b.Derivative},

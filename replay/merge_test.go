@@ -42,10 +42,12 @@ func TestMergeEqualsUnsharded(t *testing.T) {
 		top       int
 		maxVisits int64
 		compact   bool // compact curves but on the 3 busiest pages
-	}{{"all", 0, 0, false}, {"top3", 3, 0, false}, {"limits", 0, 300, false}, {"top8-limits", 8, 300, false},
-		{"compact", 0, 0, true}, {"compact-top5", 5, 0, true}} {
+		seeds     int
+	}{{"all", 0, 0, false, 0}, {"top3", 3, 0, false, 0}, {"limits", 0, 300, false, 0}, {"top8-limits", 8, 300, false, 0},
+		{"compact", 0, 0, true, 0}, {"compact-top5", 5, 0, true, 0},
+		{"seeds3", 0, 0, false, 3}, {"seeds2-limits-compact", 0, 300, true, 2}, {"seeds2-top5", 5, 0, false, 2}} {
 		base := Options{Dataset: ds, Samplers: []string{"exp:2", "const:0.5"}, H: 0.1, XMax: 20,
-			Top: c.top, Seed: 5, Workers: 2, Recover: true, MaxVisits: c.maxVisits}
+			Top: c.top, Seed: 5, Workers: 2, Recover: true, MaxVisits: c.maxVisits, Seeds: c.seeds}
 		if c.compact {
 			base.Curves, base.FullCurves = estimates.CurvesCompact, 3
 		}

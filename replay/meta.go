@@ -17,21 +17,24 @@ const (
 // Meta is replay.json: what a replay output was made from, so that analysis
 // and reports can state its provenance.
 type Meta struct {
-	Tool       string    `json:"tool"`
-	Version    string    `json:"version"`
-	Created    time.Time `json:"created"`
-	Dataset    string    `json:"dataset"`   // dataset directory replayed ("" for a simulation)
-	Unit       float64   `json:"unit"`      // seconds per unit
-	UnitName   string    `json:"unit_name"` // "h", "d", …
-	Samplers   []string  `json:"samplers"`
-	Methods    []string  `json:"methods"`
-	Seed       uint64    `json:"seed"`
-	H          float64   `json:"h"`     // bin width h for random delays; 0: per page (Choices)
-	XMax       float64   `json:"x_max"` // largest grid point; 0: per page (Choices)
-	Top        int       `json:"top"`   // 0: every page
-	MinUpdates int       `json:"min_updates"`
-	Pages      int       `json:"pages"` // pages replayed (with at least one sampler)
-	Rows       int64     `json:"rows"`  // rows of estimates.parquet
+	Tool     string    `json:"tool"`
+	Version  string    `json:"version"`
+	Created  time.Time `json:"created"`
+	Dataset  string    `json:"dataset"`   // dataset directory replayed ("" for a simulation)
+	Unit     float64   `json:"unit"`      // seconds per unit
+	UnitName string    `json:"unit_name"` // "h", "d", …
+	Samplers []string  `json:"samplers"`
+	Methods  []string  `json:"methods"`
+	Seed     uint64    `json:"seed"`
+	// Seeds is R, the independent crawls of every page × sampler
+	// (Options.Seeds); absent with one.
+	Seeds      int     `json:"seeds,omitempty"`
+	H          float64 `json:"h"`     // bin width h for random delays; 0: per page (Choices)
+	XMax       float64 `json:"x_max"` // largest grid point; 0: per page (Choices)
+	Top        int     `json:"top"`   // 0: every page
+	MinUpdates int     `json:"min_updates"`
+	Pages      int     `json:"pages"` // pages replayed (with at least one sampler)
+	Rows       int64   `json:"rows"`  // rows of estimates.parquet
 	// Choices says how x_max, h and the samplers were chosen and the
 	// values chosen over the pages (absent in replays that predate it).
 	Choices *Choices `json:"choices,omitempty"`

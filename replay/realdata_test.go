@@ -64,7 +64,7 @@ func TestAnarchismReplay(t *testing.T) {
 	}
 	for _, spec := range []string{"exp:2", "const:0.5"} {
 		s, _ := estimator.ParseSampler(spec)
-		est, err := ReplayTimes(times, s, model.NewRand(1, streamOf(p.ID, spec)), estimator.Config{H: 0.05, XMax: 200})
+		est, err := ReplayTimes(times, s, model.NewRand(1, streamOf(p.ID, spec, 0)), estimator.Config{H: 0.05, XMax: 200})
 		if err != nil {
 			t.Fatal(err)
 		}

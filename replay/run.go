@@ -46,7 +46,12 @@ type Options struct {
 	Top        int // replay only the Top pages with the most updates (0: all)
 	MinUpdates int // replay only pages with at least this many updates
 	Seed       uint64
-	Workers    int // 0: runtime.GOMAXPROCS(0)
+	// Seeds is R, the number of independent crawls of every page ×
+	// sampler (seed indices r = 0 … R−1, each its own random stream:
+	// streamOf); 0 or 1 is one crawl, the stream of earlier replays.
+	// Analysis gives each error a 95% interval over the R seeds.
+	Seeds   int
+	Workers int // 0: runtime.GOMAXPROCS(0)
 	// MaxVisits and MaxPairs bound the work of one page × sampler job
 	// (0: DefaultMaxVisits, DefaultMaxPairs). A job whose expected visits
 	// λT + 1 or M6 pairs (EstimateWork) exceed them is not crawled but
@@ -155,6 +160,12 @@ func (o *Options) Validate() ([]estimator.Sampler, []string, error) {
 	if o.Top < 0 || o.MinUpdates < 0 || o.Workers < 0 {
 		return bad(errors.New("--top, --min-updates and --workers must be ≥ 0"))
 	}
+	if o.Seeds < 0 {
+		return bad(fmt.Errorf("--seeds must be ≥ 1, got %d", o.Seeds))
+	}
+	if o.seeds() > 1 && o.WriteObservations != "" {
+		return bad(fmt.Errorf("--write-observations writes one crawl per sampler: it cannot be combined with --seeds %d", o.Seeds))
+	}
 	if o.MaxVisits < 0 || o.MaxPairs < 0 {
 		return bad(fmt.Errorf("--max-visits and --max-pairs must be ≥ 1 (got %d and %d)", o.MaxVisits, o.MaxPairs))
 	}
@@ -191,10 +202,15 @@ func (o *Options) fixedStep(s estimator.Sampler) bool {
 	return !s.Relative && (s.Constant() || o.H > 0)
 }
 
-// streamOf is the random stream of one page and sampler: a hash of both,
-// so that a page's draws do not depend on which other pages or samplers
-// are replayed, nor on the order the workers take them in.
-func streamOf(pageID int64, sampler string) uint64 {
+// seeds is R (Options.Seeds), at least 1.
+func (o *Options) seeds() int { return max(o.Seeds, 1) }
+
+// streamOf is the random stream of one page, sampler and seed index r: a
+// hash of the three, so that a page's draws do not depend on which other
+// pages, samplers or seeds are replayed, nor on how the pages are
+// sharded, nor on the order the workers take them in. Seed 0 hashes the
+// page and sampler only: the stream of replays made before seeds.
+func streamOf(pageID int64, sampler string, r int) uint64 {
 	h := fnv.New64a()
 	var b [8]byte
 	for i := range b {
@@ -202,6 +218,14 @@ func streamOf(pageID int64, sampler string) uint64 {
 	}
 	h.Write(b[:])
 	h.Write([]byte(sampler))
+	if r > 0 {
+		// a 0 byte cannot end a sampler spec, so no spec collides
+		h.Write([]byte{0})
+		for i := range b {
+			b[i] = byte(uint64(r) >> (8 * i))
+		}
+		h.Write(b[:])
+	}
 	return h.Sum64()
 }
 
@@ -209,6 +233,7 @@ type job struct {
 	seq  int
 	page *series.Page
 	si   int
+	seed int               // the seed index r (Options.Seeds)
 	pd   PageDefaults      // the page's x_max, h and E[U]
 	smp  estimator.Sampler // smp[si] on this page (ForMean)
 	// The page's update times and intervals in the run's unit
@@ -226,6 +251,7 @@ type jobResult struct {
 	obs  *visits.Observed      // what the crawler saw (WriteObservations)
 	page *series.Page
 	smp  string
+	seed int
 }
 
 // limits are the options' work limits with the defaults filled in.
@@ -324,6 +350,11 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		MinUpdates: opt.MinUpdates, Grid: map[string]float64{}, Skipped: map[string]int64{},
 		Recover: opt.Recover, Derivative: opt.RecoverOpt.WithDefaults(),
 	}
+	seeds := opt.seeds()
+	perPage := len(smp) * seeds // jobs of one page
+	if seeds > 1 {
+		meta.Seeds = seeds
+	}
 	maxVisits, maxPairs := opt.limits()
 	meta.MaxVisits, meta.MaxPairs = maxVisits, maxPairs
 	choice := Choice{XMax: opt.XMax, H: opt.H}
@@ -373,7 +404,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		cfg.XMax, cfg.H = j.pd.XMax, j.pd.H
 		t := j.t
 		skip := func(le *estimator.LimitError) (jobResult, error) {
-			return jobResult{seq: j.seq, skip: le, page: j.page, smp: s.Spec}, nil
+			return jobResult{seq: j.seq, skip: le, page: j.page, smp: s.Spec, seed: j.seed}, nil
 		}
 		// Refuse before crawling what would take too long or
 		// tabulate too large a grid.
@@ -383,7 +414,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		if le := estimator.EstimateWork(s, t[len(t)-1], &cfg).Check(maxVisits, maxPairs); le != nil {
 			return skip(le)
 		}
-		r := model.NewRand(opt.Seed, streamOf(j.page.ID, s.Spec))
+		r := model.NewRand(opt.Seed, streamOf(j.page.ID, s.Spec, j.seed))
 		var (
 			est []estimator.Estimate
 			obs *visits.Observed
@@ -403,14 +434,14 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 				return skip(le)
 			}
 			// a failure; after a cancellation the pool reports ctx.Err()
-			return jobResult{}, fmt.Errorf("page %d %q with %s: %w", j.page.ID, j.page.Title, s.Spec, err)
+			return jobResult{}, fmt.Errorf("page %d %q with %s%s: %w", j.page.ID, j.page.Title, s.Spec, seedText(j.seed), err)
 		}
 		for i := range est {
-			est[i].PageID, est[i].Title = j.page.ID, j.page.Title
+			est[i].PageID, est[i].Title, est[i].Seed = j.page.ID, j.page.Title, j.seed
 		}
 		// Every row's error at full resolution, before any compaction.
-		if err := estimator.StoreErrors(estimator.Registry{}, est, transform.NewAge(j.u).At); err != nil {
-			return jobResult{}, fmt.Errorf("page %d %q with %s: %w", j.page.ID, j.page.Title, s.Spec, err)
+		if err := estimator.StoreErrors(estimator.Registry{}, est, transform.NewAge(j.u).At, j.pd.MeanU); err != nil {
+			return jobResult{}, fmt.Errorf("page %d %q with %s%s: %w", j.page.ID, j.page.Title, s.Spec, seedText(j.seed), err)
 		}
 		return jobResult{seq: j.seq, full: j.full, est: est, obs: obs}, nil
 	}
@@ -442,10 +473,12 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 				if err != nil {
 					return fmt.Errorf("page %d %q: %w", p.ID, p.Title, err)
 				}
-				if err := send(job{seq: seq, page: p, si: si, pd: pd, smp: sp, t: t, u: u, full: full}, jobTokens(pd.XMax/sp.Step(pd.H)+2, workers)); err != nil {
-					return err
+				for r := range seeds { // jobs of a page: sampler, then seed
+					if err := send(job{seq: seq, page: p, si: si, seed: r, pd: pd, smp: sp, t: t, u: u, full: full}, jobTokens(pd.XMax/sp.Step(pd.H)+2, workers)); err != nil {
+						return err
+					}
+					seq++
 				}
-				seq++
 			}
 			return nil
 		}
@@ -499,7 +532,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 			if first != nil && len(first.Pages()) > 0 {
 				setUnit(&first.Pages()[0])
 			}
-			total.Store(int64(len(kept) * len(smp)))
+			total.Store(int64(len(kept) * perPage))
 			meta.Skipped["not_in_top"] = owned - meta.Skipped["min_updates"] - meta.Skipped["fewer_than_2_updates"] - int64(len(kept))
 			for i := range kept {
 				if err = sendPage(&kept[i], -1, i); err != nil {
@@ -524,22 +557,22 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	)
 	sink := func(r jobResult) error {
 		next++
-		if r.seq%len(smp) == 0 {
+		if r.seq%perPage == 0 {
 			pageSkips = 0
 		}
 		if r.skip != nil {
 			limitSkips[r.skip.Reason]++ // meta.Skipped is the producer's until it is done
 			if sharded {
-				jobSkips[r.seq/len(smp)] = append(jobSkips[r.seq/len(smp)], r.skip.Reason)
+				jobSkips[r.seq/perPage] = append(jobSkips[r.seq/perPage], r.skip.Reason)
 			}
 			if limited++; limited == 1 {
 				firstSkip = &r
 			}
-			if pageSkips++; pageSkips == len(smp) {
+			if pageSkips++; pageSkips == perPage {
 				emptyPages++
 			}
 			if limited <= 10 {
-				logf("replay: page %d %q with %s left out: %v", r.page.ID, r.page.Title, r.smp, r.skip)
+				logf("replay: page %d %q with %s%s left out: %v", r.page.ID, r.page.Title, r.smp, seedText(r.seed), r.skip)
 			}
 			if opt.Progress != nil {
 				opt.Progress(next, int(total.Load()))
@@ -558,7 +591,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 			}
 		}
 		if r.obs != nil {
-			if err := ow.write(r.seq%len(smp), r.obs); err != nil {
+			if err := ow.write(r.seq%perPage, r.obs); err != nil { // one seed: perPage = len(smp)
 				return fmt.Errorf("replay output %s: %w", opt.Out, err)
 			}
 		}
@@ -623,7 +656,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	if err := out.Commit(); err != nil {
 		return nil, err
 	}
-	logf("replay: %d pages × %d samplers, %d rows in %.1fs → %s", pages, len(smp), meta.Rows, meta.ElapsedS, opt.Out)
+	logf("replay: %d pages × %d samplers%s, %d rows in %.1fs → %s", pages, len(smp), seedsText(seeds), meta.Rows, meta.ElapsedS, opt.Out)
 	return meta, nil
 }
 
@@ -634,4 +667,21 @@ func baseNames(paths []string) []string {
 		out[i] = filepath.Base(p)
 	}
 	return out
+}
+
+// seedText names seed index r in messages: "" for seed 0 (the only one
+// without --seeds).
+func seedText(r int) string {
+	if r == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (seed %d)", r)
+}
+
+// seedsText is " × R seeds" for R > 1, else "".
+func seedsText(r int) string {
+	if r <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(" × %d seeds", r)
 }

@@ -228,7 +228,7 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 
 	work := func(ctx context.Context, j simJob) (simOut, error) {
 		s := smp[j.si]
-		stream := uint64(j.ti)<<40 ^ uint64(j.path)<<8 ^ uint64(j.si) ^ streamOf(0, s.Spec)
+		stream := uint64(j.ti)<<40 ^ uint64(j.path)<<8 ^ uint64(j.si) ^ streamOf(0, s.Spec, 0)
 		r := model.NewRand(opt.Seed, stream)
 		res, err := replayPath(&renewalUpdates{next_: u.Rand, r: r}, newVisitGen(s, r), opt.Ts[j.ti], s, &cfg,
 			estimator.NewGuard(ctx, maxVisits, maxPairs))

@@ -596,10 +596,18 @@ func recommendFindings(t *tables.Table, ev *tables.Table) (said, tooFew []string
 				continue
 			}
 			var p []string
+			seeds := seedsOf(t, r)
+			mr := " (" + rangeMean + ")"
 			if finite(k) {
-				e := "mean KS κ = " + errPercent(k)
+				e := "mean KS κ = " + errPercent(k) + intervalText(seeds, cellFloat(r, col(t, "mean KS lo")), cellFloat(r, col(t, "mean KS hi")))
 				best, bk := cellString(r, bki), cellFloat(r, bkv)
+				rival, d, lo, hi := pairCells(t, r, "")
+				pair, _, paired := pairText(method, rival, d, lo, hi)
 				switch {
+				case paired && seeds > 1 && best == method:
+					e += ", the lowest mean among the methods this scenario allows: " + pair
+				case paired && seeds > 1 && best != "" && finite(bk):
+					e += fmt.Sprintf(" (the lowest mean among the methods this scenario allows is %s's, %s): %s", best, errPercent(bk), pair)
 				case best == method || (best != "" && finite(bk) && bk >= k):
 					e += ", the lowest among the methods this scenario allows"
 				case best != "" && finite(bk) && errPercent(bk) == errPercent(k):
@@ -613,6 +621,21 @@ func recommendFindings(t *tables.Table, ev *tables.Table) (said, tooFew []string
 				e := "mean WMRD " + errPercent(w)
 				if rng != "" {
 					e += " on " + rng
+				}
+				if seeds > 1 {
+					e += intervalText(seeds, cellFloat(r, col(t, "mean WMRD lo")), cellFloat(r, col(t, "mean WMRD hi")))
+				}
+				p = append(p, e)
+			}
+			if km := cellFloat(r, col(t, "mean KS"+mr)); finite(km) {
+				e := fmt.Sprintf("on %s: mean KS κ = %s%s", rangeMean, errPercent(km), intervalText(seeds, cellFloat(r, col(t, "mean KS lo"+mr)), cellFloat(r, col(t, "mean KS hi"+mr))))
+				best, low := cellString(r, bki), cellString(r, col(t, "lowest KS allowed"+mr))
+				if low != "" && best != "" && low != best {
+					e += fmt.Sprintf(", and the ranking by κ flips: on this range %s's is the lowest (%s), on the default range %s's", low, errPercent(cellFloat(r, col(t, "its mean KS"+mr))), best)
+				}
+				rival, d, lo, hi := pairCells(t, r, mr)
+				if pair, _, ok := pairText(method, rival, d, lo, hi); ok && seeds > 1 {
+					e += ": " + pair
 				}
 				p = append(p, e)
 			}
@@ -670,6 +693,7 @@ func baselineFinding(t *tables.Table) string {
 	type best struct {
 		method string
 		k, w   float64
+		row    []any
 	}
 	var samplers []string
 	base, other := map[string]best{}, map[string]best{}
@@ -692,7 +716,7 @@ func baselineFinding(t *tables.Table) string {
 			m = other
 		}
 		if b, ok := m[sp]; !ok || k < b.k {
-			m[sp] = best{cellString(r, mi), k, cellFloat(r, wi)}
+			m[sp] = best{cellString(r, mi), k, cellFloat(r, wi), r}
 		}
 	}
 	var parts []string
@@ -702,9 +726,31 @@ func baselineFinding(t *tables.Table) string {
 		if !ok1 || !ok2 {
 			continue
 		}
-		p := fmt.Sprintf("with sampler %s the best Poisson baseline (%s) has mean KS κ = %s against %s for %s", sp, b.method, errPercent(b.k), errPercent(o.k), o.method)
+		seeds := seedsOf(t, b.row)
+		iv := func(r []any) string {
+			if seeds <= 1 {
+				return ""
+			}
+			return intervalText(seeds, cellFloat(r, col(t, "mean KS lo")), cellFloat(r, col(t, "mean KS hi")))
+		}
+		p := fmt.Sprintf("with sampler %s the best Poisson baseline (%s) has mean KS κ = %s%s against %s%s for %s", sp, b.method, errPercent(b.k), iv(b.row), errPercent(o.k), iv(o.row), o.method)
 		if o.k > 0 && b.k > o.k {
 			p += fmt.Sprintf(", %s× larger", sig2(b.k/o.k))
+		}
+		if seeds == 1 {
+			p += ", " + noInterval
+		}
+		// the paired comparison of the two, from the row compared with the other
+		for _, c := range []struct {
+			m best
+			o string
+		}{{b, o.method}, {o, b.method}} {
+			if rival, d, lo, hi := pairCells(t, c.m.row, ""); rival == c.o && seeds > 1 {
+				if s, _, ok := pairText(c.m.method, rival, d, lo, hi); ok {
+					p += ": " + s
+				}
+				break
+			}
 		}
 		if finite(b.w) && finite(o.w) {
 			p += fmt.Sprintf(" (mean WMRD %s against %s)", errPercent(b.w), errPercent(o.w))

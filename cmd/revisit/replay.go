@@ -191,6 +191,7 @@ found.`,
 	f.IntVar(&opt.Top, "top", 10, "replay only the N pages with the most updates (0: every page)")
 	f.IntVar(&opt.MinUpdates, "min-updates", 0, "replay only pages with at least K updates")
 	f.Uint64Var(&opt.Seed, "seed", 1, "random seed (same seed, same output)")
+	f.IntVar(&opt.Seeds, "seeds", 1, "replay every page × sampler with R independent seeds, for 95% intervals of the errors (not --reps; docs/methods.md#seeds)")
 	f.IntVar(&opt.Workers, "workers", 0, "parallel workers (0: all cores)")
 	opt.MaxVisits, opt.MaxPairs = estimator.DefaultMaxVisits, estimator.DefaultMaxPairs
 	f.Var((*countFlag)(&opt.MaxVisits), "max-visits", maxVisitsHelp)

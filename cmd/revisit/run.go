@@ -158,6 +158,7 @@ remains ingest's group column of generic logs.`,
 	f.Float64Var(&c.H, "h", 0, "bin width h for random delays, in units (0: per page, E[U]/100 but never finer than the source's time resolution)")
 	f.Float64Var(&c.XMax, "x-max", 0, "errors and estimates on [0, x_max], in units (0: per page, the 0.99 quantile of its G_U)")
 	f.Uint64Var(&c.Seed, "seed", c.Seed, "seed of every random draw")
+	f.IntVar(&c.Seeds, "seeds", 1, "replay every page × sampler with R independent seeds: every error with a 95% interval (not --reps; docs/methods.md#seeds)")
 	f.IntVar(&c.Reps, "reps", c.Reps, "Monte-Carlo replicates of the Poisson screen's KS test")
 	f.IntVar(&c.NHPPPages, "nhpp-pages", c.NHPPPages, "pages (most updates first) analysed for NHPP windows and staleness")
 	f.StringVar(&c.Cycle, "cycle", "", "download-policy cycle (e.g. 7d; default "+pipeline.DefaultCycle+", or "+pipeline.DateOnlyCycle+" for date-only sources)")
