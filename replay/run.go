@@ -95,7 +95,7 @@ type Options struct {
 	WriteObservations string
 
 	Version string                        // tool version recorded in replay.json
-	Log     func(format string, a ...any) // progress lines every 5 s; nil for none
+	Log     func(format string, a ...any) // progress lines every 2 s; nil for none
 	// Progress, if set, is called after each page × sampler job is written
 	// with the jobs done and the total (−1 while pages are still streaming).
 	Progress func(done, total int)
@@ -598,7 +598,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		if opt.Progress != nil {
 			opt.Progress(next, int(total.Load()))
 		}
-		if time.Since(lastLog) > 5*time.Second {
+		if time.Since(lastLog) > 2*time.Second { // every stage over ~2 s shows progress (issue 18 item 22)
 			logf("replay: %d page×sampler jobs done (%.0f/s)", next, float64(next)/time.Since(start).Seconds())
 			lastLog = time.Now()
 		}
