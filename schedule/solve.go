@@ -68,7 +68,7 @@ type Solution struct {
 	// F is the visit rate per page, per unit of time; nil when the plan
 	// was solved without keeping them (Rate computes them again).
 	F  []float64
-	Mu float64   // the budget's multiplier μ (0: the budget is not binding)
+	Mu float64 // the budget's multiplier μ (0: the budget is not binding)
 	// HostMu is each limited host's own multiplier λ_h: the host's pages
 	// run at max(μ, λ_h), so the host's limit binds where λ_h > μ.
 	HostMu []float64
