@@ -15,8 +15,9 @@ import (
 	"github.com/revisit-dev/revisit/schedule"
 )
 
-// revisit schedule on a replay output and on a dataset: one CSV and one
-// Parquet row per page and plan, every plan spending the budget, tables
+// revisit schedule on a replay output and on a dataset: one CSV row per
+// page (a visits/day column per plan) and one Parquet row per page and
+// plan, every plan spending the budget, tables
 // for the report in its own section; -o into an unrelated directory is
 // refused and a bad budget is bad usage.
 func TestScheduleCommand(t *testing.T) {
@@ -50,18 +51,24 @@ func TestScheduleCommand(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := 1 + 40*len(schedule.PlanNames); len(rows) != want {
+		if want := 1 + 40; len(rows) != want {
 			t.Fatalf("%s: %d CSV rows, want %d", in, len(rows), want)
+		}
+		nc := len(schedule.CSVColumns)
+		if len(rows[0]) != nc+len(schedule.PlanNames) || rows[0][nc] != "visits_per_day_"+schedule.PlanGU {
+			t.Fatalf("%s: CSV header %v", in, rows[0])
 		}
 		used := map[string]float64{}
 		for _, r := range rows[1:] {
-			v, err := strconv.ParseFloat(r[4], 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			used[r[3]] += v
-			if r[0] == "2" && r[3] == schedule.PlanGU && v != 0 {
-				t.Errorf("%s: page 2 has importance 0 but gu visits it %g times a day", in, v)
+			for k, p := range schedule.PlanNames {
+				v, err := strconv.ParseFloat(r[nc+k], 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				used[p] += v
+				if r[0] == "2" && p == schedule.PlanGU && v != 0 {
+					t.Errorf("%s: page 2 has importance 0 but gu visits it %g times a day", in, v)
+				}
 			}
 		}
 		for _, p := range schedule.PlanNames {
@@ -74,8 +81,8 @@ func TestScheduleCommand(t *testing.T) {
 			n += rec.NumRows()
 			return nil
 		})
-		if err != nil || n != int64(len(rows)-1) {
-			t.Errorf("%s: parquet rows %d, %v; want %d", in, n, err, len(rows)-1)
+		if want := int64(40 * len(schedule.PlanNames)); err != nil || n != want {
+			t.Errorf("%s: parquet rows %d, %v; want %d", in, n, err, want)
 		}
 		b, err := tables.Read(out)
 		if err != nil || len(b.Tables) != 2 || b.Tables[0].Section != tables.SectionSchedule {
