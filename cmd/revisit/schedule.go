@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -168,6 +169,11 @@ those multiples of the budget (a table and a figure; none by default).`,
 			if !g.quiet {
 				fmt.Fprintf(os.Stderr, "schedule: reading %s…\n", args[0])
 			}
+			if os.Getenv("GOMEMLIMIT") == "" {
+				// A soft limit: the collector runs sooner instead of
+				// letting the heap double over the live store.
+				defer debug.SetMemoryLimit(debug.SetMemoryLimit(scheduleMemoryLimit))
+			}
 			res, err := schedule.PlanSource(src, opt)
 			if err != nil {
 				return err
@@ -226,6 +232,12 @@ those multiples of the budget (a table and a figure; none by default).`,
 	f.StringVarP(&out, "output", "o", "", "write schedule.parquet, schedule.csv (unless --no-csv) and tables under this directory (replaces earlier schedule results there; refuses any other non-empty directory)")
 	return cmd
 }
+
+// scheduleMemoryLimit is the soft memory limit of schedule (unless
+// GOMEMLIMIT is set): the live heap is the store, about 8 bytes per knot
+// and 40 per page; a larger one is never refused, only collected more
+// often.
+const scheduleMemoryLimit = 192 << 20
 
 func seedList(first uint64, n int) []uint64 {
 	s := make([]uint64, n)
