@@ -92,3 +92,60 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkStore18M is BenchmarkAllPlans18M as the command runs it
+// (PlanSource): the same curves in the float32 store (knots shared, 4
+// bytes per value), every plan solved in turn without keeping its rates.
+// Reports the heap beyond the store (the input columns) in MiB.
+func BenchmarkStore18M(b *testing.B) { benchStore(b, 18_000_000) }
+
+// BenchmarkStore1M is BenchmarkStore18M at 1 M pages.
+func BenchmarkStore1M(b *testing.B) { benchStore(b, 1_000_000) }
+
+func benchStore(b *testing.B, n int) {
+	const k = 32
+	grid := logGrid(0.01, 1000, k)
+	st := newStore()
+	x, g := make([]float64, k), make([]float64, k)
+	for i := range n {
+		l := math.Pow(10, -2+4*float64((i*7919)%n)/float64(n))
+		copy(x, grid)
+		for j, xv := range grid {
+			v := -math.Expm1(-l * xv)
+			if i%5 == 0 && j%3 == 1 {
+				v *= 0.9
+			}
+			g[j] = v
+		}
+		if err := st.add(int64(i), x, g, l, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	b.ResetTimer()
+	var peak uint64
+	for range b.N {
+		p := &Problem{st: st, Lambda: st.lambda, Budget: float64(n) / 10}
+		c0 := cpuTime()
+		t0 := time.Now()
+		if err := p.Prepare(); err != nil {
+			b.Fatal(err)
+		}
+		for _, name := range PlanNames {
+			s, err := p.solve(name, false)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if math.Abs(s.Used-p.Budget) > 1e-6*p.Budget {
+				b.Fatalf("%s: used %g of %g", name, s.Used, p.Budget)
+			}
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			peak = max(peak, m.HeapAlloc-before.HeapAlloc)
+		}
+		b.Logf("%d pages, all plans: wall %v, CPU %v", n, time.Since(t0), cpuTime()-c0)
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "MiB-heap-max")
+}

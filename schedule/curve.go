@@ -2,8 +2,12 @@ package schedule
 
 import (
 	"math"
-	"sort"
 )
+
+// real is the storage of knots and D values: float64 for in-memory
+// problems, float32 for the compact store of large inputs (store.go). The
+// arithmetic is float64 either way.
+type real interface{ ~float32 | ~float64 }
 
 // Curves holds the age distributions Ĝ_i of n pages as piecewise-linear
 // functions through knots 0 < x_1 < … < x_K, with the implicit knot
@@ -135,27 +139,36 @@ func ToD(x, g []float64) (dInf float64) {
 
 // invD solves D(Δ) = t on knots x with D values d (ToD) and D(∞) = dInf:
 // +Inf when t ≥ dInf (no visit is worth its cost), 0 when t ≤ 0.
-func invD(x, d []float64, dInf, t float64) float64 {
+func invD[T real](x, d []T, dInf, t float64) float64 {
 	if !(t > 0) {
 		return 0
 	}
 	if t >= dInf {
 		return math.Inf(1)
 	}
-	k := sort.SearchFloat64s(d, t) // first k with d[k] ≥ t
+	// first k with d[k] ≥ t (sort.SearchFloat64s)
+	k, hi := 0, len(d)
+	for k < hi {
+		h := int(uint(k+hi) >> 1)
+		if !(float64(d[h]) >= t) {
+			k = h + 1
+		} else {
+			hi = h
+		}
+	}
 	var x0, d0 float64
 	var x1, d1 float64
 	switch {
 	case k < len(d):
 		if k > 0 {
-			x0, d0 = x[k-1], d[k-1]
+			x0, d0 = float64(x[k-1]), float64(d[k-1])
 		}
-		x1, d1 = x[k], d[k]
+		x1, d1 = float64(x[k]), float64(d[k])
 	default: // beyond the last knot: the extension with the last slope
 		n := len(d)
-		x1, d1 = x[n-1], d[n-1]
+		x1, d1 = float64(x[n-1]), float64(d[n-1])
 		if n > 1 {
-			x0, d0 = x[n-2], d[n-2]
+			x0, d0 = float64(x[n-2]), float64(d[n-2])
 		}
 		// s from the last segment; D(Δ) = d1 + s(Δ² − x1²)/2.
 		s := 2 * (d1 - d0) / (x1*x1 - x0*x0)
@@ -167,17 +180,18 @@ func invD(x, d []float64, dInf, t float64) float64 {
 
 // gAt recovers Ĝ(Δ) and H(Δ) = ∫₀^Δ (1 − Ĝ) from the D values (ToD) by
 // walking the segments: s_k = 2(D_k − D_{k−1})/(x_k² − x_{k−1}²).
-func gAt(x, d []float64, delta float64) (g, h float64) {
+func gAt[T real](x, d []T, delta float64) (g, h float64) {
 	px, pd, s := 0.0, 0.0, 0.0
 	for k := range d {
-		if x[k] > px {
-			s = 2 * (d[k] - pd) / (x[k]*x[k] - px*px)
+		xk, dk := float64(x[k]), float64(d[k])
+		if xk > px {
+			s = 2 * (dk - pd) / (xk*xk - px*px)
 		}
-		if delta <= x[k] {
+		if delta <= xk {
 			return segment(g, h, s, delta-px)
 		}
-		g, h = segment(g, h, s, x[k]-px)
-		px, pd = x[k], d[k]
+		g, h = segment(g, h, s, xk-px)
+		px, pd = xk, dk
 	}
 	// Extension with the last slope, capped at 1.
 	return segment(g, h, s, delta-px)

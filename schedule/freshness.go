@@ -43,7 +43,7 @@ func Freshness(x, g []float64, delta float64) float64 {
 }
 
 // freshnessD is Freshness from the D values of ToD.
-func freshnessD(x, d []float64, delta float64) float64 {
+func freshnessD[T real](x, d []T, delta float64) float64 {
 	if !(delta > 0) {
 		return 1
 	}

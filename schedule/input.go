@@ -70,40 +70,99 @@ func IsEstimates(dir string) bool {
 // ReadEstimates reads the Ĝ of every page of a replay or estimate output
 // dir for one sampler ("" : the first in the file) and one method ("":
 // the scenario's recommended method, see recommended; "truth" for the
-// replay's true G_U). λ̂ is the first defined Poisson-rate baseline of
-// the same sampler (rateMethods), else ĝ(0⁺) = max_k Ĝ(x_k)/x_k, the
-// initial slope of Ĝ's least concave majorant (1/E[U]). Knots x ≤ 0 are
-// dropped (G_U(0) = 0). A page whose estimate is undefined (NaN) or
-// missing gets Ĝ ≡ 0, λ̂ = 0 and a note: it is planned like a page that
-// never changed.
+// replay's true G_U) into memory (Source.Each says how).
 func ReadEstimates(dir, method, sampler string) (*Input, error) {
+	src, err := OpenEstimates(dir, method, sampler)
+	if err != nil {
+		return nil, err
+	}
+	return src.read()
+}
+
+// Source is where the pages of a plan come from, read as a stream
+// (Each) so that a large input need not be held in memory: a replay or
+// estimate output, or a dataset's true G_U.
+type Source struct {
+	dir      string
+	truth    bool
+	Unit     float64 // seconds per unit
+	UnitName string
+	Method   string // "" until the first Each chose it
+	Sampler  string
+	// Desc says where the distributions come from (Input.Source).
+	Desc string
+}
+
+// PageFunc receives one page: its id, title, Ĝ at its knots x > 0
+// (values g; both empty when note says why there is no usable estimate),
+// λ̂ and the note. x and g are the callee's to keep or overwrite.
+type PageFunc func(id int64, title string, x, g []float64, lambda float64, note string) error
+
+// OpenEstimates opens a replay or estimate output (see Each).
+func OpenEstimates(dir, method, sampler string) (*Source, error) {
 	unit, unitName, err := readUnit(dir)
 	if err != nil {
 		return nil, err
 	}
-	type page struct {
-		id      int64
-		title   string
-		x, g    []float64
-		rate    float64
-		rateBy  int
-		methods map[string]bool
-	}
-	in := &Input{Unit: unit, UnitName: unitName, Sampler: sampler, Method: method}
+	return &Source{dir: dir, Unit: unit, UnitName: unitName, Method: method, Sampler: sampler}, nil
+}
+
+// read collects the pages into an Input.
+func (s *Source) read() (*Input, error) {
+	in := &Input{}
 	b := newCurveBuilder()
+	err := s.Each(func(id int64, title string, x, g []float64, lambda float64, note string) error {
+		in.IDs = append(in.IDs, id)
+		in.Titles = append(in.Titles, title)
+		in.Note = append(in.Note, note)
+		in.Lambda = append(in.Lambda, lambda)
+		b.add(x, g)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	in.Curves = b.curves()
+	in.Unit, in.UnitName, in.Source, in.Method, in.Sampler = s.Unit, s.UnitName, s.Desc, s.Method, s.Sampler
+	return in, nil
+}
+
+// Each streams the pages of the source in their order, the same on every
+// call. Estimates: the Ĝ of s.Method for s.Sampler (chosen on the first
+// call when empty; see ReadEstimates). λ̂ is the first defined
+// Poisson-rate baseline of the same sampler (rateMethods), else ĝ(0⁺) =
+// max_k Ĝ(x_k)/x_k, the initial slope of Ĝ's least concave majorant
+// (1/E[U]). Knots x ≤ 0 are dropped (G_U(0) = 0). A page whose estimate
+// is undefined (NaN) or missing gets no knots, λ̂ = 0 and a note: it is
+// planned like a page that never changed. It fails when no page has a
+// usable estimate.
+func (s *Source) Each(fn PageFunc) error {
+	if s.truth {
+		return s.eachTruth(fn)
+	}
+	dir := s.dir
+	type page struct {
+		id     int64
+		title  string
+		x, g   []float64
+		rate   float64
+		rateBy int
+	}
 	var cur *page
 	var first []estimator.Estimate // rows of the first page, until the method is known
 	constant := false
-	finish := func(p *page) {
+	pages, usable := 0, 0
+	firstNote := ""
+	finish := func(p *page) error {
 		note := ""
 		if p.x == nil {
-			note = "no " + in.Method + " estimate"
+			note = "no " + s.Method + " estimate"
 		}
 		x, g := p.x, p.g
 		if note == "" {
 			for _, v := range g {
 				if math.IsNaN(v) {
-					note = in.Method + " undefined"
+					note = s.Method + " undefined"
 				}
 			}
 		}
@@ -119,92 +178,86 @@ func ReadEstimates(dir, method, sampler string) (*Input, error) {
 				rate = math.Max(rate, g[k]/x[k])
 			}
 		}
-		in.IDs = append(in.IDs, p.id)
-		in.Titles = append(in.Titles, p.title)
-		in.Note = append(in.Note, note)
-		in.Lambda = append(in.Lambda, rate)
-		b.add(x, g)
+		pages++
+		if note == "" {
+			usable++
+		} else if firstNote == "" {
+			firstNote = note
+		}
+		return fn(p.id, p.title, x, g, rate, note)
 	}
-	take := func(e *estimator.Estimate) {
+	take := func(e *estimator.Estimate) error {
 		if cur == nil || cur.id != e.PageID {
 			if cur != nil {
-				finish(cur)
+				if err := finish(cur); err != nil {
+					return err
+				}
 			}
 			cur = &page{id: e.PageID, title: e.Title, rate: math.NaN(), rateBy: len(rateMethods)}
 		}
-		if e.Method == in.Method && e.Kind == "G" {
+		if e.Method == s.Method && e.Kind == "G" {
 			cur.x, cur.g = positive(e.CDF.X, e.CDF.P)
 		}
 		if k := slices.Index(rateMethods, e.Method); k >= 0 && k < cur.rateBy && e.Rate > 0 && !math.IsInf(e.Rate, 0) {
 			cur.rate, cur.rateBy = e.Rate, k
 		}
-	}
-	err = estimates.Each(dir, func(e *estimator.Estimate) error {
-		if in.Sampler == "" {
-			in.Sampler = e.Sampler
-		}
-		if e.Sampler != in.Sampler {
-			return nil
-		}
-		if in.Method == "" { // buffer the first page's rows to choose the method
-			if len(first) == 0 || first[0].PageID == e.PageID {
-				first = append(first, *e)
-				constant = e.Constant
-				return nil
-			}
-			have := map[string]bool{}
-			for _, r := range first {
-				if r.Kind == "G" {
-					have[r.Method] = true
-				}
-			}
-			in.Method = recommended(have, constant)
-			if in.Method == "" {
-				return fmt.Errorf("no method for G_U among the estimates of sampler %s (want M2, M4, M5 or M6; choose one with --method)", in.Sampler)
-			}
-			for i := range first {
-				take(&first[i])
-			}
-			first = nil
-		}
-		take(e)
 		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("schedule: %s: %w", dir, err)
 	}
-	if in.Method == "" && len(first) > 0 { // a single page
+	choose := func() error {
 		have := map[string]bool{}
 		for _, r := range first {
 			if r.Kind == "G" {
 				have[r.Method] = true
 			}
 		}
-		if in.Method = recommended(have, constant); in.Method == "" {
-			return nil, fmt.Errorf("schedule: %s: no method for G_U among the estimates of sampler %s (choose one with --method)", dir, in.Sampler)
+		s.Method = recommended(have, constant)
+		if s.Method == "" {
+			return fmt.Errorf("no method for G_U among the estimates of sampler %s (want M2, M4, M5 or M6; choose one with --method)", s.Sampler)
 		}
 		for i := range first {
-			take(&first[i])
+			if err := take(&first[i]); err != nil {
+				return err
+			}
 		}
+		first = nil
+		return nil
 	}
-	if cur != nil {
-		finish(cur)
-	}
-	if len(in.IDs) == 0 {
-		return nil, fmt.Errorf("schedule: %s: no estimates for sampler %q", dir, in.Sampler)
-	}
-	usable := 0
-	for _, n := range in.Note {
-		if n == "" {
-			usable++
+	err := estimates.Each(dir, func(e *estimator.Estimate) error {
+		if s.Sampler == "" {
+			s.Sampler = e.Sampler
 		}
+		if e.Sampler != s.Sampler {
+			return nil
+		}
+		if s.Method == "" { // buffer the first page's rows to choose the method
+			if len(first) == 0 || first[0].PageID == e.PageID {
+				first = append(first, *e)
+				constant = e.Constant
+				return nil
+			}
+			if err := choose(); err != nil {
+				return err
+			}
+		}
+		return take(e)
+	})
+	if err == nil && s.Method == "" && len(first) > 0 { // a single page
+		err = choose()
+	}
+	if err == nil && cur != nil {
+		err = finish(cur)
+	}
+	if err != nil {
+		return fmt.Errorf("schedule: %s: %w", dir, err)
+	}
+	if pages == 0 {
+		return fmt.Errorf("schedule: %s: no estimates for sampler %q", dir, s.Sampler)
 	}
 	if usable == 0 {
-		return nil, fmt.Errorf("schedule: %s: none of the %d pages has a usable %s estimate of G_U for sampler %s (%s)", dir, len(in.IDs), in.Method, in.Sampler, in.Note[0])
+		return fmt.Errorf("schedule: %s: none of the %d pages has a usable %s estimate of G_U for sampler %s (%s)", dir, pages, s.Method, s.Sampler, firstNote)
 	}
-	in.Curves = b.curves()
-	in.Source = fmt.Sprintf("%s estimates of G_U from %s (sampler %s)", in.Method, dir, in.Sampler)
-	return in, nil
+	s.Desc = fmt.Sprintf("%s estimates of G_U from %s (sampler %s)", s.Method, dir, s.Sampler)
+	return nil
 }
 
 // readUnit reads the time unit from replay.json or estimate.json.

@@ -56,6 +56,7 @@ type Problem struct {
 	MinRate float64
 	Limits  *Limits
 
+	st       *store    // instead of Curves: prepared as it was read (store.go)
 	dInf     []float64 // D(∞) = F'(0⁺) per page (Prepare)
 	prepared bool
 }
@@ -64,6 +65,14 @@ type Problem struct {
 // (Concave) and replaces its values by D (ToD), in place. It fails on a
 // NaN value or knots that do not ascend, naming the page.
 func (p *Problem) Prepare() error {
+	if p.st != nil { // prepared page by page as it was read
+		if len(p.Lambda) != p.st.Len() || (p.W != nil && len(p.W) != p.st.Len()) {
+			return fmt.Errorf("schedule: %d curves, %d rates, %d weights", p.st.Len(), len(p.Lambda), len(p.W))
+		}
+		p.dInf = p.st.dInf
+		p.prepared = true
+		return nil
+	}
 	c := p.Curves
 	n := c.Len()
 	if len(p.Lambda) != n || (p.W != nil && len(p.W) != n) {
@@ -119,6 +128,14 @@ func checkKnots(x []float64) error {
 	return nil
 }
 
+// n is the number of pages.
+func (p *Problem) n() int {
+	if p.st != nil {
+		return p.st.Len()
+	}
+	return p.Curves.Len()
+}
+
 // Unchanged reports whether page i never changed: Ĝ ≡ 0 (D(∞) = 0) or
 // λ̂_i = 0.
 func (p *Problem) Unchanged(i int) bool { return p.dInf[i] == 0 || !(p.Lambda[i] > 0) }
@@ -137,6 +154,12 @@ func (p *Problem) rate(plan string) (rateFunc, error) {
 	switch plan {
 	case PlanGU:
 		// w_i D_i(Δ_i) = ν, f_i = 1/Δ_i.
+		if st := p.st; st != nil {
+			return func(i int, nu float64) float64 {
+				x, d := st.knots(i)
+				return 1 / invD(x, d, p.dInf[i], nu/p.w(i))
+			}, nil
+		}
 		return func(i int, nu float64) float64 {
 			x, d := c.knots(i)
 			return 1 / invD(x, d, p.dInf[i], nu/p.w(i))
@@ -159,44 +182,53 @@ func (p *Problem) rate(plan string) (rateFunc, error) {
 // plan but uniform (which gives every page the same rate, at least
 // MinRate); the rest of the budget goes by the plan's KKT conditions with
 // the multiplier found by bisection (solve).
-func (p *Problem) Solve(plan string) (*Solution, error) {
+func (p *Problem) Solve(plan string) (*Solution, error) { return p.solve(plan, true) }
+
+// solve is Solve, keeping the rates in Solution.F or not (keep).
+func (p *Problem) solve(plan string, keep bool) (*Solution, error) {
 	if !p.prepared {
 		return nil, fmt.Errorf("schedule: Solve before Prepare")
 	}
-	n := p.Curves.Len()
+	n := p.n()
 	rate, err := p.rate(plan)
 	if err != nil {
 		return nil, err
 	}
 	if plan == PlanUniform {
-		sol, err := solve(n, p.Budget, nil, func(int) bool { return true }, p.Limits, rate)
+		sol, err := solve(n, p.Budget, nil, func(int) bool { return true }, p.Limits, rate, keep)
 		if err != nil {
 			return nil, err
 		}
 		for i, f := range sol.F {
 			sol.F[i] = math.Max(f, p.MinRate)
 		}
+		at := sol.at
+		sol.at = func(i int) float64 { return math.Max(at(i), p.MinRate) }
 		return sol, nil
 	}
-	var fixed []float64
+	var fixed func(i int) float64
 	if p.MinRate > 0 {
-		fixed = make([]float64, n)
-		for i := range n {
+		fixed = func(i int) float64 {
 			if p.Unchanged(i) {
-				fixed[i] = p.MinRate
+				return p.MinRate
 			}
+			return 0
 		}
 	}
 	active := func(i int) bool { return !p.Unchanged(i) && p.w(i) > 0 }
-	return solve(n, p.Budget, fixed, active, p.Limits, rate)
+	return solve(n, p.Budget, fixed, active, p.Limits, rate, keep)
 }
 
 // Predicted is page i's freshness at rate f under its estimated Ĝ
 // (φ(1/f), after Prepare) and under the Poisson model with its λ̂.
 func (p *Problem) Predicted(i int, f float64) (underG, underPoisson float64) {
-	if p.dInf[i] == 0 {
+	switch {
+	case p.dInf[i] == 0:
 		underG = 1
-	} else {
+	case p.st != nil:
+		x, d := p.st.knots(i)
+		underG = freshnessD(x, d, 1/f)
+	default:
 		x, d := p.Curves.knots(i)
 		underG = freshnessD(x, d, 1/f)
 	}

@@ -3,6 +3,7 @@ package schedule
 import (
 	"cmp"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"slices"
 	"strconv"
@@ -37,6 +38,7 @@ type PlanResult struct {
 	// FastShare is the share of the budget spent on the 10 % pages with
 	// the largest λ̂.
 	FastShare float64
+	Visited   int64 // pages with f > 0
 }
 
 // SweepPoint is the predicted freshness (under Ĝ) of each plan at one
@@ -58,8 +60,11 @@ type Result struct {
 	// Unchanged counts the pages that never changed or have no usable
 	// estimate (Problem.Unchanged): they get MinRate.
 	Unchanged int
+	N         int // pages
 
-	prob *Problem // prepared: predictions are computed when written
+	prob   *Problem // prepared: predictions are computed when written
+	src    *Source  // PlanSource: read again for ids and titles when written
+	idHash uint64   // PlanSource: FNV-1a of the page ids in order
 }
 
 // Plan computes every plan for the input. It overwrites in.Curves (the
@@ -74,7 +79,7 @@ func Plan(in *Input, opt Options) (*Result, error) {
 	}
 	n := len(in.IDs)
 	perUnit := in.Unit // visits per second → per unit
-	res := &Result{In: in, Budget: opt.Budget, MinRate: opt.MinRate}
+	res := &Result{In: in, Budget: opt.Budget, MinRate: opt.MinRate, N: n}
 	if opt.Importance != nil {
 		res.W = make([]float64, n)
 		for i := range n {
@@ -130,6 +135,9 @@ func Plan(in *Input, opt Options) (*Result, error) {
 		pr := PlanResult{Name: name, Solution: s}
 		var num, numP, den, fs float64
 		for i, f := range s.F {
+			if f > 0 {
+				pr.Visited++
+			}
 			g, po := p.Predicted(i, f)
 			w := p.w(i)
 			num += w * g
@@ -194,4 +202,51 @@ func PerDay(perSecond float64) float64 { return perSecond * units.Day }
 // under the Poisson model with its λ̂.
 func (r *Result) Predicted(i int, f float64) (underG, underPoisson float64) {
 	return r.prob.Predicted(i, f)
+}
+
+// Lambda is page i's λ̂ (per unit).
+func (r *Result) Lambda(i int) float64 { return r.prob.Lambda[i] }
+
+// Note is page i's note ("" if its estimate is usable).
+func (r *Result) Note(i int) string {
+	if r.prob.st != nil {
+		return r.prob.st.Note(i)
+	}
+	return r.In.Note[i]
+}
+
+// eachPage calls fn with every page's index, id and title in order: from
+// the input, or read again from the source (PlanSource), checking that it
+// gives the same pages.
+func (r *Result) eachPage(fn func(i int, id int64, title string) error) error {
+	if r.src == nil {
+		for i := range r.In.IDs {
+			if err := fn(i, r.In.IDs[i], r.In.Titles[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	i := 0
+	h := fnv.New64a()
+	var idb [8]byte
+	err := r.src.Each(func(id int64, title string, _, _ []float64, _ float64, _ string) error {
+		if i >= r.N {
+			return fmt.Errorf("page %d: more pages than when planned (%d): the input changed", id, r.N)
+		}
+		putID(&idb, id)
+		h.Write(idb[:])
+		if err := fn(i, id, title); err != nil {
+			return err
+		}
+		i++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if i != r.N || h.Sum64() != r.idHash {
+		return fmt.Errorf("schedule: the input gave other pages when read again (%d, planned %d): it changed while planning", i, r.N)
+	}
+	return nil
 }

@@ -65,12 +65,25 @@ func sum(xs []float64) float64 {
 
 // Solution is the result of a budget allocation.
 type Solution struct {
-	F  []float64 // visit rate per page, per unit of time
-	Mu float64   // the budget's multiplier μ (0: the budget is not binding)
+	// F is the visit rate per page, per unit of time; nil when the plan
+	// was solved without keeping them (Rate computes them again).
+	F  []float64
+	Mu float64 // the budget's multiplier μ (0: the budget is not binding)
 	// HostMu is each limited host's own multiplier λ_h: the host's pages
 	// run at max(μ, λ_h), so the host's limit binds where λ_h > μ.
 	HostMu []float64
 	Used   float64 // Σ f_i
+
+	at func(i int) float64 // page i's rate from the multipliers
+}
+
+// Rate is page i's visit rate: F[i], or computed from the multipliers
+// (the same expression) when F was not kept.
+func (s *Solution) Rate(i int) float64 {
+	if s.F != nil {
+		return s.F[i]
+	}
+	return s.at(i)
 }
 
 // maxIter bounds the bisections; the relative width 2^−60 is reached long
@@ -85,15 +98,22 @@ const maxIter = 200
 // ≥ 0 on top of μ" with the inner level solved once: for a given μ the
 // host's KKT multiplier is ν_h = max(0, λ_h − μ), so the pages of host h
 // see μ + ν_h = max(μ, λ_h). fixed may be nil (all zero); its rates count
-// against B and against their hosts' limits.
-func solve(n int, budget float64, fixed []float64, active func(i int) bool, lim *Limits, rate rateFunc) (*Solution, error) {
+// against B and against their hosts' limits. keep: fill Solution.F (else
+// Solution.Rate computes each rate again, and a plan costs no memory per
+// page).
+func solve(n int, budget float64, fixed func(i int) float64, active func(i int) bool, lim *Limits, rate rateFunc, keep bool) (*Solution, error) {
 	if !(budget > 0) {
 		return nil, fmt.Errorf("schedule: budget %g: want > 0", budget)
 	}
-	sol := &Solution{F: make([]float64, n)}
+	sol := &Solution{}
+	if keep {
+		sol.F = make([]float64, n)
+	}
 	fixedSum := 0.0
-	for i := range fixed {
-		fixedSum += fixed[i]
+	if fixed != nil {
+		for i := range n {
+			fixedSum += fixed(i)
+		}
 	}
 	if fixedSum > budget {
 		return nil, fmt.Errorf("schedule: the minimum rate of the pages that never changed (%g in total) exceeds the budget %g", fixedSum, budget)
@@ -132,20 +152,26 @@ func solve(n int, budget float64, fixed []float64, active func(i int) bool, lim 
 		mu = 0
 	}
 	sol.Mu = mu
+	sol.at = func(i int) float64 {
+		f := 0.0
+		if fixed != nil {
+			f = fixed(i)
+		}
+		if active(i) {
+			f = rate(i, nuOf(i, math.Max(mu, math.SmallestNonzeroFloat64)))
+			if math.IsInf(f, 1) { // μ = 0 and the page is not limited: cannot happen when ok is false
+				f = 0
+			}
+		}
+		return f
+	}
 	used := parallel(n, func(lo, hi int) float64 {
 		s := 0.0
 		for i := lo; i < hi; i++ {
-			f := 0.0
-			if fixed != nil {
-				f = fixed[i]
+			f := sol.at(i)
+			if keep {
+				sol.F[i] = f
 			}
-			if active(i) {
-				f = rate(i, nuOf(i, math.Max(mu, math.SmallestNonzeroFloat64)))
-				if math.IsInf(f, 1) { // μ = 0 and the page is not limited: cannot happen when ok is false
-					f = 0
-				}
-			}
-			sol.F[i] = f
 			s += f
 		}
 		return s
@@ -231,7 +257,7 @@ func bisect(demand func(float64) float64, target float64) (mu float64, ok bool) 
 // hostMultipliers finds, for each limited host h, the smallest λ_h with
 // Σ_{i ∈ h, active} rate(i, λ_h) ≤ Limit[h] − Σ_{i ∈ h} fixed_i (0 when the
 // host never reaches its limit).
-func hostMultipliers(n int, fixed []float64, active func(i int) bool, lim *Limits, rate rateFunc) ([]float64, error) {
+func hostMultipliers(n int, fixed func(i int) float64, active func(i int) bool, lim *Limits, rate rateFunc) ([]float64, error) {
 	if len(lim.Host) != n {
 		return nil, fmt.Errorf("schedule: host limits for %d pages, want %d", len(lim.Host), n)
 	}
@@ -262,7 +288,7 @@ func hostMultipliers(n int, fixed []float64, active func(i int) bool, lim *Limit
 		room := lim.Limit[h]
 		for _, i := range pages[start[h]:start[h+1]] {
 			if fixed != nil {
-				room -= fixed[i]
+				room -= fixed(int(i))
 			}
 		}
 		if room < 0 {

@@ -16,29 +16,40 @@ import (
 // fewer than 2 updates have no interval and are planned like pages that
 // never changed. unit is seconds per unit.
 func ReadTruth(dir string, unit float64) (*Input, error) {
-	ds, err := dataset.Open(dir)
+	src, err := OpenTruth(dir, unit)
 	if err != nil {
 		return nil, err
 	}
-	in := &Input{Unit: unit, UnitName: transform.UnitName(unit), Method: "truth", Source: "true G_U of the dataset " + dir}
-	b := newCurveBuilder()
+	return src.read()
+}
+
+// OpenTruth opens a dataset as a Source of its pages' true G_U (see
+// ReadTruth).
+func OpenTruth(dir string, unit float64) (*Source, error) {
+	if _, err := dataset.Open(dir); err != nil {
+		return nil, err
+	}
+	return &Source{dir: dir, truth: true, Unit: unit, UnitName: transform.UnitName(unit), Method: "truth", Desc: "true G_U of the dataset " + dir}, nil
+}
+
+func (s *Source) eachTruth(fn PageFunc) error {
+	ds, err := dataset.Open(s.dir)
+	if err != nil {
+		return err
+	}
+	pages := 0
 	err = ds.Each(func(p *series.Page) error {
-		x, g, lambda, note := TrueCurve(p.Updates, unit)
-		in.IDs = append(in.IDs, p.ID)
-		in.Titles = append(in.Titles, p.Title)
-		in.Lambda = append(in.Lambda, lambda)
-		in.Note = append(in.Note, note)
-		b.add(x, g)
-		return nil
+		x, g, lambda, note := TrueCurve(p.Updates, s.Unit)
+		pages++
+		return fn(p.ID, p.Title, x, g, lambda, note)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("schedule: %w", err)
+		return fmt.Errorf("schedule: %w", err)
 	}
-	if len(in.IDs) == 0 {
-		return nil, fmt.Errorf("schedule: dataset %s: no pages", dir)
+	if pages == 0 {
+		return fmt.Errorf("schedule: dataset %s: no pages", s.dir)
 	}
-	in.Curves = b.curves()
-	return in, nil
+	return nil
 }
 
 // TrueCurve is the exact G_U of update times (Unix seconds, ascending) in

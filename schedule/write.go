@@ -22,7 +22,8 @@ const (
 	CSVFile     = "schedule.csv"
 )
 
-// scheduleSchema is schedule.parquet: one row per page and plan.
+// scheduleSchema is schedule.parquet: one row per page and plan, the
+// plans of a page together, pages in input order.
 var scheduleSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "page_id", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "title", Type: arrow.BinaryTypes.String},
@@ -36,19 +37,28 @@ var scheduleSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "note", Type: arrow.BinaryTypes.String},
 }, nil)
 
-// rowsPerGroup bounds a row group of schedule.parquet.
-const rowsPerGroup = 1 << 20
+// rowsPerGroup bounds a row group of schedule.parquet (and the rows
+// held before they are written).
+const rowsPerGroup = 1 << 17
 
-// Write writes schedule.parquet, schedule.csv and the tables and figures
-// (tables.Bundle) into dir, which must exist.
-func (r *Result) Write(dir string) error {
-	if err := r.writeRows(dir); err != nil {
+// Write writes schedule.parquet, schedule.csv (if csv) and the tables and
+// figures (tables.Bundle) into dir, which must exist. The rows are
+// streamed page by page, each plan's rate computed again from its
+// multipliers (Solution.Rate); a Result of PlanSource reads its source
+// again for the ids and titles.
+func (r *Result) Write(dir string, csv bool) error {
+	if err := r.writeRows(dir, csv); err != nil {
 		return err
 	}
 	return r.Bundle().Write(dir)
 }
 
-func (r *Result) writeRows(dir string) (err error) {
+// CSVColumns are the columns of schedule.csv: one row per page, its
+// visits per day under each plan in the columns visits_per_day_PLAN
+// after these.
+var CSVColumns = []string{"page_id", "title", "importance", "lambda_per_day", "note"}
+
+func (r *Result) writeRows(dir string, withCSV bool) (err error) {
 	pf, err := os.Create(filepath.Join(dir, ParquetFile))
 	if err != nil {
 		return err
@@ -63,37 +73,48 @@ func (r *Result) writeRows(dir string) (err error) {
 			pw.Abort()
 		}
 	}()
-	cf, err := os.Create(filepath.Join(dir, CSVFile))
-	if err != nil {
-		return err
-	}
-	defer cf.Close()
-	bw := bufio.NewWriterSize(cf, 1<<16)
-	cw := csv.NewWriter(bw)
-	header := make([]string, len(scheduleSchema.Fields()))
-	for i, f := range scheduleSchema.Fields() {
-		header[i] = f.Name
-	}
-	if err := cw.Write(header); err != nil {
-		return err
+	var (
+		cf  *os.File
+		bw  *bufio.Writer
+		cw  *csv.Writer
+		rec []string
+	)
+	if withCSV {
+		if cf, err = os.Create(filepath.Join(dir, CSVFile)); err != nil {
+			return err
+		}
+		defer cf.Close()
+		bw = bufio.NewWriterSize(cf, 1<<16)
+		cw = csv.NewWriter(bw)
+		header := append([]string(nil), CSVColumns...)
+		for _, p := range r.Plans {
+			header = append(header, "visits_per_day_"+p.Name)
+		}
+		if err := cw.Write(header); err != nil {
+			return err
+		}
+		rec = make([]string, len(header))
 	}
 	in := r.In
 	b := pw.Builder()
-	rec := make([]string, len(header))
 	ff := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-	for i := range in.IDs {
+	err = r.eachPage(func(i int, id int64, title string) error {
 		w := 1.0
 		if r.W != nil {
 			w = r.W[i]
 		}
-		lambdaDay := in.Lambda[i] / in.Unit * 86400
-		for _, p := range r.Plans {
-			f := p.F[i]
+		lambdaDay := r.Lambda(i) / in.Unit * 86400
+		note := r.Note(i)
+		if cw != nil {
+			rec[0], rec[1], rec[2], rec[3], rec[4] = strconv.FormatInt(id, 10), title, ff(w), ff(lambdaDay), note
+		}
+		for k, p := range r.Plans {
+			f := p.Rate(i)
 			fg, fp := r.Predicted(i, f)
 			perDay := f / in.Unit * 86400
 			delta := in.Unit / f
-			b.Field(0).(*array.Int64Builder).Append(in.IDs[i])
-			b.Field(1).(*array.StringBuilder).Append(in.Titles[i])
+			b.Field(0).(*array.Int64Builder).Append(id)
+			b.Field(1).(*array.StringBuilder).Append(title)
 			b.Field(2).(*array.Float64Builder).Append(w)
 			b.Field(3).(*array.StringBuilder).Append(p.Name)
 			b.Field(4).(*array.Float64Builder).Append(perDay)
@@ -101,19 +122,9 @@ func (r *Result) writeRows(dir string) (err error) {
 			b.Field(6).(*array.Float64Builder).Append(fg)
 			b.Field(7).(*array.Float64Builder).Append(fp)
 			b.Field(8).(*array.Float64Builder).Append(lambdaDay)
-			b.Field(9).(*array.StringBuilder).Append(in.Note[i])
-			rec[0] = strconv.FormatInt(in.IDs[i], 10)
-			rec[1] = in.Titles[i]
-			rec[2] = ff(w)
-			rec[3] = p.Name
-			rec[4] = ff(perDay)
-			rec[5] = ff(delta)
-			rec[6] = ff(fg)
-			rec[7] = ff(fp)
-			rec[8] = ff(lambdaDay)
-			rec[9] = in.Note[i]
-			if err := cw.Write(rec); err != nil {
-				return err
+			b.Field(9).(*array.StringBuilder).Append(note)
+			if cw != nil {
+				rec[len(CSVColumns)+k] = ff(perDay)
 			}
 			if pw.Pending() >= rowsPerGroup {
 				if err := pw.Flush(); err != nil {
@@ -121,16 +132,25 @@ func (r *Result) writeRows(dir string) (err error) {
 				}
 			}
 		}
-	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
+		if cw != nil {
+			return cw.Write(rec)
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if err := cf.Close(); err != nil {
-		return err
+	if cw != nil {
+		cw.Flush()
+		if err := cw.Error(); err != nil {
+			return err
+		}
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		if err := cf.Close(); err != nil {
+			return err
+		}
 	}
 	return pw.Close()
 }
@@ -140,7 +160,7 @@ func (r *Result) writeRows(dir string) (err error) {
 // budget given to the 10 % fastest pages; freshness against budget.
 func (r *Result) Bundle() *tables.Bundle {
 	in := r.In
-	src := fmt.Sprintf("%s; %d pages; budget %s visits/day", in.Source, len(in.IDs), strconv.FormatFloat(PerDay(r.Budget), 'g', 6, 64))
+	src := fmt.Sprintf("%s; %d pages; budget %s visits/day", in.Source, r.N, strconv.FormatFloat(PerDay(r.Budget), 'g', 6, 64))
 	if r.MinRate > 0 {
 		src += fmt.Sprintf("; min rate %g visits/day", PerDay(r.MinRate))
 	}
@@ -164,16 +184,10 @@ func (r *Result) Bundle() *tables.Bundle {
 		},
 	}
 	if r.Unchanged > 0 {
-		plans.Notes = append(plans.Notes, fmt.Sprintf("%d of %d pages never changed or have no usable estimate (Ĝ ≡ 0 or λ̂ = 0): every plan but uniform gives them the min rate, %g visits/day.", r.Unchanged, len(in.IDs), PerDay(r.MinRate)))
+		plans.Notes = append(plans.Notes, fmt.Sprintf("%d of %d pages never changed or have no usable estimate (Ĝ ≡ 0 or λ̂ = 0): every plan but uniform gives them the min rate, %g visits/day.", r.Unchanged, r.N, PerDay(r.MinRate)))
 	}
 	for _, p := range r.Plans {
-		visited := 0
-		for _, f := range p.F {
-			if f > 0 {
-				visited++
-			}
-		}
-		plans.Rows = append(plans.Rows, []any{p.Name, int64(visited), p.Used / in.Unit * 86400, p.MeanG, p.MeanPoisson, p.FastShare})
+		plans.Rows = append(plans.Rows, []any{p.Name, p.Visited, p.Used / in.Unit * 86400, p.MeanG, p.MeanPoisson, p.FastShare})
 	}
 	b := &tables.Bundle{Tables: []tables.Table{plans}}
 	if len(r.Sweep) == 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -24,7 +25,7 @@ func newScheduleCmd(g *globals) *cobra.Command {
 		seed                                                                uint64
 		train, target                                                       float64
 		sweep                                                               []float64
-		noSweep                                                             bool
+		noSweep, noCSV                                                      bool
 	)
 	cmd := &cobra.Command{
 		Use:   "schedule (INPUT | --validate DATASET --sampler SPEC) --budget B[/d|/h] [-o OUT]",
@@ -56,9 +57,17 @@ or id,weight CSV, keyed by the page's title/URL or id. --host-limits reads
 host,RATE lines (RATE as --budget) and caps Σ f_i over each host's pages
 (the host of a page whose title is a URL).
 
-OUT holds schedule.parquet and schedule.csv (one row per page and plan:
-visits per day, Δ, predicted freshness under Ĝ and under the Poisson model)
-and tables for revisit report (section "Revisit schedule").
+OUT holds schedule.parquet (one row per page and plan: visits per day, Δ,
+predicted freshness under Ĝ and under the Poisson model), schedule.csv (one
+row per page: id, title, importance, λ̂ per day, note and a column
+visits_per_day_PLAN per plan; --no-csv: none) and tables for revisit
+report (section "Revisit schedule").
+
+MEMORY: the input is read as a stream and each page keeps only what the
+solver needs, in float32 (at most 64 knots of Ĝ, after its concave
+projection; more are thinned, log-spaced), about 8 bytes per knot and 40
+per page; the plans are solved one at a time and their rates computed again
+when written; ids and titles are read again from the input when writing.
 
 VALIDATION (--validate DATASET): the span of the dataset is cut at --train;
 for each of --seeds seeds a blind crawler (--sampler, replay's syntax;
@@ -145,24 +154,32 @@ those multiples of the budget (a table and a figure; none by default).`,
 					Seeds: seedList(seed, seeds), Target: target,
 				})
 			}
-			var in *schedule.Input
+			var src *schedule.Source
 			if schedule.IsEstimates(args[0]) {
-				in, err = schedule.ReadEstimates(args[0], method, sampler)
+				src, err = schedule.OpenEstimates(args[0], method, sampler)
 			} else {
 				if method != "" || sampler != "" {
 					return usagef("--method and --sampler apply to a replay or estimate output; %s is read as a dataset", args[0])
 				}
-				in, err = schedule.ReadTruth(args[0], u)
+				src, err = schedule.OpenTruth(args[0], u)
 			}
 			if err != nil {
 				return err
 			}
 			if !g.quiet {
-				fmt.Fprintf(os.Stderr, "schedule: %s, %s…\n", human.Count(int64(len(in.IDs)), "page", "pages"), in.Source)
+				fmt.Fprintf(os.Stderr, "schedule: reading %s…\n", args[0])
 			}
-			res, err := schedule.Plan(in, opt)
+			if os.Getenv("GOMEMLIMIT") == "" {
+				// A soft limit: the collector runs sooner instead of
+				// letting the heap double over the live store.
+				defer debug.SetMemoryLimit(debug.SetMemoryLimit(scheduleMemoryLimit))
+			}
+			res, err := schedule.PlanSource(src, opt)
 			if err != nil {
 				return err
+			}
+			if !g.quiet {
+				fmt.Fprintf(os.Stderr, "schedule: %s, %s\n", human.Count(int64(res.N), "page", "pages"), res.In.Source)
 			}
 			b := res.Bundle()
 			w := cmd.OutOrStdout()
@@ -176,7 +193,7 @@ those multiples of the budget (a table and a figure; none by default).`,
 				return nil
 			}
 			err = analysis.WriteResults(out, "schedule", func(tmp string) error {
-				if err := res.Write(tmp); err != nil {
+				if err := res.Write(tmp, !noCSV); err != nil {
 					return fmt.Errorf("schedule: %w", err)
 				}
 				return nil
@@ -185,7 +202,11 @@ those multiples of the budget (a table and a figure; none by default).`,
 				return err
 			}
 			if !g.quiet {
-				fmt.Fprintf(os.Stderr, "schedule: wrote %s and %s under %s\n", schedule.ParquetFile, schedule.CSVFile, out)
+				if noCSV {
+					fmt.Fprintf(os.Stderr, "schedule: wrote %s under %s\n", schedule.ParquetFile, out)
+				} else {
+					fmt.Fprintf(os.Stderr, "schedule: wrote %s and %s under %s\n", schedule.ParquetFile, schedule.CSVFile, out)
+				}
 			}
 			return nil
 		},
@@ -201,15 +222,22 @@ those multiples of the budget (a table and a figure; none by default).`,
 	f.StringVar(&sampler, "sampler", "", "sampler of the replay or estimate output (default: the first in the file); with --validate, the blind crawler's (replay's syntax, required)")
 	f.StringVar(&unit, "unit", "h", "time unit of the intervals when INPUT is a dataset (s, min, h, d, w, y)")
 	f.Float64SliceVar(&sweep, "sweep", nil, "multiples of the budget for the freshness-vs-budget table; none given: 0.125,0.25,0.5,1,2,4,8 (with --validate: none)")
+	f.BoolVar(&noCSV, "no-csv", false, "write schedule.parquet only, not schedule.csv")
 	f.BoolVar(&noSweep, "no-sweep", false, "skip the freshness-vs-budget table (each point solves every plan again)")
 	f.StringVar(&validate, "validate", "", "validate the plans on this dataset's true updates (see VALIDATION)")
 	f.IntVar(&seeds, "seeds", 1, "validation: number of replicate crawler seeds")
 	f.Uint64Var(&seed, "seed", 1, "validation: first seed (seeds are seed, seed+1, …)")
 	f.Float64Var(&train, "train", 0.5, "validation: fraction of the dataset's span used for training")
 	f.Float64Var(&target, "target-freshness", 0, "validation: find each plan's budget to reach this realised freshness, in (0, 1) (0: none)")
-	f.StringVarP(&out, "output", "o", "", "write schedule.parquet, schedule.csv and tables under this directory (replaces earlier schedule results there; refuses any other non-empty directory)")
+	f.StringVarP(&out, "output", "o", "", "write schedule.parquet, schedule.csv (unless --no-csv) and tables under this directory (replaces earlier schedule results there; refuses any other non-empty directory)")
 	return cmd
 }
+
+// scheduleMemoryLimit is the soft memory limit of schedule (unless
+// GOMEMLIMIT is set): the live heap is the store, about 8 bytes per knot
+// and 40 per page; a larger one is never refused, only collected more
+// often.
+const scheduleMemoryLimit = 192 << 20
 
 func seedList(first uint64, n int) []uint64 {
 	s := make([]uint64, n)

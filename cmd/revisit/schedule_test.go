@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -15,8 +16,9 @@ import (
 	"github.com/revisit-dev/revisit/schedule"
 )
 
-// revisit schedule on a replay output and on a dataset: one CSV and one
-// Parquet row per page and plan, every plan spending the budget, tables
+// revisit schedule on a replay output and on a dataset: one CSV row per
+// page (a visits/day column per plan) and one Parquet row per page and
+// plan, every plan spending the budget, tables
 // for the report in its own section; -o into an unrelated directory is
 // refused and a bad budget is bad usage.
 func TestScheduleCommand(t *testing.T) {
@@ -50,18 +52,24 @@ func TestScheduleCommand(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := 1 + 40*len(schedule.PlanNames); len(rows) != want {
+		if want := 1 + 40; len(rows) != want {
 			t.Fatalf("%s: %d CSV rows, want %d", in, len(rows), want)
+		}
+		nc := len(schedule.CSVColumns)
+		if len(rows[0]) != nc+len(schedule.PlanNames) || rows[0][nc] != "visits_per_day_"+schedule.PlanGU {
+			t.Fatalf("%s: CSV header %v", in, rows[0])
 		}
 		used := map[string]float64{}
 		for _, r := range rows[1:] {
-			v, err := strconv.ParseFloat(r[4], 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			used[r[3]] += v
-			if r[0] == "2" && r[3] == schedule.PlanGU && v != 0 {
-				t.Errorf("%s: page 2 has importance 0 but gu visits it %g times a day", in, v)
+			for k, p := range schedule.PlanNames {
+				v, err := strconv.ParseFloat(r[nc+k], 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				used[p] += v
+				if r[0] == "2" && p == schedule.PlanGU && v != 0 {
+					t.Errorf("%s: page 2 has importance 0 but gu visits it %g times a day", in, v)
+				}
 			}
 		}
 		for _, p := range schedule.PlanNames {
@@ -74,8 +82,8 @@ func TestScheduleCommand(t *testing.T) {
 			n += rec.NumRows()
 			return nil
 		})
-		if err != nil || n != int64(len(rows)-1) {
-			t.Errorf("%s: parquet rows %d, %v; want %d", in, n, err, len(rows)-1)
+		if want := int64(40 * len(schedule.PlanNames)); err != nil || n != want {
+			t.Errorf("%s: parquet rows %d, %v; want %d", in, n, err, want)
 		}
 		b, err := tables.Read(out)
 		if err != nil || len(b.Tables) != 2 || b.Tables[0].Section != tables.SectionSchedule {
@@ -117,4 +125,82 @@ func TestScheduleCommand(t *testing.T) {
 			t.Errorf("%v: exit %d, want %d", bad, code, exitUsage)
 		}
 	}
+}
+
+// The gu plan from compact curves (replay's default: 32 knots of each
+// grid, linear between them) is close to the plan from the full curves
+// (every grid point, planned in memory without thinning): measured, the
+// rates differ by a median 7·10⁻⁶ and at most 3·10⁻⁵ (relative); the test
+// allows 10⁻⁴ and 10⁻³, and 0.2 points of predicted freshness. Also the full curves through the CLI's path
+// (PlanSource: thinned to 64 knots, float32).
+func TestScheduleCompactCurves(t *testing.T) {
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "ds")
+	if code := execute([]string{"-q", "generate", "--format", "parquet", "--pages", "60", "--span", "2y", "--model", "pareto:1.5,{lognormal:3,1}", "--seed", "5", "-o", ds}); code != exitOK {
+		t.Fatalf("generate: exit %d", code)
+	}
+	outs := map[string]string{}
+	for _, c := range []string{"full", "compact"} {
+		outs[c] = filepath.Join(dir, "rp-"+c)
+		if code := execute([]string{"-q", "replay", ds, "--top", "0", "--sampler", "const:24", "--methods", "M4,cho", "--curves", c, "-o", outs[c]}); code != exitOK {
+			t.Fatalf("replay --curves %s: exit %d", c, code)
+		}
+	}
+	opt := schedule.Options{Budget: 40.0 / 86400, Plans: []string{schedule.PlanGU}, Sweep: []float64{}}
+	in, err := schedule.ReadEstimates(outs["full"], "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := in.Curves.Off[1] - in.Curves.Off[0]; n <= 64 {
+		t.Fatalf("full curves of %d knots: the test wants longer ones", n)
+	}
+	full, err := schedule.Plan(in, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compare := func(name string, got *schedule.Result, tol, medTol float64) {
+		t.Helper()
+		if got.N != full.N {
+			t.Fatalf("%s: %d pages, full %d", name, got.N, full.N)
+		}
+		var d []float64
+		for i := range full.N {
+			a, b := got.Plans[0].Rate(i), full.Plans[0].F[i]
+			if a == b {
+				d = append(d, 0)
+				continue
+			}
+			d = append(d, math.Abs(a-b)/math.Max(a, b))
+		}
+		slices.Sort(d)
+		med, worst := d[len(d)/2], d[len(d)-1]
+		dg := math.Abs(got.Plans[0].MeanG - full.Plans[0].MeanG)
+		t.Logf("%s vs full: rates differ by median %.2g, at most %.2g (relative); predicted freshness %.4f vs %.4f", name, med, worst, got.Plans[0].MeanG, full.Plans[0].MeanG)
+		if worst > tol || med > medTol || dg > 0.002 {
+			t.Errorf("%s: rates median %.3g (want ≤ %g), max %.3g (want ≤ %g), freshness differs by %.3g (want ≤ 0.002)", name, med, medTol, worst, tol, dg)
+		}
+	}
+	for _, c := range []string{"compact", "full"} {
+		src, err := schedule.OpenEstimates(outs[c], "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := schedule.PlanSource(src, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compare(c+" (PlanSource)", res, 1e-3, 1e-4)
+	}
+	cin, err := schedule.ReadEstimates(outs["compact"], "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := cin.Curves.Off[1] - cin.Curves.Off[0]; n > 32 {
+		t.Errorf("compact curve of %d knots > 0, want ≤ 31", n)
+	}
+	comp, err := schedule.Plan(cin, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compare("compact (Plan)", comp, 1e-3, 1e-4)
 }

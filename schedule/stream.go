@@ -1,0 +1,230 @@
+package schedule
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"strconv"
+)
+
+// PlanSource computes every plan for a large input in bounded memory: it
+// reads the source once, keeping per page only what the solver needs (the
+// store: Ĝ's knots and D values as float32 after the concave projection,
+// at most MaxKnots of them; λ̂; the importance and host index when
+// given), solves one plan at a time without keeping its rates
+// (Solution.Rate computes them again from the multipliers when they are
+// written), and reads the source a second time for the ids and titles
+// when writing (Result.Write). The plans are Plan's up to the float32
+// storage (a rate moves by about 10⁻⁷ of itself) and the thinning of
+// curves of more than MaxKnots knots.
+func PlanSource(src *Source, opt Options) (*Result, error) {
+	names, err := ParsePlans(opt.Plans)
+	if err != nil {
+		return nil, err
+	}
+	if !(opt.Budget > 0) {
+		return nil, fmt.Errorf("schedule: budget %g visits/s: want > 0", opt.Budget)
+	}
+	perUnit := src.Unit
+	st := newStore()
+	var w []float64
+	var lim *Limits
+	index := map[string]int32{}
+	if opt.HostLimits != nil {
+		lim = &Limits{}
+	}
+	h := fnv.New64a()
+	var idb [8]byte
+	err = src.Each(func(id int64, title string, x, g []float64, lambda float64, note string) error {
+		if opt.Importance != nil {
+			v, ok := opt.Importance[title]
+			if !ok {
+				v, ok = opt.Importance[strconv.FormatInt(id, 10)]
+			}
+			if !ok {
+				v = opt.MissingWeight
+			}
+			w = append(w, v)
+		}
+		if lim != nil {
+			k := int32(-1)
+			if host := Host(title); host != "" {
+				if l, ok := opt.HostLimits[host]; ok {
+					var seen bool
+					if k, seen = index[host]; !seen {
+						k = int32(len(lim.Limit))
+						index[host] = k
+						lim.Limit = append(lim.Limit, l*perUnit)
+					}
+				}
+			}
+			lim.Host = append(lim.Host, k)
+		}
+		putID(&idb, id)
+		h.Write(idb[:])
+		return st.add(id, x, g, lambda, note)
+	})
+	if err != nil {
+		return nil, err
+	}
+	in := &Input{Unit: src.Unit, UnitName: src.UnitName, Source: src.Desc, Method: src.Method, Sampler: src.Sampler}
+	res := &Result{In: in, W: w, Budget: opt.Budget, MinRate: opt.MinRate, N: st.Len(), src: src, idHash: h.Sum64()}
+	p := &Problem{st: st, Lambda: st.lambda, W: w, Budget: opt.Budget * perUnit, MinRate: opt.MinRate * perUnit}
+	if lim != nil && len(lim.Limit) > 0 {
+		res.Hosts = len(lim.Limit)
+		p.Limits = lim
+	}
+	if err := p.Prepare(); err != nil {
+		return nil, err
+	}
+	res.prob = p
+	n := res.N
+	for i := range n {
+		if p.Unchanged(i) {
+			res.Unchanged++
+		}
+	}
+	cut, tie := fastCut(st.lambda, 0.1)
+	for _, name := range names {
+		s, err := p.solve(name, false)
+		if err != nil {
+			return nil, fmt.Errorf("schedule: plan %s: %w", name, err)
+		}
+		pr := PlanResult{Name: name, Solution: s}
+		// Per chunk: Σ w φ_G, Σ w φ_Poisson, Σ w, Σ f over the fastest,
+		// pages visited; added in chunk order.
+		parts := make([][5]float64, (n+chunk-1)/chunk)
+		parallel(n, func(lo, hi int) float64 {
+			var a [5]float64
+			for i := lo; i < hi; i++ {
+				f := s.Rate(i)
+				g, po := p.Predicted(i, f)
+				wi := p.w(i)
+				a[0] += wi * g
+				a[1] += wi * po
+				a[2] += wi
+				if l := st.lambda[i]; l > cut || (l == cut && i < tie) {
+					a[3] += f
+				}
+				if f > 0 {
+					a[4]++
+				}
+			}
+			parts[lo/chunk] = a
+			return 0
+		})
+		var t [5]float64
+		for _, a := range parts {
+			for k := range t {
+				t[k] += a[k]
+			}
+		}
+		pr.MeanG, pr.MeanPoisson = t[0]/t[2], t[1]/t[2]
+		pr.FastShare = t[3] / s.Used
+		pr.Visited = int64(t[4])
+		res.Plans = append(res.Plans, pr)
+	}
+	sweep := opt.Sweep
+	if sweep == nil {
+		sweep = []float64{0.125, 0.25, 0.5, 1, 2, 4, 8}
+	}
+	for _, m := range sweep {
+		q := *p
+		q.Budget = p.Budget * m
+		pt := SweepPoint{Budget: opt.Budget * m}
+		for _, name := range names {
+			s, err := q.solve(name, false)
+			if err != nil {
+				pt.Fresh = append(pt.Fresh, math.NaN())
+				continue
+			}
+			num := sum(parallel(n, func(lo, hi int) float64 {
+				a := 0.0
+				for i := lo; i < hi; i++ {
+					g, _ := q.Predicted(i, s.Rate(i))
+					a += q.w(i) * g
+				}
+				return a
+			}))
+			den := sum(parallel(n, func(lo, hi int) float64 {
+				a := 0.0
+				for i := lo; i < hi; i++ {
+					a += q.w(i)
+				}
+				return a
+			}))
+			pt.Fresh = append(pt.Fresh, num/den)
+		}
+		res.Sweep = append(res.Sweep, pt)
+	}
+	return res, nil
+}
+
+func putID(b *[8]byte, id int64) {
+	for k := range b {
+		b[k] = byte(uint64(id) >> (8 * k))
+	}
+}
+
+// fastCut describes the ⌈q n⌉ pages with the largest λ̂, ties by index
+// (fastest), without sorting: page i is among them iff λ_i > cut, or
+// λ_i = cut and i < tie. cut is the ⌈q n⌉-th largest λ̂, found by a radix
+// selection on the order-preserving bits of the float64s (four passes of
+// 16 bits); NaN λ̂ are not expected (the readers give λ̂ ≥ 0).
+func fastCut(lambda []float64, q float64) (cut float64, tie int) {
+	k := int(math.Ceil(q * float64(len(lambda))))
+	if k == 0 {
+		return math.Inf(1), 0
+	}
+	key := func(v float64) uint64 {
+		if v == 0 {
+			v = 0 // −0 ties with 0, as in fastest
+		}
+		b := math.Float64bits(v)
+		if b>>63 == 1 {
+			return ^b
+		}
+		return b | 1<<63
+	}
+	// Find the k-th largest key, 16 bits at a time from the top.
+	var prefix, mask uint64
+	rank := k // rank among the keys that match the prefix so far
+	var hist [1 << 16]int
+	for shift := 48; shift >= 0; shift -= 16 {
+		clear(hist[:])
+		for _, v := range lambda {
+			if kv := key(v); kv&mask == prefix {
+				hist[(kv>>shift)&0xffff]++
+			}
+		}
+		d := 1<<16 - 1
+		for ; d > 0 && hist[d] < rank; d-- {
+			rank -= hist[d]
+		}
+		prefix |= uint64(d) << shift
+		mask |= 0xffff << shift
+	}
+	greater := 0
+	for _, v := range lambda {
+		if key(v) > prefix {
+			greater++
+		}
+	}
+	for i, v := range lambda {
+		if key(v) == prefix {
+			cut = v
+			_ = i
+			break
+		}
+	}
+	need := k - greater
+	for i, v := range lambda {
+		if key(v) == prefix {
+			need--
+			if need == 0 {
+				return cut, i + 1
+			}
+		}
+	}
+	return cut, len(lambda)
+}
