@@ -237,80 +237,124 @@ func MergePartials(parts []*Partial) (*Partial, error) {
 	if len(parts) == 0 {
 		return nil, errors.New("merge: no analysis shards")
 	}
-	p0 := parts[0]
-	n := p0.N
-	if n < 1 {
-		return nil, errors.New("merge: not the analysis of a shard (analyze --shard i/N)")
-	}
-	seen := make([]bool, n)
+	var mg partialMerger
 	for _, p := range parts {
-		if p.N != n || p.I < 0 || p.I >= n {
-			return nil, fmt.Errorf("merge: shard %s and shard %s are not shards of one split", p0.Shard, p.Shard)
-		}
-		if seen[p.I] {
-			return nil, fmt.Errorf("merge: shard %s given twice", p.Shard)
-		}
-		seen[p.I] = true
-		if !reflect.DeepEqual(p.Opt, p0.Opt) {
-			return nil, fmt.Errorf("merge: shards %s and %s were analyzed with different options (%+v vs %+v)", p0.Shard, p.Shard, p0.Opt, p.Opt)
-		}
-		if p.Unit != p0.Unit || p.ReplaySource != p0.ReplaySource {
-			return nil, fmt.Errorf("merge: shards %s and %s differ in unit or replay (%g %q vs %g %q)", p0.Shard, p.Shard, p0.Unit, p0.ReplaySource, p.Unit, p.ReplaySource)
+		if err := mg.add(p); err != nil {
+			return nil, err
 		}
 	}
-	for i, ok := range seen {
-		if !ok {
-			return nil, fmt.Errorf("merge: shard %d/%d is missing (%d of %d given)", i, n, len(parts), n)
+	return mg.finish(len(parts))
+}
+
+// partialMerger folds the Partials of shards 0…N−1 in one at a time
+// (MergePartials), so a merge holds one shard's Partial and the running
+// selections, never all the shards' at once: the aggregate sample as a
+// running bottom k (bottomK: the bottom k of the union of the shards'
+// bottom k is the bottom k of all), the top and busiest pages in their
+// keepers (transform.TopKeeper: most updates, then the smaller ID, a total
+// order, so the order shards come in does not matter) and the Closest
+// pages cut back to Closest after each shard (by |v − 1| then dataset
+// position, again a total order). Memory: one shard's Partial, 2·AggregateMax
+// sample values, Top + SelectMax pages, Closest pages, and the sums, the
+// candidates in the band and the page errors (as in one pass over all
+// pages).
+type partialMerger struct {
+	p0        *Partial // the first shard's (options, unit, replay); its selections are not kept
+	m         *Partial
+	seen      []bool
+	top, keep *transform.TopKeeper
+	agg       *bottomK
+}
+
+// add checks that p belongs to the same split and options as the first
+// shard added and folds it in. p is not kept, but the merge keeps the
+// series of its pages that enter the top or busiest selection.
+func (mg *partialMerger) add(p *Partial) error {
+	if mg.m == nil {
+		if p.N < 1 {
+			return errors.New("merge: not the analysis of a shard (analyze --shard i/N)")
 		}
+		o := p.Opt
+		mg.p0 = &Partial{Shard: p.Shard, N: p.N, Opt: p.Opt, Unit: p.Unit, ReplaySource: p.ReplaySource}
+		mg.m = &Partial{Tool: "revisit", Format: PartialFormat, Opt: o, Unit: p.Unit, ReplaySource: p.ReplaySource, Selection: p.Selection, Bins: map[int]int64{}}
+		mg.seen = make([]bool, p.N)
+		mg.top = transform.NewTopKeeper(o.Top)
+		oo := o.options()
+		mg.keep = newLocalizedKeeper(&oo)
+		mg.agg = newBottomK(o.AggregateMax, o.Seed)
 	}
-	o := p0.Opt
-	m := &Partial{Tool: "revisit", Format: PartialFormat, Opt: o, Unit: p0.Unit, ReplaySource: p0.ReplaySource, Selection: p0.Selection, Bins: map[int]int64{}}
-	top := transform.NewTopKeeper(o.Top)
-	oo := o.options()
-	keep := newLocalizedKeeper(&oo)
-	for _, p := range parts {
-		m.Pages += p.Pages
-		m.Updates += p.Updates
-		m.Intervals += p.Intervals
-		if p.First != 0 && (m.First == 0 || p.First < m.First) {
-			m.First = p.First
-		}
-		m.Last = max(m.Last, p.Last)
-		m.Screened += p.Screened
-		m.InBand += p.InBand
-		if len(p.CoVCounts) > len(m.CoVCounts) {
-			m.CoVCounts = append(m.CoVCounts, make([]int64, len(p.CoVCounts)-len(m.CoVCounts))...)
-		}
-		for i, c := range p.CoVCounts {
-			m.CoVCounts[i] += c
-		}
-		m.Candidates = append(m.Candidates, p.Candidates...)
-		m.Closest = append(m.Closest, p.Closest...)
-		for i := range p.Top {
-			top.Offer(&p.Top[i])
-		}
-		if keep != nil {
-			for i := range p.Keep {
-				keep.Offer(&p.Keep[i])
-			}
-		}
-		m.Agg = append(m.Agg, p.Agg...)
-		for k, v := range p.Bins {
-			m.Bins[k] += v
-		}
-		m.PageErrors = append(m.PageErrors, p.PageErrors...)
+	p0, n := mg.p0, mg.p0.N
+	if p.N != n || p.I < 0 || p.I >= n {
+		return fmt.Errorf("merge: shard %s and shard %s are not shards of one split", p0.Shard, p.Shard)
 	}
-	slices.SortStableFunc(m.Candidates, func(a, b PosCandidate) int { return cmp.Compare(a.Pos, b.Pos) })
+	if mg.seen[p.I] {
+		return fmt.Errorf("merge: shard %s given twice", p.Shard)
+	}
+	mg.seen[p.I] = true
+	if !reflect.DeepEqual(p.Opt, p0.Opt) {
+		return fmt.Errorf("merge: shards %s and %s were analyzed with different options (%+v vs %+v)", p0.Shard, p.Shard, p0.Opt, p.Opt)
+	}
+	if p.Unit != p0.Unit || p.ReplaySource != p0.ReplaySource {
+		return fmt.Errorf("merge: shards %s and %s differ in unit or replay (%g %q vs %g %q)", p0.Shard, p.Shard, p0.Unit, p0.ReplaySource, p.Unit, p.ReplaySource)
+	}
+	m, o := mg.m, p0.Opt
+	m.Pages += p.Pages
+	m.Updates += p.Updates
+	m.Intervals += p.Intervals
+	if p.First != 0 && (m.First == 0 || p.First < m.First) {
+		m.First = p.First
+	}
+	m.Last = max(m.Last, p.Last)
+	m.Screened += p.Screened
+	m.InBand += p.InBand
+	if len(p.CoVCounts) > len(m.CoVCounts) {
+		m.CoVCounts = append(m.CoVCounts, make([]int64, len(p.CoVCounts)-len(m.CoVCounts))...)
+	}
+	for i, c := range p.CoVCounts {
+		m.CoVCounts[i] += c
+	}
+	m.Candidates = append(m.Candidates, p.Candidates...)
+	m.Closest = append(m.Closest, p.Closest...)
 	slices.SortStableFunc(m.Closest, func(a, b Near) int {
 		return cmp.Or(cmp.Compare(math.Abs(a.Stats.CoV-1), math.Abs(b.Stats.CoV-1)), cmp.Compare(a.Pos, b.Pos))
 	})
-	m.Closest = m.Closest[:min(len(m.Closest), o.Closest)]
-	m.Top = top.Pages()
-	if keep != nil {
-		m.Keep = keep.Pages()
+	m.Closest = slices.Clip(m.Closest[:min(len(m.Closest), o.Closest)])
+	for i := range p.Top {
+		mg.top.Offer(&p.Top[i])
 	}
-	slices.SortFunc(m.Agg, HashedValue.cmp)
-	m.Agg = m.Agg[:min(len(m.Agg), o.AggregateMax)]
+	if mg.keep != nil {
+		for i := range p.Keep {
+			mg.keep.Offer(&p.Keep[i])
+		}
+	}
+	for _, a := range p.Agg {
+		mg.agg.offerKey(a.Key, a.Page, a.I, a.V)
+	}
+	for k, v := range p.Bins {
+		m.Bins[k] += v
+	}
+	m.PageErrors = append(m.PageErrors, p.PageErrors...)
+	return nil
+}
+
+// finish checks that every shard was added (given is the number of
+// shards offered, for the message) and returns the merged Partial.
+func (mg *partialMerger) finish(given int) (*Partial, error) {
+	if mg.m == nil {
+		return nil, errors.New("merge: no analysis shards")
+	}
+	for i, ok := range mg.seen {
+		if !ok {
+			return nil, fmt.Errorf("merge: shard %d/%d is missing (%d of %d given)", i, mg.p0.N, given, mg.p0.N)
+		}
+	}
+	m := mg.m
+	slices.SortStableFunc(m.Candidates, func(a, b PosCandidate) int { return cmp.Compare(a.Pos, b.Pos) })
+	m.Top = mg.top.Pages()
+	if mg.keep != nil {
+		m.Keep = mg.keep.Pages()
+	}
+	m.Agg = mg.agg.sorted()
 	slices.SortStableFunc(m.PageErrors, func(a, b PosPageError) int { return cmp.Compare(a.Row, b.Row) })
 	return m, nil
 }
@@ -427,25 +471,16 @@ func ReadPartial(dir string) (*Partial, error) {
 // analysis at out, with the same tables and files as Run on the whole
 // dataset (page_stats in dataset order, every table and figure). The
 // replay rows, if the shards used a replay, are read again through
-// estimates (the figures of the top page need them). Memory: the
-// Partials, the replay rows, and one page-statistics row per shard.
+// estimates (the figures of the top page need them). Memory: one shard's
+// Partial at a time and the running selections (partialMerger), the
+// replay rows, and one page-statistics row per shard.
 func MergeShards(ctx context.Context, dirs []string, out string, estimates func(string) ([]EstimateRow, string, error), log io.Writer) (*Result, error) {
-	parts := make([]*Partial, len(dirs))
-	for i, d := range dirs {
-		var err error
-		if parts[i], err = ReadPartial(d); err != nil {
-			return nil, err
-		}
+	if len(dirs) == 0 {
+		return nil, &MergeError{errors.New("merge: no analysis shards")}
 	}
-	for i, p := range parts {
-		if p.DatasetID != parts[0].DatasetID {
-			return nil, &MergeError{fmt.Errorf("merge: shard %s (%s) and shard %s (%s) were analyzed from different datasets at %s (identity %.12s… ≠ %.12s…: the dataset was written again between them): analyze every shard from the same dataset",
-				parts[0].Shard, dirs[0], p.Shard, dirs[i], p.Opt.Dataset, parts[0].DatasetID, p.DatasetID)}
-		}
-	}
-	m, err := MergePartials(parts)
+	m, err := mergePartialDirs(ctx, dirs, ReadPartial)
 	if err != nil {
-		return nil, &MergeError{err}
+		return nil, err
 	}
 	opt := m.Opt.options()
 	opt.Out, opt.Estimates, opt.Log = out, estimates, log
@@ -471,6 +506,41 @@ func MergeShards(ctx context.Context, dirs []string, out string, estimates func(
 		return nil, err
 	}
 	return res, nil
+}
+
+// mergePartialDirs reads the Partials of the shards at dirs through read,
+// one at a time, and folds them (partialMerger): a shard's Partial is
+// dropped before the next is read. Shards that do not form one analysis
+// give a MergeError.
+func mergePartialDirs(ctx context.Context, dirs []string, read func(dir string) (*Partial, error)) (*Partial, error) {
+	if len(dirs) == 0 {
+		return nil, &MergeError{errors.New("merge: no analysis shards")}
+	}
+	var mg partialMerger
+	var dsID string
+	for i, d := range dirs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		p, err := read(d)
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			dsID = p.DatasetID
+		} else if p.DatasetID != dsID {
+			return nil, &MergeError{fmt.Errorf("merge: shard %s (%s) and shard %s (%s) were analyzed from different datasets at %s (identity %.12s… ≠ %.12s…: the dataset was written again between them): analyze every shard from the same dataset",
+				mg.p0.Shard, dirs[0], p.Shard, d, p.Opt.Dataset, dsID, p.DatasetID)}
+		}
+		if err := mg.add(p); err != nil {
+			return nil, &MergeError{err}
+		}
+	}
+	m, err := mg.finish(len(dirs))
+	if err != nil {
+		return nil, &MergeError{err}
+	}
+	return m, nil
 }
 
 // MergeError is a set of analysis shards that do not form one analysis.
