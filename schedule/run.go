@@ -153,7 +153,7 @@ func Plan(in *Input, opt Options) (*Result, error) {
 	}
 	sweep := opt.Sweep
 	if sweep == nil {
-		sweep = []float64{0.125, 0.25, 0.5, 1, 2, 4, 8}
+		sweep = DefaultSweep()
 	}
 	for _, m := range sweep {
 		q := *p
@@ -250,3 +250,7 @@ func (r *Result) eachPage(fn func(i int, id int64, title string) error) error {
 	}
 	return nil
 }
+
+// DefaultSweep is the budgets of the freshness-against-budget table when
+// Options.Sweep is nil: ⅛ … 8 times the budget, in factors of 2.
+func DefaultSweep() []float64 { return []float64{0.125, 0.25, 0.5, 1, 2, 4, 8} }

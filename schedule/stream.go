@@ -126,7 +126,7 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 	}
 	sweep := opt.Sweep
 	if sweep == nil {
-		sweep = []float64{0.125, 0.25, 0.5, 1, 2, 4, 8}
+		sweep = DefaultSweep()
 	}
 	for _, m := range sweep {
 		q := *p

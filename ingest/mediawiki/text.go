@@ -99,18 +99,9 @@ func unescape(b []byte) (string, error) {
 			return "", errors.New("unterminated entity in " + strconv.Quote(string(b)))
 		}
 		ent := b[1:semi]
-		switch string(ent) {
-		case "amp":
-			out = append(out, '&')
-		case "lt":
-			out = append(out, '<')
-		case "gt":
-			out = append(out, '>')
-		case "quot":
-			out = append(out, '"')
-		case "apos":
-			out = append(out, '\'')
-		default:
+		if c, ok := predefinedEntity(ent); ok {
+			out = append(out, c)
+		} else {
 			if len(ent) < 2 || ent[0] != '#' {
 				return "", errors.New("unknown entity &" + string(ent) + ";")
 			}
@@ -130,4 +121,22 @@ func unescape(b []byte) (string, error) {
 		i = bytes.IndexByte(b, '&')
 	}
 	return string(append(out, b...)), nil
+}
+
+// predefinedEntity is the character of one of XML's five predefined
+// entities (&amp; &lt; &gt; &quot; &apos;), given its name.
+func predefinedEntity(name []byte) (byte, bool) {
+	switch string(name) {
+	case "amp":
+		return '&', true
+	case "lt":
+		return '<', true
+	case "gt":
+		return '>', true
+	case "quot":
+		return '"', true
+	case "apos":
+		return '\'', true
+	}
+	return 0, false
 }

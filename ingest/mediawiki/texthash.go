@@ -70,18 +70,9 @@ func unescapeTo(h hash.Hash, b, scratch []byte) []byte {
 			continue
 		}
 		ent := b[1:semi]
-		switch string(ent) {
-		case "amp":
-			out = append(out, '&')
-		case "lt":
-			out = append(out, '<')
-		case "gt":
-			out = append(out, '>')
-		case "quot":
-			out = append(out, '"')
-		case "apos":
-			out = append(out, '\'')
-		default:
+		if c, ok := predefinedEntity(ent); ok {
+			out = append(out, c)
+		} else {
 			var r uint64
 			err := strconv.ErrSyntax
 			if len(ent) >= 2 && ent[0] == '#' {
