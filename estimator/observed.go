@@ -45,6 +45,28 @@ type ObservedConfig struct {
 	// irregular (EmptyBins: up to 5·10⁷ steps); with M6 its W gives them
 	// for free.
 	CountEmpty bool
+
+	// methods and methodsNoAge are Methods parsed once by Prepare (for
+	// URLs with ages, and without: those need Last-Modified left out).
+	methods, methodsNoAge []string
+}
+
+// Prepare parses cfg.Methods once for many calls of EstimateObserved
+// (which otherwise parses them for every URL); cfg's Methods and Registry
+// must not change after. EstimateObserved only reads a prepared config:
+// goroutines may share it.
+func (cfg *ObservedConfig) Prepare() error {
+	c := cfg.Config
+	if len(c.Methods) == 0 {
+		c.Methods = c.Registry.Names()
+	}
+	ms, err := c.Registry.Parse(c.Methods)
+	if err != nil {
+		return err
+	}
+	cfg.methods = ms
+	cfg.methodsNoAge = slices.DeleteFunc(slices.Clone(ms), func(m string) bool { d, _ := c.Registry.Lookup(m); return d.Observes == Age })
+	return nil
 }
 
 // ObservedInfo describes how a URL's observations were estimated.
@@ -127,18 +149,16 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 		}
 	}
 
+	if cfg.methods == nil { // not prepared: parse them for this URL
+		if err := cfg.Prepare(); err != nil {
+			return nil, info, err
+		}
+	}
 	c := cfg.Config
-	if len(c.Methods) == 0 {
-		c.Methods = c.Registry.Names()
-	}
-	ms, err := c.Registry.Parse(c.Methods)
-	if err != nil {
-		return nil, info, err
-	}
+	c.Methods = cfg.methods
 	if !o.Ages { // leave out the methods that need Last-Modified times
-		ms = slices.DeleteFunc(ms, func(m string) bool { d, _ := c.Registry.Lookup(m); return d.Observes == Age })
+		c.Methods = cfg.methodsNoAge
 	}
-	c.Methods = ms
 	if c.H == 0 || c.XMax == 0 {
 		h, xmax := ObservedDefaults(o, unit, info)
 		if c.XMax == 0 {
@@ -167,7 +187,7 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 	if len(c.Methods) == 0 {
 		return nil, info, nil
 	}
-	if err := c.Check(); err != nil {
+	if err := c.checkGrid(); err != nil { // the methods are canonical (Prepare)
 		return nil, info, err
 	}
 	if n := c.XMax / info.Step; !(n <= MaxGrid) {
