@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 
 	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/transform"
@@ -254,10 +253,12 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 // constant delays the grid step is Δ and h is not used: h = x_max.
 func ObservedDefaults(o *visits.Observed, unit float64, info ObservedInfo) (h, xmax float64) {
 	v := o.Visits
-	var samples []float64
+	// the samples in seconds: their quantile in units is that in seconds
+	// divided by unit (a non-decreasing map)
+	samples := make([]int64, 0, len(v))
 	if o.Ages {
 		for _, x := range v {
-			samples = append(samples, float64(x.T-x.LastMod)/unit)
+			samples = append(samples, x.T-x.LastMod)
 		}
 	} else {
 		star, seen := int64(0), false
@@ -269,7 +270,7 @@ func ObservedDefaults(o *visits.Observed, unit float64, info ObservedInfo) (h, x
 				star, seen = v[j-1].T, true
 			}
 			if seen {
-				samples = append(samples, float64(v[j].T-star)/unit)
+				samples = append(samples, v[j].T-star)
 			}
 		}
 	}
@@ -279,8 +280,7 @@ func ObservedDefaults(o *visits.Observed, unit float64, info ObservedInfo) (h, x
 	}
 	xmax = span
 	if len(samples) > 0 {
-		sort.Float64s(samples)
-		xmax = samples[min(len(samples)-1, int(math.Ceil(0.99*float64(len(samples))))-1)]
+		xmax = float64(nthInt64(samples, min(len(samples)-1, int(math.Ceil(0.99*float64(len(samples))))-1))) / unit
 	}
 	if !(xmax > 0) {
 		xmax = max(span, 1/unit)
