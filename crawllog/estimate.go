@@ -279,8 +279,19 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if err := cfg.Prepare(); err != nil {
 		return nil, &OptionError{err}
 	}
+	uw, err := newURLsWriter(out.Path())
+	if err != nil {
+		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
+	}
+	urlsClosed := false
+	defer func() {
+		if !urlsClosed {
+			uw.f.Close()
+		}
+	}()
 	var (
-		sums  []URLSummary
+		spans []float64    // of the URLs estimated, for the report's unit
+		tops  []URLSummary // the URLs of the report's table (keepTop)
 		drawn []topURL
 		last  = time.Now()
 		count int                          // URLs read
@@ -360,7 +371,9 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 			if s.Detections < minChanges {
 				meta.FewChanges++
 			}
-			sums = append(sums, s)
+			uw.add(&s)
+			spans = append(spans, s.Span)
+			tops = keepTop(tops, s, top)
 			meta.Bins += int64(s.Bins)
 			meta.EmptyBins += int64(s.EmptyBins)
 			sh.add(r.job.seq, s, len(est))
@@ -387,10 +400,11 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	written = true
 	meta.Rows = w.Rows()
 	meta.EmptyShare = emptyShare(meta.Bins, meta.EmptyBins)
-	if err := writeURLs(out.Path(), sums); err != nil {
+	urlsClosed = true
+	if err := uw.close(); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}
-	b := estimateBundle(meta, sums, top, drawn)
+	b := estimateBundleOf(meta, displayUnitOf(meta, spans), tops, drawn)
 	if err := b.Write(out.Path()); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}
@@ -554,6 +568,21 @@ func keepDrawn(drawn []topURL, t topURL) []topURL {
 	}
 	drawn = slices.Insert(drawn, i, t)
 	return drawn[:min(len(drawn), drawnURLs)]
+}
+
+// keepTop adds s, read after every URL of tops, to the URLs of the
+// report's table: at most n, the most visits first, the earliest read
+// among equals — the first n of all the URLs sorted stably by visits.
+func keepTop(tops []URLSummary, s URLSummary, n int) []URLSummary {
+	i := len(tops)
+	for i > 0 && tops[i-1].Visits < s.Visits {
+		i--
+	}
+	if i >= n {
+		return tops
+	}
+	tops = slices.Insert(tops, i, s)
+	return tops[:min(len(tops), n)]
 }
 
 // skippedText lists skip counts for people ("; skipped: 3 fewer than 2

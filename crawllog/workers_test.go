@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -183,4 +185,28 @@ func sameFloats(a, b []float64) bool {
 		}
 	}
 	return true
+}
+
+// keepTop, fed the URLs in read order, keeps the first n of them sorted
+// stably by visits (what the report's table showed when every URL's line
+// was held and sorted).
+func TestKeepTopAsStableSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	for range 200 {
+		all := make([]URLSummary, rng.IntN(60))
+		for i := range all {
+			all[i] = URLSummary{URL: fmt.Sprint(i), Visits: rng.IntN(8)}
+		}
+		n := 1 + rng.IntN(12)
+		var tops []URLSummary
+		for _, s := range all {
+			tops = keepTop(tops, s, n)
+		}
+		want := slices.Clone(all)
+		sort.SliceStable(want, func(i, j int) bool { return want[i].Visits > want[j].Visits })
+		want = want[:min(n, len(want))]
+		if !reflect.DeepEqual(tops, want) && len(want) > 0 {
+			t.Fatalf("n %d: %v, stable sort %v", n, tops, want)
+		}
+	}
 }

@@ -207,7 +207,11 @@ func (p *pairScanner) next() (d float64, c, more bool, err error) {
 		return 0, false, false, err
 	}
 	tok := p.token()
-	d, perr := strconv.ParseFloat(string(tok), 64)
+	d, ok := parseDecimal(tok)
+	var perr error
+	if !ok {
+		d, perr = strconv.ParseFloat(string(tok), 64)
+	}
 	if perr != nil || !(d >= 0) || d > 1e7 {
 		return 0, false, false, fmt.Errorf("days %.40q is not a number in [0, 10⁷]", tok)
 	}
@@ -237,6 +241,43 @@ func (p *pairScanner) next() (d float64, c, more bool, err error) {
 		return 0, false, false, errors.New("want ',' or ']' after a pair")
 	}
 	return d, c, true, nil
+}
+
+// pow10 are the powers of ten exact in float64.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// parseDecimal reads a plain decimal b ("1", "0.996704", ".5", "2.")
+// without allocating: ok only when its digits, the point left out, make
+// an integer M ≤ 2⁵³ and it has k ≤ 22 digits after the point, so that
+// M and 10^k are exact and d = M/10^k, one correctly rounded division,
+// is the float64 nearest the decimal — what strconv.ParseFloat gives
+// (its own exact fast path). Anything else (a sign, an exponent, more
+// digits, "inf") is not ok, for strconv.ParseFloat to read.
+func parseDecimal(b []byte) (d float64, ok bool) {
+	var m uint64
+	digits, frac, point := 0, 0, false
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			if m > (1<<53)/10 {
+				return 0, false
+			}
+			m = m*10 + uint64(c-'0')
+			digits++
+			if point {
+				frac++
+			}
+		case c == '.' && !point:
+			point = true
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 || m > 1<<53 || frac >= len(pow10) {
+		return 0, false
+	}
+	return float64(m) / pow10[frac], true
 }
 
 func (p *pairScanner) end() error {
