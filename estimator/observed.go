@@ -158,12 +158,14 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 	if !o.Ages { // leave out the methods that need Last-Modified times
 		c.Methods = cfg.methodsNoAge
 	}
+	t := visitTimes(o) // once for the grid and its empty bins
 	if c.H == 0 || c.XMax == 0 {
-		h, xmax := ObservedDefaults(o, unit, info)
+		scratch := make([]int64, len(t)) // the quantiles' samples, one after the other
+		h, xmax := observedDefaults(o, t, scratch, unit, info)
 		if c.XMax == 0 {
 			c.XMax = xmax
 		} else if c.H == 0 && !info.Constant { // h for the x_max given
-			h, _, _ = observedGrid(visitTimes(o), unit, c.XMax)
+			h, _, _ = observedGrid(t, scratch, unit, c.XMax)
 		}
 		if c.H == 0 {
 			c.H = min(h, c.XMax)
@@ -235,7 +237,7 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 	if err != nil {
 		return nil, info, err
 	}
-	info.Bins, info.EmptyBins = emptyBinsOf(o, res.Est, info, unit, cfg.CountEmpty)
+	info.Bins, info.EmptyBins = emptyBinsOf(t, res.Est, info, unit, cfg.CountEmpty)
 	return res.Est, info, nil
 }
 
@@ -252,10 +254,16 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 // bins, coarsened until at most MaxEmptyShare of the bins are empty). For
 // constant delays the grid step is Δ and h is not used: h = x_max.
 func ObservedDefaults(o *visits.Observed, unit float64, info ObservedInfo) (h, xmax float64) {
+	return observedDefaults(o, visitTimes(o), make([]int64, len(o.Visits)), unit, info)
+}
+
+// observedDefaults is ObservedDefaults with o's visit times t (visitTimes)
+// and scratch space of len(t) for the quantiles.
+func observedDefaults(o *visits.Observed, t, scratch []int64, unit float64, info ObservedInfo) (h, xmax float64) {
 	v := o.Visits
 	// the samples in seconds: their quantile in units is that in seconds
 	// divided by unit (a non-decreasing map)
-	samples := make([]int64, 0, len(v))
+	samples := scratch[:0]
 	if o.Ages {
 		for _, x := range v {
 			samples = append(samples, x.T-x.LastMod)
@@ -285,7 +293,6 @@ func ObservedDefaults(o *visits.Observed, unit float64, info ObservedInfo) (h, x
 	if !(xmax > 0) {
 		xmax = max(span, 1/unit)
 	}
-	t := visitTimes(o)
 	reach := xmax // the part of the grid pairs of visits can reach
 	if q := float64(pairSpanQuantile(t, SpanQuantile)) / unit; q > 0 {
 		reach = min(xmax, q)
@@ -296,7 +303,7 @@ func ObservedDefaults(o *visits.Observed, unit float64, info ObservedInfo) (h, x
 	if info.Constant {
 		return xmax, xmax
 	}
-	h, _, _ = observedGrid(t, unit, reach)
+	h, _, _ = observedGrid(t, scratch, unit, reach)
 	return max(h, xmax/ObservedMaxBins), xmax
 }
 
@@ -305,7 +312,7 @@ func ObservedDefaults(o *visits.Observed, unit float64, info ObservedInfo) (h, x
 // else, for constant delays, the lags L ≥ m (W(L) = m − L); else
 // EmptyBins on the visit times (an upper bound if its work ran out) when
 // count, else 0 bins.
-func emptyBinsOf(o *visits.Observed, est []Estimate, info ObservedInfo, unit float64, count bool) (bins, empty int) {
+func emptyBinsOf(t []int64, est []Estimate, info ObservedInfo, unit float64, count bool) (bins, empty int) {
 	for i := range est {
 		if e := est[i].Evidence; est[i].Method == MethodM6 && est[i].Kind == KindG && len(e) > 1 {
 			for _, w := range e[1:] {
@@ -324,5 +331,5 @@ func emptyBinsOf(o *visits.Observed, est []Estimate, info ObservedInfo, unit flo
 		return 0, 0
 	}
 	work := int64(gridWork)
-	return bins, EmptyBins(visitTimes(o), info.Step*unit, bins, &work)
+	return bins, EmptyBins(t, info.Step*unit, bins, &work)
 }

@@ -265,12 +265,13 @@ func visitTimes(o *visits.Observed) []int64 {
 
 // observedGrid is h (in units) chosen for a URL's visit times t (seconds)
 // and x_max (in units) as the comment at the top of this file says, with
-// the bins and empty bins of its grid.
-func observedGrid(t []int64, unit, xmax float64) (h float64, bins, empty int) {
+// the bins and empty bins of its grid; scratch (len(t) or nil) holds the
+// delays.
+func observedGrid(t, scratch []int64, unit, xmax float64) (h float64, bins, empty int) {
 	r := float64(resolution(t))
 	hs := r
 	if len(t) > 1 {
-		delays := make([]int64, 0, len(t)-1)
+		delays := scratch[:0]
 		for j := 1; j < len(t); j++ {
 			delays = append(delays, t[j]-t[j-1])
 		}
