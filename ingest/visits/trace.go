@@ -186,6 +186,50 @@ func (p *pairScanner) token() []byte {
 	return p.b[j:p.i]
 }
 
+// decimal is the next token (token) read, in the same pass, as a plain
+// decimal ("1", "0.996704", ".5", "2.") without allocating: ok only when
+// its digits, the point left out, make an integer M ≤ 2⁵³ and it has
+// k ≤ 22 digits after the point, so that M and 10^k are exact and
+// d = M/10^k, one correctly rounded division, is the float64 nearest the
+// decimal — what strconv.ParseFloat gives (its own exact fast path).
+// Anything else (a sign, an exponent, more digits, "inf") is not ok, for
+// strconv.ParseFloat to read from tok.
+func (p *pairScanner) decimal() (tok []byte, d float64, ok bool) {
+	p.ws()
+	j := p.i
+	var m uint64
+	digits, frac, point, plain := 0, 0, false, true
+	for ; p.i < len(p.b); p.i++ {
+		c := p.b[p.i]
+		switch {
+		case c >= '0' && c <= '9':
+			if m > (1<<53)/10 {
+				plain = false
+				continue
+			}
+			m = m*10 + uint64(c-'0')
+			digits++
+			if point {
+				frac++
+			}
+			continue
+		case c == '.' && !point:
+			point = true
+			continue
+		case c == ',' || c == ']' || c == ' ' || c == '\t':
+		default:
+			plain = false
+			continue
+		}
+		break
+	}
+	tok = p.b[j:p.i]
+	if !plain || digits == 0 || m > 1<<53 || frac >= len(pow10) {
+		return tok, 0, false
+	}
+	return tok, float64(m) / pow10[frac], true
+}
+
 // next reads one pair: its days d ≥ 0 and changed bit; more is false after
 // the closing bracket (then only white space may follow).
 func (p *pairScanner) next() (d float64, c, more bool, err error) {
@@ -206,8 +250,7 @@ func (p *pairScanner) next() (d float64, c, more bool, err error) {
 	if err := p.expect('['); err != nil {
 		return 0, false, false, err
 	}
-	tok := p.token()
-	d, ok := parseDecimal(tok)
+	tok, d, ok := p.decimal()
 	var perr error
 	if !ok {
 		d, perr = strconv.ParseFloat(string(tok), 64)
@@ -246,39 +289,6 @@ func (p *pairScanner) next() (d float64, c, more bool, err error) {
 // pow10 are the powers of ten exact in float64.
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
-
-// parseDecimal reads a plain decimal b ("1", "0.996704", ".5", "2.")
-// without allocating: ok only when its digits, the point left out, make
-// an integer M ≤ 2⁵³ and it has k ≤ 22 digits after the point, so that
-// M and 10^k are exact and d = M/10^k, one correctly rounded division,
-// is the float64 nearest the decimal — what strconv.ParseFloat gives
-// (its own exact fast path). Anything else (a sign, an exponent, more
-// digits, "inf") is not ok, for strconv.ParseFloat to read.
-func parseDecimal(b []byte) (d float64, ok bool) {
-	var m uint64
-	digits, frac, point := 0, 0, false
-	for _, c := range b {
-		switch {
-		case c >= '0' && c <= '9':
-			if m > (1<<53)/10 {
-				return 0, false
-			}
-			m = m*10 + uint64(c-'0')
-			digits++
-			if point {
-				frac++
-			}
-		case c == '.' && !point:
-			point = true
-		default:
-			return 0, false
-		}
-	}
-	if digits == 0 || m > 1<<53 || frac >= len(pow10) {
-		return 0, false
-	}
-	return float64(m) / pow10[frac], true
-}
 
 func (p *pairScanner) end() error {
 	p.ended = true

@@ -8,7 +8,14 @@ import (
 	"testing"
 )
 
-// parseDecimal gives strconv.ParseFloat's float64, bit for bit, on the
+// parseDecimal is pairScanner.decimal on b alone.
+func parseDecimal(b []byte) (float64, bool) {
+	p := pairScanner{b: b}
+	tok, d, ok := p.decimal()
+	return d, ok && len(tok) == len(b)
+}
+
+// pairScanner.decimal gives strconv.ParseFloat's float64, bit for bit, on the
 // decimals it reads (random ones of up to 19 digits, the most a trace
 // writes and more) and declines what it does not (signs, exponents,
 // mantissas beyond 2⁵³, more than 22 decimals), which ParseFloat then
