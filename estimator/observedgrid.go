@@ -171,6 +171,9 @@ func largestPairSpan(t []int64, l int) int64 {
 // sorted(a)[k], found by selection (quickselect, median-of-three pivot;
 // O(len(a)) expected); it reorders a.
 func nthInt64(a []int64, k int) int64 {
+	if k == len(a)-1 { // the largest: the 0.99 quantile of fewer than 100
+		return slices.Max(a)
+	}
 	lo, hi := 0, len(a)-1
 	for hi-lo > 16 {
 		mid := lo + (hi-lo)/2
