@@ -377,7 +377,9 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 			meta.Bins += int64(s.Bins)
 			meta.EmptyBins += int64(s.EmptyBins)
 			sh.add(r.job.seq, s, len(est))
-			drawn = keepDrawn(drawn, topURL{s, r.drawn, r.job.seq})
+			if !(len(drawn) >= drawnURLs && drawn[drawnURLs-1].sum.Visits >= s.Visits) { // else keepDrawn would leave it out
+				drawn = keepDrawn(drawn, topURL{s, drawRows(s, r.proj), r.job.seq})
+			}
 		}
 		return nil
 	}
@@ -439,19 +441,20 @@ type urlJob struct {
 }
 
 // urlResult is a URL estimated (estimateURL): its rows as they are
-// written, its report line and drawn rows, or the error that left it out.
+// written, their projections (drawn when the URL is), its report line,
+// or the error that left it out.
 type urlResult struct {
-	job   urlJob
-	est   []estimator.Estimate
-	info  estimator.ObservedInfo
-	err   error
-	sum   URLSummary
-	drawn []estimator.Estimate
+	job  urlJob
+	est  []estimator.Estimate
+	proj []estimator.Estimate
+	info estimator.ObservedInfo
+	err  error
+	sum  URLSummary
 }
 
 // estimateURL estimates one URL with every applicable method
-// (EstimateObserved), its verdict and drawn rows on the whole estimates
-// projected onto distribution functions, and the rows as written to
+// (EstimateObserved), its verdict on the whole estimates projected onto
+// distribution functions (kept for the figures), and the rows as written to
 // estimates.parquet: raw, compacted when compact. It only reads cfg.
 func estimateURL(ctx context.Context, j urlJob, cfg estimator.ObservedConfig, ropt estimator.RecoverOptions, minChanges int, compact bool) urlResult {
 	r := urlResult{job: j}
@@ -459,9 +462,8 @@ func estimateURL(ctx context.Context, j urlJob, cfg estimator.ObservedConfig, ro
 	if r.err != nil || len(r.est) == 0 {
 		return r
 	}
-	proj := estimator.Monotone(r.est, ropt)
-	r.sum = summarize(j.o, j.id, r.info, proj, minChanges)
-	r.drawn = drawRows(r.sum, proj)
+	r.proj = estimator.Monotone(r.est, ropt)
+	r.sum = summarize(j.o, j.id, r.info, r.proj, minChanges)
 	if compact {
 		estimates.Compact(r.est, estimates.Knots)
 	}
