@@ -3,6 +3,7 @@ package crawllog
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -207,6 +208,48 @@ func TestKeepTopAsStableSort(t *testing.T) {
 		want = want[:min(n, len(want))]
 		if !reflect.DeepEqual(tops, want) && len(want) > 0 {
 			t.Fatalf("n %d: %v, stable sort %v", n, tops, want)
+		}
+	}
+}
+
+// Through the workers, a bad line still stops the estimate with the
+// error naming its file and line, and a cancelled context with the
+// context's error; neither leaves an output.
+func TestEstimateLogsWorkersErrors(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "trace.txt")
+	writeTrace(t, trace, 300, 5)
+	b, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	lines[149] = "149\t[[1, 0], [x, 1]]\n"
+	bad := filepath.Join(dir, "bad.txt")
+	if err := os.WriteFile(bad, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, workers := range []int{1, 2} {
+		out := filepath.Join(dir, fmt.Sprint("bad", workers))
+		_, err := EstimateLogs(context.Background(), EstimateOptions{Inputs: []string{bad}, Out: out,
+			Read: visits.Options{Format: "trace"}, Unit: transform.Day, Methods: []string{"naive"}, Workers: workers})
+		var be *visits.BadRecordError
+		if !errors.As(err, &be) || be.Line != 150 || be.File != bad {
+			t.Errorf("%d workers: %v, want a bad record at %s line 150", workers, err, bad)
+		}
+		if _, serr := os.Stat(out); !os.IsNotExist(serr) {
+			t.Errorf("%d workers: failed estimate left %s", workers, out)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		out = filepath.Join(dir, fmt.Sprint("cancelled", workers))
+		_, err = EstimateLogs(ctx, EstimateOptions{Inputs: []string{trace}, Out: out,
+			Read: visits.Options{Format: "trace"}, Unit: transform.Day, Methods: []string{"naive"}, Workers: workers})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%d workers, cancelled: %v", workers, err)
+		}
+		if _, serr := os.Stat(out); !os.IsNotExist(serr) {
+			t.Errorf("%d workers: cancelled estimate left %s", workers, out)
 		}
 	}
 }
