@@ -128,7 +128,7 @@ func (r *reader) traceLine(line []byte) (string, error) {
 		return "fields", errors.New("trace: no crawl")
 	}
 	sid := string(id)
-	_, dup := r.traces[sid]
+	dup := r.traces.has(sid)
 	if _, held := r.groups[sid]; dup || held || (r.opt.Sorted && r.any && sid == r.done) {
 		return "duplicate", fmt.Errorf("trace id %q given twice (or also in another log)", sid)
 	}
@@ -140,7 +140,7 @@ func (r *reader) traceLine(line []byte) (string, error) {
 	if same > 0 {
 		r.stats.Skipped["same_second"] += same
 	}
-	r.traces[sid] = struct{}{}
+	r.traces.add(sid)
 	o.ID = sid
 	r.companion(o)
 	r.stats.URLs++
