@@ -300,8 +300,11 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		stats *visits.Stats
 	)
 	// The URLs are estimated on opt.Workers goroutines in batches
-	// (urlBatch) and their rows written in read order (pool.Ordered): the
-	// same bytes for any number of workers.
+	// (batchURLs, batchVisits) and their rows written in read order
+	// (pool.Ordered): the same bytes for any number of workers. A batch
+	// costs a token per batchVisits visits begun, so that a URL of many
+	// visits is estimated alone (its cost clamped to the whole window),
+	// as before the workers.
 	produce := func(ctx context.Context, send pool.Send[[]urlJob]) error {
 		var b []urlJob
 		visitsHeld := 0
@@ -318,12 +321,12 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 			if len(b) < batchURLs && visitsHeld < batchVisits {
 				return nil
 			}
-			err := send(b, 1)
+			err := send(b, 1+visitsHeld/batchVisits)
 			b, visitsHeld = nil, 0
 			return err
 		})
 		if err == nil && len(b) > 0 {
-			err = send(b, 1)
+			err = send(b, 1+visitsHeld/batchVisits)
 		}
 		return err
 	}
