@@ -158,9 +158,12 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 	if !o.Ages { // leave out the methods that need Last-Modified times
 		c.Methods = cfg.methodsNoAge
 	}
-	t := visitTimes(o) // once for the grid and its empty bins
 	if c.H == 0 || c.XMax == 0 {
-		scratch := make([]int64, len(t)) // the quantiles' samples, one after the other
+		// the visit times once for the grid's choices, and the quantiles'
+		// samples one after the other in scratch (both dropped before the
+		// estimators run: a URL of millions of visits holds 16 B each)
+		t := visitTimes(o)
+		scratch := make([]int64, len(t))
 		h, xmax := observedDefaults(o, t, scratch, unit, info)
 		if c.XMax == 0 {
 			c.XMax = xmax
@@ -237,7 +240,7 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 	if err != nil {
 		return nil, info, err
 	}
-	info.Bins, info.EmptyBins = emptyBinsOf(t, res.Est, info, unit, cfg.CountEmpty)
+	info.Bins, info.EmptyBins = emptyBinsOf(o, res.Est, info, unit, cfg.CountEmpty)
 	return res.Est, info, nil
 }
 
@@ -312,7 +315,7 @@ func observedDefaults(o *visits.Observed, t, scratch []int64, unit float64, info
 // else, for constant delays, the lags L ≥ m (W(L) = m − L); else
 // EmptyBins on the visit times (an upper bound if its work ran out) when
 // count, else 0 bins.
-func emptyBinsOf(t []int64, est []Estimate, info ObservedInfo, unit float64, count bool) (bins, empty int) {
+func emptyBinsOf(o *visits.Observed, est []Estimate, info ObservedInfo, unit float64, count bool) (bins, empty int) {
 	for i := range est {
 		if e := est[i].Evidence; est[i].Method == MethodM6 && est[i].Kind == KindG && len(e) > 1 {
 			for _, w := range e[1:] {
@@ -331,5 +334,5 @@ func emptyBinsOf(t []int64, est []Estimate, info ObservedInfo, unit float64, cou
 		return 0, 0
 	}
 	work := int64(gridWork)
-	return bins, EmptyBins(t, info.Step*unit, bins, &work)
+	return bins, EmptyBins(visitTimes(o), info.Step*unit, bins, &work)
 }
