@@ -6,7 +6,10 @@
 # and compact: median wall time of RUNS runs and bytes of estimates.parquet
 # per URL; against a plain Python loop doing LambdaCrawl's per-URL
 # bisection MLE of the Poisson rate (the reference; skipped without
-# python3), and the time extrapolated to the real trace's 18 M URLs.
+# python3), the time extrapolated to the real trace's 18 M URLs
+# (linearly: per URL the work is the same), and the largest peak RSS of
+# the runs (with GNU time). BIN runs a given binary; `revisit estimate`
+# uses every core (--workers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
@@ -75,18 +78,27 @@ if command -v python3 >/dev/null; then
   py=$(median <"$WORK/py.txt")
   echo "  python LambdaCrawl loop: median $py s"
 fi
+# peak RSS with GNU time when there is one
+gtime=""
+[ -x /usr/bin/time ] && /usr/bin/time -f %M true 2>/dev/null && gtime=/usr/bin/time
 for m in naive poisson-mle; do
   for c in full compact; do
-    rm -f "$WORK/t.txt"
+    rm -f "$WORK/t.txt" "$WORK/rss.txt"
     for i in $(seq "$RUNS"); do
       rm -rf "$WORK/out"
-      { time "$BIN" -q estimate "$WORK/trace.txt" --format trace --methods "$m" --no-recover --unit d --curves "$c" -o "$WORK/out" >/dev/null; } 2>>"$WORK/t.txt"
+      if [ -n "$gtime" ]; then
+        { time $gtime -o "$WORK/rss1.txt" -f %M "$BIN" -q estimate "$WORK/trace.txt" --format trace --methods "$m" --no-recover --unit d --curves "$c" -o "$WORK/out" >/dev/null; } 2>>"$WORK/t.txt"
+        cat "$WORK/rss1.txt" >>"$WORK/rss.txt"
+      else
+        { time "$BIN" -q estimate "$WORK/trace.txt" --format trace --methods "$m" --no-recover --unit d --curves "$c" -o "$WORK/out" >/dev/null; } 2>>"$WORK/t.txt"
+      fi
     done
     t=$(median <"$WORK/t.txt")
     b=$(stat -c %s "$WORK/out/estimates.parquet")
     printf "  %-11s --curves %-7s median %6.2f s, %9d bytes = %6.0f bytes per URL; 18 M URLs ≈ %5.0f s" \
       "$m" "$c" "$t" "$b" "$(echo "$b / $urls" | bc -l)" "$(echo "$t * 18000000 / $urls" | bc -l)"
     [ -n "$py" ] && printf "; python/revisit = %.2f×" "$(echo "$py / $t" | bc -l)"
+    [ -s "$WORK/rss.txt" ] && printf "; peak RSS %.0f MiB" "$(echo "$(sort -g "$WORK/rss.txt" | tail -1) / 1024" | bc -l)"
     echo
   done
 done

@@ -17,6 +17,7 @@ import (
 	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/internal/pool"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
@@ -89,6 +90,10 @@ type EstimateOptions struct {
 	// generic.PageID(url)) and writes EstimateShardFile beside the
 	// estimates, for MergeEstimates; the zero Spec estimates every URL.
 	Shard shard.Spec
+
+	// Workers estimate the URLs in parallel (0: runtime.GOMAXPROCS(0));
+	// the output is the same for any number.
+	Workers int
 }
 
 // URLSummary is one URL's line of the estimate report.
@@ -231,6 +236,9 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	case minChanges < 0:
 		return nil, &OptionError{fmt.Errorf("--min-changes must be ≥ 1, got %d", minChanges)}
 	}
+	if opt.Workers < 0 {
+		return nil, &OptionError{fmt.Errorf("--workers must be ≥ 0, got %d", opt.Workers)}
+	}
 	if opt.Out == "" {
 		return nil, &OptionError{errors.New("no output directory (-o)")}
 	}
@@ -268,70 +276,117 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	}
 	cfg := estimator.ObservedConfig{Config: estimator.Config{Methods: methods, H: opt.H, XMax: opt.XMax, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt},
 		Unit: unit, ConstTol: opt.ConstTol, CountEmpty: true}
+	if err := cfg.Prepare(); err != nil {
+		return nil, &OptionError{err}
+	}
+	uw, err := newURLsWriter(out.Path())
+	if err != nil {
+		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
+	}
+	urlsClosed := false
+	defer func() {
+		if !urlsClosed {
+			uw.f.Close()
+		}
+	}()
 	var (
-		sums  []URLSummary
+		spans []float64    // of the URLs estimated, for the report's unit
+		tops  []URLSummary // the URLs of the report's table (keepTop)
 		drawn []topURL
 		last  = time.Now()
-		count int
+		count int                          // URLs read
+		done  int                          // URLs sunk
 		sh    = newEstimateShard(opt, top) // nil unless sharded
+		stats *visits.Stats
 	)
-	stats, err := visits.Read(ctx, opt.Inputs, opt.Read, func(o *visits.Observed) error {
-		count++
-		if time.Since(last) > 5*time.Second {
-			logf("estimate: %d URLs", count)
-			last = time.Now()
+	// The URLs are estimated on opt.Workers goroutines in batches
+	// (batchURLs, batchVisits) and their rows written in read order
+	// (pool.Ordered): the same bytes for any number of workers. A batch
+	// costs a token per batchVisits visits begun, so that a URL of many
+	// visits is estimated alone (its cost clamped to the whole window),
+	// as before the workers.
+	produce := func(ctx context.Context, send pool.Send[[]urlJob]) error {
+		var b []urlJob
+		visitsHeld := 0
+		var err error
+		stats, err = visits.Read(ctx, opt.Inputs, opt.Read, func(o *visits.Observed) error {
+			count++
+			seq := int64(count - 1) // the URL's place among all URLs read, in every shard
+			id := generic.PageID(o.ID)
+			if !opt.Shard.Owns(id) {
+				return nil
+			}
+			b = append(b, urlJob{o: o, id: id, seq: seq})
+			visitsHeld += len(o.Visits)
+			if len(b) < batchURLs && visitsHeld < batchVisits {
+				return nil
+			}
+			err := send(b, 1+visitsHeld/batchVisits)
+			b, visitsHeld = nil, 0
+			return err
+		})
+		if err == nil && len(b) > 0 {
+			err = send(b, 1+visitsHeld/batchVisits)
 		}
-		seq := int64(count - 1) // the URL's place among all URLs read, in every shard
-		id := generic.PageID(o.ID)
-		if !opt.Shard.Owns(id) {
-			return nil
+		return err
+	}
+	work := func(ctx context.Context, b []urlJob) ([]urlResult, error) {
+		out := make([]urlResult, len(b))
+		for i := range b {
+			out[i] = estimateURL(ctx, b[i], cfg, opt.RecoverOpt, minChanges, compact)
 		}
-		est, info, err := estimator.EstimateObserved(ctx, o, cfg)
-		var le *estimator.LimitError
-		switch {
-		case errors.Is(err, estimator.ErrFewVisits):
-			meta.Skipped["fewer_than_2_visits"]++
-			return nil
-		case errors.As(err, &le):
-			meta.Skipped[le.Reason]++
-			logf("estimate: %s left out: %v", o.ID, le)
-			return nil
-		case err != nil:
-			return fmt.Errorf("URL %s: %w", o.ID, err)
-		case len(est) == 0: // none of the methods applies (ages, constant delays)
-			meta.Skipped[SkipNoMethod]++
-			return nil
-		}
-		// verdicts and figures on the whole estimates projected onto
-		// distribution functions; estimates.parquet keeps the raw rows
-		// (compacted below when asked)
-		proj := estimator.Monotone(est, opt.RecoverOpt)
-		s := summarize(o, id, info, proj, minChanges)
-		if compact {
-			estimates.Compact(est, estimates.Knots)
-		}
-		for i := range est {
-			est[i].PageID, est[i].Title = id, o.ID
-			if err := w.Write(&est[i]); err != nil {
-				return fmt.Errorf("estimate output %s: %w", opt.Out, err)
+		return out, nil
+	}
+	sink := func(rs []urlResult) error {
+		for i := range rs {
+			r := &rs[i]
+			done++
+			if time.Since(last) > 5*time.Second {
+				logf("estimate: %d URLs", done)
+				last = time.Now()
+			}
+			o, est, s := r.job.o, r.est, r.sum
+			var le *estimator.LimitError
+			switch err := r.err; {
+			case errors.Is(err, estimator.ErrFewVisits):
+				meta.Skipped["fewer_than_2_visits"]++
+				continue
+			case errors.As(err, &le):
+				meta.Skipped[le.Reason]++
+				logf("estimate: %s left out: %v", o.ID, le)
+				continue
+			case err != nil:
+				return fmt.Errorf("URL %s: %w", o.ID, err)
+			case len(est) == 0: // none of the methods applies (ages, constant delays)
+				meta.Skipped[SkipNoMethod]++
+				continue
+			}
+			for i := range est {
+				if err := w.Write(&est[i]); err != nil {
+					return fmt.Errorf("estimate output %s: %w", opt.Out, err)
+				}
+			}
+			meta.Estimated++
+			if r.info.Constant {
+				meta.Constant++
+			}
+			meta.Verdicts[s.Verdict]++
+			if s.Detections < minChanges {
+				meta.FewChanges++
+			}
+			uw.add(&s)
+			spans = append(spans, s.Span)
+			tops = keepTop(tops, s, top)
+			meta.Bins += int64(s.Bins)
+			meta.EmptyBins += int64(s.EmptyBins)
+			sh.add(r.job.seq, s, len(est))
+			if !(len(drawn) >= drawnURLs && drawn[drawnURLs-1].sum.Visits >= s.Visits) { // else keepDrawn would leave it out
+				drawn = keepDrawn(drawn, topURL{s, drawRows(s, r.proj), r.job.seq})
 			}
 		}
-		meta.Estimated++
-		if info.Constant {
-			meta.Constant++
-		}
-		meta.Verdicts[s.Verdict]++
-		if s.Detections < minChanges {
-			meta.FewChanges++
-		}
-		sums = append(sums, s)
-		meta.Bins += int64(s.Bins)
-		meta.EmptyBins += int64(s.EmptyBins)
-		sh.add(seq, s, len(est))
-		drawn = keepDrawn(drawn, topURL{s, drawRows(s, proj), seq})
 		return nil
-	})
-	if err != nil {
+	}
+	if err := pool.Ordered(ctx, pool.Options{Workers: opt.Workers}, produce, work, sink); err != nil {
 		return nil, err
 	}
 	sh.done(count, meta.Skipped, stats.Skipped, drawn)
@@ -350,10 +405,11 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	written = true
 	meta.Rows = w.Rows()
 	meta.EmptyShare = emptyShare(meta.Bins, meta.EmptyBins)
-	if err := writeURLs(out.Path(), sums); err != nil {
+	urlsClosed = true
+	if err := uw.close(); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}
-	b := estimateBundle(meta, sums, top, drawn)
+	b := estimateBundleOf(meta, displayUnitOf(meta, spans), tops, drawn)
 	if err := b.Write(out.Path()); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}
@@ -371,6 +427,53 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	}
 	logf("estimate: %d URLs estimated (%d with constant delays), %d rows in %.1fs → %s", meta.Estimated, meta.Constant, meta.Rows, meta.ElapsedS, opt.Out)
 	return meta, nil
+}
+
+// A batch of URLs is estimated by one worker: at most batchURLs URLs, or
+// fewer of batchVisits visits in all.
+const (
+	batchURLs   = 64
+	batchVisits = 1 << 16
+)
+
+// urlJob is one URL read, owned by the shard.
+type urlJob struct {
+	o   *visits.Observed
+	id  int64 // generic.PageID(o.ID)
+	seq int64 // its place among all URLs read
+}
+
+// urlResult is a URL estimated (estimateURL): its rows as they are
+// written, their projections (drawn when the URL is), its report line,
+// or the error that left it out.
+type urlResult struct {
+	job  urlJob
+	est  []estimator.Estimate
+	proj []estimator.Estimate
+	info estimator.ObservedInfo
+	err  error
+	sum  URLSummary
+}
+
+// estimateURL estimates one URL with every applicable method
+// (EstimateObserved), its verdict on the whole estimates projected onto
+// distribution functions (kept for the figures), and the rows as written to
+// estimates.parquet: raw, compacted when compact. It only reads cfg.
+func estimateURL(ctx context.Context, j urlJob, cfg estimator.ObservedConfig, ropt estimator.RecoverOptions, minChanges int, compact bool) urlResult {
+	r := urlResult{job: j}
+	r.est, r.info, r.err = estimator.EstimateObserved(ctx, j.o, cfg)
+	if r.err != nil || len(r.est) == 0 {
+		return r
+	}
+	r.proj = estimator.Monotone(r.est, ropt)
+	r.sum = summarize(j.o, j.id, r.info, r.proj, minChanges)
+	if compact {
+		estimates.Compact(r.est, estimates.Knots)
+	}
+	for i := range r.est {
+		r.est[i].PageID, r.est[i].Title = j.id, j.o.ID
+	}
+	return r
 }
 
 // referenceMethod is the consistent estimator of G_U a URL's
@@ -470,6 +573,21 @@ func keepDrawn(drawn []topURL, t topURL) []topURL {
 	}
 	drawn = slices.Insert(drawn, i, t)
 	return drawn[:min(len(drawn), drawnURLs)]
+}
+
+// keepTop adds s, read after every URL of tops, to the URLs of the
+// report's table: at most n, the most visits first, the earliest read
+// among equals — the first n of all the URLs sorted stably by visits.
+func keepTop(tops []URLSummary, s URLSummary, n int) []URLSummary {
+	i := len(tops)
+	for i > 0 && tops[i-1].Visits < s.Visits {
+		i--
+	}
+	if i >= n {
+		return tops
+	}
+	tops = slices.Insert(tops, i, s)
+	return tops[:min(len(tops), n)]
 }
 
 // skippedText lists skip counts for people ("; skipped: 3 fewer than 2

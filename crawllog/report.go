@@ -27,12 +27,21 @@ import (
 // years read "7.7 y" and not "67,546 h"; the estimate's own unit when
 // no URL was estimated.
 func displayUnit(m *EstimateMeta, sums []URLSummary) float64 {
-	if len(sums) == 0 {
-		return m.Unit
-	}
 	spans := make([]float64, len(sums))
 	for i, s := range sums {
-		spans[i] = s.Span * m.Unit
+		spans[i] = s.Span
+	}
+	return displayUnitOf(m, spans)
+}
+
+// displayUnitOf is displayUnit from the URLs' spans (in m's unit; sorted
+// here).
+func displayUnitOf(m *EstimateMeta, spans []float64) float64 {
+	if len(spans) == 0 {
+		return m.Unit
+	}
+	for i := range spans {
+		spans[i] *= m.Unit
 	}
 	sort.Float64s(spans)
 	med := spans[len(spans)/2]
@@ -52,6 +61,13 @@ func displayUnit(m *EstimateMeta, sums []URLSummary) float64 {
 // in the table, drawn those in the figures (keepDrawn).
 func estimateBundle(m *EstimateMeta, sums []URLSummary, top int, drawn []topURL) *tables.Bundle {
 	disp := displayUnit(m, sums)
+	sort.SliceStable(sums, func(i, j int) bool { return sums[i].Visits > sums[j].Visits })
+	return estimateBundleOf(m, disp, sums[:min(len(sums), top)], drawn)
+}
+
+// estimateBundleOf is estimateBundle with the display unit disp and the
+// URLs of the table, tops, chosen (the first by visits, stably).
+func estimateBundleOf(m *EstimateMeta, disp float64, tops []URLSummary, drawn []topURL) *tables.Bundle {
 	f := m.Unit / disp // display units per estimate unit
 	u := units.Name(disp)
 	var names []string
@@ -63,8 +79,7 @@ func estimateBundle(m *EstimateMeta, sums []URLSummary, top int, drawn []topURL)
 	var b tables.Bundle
 	b.Tables = append(b.Tables, inputsTable(m, src))
 	// the top URLs by visits
-	sort.SliceStable(sums, func(i, j int) bool { return sums[i].Visits > sums[j].Visits })
-	n := min(len(sums), top)
+	n := len(tops)
 	t := tables.Table{ID: "estimate_urls", Title: fmt.Sprintf("Observed URLs: the %d with the most visits", n), Source: src, Section: tables.SectionTopURLs, Order: 1,
 		Notes: []string{
 			"No ground truth: what the crawler saw. G_U is estimated by M2 with Last-Modified, M4 for constant delays, M6 otherwise (docs/methods.md#observed); median age and KS on its monotone projection (docs/methods.md#monotone).",
@@ -78,7 +93,7 @@ func estimateBundle(m *EstimateMeta, sums []URLSummary, top int, drawn []topURL)
 			{Name: "KS to exponential", Kind: tables.Percent}, {Name: "verdict", Kind: tables.String},
 			{Name: "empty bins", Kind: tables.Percent, Doc: "share of the grid's bins without a pair of visits (M6's W = 0)"}},
 	}
-	for _, s := range sums[:n] {
+	for _, s := range tops {
 		d := math.NaN()
 		if s.Delays == "constant" {
 			d = s.Delta

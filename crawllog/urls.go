@@ -32,31 +32,59 @@ var URLsColumns = []string{"url", "page_id", "source", "importance", "originals"
 
 // writeURLs writes dir/URLsFile from the URLs' report lines, in order.
 func writeURLs(dir string, sums []URLSummary) error {
-	path := filepath.Join(dir, URLsFile)
-	f, err := os.Create(path)
+	w, err := newURLsWriter(dir)
 	if err != nil {
 		return err
 	}
-	w := csv.NewWriter(f)
-	w.Write(URLsColumns)
+	for i := range sums {
+		w.add(&sums[i])
+	}
+	return w.close()
+}
+
+// urlsWriter streams dir/URLsFile, one line per URL as it is estimated
+// (no URL's line is held).
+type urlsWriter struct {
+	path string
+	f    *os.File
+	w    *csv.Writer
+	rec  []string
+}
+
+func newURLsWriter(dir string) (*urlsWriter, error) {
+	path := filepath.Join(dir, URLsFile)
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	w := &urlsWriter{path: path, f: f, w: csv.NewWriter(f), rec: make([]string, len(URLsColumns))}
+	w.w.Write(URLsColumns)
+	return w, nil
+}
+
+func (w *urlsWriter) add(s *URLSummary) {
 	num := func(v float64) string {
 		if math.IsNaN(v) {
 			return ""
 		}
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
-	for _, s := range sums {
-		w.Write([]string{s.URL, strconv.FormatInt(s.PageID, 10), s.Source, num(s.Importance), strconv.Itoa(s.Originals),
-			strconv.Itoa(s.Visits), strconv.Itoa(s.Detections), s.Delays, num(s.H), num(s.XMax), strconv.Itoa(s.Bins),
-			strconv.Itoa(s.EmptyBins), s.Reference, num(s.KS), s.VerdictText()})
+	r := w.rec
+	r[0], r[1], r[2], r[3], r[4] = s.URL, strconv.FormatInt(s.PageID, 10), s.Source, num(s.Importance), strconv.Itoa(s.Originals)
+	r[5], r[6], r[7], r[8], r[9] = strconv.Itoa(s.Visits), strconv.Itoa(s.Detections), s.Delays, num(s.H), num(s.XMax)
+	r[10], r[11], r[12], r[13], r[14] = strconv.Itoa(s.Bins), strconv.Itoa(s.EmptyBins), s.Reference, num(s.KS), s.VerdictText()
+	w.w.Write(r) // a write error stays in w.w (close)
+}
+
+// close ends the file; abort removes it.
+func (w *urlsWriter) close() error {
+	w.w.Flush()
+	if err := w.w.Error(); err != nil {
+		w.f.Close()
+		return fmt.Errorf("%s: %w", w.path, err)
 	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	if err := w.f.Close(); err != nil {
+		return fmt.Errorf("%s: %w", w.path, err)
 	}
 	return nil
 }

@@ -144,7 +144,9 @@ func (w *Writer) Write(e *estimator.Estimate) error {
 	}{{ecX, e.CDF.X}, {ecP, e.CDF.P}} {
 		lb := b.Field(col.i).(*array.ListBuilder)
 		lb.Append(true)
-		lb.ValueBuilder().(*array.Float64Builder).AppendValues(col.v, nil)
+		vb := lb.ValueBuilder().(*array.Float64Builder)
+		growValues(vb, len(col.v))
+		vb.AppendValues(col.v, nil)
 	}
 	b.Field(ecSamples).(*array.Int64Builder).Append(int64(e.CDF.Samples))
 	b.Field(ecRate).(*array.Float64Builder).Append(e.Rate)
@@ -175,6 +177,29 @@ func (w *Writer) Write(e *estimator.Estimate) error {
 		return w.Flush()
 	}
 	return nil
+}
+
+// groupSlack is the room for the grid values of the row that fills a row
+// group (growValues).
+const groupSlack = 1 << 16
+
+// growValues makes room for n more values in vb, a column of grid values
+// (x or p: each holds half of a row group's maxGroupValues): its capacity
+// doubles, as the builder's own growth does, but never beyond what a row
+// group needs, maxGroupValues/2 + groupSlack, when that is enough — the
+// builder alone would double to the next power of two for the last row
+// of every group (16 MiB per column instead of 8.5). The values, and so
+// the bytes written, are the same.
+func growValues(vb *array.Float64Builder, n int) {
+	need := vb.Len() + n
+	if need <= vb.Cap() {
+		return
+	}
+	c := max(2*vb.Cap(), need)
+	if lim := maxGroupValues/2 + groupSlack; need <= lim {
+		c = min(c, lim)
+	}
+	vb.Resize(c)
 }
 
 // Flush ends the current row group.

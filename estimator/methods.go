@@ -169,7 +169,7 @@ func baseline(name string) func(c *Crawl) Estimator {
 	return func(c *Crawl) Estimator {
 		ep := poissonOf(c)
 		return estimatorFunc(func() (Result, error) {
-			r := ep.results(c.Sampler)[name]
+			r := ep.result(name, c.Sampler)
 			return Result{Rate: r.rate, Note: r.note}, nil
 		})
 	}

@@ -3,6 +3,7 @@ package estimator
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/revisit-dev/revisit/series"
 )
@@ -109,6 +110,16 @@ func Isotonic(y []float64, w []float64) []float64 {
 // behind each value (nil: equal weights). An estimate undefined
 // everywhere (NaN) is returned as is.
 func MonotoneCDF(c series.CDF, w []int64) series.CDF {
+	if w == nil || len(w) != len(c.P) {
+		// equal weights: values already a distribution function (no NaN,
+		// in [0, 1], not −0, non-decreasing) are their own fit, each a
+		// block of one, 1·y/1 = y; a copy of them saves the fit
+		// (Poisson baselines' exponentials, G-M4's ECDF)
+		if isDistribution(c.P) {
+			c.P = slices.Clone(c.P)
+			return c
+		}
+	}
 	var wf []float64
 	if w != nil && len(w) == len(c.P) {
 		wf = make([]float64, len(w))
@@ -124,6 +135,19 @@ func MonotoneCDF(c series.CDF, w []int64) series.CDF {
 	}
 	c.P = p
 	return c
+}
+
+// isDistribution: p is non-decreasing, within [0, 1], without NaN or −0
+// (which clipping makes +0).
+func isDistribution(p []float64) bool {
+	prev := 0.0
+	for _, v := range p {
+		if !(v >= prev && v <= 1) || math.Signbit(v) {
+			return false
+		}
+		prev = v
+	}
+	return true
 }
 
 // Monotone is est with every row projected onto a distribution function

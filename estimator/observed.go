@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 
 	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/transform"
@@ -45,6 +44,28 @@ type ObservedConfig struct {
 	// irregular (EmptyBins: up to 5·10⁷ steps); with M6 its W gives them
 	// for free.
 	CountEmpty bool
+
+	// methods and methodsNoAge are Methods parsed once by Prepare (for
+	// URLs with ages, and without: those need Last-Modified left out).
+	methods, methodsNoAge []string
+}
+
+// Prepare parses cfg.Methods once for many calls of EstimateObserved
+// (which otherwise parses them for every URL); cfg's Methods and Registry
+// must not change after. EstimateObserved only reads a prepared config:
+// goroutines may share it.
+func (cfg *ObservedConfig) Prepare() error {
+	c := cfg.Config
+	if len(c.Methods) == 0 {
+		c.Methods = c.Registry.Names()
+	}
+	ms, err := c.Registry.Parse(c.Methods)
+	if err != nil {
+		return err
+	}
+	cfg.methods = ms
+	cfg.methodsNoAge = slices.DeleteFunc(slices.Clone(ms), func(m string) bool { d, _ := c.Registry.Lookup(m); return d.Observes == Age })
+	return nil
 }
 
 // ObservedInfo describes how a URL's observations were estimated.
@@ -127,24 +148,27 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 		}
 	}
 
+	if cfg.methods == nil { // not prepared: parse them for this URL
+		if err := cfg.Prepare(); err != nil {
+			return nil, info, err
+		}
+	}
 	c := cfg.Config
-	if len(c.Methods) == 0 {
-		c.Methods = c.Registry.Names()
-	}
-	ms, err := c.Registry.Parse(c.Methods)
-	if err != nil {
-		return nil, info, err
-	}
+	c.Methods = cfg.methods
 	if !o.Ages { // leave out the methods that need Last-Modified times
-		ms = slices.DeleteFunc(ms, func(m string) bool { d, _ := c.Registry.Lookup(m); return d.Observes == Age })
+		c.Methods = cfg.methodsNoAge
 	}
-	c.Methods = ms
 	if c.H == 0 || c.XMax == 0 {
-		h, xmax := ObservedDefaults(o, unit, info)
+		// the visit times once for the grid's choices, and the quantiles'
+		// samples one after the other in scratch (both dropped before the
+		// estimators run: a URL of millions of visits holds 16 B each)
+		t := visitTimes(o)
+		scratch := make([]int64, len(t))
+		h, xmax := observedDefaults(o, t, scratch, unit, info)
 		if c.XMax == 0 {
 			c.XMax = xmax
 		} else if c.H == 0 && !info.Constant { // h for the x_max given
-			h, _, _ = observedGrid(visitTimes(o), unit, c.XMax)
+			h, _, _ = observedGrid(t, scratch, unit, c.XMax)
 		}
 		if c.H == 0 {
 			c.H = min(h, c.XMax)
@@ -167,7 +191,7 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 	if len(c.Methods) == 0 {
 		return nil, info, nil
 	}
-	if err := c.Check(); err != nil {
+	if err := c.checkGrid(); err != nil { // the methods are canonical (Prepare)
 		return nil, info, err
 	}
 	if n := c.XMax / info.Step; !(n <= MaxGrid) {
@@ -233,11 +257,19 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 // bins, coarsened until at most MaxEmptyShare of the bins are empty). For
 // constant delays the grid step is Δ and h is not used: h = x_max.
 func ObservedDefaults(o *visits.Observed, unit float64, info ObservedInfo) (h, xmax float64) {
+	return observedDefaults(o, visitTimes(o), make([]int64, len(o.Visits)), unit, info)
+}
+
+// observedDefaults is ObservedDefaults with o's visit times t (visitTimes)
+// and scratch space of len(t) for the quantiles.
+func observedDefaults(o *visits.Observed, t, scratch []int64, unit float64, info ObservedInfo) (h, xmax float64) {
 	v := o.Visits
-	var samples []float64
+	// the samples in seconds: their quantile in units is that in seconds
+	// divided by unit (a non-decreasing map)
+	samples := scratch[:0]
 	if o.Ages {
 		for _, x := range v {
-			samples = append(samples, float64(x.T-x.LastMod)/unit)
+			samples = append(samples, x.T-x.LastMod)
 		}
 	} else {
 		star, seen := int64(0), false
@@ -249,7 +281,7 @@ func ObservedDefaults(o *visits.Observed, unit float64, info ObservedInfo) (h, x
 				star, seen = v[j-1].T, true
 			}
 			if seen {
-				samples = append(samples, float64(v[j].T-star)/unit)
+				samples = append(samples, v[j].T-star)
 			}
 		}
 	}
@@ -259,13 +291,11 @@ func ObservedDefaults(o *visits.Observed, unit float64, info ObservedInfo) (h, x
 	}
 	xmax = span
 	if len(samples) > 0 {
-		sort.Float64s(samples)
-		xmax = samples[min(len(samples)-1, int(math.Ceil(0.99*float64(len(samples))))-1)]
+		xmax = float64(nthInt64(samples, min(len(samples)-1, int(math.Ceil(0.99*float64(len(samples))))-1))) / unit
 	}
 	if !(xmax > 0) {
 		xmax = max(span, 1/unit)
 	}
-	t := visitTimes(o)
 	reach := xmax // the part of the grid pairs of visits can reach
 	if q := float64(pairSpanQuantile(t, SpanQuantile)) / unit; q > 0 {
 		reach = min(xmax, q)
@@ -276,7 +306,7 @@ func ObservedDefaults(o *visits.Observed, unit float64, info ObservedInfo) (h, x
 	if info.Constant {
 		return xmax, xmax
 	}
-	h, _, _ = observedGrid(t, unit, reach)
+	h, _, _ = observedGrid(t, scratch, unit, reach)
 	return max(h, xmax/ObservedMaxBins), xmax
 }
 

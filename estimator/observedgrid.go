@@ -79,14 +79,27 @@ func pairsWithin(t []int64, d int64) int64 {
 }
 
 // pairSpanQuantile is the q quantile of the spans t_j − t_i over all pairs
-// i < j of ascending t: the smallest d with #{pairs ≤ d} ≥ q·#pairs, by
-// bisection on d (O(m log span)).
+// i < j of ascending t (distinct times): the smallest d with
+// #{pairs ≤ d} ≥ need = ⌈q·#pairs⌉. That is the (L+1)-th largest span,
+// L = #pairs − need: when L is small (L ≤ 4m) it is found by listing the
+// largest spans (largestPairSpan, O(L log L)), else by bisection on d
+// (O(m log span)); both give the same span.
 func pairSpanQuantile(t []int64, q float64) int64 {
 	m := int64(len(t))
 	if m < 2 {
 		return 0
 	}
 	need := int64(math.Ceil(q * float64(m*(m-1)/2)))
+	if l := m*(m-1)/2 - need; l >= 0 && l <= 4*m {
+		return largestPairSpan(t, int(l))
+	}
+	return pairSpanBisect(t, need)
+}
+
+// pairSpanBisect is the smallest d with pairsWithin(t, d) ≥ need, by
+// bisection on d (t distinct and ascending, 1 ≤ need ≤ #pairs).
+func pairSpanBisect(t []int64, need int64) int64 {
+	m := len(t)
 	lo, hi := int64(0), t[m-1]-t[0] // pairsWithin(lo) < need ≤ pairsWithin(hi)
 	for hi-lo > 1 {
 		mid := lo + (hi-lo)/2
@@ -97,6 +110,109 @@ func pairSpanQuantile(t []int64, q float64) int64 {
 		}
 	}
 	return hi
+}
+
+// largestPairSpan is the (l+1)-th largest of the spans t_j − t_i, i < j,
+// of ascending t (0 ≤ l < #pairs), counted with multiplicity. The pairs
+// form a tree rooted at (0, m−1), the widest: (i, j) is the parent of
+// (i, j−1), and (i, m−1) of (i+1, m−1) too; every pair has one parent, at
+// least as wide. Taking the pairs best first from a max-heap that gets
+// the children of each pair taken lists the spans in non-increasing
+// order (O(l log l)).
+func largestPairSpan(t []int64, l int) int64 {
+	m := len(t)
+	type pair struct{ i, j int }
+	span := func(p pair) int64 { return t[p.j] - t[p.i] }
+	h := make([]pair, 1, l+2)
+	h[0] = pair{0, m - 1}
+	push := func(p pair) {
+		if p.i >= p.j {
+			return
+		}
+		h = append(h, p)
+		for k := len(h) - 1; k > 0; { // sift up
+			up := (k - 1) / 2
+			if span(h[up]) >= span(h[k]) {
+				break
+			}
+			h[up], h[k] = h[k], h[up]
+			k = up
+		}
+	}
+	for ; ; l-- {
+		p := h[0]
+		if l == 0 {
+			return span(p)
+		}
+		h[0] = h[len(h)-1]
+		h = h[:len(h)-1]
+		for k := 0; ; { // sift down
+			c := 2*k + 1
+			if c >= len(h) {
+				break
+			}
+			if c+1 < len(h) && span(h[c+1]) > span(h[c]) {
+				c++
+			}
+			if span(h[k]) >= span(h[c]) {
+				break
+			}
+			h[k], h[c] = h[c], h[k]
+			k = c
+		}
+		push(pair{p.i, p.j - 1})
+		if p.j == m-1 {
+			push(pair{p.i + 1, p.j})
+		}
+	}
+}
+
+// nthInt64 is the k-th smallest of a (0-based, k < len(a)), the value
+// sorted(a)[k], found by selection (quickselect, median-of-three pivot;
+// O(len(a)) expected); it reorders a.
+func nthInt64(a []int64, k int) int64 {
+	if k == len(a)-1 { // the largest: the 0.99 quantile of fewer than 100
+		return slices.Max(a)
+	}
+	lo, hi := 0, len(a)-1
+	for hi-lo > 16 {
+		mid := lo + (hi-lo)/2
+		// median of three to a[mid]
+		if a[mid] < a[lo] {
+			a[mid], a[lo] = a[lo], a[mid]
+		}
+		if a[hi] < a[lo] {
+			a[hi], a[lo] = a[lo], a[hi]
+		}
+		if a[hi] < a[mid] {
+			a[hi], a[mid] = a[mid], a[hi]
+		}
+		pv := a[mid]
+		i, j := lo, hi
+		for i <= j { // Hoare partition: a[lo..j] ≤ pv ≤ a[i..hi]
+			for a[i] < pv {
+				i++
+			}
+			for a[j] > pv {
+				j--
+			}
+			if i <= j {
+				a[i], a[j] = a[j], a[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return a[k] // between the parts: equal to the pivot
+		}
+	}
+	slices.Sort(a[lo : hi+1])
+	return a[k]
 }
 
 // pairSpanBin is M6's bin ⌈d/hs⌉ of a pair d seconds apart on bins hs seconds
@@ -152,17 +268,17 @@ func visitTimes(o *visits.Observed) []int64 {
 
 // observedGrid is h (in units) chosen for a URL's visit times t (seconds)
 // and x_max (in units) as the comment at the top of this file says, with
-// the bins and empty bins of its grid.
-func observedGrid(t []int64, unit, xmax float64) (h float64, bins, empty int) {
-	delays := make([]int64, 0, len(t))
-	for j := 1; j < len(t); j++ {
-		delays = append(delays, t[j]-t[j-1])
-	}
-	slices.Sort(delays)
+// the bins and empty bins of its grid; scratch (len(t) or nil) holds the
+// delays.
+func observedGrid(t, scratch []int64, unit, xmax float64) (h float64, bins, empty int) {
 	r := float64(resolution(t))
 	hs := r
-	if len(delays) > 0 {
-		hs = max(r, float64(delays[max(0, int(math.Ceil(DelayQuantile*float64(len(delays))))-1)]))
+	if len(t) > 1 {
+		delays := scratch[:0]
+		for j := 1; j < len(t); j++ {
+			delays = append(delays, t[j]-t[j-1])
+		}
+		hs = max(r, float64(nthInt64(delays, max(0, int(math.Ceil(DelayQuantile*float64(len(delays))))-1))))
 	}
 	xs := xmax * unit // seconds
 	hs = max(hs, xs/ObservedMaxBins)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"testing"
 
@@ -207,5 +208,59 @@ func TestObservedGridAges(t *testing.T) {
 	want := 720 + 49 + 1.0/3600
 	if math.Abs(info.XMax-want) > 1e-9 || info.XMax/info.H > ObservedMaxBins*(1+1e-9) {
 		t.Errorf("x_max %g h (want %g), %g bins", info.XMax, want, info.XMax/info.H)
+	}
+}
+
+// The two ways to the pair-span quantile (listing the largest spans,
+// bisection) against sorting all the pairs, on random times with ties
+// among the spans (lattice times) and without; and the selection of the
+// k-th smallest against sorting.
+func TestPairSpanQuantileAgainstSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for k := range 200 {
+		m := 2 + r.IntN(60)
+		ts := make([]int64, m)
+		tt := int64(0)
+		for j := range ts {
+			if k%2 == 0 {
+				tt += 86400 * (1 + r.Int64N(3)) // daily lattice: many equal spans
+			} else {
+				tt += 1 + r.Int64N(100000)
+			}
+			ts[j] = tt
+		}
+		var spans []int64
+		for j := range ts {
+			for i := range j {
+				spans = append(spans, ts[j]-ts[i])
+			}
+		}
+		slices.Sort(spans)
+		for l := range len(spans) {
+			if got, want := largestPairSpan(ts, l), spans[len(spans)-1-l]; got != want {
+				t.Fatalf("times %v: %d-th largest span %d, sorted %d", ts, l+1, got, want)
+			}
+			need := int64(len(spans) - l)
+			if got, want := pairSpanBisect(ts, need), spans[need-1]; got != want {
+				t.Fatalf("times %v: smallest span with %d pairs within %d, sorted %d", ts, need, got, want)
+			}
+		}
+		for _, q := range []float64{0.01, 0.5, 0.9, 0.99, 1} {
+			want := spans[max(0, int(math.Ceil(q*float64(len(spans))))-1)]
+			if got := pairSpanQuantile(ts, q); got != want {
+				t.Fatalf("times %v: q %g span %d, sorted %d", ts, q, got, want)
+			}
+		}
+		a := make([]int64, 1+r.IntN(200))
+		for i := range a {
+			a[i] = r.Int64N(int64(1 + k)) // ties when k is small
+		}
+		sorted := slices.Sorted(slices.Values(a))
+		for _, kk := range []int{0, len(a) / 10, len(a) / 2, len(a) - 1, r.IntN(len(a))} {
+			b := slices.Clone(a)
+			if got := nthInt64(b, kk); got != sorted[kk] {
+				t.Fatalf("%v: %d-th smallest %d, sorted %d", a, kk, got, sorted[kk])
+			}
+		}
 	}
 }

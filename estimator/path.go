@@ -27,14 +27,8 @@ type Config struct {
 // Check validates the configuration and puts the method names in canonical
 // form and output order.
 func (c *Config) Check() error {
-	if !(c.H > 0) || math.IsInf(c.H, 0) {
-		return fmt.Errorf("bin width h must be > 0, got %g", c.H)
-	}
-	if !(c.XMax > 0) || math.IsInf(c.XMax, 0) {
-		return fmt.Errorf("x_max must be > 0, got %g", c.XMax)
-	}
-	if c.H > c.XMax {
-		return fmt.Errorf("bin width h = %g is larger than x_max = %g", c.H, c.XMax)
+	if err := c.checkGrid(); err != nil {
+		return err
 	}
 	if len(c.Methods) == 0 {
 		c.Methods = c.Registry.Names()
@@ -44,6 +38,20 @@ func (c *Config) Check() error {
 		return err
 	}
 	c.Methods = ms // canonical names, output order
+	return nil
+}
+
+// checkGrid validates h and x_max.
+func (c *Config) checkGrid() error {
+	if !(c.H > 0) || math.IsInf(c.H, 0) {
+		return fmt.Errorf("bin width h must be > 0, got %g", c.H)
+	}
+	if !(c.XMax > 0) || math.IsInf(c.XMax, 0) {
+		return fmt.Errorf("x_max must be > 0, got %g", c.XMax)
+	}
+	if c.H > c.XMax {
+		return fmt.Errorf("bin width h = %g is larger than x_max = %g", c.H, c.XMax)
+	}
 	return nil
 }
 

@@ -175,22 +175,27 @@ func IrregularMLE(tauChanged []float64, sumTauSame float64) (float64, string) {
 	return l, ""
 }
 
-func (e *poisson) results(s Sampler) map[string]rateResult {
+// result is the baseline name's estimate from the crawl's counts (only
+// that one is computed: poisson-mle's root finding is the costly one).
+func (e *poisson) result(name string, s Sampler) rateResult {
 	n := int(e.m - 1)
-	out := map[string]rateResult{}
-	r, note := Naive(int(e.x), n, e.last-e.first)
-	out[MethodNaive] = rateResult{r, note}
-	if s.Constant() {
+	var r float64
+	var note string
+	switch name {
+	case MethodNaive:
+		r, note = Naive(int(e.x), n, e.last-e.first)
+	case MethodCho:
 		r, note = ChoGarciaMolina(int(e.x), n, s.Delta)
-		out[MethodCho] = rateResult{r, note}
+	case MethodMatloff:
 		r, note = Matloff(int(e.x), n, s.Delta)
-		out[MethodMatloff] = rateResult{r, note}
+	case MethodAgeMLE:
+		r, note = AgeMLE(int(e.m), e.sumAge)
+	case MethodPoissonMLE:
+		r, note = IrregularMLE(e.tauChanged, e.sumTauSame)
+	default:
+		return rateResult{math.NaN(), "unknown baseline " + name}
 	}
-	r, note = AgeMLE(int(e.m), e.sumAge)
-	out[MethodAgeMLE] = rateResult{r, note}
-	r, note = IrregularMLE(e.tauChanged, e.sumTauSame)
-	out[MethodPoissonMLE] = rateResult{r, note}
-	return out
+	return rateResult{r, note}
 }
 
 // ExpCDF is the exponential CDF 1 − e^{−λx} on grid x (NaN for a NaN rate).

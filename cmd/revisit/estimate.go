@@ -173,6 +173,7 @@ tables and figures; docs/scale-out.md).`,
 	f.BoolVar(&noRecover, "no-recover", false, "do not recover F_U from M2, M4, M5, M6")
 	f.StringVarP(&opt.Out, "output", "o", "", "output directory (required)")
 	f.StringVar(&shardFlag, "shard", "", "only the URLs of shard `i/N` (hash of the URL's page id mod N = i, 0-based); N alone takes i from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX; every shard reads every input; combine the N outputs with 'revisit merge estimate' (docs/scale-out.md)")
+	f.IntVar(&opt.Workers, "workers", 0, "parallel workers estimating URLs (0: all cores); the output is the same for any number")
 	return cmd
 }
 

@@ -32,3 +32,32 @@ func BenchmarkReadCDX(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReadTrace reads a change-bit trace shaped like Bing's: 2,000
+// URLs × 98 daily crawls with jittered delays (MB/s of trace text).
+func BenchmarkReadTrace(b *testing.B) {
+	var sb strings.Builder
+	for u := range 2000 {
+		fmt.Fprintf(&sb, "%d\t%.6f\t[", u, float64(u%997)/997)
+		for j := range 98 {
+			if j > 0 {
+				sb.WriteString(", ")
+			}
+			fmt.Fprintf(&sb, "[%.6f, %d]", 1+float64((u*31+j*17)%1000-500)/50000, (u+j)%3/2)
+		}
+		sb.WriteString("]\n")
+	}
+	p := filepath.Join(b.TempDir(), "trace.txt")
+	if err := os.WriteFile(p, []byte(sb.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(sb.Len()))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		n := 0
+		if _, err := Read(context.Background(), []string{p}, Options{Format: "trace"}, func(o *Observed) error { n += len(o.Visits); return nil }); err != nil || n != 2000*99 {
+			b.Fatalf("%d visits, %v", n, err)
+		}
+	}
+}

@@ -80,7 +80,7 @@ func fnv64(s string) uint64 {
 }
 
 func (r *reader) add(id string, rc rec) (string, error) {
-	if _, dup := r.traces[id]; dup {
+	if r.traces.has(id) {
 		return "duplicate", fmt.Errorf("URL %q: a trace line and other observations of the same id", id)
 	}
 	if r.opt.Sorted && id != r.cur {

@@ -136,12 +136,12 @@ type reader struct {
 	in     *InputStats
 	name   string
 	fn     func(*Observed) error
-	fnErr  error               // fn failed: reading stops
-	traces map[string]struct{} // ids of the trace lines passed to fn
-	cur    string              // Sorted: the URL being read
-	done   string              // Sorted: the last URL passed to fn
-	any    bool                // Sorted: some URL was passed to fn
-	imp    map[string]float64  // URL_ID → importance (Options.Importance)
+	fnErr  error              // fn failed: reading stops
+	traces traceIDs           // ids of the trace lines passed to fn
+	cur    string             // Sorted: the URL being read
+	done   string             // Sorted: the last URL passed to fn
+	any    bool               // Sorted: some URL was passed to fn
+	imp    map[string]float64 // URL_ID → importance (Options.Importance)
 	// original is the original URL of the capture being added (CDX
 	// family), "" for other formats
 	original string
@@ -175,8 +175,7 @@ func Read(ctx context.Context, paths []string, opt Options, fn func(*Observed) e
 		}
 		opt.Format = f
 	}
-	r := &reader{ctx: ctx, opt: opt, groups: map[string]*group{}, stats: &Stats{Skipped: map[string]int64{}}, fn: fn,
-		traces: map[string]struct{}{}}
+	r := &reader{ctx: ctx, opt: opt, groups: map[string]*group{}, stats: &Stats{Skipped: map[string]int64{}}, fn: fn}
 	paths, err := r.companions(paths)
 	if err != nil {
 		return nil, err

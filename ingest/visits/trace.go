@@ -128,7 +128,7 @@ func (r *reader) traceLine(line []byte) (string, error) {
 		return "fields", errors.New("trace: no crawl")
 	}
 	sid := string(id)
-	_, dup := r.traces[sid]
+	dup := r.traces.has(sid)
 	if _, held := r.groups[sid]; dup || held || (r.opt.Sorted && r.any && sid == r.done) {
 		return "duplicate", fmt.Errorf("trace id %q given twice (or also in another log)", sid)
 	}
@@ -140,7 +140,7 @@ func (r *reader) traceLine(line []byte) (string, error) {
 	if same > 0 {
 		r.stats.Skipped["same_second"] += same
 	}
-	r.traces[sid] = struct{}{}
+	r.traces.add(sid)
 	o.ID = sid
 	r.companion(o)
 	r.stats.URLs++
@@ -186,6 +186,50 @@ func (p *pairScanner) token() []byte {
 	return p.b[j:p.i]
 }
 
+// decimal is the next token (token) read, in the same pass, as a plain
+// decimal ("1", "0.996704", ".5", "2.") without allocating: ok only when
+// its digits, the point left out, make an integer M ≤ 2⁵³ and it has
+// k ≤ 22 digits after the point, so that M and 10^k are exact and
+// d = M/10^k, one correctly rounded division, is the float64 nearest the
+// decimal — what strconv.ParseFloat gives (its own exact fast path).
+// Anything else (a sign, an exponent, more digits, "inf") is not ok, for
+// strconv.ParseFloat to read from tok.
+func (p *pairScanner) decimal() (tok []byte, d float64, ok bool) {
+	p.ws()
+	j := p.i
+	var m uint64
+	digits, frac, point, plain := 0, 0, false, true
+	for ; p.i < len(p.b); p.i++ {
+		c := p.b[p.i]
+		switch {
+		case c >= '0' && c <= '9':
+			if m > (1<<53)/10 {
+				plain = false
+				continue
+			}
+			m = m*10 + uint64(c-'0')
+			digits++
+			if point {
+				frac++
+			}
+			continue
+		case c == '.' && !point:
+			point = true
+			continue
+		case c == ',' || c == ']' || c == ' ' || c == '\t':
+		default:
+			plain = false
+			continue
+		}
+		break
+	}
+	tok = p.b[j:p.i]
+	if !plain || digits == 0 || m > 1<<53 || frac >= len(pow10) {
+		return tok, 0, false
+	}
+	return tok, float64(m) / pow10[frac], true
+}
+
 // next reads one pair: its days d ≥ 0 and changed bit; more is false after
 // the closing bracket (then only white space may follow).
 func (p *pairScanner) next() (d float64, c, more bool, err error) {
@@ -206,8 +250,11 @@ func (p *pairScanner) next() (d float64, c, more bool, err error) {
 	if err := p.expect('['); err != nil {
 		return 0, false, false, err
 	}
-	tok := p.token()
-	d, perr := strconv.ParseFloat(string(tok), 64)
+	tok, d, ok := p.decimal()
+	var perr error
+	if !ok {
+		d, perr = strconv.ParseFloat(string(tok), 64)
+	}
 	if perr != nil || !(d >= 0) || d > 1e7 {
 		return 0, false, false, fmt.Errorf("days %.40q is not a number in [0, 10⁷]", tok)
 	}
@@ -238,6 +285,10 @@ func (p *pairScanner) next() (d float64, c, more bool, err error) {
 	}
 	return d, c, true, nil
 }
+
+// pow10 are the powers of ten exact in float64.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 func (p *pairScanner) end() error {
 	p.ended = true
