@@ -131,3 +131,66 @@ func containsLine(lines []string, s string) bool {
 	}
 	return false
 }
+
+// With a page selection a shard of a parted dataset reads every part (the
+// selection's tally — pages selected, names not found — is over the whole
+// dataset, the same in every shard), says so, and the merge is still the
+// selected unsharded replay byte for byte.
+func TestShardPartsWithSelection(t *testing.T) {
+	_, pages := writeDataset(t, 13)
+	const P = 6
+	ds := writePartedDataset(t, pages, P)
+	sel, err := dataset.NewSelection("", "[ACEGIKM]$", nil) // "page A", "page C", …: every other page
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := Options{Dataset: ds, Samplers: []string{"exp:2"}, H: 0.1, XMax: 20, Seed: 5, Workers: 2, Select: sel}
+	tmp := t.TempDir()
+	full := base
+	full.Out = filepath.Join(tmp, "full")
+	fm, err := Run(context.Background(), full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fm.Selection == nil || fm.Selection.Selected == 0 || fm.Selection.Selected == fm.Selection.Read {
+		t.Fatalf("selection %+v: want some but not all pages", fm.Selection)
+	}
+	want, err := os.ReadFile(filepath.Join(full.Out, EstimatesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 3
+	var dirs []string
+	for i := range n {
+		o := base
+		o.Shard = shard.Spec{I: i, N: n}
+		o.Out = filepath.Join(tmp, fmt.Sprintf("s%d", i))
+		var logged []string
+		o.Log = func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }
+		if _, err := Run(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+		info, err := ReadShardInfo(o.Out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(info.DatasetFiles) != P || !containsLine(logged, "a page selection is counted over the whole dataset") {
+			t.Errorf("shard %d/%d with a selection opened %v (want all %d parts), log %q", i, n, info.DatasetFiles, P, logged)
+		}
+		dirs = append(dirs, o.Out)
+	}
+	out := filepath.Join(tmp, "merged")
+	if _, err := Merge(context.Background(), dirs, out); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(out, EstimatesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Error("merged estimates.parquet of the selected shards differs from the selected unsharded replay")
+	}
+	if g, w := metaWithoutTimes(t, out), metaWithoutTimes(t, full.Out); !reflect.DeepEqual(g, w) {
+		t.Errorf("merged replay.json differs: %v\nwant %v", g, w)
+	}
+}
