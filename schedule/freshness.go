@@ -26,7 +26,7 @@ func Freshness(x, g []float64, delta float64) float64 {
 			s = (g[k] - pg) / (x[k] - px)
 		}
 		if delta <= x[k] {
-			gv, h = segment(gv, h, s, delta-px)
+			_, h = segment(gv, h, s, delta-px)
 			return h / delta
 		}
 		gv, h = segment(gv, h, s, x[k]-px)
