@@ -2,7 +2,6 @@ package estimates
 
 import (
 	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -10,7 +9,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/series"
@@ -135,21 +133,7 @@ func TestErrorColumns(t *testing.T) {
 	b.Field(ecConstant).(*array.BooleanBuilder).Append(false)
 	rec := b.NewRecordBatch()
 	defer rec.Release()
-	oldDir := t.TempDir()
-	f, err := os.Create(filepath.Join(oldDir, File))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fw, err := pqarrow.NewFileWriter(old, f, nil, pqarrow.DefaultWriterProps())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := fw.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := fw.Close(); err != nil {
-		t.Fatal(err)
-	}
+	oldDir := writeOlderFile(t, old, rec)
 	got = nil
 	if err := Each(oldDir, func(e *estimator.Estimate) error { got = append(got, *e); return nil }); err != nil {
 		t.Fatal(err)
