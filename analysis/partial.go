@@ -386,12 +386,7 @@ func RunShard(ctx context.Context, opt Options, sp shard.Spec) error {
 		return err
 	}
 	// Only the shard's own parts of a dataset in a multiple of N parts.
-	src, unit, note := r.ShardSource(sp, opt.Unit)
-	if opt.Select != nil {
-		// a page selection is counted over the whole dataset
-		src, unit = r, opt.Unit
-		note = fmt.Sprintf("shard %s reads every part of %s and skips the pages of other shards: a page selection is counted over the whole dataset", sp, r.Dir)
-	}
+	src, unit, note := r.ShardSource(sp, opt.Unit, opt.Select)
 	logf(opt.Log, "analyze: %s", note)
 	return WriteResults(opt.Out, ShardKind, func(tmp string) error {
 		f, err := os.Create(filepath.Join(tmp, ShardStatFile))

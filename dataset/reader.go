@@ -134,9 +134,14 @@ func (r *Reader) ForShard(s shard.Spec) (*Reader, string) {
 // resolution), which is then returned: a shard reading its own parts
 // cannot see the page the unsharded reading takes the unit from.
 // Otherwise it is r itself, read whole (the shard skips the pages it does
-// not own), the unit is returned as given and the line says why.
-func (r *Reader) ShardSource(s shard.Spec, unit float64) (*Reader, float64, string) {
+// not own), the unit is returned as given and the line says why; so it is
+// with a page selection (whole), whose tally of pages selected and names
+// not found is over the whole dataset, the same in every shard.
+func (r *Reader) ShardSource(s shard.Spec, unit float64, whole *Selection) (*Reader, float64, string) {
 	sub, why := r.ForShard(s)
+	if sub != nil && whole != nil {
+		sub, why = nil, "a page selection is counted over the whole dataset"
+	}
 	if sub != nil && unit == 0 {
 		lo, hi, ok := r.Resolutions()
 		ulo, uhi := transform.DefaultUnit(&series.Page{Resolution: lo}), transform.DefaultUnit(&series.Page{Resolution: hi})

@@ -314,14 +314,10 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	// A shard of a dataset in a multiple of N parts reads only its own
 	// parts (dataset.Reader.ForShard); the default unit then comes from
 	// the manifest's resolutions, as every page gives the same one.
-	// A page selection is counted over the whole dataset (what it selected
-	// and which names matched no page), so every shard reads every part.
 	src, unit0 := ds, opt.Unit
-	if opt.Shard.Sharded() && opt.Select != nil {
-		logf("replay: shard %s reads every part of %s and skips the pages of other shards: a page selection is counted over the whole dataset", opt.Shard, ds.Dir)
-	} else if opt.Shard.Sharded() {
+	if opt.Shard.Sharded() {
 		var note string
-		src, unit0, note = ds.ShardSource(opt.Shard, opt.Unit)
+		src, unit0, note = ds.ShardSource(opt.Shard, opt.Unit, opt.Select)
 		logf("replay: %s", note)
 	}
 	out, err := atomicdir.Create(opt.Out, MetaFile, "replay output")
