@@ -63,7 +63,7 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 			}
 		}
 		if nl >= 3 {
-			return labelTop(ticks, lo, hi)
+			return labelBottom(labelTop(ticks, lo, hi), lo, hi)
 		}
 	}
 	return plot.DefaultTicks{}.Ticks(lo, hi)
@@ -99,6 +99,39 @@ func labelTop(ticks []plot.Tick, lo, hi float64) []plot.Tick {
 		return ticks
 	}
 	return ticks[:last+1]
+}
+
+// minBottomGap is the least distance, as a fraction of a logarithmic
+// axis, between the lowest tick and the first label above it for the
+// lowest tick to be labelled too.
+const minBottomGap = 0.15
+
+// labelBottom labels the lowest tick of a logarithmic axis when the first
+// label lies far above the bottom of the axis, so that a reader sees
+// where the axis starts: a budget axis from 250 to 4000, labelled 500,
+// 1000, 2000 and 4000, gets "300" on its lowest tick; 0.003 below the
+// label 0.01 on a six-decade axis stays unlabelled.
+func labelBottom(ticks []plot.Tick, lo, hi float64) []plot.Tick {
+	if len(ticks) == 0 || ticks[0].Label != "" {
+		return ticks
+	}
+	first := -1
+	for i, t := range ticks {
+		if t.Label != "" {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return ticks
+	}
+	bottom := &ticks[0]
+	if math.Log10(ticks[first].Value/bottom.Value) >= minBottomGap*math.Log10(hi/lo) {
+		k := int(math.Floor(math.Log10(bottom.Value) + 1e-9))
+		m := int(math.Round(bottom.Value / math.Pow(10, float64(k))))
+		bottom.Label = tickLabel(m, k)
+	}
+	return ticks
 }
 
 // niceTicker marks a linear axis with niceTicks.
