@@ -201,17 +201,26 @@ func (r *Reader) Each(fn func(*series.Page) error) error {
 // whole dataset, 0-based over all parts in order (for a reader from
 // ForShard too).
 func (r *Reader) EachPos(fn func(pos int64, p *series.Page) error) error {
+	return r.eachFile(func(name string, pos *int64) error {
+		return r.eachInFile(name, func(p *series.Page) error {
+			*pos++
+			return fn(*pos-1, p)
+		})
+	})
+}
+
+// eachFile calls read for every file in order with the position of its
+// first page in the whole dataset, which read advances by the pages it
+// reads; a part read by a ForShard reader is checked against its page
+// count in the manifest.
+func (r *Reader) eachFile(read func(name string, pos *int64) error) error {
 	var pos int64
 	for k, name := range r.Files {
 		if r.base != nil {
 			pos = r.base[k]
 		}
 		start := pos
-		err := r.eachInFile(name, func(p *series.Page) error {
-			pos++
-			return fn(pos-1, p)
-		})
-		if err != nil {
+		if err := read(name, &pos); err != nil {
 			return err
 		}
 		if r.base != nil {
@@ -257,6 +266,13 @@ const (
 )
 
 func (r *Reader) eachInFile(name string, fn func(*series.Page) error) error {
+	return r.eachRecord(name, nil, func(rec arrow.RecordBatch) error { return eachInRecord(name, rec, fn) })
+}
+
+// eachRecord streams the record batches of one Parquet file of the
+// dataset, of the columns cols (nil: every column), counting the bytes
+// read (Stats).
+func (r *Reader) eachRecord(name string, cols []int, fn func(arrow.RecordBatch) error) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return fmt.Errorf("dataset %s: %w", name, err)
@@ -274,11 +290,18 @@ func (r *Reader) eachInFile(name string, fn func(*series.Page) error) error {
 		return fmt.Errorf("dataset %s: %w", name, err)
 	}
 	defer pf.Close()
+	if cols != nil {
+		// Leaf columns: every column before updates is flat, so a
+		// column's index in Schema is its leaf index too.
+		if err := checkSchema(arrowSchema(pf)); err != nil {
+			return fmt.Errorf("dataset %s: %w", name, err)
+		}
+	}
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: readBatch}, memory.DefaultAllocator)
 	if err != nil {
 		return fmt.Errorf("dataset %s: %w", name, err)
 	}
-	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
+	rr, err := fr.GetRecordReader(context.Background(), cols, nil)
 	if err != nil {
 		return fmt.Errorf("dataset %s: %w", name, err)
 	}
@@ -291,10 +314,44 @@ func (r *Reader) eachInFile(name string, fn func(*series.Page) error) error {
 		if err != nil {
 			return fmt.Errorf("dataset %s: %w", name, err)
 		}
-		if err := eachInRecord(name, rec, fn); err != nil {
+		if err := fn(rec); err != nil {
 			return err
 		}
 	}
+}
+
+// arrowSchema is the Arrow schema of a Parquet file (nil when it has
+// none that pqarrow can read: checkSchema then refuses it).
+func arrowSchema(pf *file.Reader) *arrow.Schema {
+	s, err := pqarrow.FromParquet(pf.MetaData().Schema, nil, pf.MetaData().KeyValueMetadata())
+	if err != nil {
+		return arrow.NewSchema(nil, nil)
+	}
+	return s
+}
+
+// EachCount calls fn with every page's position (as EachPos), id and
+// number of updates, in file order, reading only the page_id and
+// n_updates columns: a pass that ranks pages by their updates without
+// decoding the updates. The counts are those the pages are read with:
+// Each refuses a page whose n_updates differs from its updates.
+func (r *Reader) EachCount(fn func(pos, id, n int64) error) error {
+	return r.eachFile(func(name string, pos *int64) error {
+		return r.eachRecord(name, []int{colPageID, colNUpdates}, func(rec arrow.RecordBatch) error {
+			ids, ok1 := rec.Column(0).(*array.Int64)
+			ns, ok2 := rec.Column(1).(*array.Int64)
+			if !ok1 || !ok2 {
+				return fmt.Errorf("dataset %s: page_id and n_updates are not int64 columns", name)
+			}
+			for i := 0; i < int(rec.NumRows()); i++ {
+				if err := fn(*pos, ids.Value(i), ns.Value(i)); err != nil {
+					return err
+				}
+				*pos++
+			}
+			return nil
+		})
+	})
 }
 
 // countingFile counts the bytes read from a file (ReadStats.Bytes).
@@ -328,6 +385,7 @@ func eachInRecord(name string, rec arrow.RecordBatch, fn func(*series.Page) erro
 	grp := rec.Column(colGroup).(*array.String)
 	coll := rec.Column(colNCollapsed).(*array.Int64)
 	res := rec.Column(colResolution).(*array.Int32)
+	nup := rec.Column(colNUpdates).(*array.Int64)
 	ups := rec.Column(colUpdates).(*array.List)
 	vals := ups.ListValues().(*array.Timestamp)
 	// Parquet has no second unit: timestamp[s] is stored (and read back) as
@@ -336,6 +394,9 @@ func eachInRecord(name string, rec arrow.RecordBatch, fn func(*series.Page) erro
 	offs := ups.Offsets()
 	for i := 0; i < int(rec.NumRows()); i++ {
 		lo, hi := offs[i], offs[i+1]
+		if n := nup.Value(i); n != int64(hi-lo) {
+			return fmt.Errorf("dataset %s: page %d (%q) has %d updates but n_updates %d: the file was changed after it was written", name, ids.Value(i), title.Value(i), hi-lo, n)
+		}
 		u := make([]int64, hi-lo)
 		for j := range u {
 			u[j] = int64(vals.Value(int(lo)+j)) / div

@@ -3,13 +3,13 @@ package replay
 import (
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/estimates"
-	"github.com/revisit-dev/revisit/series"
 )
 
 // fullCurves says which pages keep their whole curves (Options.Curves):
 // every page (all), the first n pages of the replay's own ranking (the
 // Top pages it keeps, most updates first: ranked), or the pages of ids,
-// the n busiest of the dataset found by a pass over it before the replay
+// the n busiest of the dataset found by a pass over its update counts
+// (dataset.Reader.EachCount) before the replay
 // (a streaming replay, or a shard, which must agree with the unsharded
 // replay on pages it does not see).
 type fullCurves struct {
@@ -44,9 +44,10 @@ func chooseFullCurves(ds *dataset.Reader, c estimates.Curves, n int, ranked bool
 		return &fullCurves{ranked: n}, nil
 	}
 	keep := newTopIDs(n)
-	if err := ds.Each(func(p *series.Page) error {
-		if len(p.Updates) >= minUpdates && len(p.Updates) >= 2 {
-			keep.offer(p.ID, len(p.Updates))
+	// Only the page_id and n_updates columns: the updates are not decoded.
+	if err := ds.EachCount(func(_, id, updates int64) error {
+		if updates >= int64(minUpdates) && updates >= 2 {
+			keep.offer(id, int(updates))
 		}
 		return nil
 	}); err != nil {

@@ -1,0 +1,122 @@
+package dataset
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/series"
+)
+
+type countRow struct{ pos, id, n int64 }
+
+// EachCount gives every page's position, id and number of updates exactly
+// as EachPos reads them, for the whole dataset and for the readers of
+// shards' own parts, reading a fraction of the bytes (the updates column is
+// not read).
+func TestEachCountMatchesEachPos(t *testing.T) {
+	pages := samplePages(3000)
+	dir := writePartsOf(t, pages, 6)
+	whole := mustOpen(t, dir)
+	readers := map[string]*Reader{"whole": whole}
+	for i := range 3 {
+		sub, why := whole.ForShard(shard.Spec{I: i, N: 3})
+		if sub == nil {
+			t.Fatalf("ForShard %d/3: %s", i, why)
+		}
+		readers["shard "+string(rune('0'+i))] = sub
+	}
+	for name, r := range readers {
+		var want, got []countRow
+		if err := r.EachPos(func(pos int64, p *series.Page) error {
+			want = append(want, countRow{pos, p.ID, int64(len(p.Updates))})
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.EachCount(func(pos, id, n int64) error {
+			got = append(got, countRow{pos, id, n})
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d counts, %d pages", name, len(got), len(want))
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("%s: row %d: EachCount %+v, EachPos %+v", name, i, got[i], want[i])
+			}
+		}
+	}
+	all, counts := mustOpen(t, dir), mustOpen(t, dir)
+	if err := all.Each(func(*series.Page) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := counts.EachCount(func(_, _, _ int64) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if a, c := all.Stats().Bytes, counts.Stats().Bytes; c >= a {
+		t.Errorf("EachCount read %d bytes, Each %d: the updates column was read", c, a)
+	}
+}
+
+// A pages.parquet whose n_updates disagrees with its updates (edited by
+// hand or by another tool) is refused by Each, naming the page, so that a
+// pass over the counts and a pass over the pages never see two datasets.
+func TestNUpdatesMismatchRefused(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	pages := samplePages(3)
+	writeDS(t, dir, pages, 0, nil)
+	// Rewrite pages.parquet with page 2's n_updates one too many.
+	b := array.NewRecordBuilder(memory.DefaultAllocator, Schema)
+	defer b.Release()
+	for i, p := range pages {
+		b.Field(colPageID).(*array.Int64Builder).Append(p.ID)
+		b.Field(colSource).(*array.StringBuilder).Append(p.Source)
+		b.Field(colTitle).(*array.StringBuilder).Append(p.Title)
+		b.Field(colNamespace).(*array.Int32Builder).Append(p.Namespace)
+		b.Field(colGroup).(*array.StringBuilder).Append(p.Group)
+		n := int64(len(p.Updates))
+		if i == 1 {
+			n++
+		}
+		b.Field(colNUpdates).(*array.Int64Builder).Append(n)
+		b.Field(colNCollapsed).(*array.Int64Builder).Append(p.Collapsed)
+		b.Field(colFirst).(*array.TimestampBuilder).Append(arrow.Timestamp(p.Updates[0]))
+		b.Field(colLast).(*array.TimestampBuilder).Append(arrow.Timestamp(p.Updates[len(p.Updates)-1]))
+		b.Field(colResolution).(*array.Int32Builder).Append(p.Resolution)
+		lb := b.Field(colUpdates).(*array.ListBuilder)
+		lb.Append(true)
+		for _, u := range p.Updates {
+			lb.ValueBuilder().(*array.TimestampBuilder).Append(arrow.Timestamp(u))
+		}
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	f, err := os.Create(filepath.Join(dir, PagesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := pqarrow.NewFileWriter(Schema, f, nil, pqarrow.DefaultWriterProps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	err = mustOpen(t, dir).Each(func(*series.Page) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "page 2") || !strings.Contains(err.Error(), "n_updates 3") {
+		t.Fatalf("Each: %v, want the mismatch of page 2 named", err)
+	}
+}
