@@ -156,7 +156,7 @@ func FitWeibull(x []float64) (Fit, error) {
 	lmean := func(k float64) float64 {
 		m := math.Inf(-1)
 		for _, l := range ly {
-			m = math.Max(m, k*l)
+			m = max(m, k*l)
 		}
 		s := 0.0
 		for _, l := range ly {
@@ -294,7 +294,7 @@ func ksSorted(s []float64, cdf func(float64) float64) float64 {
 	d := 0.0
 	for i, v := range s {
 		f := cdf(v)
-		d = math.Max(d, math.Max(f-float64(i)/n, float64(i+1)/n-f))
+		d = max(d, f-float64(i)/n, float64(i+1)/n-f)
 	}
 	return d
 }

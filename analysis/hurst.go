@@ -125,8 +125,8 @@ func RescaledRange(x []float64) HurstEstimate {
 			for _, v := range seg {
 				d := v - mean
 				cum += d
-				lo = math.Min(lo, cum)
-				hi = math.Max(hi, cum)
+				lo = min(lo, cum)
+				hi = max(hi, cum)
 				ss += d * d
 			}
 			s := math.Sqrt(ss / float64(m))
