@@ -269,6 +269,7 @@ func periodogram(x []float64) (lam, per []float64) {
 		d[i] = v - mean
 	}
 	co := fourier.NewFFT(n).Coefficients(nil, d)
+	lam, per = make([]float64, 0, n/2), make([]float64, 0, n/2)
 	for j := 1; j <= n/2; j++ {
 		c := co[j]
 		lam = append(lam, 2*math.Pi*float64(j)/float64(n))
