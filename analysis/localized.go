@@ -18,11 +18,11 @@ import (
 const DefaultSelectMax = 2000
 
 // DefaultSelectBytes bounds the bytes of those pages (pageBytes: 8 bytes
-// per update and the page's strings and headers), so that a few pages
-// with millions of updates cannot take the memory either: 64 MiB, a third
-// of the 192 MiB the commands run within (NHPP holds a second copy of
-// the update times while it runs).
-const DefaultSelectBytes = 64 << 20
+// per update), so that a few pages with millions of updates cannot take
+// the memory either: 48 MiB, a quarter of the 192 MiB the commands run
+// within (NHPP holds a second copy of the update times while it runs,
+// and busiestKeeper up to 7/8 more while the budget is not exceeded).
+const DefaultSelectBytes = 48 << 20
 
 // LocalizedOptions switch on the analyses that need whole update series of
 // a selection of pages rather than one streaming pass: localized rates
@@ -131,15 +131,15 @@ func skippedNote(skipped []PageRank, opt *Options) string {
 func skippedTable(kind string, skipped []PageRank, opt *Options) tables.Table {
 	_, budget := selectLimits(opt)
 	t := tables.Table{ID: kind + "_skipped", Title: "Busiest pages left out for the memory budget (" + kind + ")",
-		Source:  fmt.Sprintf("dataset %s; the busiest pages are kept from the top down while their update times fit in %s; a page alone above it is passed over", orDash(opt.Dataset), human.Bytes(budget)),
+		Source:  fmt.Sprintf("dataset %s; the update times of the busiest pages exceed %s: pages above an eighth of it are passed over, the others kept from the busiest down while they fit", orDash(opt.Dataset), human.Bytes(budget)),
 		Section: tables.SectionPolicies, Order: 90,
 		Columns: []tables.Column{{Name: "page_id", Kind: tables.Int}, {Name: "title", Kind: tables.String}, {Name: "n_updates", Kind: tables.Int},
 			{Name: "bytes", Kind: tables.Bytes}, {Name: "why", Kind: tables.String}},
 	}
 	for _, r := range skipped {
 		why := "the busier pages kept fill the budget"
-		if r.Bytes > budget {
-			why = "alone above the budget"
+		if r.Bytes > budget/8 {
+			why = "a giant: above an eighth of the budget"
 		}
 		t.Rows = append(t.Rows, []any{r.ID, r.Title, int64(r.Updates), r.Bytes, why})
 	}
@@ -161,10 +161,11 @@ func newLocalizedKeeper(opt *Options) *busiestKeeper {
 	return &busiestKeeper{n: n, budget: b}
 }
 
-// pageBytes is what keeping page p costs: 8 bytes per update, its
-// strings, and 128 bytes for the page's struct and slice headers.
+// pageBytes is what keeping page p costs: 8 bytes per update and 384
+// for its title and headers. It grows with the updates alone, so that a
+// busier page never costs less (busiestKeeper relies on it).
 func pageBytes(p *series.Page) int64 {
-	return 8*int64(len(p.Updates)) + int64(len(p.Title)+len(p.Source)+len(p.Group)) + 128
+	return 8*int64(len(p.Updates)) + 384
 }
 
 // PageRank is a page's place among the busiest pages without its series:
@@ -190,30 +191,49 @@ func busier(a, b PageRank) bool {
 }
 
 // busiestKeeper keeps the pages for NHPP and staleness, bounded in count
-// (n) and in bytes (budget). Rank the pages from the busiest (busier);
-// leave out every page that alone costs more than the budget; the kept
-// pages are the longest run from the top of the rest, at most n of them,
-// whose pageBytes add up to at most the budget. When the n busiest pages
-// fit, these are the n busiest, as when only the count was bounded.
+// (n) and in bytes (budget). Rank the pages from the busiest (busier).
+// When the n busiest fit in the budget, they are kept: the pages kept
+// before there was a byte bound. Otherwise a page costing more than an
+// eighth of the budget (a giant) is passed over, and of the others the
+// longest run from the top, at most n pages, whose pageBytes add up to
+// at most the budget is kept.
 //
-// It streams: a page cut from the bottom of the run for the budget
-// (the bar) ranks above every page cut after it, so pages ranked below
-// the bar are refused as they come, and the kept pages never hold more
-// than the budget (and one page) at a time. The n busiest pages' ranks
-// (top, kept or not) say which of them were left out (Skipped). A merge
-// of shards offers each shard's kept pages, top ranks and bar to a new
-// keeper (offerPartial): the run of the union is the run of all pages,
-// since a page kept overall is kept in its shard (fewer pages above it
-// there), and a shard's bar, which ranks above every page its shard
-// left out, is below the end of the overall run too.
+// It streams. Since a busier page never costs less, the bytes of the n
+// busiest seen so far only grow, so once they exceed the budget the
+// final n busiest do too (over). Before that it holds the n busiest
+// pages (top) and, below them, as many other non-giants as there are
+// giants among them (extra, at most 7 since each giant is above an
+// eighth of the budget): together, the n busiest non-giants, from which
+// the run is taken when the budget is exceeded. After that it holds the
+// run; a page cut from the bottom of the run for the budget (the bar)
+// ranks above every page cut after it, so pages ranked below the bar are
+// refused as they come. Memory: the budget, and the extra pages (at most
+// 7/8 of it) until it is exceeded. The n busiest ranks (ranks) say which
+// of them were left out (Skipped).
+//
+// A merge of shards offers each shard's ranks, pages and bar to a new
+// keeper (offerPartial): the n busiest of all are among the shards' n
+// busiest, the n busiest non-giants among theirs, and a page of the run
+// of all pages is in its shard's run (fewer pages above it there); a
+// shard's bar ranks above every page its shard left out of its run, so
+// the run of all ends above it too.
 type busiestKeeper struct {
 	n      int
 	budget int64
-	pages  []series.Page // the kept run, busiest first
-	bytes  int64         // their pageBytes
-	bar    *PageRank     // the busiest page cut from the run for the budget; nil: none
-	top    []PageRank    // the n busiest pages offered, busiest first
+	ranks  []PageRank // the n busiest pages offered, busiest first
+	rbytes int64      // their pageBytes
+	over   bool       // rbytes exceeded the budget: giants are passed over, and pages holds the run
+
+	top    []series.Page // !over: the n busiest pages, busiest first
+	giants int           // !over: giants among them
+	extra  []series.Page // !over: the busiest non-giants below top, at most giants of them
+
+	pages []series.Page // over: the kept run, busiest first
+	bytes int64         // over: its pageBytes
+	bar   *PageRank     // over: the busiest page cut from the run for the budget; nil: none
 }
+
+func (k *busiestKeeper) giant(r PageRank) bool { return r.Bytes > k.budget/8 }
 
 // Offer considers one page.
 func (k *busiestKeeper) Offer(p *series.Page) {
@@ -222,38 +242,63 @@ func (k *busiestKeeper) Offer(p *series.Page) {
 	k.offerPage(p, r)
 }
 
-// offerRank puts r among the n busiest ranks.
-func (k *busiestKeeper) offerRank(r PageRank) {
-	if len(k.top) == k.n && (k.n == 0 || !busier(r, k.top[k.n-1])) {
-		return
-	}
-	i, _ := slices.BinarySearchFunc(k.top, r, func(e, t PageRank) int {
-		if busier(e, t) {
-			return -1
-		}
-		return 1
-	})
-	k.top = slices.Insert(k.top, i, r)
-	if len(k.top) > k.n {
-		k.top = k.top[:k.n]
-	}
-}
-
-// offerPage considers p (of rank r) for the kept run.
-func (k *busiestKeeper) offerPage(p *series.Page, r PageRank) {
-	if r.Bytes > k.budget || (k.bar != nil && busier(*k.bar, r)) {
-		return
-	}
-	if len(k.pages) == k.n && (k.n == 0 || !busier(r, rankOf(&k.pages[k.n-1]))) {
-		return
-	}
-	i, _ := slices.BinarySearchFunc(k.pages, r, func(e series.Page, t PageRank) int {
+// insertByRank inserts p (of rank r) into pages, which are busiest first.
+func insertByRank(pages []series.Page, p *series.Page, r PageRank) []series.Page {
+	i, _ := slices.BinarySearchFunc(pages, r, func(e series.Page, t PageRank) int {
 		if busier(rankOf(&e), t) {
 			return -1
 		}
 		return 1
 	})
-	k.pages = slices.Insert(k.pages, i, *p)
+	return slices.Insert(pages, i, *p)
+}
+
+// offerRank puts r among the n busiest ranks, and switches to over when
+// their bytes exceed the budget.
+func (k *busiestKeeper) offerRank(r PageRank) {
+	if len(k.ranks) == k.n && (k.n == 0 || !busier(r, k.ranks[k.n-1])) {
+		return
+	}
+	i, _ := slices.BinarySearchFunc(k.ranks, r, func(e, t PageRank) int {
+		if busier(e, t) {
+			return -1
+		}
+		return 1
+	})
+	k.ranks = slices.Insert(k.ranks, i, r)
+	k.rbytes += r.Bytes
+	if len(k.ranks) > k.n {
+		k.rbytes -= k.ranks[k.n].Bytes
+		k.ranks = k.ranks[:k.n]
+	}
+	if !k.over && k.rbytes > k.budget {
+		k.switchOver()
+	}
+}
+
+// switchOver starts the run from the n busiest non-giants held (top and
+// extra).
+func (k *busiestKeeper) switchOver() {
+	held := append(k.top, k.extra...) // extra ranks below every page of top
+	k.over, k.top, k.extra, k.giants = true, nil, nil, 0
+	for i := range held {
+		k.offerPage(&held[i], rankOf(&held[i]))
+	}
+}
+
+// offerPage considers p (of rank r) for the pages held.
+func (k *busiestKeeper) offerPage(p *series.Page, r PageRank) {
+	if !k.over {
+		k.offerTop(p, r)
+		return
+	}
+	if k.giant(r) || (k.bar != nil && busier(*k.bar, r)) {
+		return
+	}
+	if len(k.pages) == k.n && (k.n == 0 || !busier(r, rankOf(&k.pages[k.n-1]))) {
+		return
+	}
+	k.pages = insertByRank(k.pages, p, r)
 	k.bytes += r.Bytes
 	if len(k.pages) > k.n {
 		k.bytes -= pageBytes(&k.pages[k.n])
@@ -270,8 +315,36 @@ func (k *busiestKeeper) offerPage(p *series.Page, r PageRank) {
 	}
 }
 
+// offerTop is offerPage before the budget is exceeded: p goes into top
+// (pushing its last page to extra) or into extra.
+func (k *busiestKeeper) offerTop(p *series.Page, r PageRank) {
+	if len(k.top) < k.n || (k.n > 0 && busier(r, rankOf(&k.top[k.n-1]))) {
+		k.top = insertByRank(k.top, p, r)
+		if k.giant(r) {
+			k.giants++
+		}
+		if len(k.top) > k.n {
+			last := k.top[k.n]
+			k.top[k.n] = series.Page{}
+			k.top = k.top[:k.n]
+			if lr := rankOf(&last); k.giant(lr) {
+				k.giants--
+			} else {
+				k.extra = insertByRank(k.extra, &last, lr)
+			}
+		}
+	} else if !k.giant(r) {
+		k.extra = insertByRank(k.extra, p, r)
+	}
+	for len(k.extra) > k.giants {
+		k.extra[len(k.extra)-1] = series.Page{}
+		k.extra = k.extra[:len(k.extra)-1]
+	}
+}
+
 // offerBar applies another keeper's bar (a merged shard's): pages ranked
-// below it are cut.
+// below it are cut. Only a keeper over the budget has a bar, and the
+// merge is then over it too.
 func (k *busiestKeeper) offerBar(b *PageRank) {
 	if b == nil || (k.bar != nil && busier(*k.bar, *b)) {
 		return
@@ -288,7 +361,7 @@ func (k *busiestKeeper) offerBar(b *PageRank) {
 	}
 }
 
-// offerPartial folds in a shard's keeper as its Partial holds it.
+// offerPartial folds in a shard's keeper as its Partial holds it (fill).
 func (k *busiestKeeper) offerPartial(p *Partial) {
 	for _, r := range p.KeepTop {
 		k.offerRank(r)
@@ -299,9 +372,27 @@ func (k *busiestKeeper) offerPartial(p *Partial) {
 	k.offerBar(p.KeepBar)
 }
 
-// fill stores the keeper in p (Keep, KeepTop, KeepBar).
+// fill stores the keeper in p: Keep holds the pages held (under the
+// budget: the n busiest and the extra pages, for a merge), KeepTop the n
+// busiest ranks, KeepBar the bar, KeepOver whether the budget was
+// exceeded. KeptPages(p) are the pages analysed.
 func (k *busiestKeeper) fill(p *Partial) {
-	p.Keep, p.KeepTop, p.KeepBar = k.pages, k.top, k.bar
+	p.KeepTop, p.KeepOver, p.KeepBar = k.ranks, k.over, k.bar
+	if k.over {
+		p.Keep = k.pages
+	} else {
+		p.Keep = append(slices.Clip(k.top), k.extra...)
+	}
+}
+
+// KeptPages are the busiest pages kept in p for NHPP and staleness: the
+// run when the budget was exceeded, else the n busiest (Keep without the
+// extra pages a merge would need).
+func KeptPages(p *Partial) []series.Page {
+	if p.KeepOver {
+		return p.Keep
+	}
+	return p.Keep[:min(len(p.Keep), len(p.KeepTop))]
 }
 
 // Skipped are the pages among the n busiest (top) that are not in kept:

@@ -36,8 +36,9 @@ func keeperPages(n int, seed uint64) []series.Page {
 }
 
 // naiveBusiest is busiestKeeper's rule written out on all the pages at
-// once: sort by busier, pass over the pages alone above the budget, take
-// the others from the top while at most n and within the budget; and the
+// once: sort by busier; if the n busiest fit in the budget, they are
+// kept; else pass over the pages above an eighth of the budget and take
+// the others from the top while at most n and within the budget. And the
 // n busiest of all that are not taken.
 func naiveBusiest(pages []series.Page, n int, budget int64) (kept []int64, skipped []int64) {
 	s := slices.Clone(pages)
@@ -47,11 +48,23 @@ func naiveBusiest(pages []series.Page, n int, budget int64) (kept []int64, skipp
 		}
 		return 1
 	})
+	top := s[:min(n, len(s))]
 	var sum int64
+	for i := range top {
+		sum += pageBytes(&top[i])
+	}
 	taken := map[int64]bool{}
+	if sum <= budget {
+		for i := range top {
+			kept = append(kept, top[i].ID)
+			taken[top[i].ID] = true
+		}
+		return kept, nil
+	}
+	sum = 0
 	for i := range s {
 		c := pageBytes(&s[i])
-		if c > budget {
+		if c > budget/8 {
 			continue
 		}
 		if len(kept) == n || sum+c > budget {
@@ -61,9 +74,9 @@ func naiveBusiest(pages []series.Page, n int, budget int64) (kept []int64, skipp
 		kept = append(kept, s[i].ID)
 		taken[s[i].ID] = true
 	}
-	for i := range s[:min(n, len(s))] {
-		if !taken[s[i].ID] {
-			skipped = append(skipped, s[i].ID)
+	for i := range top {
+		if !taken[top[i].ID] {
+			skipped = append(skipped, top[i].ID)
 		}
 	}
 	return kept, skipped
@@ -94,9 +107,15 @@ func TestBusiestKeeperNaive(t *testing.T) {
 	for i := range pages {
 		total += pageBytes(&pages[i])
 	}
+	giantsSkipped, extraHeld := 0, 0 // the cases the rule has: giants passed over with others kept; extra pages held
 	for _, n := range []int{1, 7, 50, 1000} {
-		for _, budget := range []int64{100, 2000, 30000, 200000, total} {
+		for _, budget := range []int64{100, 2000, 30000, 200000, 400000, total} {
 			wantKept, wantSkipped := naiveBusiest(pages, n, budget)
+			for _, id := range wantSkipped {
+				if i := slices.IndexFunc(pages, func(p series.Page) bool { return p.ID == id }); pageBytes(&pages[i]) > budget/8 && len(wantKept) > 0 {
+					giantsSkipped++
+				}
+			}
 			r := rand.New(rand.NewPCG(uint64(n), uint64(budget)))
 			for order := range 3 {
 				p := slices.Clone(pages)
@@ -113,14 +132,28 @@ func TestBusiestKeeperNaive(t *testing.T) {
 					for j := range k.pages {
 						sum += pageBytes(&k.pages[j])
 					}
-					if sum != k.bytes || k.bytes > budget || len(k.pages) > n {
-						t.Fatalf("n %d budget %d: holds %d pages, %d bytes (counted %d)", n, budget, len(k.pages), k.bytes, sum)
+					if sum != k.bytes || k.bytes > budget || len(k.pages) > n || len(k.top) > n || len(k.extra) > 7 {
+						t.Fatalf("n %d budget %d: holds %d pages, %d bytes (counted %d), %d top, %d extra", n, budget, len(k.pages), k.bytes, sum, len(k.top), len(k.extra))
+					}
+					if !k.over {
+						var held int64
+						for _, q := range append(slices.Clone(k.top), k.extra...) {
+							held += pageBytes(&q)
+						}
+						if held > budget+7*budget/8 {
+							t.Fatalf("n %d budget %d: %d bytes held under the budget", n, budget, held)
+						}
 					}
 				}
-				if got := ids(k.pages); !slices.Equal(got, wantKept) {
+				if !k.over && len(k.extra) > 0 {
+					extraHeld++
+				}
+				var kp Partial
+				k.fill(&kp)
+				if got := ids(KeptPages(&kp)); !slices.Equal(got, wantKept) {
 					t.Fatalf("n %d budget %d order %d: kept %v\nwant %v", n, budget, order, got, wantKept)
 				}
-				if got := rankIDs(Skipped(k.top, k.pages)); !slices.Equal(got, wantSkipped) {
+				if got := rankIDs(Skipped(kp.KeepTop, KeptPages(&kp))); !slices.Equal(got, wantSkipped) {
 					t.Fatalf("n %d budget %d order %d: skipped %v\nwant %v", n, budget, order, got, wantSkipped)
 				}
 			}
@@ -141,14 +174,17 @@ func TestBusiestKeeperNaive(t *testing.T) {
 				}
 				var mp Partial
 				m.fill(&mp)
-				if got := ids(mp.Keep); !slices.Equal(got, wantKept) {
+				if got := ids(KeptPages(&mp)); !slices.Equal(got, wantKept) {
 					t.Fatalf("n %d budget %d, merge of %d shards: kept %v\nwant %v", n, budget, shards, got, wantKept)
 				}
-				if got := rankIDs(Skipped(mp.KeepTop, mp.Keep)); !slices.Equal(got, wantSkipped) {
+				if got := rankIDs(Skipped(mp.KeepTop, KeptPages(&mp))); !slices.Equal(got, wantSkipped) {
 					t.Fatalf("n %d budget %d, merge of %d shards: skipped %v\nwant %v", n, budget, shards, got, wantSkipped)
 				}
 			}
 		}
+	}
+	if giantsSkipped == 0 || extraHeld == 0 {
+		t.Errorf("%d giants passed over with other pages kept, %d keepers holding extra pages under the budget: the case should have both", giantsSkipped, extraHeld)
 	}
 }
 
@@ -170,10 +206,12 @@ func TestBusiestKeeperAsTopKeeper(t *testing.T) {
 			for i := range pages {
 				k.Offer(&pages[i])
 			}
-			if got, want := ids(k.pages), ids(top.Pages()); !slices.Equal(got, want) {
+			var kp Partial
+			k.fill(&kp)
+			if got, want := ids(KeptPages(&kp)), ids(top.Pages()); !slices.Equal(got, want) {
 				t.Fatalf("n %d budget %d (the top need %d): kept %v, TopKeeper %v", n, budget, need, got, want)
 			}
-			if s := Skipped(k.top, k.pages); len(s) != 0 {
+			if s := Skipped(kp.KeepTop, KeptPages(&kp)); len(s) != 0 {
 				t.Fatalf("n %d budget %d: skipped %v", n, budget, rankIDs(s))
 			}
 		}
@@ -181,12 +219,14 @@ func TestBusiestKeeperAsTopKeeper(t *testing.T) {
 }
 
 // A dataset with three huge pages among ordinary ones, analysed with a
-// byte budget the huge ones do not fit in: the two pages alone above the
-// budget and the ones after the run are named in staleness_skipped and
-// in a note of every staleness table, the staleness covers the kept
-// pages only, and the merge of 3 shards writes the same files.
+// byte budget the busiest pages do not fit in: the huge pages (giants,
+// above an eighth of the budget) are passed over and the ordinary ones
+// kept from the busiest down until the budget is full; every page of the
+// SelectMax busiest not kept is named in staleness_skipped and counted in
+// a note of every staleness table, the staleness covers the kept pages
+// only, and the merge of 3 shards writes the same files.
 func TestLocalizedByteBudget(t *testing.T) {
-	pages := shardPages() // 40 pages of 30–132 updates
+	pages := shardPages() // 40 pages of 30–132 updates (624–1,440 bytes)
 	r := model.NewRand(11, 11)
 	for k, n := range []int{90000, 70000, 50000} {
 		p := series.Page{ID: int64(5 + k), Title: "huge", Resolution: 1}
@@ -198,18 +238,18 @@ func TestLocalizedByteBudget(t *testing.T) {
 		pages = append(pages, p)
 	}
 	dir := writeDataset(t, pages)
-	const budget = 410_000 // the 50,000-update page (400,128 bytes) and a few ordinary ones
+	const budget = 10_000 // giants above 1,250 bytes (108 updates): the huge pages and those of 115 and 132
 	opt := Options{Dataset: dir, Reps: 19, MinUpdates: 40, Top: 3, MaxLag: 10, Seed: 4, Workers: 2,
-		Localized: LocalizedOptions{Staleness: true, SelectMax: 20, SelectBytes: budget}}
+		Localized: LocalizedOptions{Staleness: true, SelectMax: 40, SelectBytes: budget}}
 	tmp := t.TempDir()
 	full := opt
 	full.Out = filepath.Join(tmp, "full")
 	if _, err := Run(context.Background(), full); err != nil {
 		t.Fatal(err)
 	}
-	wantKept, wantSkipped := naiveBusiest(pages, 20, budget)
-	if len(wantKept) < 3 || len(wantSkipped) < 4 || wantKept[0] != 7 || wantSkipped[0] != 5 || wantSkipped[1] != 6 {
-		t.Fatalf("kept %v, skipped %v: the case needs the two biggest pages skipped, the third kept, and ordinary pages on both sides", wantKept, wantSkipped)
+	wantKept, wantSkipped := naiveBusiest(pages, 40, budget)
+	if len(wantKept) < 5 || len(wantSkipped) < 6 || !slices.Equal(wantSkipped[:3], []int64{5, 6, 7}) {
+		t.Fatalf("kept %v, skipped %v: the case needs the huge pages skipped first, then others, and ordinary pages kept", wantKept, wantSkipped)
 	}
 	b, err := tables.Read(full.Out)
 	if err != nil {
@@ -227,7 +267,7 @@ func TestLocalizedByteBudget(t *testing.T) {
 		}
 		stalenessTables++
 		if !slices.ContainsFunc(tb.Notes, func(n string) bool {
-			return strings.Contains(n, "of the 20 busiest pages") && strings.Contains(n, "staleness_skipped")
+			return strings.Contains(n, "of the 40 busiest pages") && strings.Contains(n, "staleness_skipped")
 		}) {
 			t.Errorf("table %s: no note of the skipped pages in %q", tb.ID, tb.Notes)
 		}
@@ -245,7 +285,7 @@ func TestLocalizedByteBudget(t *testing.T) {
 	if !slices.Equal(got, wantSkipped) {
 		t.Fatalf("staleness_skipped lists %v, want %v", got, wantSkipped)
 	}
-	if why := skippedRows[0][4]; why != "alone above the budget" {
+	if why := skippedRows[0][4]; why != "a giant: above an eighth of the budget" {
 		t.Errorf("the biggest page is skipped because %q", why)
 	}
 	if why := skippedRows[len(skippedRows)-1][4]; why != "the busier pages kept fill the budget" {
@@ -274,5 +314,42 @@ func TestLocalizedByteBudget(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "csv", "staleness_skipped.csv")); err != nil {
 		t.Errorf("no CSV of the skipped pages: %v", err)
+	}
+}
+
+// A shard's bar carries into the merge: shard 0 keeps nine pages of 500
+// updates and cuts the tenth busiest page for the budget; shard 1's one
+// small page would fit after the nine, but the tenth ranks above it, so
+// over all pages it is not kept (the naive rule on all pages says so).
+func TestBusiestKeeperMergeBar(t *testing.T) {
+	page := func(id int64, n int) series.Page { return series.Page{ID: id, Updates: make([]int64, n)} }
+	var s0 []series.Page
+	for i := range 9 {
+		s0 = append(s0, page(int64(10+i), 500))
+	}
+	s0 = append(s0, page(99, 100))
+	s1 := []series.Page{page(5, 1)}
+	const n, budget = 20, 40000
+	wantKept, wantSkipped := naiveBusiest(append(slices.Clone(s0), s1...), n, budget)
+	if len(wantKept) != 9 || !slices.Contains(wantSkipped, 5) {
+		t.Fatalf("kept %v, skipped %v: want the nine pages of 500 kept, page 5 skipped", wantKept, wantSkipped)
+	}
+	m := &busiestKeeper{n: n, budget: budget}
+	for _, pages := range [][]series.Page{s1, s0} {
+		k := &busiestKeeper{n: n, budget: budget}
+		for i := range pages {
+			k.Offer(&pages[i])
+		}
+		var p Partial
+		k.fill(&p)
+		m.offerPartial(&p)
+	}
+	var mp Partial
+	m.fill(&mp)
+	if got := ids(KeptPages(&mp)); !slices.Equal(got, wantKept) {
+		t.Fatalf("merge kept %v, want %v", got, wantKept)
+	}
+	if got := rankIDs(Skipped(mp.KeepTop, KeptPages(&mp))); !slices.Equal(got, wantSkipped) {
+		t.Fatalf("merge skipped %v, want %v", got, wantSkipped)
 	}
 }

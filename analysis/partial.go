@@ -53,6 +53,7 @@ type Partial struct {
 	Top                []series.Page  // the Top pages with the most updates (transform.TopKeeper)
 	Keep               []series.Page  // the busiest pages for NHPP and staleness (busiestKeeper)
 	KeepTop            []PageRank     // the SelectMax busiest pages, kept or not
+	KeepOver           bool           // their bytes exceed the budget: Keep is the run (busiestKeeper)
 	KeepBar            *PageRank      // the busiest page cut from Keep for the byte budget; nil: none
 	Agg                []HashedValue  // the AggregateMax intervals with the smallest keys, by key
 	Bins               map[int]int64  // intervals per survival bin

@@ -532,12 +532,13 @@ func finishTables(ctx context.Context, p *Partial, rows []EstimateRow, opt Optio
 
 	res.Bundle = buildBundle(res, &opt, rows)
 	if opt.Localized.enabled() {
-		skipped := Skipped(p.KeepTop, p.Keep)
-		logf(opt.Log, "analyze: localized rates and staleness on the %d busiest pages", len(p.Keep))
+		kept := KeptPages(p)
+		skipped := Skipped(p.KeepTop, kept)
+		logf(opt.Log, "analyze: localized rates and staleness on the %d busiest pages", len(kept))
 		if len(skipped) > 0 {
 			logf(opt.Log, "analyze: %s", skippedNote(skipped, &opt))
 		}
-		lb, err := localizedBundle(ctx, p.Keep, skipped, res.Unit, &opt)
+		lb, err := localizedBundle(ctx, kept, skipped, res.Unit, &opt)
 		if err != nil {
 			return nil, fmt.Errorf("analyze: %w", err)
 		}
