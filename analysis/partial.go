@@ -72,7 +72,7 @@ type Partial struct {
 
 // PartialFormat is the version of Partial's layout: a shard written with
 // another layout (an older revisit's: per-page CoVs and full candidate
-// checks; before format 3, no KeepTop and KeepBar of the byte-bounded
+// checks; before format 3, no KeepTop, KeepOver and KeepBar of the byte-bounded
 // busiest pages) would decode into empty fields, so ReadPartial refuses it.
 const PartialFormat = 3
 
