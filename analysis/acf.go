@@ -36,14 +36,7 @@ func ACF(x []float64, maxLag int) []float64 {
 	}
 	var c []float64
 	if n*(maxLag+1) <= directACFWork {
-		c = make([]float64, maxLag+1)
-		for k := range c {
-			s := 0.0
-			for t := 0; t+k < n; t++ {
-				s += d[t] * d[t+k]
-			}
-			c[k] = s
-		}
+		c = autocovDirect(d, maxLag)
 	} else {
 		c = autocovFFT(d, maxLag)
 	}
@@ -179,4 +172,48 @@ func ols(x, y []float64) line {
 		r2 = 1 - rss/syy
 	}
 	return line{slope: b, intercept: a, se: se, r2: r2}
+}
+
+// autocovDirect returns c_k = Σ_{t=0}^{n−1−k} d_t d_{t+k} for k = 0…maxLag
+// (maxLag < len(d)), each sum taken in the order t = 0, 1, … as a loop
+// per lag would: the same bits. Four lags share one sweep over d, which
+// reads d once for four sums instead of four times.
+func autocovDirect(d []float64, maxLag int) []float64 {
+	n := len(d)
+	c := make([]float64, maxLag+1)
+	k := 0
+	for ; k+3 <= maxLag; k += 4 {
+		var s0, s1, s2, s3 float64
+		t := 0
+		for ; t+k+3 < n; t++ {
+			x := d[t]
+			s0 += x * d[t+k]
+			s1 += x * d[t+k+1]
+			s2 += x * d[t+k+2]
+			s3 += x * d[t+k+3]
+		}
+		for ; t+k+2 < n; t++ { // lag k+3 has no more terms
+			x := d[t]
+			s0 += x * d[t+k]
+			s1 += x * d[t+k+1]
+			s2 += x * d[t+k+2]
+		}
+		for ; t+k+1 < n; t++ {
+			x := d[t]
+			s0 += x * d[t+k]
+			s1 += x * d[t+k+1]
+		}
+		for ; t+k < n; t++ {
+			s0 += d[t] * d[t+k]
+		}
+		c[k], c[k+1], c[k+2], c[k+3] = s0, s1, s2, s3
+	}
+	for ; k <= maxLag; k++ {
+		s := 0.0
+		for t := 0; t+k < n; t++ {
+			s += d[t] * d[t+k]
+		}
+		c[k] = s
+	}
+	return c
 }

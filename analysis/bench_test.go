@@ -2,6 +2,10 @@ package analysis
 
 import (
 	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/revisit-dev/revisit/internal/shard"
@@ -94,4 +98,50 @@ func BenchmarkPass(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkRun is the whole analysis (no replay) of a dataset shaped like
+// bench/analyze-scale.sh's: 5,000 Poisson pages over a year with rates
+// lognormal(−5.6, 1.5) per hour (about 100 updates per page, a third
+// screened). REVISIT_BENCH_DATASET=dir analyses that dataset instead (the
+// bench script's, for a profile: go test -run '^$' -bench BenchmarkRun
+// -cpuprofile cpu.out ./analysis/).
+func BenchmarkRun(b *testing.B) {
+	dir := os.Getenv("REVISIT_BENCH_DATASET")
+	if dir == "" {
+		dir = writeDataset(b, lognormalPages(5000, 1))
+	}
+	for _, w := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
+			out := filepath.Join(b.TempDir(), "a")
+			for i := 0; i < b.N; i++ {
+				if _, err := Run(context.Background(), Options{Dataset: dir, Out: out, Workers: w}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// lognormalPages is n Poisson pages over a year, page i's rate per hour
+// exp(N(−5.6, 1.5²)) as bench/analyze-scale.sh's generate model.
+func lognormalPages(n int, seed uint64) []series.Page {
+	const start, span = 1_600_000_000, 365 * 86400
+	pages := make([]series.Page, n)
+	for i := range pages {
+		r := model.NewRand(seed, uint64(i))
+		rate := math.Exp(-5.6+1.5*r.NormFloat64()) / 3600
+		u := []int64{start}
+		for t := float64(start); ; {
+			t += r.ExpFloat64() / rate
+			if t >= start+span {
+				break
+			}
+			if s := int64(t); s > u[len(u)-1] {
+				u = append(u, s)
+			}
+		}
+		pages[i] = series.Page{ID: int64(i + 1), Title: fmt.Sprintf("Page %d", i+1), Resolution: 1, Updates: u}
+	}
+	return pages
 }

@@ -156,7 +156,7 @@ func FitWeibull(x []float64) (Fit, error) {
 	lmean := func(k float64) float64 {
 		m := math.Inf(-1)
 		for _, l := range ly {
-			m = math.Max(m, k*l)
+			m = max(m, k*l)
 		}
 		s := 0.0
 		for _, l := range ly {
@@ -294,7 +294,7 @@ func ksSorted(s []float64, cdf func(float64) float64) float64 {
 	d := 0.0
 	for i, v := range s {
 		f := cdf(v)
-		d = math.Max(d, math.Max(f-float64(i)/n, float64(i+1)/n-f))
+		d = max(d, f-float64(i)/n, float64(i+1)/n-f)
 	}
 	return d
 }
@@ -303,14 +303,33 @@ func ksSorted(s []float64, cdf func(float64) float64) float64 {
 // picks the best cell, golden-section search refines it. boundary is true
 // when the best grid point is an end of the range.
 func maximize1D(f func(float64) float64, lo, hi float64, steps int) (x, fx float64, boundary bool) {
-	best, bestF := lo, math.Inf(-1)
-	bi := 0
+	bi, bestF := scanGrid(f, lo, hi, steps)
+	return refine1D(f, lo, hi, steps, bi, bestF)
+}
+
+// gridPoint is the i-th of the steps+1 points of maximize1D's grid on
+// [lo, hi].
+func gridPoint(lo, hi float64, i, steps int) float64 {
+	return lo + (hi-lo)*float64(i)/float64(steps)
+}
+
+// scanGrid evaluates f at every grid point and returns the index of the
+// first largest value and that value (a NaN first value is replaced by
+// any later one).
+func scanGrid(f func(float64) float64, lo, hi float64, steps int) (bi int, bestF float64) {
+	bestF = math.Inf(-1)
 	for i := 0; i <= steps; i++ {
-		t := lo + (hi-lo)*float64(i)/float64(steps)
-		if v := f(t); v > bestF || math.IsNaN(bestF) {
-			best, bestF, bi = t, v, i
+		if v := f(gridPoint(lo, hi, i, steps)); v > bestF || math.IsNaN(bestF) {
+			bestF, bi = v, i
 		}
 	}
+	return bi, bestF
+}
+
+// refine1D is maximize1D after its grid scan found the best point bi with
+// value bestF: the golden-section search in the cells beside it.
+func refine1D(f func(float64) float64, lo, hi float64, steps, bi int, bestF float64) (x, fx float64, boundary bool) {
+	best := gridPoint(lo, hi, bi, steps)
 	if bi == 0 || bi == steps {
 		return best, bestF, true
 	}
@@ -336,6 +355,113 @@ func maximize1D(f func(float64) float64, lo, hi float64, steps int) (x, fx float
 		return best, bestF, false
 	}
 	return x, fx, false
+}
+
+// maximizeConcave1D is maximize1D — the same grid point, the same golden
+// section, the same bits — for an f that is concave in exact arithmetic
+// and computed with an absolute error of at most errBound at every point
+// of [lo, hi]. Instead of evaluating f at every grid point it finds the
+// best one as concaveGridBest does, in O(log steps) evaluations.
+func maximizeConcave1D(f func(float64) float64, lo, hi float64, steps int, errBound float64) (x, fx float64, boundary bool) {
+	bi, bestF, ok := concaveGridBest(f, lo, hi, steps, errBound)
+	if !ok {
+		bi, bestF = scanGrid(f, lo, hi, steps)
+	}
+	return refine1D(f, lo, hi, steps, bi, bestF)
+}
+
+// concaveGridBest returns what scanGrid returns — the index of the first
+// largest computed value f̃(t_i) over the grid, and that value — without
+// evaluating every point. f is concave in exact arithmetic and each
+// computed value within e = errBound of it. A binary search on the sign
+// of f̃(t_{i+1}) − f̃(t_i) finds a point near the top; from there the
+// grid is walked outwards, one point at a time, until the chord through
+// the last two points proves every point beyond lower than the best
+// value found: for concave f and j < k < l, f(t_l) ≤ f(t_k) +
+// S·(t_l − t_k) with S the slope of the chord from t_j to t_k, at most
+// S⁺ = (f̃_k − f̃_j + 2e)/(t_k − t_j); when S⁺ < 0 and f̃_k + 2e +
+// S⁺·(t_{k+1} − t_k) is below the best value found, every f̃_l beyond is
+// strictly below it (and symmetrically on the left). The points not
+// evaluated are thus strictly below the best, so the first largest of
+// the evaluated ones is scanGrid's. ok is false (the caller scans every
+// point) when a value or errBound is not finite.
+func concaveGridBest(f func(float64) float64, lo, hi float64, steps int, errBound float64) (bi int, bestF float64, ok bool) {
+	if steps < 2 || !(errBound >= 0) || math.IsInf(errBound, 0) {
+		return 0, 0, false
+	}
+	vals := make([]float64, steps+1)
+	have := make([]bool, steps+1)
+	finite := true
+	at := func(i int) float64 {
+		if !have[i] {
+			v := f(gridPoint(lo, hi, i, steps))
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				finite = false
+			}
+			vals[i], have[i] = v, true
+		}
+		return vals[i]
+	}
+	a, b := 0, steps
+	for a < b && finite {
+		m := a + (b-a)/2
+		if at(m) < at(m+1) {
+			a = m + 1
+		} else {
+			b = m
+		}
+	}
+	if !finite {
+		return 0, 0, false
+	}
+	// best: the largest value evaluated so far (its first index is taken
+	// at the end, over every evaluated point).
+	best := at(a)
+	for i, h := range have {
+		if h && vals[i] > best {
+			best = vals[i]
+		}
+	}
+	e2 := 2 * errBound
+	// excluded reports whether every grid point beyond k, on the side
+	// away from j (|k − j| = 1), is proven below best.
+	excluded := func(j, k, next int) bool {
+		tj, tk := gridPoint(lo, hi, j, steps), gridPoint(lo, hi, k, steps)
+		s := (vals[k] - vals[j] + e2) / math.Abs(tk-tj) // S⁺, per unit of distance from t_k outwards
+		if !(s < 0) {
+			return false
+		}
+		bound := vals[k] + e2 + s*math.Abs(gridPoint(lo, hi, next, steps)-tk)
+		// The bound's own rounding: a few ulps of the numbers it adds.
+		slack := 8 * 0x1p-53 * (math.Abs(vals[k]) + math.Abs(best) + e2 + math.Abs(s*(tk-tj)))
+		return bound+slack < best
+	}
+	for k := a; k < steps && finite; k++ { // right of a
+		if v := at(k + 1); v > best {
+			best = v
+		}
+		if k+2 > steps || excluded(k, k+1, k+2) {
+			break
+		}
+	}
+	for k := a; k > 0 && finite; k-- { // left of a
+		if v := at(k - 1); v > best {
+			best = v
+		}
+		if k-2 < 0 || excluded(k, k-1, k-2) {
+			break
+		}
+	}
+	if !finite {
+		return 0, 0, false
+	}
+	bi, bestF = -1, math.Inf(-1)
+	for i, h := range have {
+		if h && vals[i] > bestF {
+			bi, bestF = i, vals[i]
+		}
+	}
+	return bi, bestF, true
 }
 
 func sum(x []float64) float64 {

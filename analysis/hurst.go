@@ -125,8 +125,8 @@ func RescaledRange(x []float64) HurstEstimate {
 			for _, v := range seg {
 				d := v - mean
 				cum += d
-				lo = math.Min(lo, cum)
-				hi = math.Max(hi, cum)
+				lo = min(lo, cum)
+				hi = max(hi, cum)
 				ss += d * d
 			}
 			s := math.Sqrt(ss / float64(m))
@@ -269,6 +269,7 @@ func periodogram(x []float64) (lam, per []float64) {
 		d[i] = v - mean
 	}
 	co := fourier.NewFFT(n).Coefficients(nil, d)
+	lam, per = make([]float64, 0, n/2), make([]float64, 0, n/2)
 	for j := 1; j <= n/2; j++ {
 		c := co[j]
 		lam = append(lam, 2*math.Pi*float64(j)/float64(n))
@@ -338,6 +339,16 @@ func localWhittle(n int, lam, per []float64) HurstEstimate {
 	if m < 3 {
 		return nanEstimate(HurstLW)
 	}
+	f, errBound := whittleObjective(lam[:m], per[:m])
+	d, _, _ := maximizeConcave1D(f, -0.49, 0.99, 148, errBound)
+	return estimate(HurstLW, d+0.5, 1/(2*math.Sqrt(float64(m))), m)
+}
+
+// whittleObjective is −R(d) of local Whittle on the frequencies lam with
+// periodogram per (the first m of each), and a bound of its rounding
+// error (whittleErr).
+func whittleObjective(lam, per []float64) (f func(float64) float64, errBound float64) {
+	m := len(lam)
 	ll := make([]float64, m)
 	ml := 0.0
 	for j := 0; j < m; j++ {
@@ -352,6 +363,33 @@ func localWhittle(n int, lam, per []float64) HurstEstimate {
 		}
 		return math.Log(s/float64(m)) - 2*d*ml
 	}
-	d, _, _ := maximize1D(func(d float64) float64 { return -r(d) }, -0.49, 0.99, 148)
-	return estimate(HurstLW, d+0.5, 1/(2*math.Sqrt(float64(m))), m)
+	return func(d float64) float64 { return -r(d) }, whittleErr(ll, per, ml)
+}
+
+// whittleErr bounds the rounding error of localWhittle's −R(d) for d in
+// [−0.49, 0.99] (R is convex in d, a log-sum-exp of functions linear in
+// d minus a linear one, so −R is concave: maximizeConcave1D applies).
+// With u = 2⁻⁵³, L = max |ln λ_j|, P = max |ln I(λ_j)| over I > 0: each
+// term e^{2d ln λ_j} I(λ_j) carries a relative error of about (2L + 3)u
+// (the product 2d ln λ_j, Exp, the product), their sum of m positive
+// terms (m − 1)u more, so ln(s/m) is off by (m + 2L + 4)u plus an ulp of
+// |ln(s/m)| ≤ ln m + P + 2L; 2d·m̄ and the difference an ulp each of
+// numbers below |ln(s/m)| + 2|m̄|. The bound returned is 4 times the
+// sum. +Inf (no shortcut: every grid point is evaluated) when an I is
+// so small or large that a term could underflow or overflow.
+func whittleErr(ll, per []float64, ml float64) float64 {
+	const u = 0x1p-53
+	l, p := 0.0, 0.0
+	for j := range ll {
+		l = max(l, math.Abs(ll[j]))
+		if per[j] > 0 {
+			p = max(p, math.Abs(math.Log(per[j])))
+		}
+	}
+	if p > 500 || l > 50 {
+		return math.Inf(1)
+	}
+	m := float64(len(ll))
+	lg := math.Log(m) + p + 2*l
+	return 4 * u * (m + 2*l + 16 + 4*(lg+2*math.Abs(ml)))
 }

@@ -152,3 +152,81 @@ func TestHurstWithSharedWork(t *testing.T) {
 		}
 	}
 }
+
+// maximizeConcave1D must return what maximize1D returns, bit for bit, on
+// local Whittle's objective (the one it serves) — FGN of H from 0.05 to
+// 0.99, exponential and Pareto intervals, a random walk (the maximum at
+// the upper end of d), differenced noise (at the lower end) and the
+// shortest series with a bandwidth of 3 — while evaluating fewer points.
+func TestMaximizeConcaveLocalWhittle(t *testing.T) {
+	var series [][]float64
+	for i, h := range []float64{0.05, 0.3, 0.5, 0.7, 0.9, 0.99} {
+		for _, n := range []int{128, 500, 3000} {
+			x, _ := model.FGN(n, h, model.NewRand(uint64(i), uint64(n)))
+			series = append(series, x)
+		}
+	}
+	for _, n := range []int{128, 1000, 20000} {
+		series = append(series, draw(model.Exponential{Rate: 1}, n, uint64(n)), draw(model.Pareto{Alpha: 1.2, Beta: 1}, n, uint64(n+1)))
+		w := draw(model.Exponential{Rate: 1}, n, uint64(n+2))
+		walk, diff := make([]float64, n), make([]float64, n-1)
+		for j := 1; j < n; j++ {
+			walk[j] = walk[j-1] + w[j] - 1
+			diff[j-1] = w[j] - w[j-1]
+		}
+		series = append(series, walk, diff)
+	}
+	series = append(series, []float64{1, 5, 2, 8, 3, 9, 4, 7, 1, 6, 2, 8, 5, 3, 9})
+	boundary, evalsScan, evalsFast := 0, 0, 0
+	for i, x := range series {
+		lam, per := periodogram(x)
+		m := bandwidth(len(x), len(lam))
+		if m < 3 {
+			t.Fatalf("series %d: bandwidth %d", i, m)
+		}
+		f, e := whittleObjective(lam[:m], per[:m])
+		count := func(n *int) func(float64) float64 {
+			return func(d float64) float64 { *n++; return f(d) }
+		}
+		x0, f0, b0 := maximize1D(count(&evalsScan), -0.49, 0.99, 148)
+		x1, f1, b1 := maximizeConcave1D(count(&evalsFast), -0.49, 0.99, 148, e)
+		if math.Float64bits(x0) != math.Float64bits(x1) || math.Float64bits(f0) != math.Float64bits(f1) || b0 != b1 {
+			t.Fatalf("series %d (n %d): scan (%v, %v, %v), concave (%v, %v, %v)", i, len(x), x0, f0, b0, x1, f1, b1)
+		}
+		if b0 {
+			boundary++
+		}
+	}
+	if boundary < 2 {
+		t.Errorf("%d maxima at an end of the range; the walk and the differenced noise should give two or more", boundary)
+	}
+	if evalsFast*2 > evalsScan {
+		t.Errorf("%d evaluations with the shortcut, %d scanning the grid", evalsFast, evalsScan)
+	}
+	t.Logf("%d series, %d at an end; %d evaluations with the shortcut, %d scanning", len(series), boundary, evalsFast, evalsScan)
+}
+
+// concaveGridBest against scanGrid on concave functions with ties: a
+// constant (every point ties: the first), a maximum exactly between two
+// grid points (the left one), and maxima at either end.
+func TestConcaveGridBestTies(t *testing.T) {
+	fs := map[string]func(float64) float64{
+		"constant": func(float64) float64 { return 2 },
+		"between":  func(x float64) float64 { return -math.Abs(x - 0.5) },   // grid 0, 0.25, …: 0.5 is a point
+		"tie":      func(x float64) float64 { return -math.Abs(x - 0.625) }, // between 0.5 and 0.75
+		"left":     func(x float64) float64 { return -x },
+		"right":    func(x float64) float64 { return x*x*-1 + 4*x },
+	}
+	for name, f := range fs {
+		for _, steps := range []int{2, 3, 4, 8, 148} {
+			wantI, wantF := scanGrid(f, 0, 1, steps)
+			gotI, gotF, ok := concaveGridBest(f, 0, 1, steps, 0)
+			if !ok || gotI != wantI || math.Float64bits(gotF) != math.Float64bits(wantF) {
+				t.Errorf("%s, %d steps: (%d, %v, ok %v), scan (%d, %v)", name, steps, gotI, gotF, ok, wantI, wantF)
+			}
+		}
+	}
+	if _, _, ok := concaveGridBest(func(float64) float64 { return math.NaN() }, 0, 1, 10, 0); ok {
+		t.Error("NaN values: want ok false (the caller scans)")
+	}
+}

@@ -51,7 +51,10 @@ type Partial struct {
 	Candidates         []PosCandidate // pages in the band with their checks, dataset order
 	Closest            []Near         // the Closest smallest |v − 1|, ties in dataset order
 	Top                []series.Page  // the Top pages with the most updates (transform.TopKeeper)
-	Keep               []series.Page  // the busiest pages for NHPP and staleness
+	Keep               []series.Page  // the busiest pages for NHPP and staleness (busiestKeeper)
+	KeepTop            []PageRank     // the SelectMax busiest pages, kept or not
+	KeepOver           bool           // their bytes exceed the budget: Keep is the run (busiestKeeper)
+	KeepBar            *PageRank      // the busiest page cut from Keep for the byte budget; nil: none
 	Agg                []HashedValue  // the AggregateMax intervals with the smallest keys, by key
 	Bins               map[int]int64  // intervals per survival bin
 	PageErrors         []PosPageError // errors of the shard's estimates, by replay row
@@ -69,8 +72,9 @@ type Partial struct {
 
 // PartialFormat is the version of Partial's layout: a shard written with
 // another layout (an older revisit's: per-page CoVs and full candidate
-// checks) would decode into empty fields, so ReadPartial refuses it.
-const PartialFormat = 2
+// checks; before format 3, no KeepTop, KeepOver and KeepBar of the byte-bounded
+// busiest pages) would decode into empty fields, so ReadPartial refuses it.
+const PartialFormat = 3
 
 // PartialOptions are the options a Partial was computed with; shards of
 // one analysis must agree on them.
@@ -251,19 +255,21 @@ func MergePartials(parts []*Partial) (*Partial, error) {
 // selections, never all the shards' at once: the aggregate sample as a
 // running bottom k (bottomK: the bottom k of the union of the shards'
 // bottom k is the bottom k of all), the top and busiest pages in their
-// keepers (transform.TopKeeper: most updates, then the smaller ID, a total
-// order, so the order shards come in does not matter) and the Closest
+// keepers (transform.TopKeeper and busiestKeeper: most updates, then the
+// smaller ID, a total order, so the order shards come in does not
+// matter; the busiest also bounded in bytes, with each shard's bar) and the Closest
 // pages cut back to Closest after each shard (by |v − 1| then dataset
 // position, again a total order). Memory: one shard's Partial, 2·AggregateMax
 // sample values, Top + SelectMax pages, Closest pages, and the sums, the
 // candidates in the band and the page errors (as in one pass over all
 // pages).
 type partialMerger struct {
-	p0        *Partial // the first shard's (options, unit, replay); its selections are not kept
-	m         *Partial
-	seen      []bool
-	top, keep *transform.TopKeeper
-	agg       *bottomK
+	p0   *Partial // the first shard's (options, unit, replay); its selections are not kept
+	m    *Partial
+	seen []bool
+	top  *transform.TopKeeper
+	keep *busiestKeeper
+	agg  *bottomK
 }
 
 // add checks that p belongs to the same split and options as the first
@@ -323,9 +329,7 @@ func (mg *partialMerger) add(p *Partial) error {
 		mg.top.Offer(&p.Top[i])
 	}
 	if mg.keep != nil {
-		for i := range p.Keep {
-			mg.keep.Offer(&p.Keep[i])
-		}
+		mg.keep.offerPartial(p)
 	}
 	for _, a := range p.Agg {
 		mg.agg.offerKey(a.Key, a.Page, a.I, a.V)
@@ -352,7 +356,7 @@ func (mg *partialMerger) finish(given int) (*Partial, error) {
 	slices.SortStableFunc(m.Candidates, func(a, b PosCandidate) int { return cmp.Compare(a.Pos, b.Pos) })
 	m.Top = mg.top.Pages()
 	if mg.keep != nil {
-		m.Keep = mg.keep.Pages()
+		mg.keep.fill(m)
 	}
 	m.Agg = mg.agg.sorted()
 	slices.SortStableFunc(m.PageErrors, func(a, b PosPageError) int { return cmp.Compare(a.Row, b.Row) })

@@ -332,7 +332,7 @@ func pass(ctx context.Context, pages posSource, opt Options, sp shard.Spec, unit
 	}
 	p.Top = top.Pages()
 	if keep != nil {
-		p.Keep = keep.Pages()
+		keep.fill(p)
 	}
 	p.Agg = agg.sorted()
 
@@ -532,8 +532,13 @@ func finishTables(ctx context.Context, p *Partial, rows []EstimateRow, opt Optio
 
 	res.Bundle = buildBundle(res, &opt, rows)
 	if opt.Localized.enabled() {
-		logf(opt.Log, "analyze: localized rates and staleness on the %d busiest pages", len(p.Keep))
-		lb, err := localizedBundle(ctx, p.Keep, res.Unit, &opt)
+		kept := KeptPages(p)
+		skipped := Skipped(p.KeepTop, kept)
+		logf(opt.Log, "analyze: localized rates and staleness on the %d busiest pages", len(kept))
+		if len(skipped) > 0 {
+			logf(opt.Log, "analyze: %s", skippedNote(skipped, &opt))
+		}
+		lb, err := localizedBundle(ctx, kept, skipped, res.Unit, &opt)
 		if err != nil {
 			return nil, fmt.Errorf("analyze: %w", err)
 		}

@@ -41,7 +41,7 @@ func synthPages() []series.Page {
 
 // writeDataset writes pages, in order, as a dataset in a fresh temporary
 // directory and returns its path.
-func writeDataset(t *testing.T, pages []series.Page) string {
+func writeDataset(t testing.TB, pages []series.Page) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "ds")
 	w, err := dataset.Create(dir)

@@ -11,9 +11,10 @@
 # (user + sys) and peak RSS, and the ratios analyze / ingest (goal: wall
 # ≤ 1 with every core) and workers 1 / workers 2.
 #
-# BASE=path/to/older/revisit times that binary's analyze too (once per
-# worker setting; an older binary without --workers runs once, as is) for
-# before/after ratios. The machine's load is printed: on a shared box
+# BASE=path/to/older/revisit times that binary's analyze too (RUNS times
+# per worker setting, interleaved with this one's; an older binary
+# without --workers runs with its default) for before/after ratios
+# measured in the same run. The machine's load is printed: on a shared box
 # CPU seconds are the steadier measure, wall time shows the parallelism.
 # About 1 GB in TMPDIR (removed at exit); with the defaults 2–5 minutes.
 set -euo pipefail
@@ -56,17 +57,25 @@ echo "analyze-scale benchmark: $PAGES pages over $SPAN, rates lognormal($RATE_MU
 rm -f "$tmp/stub.truth.json"
 "$BIN" -q ingest "$tmp/stub.xml.gz" -o "$tmp/ds"
 echo "dataset: $(grep -o '"pages_kept": [0-9]*' "$tmp/ds/manifest.json" | awk '{print $2}') pages, $(grep -o '"revisions_read": [0-9]*' "$tmp/ds/manifest.json" | awk '{print $2}') revisions"
-timed ingest "$BIN" -q ingest "$tmp/stub.xml.gz" -o "$tmp/out"
-timed analyze-w1 "$BIN" -q analyze "$tmp/ds" -o "$tmp/out" --workers 1
-timed analyze-w2 "$BIN" -q analyze "$tmp/ds" -o "$tmp/out" --workers 2
-if [ -n "${BASE:-}" ]; then
-  if "$BASE" analyze --help 2>&1 | grep -q -- --workers; then
-    N=1 timed base-w1 "$BASE" -q analyze "$tmp/ds" -o "$tmp/out" --workers 1
-    N=1 timed base-w2 "$BASE" -q analyze "$tmp/ds" -o "$tmp/out" --workers 2
-  else
-    N=1 timed base-w1 "$BASE" -q analyze "$tmp/ds" -o "$tmp/out"
-  fi
+# One round of every command at a time, RUNS rounds: a change of the
+# machine's load during the benchmark falls on all of them alike.
+bw=()
+if [ -n "${BASE:-}" ] && "$BASE" analyze --help 2>&1 | grep -q -- --workers; then
+  bw=(--workers)
 fi
+for _ in $(seq "$RUNS"); do
+  N=1 timed ingest "$BIN" -q ingest "$tmp/stub.xml.gz" -o "$tmp/out"
+  N=1 timed analyze-w1 "$BIN" -q analyze "$tmp/ds" -o "$tmp/out" --workers 1
+  N=1 timed analyze-w2 "$BIN" -q analyze "$tmp/ds" -o "$tmp/out" --workers 2
+  if [ -n "${BASE:-}" ]; then
+    if [ ${#bw[@]} -gt 0 ]; then
+      N=1 timed base-w1 "$BASE" -q analyze "$tmp/ds" -o "$tmp/out" --workers 1
+      N=1 timed base-w2 "$BASE" -q analyze "$tmp/ds" -o "$tmp/out" --workers 2
+    else
+      N=1 timed base-w1 "$BASE" -q analyze "$tmp/ds" -o "$tmp/out"
+    fi
+  fi
+done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-26s %8s %8s %8s\n' stage wall_s cpu_s rss_MiB
 line ingest ingest
@@ -75,8 +84,11 @@ line "analyze --workers 2" analyze-w2
 [ -f "$tmp/base-w1" ] && line "BASE analyze (1 worker)" base-w1
 [ -f "$tmp/base-w2" ] && line "BASE analyze --workers 2" base-w2
 iw=$(col 1 "$tmp/ingest")
+ic=$(col 2 "$tmp/ingest")
 echo "analyze / ingest wall: workers 1 $(ratio "$(col 1 "$tmp/analyze-w1")" "$iw"), workers 2 $(ratio "$(col 1 "$tmp/analyze-w2")" "$iw") (goal ≤ 1)"
+echo "analyze / ingest CPU: workers 1 $(ratio "$(col 2 "$tmp/analyze-w1")" "$ic"), workers 2 $(ratio "$(col 2 "$tmp/analyze-w2")" "$ic")"
 echo "analyze wall, workers 1 / workers 2: $(ratio "$(col 1 "$tmp/analyze-w1")" "$(col 1 "$tmp/analyze-w2")")"
 if [ -f "$tmp/base-w1" ]; then
+  echo "BASE analyze / ingest: wall workers 1 $(ratio "$(col 1 "$tmp/base-w1")" "$iw")$([ -f "$tmp/base-w2" ] && echo ", workers 2 $(ratio "$(col 1 "$tmp/base-w2")" "$iw")"), CPU workers 1 $(ratio "$(col 2 "$tmp/base-w1")" "$ic")"
   echo "BASE / this analyze (1 worker): wall $(ratio "$(col 1 "$tmp/base-w1")" "$(col 1 "$tmp/analyze-w1")"), CPU $(ratio "$(col 2 "$tmp/base-w1")" "$(col 2 "$tmp/analyze-w1")"), RSS $(ratio "$(col 3 "$tmp/base-w1")" "$(col 3 "$tmp/analyze-w1")")"
 fi

@@ -24,7 +24,7 @@ func PhaseAveraged(intervals []float64, delta float64) float64 {
 	}
 	var num, den float64
 	for _, u := range intervals {
-		m := math.Min(u, delta)
+		m := min(u, delta)
 		num += m - m*m/(2*delta)
 		den += u
 	}
@@ -77,7 +77,7 @@ func AtPhase(times []float64, delta, phase float64) float64 {
 		}
 		b := a + delta
 		if u < b {
-			stale += math.Min(b, T) - math.Max(u, t0)
+			stale += min(b, T) - max(u, t0)
 		}
 		a = b
 	}
