@@ -122,7 +122,7 @@ func skippedNote(skipped []PageRank, opt *Options) string {
 	for _, r := range skipped {
 		sum += int64(r.Updates)
 	}
-	return fmt.Sprintf("%d of the %d busiest pages (%s updates) left out: with them the update times kept would exceed %s (8 bytes per update)",
+	return fmt.Sprintf("%d of the %d busiest pages (%s updates) left out: with them the update times kept would exceed %s (8 bytes per update; analyze --select-mib raises it)",
 		len(skipped), n, human.Comma(sum), human.Bytes(budget))
 }
 

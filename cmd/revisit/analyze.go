@@ -25,6 +25,7 @@ func newAnalyzeCmd(g *globals) *cobra.Command {
 		sampler   string
 		oldM3     bool
 		shardFlag string
+		selectMiB int64
 		sel       selectFlags
 	)
 	cmd := &cobra.Command{
@@ -158,6 +159,10 @@ tables compare the replay's estimates of the selected pages only.`,
 			if opt.Out == "" {
 				return usagef("analyze: missing -o OUT")
 			}
+			if selectMiB < 1 {
+				return usagef("analyze: --select-mib must be at least 1, got %d", selectMiB)
+			}
+			opt.Localized.SelectBytes = selectMiB << 20
 			if shardFlag != "" {
 				sp, err := shard.Parse(shardFlag, os.LookupEnv)
 				if err != nil {
@@ -231,6 +236,7 @@ tables compare the replay's estimates of the selected pages only.`,
 	f.Float64Var(&opt.Localized.Delta, "stale-delta", 0, "revisit interval Δ for --staleness in --unit (0: each page's E[U])")
 	f.Float64Var(&opt.Localized.Epsilon, "stale-eps", 0.1, "staleness target ε for the Δ each model needs")
 	f.IntVar(&opt.Localized.SelectMax, "select-max", analysis.DefaultSelectMax, "NHPP and staleness run on at most this many pages, the busiest")
+	f.Int64Var(&selectMiB, "select-mib", analysis.DefaultSelectBytes>>20, "and on at most this many MiB of their update times (8 B each): the busiest pages beyond it are listed in nhpp_skipped/staleness_skipped")
 	f.StringVar(&shardFlag, "shard", "", shardHelp+"; a shard's OUT holds partial statistics only, and every shard reads the whole REPLAY_DIR (the merged replay)")
 	f.BoolVar(&recommend, "recommend", false, "print the recommended method for the scenario given by --age, --sampler, --old-m3")
 	f.StringVar(&age, "age", "no", "with --recommend: are ages (Last-Modified) observed? yes or no")

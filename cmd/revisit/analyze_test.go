@@ -24,6 +24,7 @@ func TestAnalyzeBadLocalizedFlags(t *testing.T) {
 		{"--reps", "0"}, // would silently become 999
 		{"--top", "0"},
 		{"--workers", "-1"},
+		{"--select-mib", "0"},
 	} {
 		args := append([]string{"-q", "analyze", filepath.Join(dir, "missing-ds"), "-o", out}, bad...)
 		if code := execute(args); code != exitUsage {
@@ -84,5 +85,61 @@ func TestScreenUpdatesFlag(t *testing.T) {
 	}
 	if code := execute([]string{"-q", "run", in, "--id", "id", "--time", "time", "-o", out, "--screen-updates", "0"}); code != exitUsage {
 		t.Errorf("--screen-updates 0: exit %d, want %d", code, exitUsage)
+	}
+}
+
+// --select-mib bounds the update times of the busiest pages kept for
+// staleness: under 1 MiB a page of 150,000 updates (1.1 MiB of update
+// times: over the budget, and a giant above an eighth of it) is passed
+// over and named in staleness_skipped, the small pages are kept; with the
+// default budget it is kept.
+func TestSelectMiBSkipsGiantPage(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "a.csv")
+	var sb strings.Builder
+	sb.WriteString("id,time\n")
+	for i := 0; i < 150_000; i++ {
+		fmt.Fprintf(&sb, "giant,%d\n", 1600000000+i*3600+(i*i)%1800)
+	}
+	for _, p := range []string{"a", "b"} {
+		for i := 0; i < 30; i++ {
+			fmt.Fprintf(&sb, "%s,%d\n", p, 1600000000+i*i*3600)
+		}
+	}
+	if err := os.WriteFile(in, []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ds := filepath.Join(dir, "ds")
+	if code := execute([]string{"-q", "ingest", in, "--id", "id", "--time", "time", "-o", ds}); code != exitOK {
+		t.Fatalf("ingest: exit %d", code)
+	}
+	for _, c := range []struct {
+		mib     string
+		skipped bool
+	}{{"1", true}, {"48", false}} {
+		out := filepath.Join(dir, "a"+c.mib)
+		if code := execute([]string{"-q", "analyze", ds, "-o", out, "--reps", "19", "--select-mib", c.mib}); code != exitOK {
+			t.Fatalf("analyze --select-mib %s: exit %d", c.mib, code)
+		}
+		b, err := os.ReadFile(filepath.Join(out, "csv", "staleness_skipped.csv"))
+		if !c.skipped {
+			if err == nil {
+				t.Errorf("--select-mib %s: staleness_skipped.csv written:\n%s", c.mib, b)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("--select-mib %s: %v", c.mib, err)
+		}
+		if got := string(b); !strings.Contains(got, "giant") || strings.Count(strings.TrimSpace(got), "\n") != 1 {
+			t.Errorf("--select-mib %s: staleness_skipped.csv =\n%s\nwant one row, the giant page", c.mib, got)
+		}
+		kept, err := os.ReadFile(filepath.Join(out, "csv", "staleness_pages.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(kept); strings.Contains(got, "giant") || !strings.Contains(got, "\na,") || !strings.Contains(got, "\nb,") {
+			t.Errorf("--select-mib %s: staleness_pages.csv =\n%s\nwant pages a and b, not the giant", c.mib, got)
+		}
 	}
 }
