@@ -290,8 +290,8 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		}
 	}()
 	var (
-		spans []float64    // of the URLs estimated, for the report's unit
-		tops  []URLSummary // the URLs of the report's table (keepTop)
+		spans = newSpanStats(unit) // of the URLs estimated, for the report's unit
+		tops  []URLSummary         // the URLs of the report's table (keepTop)
 		drawn []topURL
 		last  = time.Now()
 		count int                          // URLs read
@@ -375,7 +375,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 				meta.FewChanges++
 			}
 			uw.add(&s)
-			spans = append(spans, s.Span)
+			spans.add(s.Span)
 			tops = keepTop(tops, s, top)
 			meta.Bins += int64(s.Bins)
 			meta.EmptyBins += int64(s.EmptyBins)
@@ -409,7 +409,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if err := uw.close(); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}
-	b := estimateBundleOf(meta, displayUnitOf(meta, spans), tops, drawn)
+	b := estimateBundleOf(meta, spans.displayUnit(meta), tops, drawn)
 	if err := b.Write(out.Path()); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}
