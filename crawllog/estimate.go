@@ -309,7 +309,11 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		var b []urlJob
 		visitsHeld := 0
 		var err error
-		stats, err = visits.Read(ctx, opt.Inputs, opt.Read, func(o *visits.Observed) error {
+		ropt := opt.Read
+		if ropt.Log == nil {
+			ropt.Log = logf
+		}
+		stats, err = visits.Read(ctx, opt.Inputs, ropt, func(o *visits.Observed) error {
 			count++
 			seq := int64(count - 1) // the URL's place among all URLs read, in every shard
 			id := generic.PageID(o.ID)

@@ -57,6 +57,9 @@ type Options struct {
 	// archives do (it merges http/https, www. and other variants), or
 	// KeyURL, the original URL as crawled.
 	Key string
+	// Log, when set, is told how the reader reads: here, when trace ids
+	// out of increasing order make it hold every id to refuse duplicates.
+	Log func(format string, a ...any)
 }
 
 // Keys of Options.Key.
@@ -136,6 +139,7 @@ type reader struct {
 	in     *InputStats
 	name   string
 	fn     func(*Observed) error
+	line   int64              // the line being read
 	fnErr  error              // fn failed: reading stops
 	traces traceIDs           // ids of the trace lines passed to fn
 	cur    string             // Sorted: the URL being read
@@ -176,6 +180,12 @@ func Read(ctx context.Context, paths []string, opt Options, fn func(*Observed) e
 		opt.Format = f
 	}
 	r := &reader{ctx: ctx, opt: opt, groups: map[string]*group{}, stats: &Stats{Skipped: map[string]int64{}}, fn: fn}
+	defer r.traces.close()
+	r.traces.fallback = func(id, last string) {
+		if opt.Log != nil {
+			opt.Log("observations %s line %d: trace id %q after %q: the ids are not in increasing order (or other captures share them): every trace id is held in memory to refuse duplicates (about 14 bytes each)", r.name, r.line, id, last)
+		}
+	}
 	paths, err := r.companions(paths)
 	if err != nil {
 		return nil, err
@@ -348,6 +358,7 @@ func (r *reader) readStream(src io.Reader) (string, error) {
 				continue
 			}
 		}
+		r.line = sc.Line()
 		reason, err := r.parseLine(line, &st)
 		if st.format != CDXJSON {
 			st.blank = false
