@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/revisit-dev/revisit/estimates"
+	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/shardmerge"
 	"reflect"
 	"slices"
@@ -59,9 +60,28 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 	ids := make([]shardmerge.ID, len(infos))
 	for k, info := range infos {
 		ids[k] = shardmerge.ID{Spec: info.Shard, I: info.I, N: info.N}
+		if schemeOf(info) != schemeOf(i0) {
+			return nil, &MergeError{Err: fmt.Errorf("merge: %s chose its URLs by %s, %s by %s: not shards of one estimate (give every shard the same inputs and --shard-by)", dirs[0], schemeOf(i0), dirs[k], schemeOf(info))}
+		}
 	}
-	if _, err := shardmerge.Order(dirs, ids, "estimate", func(k int) error { return sameEstimate(m0, i0, metas[k], infos[k]) }); err != nil {
+	ranged := schemeOf(i0) == ShardByRange
+	byIndex, err := shardmerge.Order(dirs, ids, "estimate", func(k int) error { return sameEstimate(m0, i0, metas[k], infos[k], ranged) })
+	if err != nil {
 		return nil, err
+	}
+	// By byte range, shard i's URLs come after those of shards < i: their
+	// places are offset by the URLs those read (seqOff), and what the
+	// reader counted is summed.
+	seqOff := make([]int64, len(dirs))
+	if ranged {
+		if err := checkRanges(dirs, infos, byIndex); err != nil {
+			return nil, err
+		}
+		var off int64
+		for _, k := range byIndex {
+			seqOff[k] = off
+			off += infos[k].Read
+		}
 	}
 
 	// The URLs in the order they were read.
@@ -77,6 +97,12 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 				return nil, fmt.Errorf("estimate output %s: %s: URL %s at place %d out of order or out of 0…%d", dirs[k], EstimateShardFile, u.URL, u.Seq, info.Read-1)
 			}
 			all = append(all, ref{k, u})
+		}
+		for i := range info.URLs { // checked above in the shard's own places
+			info.URLs[i].Seq += seqOff[k]
+		}
+		for i := range info.Drawn {
+			info.Drawn[i].Seq += seqOff[k]
 		}
 	}
 	slices.SortFunc(all, func(a, b ref) int { return cmp.Compare(a.url.Seq, b.url.Seq) })
@@ -106,6 +132,37 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 	}
 	for r, c := range i0.ReadSkipped {
 		meta.Skipped[r] += c
+	}
+	if ranged { // the reader's counts are the ranges': summed
+		meta.Inputs = slices.Clone(m0.Inputs)
+		for i := range meta.Inputs {
+			meta.Inputs[i].Records, meta.Inputs[i].Bad = 0, nil
+		}
+		meta.Captures, meta.URLs, meta.Bad, meta.RevisitsResolved, meta.MergedKeys, meta.MergedOriginals = 0, 0, 0, 0, 0, 0
+		meta.Skipped = map[string]int64{}
+		for k, mk := range metas {
+			for i, in := range mk.Inputs {
+				meta.Inputs[i].Records += in.Records
+				for r, c := range in.Bad {
+					if meta.Inputs[i].Bad == nil {
+						meta.Inputs[i].Bad = map[string]int64{}
+					}
+					meta.Inputs[i].Bad[r] += c
+				}
+			}
+			meta.Captures += mk.Captures
+			meta.URLs += mk.URLs
+			meta.Bad += mk.Bad
+			meta.RevisitsResolved += mk.RevisitsResolved
+			meta.MergedKeys += mk.MergedKeys
+			meta.MergedOriginals += mk.MergedOriginals
+			for r, c := range infos[k].Skipped {
+				meta.Skipped[r] += c
+			}
+			for r, c := range infos[k].ReadSkipped {
+				meta.Skipped[r] += c
+			}
+		}
 	}
 	if meta.Estimated != len(all) {
 		return nil, &MergeError{Err: fmt.Errorf("merge: the shards' %s count %d URLs estimated, their %s files %d", EstimateMetaFile, meta.Estimated, EstimateShardFile, len(all))}
@@ -195,23 +252,110 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 	return &meta, nil
 }
 
+// schemeOf is how a shard chose its URLs ("" before byte ranges: hash).
+func schemeOf(info *EstimateShardInfo) string {
+	if info.Scheme == "" {
+		return ShardByHash
+	}
+	return info.Scheme
+}
+
+// checkRanges checks that shards of byte ranges (byIndex[i] the position
+// in dirs of shard i) cover the inputs once, in order, and that their URL
+// ids increase from one shard to the next: no id is read by two shards
+// (each shard refused one out of order, or twice, in its own range).
+func checkRanges(dirs []string, infos []*EstimateShardInfo, byIndex []int) error {
+	var end int64
+	var last *visits.RangeInfo // of the last shard with a URL id
+	lastDir := ""
+	for i, k := range byIndex {
+		g := infos[k].Range
+		if g == nil {
+			return &MergeError{Err: fmt.Errorf("merge: %s: a shard by byte range without its range", dirs[k])}
+		}
+		if g.Start != end || g.End < g.Start || g.Total != infos[byIndex[0]].Range.Total || g.Order != infos[byIndex[0]].Range.Order {
+			return &MergeError{Err: fmt.Errorf("merge: %s reads bytes %d…%d of %d, after bytes up to %d: the shards' ranges do not tile the inputs", dirs[k], g.Start, g.End, g.Total, end)}
+		}
+		end = g.End
+		if i == len(byIndex)-1 && end != g.Total {
+			return &MergeError{Err: fmt.Errorf("merge: the shards' ranges end at byte %d of %d", end, g.Total)}
+		}
+		if g.IDs == 0 {
+			continue
+		}
+		if !g.Ordered || last != nil && !visits.Before(g.Order, last.Last, g.First) {
+			if g.Order == visits.OrderLengthBytes { // a trace need not be in order: every id is checked
+				return noTwice(dirs, infos)
+			}
+			return &MergeError{Err: fmt.Errorf("merge: %s ends with URL %q, %s begins with %q: the index is not sorted by urlkey (estimate without --sorted, or sort it)", lastDir, last.Last, dirs[k], g.First)}
+		}
+		last, lastDir = g, dirs[k]
+	}
+	return nil
+}
+
+// noTwice checks that no trace id was read by two shards of byte ranges
+// (each shard refused one read twice in its own range): it sorts every id
+// the shards read (their URLs and Others).
+func noTwice(dirs []string, infos []*EstimateShardInfo) error {
+	type idAt struct {
+		id    string
+		shard int
+	}
+	var all []idAt
+	for k, info := range infos {
+		for i := range info.URLs {
+			all = append(all, idAt{info.URLs[i].LogID(), k})
+		}
+		for _, id := range info.Others {
+			all = append(all, idAt{id, k})
+		}
+	}
+	slices.SortFunc(all, func(a, b idAt) int { return cmp.Compare(a.id, b.id) })
+	for i := 1; i < len(all); i++ {
+		if all[i].id == all[i-1].id {
+			return &MergeError{Err: fmt.Errorf("merge: trace id %q was read by %s and by %s: a trace id given twice (estimate unsharded or with --shard-by hash to have it named by file and line, or counted and skipped with --skip-bad)", all[i].id, dirs[all[i-1].shard], dirs[all[i].shard])}
+		}
+	}
+	return nil
+}
+
+// sameInputsFiles is sameInputs but for what a byte range counts.
+func sameInputsFiles(a, b []visits.InputStats) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || a[i].Format != b[i].Format || a[i].Size != b[i].Size {
+			return false
+		}
+	}
+	return true
+}
+
 // sameEstimate checks that two shards estimated the same inputs with the
-// same options.
-func sameEstimate(a *EstimateMeta, ai *EstimateShardInfo, b *EstimateMeta, bi *EstimateShardInfo) error {
-	if !sameInputs(a.Inputs, b.Inputs) {
+// same options (by byte range, what the reader counted differs).
+func sameEstimate(a *EstimateMeta, ai *EstimateShardInfo, b *EstimateMeta, bi *EstimateShardInfo, ranged bool) error {
+	if ranged && !sameInputsFiles(a.Inputs, b.Inputs) || !ranged && !sameInputs(a.Inputs, b.Inputs) {
 		return fmt.Errorf("inputs differ (%s vs %s: give every shard the same paths)", inputNames(a), inputNames(b))
 	}
-	for _, c := range []struct {
+	type check struct {
 		name string
 		x, y any
-	}{
+	}
+	checks := []check{
 		{"version", a.Version, b.Version}, {"unit", a.Unit, b.Unit}, {"h", a.H, b.H}, {"x_max", a.XMax, b.XMax},
 		{"const_tolerance_s", a.ConstTol, b.ConstTol}, {"methods", a.Methods, b.Methods},
-		{"verdict_ks_threshold", a.Threshold, b.Threshold}, {"min_changes", a.MinChanges, b.MinChanges}, {"captures", a.Captures, b.Captures}, {"urls", a.URLs, b.URLs},
-		{"bad lines", a.Bad, b.Bad}, {"revisits resolved", a.RevisitsResolved, b.RevisitsResolved},
-		{"merged keys", a.MergedKeys, b.MergedKeys}, {"merged originals", a.MergedOriginals, b.MergedOriginals}, {"URLs read", ai.Read, bi.Read}, {"options", ai.Options, bi.Options},
-		{"captures skipped", ai.ReadSkipped, bi.ReadSkipped}, {"curves", a.Curves, b.Curves},
-	} {
+		{"verdict_ks_threshold", a.Threshold, b.Threshold}, {"min_changes", a.MinChanges, b.MinChanges},
+		{"options", ai.Options, bi.Options}, {"curves", a.Curves, b.Curves},
+	}
+	if !ranged {
+		checks = append(checks, []check{{"captures", a.Captures, b.Captures}, {"urls", a.URLs, b.URLs},
+			{"bad lines", a.Bad, b.Bad}, {"revisits resolved", a.RevisitsResolved, b.RevisitsResolved},
+			{"merged keys", a.MergedKeys, b.MergedKeys}, {"merged originals", a.MergedOriginals, b.MergedOriginals}, {"URLs read", ai.Read, bi.Read},
+			{"captures skipped", ai.ReadSkipped, bi.ReadSkipped}}...)
+	}
+	for _, c := range checks {
 		if !reflect.DeepEqual(c.x, c.y) {
 			return fmt.Errorf("%s %v ≠ %v", c.name, c.x, c.y)
 		}

@@ -26,8 +26,16 @@ type EstimateShardInfo struct {
 	Shard string `json:"shard"` // "i/N"
 	I     int    `json:"i"`
 	N     int    `json:"n"`
-	// Read is the number of URLs read from the inputs (every shard reads
-	// them all, so every shard counts the same).
+	// Scheme is how the shard chose its URLs: ShardByHash (every shard
+	// reads every input; "" in shards written before byte ranges) or
+	// ShardByRange (the shard read only Range of the inputs).
+	Scheme string            `json:"scheme,omitempty"`
+	Range  *visits.RangeInfo `json:"range,omitempty"`
+	// Read is the number of URLs read from the inputs: by hash every shard
+	// reads them all, so every shard counts the same; by byte range, those
+	// of the shard's range, and what the reader counted (estimate.json's
+	// inputs, captures, URLs, bad lines, …, and ReadSkipped) is the
+	// range's, summed by the merge.
 	Read    int64                `json:"read"`
 	Options EstimateShardOptions `json:"options"`
 	// Skipped counts this shard's URLs left out by the estimate (fewer
@@ -36,6 +44,11 @@ type EstimateShardInfo struct {
 	Skipped     map[string]int64 `json:"skipped"`
 	ReadSkipped map[string]int64 `json:"read_skipped"`
 	URLs        []ShardURL       `json:"urls"` // URLs estimated, in the order of estimates.parquet
+	// Others are the ids (LogID) of the URLs read but not estimated, in a
+	// shard by byte range: with URLs, every id the shard read, which the
+	// merge checks for one read by two shards when a trace's ids did not
+	// come in increasing order.
+	Others []string `json:"others,omitempty"`
 	// Drawn are the shard's URLs drawn in its figures (keepDrawn) with
 	// their projected rows, which estimates.parquet does not hold.
 	Drawn []ShardDrawn `json:"drawn"`
@@ -136,14 +149,35 @@ func (u *ShardURL) summary() URLSummary {
 type estimateShard struct{ info EstimateShardInfo }
 
 // newEstimateShard takes top as EstimateLogs resolves opt.Top.
-func newEstimateShard(opt EstimateOptions, top int) *estimateShard {
+func newEstimateShard(opt EstimateOptions, top int, scheme string) *estimateShard {
 	if !opt.Shard.Sharded() {
 		return nil
 	}
-	return &estimateShard{EstimateShardInfo{Tool: "revisit", Shard: opt.Shard.String(), I: opt.Shard.I, N: opt.Shard.N,
+	return &estimateShard{EstimateShardInfo{Tool: "revisit", Shard: opt.Shard.String(), I: opt.Shard.I, N: opt.Shard.N, Scheme: scheme,
 		Options: EstimateShardOptions{Top: top, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt, Format: opt.Read.Format,
 			SkipBad: opt.Read.SkipBad, Sorted: opt.Read.Sorted, MaxObservations: opt.Read.MaxObservations, MaxLineBytes: opt.Read.MaxLineBytes},
 		URLs: []ShardURL{}}}
+}
+
+// other records a URL read but not estimated (EstimateShardInfo.Others).
+func (sh *estimateShard) other(o *visits.Observed) {
+	if sh == nil || sh.info.Scheme != ShardByRange {
+		return
+	}
+	id := o.Source
+	if id == "" {
+		id = o.ID
+	}
+	sh.info.Others = append(sh.info.Others, id)
+}
+
+// LogID is the id the log gave the URL: the trace's URL_ID when a
+// companion file named it, else the URL (or key) itself.
+func (u *ShardURL) LogID() string {
+	if u.Source != "" {
+		return u.Source
+	}
+	return u.URL
 }
 
 func (sh *estimateShard) add(seq int64, s URLSummary, rows int) {
@@ -158,10 +192,11 @@ func (sh *estimateShard) add(seq int64, s URLSummary, rows int) {
 
 // done records the URLs read, the skips (estimate's and the reader's)
 // and the URLs drawn.
-func (sh *estimateShard) done(read int, skipped, readSkipped map[string]int64, drawn []topURL) {
+func (sh *estimateShard) done(read int, skipped, readSkipped map[string]int64, drawn []topURL, rng *visits.RangeInfo) {
 	if sh == nil {
 		return
 	}
+	sh.info.Range = rng
 	sh.info.Drawn = []ShardDrawn{}
 	for _, t := range drawn {
 		d := ShardDrawn{Seq: t.seq}

@@ -56,6 +56,7 @@ func (r *reader) flush(id string) error {
 	g := r.groups[id]
 	delete(r.groups, id)
 	r.held -= int64(len(g.recs)+len(g.orig)) + urlCost(id)
+	r.noteID(id)
 	o := r.build(id, g)
 	if o == nil {
 		return nil

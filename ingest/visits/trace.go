@@ -149,6 +149,7 @@ func (r *reader) traceLine(line []byte) (string, error) {
 		return "", nil
 	}
 	o.ID = sid
+	r.noteID(sid)
 	r.companion(o)
 	r.stats.URLs++
 	if err := r.fn(o); err != nil {
