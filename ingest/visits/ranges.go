@@ -508,4 +508,3 @@ func (r *reader) noteID(id string) {
 	g.Last = id
 	g.IDs++
 }
-
