@@ -159,7 +159,7 @@ func (r *reader) firstOf(f *os.File, path string, size int64) (*rangeInput, stri
 		return nil, path + " is a tar archive", nil
 	}
 	in := &rangeInput{path: path, size: size}
-	sc := linescan.New(io.NewSectionReader(f, 0, size), 1<<16)
+	sc := linescan.New(io.NewSectionReader(f, 0, size), 4096)
 	sc.SetMax(r.maxLine())
 	for {
 		line, err := sc.Next()
@@ -284,7 +284,7 @@ func (c *cursor) seek(g int64) {
 	c.br = nil
 	if c.k < len(c.fs) {
 		in := &c.p.in[c.k]
-		c.br = bufio.NewReaderSize(io.NewSectionReader(c.fs[c.k], g-in.off, in.size-(g-in.off)), 1<<16)
+		c.br = bufio.NewReaderSize(io.NewSectionReader(c.fs[c.k], g-in.off, in.size-(g-in.off)), 8192)
 	}
 }
 
@@ -376,7 +376,7 @@ func (c *cursor) prevKey(g int64) (string, error) {
 		end--
 	}
 	start := end
-	chunk := make([]byte, 1<<16)
+	chunk := make([]byte, 4096)
 	for start > 0 {
 		n := min(int64(len(chunk)), start)
 		if _, err := f.ReadAt(chunk[:n], start-n); err != nil {
