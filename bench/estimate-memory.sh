@@ -48,9 +48,11 @@ by_urls() {
         print "]"
       }
     }' > "$f"
+    t0=$(date +%s.%N)
     read -r p rc < <(peak "$f" --format trace --unit d --no-recover --curves compact)
+    t1=$(date +%s.%N)
+    printf "trace of %9d URLs × %s crawls (%d B): %6.1f s, peak RSS %4d MiB (exit %s)" "$k" "${BENCH_TRACE_CRAWLS:-8}" "$(stat -c %s "$f")" "$(echo "$t1 - $t0" | bc -l)" $((p / 1024)) "$rc"
     rm -f "$f"
-    printf "trace of %9d URLs × %s crawls: peak RSS %4d MiB (exit %s)" "$k" "${BENCH_TRACE_CRAWLS:-8}" $((p / 1024)) "$rc"
     if [ -z "$first" ]; then
       first=$p firstn=$k
       echo
