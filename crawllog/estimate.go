@@ -323,14 +323,23 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 			uw.f.Close()
 		}
 	}()
+	sh, err := newEstimateShard(opt, top, scheme, out.Path()) // nil unless sharded
+	if err != nil {
+		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
+	}
+	shardDone := false
+	defer func() {
+		if !shardDone {
+			sh.abort()
+		}
+	}()
 	var (
 		spans = newSpanStats(unit) // of the URLs estimated, for the report's unit
 		tops  []URLSummary         // the URLs of the report's table (keepTop)
 		drawn []topURL
 		last  = time.Now()
-		count int                                  // URLs read
-		done  int                                  // URLs sunk
-		sh    = newEstimateShard(opt, top, scheme) // nil unless sharded
+		count int // URLs read
+		done  int // URLs sunk
 		stats *visits.Stats
 	)
 	// The URLs are estimated on opt.Workers goroutines in batches
@@ -462,6 +471,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	meta.Created = time.Now().UTC()
 	meta.ElapsedS = time.Since(start).Seconds()
 	meta.Shard = opt.Shard.String()
+	shardDone = true
 	if err := sh.write(out.Path()); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}

@@ -6,7 +6,6 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/revisit-dev/revisit/estimator"
@@ -35,17 +34,10 @@ func displayUnit(m *EstimateMeta, sums []URLSummary) float64 {
 	return st.displayUnit(m)
 }
 
-// estimateBundle is the tables and figures of an estimate output: sums
-// are every URL estimated (sorted here by visits, stably), top the URLs
-// in the table, drawn those in the figures (keepDrawn).
-func estimateBundle(m *EstimateMeta, sums []URLSummary, top int, drawn []topURL) *tables.Bundle {
-	disp := displayUnit(m, sums)
-	sort.SliceStable(sums, func(i, j int) bool { return sums[i].Visits > sums[j].Visits })
-	return estimateBundleOf(m, disp, sums[:min(len(sums), top)], drawn)
-}
-
-// estimateBundleOf is estimateBundle with the display unit disp and the
-// URLs of the table, tops, chosen (the first by visits, stably).
+// estimateBundleOf is the tables and figures of an estimate output, in
+// the display unit disp (displayUnit), with the URLs of the table, tops
+// (keepTop: the first by visits, stably), and drawn those in the figures
+// (keepDrawn).
 func estimateBundleOf(m *EstimateMeta, disp float64, tops []URLSummary, drawn []topURL) *tables.Bundle {
 	f := m.Unit / disp // display units per estimate unit
 	u := units.Name(disp)
