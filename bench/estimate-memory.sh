@@ -49,9 +49,11 @@ by_urls() {
       }
     }' > "$f"
     t0=$(date +%s.%N)
-    read -r p rc < <(peak "$f" --format trace --unit d --no-recover --curves compact)
+    read -r p rc < <(GODEBUG=gctrace=1 peak "$f" --format trace --unit d --no-recover --curves compact)
     t1=$(date +%s.%N)
-    printf "trace of %9d URLs × %s crawls (%d B): %6.1f s, peak RSS %4d MiB (exit %s)" "$k" "${BENCH_TRACE_CRAWLS:-8}" "$(stat -c %s "$f")" "$(echo "$t1 - $t0" | bc -l)" $((p / 1024)) "$rc"
+    # the largest live heap the collector marked (gctrace's "a->b->LIVE MB")
+    live=$(grep -o '[0-9]*->[0-9]*->[0-9]* MB' "$tmp/err" | sed 's/.*->//; s/ MB//' | sort -n | tail -1)
+    printf "trace of %9d URLs × %s crawls (%d B): %6.1f s, peak RSS %4d MiB, largest live heap %s MB (exit %s)" "$k" "${BENCH_TRACE_CRAWLS:-8}" "$(stat -c %s "$f")" "$(echo "$t1 - $t0" | bc -l)" $((p / 1024)) "${live:-?}" "$rc"
     rm -f "$f"
     if [ -z "$first" ]; then
       first=$p firstn=$k

@@ -16,7 +16,8 @@
 # each), estimated as SHARDS separate `--shard i/N` processes with
 # --shard-by hash (every shard reads every input) and auto (each reads its
 # byte range): bytes read per shard (the kernel's rchar of the process,
-# from /proc/PID/io of a shell around it), peak RSS, and `merge estimate`
+# from /proc/PID/io of a shell around it), peak RSS of the shards and of
+# the merge, and `merge estimate`
 # of the shards compared with the unsharded estimate (cmp of
 # estimates.parquet, urls.csv, tables/ and figures/). ONLY_SHARDS=1 runs
 # only this part.
@@ -83,11 +84,11 @@ shards() {
         printf "  --shard-by %-4s shard %d/%d: read %11d bytes = %5.3f of the input; peak RSS %4d MiB\n" "$by" "$i" "$n" $((r1 - r0)) "$(echo "($r1 - $r0) / $size" | bc -l)" $((rss / 1024))
       done
       rm -rf "$WORK/m-$by"
-      "$BIN" -q merge estimate "$WORK"/s-"$by"-* -o "$WORK/m-$by" >/dev/null
+      /usr/bin/time -o "$WORK/merge.rss" -f %M "$BIN" -q merge estimate "$WORK"/s-"$by"-* -o "$WORK/m-$by" >/dev/null
       same=identical
       for x in estimates.parquet urls.csv; do cmp -s "$WORK/one/$x" "$WORK/m-$by/$x" || same="DIFFERENT ($x)"; done
       diff -rq "$WORK/one/tables" "$WORK/m-$by/tables" >/dev/null && diff -rq "$WORK/one/figures" "$WORK/m-$by/figures" >/dev/null || same="DIFFERENT (tables or figures)"
-      printf "  --shard-by %-4s all shards read %d bytes = %.3f × the input; merged vs unsharded: %s\n" "$by" "$tot" "$(echo "$tot / $size" | bc -l)" "$same"
+      printf "  --shard-by %-4s all shards read %d bytes = %.3f × the input; merge peak RSS %d MiB; merged vs unsharded: %s\n" "$by" "$tot" "$(echo "$tot / $size" | bc -l)" $(($(cat "$WORK/merge.rss") / 1024)) "$same"
     done
   done
 }

@@ -444,6 +444,9 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if err := pool.Ordered(ctx, pool.Options{Workers: opt.Workers}, produce, work, sink); err != nil {
 		return nil, err
 	}
+	if g := stats.Range; g != nil {
+		logf("estimate: shard %s read bytes %d…%d of the inputs' %d (%s): %d URLs", opt.Shard, g.Start, g.End, g.Total, pct(float64(g.End-g.Start)/float64(max(g.Total, 1))), count)
+	}
 	sh.done(count, meta.Skipped, stats.Skipped, drawn, stats.Range)
 	meta.Inputs, meta.Captures, meta.URLs, meta.Bad = stats.Inputs, stats.Captures, stats.URLs, stats.Bad
 	meta.RevisitsResolved, meta.MergedKeys, meta.MergedOriginals = stats.RevisitsResolved, stats.MergedKeys, stats.MergedOriginals
