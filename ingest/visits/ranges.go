@@ -67,6 +67,7 @@ type rangeInput struct {
 	off    int64
 	format string
 	st     lineState // the format and layout its first line gave
+	legend string    // its first line when a CDX legend
 }
 
 // rangePlan is the inputs of a byte-range read.
@@ -180,6 +181,9 @@ func (r *reader) firstOf(f *os.File, path string, size int64) (*rangeInput, stri
 			return nil, path + ": the format of its first line is not known", nil
 		}
 		in.format = in.st.format
+		if in.format == CDX && isLegend(line) {
+			in.legend = string(bytes.TrimSpace(line))
+		}
 		switch in.format {
 		case Trace:
 		case CDX, CDXJ:
@@ -481,6 +485,7 @@ func (r *reader) readRanges(paths []string) error {
 		if err != nil {
 			return fmt.Errorf("observations %s: %w", in.path, err)
 		}
+		r.legend = in.legend
 		st, base := in.st, a
 		if a == 0 {
 			st, base = lineState{}, -1 // from its first line, numbered

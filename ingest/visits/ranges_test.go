@@ -197,3 +197,43 @@ func TestPlanRangesRefuses(t *testing.T) {
 		}
 	}
 }
+
+// A CDX file whose legend changes part way is refused by the byte range
+// that holds the second legend (the ranges after it would take the first
+// line's layout); one read, and a repeated identical legend, are fine.
+func TestRangesRefuseSecondLegend(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	lines := cdxLines(r, 10, 0, false)
+	dir := t.TempDir()
+	for _, c := range []struct {
+		second string
+		ok     bool
+	}{{" CDX N b a m s k r", true}, {" CDX N b a m s k r M S V g", false}} {
+		body := " CDX N b a m s k r\n" + strings.Join(lines[:len(lines)/2], "\n") + "\n" + c.second + "\n" + strings.Join(lines[len(lines)/2:], "\n") + "\n"
+		if !c.ok { // the lines after it have the second legend's 11 fields
+			body = " CDX N b a m s k r\n" + strings.Join(lines[:len(lines)/2], "\n") + "\n" + c.second + "\n"
+			for _, l := range lines[len(lines)/2:] {
+				body += l + " - - 0 x.warc.gz\n"
+			}
+		}
+		p := filepath.Join(dir, "l.cdx")
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := readAll(t, Options{Sorted: true}, p); err != nil {
+			t.Fatalf("one read, legend %q: %v", c.second, err)
+		}
+		failed := 0
+		for i := range 3 {
+			if _, _, err := readRange(t, Options{Sorted: true}, shard.Spec{I: i, N: 3}, p); err != nil {
+				if !strings.Contains(err.Error(), "legend") {
+					t.Errorf("shard %d/3: %v", i, err)
+				}
+				failed++
+			}
+		}
+		if (failed == 0) != c.ok || failed > 1 {
+			t.Errorf("legend %q: %d of 3 shards refused", c.second, failed)
+		}
+	}
+}

@@ -154,6 +154,7 @@ type reader struct {
 	line   int64              // the line being read (0: not known, then offset)
 	offset int64              // where the line being read begins in its file
 	rng    *RangeInfo         // reading one byte range (Options.Range)
+	legend string             // a byte range: the CDX legend of the input's first line
 	fnErr  error              // fn failed: reading stops
 	traces traceIDs           // ids of the trace lines passed to fn
 	cur    string             // Sorted: the URL being read
