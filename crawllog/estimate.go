@@ -255,6 +255,11 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if opt.Out == "" {
 		return nil, &OptionError{errors.New("no output directory (-o)")}
 	}
+	switch opt.ShardBy {
+	case "", ShardByAuto, ShardByHash:
+	default:
+		return nil, &OptionError{fmt.Errorf("--shard-by %q: want %s or %s", opt.ShardBy, ShardByAuto, ShardByHash)}
+	}
 	scheme := ""
 	if opt.Shard.Sharded() {
 		switch opt.ShardBy {
@@ -272,8 +277,6 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 			}
 		case ShardByHash:
 			scheme = ShardByHash
-		default:
-			return nil, &OptionError{fmt.Errorf("--shard-by %q: want %s or %s", opt.ShardBy, ShardByAuto, ShardByHash)}
 		}
 	}
 	curves := estimates.CurvesFull
