@@ -71,7 +71,11 @@ shards() {
     rm -rf "$WORK/one"
     "$BIN" -q estimate "$in" "${fmtargs[@]}" --methods naive,poisson-mle --no-recover -o "$WORK/one" >/dev/null
     printf "shards of %s (%d bytes), N = %d:\n" "$(basename "$in")" "$size" "$n"
-    for by in hash auto; do
+    bys="hash auto" byflag=(--shard-by)
+    if ! "$BIN" estimate --help 2>&1 | grep -q -- --shard-by; then
+      bys=hash byflag=() # an older revisit: every shard reads every input
+    fi
+    for by in $bys; do
       tot=0
       for i in $(seq 0 $((n - 1))); do
         out="$WORK/s-$by-$i"
@@ -79,7 +83,7 @@ shards() {
         # rchar of a shell that runs the shard: the shard's, added when it is reaped
         read -r r0 r1 rss < <(bash -c 'rc() { local k v; while read -r k v; do [ "$k" = rchar: ] && echo "$v"; done < /proc/$$/io; }
           a=$(rc); /usr/bin/time -o "$0.rss" -f %M "$@" >/dev/null; b=$(rc); echo "$a $b $(cat "$0.rss")"' "$WORK/t" \
-          "$BIN" -q estimate "$in" "${fmtargs[@]}" --methods naive,poisson-mle --no-recover --shard "$i/$n" --shard-by "$by" -o "$out")
+          "$BIN" -q estimate "$in" "${fmtargs[@]}" --methods naive,poisson-mle --no-recover --shard "$i/$n" ${byflag[@]+"${byflag[@]}"} ${byflag[@]+"$by"} -o "$out")
         tot=$((tot + r1 - r0))
         printf "  --shard-by %-4s shard %d/%d: read %11d bytes = %5.3f of the input; peak RSS %4d MiB\n" "$by" "$i" "$n" $((r1 - r0)) "$(echo "($r1 - $r0) / $size" | bc -l)" $((rss / 1024))
       done
