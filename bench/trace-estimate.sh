@@ -72,9 +72,10 @@ shards() {
     "$BIN" -q estimate "$in" "${fmtargs[@]}" --methods naive,poisson-mle --no-recover -o "$WORK/one" >/dev/null
     printf "shards of %s (%d bytes), N = %d:\n" "$(basename "$in")" "$size" "$n"
     bys="hash auto" byflag=(--shard-by)
-    if ! "$BIN" estimate --help 2>&1 | grep -q -- --shard-by; then
-      bys=hash byflag=() # an older revisit: every shard reads every input
-    fi
+    case "$("$BIN" estimate --help 2>&1 || true)" in
+      *--shard-by*) ;;
+      *) bys=hash byflag=() ;; # an older revisit: every shard reads every input
+    esac
     for by in $bys; do
       tot=0
       for i in $(seq 0 $((n - 1))); do
