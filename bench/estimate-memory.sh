@@ -8,6 +8,14 @@
 # RSS (/usr/bin/time -v), the peak less that of a one-URL log, and that
 # per capture held. The trace line is also run under a cap below its
 # pairs, which must refuse it (exit 1) at a peak RSS about the line's bytes.
+#
+# Then memory against the number of URLs of a trace: for each count in
+# BENCH_TRACE_URLS (default "100000 1000000"; the real Bing trace has 18 M),
+# a trace of that many URLs (URL_IDs in increasing order, as Bing's) of
+# BENCH_TRACE_CRAWLS crawls each (default 8, to keep the files small) is
+# estimated with naive, compact curves; peak RSS and its growth per URL
+# over the first count. BENCH_ONLY_URLS=1 runs only this part. BIN runs a
+# given binary (e.g. an older build, for a before/after).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${BENCH_CAPTURES:-2000000}
@@ -15,7 +23,7 @@ per=${BENCH_PER_URL:-100}
 pairs=${BENCH_PAIRS:-4000000}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/revisit" ./cmd/revisit
+if [ -n "${BIN:-}" ]; then cp "$BIN" "$tmp/revisit"; else go build -o "$tmp/revisit" ./cmd/revisit; fi
 
 # peak FILE ARGS…: peak RSS in KiB of revisit estimate FILE ARGS… (and its exit status)
 peak() {
@@ -27,6 +35,38 @@ peak() {
   set -e
   echo "$(awk '/Maximum resident set size/ {print $NF}' "$tmp/time") $rc"
 }
+
+by_urls() {
+  local first="" firstn=0 k p rc f
+  for k in ${BENCH_TRACE_URLS:-100000 1000000}; do
+    f="$tmp/urls-$k.tsv"
+    awk -v n="$k" -v c="${BENCH_TRACE_CRAWLS:-8}" 'BEGIN {
+      srand(7)
+      for (u = 1; u <= n; u++) {
+        printf "%d\t%.6f\t[", u, rand()
+        for (j = 0; j < c; j++) printf "%s[%.6f, %d]", (j ? ", " : ""), 1 + (rand() - 0.5) * 0.02, (rand() < 0.3)
+        print "]"
+      }
+    }' > "$f"
+    t0=$(date +%s.%N)
+    read -r p rc < <(GODEBUG=gctrace=1 peak "$f" --format trace --unit d --no-recover --curves compact)
+    t1=$(date +%s.%N)
+    # the largest live heap the collector marked (gctrace's "a->b->LIVE MB")
+    live=$(grep -o '[0-9]*->[0-9]*->[0-9]* MB' "$tmp/err" | sed 's/.*->//; s/ MB//' | sort -n | tail -1)
+    printf "trace of %9d URLs × %s crawls (%d B): %6.1f s, peak RSS %4d MiB, largest live heap %s MB (exit %s)" "$k" "${BENCH_TRACE_CRAWLS:-8}" "$(stat -c %s "$f")" "$(echo "$t1 - $t0" | bc -l)" $((p / 1024)) "${live:-?}" "$rc"
+    rm -f "$f"
+    if [ -z "$first" ]; then
+      first=$p firstn=$k
+      echo
+    else
+      awk -v p="$p" -v f="$first" -v k="$k" -v n="$firstn" 'BEGIN { printf "; %+.1f B per URL over %d URLs\n", (p - f) * 1024 / (k - n), n }'
+    fi
+  done
+}
+if [ -n "${BENCH_ONLY_URLS:-}" ]; then
+  by_urls
+  exit 0
+fi
 
 awk -v n="$n" -v per="$per" 'BEGIN {
   urls = int(n / per)
@@ -47,3 +87,4 @@ echo "trace: one line of $pairs pairs ($(stat -c %s "$tmp/trace.txt") B): peak R
 awk -v b="$tr" -v s="$base" -v n="$pairs" 'BEGIN { printf "trace: %.1f B per pair ((peak - one-URL peak) / pairs)\n", (b - s) * 1024 / n }'
 read -r cap rc < <(peak "$tmp/trace.txt" --unit d --max-observations $((pairs / 4)))
 echo "trace under --max-observations $((pairs / 4)): peak RSS $((cap / 1024)) MiB (exit $rc, want 1: refused)"
+by_urls

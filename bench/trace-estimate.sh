@@ -10,6 +10,17 @@
 # (linearly: per URL the work is the same), and the largest peak RSS of
 # the runs (with GNU time). BIN runs a given binary; `revisit estimate`
 # uses every core (--workers).
+#
+# Then sharding (SHARDS, default 4; 0 skips it): the trace, and a CDX
+# sorted by urlkey (BENCH_CDX_URLS URLs, default 20,000, of 1–40 captures
+# each), estimated as SHARDS separate `--shard i/N` processes with
+# --shard-by hash (every shard reads every input) and auto (each reads its
+# byte range): bytes read per shard (the kernel's rchar of the process,
+# from /proc/PID/io of a shell around it), peak RSS of the shards and of
+# the merge, and `merge estimate`
+# of the shards compared with the unsharded estimate (cmp of
+# estimates.parquet, urls.csv, tables/ and figures/). ONLY_SHARDS=1 runs
+# only this part.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
@@ -40,6 +51,56 @@ awk -v n="$urls" -v k="$crawls" 'BEGIN {
   }
 }' > "$WORK/trace.txt"
 printf "trace: %d URLs × %d crawls, %d bytes\n" "$urls" "$crawls" "$(stat -c %s "$WORK/trace.txt")"
+
+shards() {
+  local n=${SHARDS:-4} f fmtargs by i out r0 r1 in size tot
+  [ "$n" -gt 0 ] || return 0
+  awk -v n="${BENCH_CDX_URLS:-20000}" 'BEGIN {
+    srand(3)
+    for (u = 0; u < n; u++) {
+      k = 1 + int(rand() * 40); d = 0
+      for (j = 0; j < k; j++) {
+        if (rand() < 0.3) d++
+        printf "com,example)/p%07d %04d%02d%02d000000 http://example.com/p%07d text/html 200 D%d 1000\n", u, 2000 + int(j / 12), 1 + j % 12, 1 + int(rand() * 28), u, d
+      }
+    }
+  }' > "$WORK/sorted.cdx"
+  for f in trace sorted; do
+    if [ "$f" = trace ]; then in="$WORK/trace.txt"; fmtargs=(--format trace --unit d); else in="$WORK/sorted.cdx"; fmtargs=(--sorted --unit d); fi
+    size=$(stat -c %s "$in")
+    rm -rf "$WORK/one"
+    "$BIN" -q estimate "$in" "${fmtargs[@]}" --methods naive,poisson-mle --no-recover -o "$WORK/one" >/dev/null
+    printf "shards of %s (%d bytes), N = %d:\n" "$(basename "$in")" "$size" "$n"
+    bys="hash auto" byflag=(--shard-by)
+    case "$("$BIN" estimate --help 2>&1 || true)" in
+      *--shard-by*) ;;
+      *) bys=hash byflag=() ;; # an older revisit: every shard reads every input
+    esac
+    for by in $bys; do
+      tot=0
+      for i in $(seq 0 $((n - 1))); do
+        out="$WORK/s-$by-$i"
+        rm -rf "$out"
+        # rchar of a shell that runs the shard: the shard's, added when it is reaped
+        read -r r0 r1 rss < <(bash -c 'rc() { local k v; while read -r k v; do [ "$k" = rchar: ] && echo "$v"; done < /proc/$$/io; }
+          a=$(rc); /usr/bin/time -o "$0.rss" -f %M "$@" >/dev/null; b=$(rc); echo "$a $b $(cat "$0.rss")"' "$WORK/t" \
+          "$BIN" -q estimate "$in" "${fmtargs[@]}" --methods naive,poisson-mle --no-recover --shard "$i/$n" ${byflag[@]+"${byflag[@]}"} ${byflag[@]+"$by"} -o "$out")
+        tot=$((tot + r1 - r0))
+        printf "  --shard-by %-4s shard %d/%d: read %11d bytes = %5.3f of the input; peak RSS %4d MiB\n" "$by" "$i" "$n" $((r1 - r0)) "$(echo "($r1 - $r0) / $size" | bc -l)" $((rss / 1024))
+      done
+      rm -rf "$WORK/m-$by"
+      /usr/bin/time -o "$WORK/merge.rss" -f %M "$BIN" -q merge estimate "$WORK"/s-"$by"-* -o "$WORK/m-$by" >/dev/null
+      same=identical
+      for x in estimates.parquet urls.csv; do cmp -s "$WORK/one/$x" "$WORK/m-$by/$x" || same="DIFFERENT ($x)"; done
+      diff -rq "$WORK/one/tables" "$WORK/m-$by/tables" >/dev/null && diff -rq "$WORK/one/figures" "$WORK/m-$by/figures" >/dev/null || same="DIFFERENT (tables or figures)"
+      printf "  --shard-by %-4s all shards read %d bytes = %.3f × the input; merge peak RSS %d MiB; merged vs unsharded: %s\n" "$by" "$tot" "$(echo "$tot / $size" | bc -l)" $(($(cat "$WORK/merge.rss") / 1024)) "$same"
+    done
+  done
+}
+if [ -n "${ONLY_SHARDS:-}" ]; then
+  shards
+  exit 0
+fi
 
 cat > "$WORK/lambdacrawl.py" <<'PY'
 import json, math, sys
@@ -102,3 +163,4 @@ for m in naive poisson-mle; do
     echo
   done
 done
+shards

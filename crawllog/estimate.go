@@ -48,6 +48,13 @@ const (
 	VerdictUndecided  = "undecided"
 )
 
+// Schemes of EstimateOptions.ShardBy and EstimateShardInfo.Scheme.
+const (
+	ShardByAuto  = "auto"
+	ShardByHash  = "hash"  // every shard reads every input; a URL belongs to shard.Of(its page id)
+	ShardByRange = "range" // a shard reads its byte range of the inputs (visits.Options.Range)
+)
+
 // SkipNoMethod counts the URLs none of whose selected methods their
 // observations allow (estimate.json's skipped).
 const SkipNoMethod = "no_applicable_method"
@@ -90,6 +97,12 @@ type EstimateOptions struct {
 	// generic.PageID(url)) and writes EstimateShardFile beside the
 	// estimates, for MergeEstimates; the zero Spec estimates every URL.
 	Shard shard.Spec
+	// ShardBy is how a shard chooses its URLs: ShardByAuto ("" too) reads
+	// only the shard's byte range of the inputs when they allow it
+	// (visits.PlanRanges: uncompressed traces, CDX and CDXJ with --sorted)
+	// and otherwise every input, keeping the URLs whose id hashes to the
+	// shard; ShardByHash always does the latter.
+	ShardBy string
 
 	// Workers estimate the URLs in parallel (0: runtime.GOMAXPROCS(0));
 	// the output is the same for any number.
@@ -242,6 +255,30 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if opt.Out == "" {
 		return nil, &OptionError{errors.New("no output directory (-o)")}
 	}
+	switch opt.ShardBy {
+	case "", ShardByAuto, ShardByHash:
+	default:
+		return nil, &OptionError{fmt.Errorf("--shard-by %q: want %s or %s", opt.ShardBy, ShardByAuto, ShardByHash)}
+	}
+	scheme := ""
+	if opt.Shard.Sharded() {
+		switch opt.ShardBy {
+		case "", ShardByAuto:
+			why, err := visits.PlanRanges(opt.Inputs, opt.Read)
+			if err != nil {
+				return nil, err
+			}
+			if why == "" {
+				scheme = ShardByRange
+				logf("estimate: shard %s reads only its byte range of the inputs", opt.Shard)
+			} else {
+				scheme = ShardByHash
+				logf("estimate: shard %s reads every input (%s; byte ranges need uncompressed traces, or CDX or CDXJ with --sorted) and keeps the URLs whose id hashes to it", opt.Shard, why)
+			}
+		case ShardByHash:
+			scheme = ShardByHash
+		}
+	}
 	curves := estimates.CurvesFull
 	if opt.Curves != "" {
 		var err error
@@ -289,14 +326,23 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 			uw.f.Close()
 		}
 	}()
+	sh, err := newEstimateShard(opt, top, scheme, out.Path()) // nil unless sharded
+	if err != nil {
+		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
+	}
+	shardDone := false
+	defer func() {
+		if !shardDone {
+			sh.abort()
+		}
+	}()
 	var (
-		spans []float64    // of the URLs estimated, for the report's unit
-		tops  []URLSummary // the URLs of the report's table (keepTop)
+		spans = newSpanStats(unit) // of the URLs estimated, for the report's unit
+		tops  []URLSummary         // the URLs of the report's table (keepTop)
 		drawn []topURL
 		last  = time.Now()
-		count int                          // URLs read
-		done  int                          // URLs sunk
-		sh    = newEstimateShard(opt, top) // nil unless sharded
+		count int // URLs read
+		done  int // URLs sunk
 		stats *visits.Stats
 	)
 	// The URLs are estimated on opt.Workers goroutines in batches
@@ -309,11 +355,20 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		var b []urlJob
 		visitsHeld := 0
 		var err error
-		stats, err = visits.Read(ctx, opt.Inputs, opt.Read, func(o *visits.Observed) error {
+		ropt := opt.Read
+		if ropt.Log == nil {
+			ropt.Log = logf
+		}
+		own := opt.Shard.Owns
+		if scheme == ShardByRange {
+			ropt.Range = opt.Shard
+			own = func(int64) bool { return true } // the range read is the shard's
+		}
+		stats, err = visits.Read(ctx, opt.Inputs, ropt, func(o *visits.Observed) error {
 			count++
-			seq := int64(count - 1) // the URL's place among all URLs read, in every shard
+			seq := int64(count - 1) // the URL's place among all URLs read (in a byte range: among its URLs)
 			id := generic.PageID(o.ID)
-			if !opt.Shard.Owns(id) {
+			if !own(id) {
 				return nil
 			}
 			b = append(b, urlJob{o: o, id: id, seq: seq})
@@ -350,15 +405,18 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 			switch err := r.err; {
 			case errors.Is(err, estimator.ErrFewVisits):
 				meta.Skipped["fewer_than_2_visits"]++
+				sh.other(o)
 				continue
 			case errors.As(err, &le):
 				meta.Skipped[le.Reason]++
 				logf("estimate: %s left out: %v", o.ID, le)
+				sh.other(o)
 				continue
 			case err != nil:
 				return fmt.Errorf("URL %s: %w", o.ID, err)
 			case len(est) == 0: // none of the methods applies (ages, constant delays)
 				meta.Skipped[SkipNoMethod]++
+				sh.other(o)
 				continue
 			}
 			for i := range est {
@@ -375,7 +433,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 				meta.FewChanges++
 			}
 			uw.add(&s)
-			spans = append(spans, s.Span)
+			spans.add(s.Span)
 			tops = keepTop(tops, s, top)
 			meta.Bins += int64(s.Bins)
 			meta.EmptyBins += int64(s.EmptyBins)
@@ -389,7 +447,10 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if err := pool.Ordered(ctx, pool.Options{Workers: opt.Workers}, produce, work, sink); err != nil {
 		return nil, err
 	}
-	sh.done(count, meta.Skipped, stats.Skipped, drawn)
+	if g := stats.Range; g != nil {
+		logf("estimate: shard %s read bytes %d…%d of the inputs' %d (%s): %d URLs", opt.Shard, g.Start, g.End, g.Total, pct(float64(g.End-g.Start)/float64(max(g.Total, 1))), count)
+	}
+	sh.done(count, meta.Skipped, stats.Skipped, drawn, stats.Range)
 	meta.Inputs, meta.Captures, meta.URLs, meta.Bad = stats.Inputs, stats.Captures, stats.URLs, stats.Bad
 	meta.RevisitsResolved, meta.MergedKeys, meta.MergedOriginals = stats.RevisitsResolved, stats.MergedKeys, stats.MergedOriginals
 	for k, v := range stats.Skipped {
@@ -409,13 +470,14 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if err := uw.close(); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}
-	b := estimateBundleOf(meta, displayUnitOf(meta, spans), tops, drawn)
+	b := estimateBundleOf(meta, spans.displayUnit(meta), tops, drawn)
 	if err := b.Write(out.Path()); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}
 	meta.Created = time.Now().UTC()
 	meta.ElapsedS = time.Since(start).Seconds()
 	meta.Shard = opt.Shard.String()
+	shardDone = true
 	if err := sh.write(out.Path()); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}

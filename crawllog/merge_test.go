@@ -46,17 +46,21 @@ func writeTraceLog(t *testing.T, path string, urls int, seed uint64) {
 	}
 }
 
-// Each shard estimates exactly the URLs whose page id hashes to it, and
-// merging N = 1, 2 and 5 shards (some owning no URL) gives the files of
-// the unsharded estimate: estimates.parquet, tables and figures byte for
-// byte, estimate.json but for its times; with full and compact curves.
+// By hash, each shard estimates exactly the URLs whose page id hashes to
+// it; by byte range, the shards' rows one after the other are the
+// unsharded rows. Merging N = 1, 2 and 5 shards (some owning no URL)
+// gives the files of the unsharded estimate: estimates.parquet, tables
+// and figures byte for byte, estimate.json but for its times; with full
+// and compact curves.
 func TestMergeEstimatesEqualsUnsharded(t *testing.T) {
 	for _, c := range []estimates.Curves{estimates.CurvesFull, estimates.CurvesCompact} {
-		t.Run(string(c), func(t *testing.T) { testMergeEstimatesEqualsUnsharded(t, c) })
+		for _, by := range []string{ShardByHash, ShardByAuto} {
+			t.Run(string(c)+"/"+by, func(t *testing.T) { testMergeEstimatesEqualsUnsharded(t, c, by) })
+		}
 	}
 }
 
-func testMergeEstimatesEqualsUnsharded(t *testing.T, curves estimates.Curves) {
+func testMergeEstimatesEqualsUnsharded(t *testing.T, curves estimates.Curves, by string) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	log := filepath.Join(dir, "trace.tsv")
@@ -91,10 +95,11 @@ func testMergeEstimatesEqualsUnsharded(t *testing.T, curves estimates.Curves) {
 	empty := 0
 	for _, n := range []int{1, 2, 5} {
 		var dirs []string
+		var concat []int64 // the rows of the shards, one after the other
 		for i := range n {
 			o := opt
-			o.Shard = shard.Spec{I: i, N: n}
-			o.Out = filepath.Join(dir, fmt.Sprintf("s%d-%d", n, i))
+			o.Shard, o.ShardBy = shard.Spec{I: i, N: n}, by
+			o.Out = filepath.Join(dir, fmt.Sprintf("s%d-%d-%s", n, i, by))
 			m, err := EstimateLogs(ctx, o)
 			if err != nil {
 				t.Fatalf("shard %d/%d: %v", i, n, err)
@@ -104,14 +109,23 @@ func testMergeEstimatesEqualsUnsharded(t *testing.T, curves estimates.Curves) {
 			if err := estimates.Each(o.Out, func(e *estimator.Estimate) error { got = append(got, e.PageID); return nil }); err != nil {
 				t.Fatal(err)
 			}
-			for _, id := range wantIDs {
-				if shard.Of(id, n) == i {
-					own = append(own, id)
+			info, err := ReadEstimateShardInfo(o.Out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if by == ShardByHash {
+				for _, id := range wantIDs {
+					if shard.Of(id, n) == i {
+						own = append(own, id)
+					}
 				}
+				if !reflect.DeepEqual(got, own) || info.Scheme != ShardByHash || info.Range != nil {
+					t.Fatalf("shard %d/%d: rows of pages %v, want %v; scheme %q", i, n, got, own, info.Scheme)
+				}
+			} else if info.Scheme != ShardByRange || info.Range == nil {
+				t.Fatalf("shard %d/%d of an uncompressed trace: scheme %q, range %v", i, n, info.Scheme, info.Range)
 			}
-			if !reflect.DeepEqual(got, own) {
-				t.Fatalf("shard %d/%d: rows of pages %v, want %v", i, n, got, own)
-			}
+			concat = append(concat, got...)
 			if m.Estimated == 0 {
 				empty++
 			}
@@ -120,7 +134,10 @@ func testMergeEstimatesEqualsUnsharded(t *testing.T, curves estimates.Curves) {
 			}
 			dirs = append(dirs, o.Out)
 		}
-		out := filepath.Join(dir, fmt.Sprintf("m%d", n))
+		if by != ShardByHash && !reflect.DeepEqual(concat, wantIDs) {
+			t.Fatalf("N = %d: the shards' rows one after the other %v, want %v", n, concat, wantIDs)
+		}
+		out := filepath.Join(dir, fmt.Sprintf("m%d-%s", n, by))
 		// shards in any order
 		for i, j := 0, len(dirs)-1; i < j; i, j = i+1, j-1 {
 			dirs[i], dirs[j] = dirs[j], dirs[i]

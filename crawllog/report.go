@@ -6,7 +6,6 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/revisit-dev/revisit/estimator"
@@ -25,48 +24,20 @@ import (
 // estimate in: the largest of y, d, h, min and s of which the median span
 // of the URLs (in seconds) is at least one, so that an archive's spans of
 // years read "7.7 y" and not "67,546 h"; the estimate's own unit when
-// no URL was estimated.
+// no URL was estimated. It is computed by spanStats, which holds no span
+// per URL (EstimateLogs adds them as the URLs are estimated).
 func displayUnit(m *EstimateMeta, sums []URLSummary) float64 {
-	spans := make([]float64, len(sums))
-	for i, s := range sums {
-		spans[i] = s.Span
+	st := newSpanStats(m.Unit)
+	for i := range sums {
+		st.add(sums[i].Span)
 	}
-	return displayUnitOf(m, spans)
+	return st.displayUnit(m)
 }
 
-// displayUnitOf is displayUnit from the URLs' spans (in m's unit; sorted
-// here).
-func displayUnitOf(m *EstimateMeta, spans []float64) float64 {
-	if len(spans) == 0 {
-		return m.Unit
-	}
-	for i := range spans {
-		spans[i] *= m.Unit
-	}
-	sort.Float64s(spans)
-	med := spans[len(spans)/2]
-	if len(spans)%2 == 0 {
-		med = (spans[len(spans)/2-1] + med) / 2
-	}
-	for _, u := range []float64{units.Year, units.Day, units.Hour, units.Minute} {
-		if med >= u {
-			return u
-		}
-	}
-	return units.Second
-}
-
-// estimateBundle is the tables and figures of an estimate output: sums
-// are every URL estimated (sorted here by visits, stably), top the URLs
-// in the table, drawn those in the figures (keepDrawn).
-func estimateBundle(m *EstimateMeta, sums []URLSummary, top int, drawn []topURL) *tables.Bundle {
-	disp := displayUnit(m, sums)
-	sort.SliceStable(sums, func(i, j int) bool { return sums[i].Visits > sums[j].Visits })
-	return estimateBundleOf(m, disp, sums[:min(len(sums), top)], drawn)
-}
-
-// estimateBundleOf is estimateBundle with the display unit disp and the
-// URLs of the table, tops, chosen (the first by visits, stably).
+// estimateBundleOf is the tables and figures of an estimate output, in
+// the display unit disp (displayUnit), with the URLs of the table, tops
+// (keepTop: the first by visits, stably), and drawn those in the figures
+// (keepDrawn).
 func estimateBundleOf(m *EstimateMeta, disp float64, tops []URLSummary, drawn []topURL) *tables.Bundle {
 	f := m.Unit / disp // display units per estimate unit
 	u := units.Name(disp)

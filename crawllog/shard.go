@@ -1,7 +1,13 @@
 package crawllog
 
 import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
 	"maps"
+	"os"
+	"path/filepath"
 
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
@@ -16,6 +22,15 @@ import (
 // estimate.
 const EstimateShardFile = "estimate-shard.json"
 
+// EstimateShardURLsFile holds a shard's URLs estimated, one JSON ShardURL
+// per line, and EstimateShardOthersFile the ids of those read but not
+// estimated (byte ranges), one per line: streamed as the URLs are
+// estimated, and by the merge.
+const (
+	EstimateShardURLsFile   = "estimate-shard-urls.jsonl"
+	EstimateShardOthersFile = "estimate-shard-others.txt"
+)
+
 // exactFloat is a float64 in JSON that round-trips exactly
 // (shardmerge.ExactFloat).
 type exactFloat = shardmerge.ExactFloat
@@ -26,8 +41,16 @@ type EstimateShardInfo struct {
 	Shard string `json:"shard"` // "i/N"
 	I     int    `json:"i"`
 	N     int    `json:"n"`
-	// Read is the number of URLs read from the inputs (every shard reads
-	// them all, so every shard counts the same).
+	// Scheme is how the shard chose its URLs: ShardByHash (every shard
+	// reads every input; "" in shards written before byte ranges) or
+	// ShardByRange (the shard read only Range of the inputs).
+	Scheme string            `json:"scheme,omitempty"`
+	Range  *visits.RangeInfo `json:"range,omitempty"`
+	// Read is the number of URLs read from the inputs: by hash every shard
+	// reads them all, so every shard counts the same; by byte range, those
+	// of the shard's range, and what the reader counted (estimate.json's
+	// inputs, captures, URLs, bad lines, …, and ReadSkipped) is the
+	// range's, summed by the merge.
 	Read    int64                `json:"read"`
 	Options EstimateShardOptions `json:"options"`
 	// Skipped counts this shard's URLs left out by the estimate (fewer
@@ -35,7 +58,15 @@ type EstimateShardInfo struct {
 	// left out, the same in every shard.
 	Skipped     map[string]int64 `json:"skipped"`
 	ReadSkipped map[string]int64 `json:"read_skipped"`
-	URLs        []ShardURL       `json:"urls"` // URLs estimated, in the order of estimates.parquet
+	// URLs counts the URLs estimated, whose lines (ShardURL) are in
+	// EstimateShardURLsFile in the order of estimates.parquet; Others the
+	// URLs read but not estimated in a shard by byte range, whose ids
+	// (LogID) are in EstimateShardOthersFile: with the URLs', every id the
+	// shard read, which the merge checks for one read by two shards when a
+	// trace's ids did not come in increasing order. Neither is held in
+	// memory.
+	URLs   int64 `json:"urls"`
+	Others int64 `json:"others"`
 	// Drawn are the shard's URLs drawn in its figures (keepDrawn) with
 	// their projected rows, which estimates.parquet does not hold.
 	Drawn []ShardDrawn `json:"drawn"`
@@ -132,36 +163,129 @@ func (u *ShardURL) summary() URLSummary {
 }
 
 // estimateShard records what a shard of EstimateLogs estimated; nil when
-// not sharded (every method is then a no-op).
-type estimateShard struct{ info EstimateShardInfo }
+// not sharded (every method is then a no-op). The URLs' lines are
+// written as they come (urls, others), not held.
+type estimateShard struct {
+	info   EstimateShardInfo
+	urls   *lineFile
+	others *lineFile
+}
 
-// newEstimateShard takes top as EstimateLogs resolves opt.Top.
-func newEstimateShard(opt EstimateOptions, top int) *estimateShard {
-	if !opt.Shard.Sharded() {
+// lineFile is a file of lines written through a buffer; its first error
+// is kept for close.
+type lineFile struct {
+	f   *os.File
+	w   *bufio.Writer
+	err error
+}
+
+func createLines(path string) (*lineFile, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	return &lineFile{f: f, w: bufio.NewWriterSize(f, 1<<16)}, nil
+}
+
+func (l *lineFile) line(b []byte) {
+	if l.err == nil {
+		_, l.err = l.w.Write(b)
+	}
+	if l.err == nil {
+		l.err = l.w.WriteByte('\n')
+	}
+}
+
+func (l *lineFile) close() error {
+	if l == nil {
 		return nil
 	}
-	return &estimateShard{EstimateShardInfo{Tool: "revisit", Shard: opt.Shard.String(), I: opt.Shard.I, N: opt.Shard.N,
+	if l.err == nil {
+		l.err = l.w.Flush()
+	}
+	if err := l.f.Close(); l.err == nil {
+		l.err = err
+	}
+	if l.err != nil {
+		return fmt.Errorf("%s: %w", l.f.Name(), l.err)
+	}
+	return nil
+}
+
+// newEstimateShard takes top as EstimateLogs resolves opt.Top, and dir,
+// the output being written, where the URLs' lines go.
+func newEstimateShard(opt EstimateOptions, top int, scheme, dir string) (*estimateShard, error) {
+	if !opt.Shard.Sharded() {
+		return nil, nil
+	}
+	sh := &estimateShard{info: EstimateShardInfo{Tool: "revisit", Shard: opt.Shard.String(), I: opt.Shard.I, N: opt.Shard.N, Scheme: scheme,
 		Options: EstimateShardOptions{Top: top, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt, Format: opt.Read.Format,
-			SkipBad: opt.Read.SkipBad, Sorted: opt.Read.Sorted, MaxObservations: opt.Read.MaxObservations, MaxLineBytes: opt.Read.MaxLineBytes},
-		URLs: []ShardURL{}}}
+			SkipBad: opt.Read.SkipBad, Sorted: opt.Read.Sorted, MaxObservations: opt.Read.MaxObservations, MaxLineBytes: opt.Read.MaxLineBytes}}}
+	var err error
+	if sh.urls, err = createLines(filepath.Join(dir, EstimateShardURLsFile)); err != nil {
+		return nil, err
+	}
+	if scheme == ShardByRange {
+		if sh.others, err = createLines(filepath.Join(dir, EstimateShardOthersFile)); err != nil {
+			sh.urls.close()
+			return nil, err
+		}
+	}
+	return sh, nil
+}
+
+// abort closes the files (the output is not committed).
+func (sh *estimateShard) abort() {
+	if sh != nil {
+		sh.urls.close()
+		sh.others.close()
+	}
+}
+
+// other records a URL read but not estimated (EstimateShardInfo.Others).
+func (sh *estimateShard) other(o *visits.Observed) {
+	if sh == nil || sh.others == nil {
+		return
+	}
+	id := o.Source
+	if id == "" {
+		id = o.ID
+	}
+	sh.others.line([]byte(id))
+	sh.info.Others++
+}
+
+// LogID is the id the log gave the URL: the trace's URL_ID when a
+// companion file named it, else the URL (or key) itself.
+func (u *ShardURL) LogID() string {
+	if u.Source != "" {
+		return u.Source
+	}
+	return u.URL
 }
 
 func (sh *estimateShard) add(seq int64, s URLSummary, rows int) {
 	if sh == nil {
 		return
 	}
-	sh.info.URLs = append(sh.info.URLs, ShardURL{Seq: seq, Rows: rows, URL: s.URL, PageID: s.PageID, Visits: s.Visits,
+	b, err := json.Marshal(&ShardURL{Seq: seq, Rows: rows, URL: s.URL, PageID: s.PageID, Visits: s.Visits,
 		Detections: s.Detections, Delays: s.Delays, Delta: exactFloat(s.Delta), Span: exactFloat(s.Span), Rate: exactFloat(s.Rate),
 		Reference: s.Reference, MedianAge: exactFloat(s.MedianAge), KS: exactFloat(s.KS), Verdict: s.Verdict, Note: s.VerdictNote,
 		H: exactFloat(s.H), XMax: exactFloat(s.XMax), Bins: s.Bins, EmptyBins: s.EmptyBins, Source: s.Source, Importance: exactFloat(s.Importance), Originals: s.Originals})
+	if err != nil && sh.urls.err == nil {
+		sh.urls.err = err
+	}
+	sh.urls.line(b)
+	sh.info.URLs++
 }
 
 // done records the URLs read, the skips (estimate's and the reader's)
 // and the URLs drawn.
-func (sh *estimateShard) done(read int, skipped, readSkipped map[string]int64, drawn []topURL) {
+func (sh *estimateShard) done(read int, skipped, readSkipped map[string]int64, drawn []topURL, rng *visits.RangeInfo) {
 	if sh == nil {
 		return
 	}
+	sh.info.Range = rng
 	sh.info.Drawn = []ShardDrawn{}
 	for _, t := range drawn {
 		d := ShardDrawn{Seq: t.seq}
@@ -182,7 +306,75 @@ func (sh *estimateShard) write(dir string) error {
 	if sh == nil {
 		return nil
 	}
+	if err := sh.urls.close(); err != nil {
+		sh.others.close()
+		return err
+	}
+	if err := sh.others.close(); err != nil {
+		return err
+	}
 	return estimates.WriteJSON(dir, EstimateShardFile, &sh.info, false)
+}
+
+// shardLines reads a file of lines of a shard output (EstimateShardURLsFile,
+// EstimateShardOthersFile) one at a time.
+type shardLines struct {
+	dir, name string
+	f         *os.File
+	r         *bufio.Reader
+	n         int64 // lines read
+}
+
+func openShardLines(dir, name string) (*shardLines, error) {
+	f, err := os.Open(filepath.Join(dir, name))
+	if err != nil {
+		return nil, fmt.Errorf("estimate output %s: %w", dir, err)
+	}
+	return &shardLines{dir: dir, name: name, f: f, r: bufio.NewReaderSize(f, 1<<16)}, nil
+}
+
+// next is the next line (valid until the following call), io.EOF after
+// the last.
+func (l *shardLines) next() ([]byte, error) {
+	b, err := l.r.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		long := append([]byte(nil), b...)
+		for err == bufio.ErrBufferFull {
+			b, err = l.r.ReadSlice('\n')
+			long = append(long, b...)
+		}
+		b = long
+	}
+	if err == io.EOF && len(b) == 0 {
+		return nil, io.EOF
+	}
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("estimate output %s: %s: %w", l.dir, l.name, err)
+	}
+	if len(b) == 0 || b[len(b)-1] != '\n' {
+		return nil, fmt.Errorf("estimate output %s: %s: line %d is cut short", l.dir, l.name, l.n+1)
+	}
+	l.n++
+	return b[:len(b)-1], nil
+}
+
+// url is the next ShardURL (io.EOF after the last).
+func (l *shardLines) url() (*ShardURL, error) {
+	b, err := l.next()
+	if err != nil {
+		return nil, err
+	}
+	var u ShardURL
+	if err := json.Unmarshal(b, &u); err != nil {
+		return nil, fmt.Errorf("estimate output %s: %s line %d: %w", l.dir, l.name, l.n, err)
+	}
+	return &u, nil
+}
+
+func (l *shardLines) close() {
+	if l != nil {
+		l.f.Close()
+	}
 }
 
 // ReadEstimateShardInfo reads dir/estimate-shard.json.

@@ -30,18 +30,6 @@ const URLsFile = "urls.csv"
 var URLsColumns = []string{"url", "page_id", "source", "importance", "originals", "visits", "changes", "delays",
 	"h", "x_max", "bins", "empty_bins", "reference", "ks", "verdict"}
 
-// writeURLs writes dir/URLsFile from the URLs' report lines, in order.
-func writeURLs(dir string, sums []URLSummary) error {
-	w, err := newURLsWriter(dir)
-	if err != nil {
-		return err
-	}
-	for i := range sums {
-		w.add(&sums[i])
-	}
-	return w.close()
-}
-
 // urlsWriter streams dir/URLsFile, one line per URL as it is estimated
 // (no URL's line is held).
 type urlsWriter struct {

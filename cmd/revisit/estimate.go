@@ -82,9 +82,14 @@ The logs 'revisit replay --write-observations FORMAT' writes give exactly
 replay's estimates when estimate is given the same --unit, --h and --x-max.
 
 With --shard i/N (or N, the index from the job array's environment) the
-process estimates only the URLs of shard i (SplitMix64 of the URL's page
-id, its FNV-1a-63 hash, mod N = i, as replay's pages);
-every shard reads every input. Its OUT is an estimate of those URLs plus
+process estimates only the URLs of shard i. When every input is an
+uncompressed file of a trace, or of a CDX or CDXJ index read with --sorted,
+shard i reads only its byte range of the inputs (about 1/N of the bytes;
+cut between lines, and never inside a urlkey's lines; a trace's ids must
+then increase, a sorted index's keys too: the merge checks). Otherwise,
+or with --shard-by hash, every shard reads every input and keeps the URLs
+whose page id (FNV-1a-63 of the URL) hashes to i (SplitMix64 mod N, as
+replay's pages); the log says which. Its OUT is an estimate of those URLs plus
 estimate-shard.json; 'revisit merge estimate OUT_0 … OUT_{N−1} -o OUT'
 writes what one process writes (estimates.parquet byte for byte, the same
 tables and figures; docs/scale-out.md).`,
@@ -172,7 +177,8 @@ tables and figures; docs/scale-out.md).`,
 	f.StringVar(&curves, "curves", string(estimates.CurvesCompact), "curves kept in estimates.parquet: compact ("+fmt.Sprint(estimates.Knots)+" knots of each URL's grid) or full (every grid point)")
 	f.BoolVar(&noRecover, "no-recover", false, "do not recover F_U from M2, M4, M5, M6")
 	f.StringVarP(&opt.Out, "output", "o", "", "output directory (required)")
-	f.StringVar(&shardFlag, "shard", "", "only the URLs of shard `i/N` (hash of the URL's page id mod N = i, 0-based); N alone takes i from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX; every shard reads every input; combine the N outputs with 'revisit merge estimate' (docs/scale-out.md)")
+	f.StringVar(&shardFlag, "shard", "", "only the URLs of shard `i/N` (0-based): its byte range of uncompressed traces and --sorted CDX/CDXJ, else those whose page id hashes to i (--shard-by); N alone takes i from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX; combine the N outputs with 'revisit merge estimate' (docs/scale-out.md)")
+	f.StringVar(&opt.ShardBy, "shard-by", crawllog.ShardByAuto, "how --shard chooses its URLs: auto (byte ranges when the inputs allow, else hash) or hash (every shard reads every input)")
 	f.IntVar(&opt.Workers, "workers", 0, "parallel workers estimating URLs (0: all cores); the output is the same for any number")
 	return cmd
 }

@@ -49,6 +49,11 @@ var cdxDefault = map[string]int{"urlkey": 0, "timestamp": 1, "original": 2, "mim
 // (concatenated files) or the pagination footer's resume key.
 func (r *reader) cdxLine(line []byte, st *lineState) (string, error) {
 	if isLegend(line) { // a legend further down (concatenated files)
+		if r.rng != nil && strings.TrimSpace(string(line)) != r.legend {
+			// the shards after it take the layout of the first line
+			r.fnErr = fmt.Errorf("observations %s %s: a CDX legend other than the file's first line: shards of byte ranges cannot read a file whose layout changes (give --shard-by hash)", r.name, r.where())
+			return "", nil
+		}
 		if err := cdxLegend(strings.TrimSpace(string(line)), st); err != nil {
 			return "legend", err
 		}

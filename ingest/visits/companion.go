@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -39,7 +40,18 @@ func sniff(line string) string {
 }
 
 // firstLine is the first non-empty line of path (of its first member).
+// An uncompressed file is read directly, a few KiB of it (a shard of byte
+// ranges reads only its part; the decompressor's buffer would read 1 MiB).
 func firstLine(path string) (string, error) {
+	if f, err := os.Open(path); err == nil {
+		defer f.Close()
+		head := make([]byte, 512)
+		n, _ := io.ReadFull(f, head)
+		fi, err := f.Stat()
+		if err == nil && fi.Mode().IsRegular() && decompress.Detect(head[:n], path) == decompress.Plain && !decompress.IsTar(head[:n]) {
+			return firstLineOf(io.NewSectionReader(f, 0, fi.Size()), 4096)
+		}
+	}
 	dr, err := decompress.Open(path)
 	if err != nil {
 		return "", err
@@ -51,7 +63,13 @@ func firstLine(path string) (string, error) {
 		}
 		return "", err
 	}
-	sc := linescan.New(dr, 1<<16)
+	return firstLineOf(dr, 1<<16)
+}
+
+// firstLineOf is the first non-empty line of src, read through a buffer of
+// size bytes.
+func firstLineOf(src io.Reader, size int) (string, error) {
+	sc := linescan.New(src, size)
 	sc.SetMax(1 << 20)
 	for {
 		line, err := sc.Next()

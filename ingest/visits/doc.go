@@ -34,4 +34,11 @@
 // creation (as replay's virtual crawlers do, docs/methods.md#first-visit).
 // Without one, the first capture is a reference only: the URL existed
 // before it and nothing is known of its age there.
+//
+// Options.Range reads only byte range i of N of the inputs, taken as one
+// stream (ranges.go): uncompressed traces, and CDX or CDXJ indexes read
+// with Sorted, cut between lines and never inside a urlkey's lines, so
+// that the ranges one after the other read what one read reads
+// (PlanRanges says whether inputs allow it). Trace ids are checked
+// against the last one only while they increase (traceids.go).
 package visits

@@ -56,6 +56,7 @@ func (r *reader) flush(id string) error {
 	g := r.groups[id]
 	delete(r.groups, id)
 	r.held -= int64(len(g.recs)+len(g.orig)) + urlCost(id)
+	r.noteID(id)
 	o := r.build(id, g)
 	if o == nil {
 		return nil
@@ -80,7 +81,10 @@ func fnv64(s string) uint64 {
 }
 
 func (r *reader) add(id string, rc rec) (string, error) {
-	if r.traces.has(id) {
+	if dup, err := r.traces.has(id); err != nil {
+		r.fnErr = fmt.Errorf("observations %s: %w", r.name, err)
+		return "", nil
+	} else if dup {
 		return "duplicate", fmt.Errorf("URL %q: a trace line and other observations of the same id", id)
 	}
 	if r.opt.Sorted && id != r.cur {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/revisit-dev/revisit/ingest/generic/linescan"
 	"github.com/revisit-dev/revisit/internal/decompress"
+	"github.com/revisit-dev/revisit/internal/shard"
 )
 
 // Options configure Read.
@@ -57,6 +58,12 @@ type Options struct {
 	// archives do (it merges http/https, www. and other variants), or
 	// KeyURL, the original URL as crawled.
 	Key string
+	// Log, when set, is told how the reader reads: here, when trace ids
+	// out of increasing order make it hold every id to refuse duplicates.
+	Log func(format string, a ...any)
+	// Range, when given (N ≥ 1), reads only byte range I of N of the
+	// inputs (ranges.go); they must allow it (PlanRanges).
+	Range shard.Spec
 }
 
 // Keys of Options.Key.
@@ -112,17 +119,25 @@ type Stats struct {
 	// digest found in an earlier capture of the URL); those skipped are
 	// in Skipped ("revisit_*").
 	RevisitsResolved int64 `json:"revisits_resolved,omitempty"`
+	// Range is the byte range read (Options.Range), nil without one.
+	Range *RangeInfo `json:"range,omitempty"`
 }
 
 // BadRecordError is a bad line, located.
 type BadRecordError struct {
-	File   string
-	Line   int64
+	File string
+	Line int64
+	// Offset is where the line begins in File when its number is not
+	// known (Line 0: a shard of byte ranges begins inside a file).
+	Offset int64
 	Reason string // short reason, the key of InputStats.Bad
 	Err    error
 }
 
 func (e *BadRecordError) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s byte %d: %v", e.File, e.Offset, e.Err)
+	}
 	return fmt.Sprintf("%s line %d: %v", e.File, e.Line, e.Err)
 }
 func (e *BadRecordError) Unwrap() error { return e.Err }
@@ -136,6 +151,10 @@ type reader struct {
 	in     *InputStats
 	name   string
 	fn     func(*Observed) error
+	line   int64              // the line being read (0: not known, then offset)
+	offset int64              // where the line being read begins in its file
+	rng    *RangeInfo         // reading one byte range (Options.Range)
+	legend string             // a byte range: the CDX legend of the input's first line
 	fnErr  error              // fn failed: reading stops
 	traces traceIDs           // ids of the trace lines passed to fn
 	cur    string             // Sorted: the URL being read
@@ -176,11 +195,25 @@ func Read(ctx context.Context, paths []string, opt Options, fn func(*Observed) e
 		opt.Format = f
 	}
 	r := &reader{ctx: ctx, opt: opt, groups: map[string]*group{}, stats: &Stats{Skipped: map[string]int64{}}, fn: fn}
+	defer r.traces.close()
+	r.traces.fallback = func(id, last string) {
+		if opt.Log != nil {
+			opt.Log("observations %s %s: trace id %q after %q: the ids are not in increasing order (or other captures share them): every trace id is held in memory to refuse duplicates (about 14 bytes each)", r.name, r.where(), id, last)
+		}
+	}
 	paths, err := r.companions(paths)
 	if err != nil {
 		return nil, err
 	}
+	if opt.Range.N > 0 {
+		if err := r.readRanges(paths); err != nil {
+			return nil, err
+		}
+	}
 	for _, p := range paths {
+		if opt.Range.N > 0 {
+			break
+		}
 		if err := r.readInput(p); err != nil {
 			return nil, err
 		}
@@ -307,9 +340,25 @@ type lineState struct {
 // readStream reads one stream (a file or archive member) and returns its
 // format.
 func (r *reader) readStream(src io.Reader) (string, error) {
+	var st lineState
+	return r.scan(src, &st, -1)
+}
+
+// scan reads the lines of src in state st: from the start of a stream
+// (base −1: lines are numbered), or from byte base of a file with st set
+// from its first line (a byte range: lines are located by offset).
+func (r *reader) scan(src io.Reader, st0 *lineState, base int64) (string, error) {
 	sc := linescan.New(src, 1<<20)
 	sc.SetMax(r.maxLine())
-	var st lineState
+	st := *st0
+	at := func() {
+		r.line, r.offset = sc.Line(), base+sc.Offset()
+		if base < 0 {
+			r.offset = sc.Offset()
+		} else {
+			r.line = 0
+		}
+	}
 	for n := 0; ; n++ {
 		if n%4096 == 0 {
 			if err := r.ctx.Err(); err != nil {
@@ -322,7 +371,8 @@ func (r *reader) readStream(src io.Reader) (string, error) {
 		}
 		if err != nil {
 			if _, ok := linescan.IsTooLong(err); ok {
-				if e := r.fail(sc.Line(), "line_too_long", err); e != nil {
+				at()
+				if e := r.fail(r.line, "line_too_long", err); e != nil {
 					return st.format, e
 				}
 				continue
@@ -333,9 +383,10 @@ func (r *reader) readStream(src io.Reader) (string, error) {
 			st.blank = true
 			continue
 		}
+		at()
 		if st.format == "" {
 			if err := r.detect(line, &st); err != nil {
-				if e := r.fail(sc.Line(), "format", err); e != nil {
+				if e := r.fail(r.line, "format", err); e != nil {
 					return "", e
 				}
 				continue
@@ -356,12 +407,12 @@ func (r *reader) readStream(src io.Reader) (string, error) {
 			return st.format, r.fnErr
 		}
 		if err != nil {
-			if e := r.fail(sc.Line(), reason, err); e != nil {
+			if e := r.fail(r.line, reason, err); e != nil {
 				return st.format, e
 			}
 		}
 		if r.held > r.opt.MaxObservations {
-			return st.format, fmt.Errorf("observations %s line %d: more than %d captures to hold in memory (a URL held counts as (len(URL) + 120)/24 captures more; logs are grouped by URL before estimating): give --sorted if the logs are sorted by URL (CDX and CDXJ indexes are; one URL is then held at a time), estimate fewer logs at a time, or raise --max-observations at about 60 bytes of memory per capture", r.name, sc.Line(), r.opt.MaxObservations)
+			return st.format, fmt.Errorf("observations %s %s: more than %d captures to hold in memory (a URL held counts as (len(URL) + 120)/24 captures more; logs are grouped by URL before estimating): give --sorted if the logs are sorted by URL (CDX and CDXJ indexes are; one URL is then held at a time), estimate fewer logs at a time, or raise --max-observations at about 60 bytes of memory per capture", r.name, r.where(), r.opt.MaxObservations)
 		}
 	}
 }
@@ -380,7 +431,20 @@ func (r *reader) fail(line int64, reason string, err error) error {
 		r.bad(reason)
 		return nil
 	}
-	return &BadRecordError{File: r.name, Line: line, Reason: reason, Err: err}
+	e := &BadRecordError{File: r.name, Line: line, Reason: reason, Err: err}
+	if line == 0 {
+		e.Offset = r.offset
+	}
+	return e
+}
+
+// where is the line being read, for messages: "line 7", or "byte 1234"
+// when its number is not known.
+func (r *reader) where() string {
+	if r.line == 0 {
+		return fmt.Sprintf("byte %d", r.offset)
+	}
+	return fmt.Sprintf("line %d", r.line)
 }
 
 // detect sets st from the first line of a stream.

@@ -128,7 +128,11 @@ func (r *reader) traceLine(line []byte) (string, error) {
 		return "fields", errors.New("trace: no crawl")
 	}
 	sid := string(id)
-	dup := r.traces.has(sid)
+	dup, err := r.traces.has(sid)
+	if err != nil {
+		r.fnErr = fmt.Errorf("observations %s: %w", r.name, err)
+		return "", nil
+	}
 	if _, held := r.groups[sid]; dup || held || (r.opt.Sorted && r.any && sid == r.done) {
 		return "duplicate", fmt.Errorf("trace id %q given twice (or also in another log)", sid)
 	}
@@ -140,8 +144,12 @@ func (r *reader) traceLine(line []byte) (string, error) {
 	if same > 0 {
 		r.stats.Skipped["same_second"] += same
 	}
-	r.traces.add(sid)
+	if err := r.traces.add(sid); err != nil {
+		r.fnErr = fmt.Errorf("observations %s: %w", r.name, err)
+		return "", nil
+	}
 	o.ID = sid
+	r.noteID(sid)
 	r.companion(o)
 	r.stats.URLs++
 	if err := r.fn(o); err != nil {
