@@ -295,13 +295,34 @@ func TestPoissonPlansBruteForce(t *testing.T) {
 	}
 }
 
-// choInv inverts h(x) = 1 − (1 + x)e^{−x} across its range.
+// choInv inverts h(x) = 1 − (1 + x)e^{−x} across its range: to 1e-12
+// of x where h is well conditioned (x < 20; beyond, 1 − y is a few
+// thousand ulps of 1 and x is only known to 1e-6), and h(choInv(y)) = y to 1e-15 of y
+// on a fine log grid of y (both start regions and the switch between
+// them at y = 0.3).
 func TestChoInv(t *testing.T) {
-	for _, x := range []float64{1e-6, 1e-3, 0.1, 1, 5, 30} {
-		y := -math.Expm1(-x) - x*math.Exp(-x)
-		if got := choInv(y); math.Abs(got-x) > 1e-6*x {
-			t.Errorf("choInv(h(%g)) = %g", x, got)
+	h := func(x float64) float64 { return -math.Expm1(-x) - x*math.Exp(-x) }
+	for _, x := range []float64{1e-6, 1e-3, 0.1, 1, 1.5, 5, 20, 30} {
+		tol := 1e-12
+		if x < 1e-4 {
+			tol = 1e-9 // h(x) ≈ x²/2 computed with cancellation above
 		}
+		if x >= 20 { // 1 − h(x) = (1 + x)e^{−x} is a few thousand ulps of 1
+			tol = 1e-6
+		}
+		if got := choInv(h(x)); math.Abs(got-x) > tol*x {
+			t.Errorf("choInv(h(%g)) = %.17g", x, got)
+		}
+	}
+	for k := 0; k <= 4000; k++ {
+		y := math.Pow(10, -8+8*float64(k)/4000) * (1 - 1e-9)
+		x := choInv(y)
+		if r := h(x); math.Abs(r-y) > 1e-13*y+1e-16 {
+			t.Errorf("h(choInv(%.17g)) = %.17g", y, r)
+		}
+	}
+	if choInv(0) != 0 || !math.IsInf(choInv(1), 1) {
+		t.Errorf("choInv(0) = %g, choInv(1) = %g", choInv(0), choInv(1))
 	}
 }
 
