@@ -212,3 +212,33 @@ func TestThin(t *testing.T) {
 		t.Errorf("short curve thinned: %v", sx)
 	}
 }
+
+// StoreBytes counts what the store holds: a 1 MiB block of the knot pool
+// (the 300 pages' knots fit in one) and 27 bytes of columns per page
+// (two uint32 addresses, a knot count, D(∞), λ̂ and a note code) by
+// their capacity, at least the length and less than twice it; StoreGrew
+// is called with the final size once reading ends (the store stays
+// under its 16 MiB step here).
+func TestStoreBytes(t *testing.T) {
+	dir := writeDataset(t, 300)
+	src, err := OpenTruth(dir, 3600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []int64
+	res, err := PlanSource(src, Options{Budget: 1, Sweep: []float64{}, StoreGrew: func(b int64) { calls = append(calls, b) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := res.StoreBytes()
+	lo := int64(poolBlock*4 + 27*300)
+	if got < lo || got >= poolBlock*4+2*27*300 {
+		t.Errorf("store %d bytes, want in [%d, %d)", got, lo, poolBlock*4+2*27*300)
+	}
+	if !slices.Equal(calls, []int64{got}) {
+		t.Errorf("StoreGrew calls %v, want [%d]", calls, got)
+	}
+	if b := (&Result{}).StoreBytes(); b != 0 {
+		t.Errorf("no store: %d bytes", b)
+	}
+}
