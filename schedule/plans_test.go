@@ -365,3 +365,70 @@ func TestMinRateAndUniform(t *testing.T) {
 		t.Errorf("proportional: %v", s.F)
 	}
 }
+
+// bisect from a guess (a narrow step, squared as it grows) finds the
+// multiplier a cold start finds, to 1e-12, whether the guess is good,
+// far too small or far too large; and reports a demand that never binds.
+func TestBisectWarmStart(t *testing.T) {
+	// Σ of 50 LambdaCrawl-like demands: smooth, decreasing, kinks at 0.
+	demand := func(mu float64) float64 {
+		s := 0.0
+		for i := 1; i <= 50; i++ {
+			s += math.Max(0, math.Sqrt(float64(i)/mu)-float64(i)/10)
+		}
+		return s
+	}
+	cold, ok := bisect(demand, 40, 1, 16)
+	if !ok {
+		t.Fatal("cold start: not binding")
+	}
+	for _, start := range []float64{cold * 1.001, cold / 1.3, cold * 1e6, cold * 1e-9} {
+		warm, ok := bisect(demand, 40, start, 1.02)
+		if !ok || math.Abs(warm/cold-1) > 1e-12 {
+			t.Errorf("start %g: μ %.17g (ok %v), cold %.17g", start, warm, ok, cold)
+		}
+	}
+	if _, ok := bisect(func(float64) float64 { return 1 }, 2, 5, 1.02); ok {
+		t.Error("a demand below the target at every μ binds")
+	}
+}
+
+// Above warmPages pages the solver starts from a subsample's multiplier:
+// the plans still spend the budget and match their closed forms
+// (proportional: f_i = B λ_i / Σλ; uniform: B/N).
+func TestSolveWarmStart(t *testing.T) {
+	n := warmPages + 7
+	lambdas := make([]float64, n)
+	sum := 0.0
+	for i := range lambdas {
+		lambdas[i] = math.Pow(10, -2+4*float64((i*7919)%n)/float64(n))
+		sum += lambdas[i]
+	}
+	p := expProblem(lambdas, nil, float64(n)/10, 16)
+	if err := p.Prepare(); err != nil {
+		t.Fatal(err)
+	}
+	for _, plan := range PlanNames {
+		s, err := p.Solve(plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(s.Used/p.Budget-1) > 1e-9 {
+			t.Errorf("%s: used %.12g of %g", plan, s.Used, p.Budget)
+		}
+		for _, i := range []int{0, 1, n / 2, n - 1} {
+			want := math.NaN()
+			switch plan {
+			case PlanProportional:
+				want = p.Budget * lambdas[i] / sum
+			case PlanUniform:
+				want = p.Budget / float64(n)
+			default:
+				continue
+			}
+			if math.Abs(s.F[i]/want-1) > 1e-9 {
+				t.Errorf("%s page %d: %.12g, want %.12g", plan, i, s.F[i], want)
+			}
+		}
+	}
+}
