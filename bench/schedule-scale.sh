@@ -36,7 +36,7 @@ run() {
       /User time/ {u=$NF} /System time/ {s=$NF} /Elapsed/ {w=$NF} /Maximum resident/ {r=$NF}
       END {printf "%-22s wall %s, CPU %.1f s, peak RSS %d MiB = store %.0f MiB + %.0f MiB beyond\n", n, w, u+s, r/1024, st, r/1024 - st}' "$tmp/time"
   done
-  if [ -d "$tmp/out" ]; then ls -l "$tmp/out"/schedule.* | awk '{printf "  %s %d bytes\n", $NF, $5}'; fi
+  if [ -d "$tmp/out" ]; then ls -l "$tmp/out"/schedule.* | awk '{printf "  %s %.0f bytes\n", $NF, $5}'; fi
 }
 run "no output"
 run "-o" -o "$tmp/out"

@@ -242,3 +242,16 @@ func TestStoreBytes(t *testing.T) {
 		t.Errorf("no store: %d bytes", b)
 	}
 }
+
+// Row groups of schedule.parquet: 16 Ki rows until there would be more
+// than 1,024 of them, then 1,024 (18 M pages × 6 plans: 105,469 rows).
+func TestGroupRows(t *testing.T) {
+	for _, c := range []struct{ rows, want int }{{0, 1 << 14}, {6_000_000, 1 << 14}, {1 << 24, 1 << 14}, {1<<24 + 1, 1<<14 + 1}, {108_000_000, 105_469}} {
+		if got := groupRows(c.rows); got != c.want {
+			t.Errorf("groupRows(%d) = %d, want %d", c.rows, got, c.want)
+		}
+		if groups := (c.rows + groupRows(c.rows) - 1) / groupRows(c.rows); groups > maxGroups {
+			t.Errorf("%d rows: %d groups", c.rows, groups)
+		}
+	}
+}
