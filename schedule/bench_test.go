@@ -96,7 +96,8 @@ func cpuTime() time.Duration {
 // BenchmarkStore18M is BenchmarkAllPlans18M as the command runs it
 // (PlanSource): the same curves in the float32 store (knots shared, 4
 // bytes per value), every plan solved in turn without keeping its rates.
-// Reports the heap beyond the store (the input columns) in MiB.
+// Reports the heap beyond the store (the input columns) and the store's
+// own bytes (store.Bytes), in MiB.
 func BenchmarkStore18M(b *testing.B) { benchStore(b, 18_000_000) }
 
 // BenchmarkStore1M is BenchmarkStore18M at 1 M pages.
@@ -148,4 +149,5 @@ func benchStore(b *testing.B, n int) {
 		b.Logf("%d pages, all plans: wall %v, CPU %v", n, time.Since(t0), cpuTime()-c0)
 	}
 	b.ReportMetric(float64(peak)/(1<<20), "MiB-heap-max")
+	b.ReportMetric(float64(st.Bytes())/(1<<20), "MiB-store")
 }

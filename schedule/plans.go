@@ -264,42 +264,63 @@ func ChoGMRate(lambda, w, nu float64) float64 {
 }
 
 // choInv solves h(x) = 1 − (1 + x) e^{−x} = y for 0 < y < 1 (h increases
-// from 0 to 1, h'(x) = x e^{−x}) by Newton steps kept inside a bisection
-// bracket.
+// from 0 to 1, h'(x) = x e^{−x}, h”(x) = (1 − x) e^{−x}) by Halley steps
+// from a start that is already close: the series inversion
+// x ≈ s + s²/3 + 11s³/72 with s = √(2y) where y is small (h(x) = x²/2 −
+// x³/3 + x⁴/8 − …), and two steps of the fixed point x = L + ln(1 + x),
+// L = −ln(1 − y), where it is not ((1 + x)e^{−x} = 1 − y). Three steps
+// at most reach the last bits; each step is kept inside the bracket the
+// signs of h − y give, with bisection as the fallback. It is the hot loop
+// of the cho-gm plan (one call per page and multiplier tried).
 func choInv(y float64) float64 {
-	if y <= 0 {
+	if !(y > 0) {
 		return 0
 	}
-	h := func(x float64) float64 {
+	if y >= 1 {
+		return math.Inf(1)
+	}
+	var x float64
+	if y < 0.3 {
+		s := math.Sqrt(2 * y)
+		x = s * (1 + s*(1.0/3+s*11.0/72))
+	} else {
+		l := -math.Log1p(-y)
+		x = l + math.Log1p(l)
+		x = l + math.Log1p(x)
+	}
+	lo, hi := 0.0, math.Inf(1)
+	for range 100 {
+		var hx, e float64
 		if x < 1e-4 { // series x²/2 − x³/3 + x⁴/8: no cancellation
-			return x * x * (0.5 - x/3 + x*x/8)
+			hx = x * x * (0.5 - x/3 + x*x/8)
+			e = 1 - x*(1-x/2)
+		} else {
+			e = math.Exp(-x)
+			hx = -math.Expm1(-x) - x*e
 		}
-		return -math.Expm1(-x) - x*math.Exp(-x)
-	}
-	lo, hi := 0.0, 1.0
-	for h(hi) < y {
-		lo, hi = hi, hi*2
-		if hi > 1e6 {
-			return hi
+		r := hx - y
+		if r == 0 {
+			return x
 		}
-	}
-	x := math.Sqrt(2 * y) // h(x) ≈ x²/2 for small x
-	if x <= lo || x >= hi {
-		x = (lo + hi) / 2
-	}
-	for range 200 {
-		hx := h(x)
-		if hx < y {
+		if r < 0 {
 			lo = x
 		} else {
 			hi = x
 		}
-		step := (hx - y) / (x * math.Exp(-x))
+		d1 := x * e
+		step := r / d1
+		if den := 1 - step*(1-x)/(2*x); den > 0.5 { // Halley: h''/h' = (1 − x)/x
+			step /= den
+		}
 		nx := x - step
 		if !(nx > lo && nx < hi) {
-			nx = (lo + hi) / 2
+			if math.IsInf(hi, 1) {
+				nx = 2 * math.Max(x, lo)
+			} else {
+				nx = (lo + hi) / 2
+			}
 		}
-		if math.Abs(nx-x) <= 1e-15*x || hi-lo <= 1e-15*hi {
+		if math.Abs(nx-x) <= 1e-14*x {
 			return nx
 		}
 		x = nx

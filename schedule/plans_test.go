@@ -295,13 +295,34 @@ func TestPoissonPlansBruteForce(t *testing.T) {
 	}
 }
 
-// choInv inverts h(x) = 1 − (1 + x)e^{−x} across its range.
+// choInv inverts h(x) = 1 − (1 + x)e^{−x} across its range: to 1e-12
+// of x where h is well conditioned (x < 20; beyond, 1 − y is a few
+// thousand ulps of 1 and x is only known to 1e-6), and h(choInv(y)) = y to 1e-15 of y
+// on a fine log grid of y (both start regions and the switch between
+// them at y = 0.3).
 func TestChoInv(t *testing.T) {
-	for _, x := range []float64{1e-6, 1e-3, 0.1, 1, 5, 30} {
-		y := -math.Expm1(-x) - x*math.Exp(-x)
-		if got := choInv(y); math.Abs(got-x) > 1e-6*x {
-			t.Errorf("choInv(h(%g)) = %g", x, got)
+	h := func(x float64) float64 { return -math.Expm1(-x) - x*math.Exp(-x) }
+	for _, x := range []float64{1e-6, 1e-3, 0.1, 1, 1.5, 5, 20, 30} {
+		tol := 1e-12
+		if x < 1e-4 {
+			tol = 1e-9 // h(x) ≈ x²/2 computed with cancellation above
 		}
+		if x >= 20 { // 1 − h(x) = (1 + x)e^{−x} is a few thousand ulps of 1
+			tol = 1e-6
+		}
+		if got := choInv(h(x)); math.Abs(got-x) > tol*x {
+			t.Errorf("choInv(h(%g)) = %.17g", x, got)
+		}
+	}
+	for k := 0; k <= 4000; k++ {
+		y := math.Pow(10, -8+8*float64(k)/4000) * (1 - 1e-9)
+		x := choInv(y)
+		if r := h(x); math.Abs(r-y) > 1e-13*y+1e-16 {
+			t.Errorf("h(choInv(%.17g)) = %.17g", y, r)
+		}
+	}
+	if choInv(0) != 0 || !math.IsInf(choInv(1), 1) {
+		t.Errorf("choInv(0) = %g, choInv(1) = %g", choInv(0), choInv(1))
 	}
 }
 
@@ -342,5 +363,72 @@ func TestMinRateAndUniform(t *testing.T) {
 	s, _ := p.Solve(PlanProportional)
 	if math.Abs(s.F[0]-2.75/4) > 1e-9 || math.Abs(s.F[2]-2.75*3/4) > 1e-9 {
 		t.Errorf("proportional: %v", s.F)
+	}
+}
+
+// bisect from a guess (a narrow step, squared as it grows) finds the
+// multiplier a cold start finds, to 1e-12, whether the guess is good,
+// far too small or far too large; and reports a demand that never binds.
+func TestBisectWarmStart(t *testing.T) {
+	// Σ of 50 LambdaCrawl-like demands: smooth, decreasing, kinks at 0.
+	demand := func(mu float64) float64 {
+		s := 0.0
+		for i := 1; i <= 50; i++ {
+			s += math.Max(0, math.Sqrt(float64(i)/mu)-float64(i)/10)
+		}
+		return s
+	}
+	cold, ok := bisect(demand, 40, 1, 16)
+	if !ok {
+		t.Fatal("cold start: not binding")
+	}
+	for _, start := range []float64{cold * 1.001, cold / 1.3, cold * 1e6, cold * 1e-9} {
+		warm, ok := bisect(demand, 40, start, 1.02)
+		if !ok || math.Abs(warm/cold-1) > 1e-12 {
+			t.Errorf("start %g: μ %.17g (ok %v), cold %.17g", start, warm, ok, cold)
+		}
+	}
+	if _, ok := bisect(func(float64) float64 { return 1 }, 2, 5, 1.02); ok {
+		t.Error("a demand below the target at every μ binds")
+	}
+}
+
+// Above warmPages pages the solver starts from a subsample's multiplier:
+// the plans still spend the budget and match their closed forms
+// (proportional: f_i = B λ_i / Σλ; uniform: B/N).
+func TestSolveWarmStart(t *testing.T) {
+	n := warmPages + 7
+	lambdas := make([]float64, n)
+	sum := 0.0
+	for i := range lambdas {
+		lambdas[i] = math.Pow(10, -2+4*float64((i*7919)%n)/float64(n))
+		sum += lambdas[i]
+	}
+	p := expProblem(lambdas, nil, float64(n)/10, 16)
+	if err := p.Prepare(); err != nil {
+		t.Fatal(err)
+	}
+	for _, plan := range PlanNames {
+		s, err := p.Solve(plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(s.Used/p.Budget-1) > 1e-9 {
+			t.Errorf("%s: used %.12g of %g", plan, s.Used, p.Budget)
+		}
+		for _, i := range []int{0, 1, n / 2, n - 1} {
+			want := math.NaN()
+			switch plan {
+			case PlanProportional:
+				want = p.Budget * lambdas[i] / sum
+			case PlanUniform:
+				want = p.Budget / float64(n)
+			default:
+				continue
+			}
+			if math.Abs(s.F[i]/want-1) > 1e-9 {
+				t.Errorf("%s page %d: %.12g, want %.12g", plan, i, s.F[i], want)
+			}
+		}
 	}
 }

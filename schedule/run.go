@@ -25,6 +25,12 @@ type Options struct {
 	// Sweep are the multiples of the budget of the freshness-vs-budget
 	// table (nil: 1/8 … 8 by factors of 2; empty non-nil: none).
 	Sweep []float64
+	// StoreGrew, when not nil, is called by PlanSource with the bytes
+	// of its store (Result.StoreBytes) each time it has grown by another
+	// 16 MiB while reading, and once at the end: the command sets its soft
+	// memory limit from it (the store is live to the end, so a fixed
+	// limit below it would make the collector run without pause).
+	StoreGrew func(bytes int64)
 }
 
 // PlanResult is one plan: its rates and mean predictions (per page
@@ -202,6 +208,15 @@ func PerDay(perSecond float64) float64 { return perSecond * units.Day }
 // under the Poisson model with its λ̂.
 func (r *Result) Predicted(i int, f float64) (underG, underPoisson float64) {
 	return r.prob.Predicted(i, f)
+}
+
+// StoreBytes is the memory of PlanSource's store of the pages' curves
+// (store.Bytes; 0 for Plan, whose input is the caller's).
+func (r *Result) StoreBytes() int64 {
+	if r.prob == nil || r.prob.st == nil {
+		return 0
+	}
+	return r.prob.st.Bytes()
 }
 
 // Lambda is page i's λ̂ (per unit).

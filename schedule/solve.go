@@ -147,7 +147,27 @@ func solve(n int, budget float64, fixed func(i int) float64, active func(i int) 
 		}))
 	}
 	rest := budget - fixedSum
-	mu, ok := bisect(demand, rest)
+	start, step := 1.0, 16.0
+	if n >= warmPages {
+		// A first guess from every k-th page (their demand times k), so
+		// that the full bisection starts from a narrow bracket: a few
+		// evaluations of the whole demand instead of a dozen. The
+		// subsample is fixed, so the result stays deterministic.
+		k := n / warmSample
+		sub := func(mu float64) float64 {
+			s := 0.0
+			for i := 0; i < n; i += k {
+				if active(i) {
+					s += rate(i, nuOf(i, mu))
+				}
+			}
+			return s * float64(k)
+		}
+		if m, ok := bisect(sub, rest, 1, 16); ok && m > 0 && !math.IsInf(m, 0) {
+			start, step = m, 1.02
+		}
+	}
+	mu, ok := bisect(demand, rest, start, step)
 	if !ok { // even μ → 0 fits: the budget does not bind (host limits or no changes)
 		mu = 0
 	}
@@ -180,21 +200,35 @@ func solve(n int, budget float64, fixed func(i int) float64, active func(i int) 
 	return sol, nil
 }
 
+// warmPages is the number of pages from which solve first guesses the
+// multiplier on a subsample of about warmSample pages.
+const (
+	warmPages  = 1 << 18
+	warmSample = 1 << 14
+)
+
 // bisect finds the smallest μ > 0 with demand(μ) ≤ target (to a
 // relative 1e-13 in μ, or the demand within 1e-13 of target) for a
-// non-increasing demand: bracketing from 1 by factors of 16, then the
+// non-increasing demand: bracketing from start by factors of step (16
+// from a cold start; a small step from a good guess, squared at each
+// step so that a poor guess still brackets quickly), then the
 // Illinois variant of regula falsi on (ln μ, demand/target − 1), which
 // keeps the bracket of bisection and converges superlinearly where the
 // demand is smooth (between the kinks where a page starts or stops being
 // visited). ok is false when the demand stays ≤ target as μ → 0 (the
 // constraint does not bind). The μ returned has demand(μ) ≤ target.
-func bisect(demand func(float64) float64, target float64) (mu float64, ok bool) {
+func bisect(demand func(float64) float64, target, start, step float64) (mu float64, ok bool) {
 	if !(target > 0) { // nothing to spend: no visit is affordable
 		return math.Inf(1), true
 	}
 	y := func(mu float64) float64 { return demand(mu)/target - 1 }
-	lo, hi := 1.0, 1.0
-	ylo, yhi := y(1), 0.0
+	grow := func() {
+		if step < 16 {
+			step = math.Min(step*step, 16)
+		}
+	}
+	lo, hi := start, start
+	ylo, yhi := y(start), 0.0
 	if ylo > 0 {
 		yhi = ylo
 		for i := 0; yhi > 0; i++ {
@@ -202,7 +236,8 @@ func bisect(demand func(float64) float64, target float64) (mu float64, ok bool) 
 				return math.Inf(1), true
 			}
 			lo, ylo = hi, yhi
-			hi *= 16
+			hi *= step
+			grow()
 			yhi = y(hi)
 		}
 	} else {
@@ -212,7 +247,8 @@ func bisect(demand func(float64) float64, target float64) (mu float64, ok bool) 
 				return 0, false
 			}
 			hi, yhi = lo, ylo
-			lo /= 16
+			lo /= step
+			grow()
 			ylo = y(lo)
 		}
 	}
@@ -303,7 +339,7 @@ func hostMultipliers(n int, fixed func(i int) float64, active func(i int) bool, 
 				}
 			}
 			return s
-		}, room)
+		}, room, 1, 16)
 		if ok {
 			out[h] = mu
 		}

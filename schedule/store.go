@@ -53,6 +53,17 @@ func (s *store) knots(i int) (x, d []float32) {
 	return s.pool.get(s.xAddr[i], n), s.pool.get(s.dAddr[i], n)
 }
 
+// Bytes is the memory the store holds for its pages: the knot pool's
+// blocks and the per-page columns, by their capacity (the input columns
+// of the solver; what the command needs beyond them is the rest of its
+// peak RSS).
+func (s *store) Bytes() int64 {
+	b := int64(len(s.pool.blocks)) * poolBlock * 4
+	b += int64(cap(s.xAddr))*4 + int64(cap(s.dAddr))*4 + int64(cap(s.n))
+	b += int64(cap(s.dInf))*8 + int64(cap(s.lambda))*8 + int64(cap(s.note))*2
+	return b
+}
+
 // Note is page i's note.
 func (s *store) Note(i int) string { return s.notes[s.note[i]] }
 

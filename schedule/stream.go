@@ -35,6 +35,7 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 	}
 	h := fnv.New64a()
 	var idb [8]byte
+	var reported int64
 	err = src.Each(func(id int64, title string, x, g []float64, lambda float64, note string) error {
 		if opt.Importance != nil {
 			v, ok := opt.Importance[title]
@@ -62,10 +63,22 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 		}
 		putID(&idb, id)
 		h.Write(idb[:])
-		return st.add(id, x, g, lambda, note)
+		if err := st.add(id, x, g, lambda, note); err != nil {
+			return err
+		}
+		if opt.StoreGrew != nil {
+			if b := st.Bytes(); b >= reported+storeStep {
+				reported = b
+				opt.StoreGrew(b)
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	if opt.StoreGrew != nil {
+		opt.StoreGrew(st.Bytes())
 	}
 	in := &Input{Unit: src.Unit, UnitName: src.UnitName, Source: src.Desc, Method: src.Method, Sampler: src.Sampler}
 	res := &Result{In: in, W: w, Budget: opt.Budget, MinRate: opt.MinRate, N: st.Len(), src: src, idHash: h.Sum64()}
@@ -159,6 +172,9 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 	}
 	return res, nil
 }
+
+// storeStep is how much the store grows between StoreGrew calls.
+const storeStep = 16 << 20
 
 func putID(b *[8]byte, id int64) {
 	for k := range b {

@@ -212,3 +212,46 @@ func TestThin(t *testing.T) {
 		t.Errorf("short curve thinned: %v", sx)
 	}
 }
+
+// StoreBytes counts what the store holds: a 1 MiB block of the knot pool
+// (the 300 pages' knots fit in one) and 27 bytes of columns per page
+// (two uint32 addresses, a knot count, D(∞), λ̂ and a note code) by
+// their capacity, at least the length and less than twice it; StoreGrew
+// is called with the final size once reading ends (the store stays
+// under its 16 MiB step here).
+func TestStoreBytes(t *testing.T) {
+	dir := writeDataset(t, 300)
+	src, err := OpenTruth(dir, 3600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []int64
+	res, err := PlanSource(src, Options{Budget: 1, Sweep: []float64{}, StoreGrew: func(b int64) { calls = append(calls, b) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := res.StoreBytes()
+	lo := int64(poolBlock*4 + 27*300)
+	if got < lo || got >= poolBlock*4+2*27*300 {
+		t.Errorf("store %d bytes, want in [%d, %d)", got, lo, poolBlock*4+2*27*300)
+	}
+	if !slices.Equal(calls, []int64{got}) {
+		t.Errorf("StoreGrew calls %v, want [%d]", calls, got)
+	}
+	if b := (&Result{}).StoreBytes(); b != 0 {
+		t.Errorf("no store: %d bytes", b)
+	}
+}
+
+// Row groups of schedule.parquet: 16 Ki rows until there would be more
+// than 1,024 of them, then 1,024 (18 M pages × 6 plans: 105,469 rows).
+func TestGroupRows(t *testing.T) {
+	for _, c := range []struct{ rows, want int }{{0, 1 << 14}, {6_000_000, 1 << 14}, {1 << 24, 1 << 14}, {1<<24 + 1, 1<<14 + 1}, {108_000_000, 105_469}} {
+		if got := groupRows(c.rows); got != c.want {
+			t.Errorf("groupRows(%d) = %d, want %d", c.rows, got, c.want)
+		}
+		if groups := (c.rows + groupRows(c.rows) - 1) / groupRows(c.rows); groups > maxGroups {
+			t.Errorf("%d rows: %d groups", c.rows, groups)
+		}
+	}
+}

@@ -37,9 +37,20 @@ var scheduleSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "note", Type: arrow.BinaryTypes.String},
 }, nil)
 
-// rowsPerGroup bounds a row group of schedule.parquet (and the rows
-// held before they are written).
-const rowsPerGroup = 1 << 17
+// Row groups of schedule.parquet: at least minGroupRows rows (16 Ki
+// rows, 2,730 pages of six plans, hold about 2 MiB in the record
+// builder, where 128 Ki rows held about 20 MiB at the peak of writing),
+// and at most maxGroups of them: the writer keeps every row group's
+// metadata (about 10 KiB for the ten columns) until it closes the file,
+// 66 MiB for the 6,600 groups of 16 Ki rows of 18 M pages. 1,024 groups
+// balance the two at 18 M pages (105 Ki rows a group: about 10 MiB each).
+const (
+	minGroupRows = 1 << 14
+	maxGroups    = 1024
+)
+
+// groupRows is the rows per row group for a file of rows rows.
+func groupRows(rows int) int { return max(minGroupRows, (rows+maxGroups-1)/maxGroups) }
 
 // Write writes schedule.parquet, schedule.csv (if csv) and the tables and
 // figures (tables.Bundle) into dir, which must exist. The rows are
@@ -97,6 +108,7 @@ func (r *Result) writeRows(dir string, withCSV bool) (err error) {
 	}
 	in := r.In
 	b := pw.Builder()
+	perGroup := groupRows(r.N * len(r.Plans))
 	ff := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	err = r.eachPage(func(i int, id int64, title string) error {
 		w := 1.0
@@ -126,7 +138,7 @@ func (r *Result) writeRows(dir string, withCSV bool) (err error) {
 			if cw != nil {
 				rec[len(CSVColumns)+k] = ff(perDay)
 			}
-			if pw.Pending() >= rowsPerGroup {
+			if pw.Pending() >= perGroup {
 				if err := pw.Flush(); err != nil {
 					return err
 				}

@@ -170,16 +170,19 @@ those multiples of the budget (a table and a figure; none by default).`,
 				fmt.Fprintf(os.Stderr, "schedule: reading %s…\n", args[0])
 			}
 			if os.Getenv("GOMEMLIMIT") == "" {
-				// A soft limit: the collector runs sooner instead of
-				// letting the heap double over the live store.
+				// A soft limit that follows the store: the collector runs
+				// sooner instead of letting the heap double over the live
+				// store, and never below it (where it would run without
+				// pause).
 				defer debug.SetMemoryLimit(debug.SetMemoryLimit(scheduleMemoryLimit))
+				opt.StoreGrew = func(b int64) { debug.SetMemoryLimit(max(scheduleMemoryLimit, b+scheduleHeadroom)) }
 			}
 			res, err := schedule.PlanSource(src, opt)
 			if err != nil {
 				return err
 			}
 			if !g.quiet {
-				fmt.Fprintf(os.Stderr, "schedule: %s, %s\n", human.Count(int64(res.N), "page", "pages"), res.In.Source)
+				fmt.Fprintf(os.Stderr, "schedule: %s, %s; store %.1f MiB\n", human.Count(int64(res.N), "page", "pages"), res.In.Source, float64(res.StoreBytes())/(1<<20))
 			}
 			b := res.Bundle()
 			w := cmd.OutOrStdout()
@@ -233,11 +236,15 @@ those multiples of the budget (a table and a figure; none by default).`,
 	return cmd
 }
 
-// scheduleMemoryLimit is the soft memory limit of schedule (unless
-// GOMEMLIMIT is set): the live heap is the store, about 8 bytes per knot
-// and 40 per page; a larger one is never refused, only collected more
-// often.
-const scheduleMemoryLimit = 192 << 20
+// scheduleMemoryLimit is the smallest soft memory limit of schedule
+// (unless GOMEMLIMIT is set); as the store grows the limit is the store
+// plus scheduleHeadroom. The live heap is the store, about 8 bytes per
+// knot and 27 per page, and the buffers of reading and writing; a larger
+// heap is never refused, only collected more often.
+const (
+	scheduleMemoryLimit = 192 << 20
+	scheduleHeadroom    = 64 << 20
+)
 
 func seedList(first uint64, n int) []uint64 {
 	s := make([]uint64, n)
