@@ -15,13 +15,17 @@ import (
 	"github.com/revisit-dev/revisit/series"
 )
 
-type countRow struct{ pos, id, n int64 }
+type countRow struct {
+	pos, id int64
+	title   string
+	n       int64
+}
 
-// EachCount gives every page's position, id and number of updates exactly
+// EachHead gives every page's position, id, title and number of updates exactly
 // as EachPos reads them, for the whole dataset and for the readers of
 // shards' own parts, reading a fraction of the bytes (the updates column is
 // not read).
-func TestEachCountMatchesEachPos(t *testing.T) {
+func TestEachHeadMatchesEachPos(t *testing.T) {
 	pages := samplePages(3000)
 	dir := writePartsOf(t, pages, 6)
 	whole := mustOpen(t, dir)
@@ -36,23 +40,23 @@ func TestEachCountMatchesEachPos(t *testing.T) {
 	for name, r := range readers {
 		var want, got []countRow
 		if err := r.EachPos(func(pos int64, p *series.Page) error {
-			want = append(want, countRow{pos, p.ID, int64(len(p.Updates))})
+			want = append(want, countRow{pos, p.ID, p.Title, int64(len(p.Updates))})
 			return nil
 		}); err != nil {
 			t.Fatal(err)
 		}
-		if err := r.EachCount(func(pos, id, n int64) error {
-			got = append(got, countRow{pos, id, n})
+		if err := r.EachHead(func(h PageHead) error {
+			got = append(got, countRow{h.Pos, h.ID, h.Title, h.Updates})
 			return nil
 		}); err != nil {
 			t.Fatal(err)
 		}
 		if len(got) != len(want) {
-			t.Fatalf("%s: %d counts, %d pages", name, len(got), len(want))
+			t.Fatalf("%s: %d heads, %d pages", name, len(got), len(want))
 		}
 		for i := range want {
 			if got[i] != want[i] {
-				t.Fatalf("%s: row %d: EachCount %+v, EachPos %+v", name, i, got[i], want[i])
+				t.Fatalf("%s: row %d: EachHead %+v, EachPos %+v", name, i, got[i], want[i])
 			}
 		}
 	}
@@ -60,11 +64,11 @@ func TestEachCountMatchesEachPos(t *testing.T) {
 	if err := all.Each(func(*series.Page) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if err := counts.EachCount(func(_, _, _ int64) error { return nil }); err != nil {
+	if err := counts.EachHead(func(PageHead) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if a, c := all.Stats().Bytes, counts.Stats().Bytes; c >= a {
-		t.Errorf("EachCount read %d bytes, Each %d: the updates column was read", c, a)
+		t.Errorf("EachHead read %d bytes, Each %d: the updates column was read", c, a)
 	}
 }
 

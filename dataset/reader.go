@@ -330,21 +330,30 @@ func arrowSchema(pf *file.Reader) *arrow.Schema {
 	return s
 }
 
-// EachCount calls fn with every page's position (as EachPos), id and
-// number of updates, in file order, reading only the page_id and
-// n_updates columns: a pass that ranks pages by their updates without
-// decoding the updates. The counts are those the pages are read with:
-// Each refuses a page whose n_updates differs from its updates.
-func (r *Reader) EachCount(fn func(pos, id, n int64) error) error {
+// PageHead is a page without its updates: its position (as EachPos),
+// id, title and number of updates.
+type PageHead struct {
+	Pos, ID int64
+	Title   string
+	Updates int64
+}
+
+// EachHead calls fn with every page's PageHead in file order, reading only
+// the page_id, title and n_updates columns: a pass that ranks or names
+// pages without decoding their updates. The counts are those the pages
+// are read with: Each refuses a page whose n_updates differs from its
+// updates.
+func (r *Reader) EachHead(fn func(PageHead) error) error {
 	return r.eachFile(func(name string, pos *int64) error {
-		return r.eachRecord(name, []int{colPageID, colNUpdates}, func(rec arrow.RecordBatch) error {
+		return r.eachRecord(name, []int{colPageID, colTitle, colNUpdates}, func(rec arrow.RecordBatch) error {
 			ids, ok1 := rec.Column(0).(*array.Int64)
-			ns, ok2 := rec.Column(1).(*array.Int64)
-			if !ok1 || !ok2 {
-				return fmt.Errorf("dataset %s: page_id and n_updates are not int64 columns", name)
+			titles, ok2 := rec.Column(1).(*array.String)
+			ns, ok3 := rec.Column(2).(*array.Int64)
+			if !ok1 || !ok2 || !ok3 {
+				return fmt.Errorf("dataset %s: page_id, title and n_updates are not int64, string and int64 columns", name)
 			}
 			for i := 0; i < int(rec.NumRows()); i++ {
-				if err := fn(*pos, ids.Value(i), ns.Value(i)); err != nil {
+				if err := fn(PageHead{Pos: *pos, ID: ids.Value(i), Title: titles.Value(i), Updates: ns.Value(i)}); err != nil {
 					return err
 				}
 				*pos++

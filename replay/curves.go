@@ -9,7 +9,7 @@ import (
 // every page (all), the first n pages of the replay's own ranking (the
 // Top pages it keeps, most updates first: ranked), or the pages of ids,
 // the n busiest of the dataset found by a pass over its update counts
-// (dataset.Reader.EachCount) before the replay
+// (dataset.Reader.EachHead) before the replay
 // (a streaming replay, or a shard, which must agree with the unsharded
 // replay on pages it does not see).
 type fullCurves struct {
@@ -44,10 +44,11 @@ func chooseFullCurves(ds *dataset.Reader, c estimates.Curves, n int, ranked bool
 		return &fullCurves{ranked: n}, nil
 	}
 	keep := newTopIDs(n)
-	// Only the page_id and n_updates columns: the updates are not decoded.
-	if err := ds.EachCount(func(_, id, updates int64) error {
-		if updates >= int64(minUpdates) && updates >= 2 {
-			keep.offer(id, int(updates))
+	// Only the page_id, title and n_updates columns: the updates are not
+	// decoded.
+	if err := ds.EachHead(func(h dataset.PageHead) error {
+		if h.Updates >= int64(minUpdates) && h.Updates >= 2 {
+			keep.offer(h.ID, int(h.Updates))
 		}
 		return nil
 	}); err != nil {

@@ -245,7 +245,7 @@ func (r *Result) eachPage(fn func(i int, id int64, title string) error) error {
 	i := 0
 	h := fnv.New64a()
 	var idb [8]byte
-	err := r.src.Each(func(id int64, title string, _, _ []float64, _ float64, _ string) error {
+	err := r.src.EachName(func(id int64, title string) error {
 		if i >= r.N {
 			return fmt.Errorf("page %d: more pages than when planned (%d): the input changed", id, r.N)
 		}

@@ -52,6 +52,23 @@ func (s *Source) eachTruth(fn PageFunc) error {
 	return nil
 }
 
+// EachName streams the pages' ids and titles in the order of Each; for a
+// dataset without decoding the updates or building the curves
+// (dataset.Reader.EachHead), for estimates by Each.
+func (s *Source) EachName(fn func(id int64, title string) error) error {
+	if !s.truth {
+		return s.Each(func(id int64, title string, _, _ []float64, _ float64, _ string) error { return fn(id, title) })
+	}
+	ds, err := dataset.Open(s.dir)
+	if err != nil {
+		return err
+	}
+	if err := ds.EachHead(func(h dataset.PageHead) error { return fn(h.ID, h.Title) }); err != nil {
+		return fmt.Errorf("schedule: %w", err)
+	}
+	return nil
+}
+
 // TrueCurve is the exact G_U of update times (Unix seconds, ascending) in
 // a unit: knots at the distinct intervals, values from transform.AgeCDF,
 // and λ = n/Σ U_i; a note when there is no interval.
