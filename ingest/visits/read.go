@@ -165,6 +165,11 @@ type reader struct {
 	// family), "" for other formats
 	original string
 	urls     map[string]string // URL_ID → URL (Options.URLs)
+	// streams are the companion files joined by cursors (companionjoin.go)
+	// while the ids looked up increase; lastLook is the last one
+	streams  []*compStream
+	lastLook string
+	looked   bool
 }
 
 // Read reads the inputs (paths, "-" for standard input), groups their
@@ -196,6 +201,7 @@ func Read(ctx context.Context, paths []string, opt Options, fn func(*Observed) e
 	}
 	r := &reader{ctx: ctx, opt: opt, groups: map[string]*group{}, stats: &Stats{Skipped: map[string]int64{}}, fn: fn}
 	defer r.traces.close()
+	defer r.closeCompanions()
 	r.traces.fallback = func(id, last string) {
 		if opt.Log != nil {
 			opt.Log("observations %s %s: trace id %q after %q: the ids are not in increasing order (or other captures share them): every trace id is held in memory to refuse duplicates (about 14 bytes each)", r.name, r.where(), id, last)
@@ -245,7 +251,7 @@ func Read(ctx context.Context, paths []string, opt Options, fn func(*Observed) e
 func (r *reader) companions(paths []string) ([]string, error) {
 	for _, c := range []struct{ path, kind string }{{r.opt.Importance, Importance}, {r.opt.URLs, URLs}} {
 		if c.path != "" {
-			if err := r.loadCompanion(c.path, c.kind); err != nil {
+			if err := r.addCompanion(c.path, c.kind); err != nil {
 				return nil, err
 			}
 		}
@@ -264,7 +270,7 @@ func (r *reader) companions(paths []string) ([]string, error) {
 			return nil, fmt.Errorf("observations %s: %w", p, err)
 		}
 		if kind := sniff(line); kind != "" {
-			if err := r.loadCompanion(p, kind); err != nil {
+			if err := r.addCompanion(p, kind); err != nil {
 				return nil, err
 			}
 			continue
