@@ -325,6 +325,13 @@ func (r *reader) sortCompanion(path, kind string, in *InputStats) error {
 	}()
 	var chunk []compEntry
 	mem := 0
+	chunkMem, fanIn := compChunkMem, compFanIn
+	if r.opt.chunkMem > 0 {
+		chunkMem = r.opt.chunkMem
+	}
+	if r.opt.fanIn > 1 {
+		fanIn = r.opt.fanIn
+	}
 	flush := func() error {
 		if len(chunk) == 0 {
 			return nil
@@ -376,7 +383,7 @@ func (r *reader) sortCompanion(path, kind string, in *InputStats) error {
 		e.id, e.val = strings.Clone(e.id), strings.Clone(e.val)
 		chunk = append(chunk, e)
 		mem += len(e.id) + len(e.val) + compMemEntry
-		if mem >= compChunkMem {
+		if mem >= chunkMem {
 			if err := flush(); err != nil {
 				return err
 			}
@@ -387,13 +394,14 @@ func (r *reader) sortCompanion(path, kind string, in *InputStats) error {
 		return err
 	}
 	chunk = nil
-	for len(runs) > compFanIn {
+	nruns := len(runs)
+	for len(runs) > fanIn {
 		t, err := newTempFile(what)
 		if err != nil {
 			return err
 		}
 		w := bufio.NewWriterSize(t.f, 1<<16)
-		group := runs[:compFanIn]
+		group := runs[:fanIn]
 		if err := mergeRuns(what, group, func(e *compEntry) error { return putEntry(w, e) }); err != nil {
 			t.close()
 			return err
@@ -405,7 +413,7 @@ func (r *reader) sortCompanion(path, kind string, in *InputStats) error {
 		for _, g := range group {
 			g.close()
 		}
-		runs = append(runs[compFanIn:], t)
+		runs = append(runs[fanIn:], t)
 	}
 	out, err := newTempFile(what)
 	if err != nil {
@@ -450,7 +458,7 @@ func (r *reader) sortCompanion(path, kind string, in *InputStats) error {
 	}
 	in.Records = n
 	r.streams = append(r.streams, &compStream{kind: kind, path: path, src: &sortedSrc{t: out, br: br, what: what}})
-	r.logf("%s file %s: %d entries sorted in %d runs of at most %d MiB", kind, path, n, max(len(runs), 1), compChunkMem>>20)
+	r.logf("%s file %s: %d entries sorted in %d runs of at most %d MiB", kind, path, n, nruns, chunkMem>>20)
 	return nil
 }
 

@@ -64,6 +64,9 @@ type Options struct {
 	// Range, when given (N ≥ 1), reads only byte range I of N of the
 	// inputs (ranges.go); they must allow it (PlanRanges).
 	Range shard.Spec
+	// the external sort of a companion file (companionjoin.go), for tests:
+	// bytes of a sorted run and runs merged at once; 0: the defaults
+	chunkMem, fanIn int
 }
 
 // Keys of Options.Key.
