@@ -52,14 +52,19 @@ type Options struct {
 	// input whose first line has their form is read as one, too (unless
 	// Format is given). A trace URL_ID they list gets its importance
 	// (Observed.Importance) and its URL (Observed.ID, the URL_ID kept as
-	// Observed.Source).
+	// Observed.Source). They are counted and checked first, but not held
+	// while the ids looked up increase (a trace in URL_ID order): each is
+	// then read alongside, sorted first if it is not in that order
+	// (companionjoin.go); ids out of order load them into memory, which
+	// MaxObservations caps.
 	Importance, URLs string
 	// Key groups CDX-family captures: KeySURT ("" too), the urlkey, as
 	// archives do (it merges http/https, www. and other variants), or
 	// KeyURL, the original URL as crawled.
 	Key string
 	// Log, when set, is told how the reader reads: here, when trace ids
-	// out of increasing order make it hold every id to refuse duplicates.
+	// out of increasing order make it hold every id to refuse duplicates,
+	// and how each companion file is joined (as it is, sorted, or held).
 	Log func(format string, a ...any)
 	// Range, when given (N ≥ 1), reads only byte range I of N of the
 	// inputs (ranges.go); they must allow it (PlanRanges).
