@@ -13,6 +13,7 @@ package visits
 import (
 	"bufio"
 	"container/heap"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -402,7 +403,7 @@ func (r *reader) sortCompanion(path, kind string, in *InputStats) error {
 		}
 		w := bufio.NewWriterSize(t.f, 1<<16)
 		group := runs[:fanIn]
-		if err := mergeRuns(what, group, func(e *compEntry) error { return putEntry(w, e) }); err != nil {
+		if err := mergeRuns(r.ctx, what, group, func(e *compEntry) error { return putEntry(w, e) }); err != nil {
 			t.close()
 			return err
 		}
@@ -423,7 +424,7 @@ func (r *reader) sortCompanion(path, kind string, in *InputStats) error {
 	var dup *compEntry // without SkipBad: the first duplicate in file order
 	var last string
 	var n int64
-	err = mergeRuns(what, runs, func(e *compEntry) error {
+	err = mergeRuns(r.ctx, what, runs, func(e *compEntry) error {
 		if n > 0 && e.id == last {
 			if !r.opt.SkipBad {
 				if dup == nil || e.seq < dup.seq {
@@ -480,7 +481,7 @@ func (s *sortedSrc) next() (compEntry, error) {
 func (s *sortedSrc) close() { s.t.close() }
 
 // mergeRuns passes the entries of the sorted runs to fn in order.
-func mergeRuns(what string, runs []*tempFile, fn func(*compEntry) error) error {
+func mergeRuns(ctx context.Context, what string, runs []*tempFile, fn func(*compEntry) error) error {
 	h := &entryHeap{}
 	for _, t := range runs {
 		br, err := t.rewind(what)
@@ -497,7 +498,12 @@ func mergeRuns(what string, runs []*tempFile, fn func(*compEntry) error) error {
 		h.items = append(h.items, heapItem{e: e, br: br})
 	}
 	heap.Init(h)
-	for h.Len() > 0 {
+	for n := 0; h.Len() > 0; n++ {
+		if n%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		it := &h.items[0]
 		if err := fn(&it.e); err != nil {
 			return err
