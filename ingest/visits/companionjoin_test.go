@@ -1,6 +1,7 @@
 package visits
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -334,5 +335,27 @@ func TestCompanionJoinFallbackCap(t *testing.T) {
 	opt = Options{Importance: imp2, URLs: urls2, Format: Trace, MaxObservations: 3000}
 	if _, _, err := readAll(t, opt, trace2); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A context cancelled while a companion file out of order is sorted stops
+// it with the context's error, and no temporary file is left.
+func TestCompanionJoinCancelled(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	trace, imp, urls, _, _, _ := genCompanions(t, rand.New(rand.NewPCG(9, 9)), 300, false, true, false, false)
+	ctx, cancel := context.WithCancel(context.Background())
+	sorting := false
+	logf := func(f string, a ...any) {
+		if strings.Contains(fmt.Sprintf(f, a...), "external merge sort") {
+			sorting = true
+			cancel() // once the first pass found the file out of order
+		}
+	}
+	_, err := Read(ctx, []string{trace}, Options{Importance: imp, URLs: urls, chunkMem: 500, Log: logf}, func(*Observed) error { return nil })
+	if !sorting || !errors.Is(err, context.Canceled) {
+		t.Fatalf("%v (sorting %v), want context.Canceled while sorting", err, sorting)
+	}
+	if left, _ := filepath.Glob(filepath.Join(os.TempDir(), "*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
 	}
 }
