@@ -16,6 +16,13 @@
 # estimated with naive, compact curves; peak RSS and its growth per URL
 # over the first count. BENCH_ONLY_URLS=1 runs only this part. BIN runs a
 # given binary (e.g. an older build, for a before/after).
+#
+# BENCH_COMPANIONS=sorted (or shuffled) gives each trace its companion
+# files, as Bing's: urlid_imp.txt and url_urlid_hostid.txt of one line per
+# URL_ID (URLs of about 60 bytes), in increasing URL_ID order (or shuffled),
+# passed with --importance and --urls. BENCH_ARGS are more arguments of
+# every run (e.g. --max-observations 100000000 for a build that holds the
+# companion files in memory under the cap).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${BENCH_CAPTURES:-2000000}
@@ -48,13 +55,28 @@ by_urls() {
         print "]"
       }
     }' > "$f"
+    comp=() label=""
+    if [ -n "${BENCH_COMPANIONS:-}" ]; then
+      awk -v n="$k" 'BEGIN { srand(11); for (u = 1; u <= n; u++) printf "%d\t%.6g\n", u, rand() * 100 }' > "$tmp/imp-$k.txt"
+      awk -v n="$k" 'BEGIN { for (u = 1; u <= n; u++) printf "https://www.host%d.example.com/articles/%d/page-%d.html\t%d\t%d\n", u % 50000, int(u / 7), u, u, u % 50000 }' > "$tmp/urls-$k.txt"
+      if [ "$BENCH_COMPANIONS" = shuffled ]; then
+        for c in imp urls; do
+          awk 'BEGIN { srand(13) } { printf "%.12f\t%s\n", rand(), $0 }' "$tmp/$c-$k.txt" | sort -k1,1 -T "$tmp" | cut -f2- > "$tmp/$c-$k.shuf"
+          mv "$tmp/$c-$k.shuf" "$tmp/$c-$k.txt"
+        done
+      fi
+      comp=(--importance "$tmp/imp-$k.txt" --urls "$tmp/urls-$k.txt")
+      label=" + companions ($BENCH_COMPANIONS, $(stat -c %s "$tmp/imp-$k.txt") + $(stat -c %s "$tmp/urls-$k.txt") B)"
+    fi
     t0=$(date +%s.%N)
-    read -r p rc < <(GODEBUG=gctrace=1 peak "$f" --format trace --unit d --no-recover --curves compact)
+    # shellcheck disable=SC2086
+    read -r p rc < <(GODEBUG=gctrace=1 peak "$f" --format trace --unit d --no-recover --curves compact "${comp[@]}" ${BENCH_ARGS:-})
     t1=$(date +%s.%N)
     # the largest live heap the collector marked (gctrace's "a->b->LIVE MB")
     live=$(grep -o '[0-9]*->[0-9]*->[0-9]* MB' "$tmp/err" | sed 's/.*->//; s/ MB//' | sort -n | tail -1)
-    printf "trace of %9d URLs × %s crawls (%d B): %6.1f s, peak RSS %4d MiB, largest live heap %s MB (exit %s)" "$k" "${BENCH_TRACE_CRAWLS:-8}" "$(stat -c %s "$f")" "$(echo "$t1 - $t0" | bc -l)" $((p / 1024)) "${live:-?}" "$rc"
-    rm -f "$f"
+    printf "trace of %9d URLs × %s crawls (%d B)%s: %6.1f s, peak RSS %4d MiB, largest live heap %s MB (exit %s)" "$k" "${BENCH_TRACE_CRAWLS:-8}" "$(stat -c %s "$f")" "$label" "$(echo "$t1 - $t0" | bc -l)" $((p / 1024)) "${live:-?}" "$rc"
+    if [ "$rc" != 0 ]; then printf " [%s]" "$(grep -v '^gc \|^GC\|scvg' "$tmp/err" | tail -1 | cut -c1-160)"; fi
+    rm -f "$f" "$tmp/imp-$k.txt" "$tmp/urls-$k.txt"
     if [ -z "$first" ]; then
       first=$p firstn=$k
       echo

@@ -21,6 +21,12 @@
 # of the shards compared with the unsharded estimate (cmp of
 # estimates.parquet, urls.csv, tables/ and figures/). ONLY_SHARDS=1 runs
 # only this part.
+#
+# BENCH_COMPANIONS=sorted (or shuffled) gives the trace its companion
+# files, as Bing's: urlid_imp.txt and url_urlid_hostid.txt, one line per
+# URL_ID (9 in 10 of the trace's, and ids the trace lacks), in increasing
+# URL_ID order (or shuffled), passed with --importance and --urls to every
+# run of the trace and its shards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
@@ -51,6 +57,19 @@ awk -v n="$urls" -v k="$crawls" 'BEGIN {
   }
 }' > "$WORK/trace.txt"
 printf "trace: %d URLs × %d crawls, %d bytes\n" "$urls" "$crawls" "$(stat -c %s "$WORK/trace.txt")"
+comp=()
+if [ -n "${BENCH_COMPANIONS:-}" ]; then
+  awk -v n="$urls" 'BEGIN { srand(11); for (u = 0; u < n + n / 10; u++) if (u % 10 != 3) printf "%d\t%.6g\n", u, rand() * 100 }' > "$WORK/imp.txt"
+  awk -v n="$urls" 'BEGIN { for (u = 0; u < n + n / 10; u++) if (u % 10 != 7) printf "https://www.host%d.example.com/articles/%d/page-%d.html\t%d\t%d\n", u % 5000, int(u / 7), u, u, u % 5000 }' > "$WORK/urls.txt"
+  if [ "$BENCH_COMPANIONS" = shuffled ]; then
+    for c in imp urls; do
+      awk 'BEGIN { srand(13) } { printf "%.12f\t%s\n", rand(), $0 }' "$WORK/$c.txt" | sort -k1,1 -T "$WORK" | cut -f2- > "$WORK/$c.shuf"
+      mv "$WORK/$c.shuf" "$WORK/$c.txt"
+    done
+  fi
+  comp=(--importance "$WORK/imp.txt" --urls "$WORK/urls.txt")
+  printf "companions (%s): %d + %d bytes\n" "$BENCH_COMPANIONS" "$(stat -c %s "$WORK/imp.txt")" "$(stat -c %s "$WORK/urls.txt")"
+fi
 
 shards() {
   local n=${SHARDS:-4} f fmtargs by i out r0 r1 in size tot
@@ -66,7 +85,7 @@ shards() {
     }
   }' > "$WORK/sorted.cdx"
   for f in trace sorted; do
-    if [ "$f" = trace ]; then in="$WORK/trace.txt"; fmtargs=(--format trace --unit d); else in="$WORK/sorted.cdx"; fmtargs=(--sorted --unit d); fi
+    if [ "$f" = trace ]; then in="$WORK/trace.txt"; fmtargs=(--format trace --unit d ${comp[@]+"${comp[@]}"}); else in="$WORK/sorted.cdx"; fmtargs=(--sorted --unit d); fi
     size=$(stat -c %s "$in")
     rm -rf "$WORK/one"
     "$BIN" -q estimate "$in" "${fmtargs[@]}" --methods naive,poisson-mle --no-recover -o "$WORK/one" >/dev/null
@@ -148,10 +167,10 @@ for m in naive poisson-mle; do
     for i in $(seq "$RUNS"); do
       rm -rf "$WORK/out"
       if [ -n "$gtime" ]; then
-        { time $gtime -o "$WORK/rss1.txt" -f %M "$BIN" -q estimate "$WORK/trace.txt" --format trace --methods "$m" --no-recover --unit d --curves "$c" -o "$WORK/out" >/dev/null; } 2>>"$WORK/t.txt"
+        { time $gtime -o "$WORK/rss1.txt" -f %M "$BIN" -q estimate "$WORK/trace.txt" --format trace --methods "$m" --no-recover --unit d --curves "$c" ${comp[@]+"${comp[@]}"} -o "$WORK/out" >/dev/null; } 2>>"$WORK/t.txt"
         cat "$WORK/rss1.txt" >>"$WORK/rss.txt"
       else
-        { time "$BIN" -q estimate "$WORK/trace.txt" --format trace --methods "$m" --no-recover --unit d --curves "$c" -o "$WORK/out" >/dev/null; } 2>>"$WORK/t.txt"
+        { time "$BIN" -q estimate "$WORK/trace.txt" --format trace --methods "$m" --no-recover --unit d --curves "$c" ${comp[@]+"${comp[@]}"} -o "$WORK/out" >/dev/null; } 2>>"$WORK/t.txt"
       fi
     done
     t=$(median <"$WORK/t.txt")

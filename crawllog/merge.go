@@ -8,6 +8,7 @@ import (
 	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/shardmerge"
 	"io"
+	"maps"
 	"reflect"
 	"slices"
 	"time"
@@ -122,7 +123,15 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 		meta.Captures, meta.URLs, meta.Bad, meta.RevisitsResolved, meta.MergedKeys, meta.MergedOriginals = 0, 0, 0, 0, 0, 0
 		meta.Skipped = map[string]int64{}
 		for k, mk := range metas {
+			bad := mk.Bad
 			for i, in := range mk.Inputs {
+				if isCompanion(in) && k > 0 {
+					// every shard reads a companion file whole: counted once
+					for _, c := range in.Bad {
+						bad -= c
+					}
+					continue
+				}
 				meta.Inputs[i].Records += in.Records
 				for r, c := range in.Bad {
 					if meta.Inputs[i].Bad == nil {
@@ -133,7 +142,7 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 			}
 			meta.Captures += mk.Captures
 			meta.URLs += mk.URLs
-			meta.Bad += mk.Bad
+			meta.Bad += bad
 			meta.RevisitsResolved += mk.RevisitsResolved
 			meta.MergedKeys += mk.MergedKeys
 			meta.MergedOriginals += mk.MergedOriginals
@@ -549,7 +558,9 @@ func (h *seqHeap) pop() seqAt {
 	return top
 }
 
-// sameInputsFiles is sameInputs but for what a byte range counts.
+// sameInputsFiles is sameInputs but for what a byte range counts (a
+// companion file of the Bing trace is read whole by every shard: its
+// counts are the same).
 func sameInputsFiles(a, b []visits.InputStats) bool {
 	if len(a) != len(b) {
 		return false
@@ -558,8 +569,17 @@ func sameInputsFiles(a, b []visits.InputStats) bool {
 		if a[i].Name != b[i].Name || a[i].Format != b[i].Format || a[i].Size != b[i].Size {
 			return false
 		}
+		if isCompanion(a[i]) && (a[i].Records != b[i].Records || !maps.Equal(a[i].Bad, b[i].Bad)) {
+			return false
+		}
 	}
 	return true
+}
+
+// isCompanion: in is a companion file of the Bing trace, which a shard of
+// byte ranges reads whole.
+func isCompanion(in visits.InputStats) bool {
+	return in.Format == visits.Importance || in.Format == visits.URLs
 }
 
 // sameEstimate checks that two shards estimated the same inputs with the

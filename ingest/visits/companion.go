@@ -94,16 +94,21 @@ func firstLineOf(src io.Reader, size int) (string, error) {
 
 // loadCompanion reads an importance or URL file into r's maps. Each entry
 // is held until the end and counts against MaxObservations as a URL does:
-// (len(id) + len(value) + 120)/24 captures.
-func (r *reader) loadCompanion(path, kind string) error {
-	dr, err := decompress.Open(path)
+// (len(id) + len(value) + 120)/24 captures. Counted: the file is an input
+// of its own (Stats.Inputs), its bad lines counted or refused; quiet
+// (a fallback from the streaming join, companionjoin.go): the file was
+// counted and checked already, its bad lines are passed over.
+func (r *reader) loadCompanion(path, kind string, counted bool) error {
+	cl, err := openCompLines(path, kind, r.opt.MaxLineBytes)
 	if err != nil {
-		return fmt.Errorf("%s file %s: %w", kind, path, err)
+		return err
 	}
-	defer dr.Close()
-	r.stats.Inputs = append(r.stats.Inputs, InputStats{Name: path, Size: dr.Size(), Format: kind})
-	r.in = &r.stats.Inputs[len(r.stats.Inputs)-1]
-	r.name = path
+	defer cl.close()
+	if counted {
+		r.stats.Inputs = append(r.stats.Inputs, InputStats{Name: path, Size: cl.dr.Size(), Format: kind})
+		r.in = &r.stats.Inputs[len(r.stats.Inputs)-1]
+		r.name = path
+	}
 	if kind == Importance && r.imp == nil {
 		r.imp = map[string]float64{}
 	}
@@ -111,62 +116,119 @@ func (r *reader) loadCompanion(path, kind string) error {
 		r.urls = map[string]string{}
 	}
 	for {
-		if _, err := dr.Next(); err != nil {
-			if err == io.EOF {
-				return nil
-			}
-			return fmt.Errorf("%s file %s: %w", kind, path, err)
+		e, reason, perr, err := cl.next()
+		if err == io.EOF {
+			return nil
 		}
-		sc := linescan.New(dr, 1<<20)
-		sc.SetMax(r.opt.MaxLineBytes)
-		for {
-			line, err := sc.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				if _, ok := linescan.IsTooLong(err); ok {
-					if e := r.fail(sc.Line(), "line_too_long", err); e != nil {
-						return e
-					}
-					continue
-				}
-				return fmt.Errorf("%s file %s: %w", kind, path, err)
-			}
-			s := strings.TrimRight(string(line), "\r")
-			if strings.TrimSpace(s) == "" {
+		if err != nil {
+			return err
+		}
+		if reason != "" {
+			if !counted {
 				continue
 			}
-			fs := strings.Split(s, "\t")
-			if sc.Line() == 1 && isHeader(kind, fs) {
+			if e := r.fail(e.line, reason, perr); e != nil {
+				return e
+			}
+			continue
+		}
+		_, dupI := r.imp[e.id]
+		_, dupU := r.urls[e.id]
+		if kind == Importance && dupI || kind == URLs && dupU {
+			if !counted {
 				continue
 			}
-			id, val, num, perr := companionLine(kind, fs)
-			if perr != nil {
-				if e := r.fail(sc.Line(), kind, perr); e != nil {
-					return e
-				}
-				continue
+			if e := r.fail(e.line, "duplicate", fmt.Errorf("URL_ID %q given twice", e.id)); e != nil {
+				return e
 			}
-			_, dupI := r.imp[id]
-			_, dupU := r.urls[id]
-			if kind == Importance && dupI || kind == URLs && dupU {
-				if e := r.fail(sc.Line(), "duplicate", fmt.Errorf("URL_ID %q given twice", id)); e != nil {
-					return e
-				}
-				continue
-			}
-			if kind == Importance {
-				r.imp[strings.Clone(id)] = num
-			} else {
-				r.urls[strings.Clone(id)] = strings.Clone(val)
-			}
+			continue
+		}
+		if kind == Importance {
+			r.imp[strings.Clone(e.id)] = e.num
+		} else {
+			r.urls[strings.Clone(e.id)] = strings.Clone(e.val)
+		}
+		if counted {
 			r.in.Records++
-			r.held += int64(len(id)+len(val)+urlBytes+23) / 24
-			if r.held > r.opt.MaxObservations {
-				return fmt.Errorf("%s file %s line %d: more than %d captures to hold in memory (each URL_ID counts as (len(id) + len(value) + 120)/24): raise --max-observations, at about 60 bytes of memory per capture", kind, path, sc.Line(), r.opt.MaxObservations)
-			}
 		}
+		r.held += int64(len(e.id)+len(e.val)+urlBytes+23) / 24
+		if r.held > r.opt.MaxObservations {
+			return fmt.Errorf("%s file %s line %d: more than %d captures to hold in memory (each URL_ID counts as (len(id) + len(value) + 120)/24): raise --max-observations, at about 60 bytes of memory per capture", kind, path, e.line, r.opt.MaxObservations)
+		}
+	}
+}
+
+// compEntry is one entry of a companion file: its URL_ID, and its URL
+// (URLs) or importance (Importance); line is its line in its file (or
+// archive member), seq its place in the file.
+type compEntry struct {
+	id, val string
+	num     float64
+	line    int64
+	seq     int64
+}
+
+// compLines reads a companion file's lines in file order.
+type compLines struct {
+	path, kind string
+	dr         *decompress.Reader
+	sc         *linescan.Scanner // nil: between members
+	max        int
+	seq        int64
+}
+
+func openCompLines(path, kind string, max int) (*compLines, error) {
+	dr, err := decompress.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s file %s: %w", kind, path, err)
+	}
+	return &compLines{path: path, kind: kind, dr: dr, max: max}, nil
+}
+
+func (c *compLines) close() { c.dr.Close() }
+
+// next is the next entry; or a bad line (reason and perr, e.line set);
+// err is io.EOF at the end, or what stops the reading (I/O, a corrupt
+// stream). Empty lines and a header line are passed over.
+func (c *compLines) next() (e compEntry, reason string, perr error, err error) {
+	for {
+		if c.sc == nil {
+			if _, err := c.dr.Next(); err != nil {
+				if err == io.EOF {
+					return e, "", nil, io.EOF
+				}
+				return e, "", nil, fmt.Errorf("%s file %s: %w", c.kind, c.path, err)
+			}
+			c.sc = linescan.New(c.dr, 1<<20)
+			c.sc.SetMax(c.max)
+		}
+		line, err := c.sc.Next()
+		if err == io.EOF {
+			c.sc = nil
+			continue
+		}
+		if err != nil {
+			if _, ok := linescan.IsTooLong(err); ok {
+				c.seq++
+				return compEntry{line: c.sc.Line(), seq: c.seq}, "line_too_long", err, nil
+			}
+			return e, "", nil, fmt.Errorf("%s file %s: %w", c.kind, c.path, err)
+		}
+		c.seq++
+		s := strings.TrimRight(string(line), "\r")
+		if strings.TrimSpace(s) == "" {
+			continue
+		}
+		fs := strings.Split(s, "\t")
+		if c.sc.Line() == 1 && isHeader(c.kind, fs) {
+			continue
+		}
+		id, val, num, perr := companionLine(c.kind, fs)
+		e = compEntry{id: id, val: val, num: num, line: c.sc.Line(), seq: c.seq}
+		if perr != nil {
+			return e, c.kind, perr, nil
+		}
+		return e, "", nil, nil
 	}
 }
 
@@ -208,12 +270,39 @@ func companionLine(kind string, fs []string) (id, url string, imp float64, err e
 	return id, url, imp, nil
 }
 
-// companion sets o's URL and importance from the companion files.
-func (r *reader) companion(o *Observed) {
-	if v, ok := r.imp[o.ID]; ok {
+// companion sets o's URL and importance from the companion files: by
+// the streaming join while the ids come in increasing order, from the maps
+// otherwise (companionjoin.go).
+func (r *reader) companion(o *Observed) error {
+	id := o.ID
+	if len(r.streams) > 0 {
+		if r.looked && !beforeS(r.lastLook, id) {
+			if err := r.compFallback(id); err != nil {
+				return err
+			}
+		} else {
+			r.lastLook, r.looked = id, true
+			for _, s := range r.streams {
+				e, ok, err := s.lookup(id)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					continue
+				}
+				if s.kind == Importance {
+					o.Importance, o.HasImportance = e.num, true
+				} else {
+					o.Source, o.ID = id, e.val
+				}
+			}
+		}
+	}
+	if v, ok := r.imp[id]; ok {
 		o.Importance, o.HasImportance = v, true
 	}
-	if u, ok := r.urls[o.ID]; ok {
-		o.Source, o.ID = o.ID, u
+	if u, ok := r.urls[id]; ok {
+		o.Source, o.ID = id, u
 	}
+	return nil
 }

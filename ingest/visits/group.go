@@ -66,7 +66,9 @@ func (r *reader) flush(id string) error {
 		r.stats.MergedKeys++
 		r.stats.MergedOriginals += int64(o.Originals)
 	}
-	r.companion(o)
+	if err := r.companion(o); err != nil {
+		return err
+	}
 	r.stats.URLs++
 	return r.fn(o)
 }

@@ -52,18 +52,26 @@ type Options struct {
 	// input whose first line has their form is read as one, too (unless
 	// Format is given). A trace URL_ID they list gets its importance
 	// (Observed.Importance) and its URL (Observed.ID, the URL_ID kept as
-	// Observed.Source).
+	// Observed.Source). They are counted and checked first, but not held
+	// while the ids looked up increase (a trace in URL_ID order): each is
+	// then read alongside, sorted first if it is not in that order
+	// (companionjoin.go); ids out of order load them into memory, which
+	// MaxObservations caps.
 	Importance, URLs string
 	// Key groups CDX-family captures: KeySURT ("" too), the urlkey, as
 	// archives do (it merges http/https, www. and other variants), or
 	// KeyURL, the original URL as crawled.
 	Key string
 	// Log, when set, is told how the reader reads: here, when trace ids
-	// out of increasing order make it hold every id to refuse duplicates.
+	// out of increasing order make it hold every id to refuse duplicates,
+	// and how each companion file is joined (as it is, sorted, or held).
 	Log func(format string, a ...any)
 	// Range, when given (N ≥ 1), reads only byte range I of N of the
 	// inputs (ranges.go); they must allow it (PlanRanges).
 	Range shard.Spec
+	// the external sort of a companion file (companionjoin.go), for tests:
+	// bytes of a sorted run and runs merged at once; 0: the defaults
+	chunkMem, fanIn int
 }
 
 // Keys of Options.Key.
@@ -165,6 +173,11 @@ type reader struct {
 	// family), "" for other formats
 	original string
 	urls     map[string]string // URL_ID → URL (Options.URLs)
+	// streams are the companion files joined by cursors (companionjoin.go)
+	// while the ids looked up increase; lastLook is the last one
+	streams  []*compStream
+	lastLook string
+	looked   bool
 }
 
 // Read reads the inputs (paths, "-" for standard input), groups their
@@ -196,6 +209,7 @@ func Read(ctx context.Context, paths []string, opt Options, fn func(*Observed) e
 	}
 	r := &reader{ctx: ctx, opt: opt, groups: map[string]*group{}, stats: &Stats{Skipped: map[string]int64{}}, fn: fn}
 	defer r.traces.close()
+	defer r.closeCompanions()
 	r.traces.fallback = func(id, last string) {
 		if opt.Log != nil {
 			opt.Log("observations %s %s: trace id %q after %q: the ids are not in increasing order (or other captures share them): every trace id is held in memory to refuse duplicates (about 14 bytes each)", r.name, r.where(), id, last)
@@ -245,7 +259,7 @@ func Read(ctx context.Context, paths []string, opt Options, fn func(*Observed) e
 func (r *reader) companions(paths []string) ([]string, error) {
 	for _, c := range []struct{ path, kind string }{{r.opt.Importance, Importance}, {r.opt.URLs, URLs}} {
 		if c.path != "" {
-			if err := r.loadCompanion(c.path, c.kind); err != nil {
+			if err := r.addCompanion(c.path, c.kind); err != nil {
 				return nil, err
 			}
 		}
@@ -264,7 +278,7 @@ func (r *reader) companions(paths []string) ([]string, error) {
 			return nil, fmt.Errorf("observations %s: %w", p, err)
 		}
 		if kind := sniff(line); kind != "" {
-			if err := r.loadCompanion(p, kind); err != nil {
+			if err := r.addCompanion(p, kind); err != nil {
 				return nil, err
 			}
 			continue

@@ -150,7 +150,10 @@ func (r *reader) traceLine(line []byte) (string, error) {
 	}
 	o.ID = sid
 	r.noteID(sid)
-	r.companion(o)
+	if err := r.companion(o); err != nil {
+		r.fnErr = err
+		return "", nil
+	}
 	r.stats.URLs++
 	if err := r.fn(o); err != nil {
 		r.fnErr = err
