@@ -39,6 +39,15 @@ func sniff(line string) string {
 	return ""
 }
 
+// sniffsCompanions reports whether the inputs given with format are
+// looked at for companion files (sniff): when the format is detected, and
+// with --format trace, whose companions they are (a trace line, an
+// integer id and two more fields of which the last is a list, is neither
+// kind).
+func sniffsCompanions(format string) bool {
+	return format == "" || format == "auto" || format == Trace
+}
+
 // firstLine is the first non-empty line of path (of its first member).
 // An uncompressed file is read directly, a few KiB of it (a shard of byte
 // ranges reads only its part; the decompressor's buffer would read 1 MiB).

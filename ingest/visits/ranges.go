@@ -173,8 +173,7 @@ func (r *reader) firstOf(f *os.File, path string, size int64) (*rangeInput, stri
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		auto := r.opt.Format == "" || r.opt.Format == "auto"
-		if auto && sniff(string(line)) != "" {
+		if sniffsCompanions(r.opt.Format) && sniff(string(line)) != "" {
 			return nil, "", nil
 		}
 		if err := r.detect(line, &in.st); err != nil {

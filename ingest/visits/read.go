@@ -264,7 +264,7 @@ func (r *reader) companions(paths []string) ([]string, error) {
 			}
 		}
 	}
-	if r.opt.Format != "" && r.opt.Format != "auto" {
+	if !sniffsCompanions(r.opt.Format) {
 		return paths, nil
 	}
 	var rest []string

@@ -36,6 +36,10 @@ func TestBingTraceWithCompanions(t *testing.T) {
 	}{
 		"companions as inputs, detected": {[]string{imp, hist, urls}, Options{}},
 		"companions as options":          {[]string{hist}, Options{Format: Trace, Importance: imp, URLs: urls}},
+		// --format trace names the trace's format; its companions given
+		// beside it are still told by their lines (they were read as
+		// traces: "no crawl" on line 1)
+		"companions as inputs, --format trace": {[]string{imp, hist, urls}, Options{Format: Trace}},
 	} {
 		got, st, err := readAll(t, c.opt, c.paths...)
 		if err != nil {
