@@ -417,7 +417,7 @@ func TestSolveWarmStart(t *testing.T) {
 			t.Errorf("%s: used %.12g of %g", plan, s.Used, p.Budget)
 		}
 		for _, i := range []int{0, 1, n / 2, n - 1} {
-			want := math.NaN()
+			var want float64
 			switch plan {
 			case PlanProportional:
 				want = p.Budget * lambdas[i] / sum

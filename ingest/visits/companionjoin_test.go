@@ -100,15 +100,14 @@ func compEntryLine(kind string, id int, rng *rand.Rand) compLine {
 // first bad line (1-based) and whether it is a
 // duplicate.
 type compWant struct {
-	imp       map[string]float64
-	url       map[string]string
-	records   map[string]int64
-	dup, bad  map[string]int64
-	firstBad  map[string]int
-	firstDup  map[string]bool
-	firstID   map[string]string
-	traceIDs  []int
-	lineCount map[string]int
+	imp      map[string]float64
+	url      map[string]string
+	records  map[string]int64
+	dup, bad map[string]int64
+	firstBad map[string]int
+	firstDup map[string]bool
+	firstID  map[string]string
+	traceIDs []int
 }
 
 func naiveCompanions(traceIDs []int, impLines, urlLines []compLine) *compWant {
