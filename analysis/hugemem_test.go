@@ -71,8 +71,9 @@ func TestHugePageMemory(t *testing.T) {
 		t.Fatalf("analyzePage: %d intervals, screen %v; want %d and a screen", len(res.u), res.sc, n-1)
 	}
 	p := peak.Load() - base
-	t.Logf("n = %d: heap high-water %.0f MiB above the page (%.1f bytes per update), %v",
-		n, float64(p)/(1<<20), float64(p)/float64(n), el)
+	est := pageAnalysisBytes(n, opt.MinUpdates, opt.MaxLag)
+	t.Logf("n = %d: heap high-water %.0f MiB above the page (%.1f bytes per update), %v; estimate with the page %.0f MiB",
+		n, float64(p)/(1<<20), float64(p)/float64(n), el, float64(est)/(1<<20))
 }
 
 // autocovFFTGonum is autocovFFT as it was computed through gonum's

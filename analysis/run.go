@@ -64,6 +64,10 @@ type Options struct {
 
 	// Log receives progress lines (nil: silent).
 	Log io.Writer
+
+	// budget is the bytes the giant pages analysed at once may need
+	// between them (byteGate); 0 is pageBudget. Tests set it lower.
+	budget int64
 }
 
 func (o *Options) defaults() {
@@ -283,7 +287,18 @@ func pass(ctx context.Context, pages posSource, opt Options, sp shard.Spec, unit
 			return send(pageJob{pos, pg}, pageTokens(len(pg.Updates), workers))
 		})
 	}
+	// A giant page (its analysis estimated above a worker's share of the
+	// budget) waits for the bytes at the gate, so that two or more giants
+	// analysed at once cannot need more than the budget between them.
+	budget := opt.budget
+	if budget <= 0 {
+		budget = pageBudget
+	}
+	gate := newByteGate(budget)
 	work := func(_ context.Context, j pageJob) (*pageResult, error) {
+		if w := pageAnalysisBytes(len(j.pg.Updates), opt.MinUpdates, opt.MaxLag); w > budget/int64(workers) {
+			defer gate.release(gate.acquire(w))
+		}
 		return analyzePage(j, p.Unit, &opt, sopt, seedHash), nil
 	}
 	sink := func(r *pageResult) error {
