@@ -552,15 +552,8 @@ func finishTables(ctx context.Context, p *Partial, rows []EstimateRow, opt Optio
 		}
 	}
 	if tp := p.Top; len(tp) > 0 {
-		u := positive(transform.Intervals(tp[0].Updates, res.Unit))
-		res.TopFitN = len(u)
-		if len(u) > 0 {
-			res.TopSurvival = empiricalSurvival(u)
-		}
-		if len(u) >= MinFitIntervals {
-			if res.TopFits, err = FitAll(u); err != nil {
-				return nil, fmt.Errorf("analyze: top page fit: %w", err)
-			}
+		if res.TopFitN, res.TopSurvival, res.TopFits, err = topPageFits(tp[0].Updates, res.Unit); err != nil {
+			return nil, fmt.Errorf("analyze: %w", err)
 		}
 	}
 
@@ -613,6 +606,36 @@ func logf(w io.Writer, format string, a ...any) {
 	if w != nil {
 		fmt.Fprintf(w, format+"\n", a...)
 	}
+}
+
+// topPageFits are the top page's positive intervals (their number), its
+// empirical survival and the tail fits (none below MinFitIntervals),
+// from its update times in unit. Memory: the intervals, then a sorted
+// copy for the survival or for FitAll, and the Weibull fit's logarithms
+// (24 bytes per update at the peak).
+func topPageFits(updates []int64, unit float64) (n int, surv [][2]float64, fits []Fit, err error) {
+	u := positiveInPlace(transform.Intervals(updates, unit))
+	if len(u) > 0 {
+		surv = empiricalSurvival(u)
+	}
+	if len(u) >= MinFitIntervals {
+		if fits, err = FitAll(u); err != nil {
+			return 0, nil, nil, fmt.Errorf("top page fit: %w", err)
+		}
+	}
+	return len(u), surv, fits, nil
+}
+
+// positiveInPlace is positive(x) written over x (the same values in the
+// same order), for a caller that no longer needs x.
+func positiveInPlace(x []float64) []float64 {
+	out := x[:0]
+	for _, v := range x {
+		if v > 0 {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 func positive(x []float64) []float64 {
