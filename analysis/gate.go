@@ -3,11 +3,12 @@ package analysis
 import "sync"
 
 // pageAnalysisBytes estimates the heap a worker needs at the peak of
-// analyzePage on a page of n updates (measured by TestHugePageMemory
-// with the GC kept close behind, within about 10 %): the page's own
-// update times and its intervals (8 bytes each), plus the largest of
-// the screen's stages: the ACF by FFT (3 arrays of the padded length m,
-// a power of two ≥ 2n; autocovFFT), the periodogram (about 5 copies of
+// analyzePage on a page of n updates (TestHugePageMemory with GOGC=5
+// measures it within a few per cent): the page's own update times and
+// its intervals (8 bytes each), plus the largest of the screen's stages:
+// the ACF by FFT (3 arrays of the padded length m, a power of two ≥ 2n,
+// autocovFFT, and 8 bytes per update of what the GC has not taken back
+// yet when they are allocated in a row), the periodogram (about 5 copies of
 // the series: its copy, gonum's FFT work and the coefficients) and the
 // Lilliefors test (a sorted copy and its radix scratch). Pages below
 // minUpdates are not screened: their intervals, keys and survival bins
@@ -23,7 +24,7 @@ func pageAnalysisBytes(n, minUpdates, maxLag int) int64 {
 		for m < 2*int64(n) {
 			m *= 2
 		}
-		stage = max(stage, 24*m)
+		stage = max(stage, 24*m+8*int64(n))
 	}
 	return b + stage
 }
