@@ -57,8 +57,8 @@ func ACF(x []float64, maxLag int) []float64 {
 // by the Wiener–Khinchin route: |FFT(d padded)|², inverse FFT, divided
 // by m, the padded length (a power of two, 2n ≤ m < 4n). It runs in
 // place (pow2FFT): the padded d, written straight from x, becomes its
-// power spectrum and then the autocovariances, with one scratch array
-// and one twiddle table: 3m values (24 bytes per m) at the peak, where
+// power spectrum and then the autocovariances, with one scratch array:
+// 2m values (16 bytes per m) at the peak, where
 // fourier.FFT's Coefficients and Sequence needed separate arrays for d,
 // the copy of it, the coefficients and the inverse (5m values and more).
 // The numbers are the same bits (autocovFFTGonum in the tests).

@@ -8,11 +8,16 @@ package analysis
 // The arithmetic is gonum's, statement for statement, so the results are
 // the same bits as fourier.FFT's Coefficients and Sequence; what differs
 // is the memory: the transforms run in place in the caller's array with
-// one scratch array and one twiddle table (3m values for length m), where
-// fourier.FFT copies its input into an array of its own and returns the
-// coefficients (and the inverse) in further arrays (5m values and more
-// for the ACF's |FFT|² round trip). The ACF of a long series (autocovFFT)
-// is the one user: m is up to 4× the series' length.
+// one scratch array (2m values for length m), where fourier.FFT copies
+// its input into an array of its own, keeps a twiddle table of m values
+// and returns the coefficients (and the inverse) in further arrays (5m
+// values and more for the ACF's |FFT|² round trip). The twiddles are
+// computed where the butterflies use them, by the table's own formula
+// (cos and sin of the same products), with the loops over the blocks and
+// the frequencies exchanged so that each is computed once per pass: the
+// butterflies of one pass read one array and write another, so their
+// order does not change a bit. The ACF of a long series (autocovFFT) is
+// the one user: m is up to 4× the series' length.
 
 import (
 	"math"
@@ -21,25 +26,25 @@ import (
 
 // pow2FFT is the real FFT of one power-of-two length n ≥ 2.
 type pow2FFT struct {
-	n      int
-	ch, wa []float64 // scratch and twiddles, n each
-	ifac   [15]int
+	n    int
+	ch   []float64 // scratch, n values
+	ifac [15]int
 }
 
 // newPow2FFT prepares the FFT of length n (a power of two, ≥ 2).
 func newPow2FFT(n int) *pow2FFT {
-	t := &pow2FFT{n: n, ch: make([]float64, n), wa: make([]float64, n)}
-	fpInit(n, t.wa, t.ifac[:])
+	t := &pow2FFT{n: n, ch: make([]float64, n)}
+	fpInit(n, t.ifac[:])
 	return t
 }
 
 // forward replaces c (length n) by its Fourier coefficients in FFTPACK's
 // packed order: c[0] the sum, then the real and imaginary parts of
 // coefficients 1…n/2−1, then coefficient n/2 (real).
-func (t *pow2FFT) forward(c []float64) { fpForward(t.n, c[:t.n], t.ch, t.wa, t.ifac[:]) }
+func (t *pow2FFT) forward(c []float64) { fpForward(t.n, c[:t.n], t.ch, t.ifac[:]) }
 
 // backward is the unnormalized inverse of forward, in place.
-func (t *pow2FFT) backward(c []float64) { fpBackward(t.n, c[:t.n], t.ch, t.wa, t.ifac[:]) }
+func (t *pow2FFT) backward(c []float64) { fpBackward(t.n, c[:t.n], t.ch, t.ifac[:]) }
 
 // fpSwap returns c with the real and imaginary parts swapped.
 func fpSwap(c complex128) complex128 {
@@ -77,7 +82,7 @@ func (a fpArray3) setCmplx(i, j, k int, v complex128) {
 	a.data[i+a.jStride*j+a.kStride*k+1] = imag(v)
 }
 
-func fpInit(n int, wa []float64, ifac []int) {
+func fpInit(n int, ifac []int) {
 	ntryh := [4]int{4, 2, 3, 5}
 
 	nl := n
@@ -115,64 +120,33 @@ outer:
 
 	ifac[0] = n
 	ifac[1] = nf
-	if nf == 1 {
-		return
-	}
-	argh := 2 * math.Pi / float64(n)
-
-	is := 0
-	l1 := 1
-	for k1 := 0; k1 < nf-1; k1++ {
-		ip := ifac[k1+2]
-		ld := 0
-		l2 := l1 * ip
-		ido := n / l2
-		for j := 0; j < ip-1; j++ {
-			ld += l1
-			i := is
-			fi := 0.0
-			argld := float64(ld) * argh
-			for ii := 2; ii < ido; ii += 2 {
-				fi++
-				arg := fi * argld
-				wa[i] = math.Cos(arg)
-				wa[i+1] = math.Sin(arg)
-				i += 2
-			}
-			is += ido
-		}
-		l1 = l2
-	}
 }
 
-func fpForward(n int, c, ch, wa []float64, ifac []int) {
+func fpForward(n int, c, ch []float64, ifac []int) {
+	argh := 2 * math.Pi / float64(n)
 	nf := ifac[1]
 	na := true
 	l2 := n
-	iw := n - 1
 
 	for k1 := 1; k1 <= nf; k1++ {
 		kh := nf - k1
 		ip := ifac[kh+2]
 		l1 := l2 / ip
 		ido := n / l2
-		iw -= (ip - 1) * ido
 		na = !na
 
 		switch ip {
 		case 4:
-			ix2 := iw + ido
-			ix3 := ix2 + ido
 			if na {
-				fpRadf4(ido, l1, ch, c, wa[iw:], wa[ix2:], wa[ix3:])
+				fpRadf4(ido, l1, ch, c, argh)
 			} else {
-				fpRadf4(ido, l1, c, ch, wa[iw:], wa[ix2:], wa[ix3:])
+				fpRadf4(ido, l1, c, ch, argh)
 			}
 		case 2:
 			if na {
-				fpRadf2(ido, l1, ch, c, wa[iw:])
+				fpRadf2(ido, l1, ch, c, argh)
 			} else {
-				fpRadf2(ido, l1, c, ch, wa[iw:])
+				fpRadf2(ido, l1, c, ch, argh)
 			}
 		}
 
@@ -187,7 +161,7 @@ func fpForward(n int, c, ch, wa []float64, ifac []int) {
 	}
 }
 
-func fpRadf2(ido, l1 int, cc, ch, wa1 []float64) {
+func fpRadf2(ido, l1 int, cc, ch []float64, argh float64) {
 	cc3 := newFPArray3(ido, l1, 2, cc)
 	ch3 := newFPArray3(ido, 2, l1, ch)
 
@@ -200,11 +174,17 @@ func fpRadf2(ido, l1 int, cc, ch, wa1 []float64) {
 	}
 	if ido > 2 {
 		idp2 := ido + 1
-		for k := 0; k < l1; k++ {
-			for i := 2; i < ido; i += 2 {
+		// The twiddles of FFTPACK's table, computed where they are used:
+		// cos and sin of fi·(j·l1·argh), fi = i/2, j = 1…ip−1 (the loops
+		// over k and i exchanged, so each is computed once).
+		arg1 := float64(1*l1) * argh
+		for i := 2; i < ido; i += 2 {
+			fi := float64(i / 2)
+			w1r, w1i := math.Cos(fi*arg1), math.Sin(fi*arg1)
+			for k := 0; k < l1; k++ {
 				ic := idp2 - (i + 1)
 
-				t2 := complex(wa1[i-2], -wa1[i-1]) * cc3.atCmplx(i-1, k, 1)
+				t2 := complex(w1r, -w1i) * cc3.atCmplx(i-1, k, 1)
 				ch3.setCmplx(i-1, 0, k, cc3.atCmplx(i-1, k, 0)+t2)
 
 				// This is left as conj(z1)-conj(z2) rather than conj(z1-z2)
@@ -222,7 +202,7 @@ func fpRadf2(ido, l1 int, cc, ch, wa1 []float64) {
 	}
 }
 
-func fpRadf4(ido, l1 int, cc, ch, wa1, wa2, wa3 []float64) {
+func fpRadf4(ido, l1 int, cc, ch []float64, argh float64) {
 	const hsqt2 = math.Sqrt2 / 2
 
 	cc3 := newFPArray3(ido, l1, 4, cc)
@@ -241,13 +221,23 @@ func fpRadf4(ido, l1 int, cc, ch, wa1, wa2, wa3 []float64) {
 	}
 	if ido > 2 {
 		idp2 := ido + 1
-		for k := 0; k < l1; k++ {
-			for i := 2; i < ido; i += 2 {
+		// The twiddles of FFTPACK's table, computed where they are used:
+		// cos and sin of fi·(j·l1·argh), fi = i/2, j = 1…ip−1 (the loops
+		// over k and i exchanged, so each is computed once).
+		arg1 := float64(1*l1) * argh
+		arg2 := float64(2*l1) * argh
+		arg3 := float64(3*l1) * argh
+		for i := 2; i < ido; i += 2 {
+			fi := float64(i / 2)
+			w1r, w1i := math.Cos(fi*arg1), math.Sin(fi*arg1)
+			w2r, w2i := math.Cos(fi*arg2), math.Sin(fi*arg2)
+			w3r, w3i := math.Cos(fi*arg3), math.Sin(fi*arg3)
+			for k := 0; k < l1; k++ {
 				ic := idp2 - (i + 1)
 
-				c2 := complex(wa1[i-2], -wa1[i-1]) * cc3.atCmplx(i-1, k, 1)
-				c3 := complex(wa2[i-2], -wa2[i-1]) * cc3.atCmplx(i-1, k, 2)
-				c4 := complex(wa3[i-2], -wa3[i-1]) * cc3.atCmplx(i-1, k, 3)
+				c2 := complex(w1r, -w1i) * cc3.atCmplx(i-1, k, 1)
+				c3 := complex(w2r, -w2i) * cc3.atCmplx(i-1, k, 2)
+				c4 := complex(w3r, -w3i) * cc3.atCmplx(i-1, k, 3)
 				t1 := c2 + c4
 				t2 := cc3.atCmplx(i-1, k, 0) + c3
 				t3 := cc3.atCmplx(i-1, k, 0) - c3
@@ -273,11 +263,11 @@ func fpRadf4(ido, l1 int, cc, ch, wa1, wa2, wa3 []float64) {
 	}
 }
 
-func fpBackward(n int, c, ch, wa []float64, ifac []int) {
+func fpBackward(n int, c, ch []float64, ifac []int) {
+	argh := 2 * math.Pi / float64(n)
 	nf := ifac[1]
 	na := false
 	l1 := 1
-	iw := 0
 
 	for k1 := 1; k1 <= nf; k1++ {
 		ip := ifac[k1+1]
@@ -286,25 +276,22 @@ func fpBackward(n int, c, ch, wa []float64, ifac []int) {
 
 		switch ip {
 		case 4:
-			ix2 := iw + ido
-			ix3 := ix2 + ido
 			if na {
-				fpRadb4(ido, l1, ch, c, wa[iw:], wa[ix2:], wa[ix3:])
+				fpRadb4(ido, l1, ch, c, argh)
 			} else {
-				fpRadb4(ido, l1, c, ch, wa[iw:], wa[ix2:], wa[ix3:])
+				fpRadb4(ido, l1, c, ch, argh)
 			}
 			na = !na
 		case 2:
 			if na {
-				fpRadb2(ido, l1, ch, c, wa[iw:])
+				fpRadb2(ido, l1, ch, c, argh)
 			} else {
-				fpRadb2(ido, l1, c, ch, wa[iw:])
+				fpRadb2(ido, l1, c, ch, argh)
 			}
 			na = !na
 		}
 
 		l1 = l2
-		iw += (ip - 1) * ido
 	}
 
 	if na {
@@ -314,7 +301,7 @@ func fpBackward(n int, c, ch, wa []float64, ifac []int) {
 	}
 }
 
-func fpRadb2(ido, l1 int, cc, ch, wa1 []float64) {
+func fpRadb2(ido, l1 int, cc, ch []float64, argh float64) {
 	cc3 := newFPArray3(ido, 2, l1, cc)
 	ch3 := newFPArray3(ido, l1, 2, ch)
 
@@ -328,14 +315,20 @@ func fpRadb2(ido, l1 int, cc, ch, wa1 []float64) {
 	}
 	if ido > 2 {
 		idp2 := ido + 1
-		for k := 0; k < l1; k++ {
-			for i := 2; i < ido; i += 2 {
+		// The twiddles of FFTPACK's table, computed where they are used:
+		// cos and sin of fi·(j·l1·argh), fi = i/2, j = 1…ip−1 (the loops
+		// over k and i exchanged, so each is computed once).
+		arg1 := float64(1*l1) * argh
+		for i := 2; i < ido; i += 2 {
+			fi := float64(i / 2)
+			w1r, w1i := math.Cos(fi*arg1), math.Sin(fi*arg1)
+			for k := 0; k < l1; k++ {
 				ic := idp2 - (i + 1)
 
 				ch3.setCmplx(i-1, k, 0, cc3.atCmplx(i-1, 0, k)+cmplx.Conj(cc3.atCmplx(ic-1, 1, k)))
 
 				t2 := cc3.atCmplx(i-1, 0, k) - cmplx.Conj(cc3.atCmplx(ic-1, 1, k))
-				ch3.setCmplx(i-1, k, 1, complex(wa1[i-2], wa1[i-1])*t2)
+				ch3.setCmplx(i-1, k, 1, complex(w1r, w1i)*t2)
 			}
 		}
 
@@ -349,7 +342,7 @@ func fpRadb2(ido, l1 int, cc, ch, wa1 []float64) {
 	}
 }
 
-func fpRadb4(ido, l1 int, cc, ch, wa1, wa2, wa3 []float64) {
+func fpRadb4(ido, l1 int, cc, ch []float64, argh float64) {
 	cc3 := newFPArray3(ido, 4, l1, cc)
 	ch3 := newFPArray3(ido, l1, 4, ch)
 
@@ -369,8 +362,18 @@ func fpRadb4(ido, l1 int, cc, ch, wa1, wa2, wa3 []float64) {
 	}
 	if ido > 2 {
 		idp2 := ido + 1
-		for k := 0; k < l1; k++ {
-			for i := 2; i < ido; i += 2 {
+		// The twiddles of FFTPACK's table, computed where they are used:
+		// cos and sin of fi·(j·l1·argh), fi = i/2, j = 1…ip−1 (the loops
+		// over k and i exchanged, so each is computed once).
+		arg1 := float64(1*l1) * argh
+		arg2 := float64(2*l1) * argh
+		arg3 := float64(3*l1) * argh
+		for i := 2; i < ido; i += 2 {
+			fi := float64(i / 2)
+			w1r, w1i := math.Cos(fi*arg1), math.Sin(fi*arg1)
+			w2r, w2i := math.Cos(fi*arg2), math.Sin(fi*arg2)
+			w3r, w3i := math.Cos(fi*arg3), math.Sin(fi*arg3)
+			for k := 0; k < l1; k++ {
 				ic := idp2 - (i + 1)
 
 				t1 := cc3.atCmplx(i-1, 0, k) - cmplx.Conj(cc3.atCmplx(ic-1, 3, k))
@@ -382,9 +385,9 @@ func fpRadb4(ido, l1 int, cc, ch, wa1, wa2, wa3 []float64) {
 				c2 := t1 - cmplx.Conj(t4)
 				c3 := t2 - t3
 				c4 := t1 + cmplx.Conj(t4)
-				ch3.setCmplx(i-1, k, 1, complex(wa1[i-2], wa1[i-1])*c2)
-				ch3.setCmplx(i-1, k, 2, complex(wa2[i-2], wa2[i-1])*c3)
-				ch3.setCmplx(i-1, k, 3, complex(wa3[i-2], wa3[i-1])*c4)
+				ch3.setCmplx(i-1, k, 1, complex(w1r, w1i)*c2)
+				ch3.setCmplx(i-1, k, 2, complex(w2r, w2i)*c3)
+				ch3.setCmplx(i-1, k, 3, complex(w3r, w3i)*c4)
 			}
 		}
 

@@ -6,7 +6,7 @@ import "sync"
 // analyzePage on a page of n updates (TestHugePageMemory with GOGC=5
 // measures it within a few per cent): the page's own update times and
 // its intervals (8 bytes each), plus the largest of the screen's stages:
-// the ACF by FFT (3 arrays of the padded length m, a power of two ≥ 2n,
+// the ACF by FFT (2 arrays of the padded length m, a power of two ≥ 2n,
 // autocovFFT, and 8 bytes per update of what the GC has not taken back
 // yet when they are allocated in a row), the periodogram (about 5 copies of
 // the series: its copy, gonum's FFT work and the coefficients) and the
@@ -24,7 +24,7 @@ func pageAnalysisBytes(n, minUpdates, maxLag int) int64 {
 		for m < 2*int64(n) {
 			m *= 2
 		}
-		stage = max(stage, 24*m+8*int64(n))
+		stage = max(stage, 16*m+8*int64(n))
 	}
 	return b + stage
 }
