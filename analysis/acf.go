@@ -3,7 +3,6 @@ package analysis
 import (
 	"math"
 
-	"gonum.org/v1/gonum/dsp/fourier"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -30,15 +29,15 @@ func ACF(x []float64, maxLag int) []float64 {
 		maxLag = 0
 	}
 	mean := sum(x) / float64(n)
-	d := make([]float64, n)
-	for i, v := range x {
-		d[i] = v - mean
-	}
 	var c []float64
 	if n*(maxLag+1) <= directACFWork {
+		d := make([]float64, n)
+		for i, v := range x {
+			d[i] = v - mean
+		}
 		c = autocovDirect(d, maxLag)
 	} else {
-		c = autocovFFT(d, maxLag)
+		c = autocovFFT(x, mean, maxLag)
 	}
 	rho := make([]float64, maxLag+1)
 	for k := range rho {
@@ -54,24 +53,40 @@ func ACF(x []float64, maxLag int) []float64 {
 	return rho
 }
 
-// autocovFFT returns Σ_t d_t d_{t+k} for k = 0…maxLag by the
-// Wiener–Khinchin route: |FFT(d padded)|², inverse FFT, divided by m.
-func autocovFFT(d []float64, maxLag int) []float64 {
-	m := 1
-	for m < 2*len(d) {
+// autocovFFT returns Σ_t d_t d_{t+k} for k = 0…maxLag, d_t = x_t − mean,
+// by the Wiener–Khinchin route: |FFT(d padded)|², inverse FFT, divided
+// by m, the padded length (a power of two, 2n ≤ m < 4n). It runs in
+// place (pow2FFT): the padded d, written straight from x, becomes its
+// power spectrum and then the autocovariances, with one scratch array:
+// 2m values (16 bytes per m) at the peak, where
+// fourier.FFT's Coefficients and Sequence needed separate arrays for d,
+// the copy of it, the coefficients and the inverse (5m values and more).
+// The numbers are the same bits (autocovFFTGonum in the tests).
+func autocovFFT(x []float64, mean float64, maxLag int) []float64 {
+	m := 2
+	for m < 2*len(x) {
 		m *= 2
 	}
-	buf := make([]float64, m)
-	copy(buf, d)
-	fft := fourier.NewFFT(m)
-	co := fft.Coefficients(nil, buf)
-	for i, v := range co {
-		co[i] = complex(real(v)*real(v)+imag(v)*imag(v), 0)
+	c := make([]float64, m)
+	for i, v := range x {
+		c[i] = v - mean
 	}
-	r := fft.Sequence(nil, co)
+	fft := newPow2FFT(m)
+	fft.forward(c)
+	// |coefficient|² in the packed order, as fourier.FFT's Coefficients
+	// (the complex coefficients), the squares and Sequence (back to the
+	// packed order, the imaginary parts 0) would leave them.
+	im := 0.0
+	c[0] = c[0]*c[0] + im*im
+	for i := 1; i < m/2; i++ {
+		re, im := c[2*i-1], c[2*i]
+		c[2*i-1], c[2*i] = re*re+im*im, 0
+	}
+	c[m-1] = c[m-1]*c[m-1] + im*im
+	fft.backward(c)
 	out := make([]float64, maxLag+1)
 	for k := range out {
-		out[k] = r[k] / float64(m)
+		out[k] = c[k] / float64(m)
 	}
 	return out
 }

@@ -254,10 +254,13 @@ func DFA(x []float64) HurstEstimate {
 }
 
 // periodogram returns I(λ_j) = |Σ_t (x_t − x̄) e^{−iλ_j t}|² / (2πN) and
-// λ_j = 2πj/N for j = 1…N/2. To keep the FFT fast, the series is
+// λ_j = 2πj/N for j = 1…bandwidth(len(x), N/2): the frequencies GPH and
+// local Whittle use, not all N/2 of them (at N = 4·10⁶ that is 19,600
+// values, not 2·10⁶ each). To keep the FFT fast, the series is
 // truncated to its longest prefix whose length N has no prime factor above
 // 5 (this drops under 4 % of a series of length ≥ 64).
 func periodogram(x []float64) (lam, per []float64) {
+	keep := bandwidth(len(x), math.MaxInt)
 	n := len(x)
 	for !smooth(n) {
 		n--
@@ -269,8 +272,9 @@ func periodogram(x []float64) (lam, per []float64) {
 		d[i] = v - mean
 	}
 	co := fourier.NewFFT(n).Coefficients(nil, d)
-	lam, per = make([]float64, 0, n/2), make([]float64, 0, n/2)
-	for j := 1; j <= n/2; j++ {
+	keep = min(keep, n/2)
+	lam, per = make([]float64, 0, keep), make([]float64, 0, keep)
+	for j := 1; j <= keep; j++ {
 		c := co[j]
 		lam = append(lam, 2*math.Pi*float64(j)/float64(n))
 		per = append(per, (real(c)*real(c)+imag(c)*imag(c))/(2*math.Pi*float64(n)))

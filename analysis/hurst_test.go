@@ -86,7 +86,7 @@ func TestACFDirectVsFFT(t *testing.T) {
 	for i := range x {
 		d[i] = x[i] - mean
 	}
-	fft := autocovFFT(d, 300)
+	fft := autocovFFT(x, mean, 300)
 	for k := 0; k <= 300; k++ {
 		s := 0.0
 		for i := 0; i+k < len(d); i++ {

@@ -64,6 +64,10 @@ type Options struct {
 
 	// Log receives progress lines (nil: silent).
 	Log io.Writer
+
+	// budget is the bytes the giant pages analysed at once may need
+	// between them (byteGate); 0 is pageBudget. Tests set it lower.
+	budget int64
 }
 
 func (o *Options) defaults() {
@@ -283,7 +287,18 @@ func pass(ctx context.Context, pages posSource, opt Options, sp shard.Spec, unit
 			return send(pageJob{pos, pg}, pageTokens(len(pg.Updates), workers))
 		})
 	}
+	// A giant page (its analysis estimated above a worker's share of the
+	// budget) waits for the bytes at the gate, so that two or more giants
+	// analysed at once cannot need more than the budget between them.
+	budget := opt.budget
+	if budget <= 0 {
+		budget = pageBudget
+	}
+	gate := newByteGate(budget)
 	work := func(_ context.Context, j pageJob) (*pageResult, error) {
+		if w := pageAnalysisBytes(len(j.pg.Updates), opt.MinUpdates, opt.MaxLag); w > budget/int64(workers) {
+			defer gate.release(gate.acquire(w))
+		}
 		return analyzePage(j, p.Unit, &opt, sopt, seedHash), nil
 	}
 	sink := func(r *pageResult) error {
@@ -315,8 +330,14 @@ func pass(ctx context.Context, pages posSource, opt Options, sp shard.Spec, unit
 		if _, ok := replayed[pg.ID]; ok {
 			replayed[pg.ID] = u
 		}
-		for i, x := range u {
-			agg.offerKey(r.keys[i], pg.ID, i, x)
+		if r.sample != nil {
+			for _, h := range r.sample {
+				agg.offerKey(h.Key, h.Page, h.I, h.V)
+			}
+		} else {
+			for i, x := range u {
+				agg.offerKey(r.keys[i], pg.ID, i, x)
+			}
 		}
 		for i, c := range r.bins {
 			if c > 0 {
@@ -376,15 +397,18 @@ type pageJob struct {
 // pageResult is what a worker computes from one page (analyzePage) for
 // the pass to fold into its Partial in dataset order.
 type pageResult struct {
-	pos   int64
-	pg    *series.Page
-	u     []float64     // intervals in the unit
-	st    PageStats     //
-	sc    *PageScreen   // nil: not screened
-	cand  *CandidateRow // in the band (screened, |v − 1| ≤ Band)
-	keys  []uint64      // aggKey of each interval
-	binLo int           // survival bin of bins[0]
-	bins  []int64       // intervals > 0 per survival bin binLo, binLo+1, …
+	pos  int64
+	pg   *series.Page
+	u    []float64     // intervals in the unit
+	st   PageStats     //
+	sc   *PageScreen   // nil: not screened
+	cand *CandidateRow // in the band (screened, |v − 1| ≤ Band)
+	keys []uint64      // aggKey of each interval; nil when sample is set
+	// sample is the page's own bottomK of its intervals for the
+	// aggregate, for a page with too many intervals to key each one.
+	sample []HashedValue
+	binLo  int     // survival bin of bins[0]
+	bins   []int64 // intervals > 0 per survival bin binLo, binLo+1, …
 }
 
 // pageBudget bounds the bytes the pages in flight in the pass hold (their
@@ -422,21 +446,42 @@ func analyzePage(j pageJob, unit float64, opt *Options, sopt ScreenOptions, seed
 		}
 		r.sc = &sc
 	}
-	r.keys = make([]uint64, len(u))
-	bins := make([]int, 0, len(u))
-	lo, hi := math.MaxInt, math.MinInt
-	for i, x := range u {
-		r.keys[i] = aggKey(seedHash, pg.ID, i)
-		if x > 0 {
-			b := int(math.Floor(survBinsPerDecade * math.Log10(x)))
-			bins = append(bins, b)
-			lo, hi = min(lo, b), max(hi, b)
+	// The aggregate keys: one per interval; for a page of more than
+	// 4·AggregateMax intervals only the page's own AggregateMax smallest
+	// (a bottomK of the page), which hold every interval of the page the
+	// dataset's sample can take, in at most 2·AggregateMax entries instead
+	// of 8 bytes per interval. The sample is the same set either way
+	// (bottomK keeps the smallest keys whatever the order of offers).
+	if len(u) > 4*opt.AggregateMax {
+		own := &bottomK{k: opt.AggregateMax, seed: seedHash}
+		for i, x := range u {
+			own.offerKey(aggKey(seedHash, pg.ID, i), pg.ID, i, x)
+		}
+		if len(own.buf) > own.k {
+			own.compact()
+		}
+		r.sample = own.buf
+	} else {
+		r.keys = make([]uint64, len(u))
+		for i := range u {
+			r.keys[i] = aggKey(seedHash, pg.ID, i)
 		}
 	}
-	if len(bins) > 0 {
-		r.binLo, r.bins = lo, make([]int64, hi-lo+1)
-		for _, b := range bins {
-			r.bins[b-lo]++
+	// Survival bins, counted as they come: the span of bins grows at
+	// either end (at most 20 per decade of interval lengths).
+	for _, x := range u {
+		if x > 0 {
+			b := int(math.Floor(survBinsPerDecade * math.Log10(x)))
+			switch {
+			case r.bins == nil:
+				r.binLo, r.bins = b, []int64{0}
+			case b < r.binLo:
+				r.bins = append(make([]int64, r.binLo-b), r.bins...)
+				r.binLo = b
+			case b >= r.binLo+len(r.bins):
+				r.bins = append(r.bins, make([]int64, b-r.binLo-len(r.bins)+1)...)
+			}
+			r.bins[b-r.binLo]++
 		}
 	}
 	return r
@@ -507,15 +552,8 @@ func finishTables(ctx context.Context, p *Partial, rows []EstimateRow, opt Optio
 		}
 	}
 	if tp := p.Top; len(tp) > 0 {
-		u := positive(transform.Intervals(tp[0].Updates, res.Unit))
-		res.TopFitN = len(u)
-		if len(u) > 0 {
-			res.TopSurvival = empiricalSurvival(u)
-		}
-		if len(u) >= MinFitIntervals {
-			if res.TopFits, err = FitAll(u); err != nil {
-				return nil, fmt.Errorf("analyze: top page fit: %w", err)
-			}
+		if res.TopFitN, res.TopSurvival, res.TopFits, err = topPageFits(tp[0].Updates, res.Unit); err != nil {
+			return nil, fmt.Errorf("analyze: %w", err)
 		}
 	}
 
@@ -568,6 +606,36 @@ func logf(w io.Writer, format string, a ...any) {
 	if w != nil {
 		fmt.Fprintf(w, format+"\n", a...)
 	}
+}
+
+// topPageFits are the top page's positive intervals (their number), its
+// empirical survival and the tail fits (none below MinFitIntervals),
+// from its update times in unit. Memory: the intervals, then a sorted
+// copy for the survival or for FitAll, and the Weibull fit's logarithms
+// (24 bytes per update at the peak).
+func topPageFits(updates []int64, unit float64) (n int, surv [][2]float64, fits []Fit, err error) {
+	u := positiveInPlace(transform.Intervals(updates, unit))
+	if len(u) > 0 {
+		surv = empiricalSurvival(u)
+	}
+	if len(u) >= MinFitIntervals {
+		if fits, err = FitAll(u); err != nil {
+			return 0, nil, nil, fmt.Errorf("top page fit: %w", err)
+		}
+	}
+	return len(u), surv, fits, nil
+}
+
+// positiveInPlace is positive(x) written over x (the same values in the
+// same order), for a caller that no longer needs x.
+func positiveInPlace(x []float64) []float64 {
+	out := x[:0]
+	for _, v := range x {
+		if v > 0 {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 func positive(x []float64) []float64 {

@@ -12,8 +12,12 @@
 # wall, CPU, peak RSS, and the skipped table. BASE=path/to/older/revisit
 # analyses the same dataset with that binary too (before the byte bound
 # it kept the huge page). The peak RSS is mostly the huge page's own
-# analysis (its intervals, keys and the screen's FFTs and sorts), which
-# the byte bound does not touch. About 0.5 GB in TMPDIR; 1–3 minutes.
+# analysis (its intervals and the screen's ACF by FFT, about 16 bytes per
+# value of the series padded to a power of two ≥ 2n), which the byte
+# bound does not touch. HEAP=1 also measures the heap high-water of that
+# analysis alone, per update (TestHugePageMemory with REVISIT_HUGE_N =
+# PAGE_REVS, GOGC=5 so that the figure is nearly the live heap).
+# About 0.5 GB in TMPDIR; 1–3 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PAGE_REVS=${PAGE_REVS:-5000000}
@@ -49,5 +53,8 @@ timed() {
 timed this "$BIN"
 if [ -n "${BASE:-}" ]; then
   timed BASE "$BASE"
+fi
+if [ -n "${HEAP:-}" ]; then
+  GOGC=5 REVISIT_HUGE_N="$PAGE_REVS" go test ./analysis/ -run '^TestHugePageMemory$' -count=1 -v | sed -n 's/^ *hugemem_test.go:[0-9]*: /  heap: /p'
 fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
