@@ -47,21 +47,7 @@ func TestEstimatesConstantColumn(t *testing.T) {
 	b := array.NewRecordBuilder(memory.DefaultAllocator, old)
 	defer b.Release()
 	for _, spec := range []string{"const:0.05x", "exp:20x", "observed const:2", "observed irregular"} {
-		b.Field(ecPage).(*array.Int64Builder).Append(1)
-		b.Field(ecTitle).(*array.StringBuilder).Append("p")
-		b.Field(ecSampler).(*array.StringBuilder).Append(spec)
-		b.Field(ecMethod).(*array.StringBuilder).Append(estimator.MethodM2)
-		b.Field(ecKind).(*array.StringBuilder).Append(estimator.KindG)
-		for _, c := range []int{ecX, ecP} {
-			lb := b.Field(c).(*array.ListBuilder)
-			lb.Append(true)
-			lb.ValueBuilder().(*array.Float64Builder).AppendValues([]float64{0}, nil)
-		}
-		b.Field(ecSamples).(*array.Int64Builder).Append(1)
-		b.Field(ecRate).(*array.Float64Builder).Append(math.NaN())
-		b.Field(ecH).(*array.Float64Builder).Append(0)
-		b.Field(ecNote).(*array.StringBuilder).Append("")
-		b.Field(ecVisits).(*array.Int64Builder).Append(1)
+		appendOlderRow(b, spec)
 	}
 	rec := b.NewRecordBatch()
 	defer rec.Release()

@@ -1,12 +1,16 @@
 package estimates
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/revisit-dev/revisit/estimator"
 )
 
 // writeOlderFile writes rec, built with the schema of an earlier
@@ -30,4 +34,26 @@ func writeOlderFile(t *testing.T, schema *arrow.Schema, rec arrow.RecordBatch) s
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// appendOlderRow appends to b, a builder of an earlier schema, the
+// columns every schema has had (page 1 "p", sampler, an M2 estimate of
+// one point, through visits); the caller appends the later columns its
+// schema has.
+func appendOlderRow(b *array.RecordBuilder, sampler string) {
+	b.Field(ecPage).(*array.Int64Builder).Append(1)
+	b.Field(ecTitle).(*array.StringBuilder).Append("p")
+	b.Field(ecSampler).(*array.StringBuilder).Append(sampler)
+	b.Field(ecMethod).(*array.StringBuilder).Append(estimator.MethodM2)
+	b.Field(ecKind).(*array.StringBuilder).Append(estimator.KindG)
+	for _, c := range []int{ecX, ecP} {
+		lb := b.Field(c).(*array.ListBuilder)
+		lb.Append(true)
+		lb.ValueBuilder().(*array.Float64Builder).AppendValues([]float64{0}, nil)
+	}
+	b.Field(ecSamples).(*array.Int64Builder).Append(1)
+	b.Field(ecRate).(*array.Float64Builder).Append(math.NaN())
+	b.Field(ecH).(*array.Float64Builder).Append(0)
+	b.Field(ecNote).(*array.StringBuilder).Append("")
+	b.Field(ecVisits).(*array.Int64Builder).Append(1)
 }
