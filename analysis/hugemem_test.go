@@ -40,13 +40,35 @@ func TestHugePageMemory(t *testing.T) {
 	opt := Options{}
 	opt.defaults()
 	sopt := screenOptions(&opt, NewLillieforsNull(opt.Seed, opt.Reps))
+	var res *pageResult
+	p, el := heapPeak(func() { res = analyzePage(pageJob{0, pg}, 3600, &opt, sopt, 1) })
+	if len(res.u) != n-1 || res.sc == nil {
+		t.Fatalf("analyzePage: %d intervals, screen %v; want %d and a screen", len(res.u), res.sc, n-1)
+	}
+	// The top page's tail fits (finishTables), on the same page.
+	var (
+		fn   int
+		fits []Fit
+	)
+	fp, fel := heapPeak(func() { fn, _, fits, err = topPageFits(pg.Updates, 3600) })
+	if err != nil || fn != n-1 || len(fits) != 4 {
+		t.Fatalf("top page fits: %d intervals, %d fits, %v; want %d and 4", fn, len(fits), err, n-1)
+	}
+	t.Logf("n = %d: top page fits: heap high-water %.0f MiB above the page (%.1f bytes per update), %v", n, float64(fp)/(1<<20), float64(fp)/float64(n), fel)
+	est := pageAnalysisBytes(n, opt.MinUpdates, opt.MaxLag)
+	t.Logf("n = %d: heap high-water %.0f MiB above the page (%.1f bytes per update), %v; estimate with the page %.0f MiB",
+		n, float64(p)/(1<<20), float64(p)/float64(n), el, float64(est)/(1<<20))
+}
+
+// heapPeak runs fn and returns the high-water of HeapAlloc above the heap
+// it started with (after a GC), sampled every millisecond, and fn's time.
+func heapPeak(fn func()) (uint64, time.Duration) {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	base := ms.HeapAlloc
 	var peak atomic.Uint64
-	done := make(chan struct{})
-	stopped := make(chan struct{})
+	done, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(stopped)
 		var m runtime.MemStats
@@ -63,48 +85,11 @@ func TestHugePageMemory(t *testing.T) {
 		}
 	}()
 	start := time.Now()
-	res := analyzePage(pageJob{0, pg}, 3600, &opt, sopt, 1)
+	fn()
 	el := time.Since(start)
 	close(done)
 	<-stopped
-	if len(res.u) != n-1 || res.sc == nil {
-		t.Fatalf("analyzePage: %d intervals, screen %v; want %d and a screen", len(res.u), res.sc, n-1)
-	}
-	p := peak.Load() - base
-	// The top page's tail fits (finishTables), on the same page.
-	runtime.GC()
-	runtime.ReadMemStats(&ms)
-	base = ms.HeapAlloc
-	peak.Store(0)
-	done, stopped = make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(stopped)
-		var m runtime.MemStats
-		for {
-			select {
-			case <-done:
-				return
-			case <-time.After(time.Millisecond):
-			}
-			runtime.ReadMemStats(&m)
-			if m.HeapAlloc > peak.Load() {
-				peak.Store(m.HeapAlloc)
-			}
-		}
-	}()
-	start = time.Now()
-	fn, _, fits, err := topPageFits(pg.Updates, 3600)
-	fel := time.Since(start)
-	close(done)
-	<-stopped
-	if err != nil || fn != n-1 || len(fits) != 4 {
-		t.Fatalf("top page fits: %d intervals, %d fits, %v; want %d and 4", fn, len(fits), err, n-1)
-	}
-	fp := peak.Load() - base
-	t.Logf("n = %d: top page fits: heap high-water %.0f MiB above the page (%.1f bytes per update), %v", n, float64(fp)/(1<<20), float64(fp)/float64(n), fel)
-	est := pageAnalysisBytes(n, opt.MinUpdates, opt.MaxLag)
-	t.Logf("n = %d: heap high-water %.0f MiB above the page (%.1f bytes per update), %v; estimate with the page %.0f MiB",
-		n, float64(p)/(1<<20), float64(p)/float64(n), el, float64(est)/(1<<20))
+	return max(peak.Load(), base) - base, el
 }
 
 // autocovFFTGonum is autocovFFT as it was computed through gonum's
