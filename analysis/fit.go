@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/optimize"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/model"
 )
 
@@ -203,7 +204,7 @@ func fitPareto(x, s []float64) (Fit, error) {
 	n := float64(len(x))
 	var med float64
 	if s != nil {
-		med = medianSorted(s)
+		med = estimator.MedianSorted(s)
 	} else {
 		med = median(x)
 	}
@@ -505,17 +506,5 @@ func sum(x []float64) float64 {
 func median(x []float64) float64 {
 	s := slices.Clone(x)
 	slices.Sort(s)
-	return medianSorted(s)
-}
-
-// medianSorted is the median of sorted s.
-func medianSorted(s []float64) float64 {
-	n := len(s)
-	if n == 0 {
-		return math.NaN()
-	}
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
+	return estimator.MedianSorted(s)
 }
