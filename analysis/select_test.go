@@ -12,39 +12,18 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/revisit-dev/revisit/dataset"
-	"github.com/revisit-dev/revisit/generate"
+	"github.com/revisit-dev/revisit/internal/gentest"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/stagetest"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
 
-// generatedDataset is a `revisit generate --format parquet` corpus of 30
-// pages (a quarter in Talk) and its pages as read back.
+// generatedDataset is gentest.Dataset of this package's models and seed.
 func generatedDataset(t *testing.T) (string, []series.Page) {
-	t.Helper()
-	ms, err := generate.ParseModels([]string{"exp:0.5", "weibull:0.7,1.5"}, 3600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "ds")
-	opt := generate.Options{Config: generate.Config{Pages: 30, Models: ms, Start: time.Date(2015, 1, 1, 0, 0, 0, 0, time.UTC),
-		Span: 10 * 86400, UnitName: "h", Unit: 3600, Seed: 5, TalkFraction: 0.25}, Format: generate.FormatParquet, Out: dir, Version: "test"}
-	if _, err := generate.Run(opt); err != nil {
-		t.Fatal(err)
-	}
-	r, err := dataset.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages, err := r.All()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir, pages
+	return gentest.Dataset(t, []string{"exp:0.5", "weibull:0.7,1.5"}, 5)
 }
 
 // pageStatsIDs is the page_id column of OUT/page_stats.csv.

@@ -11,39 +11,18 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
-	"github.com/revisit-dev/revisit/generate"
+	"github.com/revisit-dev/revisit/internal/gentest"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/series"
 )
 
-// generatedDataset is a `revisit generate --format parquet` corpus of 30
-// pages (a quarter in Talk) and its pages as read back.
+// generatedDataset is gentest.Dataset of this package's models and seed.
 func generatedDataset(t *testing.T) (string, []series.Page) {
-	t.Helper()
-	ms, err := generate.ParseModels([]string{"exp:0.3", "weibull:0.7,2"}, 3600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "ds")
-	opt := generate.Options{Config: generate.Config{Pages: 30, Models: ms, Start: time.Date(2015, 1, 1, 0, 0, 0, 0, time.UTC),
-		Span: 10 * 86400, UnitName: "h", Unit: 3600, Seed: 3, TalkFraction: 0.25}, Format: generate.FormatParquet, Out: dir, Version: "test"}
-	if _, err := generate.Run(opt); err != nil {
-		t.Fatal(err)
-	}
-	r, err := dataset.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages, err := r.All()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir, pages
+	return gentest.Dataset(t, []string{"exp:0.3", "weibull:0.7,2"}, 3)
 }
 
 // replayedIDs is the distinct page ids of a replay's estimates, in order.
