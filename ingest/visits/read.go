@@ -130,6 +130,9 @@ type Stats struct {
 	RevisitsResolved int64 `json:"revisits_resolved,omitempty"`
 	// Range is the byte range read (Options.Range), nil without one.
 	Range *RangeInfo `json:"range,omitempty"`
+	// Prints are the inputs' fingerprints (fingerprint.go), in the order
+	// they were read: the companion files first.
+	Prints []Print `json:"prints,omitempty"`
 }
 
 // BadRecordError is a bad line, located.
@@ -332,7 +335,7 @@ func (r *reader) readInput(path string) error {
 	if dr.Format() != decompress.Plain {
 		r.in.Format += "+" + dr.Format()
 	}
-	return nil
+	return r.printWhole(path, dr)
 }
 
 func (r *reader) bad(reason string) {
