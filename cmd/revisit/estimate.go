@@ -47,6 +47,8 @@ any compression revisit reads, e.g. .gz):
   cdx          Wayback CDX: urlkey timestamp original mimetype statuscode digest length
   cdx-json     the Wayback CDX server's JSON array of arrays, header row first
   cdxj         Common Crawl CDXJ: SURT timestamp {"digest": …, "status": …}
+  ZipNum       a shard (.cdx.gz: each gzip member a block, its end a line's
+               end) or a cluster: give its .idx, read with the .loc beside it
   cc-json      Common Crawl's index server output=json, one object per line
   trace        URL_ID<TAB>first_crawl_offset<TAB>[[days_since_prev_crawl,
                changed], …] (the Bing change trace) or id<TAB>[[…], …]

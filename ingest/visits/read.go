@@ -294,6 +294,14 @@ func (r *reader) companions(paths []string) ([]string, error) {
 }
 
 func (r *reader) readInput(path string) error {
+	if path != "-" { // a named file: a ZipNum index, or gzip read member by member (zipnum.go)
+		if isIdxFile(path) {
+			return r.readCluster(path)
+		}
+		if isGzipFile(path) {
+			return r.readGzip(path)
+		}
+	}
 	dr, err := decompress.Open(path)
 	if err != nil {
 		return fmt.Errorf("observations %s: %w", path, err)
@@ -370,6 +378,7 @@ func (r *reader) scan(src io.Reader, st0 *lineState, base int64) (string, error)
 	sc := linescan.New(src, 1<<20)
 	sc.SetMax(r.maxLine())
 	st := *st0
+	defer func() { *st0 = st }() // the state goes on in the next part of the stream (a ZipNum block)
 	at := func() {
 		r.line, r.offset = sc.Line(), base+sc.Offset()
 		if base < 0 {
