@@ -119,9 +119,10 @@ type Stats struct {
 	// without any capture with content, counted per URL).
 	Skipped map[string]int64 `json:"skipped,omitempty"`
 	Bad     int64            `json:"bad"` // bad records skipped (SkipBad)
-	// MergedKeys counts the keys (URLs passed on) under which captures of
-	// more than one original URL were grouped (Observed.Originals > 1),
-	// MergedOriginals those original URLs.
+	// MergedKeys counts the keys under which captures of more than one
+	// original URL were grouped (Observed.Originals > 1 for those passed
+	// on), with content or not (redirects only), MergedOriginals those
+	// original URLs.
 	MergedKeys      int64 `json:"merged_keys,omitempty"`
 	MergedOriginals int64 `json:"merged_originals,omitempty"`
 	// RevisitsResolved counts the revisit records used as visits (their

@@ -192,3 +192,24 @@ func TestZipNumCluster(t *testing.T) {
 		}
 	}
 }
+
+// The key-level counts take every capture: testdata/zipnum's keys by hand
+// — "/" groups http and https (content), "/moved" http and https (302s
+// and a revisit of the empty payload only), "/redir" example.org and
+// www.example.org (301s only) — 3 keys of 6 original URLs, 2 of them
+// without content, 5 with. Before, the redirects never reached their key:
+// 1 key of 2 originals, and no URL without content.
+func TestKeyCountsEveryCapture(t *testing.T) {
+	got, st, err := readAll(t, Options{}, filepath.Join(zipnumDir, "example.cdx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.MergedKeys != 3 || st.MergedOriginals != 6 || st.Skipped["no_content"] != 2 || st.URLs != 5 || len(got) != 5 {
+		t.Errorf("merged keys %d of %d originals, %d URLs without content, %d with (%d passed on); want 3 of 6, 2, 5",
+			st.MergedKeys, st.MergedOriginals, st.Skipped["no_content"], st.URLs, len(got))
+	}
+	// the captures not used are still counted once each: 22 = visits and skips
+	if st.Captures != 22 || st.Skipped["status_3xx"] != 4 || st.Skipped["revisit_empty_payload"] != 1 {
+		t.Errorf("captures %d, 3xx %d, revisits of the empty payload %d; want 22, 4, 1", st.Captures, st.Skipped["status_3xx"], st.Skipped["revisit_empty_payload"])
+	}
+}
