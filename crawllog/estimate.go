@@ -119,13 +119,14 @@ type URLSummary struct {
 	Delta      float64 `json:"delta,omitempty"`
 	Span       float64 `json:"span"`
 	Rate       float64 `json:"poisson_mle_rate"` // per unit
-	Reference  string  `json:"reference"`        // M2, M4 or M6
+	Reference  string  `json:"reference"`        // M2, M4 or M6 ("" when not among the methods)
 	MedianAge  float64 `json:"median_age"`       // smallest x with Ĝ_U(x) ≥ 1/2 (NaN beyond x_max)
 	KS         float64 `json:"ks"`               // between the reference and the exponential of Rate
 	Verdict    string  `json:"verdict"`
 	// VerdictNote says why a URL is undecided: "3 changes, need 185"
-	// (fewer than MinChanges changes seen), "no estimate" (G_U or λ̂
-	// undefined).
+	// (fewer than MinChanges changes seen), "M6 not among --methods" (the
+	// reference, or poisson-mle, was not asked for), "no estimate" (G_U
+	// or λ̂ undefined).
 	VerdictNote string `json:"verdict_note,omitempty"`
 	// The grid (in units): h, x_max, its bins y_1 … y_N and those without
 	// a pair of visits (estimator.ObservedInfo).
@@ -337,7 +338,6 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		}
 	}()
 	var (
-		spans = newSpanStats(unit) // of the URLs estimated, for the report's unit
 		tops  []URLSummary         // the URLs of the report's table (keepTop)
 		drawn []topURL
 		last  = time.Now()
@@ -433,7 +433,6 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 				meta.FewChanges++
 			}
 			uw.add(&s)
-			spans.add(s.Span)
 			tops = keepTop(tops, s, top)
 			meta.Bins += int64(s.Bins)
 			meta.EmptyBins += int64(s.EmptyBins)
@@ -470,7 +469,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if err := uw.close(); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}
-	b := estimateBundleOf(meta, spans.displayUnit(meta), tops, drawn)
+	b := estimateBundleOf(meta, tops, drawn)
 	if err := b.Write(out.Path()); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}
@@ -581,8 +580,11 @@ func summarize(o *visits.Observed, id int64, info estimator.ObservedInfo, est []
 	if info.Constant {
 		s.Delays, s.Delta = "constant", info.Delta
 	}
-	s.Reference = referenceMethod(info)
-	ref := findRow(est, s.Reference, estimator.KindG)
+	want := referenceMethod(info)
+	ref := findRow(est, want, estimator.KindG)
+	if ref != nil { // else not among the methods
+		s.Reference = want
+	}
 	pm := findRow(est, estimator.MethodPoissonMLE, estimator.KindG)
 	if pm != nil {
 		s.Rate = pm.Rate
@@ -602,6 +604,10 @@ func summarize(o *visits.Observed, id int64, info estimator.ObservedInfo, est []
 	switch {
 	case s.Detections < minChanges:
 		s.VerdictNote = fmt.Sprintf("%s, need %d", human.Count(int64(s.Detections), "change", "changes"), minChanges)
+	case ref == nil:
+		s.VerdictNote = want + " not among --methods"
+	case pm == nil:
+		s.VerdictNote = estimator.MethodPoissonMLE + " not among --methods"
 	case math.IsNaN(s.KS):
 		s.VerdictNote = "no estimate"
 	case s.KS <= PoissonVerdictKS:

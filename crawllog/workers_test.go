@@ -261,7 +261,9 @@ func TestEstimateLogsWorkersErrors(t *testing.T) {
 // method, bit for bit (curves, rates, notes, grids), and so are each URL's
 // grid, empty bins and changes in urls.csv; only what needs the
 // methods left out (the reference, its median age, the KS distance and
-// the verdict) is not there. Work is skipped, never results changed.
+// the verdict) is not there, and urls.csv names no reference (before, M6
+// or M4, not computed) and says which is missing. Work is skipped, never
+// results changed.
 func TestEstimateFewerMethodsSameRows(t *testing.T) {
 	dir := t.TempDir()
 	trace := filepath.Join(dir, "trace.tsv")
@@ -312,8 +314,9 @@ func TestEstimateFewerMethodsSameRows(t *testing.T) {
 		if !math.IsNaN(w.KS) {
 			decided++
 		}
-		if !math.IsNaN(g.KS) || g.Verdict != VerdictUndecided {
-			t.Errorf("URL %s without its reference method: KS %g, verdict %q", g.URL, g.KS, g.VerdictText())
+		if !math.IsNaN(g.KS) || g.Verdict != VerdictUndecided || g.Reference != "" ||
+			g.Detections >= 20 && g.VerdictNote != w.Reference+" not among --methods" {
+			t.Errorf("URL %s without its reference method: reference %q, KS %g, verdict %q", g.URL, g.Reference, g.KS, g.VerdictText())
 		}
 	}
 	if decided == 0 {

@@ -300,6 +300,9 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []legendEntry, []string, error) {
 			entries = append(entries, *e)
 		}
 	}
+	if f.Distribution && !logY {
+		p.Y.Min, p.Y.Max = 0, 1
+	}
 	if logY && f.Bars {
 		// Bars start at the axis: leave room for the smallest one.
 		if lo := minY(curves); lo > 0 {

@@ -104,13 +104,16 @@ type Figure struct {
 	// only ("interval x"), the CSV heads the column "interval x (h)" and
 	// the plot shows the axis in a unit chosen from the data ("interval
 	// x (d)"; see AxisLabel). YUnit is the same for the y axis.
-	XUnit   string  `json:"xunit,omitempty"`
-	YUnit   string  `json:"yunit,omitempty"`
-	LogX    bool    `json:"logx,omitempty"`
-	LogY    bool    `json:"logy,omitempty"`
-	Bars    bool    `json:"bars,omitempty"` // histogram: curves hold bin left edges and counts
-	Curves  []Curve `json:"curves"`
-	Caption string  `json:"caption,omitempty"`
+	XUnit string `json:"xunit,omitempty"`
+	YUnit string `json:"yunit,omitempty"`
+	LogX  bool   `json:"logx,omitempty"`
+	LogY  bool   `json:"logy,omitempty"`
+	// Distribution says the y values are a distribution function: the y
+	// axis spans [0, 1] whatever the data (a flat 0 is no axis of −1…1).
+	Distribution bool    `json:"distribution,omitempty"`
+	Bars         bool    `json:"bars,omitempty"` // histogram: curves hold bin left edges and counts
+	Curves       []Curve `json:"curves"`
+	Caption      string  `json:"caption,omitempty"`
 }
 
 // Bundle is what a results directory holds.
