@@ -338,7 +338,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		}
 	}()
 	var (
-		tops  []URLSummary         // the URLs of the report's table (keepTop)
+		tops  []URLSummary // the URLs of the report's table (keepTop)
 		drawn []topURL
 		last  = time.Now()
 		count int // URLs read
@@ -486,7 +486,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if err := out.Commit(); err != nil {
 		return nil, err
 	}
-	logf("estimate: %d URLs estimated (%d with constant delays), %d rows in %.1fs → %s", meta.Estimated, meta.Constant, meta.Rows, meta.ElapsedS, opt.Out)
+	logf("estimate: %s estimated (%s with constant delays), %s in %.1fs → %s", human.Count(int64(meta.Estimated), "URL", "URLs"), human.Comma(int64(meta.Constant)), human.Count(meta.Rows, "row", "rows"), meta.ElapsedS, opt.Out)
 	return meta, nil
 }
 

@@ -310,9 +310,9 @@ func CheckReplaceable(dir, marker, what string) error {
 		if marker != "" {
 			kind = "no revisit " + marker
 		}
-		return refused(dir, what, fmt.Sprintf("directory exists, is not empty and is not a %s written by revisit (%s in it); refusing to replace it (choose another path or remove it)", what, kind))
+		return refused(dir, what, fmt.Sprintf("directory exists, is not empty and is not %s written by revisit (%s in it); refusing to replace it (choose another path or remove it)", withArticle(what), kind))
 	case list.Marker != marker:
-		return refused(dir, what, fmt.Sprintf("is another kind of revisit output (its marker is %q, a %s's is %q); refusing to replace it (choose another path)", list.Marker, what, marker))
+		return refused(dir, what, fmt.Sprintf("is another kind of revisit output (its marker is %q, %s's is %q); refusing to replace it (choose another path)", list.Marker, withArticle(what), marker))
 	}
 	foreign, err := foreignEntries(dir, list)
 	if err != nil {
@@ -473,4 +473,13 @@ func lockBeside(abs, final, suffix, what string) (parent, base string, lock *loc
 		return "", "", nil, fmt.Errorf("%s %s: lock: %w", what, final, err)
 	}
 	return parent, base, lock, nil
+}
+
+// withArticle is what with its indefinite article: "an estimate output",
+// "a replay output".
+func withArticle(what string) string {
+	if what != "" && strings.ContainsRune("aeiou", rune(what[0])) {
+		return "an " + what
+	}
+	return "a " + what
 }
