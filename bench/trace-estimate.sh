@@ -46,7 +46,8 @@ median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a
 # compact curves, recovery on): median wall and CPU seconds (user + sys,
 # GNU time) against the Python loop's, as revisit ÷ python (the goal is
 # ≤ 0.1), and the peak RSS. BENCH_URLS=18000000 measures the real trace's
-# size (BENCH_CRAWLS=8 keeps the file at 2.4 GB).
+# size (BENCH_CRAWLS=8 keeps the file at 2.4 GB); BENCH_ONLY_DEFAULTS=1
+# runs only the Python loop and this command.
 #
 # Each URL changes as a Poisson process of its own rate (log-uniform over
 # 0.01–2 per day); crawls are daily, with a few longer gaps.
@@ -169,7 +170,9 @@ fi
 # peak RSS with GNU time when there is one
 gtime=""
 [ -x /usr/bin/time ] && /usr/bin/time -f %M true 2>/dev/null && gtime=/usr/bin/time
-for m in naive poisson-mle; do
+methods="naive poisson-mle"
+[ -n "${BENCH_ONLY_DEFAULTS:-}" ] && methods=""
+for m in $methods; do
   for c in full compact; do
     rm -f "$WORK/t.txt" "$WORK/rss.txt"
     for i in $(seq "$RUNS"); do
