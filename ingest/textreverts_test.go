@@ -90,6 +90,29 @@ func TestDropRevertsByText(t *testing.T) {
 	}
 }
 
+// Ten distinct texts, every other one in a CDATA section: nothing is an
+// identity revert, all ten are kept. Before, every CDATA text had the
+// checksum of the empty text, so each restored the one two before it and
+// --drop-reverts cut the page to 2 revisions.
+func TestDropRevertsCDATAText(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<mediawiki version="0.4"><siteinfo><dbname>x</dbname></siteinfo><page><title>T</title><id>1</id>`)
+	for i := range 10 {
+		tx := "text " + string(rune('a'+i)) + " &amp; more"
+		if i%2 == 1 {
+			tx = "<![CDATA[text " + string(rune('a'+i)) + " <b>bold</b>]]>"
+		}
+		b.WriteString("<revision><id>1</id><timestamp>2001-01-" + string(rune('1'+i/9)) + string(rune('0'+(1+i)%10)) + "T00:00:00Z</timestamp><text xml:space=\"preserve\">" + tx + "</text></revision>\n")
+	}
+	b.WriteString("</page></mediawiki>\n")
+	p := write(t, t.TempDir(), "cdata.xml", b.String())
+	s, pages := run(t, Options{Inputs: []string{p}, DropReverts: true})
+	c := s.Counts
+	if c.Skipped[string(SkipRevert)] != 0 || c.Skipped[string(SkipReverted)] != 0 || c.RevisionsKept != 10 || len(pages) != 1 || s.TextSHA1 != 10 {
+		t.Errorf("counts %+v, text checksums %d; want 10 revisions kept, none reverted, 10 hashed", c, s.TextSHA1)
+	}
+}
+
 // The real Anarchism history (schema 0.4, full text, no <sha1>): the
 // reverts --drop-reverts finds by hashing the text are those of the
 // reference rule above over checksums computed here independently (the

@@ -93,10 +93,12 @@ func unescapeTo(h hash.Hash, b, scratch []byte) []byte {
 	}
 }
 
-// hashText hashes the character data after a <text> start tag up to the
-// next '<' (revision text holds no literal '<': it is "</text>"), chunk
-// by chunk through the scanner's window, and returns its TextSHA1. ok is
-// false at the end of input.
+// hashText hashes the text of a <text> element after its start tag:
+// its character data with entities decoded, and its CDATA sections as
+// they are (their bytes are the text's; "&amp;" inside one is five
+// characters), comments left out, chunk by chunk through the scanner's
+// window, up to the next tag ("</text>": text holds no other). It returns
+// the text's TextSHA1; ok is false at the end of input.
 func (r *Reader) hashText() (sum string, ok bool) {
 	s := r.s
 	h := r.textHash
@@ -109,7 +111,22 @@ func (r *Reader) hashText() (sum string, ok bool) {
 		if i := bytes.IndexByte(s.buf[s.pos:s.end], '<'); i >= 0 {
 			r.scratch = unescapeTo(h, s.buf[s.pos:s.pos+i], r.scratch)
 			s.pos += i
-			return base36(h.Sum(r.sumBuf[:0])), true
+			s.has(len(cdataStart))
+			switch b := s.buf[s.pos:s.end]; {
+			case bytes.HasPrefix(b, cdataStart):
+				s.pos += len(cdataStart)
+				if !r.hashCDATA(h) {
+					return "", false
+				}
+			case bytes.HasPrefix(b, commentStart):
+				s.pos += len(commentStart)
+				if !s.skipPast(commentEnd) {
+					return "", false
+				}
+			default:
+				return base36(h.Sum(r.sumBuf[:0])), true
+			}
+			continue
 		}
 		// Keep a '&' near the end for the next chunk: its reference may
 		// be cut.
@@ -121,6 +138,27 @@ func (r *Reader) hashText() (sum string, ok bool) {
 		s.pos = cut
 		if !s.more(s.pos) {
 			return "", false
+		}
+	}
+}
+
+// hashCDATA hashes the bytes of a CDATA section from pos (after its
+// "<![CDATA[") up to its "]]>", which it consumes; false at the end of
+// input.
+func (r *Reader) hashCDATA(h hash.Hash) bool {
+	s := r.s
+	for {
+		if i := bytes.Index(s.buf[s.pos:s.end], cdataEnd); i >= 0 {
+			h.Write(s.buf[s.pos : s.pos+i])
+			s.pos += i + len(cdataEnd)
+			return true
+		}
+		// Keep a tail that may hold the start of "]]>".
+		cut := max(s.pos, s.end-(len(cdataEnd)-1))
+		h.Write(s.buf[s.pos:cut])
+		s.pos = cut
+		if !s.more(s.pos) {
+			return false
 		}
 	}
 }
