@@ -158,8 +158,8 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 	case "text":
 		if r.hashingText() && r.inRev && !r.inContrib {
 			switch {
-			case self && attr(tag, "deleted") != "":
-				// deleted text: no checksum
+			case self && !emptyText(tag):
+				// deleted text, or a stub's: not in the dump, no checksum
 			case self:
 				r.revTextSHA1 = SHA1Digest([]byte(TextSHA1(nil)))
 			default:

@@ -20,8 +20,27 @@ import (
 // window). Once a <sha1> has been seen (every dump since schema 0.6 has
 // one per revision, after <text>) no more text is hashed, and a revision's
 // own <sha1> always wins over the hash of its text. Deleted text (<text
-// deleted="deleted"/>) has no checksum; empty text (<text/>) is the SHA-1
-// of no bytes.
+// deleted="deleted"/>) and a stub's text (<text id="…" bytes="…"/>: stub
+// dumps hold no text, and before schema 0.6 no <sha1> either) have no
+// checksum; empty text (<text/>, <text bytes="0"/>) is the SHA-1 of no
+// bytes (emptyText).
+
+// emptyText reports whether a self-closing <text …/> tag stands for the
+// empty text, whose checksum is known (the SHA-1 of no bytes): it says
+// bytes="0", or it has no size and no address of stored text (schema
+// 0.3's <text xml:space="preserve" />). A stub dump's <text id="…"
+// bytes="…"/> (location="…" since schema 0.11) stands for text that is
+// not in the dump, and deleted text (deleted="deleted") for text nobody
+// may see: neither has a checksum.
+func emptyText(tag []byte) bool {
+	if attr(tag, "deleted") != "" {
+		return false
+	}
+	if b := attr(tag, "bytes"); b != "" {
+		return b == "0"
+	}
+	return attr(tag, "id") == "" && attr(tag, "location") == ""
+}
 
 // TextSHA1 is MediaWiki's rev_sha1 of text: the SHA-1 of its bytes in base
 // 36, zero-padded to 31 digits.
