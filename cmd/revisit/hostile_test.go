@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
+
+	"github.com/revisit-dev/revisit/internal/tables"
 )
 
 // hostileTitles are titles a spreadsheet would evaluate (= + - @ TAB
@@ -43,8 +46,10 @@ func formulaStart(c string) bool {
 // logs; estimate's urls.csv on URLs named the same): no cell starts as a
 // formula unless it is a number (a negative number stays -0.4), every
 // guarded title is there with its "'", the others exactly as they are.
-// Before, schedule.csv, page_stats.csv, page_errors.csv and urls.csv held
-// the titles raw.
+// And no command's terminal output holds a control character (the
+// outputs' names hold ESC). Before, schedule.csv, page_stats.csv,
+// page_errors.csv and urls.csv held the titles raw, and run, analyze and
+// schedule printed the ESC of a path.
 func TestHostileTitlesInEveryCSV(t *testing.T) {
 	dir := t.TempDir()
 	esc := "\x1b[31m"
@@ -82,9 +87,18 @@ func TestHostileTitlesInEveryCSV(t *testing.T) {
 		{"replay", filepath.Join(run, "dataset"), "--write-observations", "log-changed", "-o", out("replay")},
 		{"estimate", vlog, "-o", out("estimate")},
 	} {
-		code, _, stderr := outputsOf(t, args...)
+		code, stdout, stderr := outputsOf(t, args...)
 		if code != exitOK {
 			t.Fatalf("%s: exit %d\n%s", args[0], code, stderr)
+		}
+		for _, s := range []string{stdout, stderr} {
+			for _, r := range s {
+				if r != '\n' && r != '\t' && unicode.IsControl(r) {
+					i := strings.IndexRune(s, r)
+					t.Errorf("%s prints %q to the terminal: %q", args[0], r, s[max(0, i-60):min(len(s), i+20)])
+					break
+				}
+			}
 		}
 	}
 
@@ -157,5 +171,33 @@ func TestHostileTitlesInEveryCSV(t *testing.T) {
 	}
 	if len(titled) > 0 || files < 30 || negatives == 0 {
 		t.Errorf("files not written: %v; %d CSV files, %d negative numbers", titled, files, negatives)
+	}
+}
+
+// The terminal tables of schedule, policies and simulate (printTable)
+// quote a cell holding a control character, a tab or a line break with
+// them escaped, and escape the title and notes: the columns stay aligned
+// and nothing reaches the terminal as a command. Before, a title was
+// printed as it is.
+func TestPrintTableEscapesTitles(t *testing.T) {
+	tb := tables.Table{Title: "Sites \x1b[31m", Notes: []string{"from \x1b[2J"},
+		Columns: []tables.Column{{Name: "site", Kind: tables.String}, {Name: "pages", Kind: tables.Int}},
+		Rows:    [][]any{{"esc\x1b[2J", int64(1)}, {"new\nline", int64(2)}, {"a\tb", int64(3)}}}
+	var b strings.Builder
+	printTable(&b, tb)
+	s := b.String()
+	for _, r := range s {
+		if r != '\n' && unicode.IsControl(r) {
+			t.Fatalf("%q reaches the terminal:\n%q", r, s)
+		}
+	}
+	lines := strings.Split(s, "\n")
+	for i, want := range []string{`"esc\x1b[2J" 1`, `"new\nline" 2`, `"a\tb" 3`} {
+		if got := strings.Join(strings.Fields(lines[2+i]), " "); got != want {
+			t.Errorf("row %d = %q, want %q", i, got, want)
+		}
+	}
+	if lines[0] != `Sites \x1b[31m` || !strings.Contains(s, `from \x1b[2J`) {
+		t.Errorf("title or note not escaped:\n%s", s)
 	}
 }
