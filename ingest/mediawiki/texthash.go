@@ -15,10 +15,10 @@ import (
 // to 31 digits, and mwreverts computes the same from the text when the
 // checksum is absent. With Options.SHA1 the reader does so for each
 // revision whose text it reads while no <sha1> element has been seen in
-// the dump: the text's character data is unescaped and hashed as the
-// scanner passes over it (never held whole: memory is the scanner's
-// window). Once a <sha1> has been seen (every dump since schema 0.6 has
-// one per revision, after <text>) no more text is hashed, and a revision's
+// the dump: the text's character data is unescaped (CDATA sections taken
+// as they are) and hashed as the scanner passes over it (never held whole:
+// memory is the scanner's window). Once a <sha1> has been seen (every dump
+// since schema 0.6 has one per revision) no more text is hashed, and a revision's
 // own <sha1> always wins over the hash of its text. Deleted text (<text
 // deleted="deleted"/>) and a stub's text (<text id="…" bytes="…"/>: stub
 // dumps hold no text, and before schema 0.6 no <sha1> either) have no
