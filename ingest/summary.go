@@ -351,7 +351,7 @@ func (s *Summary) String() string {
 			human.Count(s.TitleChanges, "record had", "records had"), map[bool]string{true: "its", false: "their"}[s.TitleChanges == 1])
 	}
 	if s.TextSHA1 > 0 {
-		fmt.Fprintf(&b, "%s no <sha1>: checked for identity reverts by the SHA-1 of %s text (--drop-reverts)\n",
+		fmt.Fprintf(&b, "%s no <sha1>: the SHA-1 of %s text stands in for it (--drop-reverts)\n",
 			human.Count(s.TextSHA1, "revision had", "revisions had"), map[bool]string{true: "its", false: "their"}[s.TextSHA1 == 1])
 	}
 	switch {

@@ -87,7 +87,7 @@ func TestDropRevertsByText(t *testing.T) {
 		pages[0].Updates[1] != time.Date(2001, 1, 4, 0, 0, 0, 0, time.UTC).Unix() {
 		t.Errorf("counts %+v, pages %+v; want 1 revert, 1 reverted, revisions 1 and 4 kept", c, pages)
 	}
-	if s.NoSHA1 != 0 || s.TextSHA1 != 4 || !strings.Contains(s.String(), "4 revisions had no <sha1>: checked for identity reverts by the SHA-1 of their text") {
+	if s.NoSHA1 != 0 || s.TextSHA1 != 4 || !strings.Contains(s.String(), "4 revisions had no <sha1>: the SHA-1 of their text stands in for it") {
 		t.Errorf("no sha1 %d, text sha1 %d; summary:\n%s", s.NoSHA1, s.TextSHA1, s)
 	}
 }
