@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/human"
@@ -186,7 +187,7 @@ func fitTable(id, title, src, unit string, order int, fits []Fit, n int, notes [
 
 func tailFigure(id, title, src string, order int, unit string, surv [][2]float64, fits []Fit, caption string) tables.Figure {
 	f := tables.Figure{ID: id, Title: title, Source: src, Section: tables.SectionTails, Order: order,
-		XLabel: "interval x", XUnit: unit, YLabel: "survival P(U ≥ x)", LogX: true, LogY: true, Caption: caption}
+		XLabel: "interval x", XUnit: unit, YLabel: "survival P(U ≥ x)", LogX: true, LogY: true, YKind: tables.YProbability, Caption: caption}
 	var xs, ys []float64
 	for _, p := range surv {
 		xs = append(xs, p[0])
@@ -308,8 +309,8 @@ func hurstTable(cs []Candidate, src string) tables.Table {
 
 func acfFigure(cs []Candidate, src string, o *Options) tables.Figure {
 	f := tables.Figure{ID: "acf_closest", Title: "Autocorrelation of the intervals of the closest-to-Poisson pages, with power-law fits", Source: src,
-		Section: tables.SectionScreen, Order: 2, XLabel: "lag k", YLabel: "ρ(k)", LogX: true, LogY: true,
-		Caption: "points: ρ(k) > 0 (negative lags cannot be drawn on log axes and are left out of the fit); dashed: c·k^{−γ}, H = 1 − γ/2"}
+		Section: tables.SectionScreen, Order: 2, XLabel: "lag k", YLabel: "ρ(k)", LogX: true, LogY: true, YKind: tables.YCorrelation,
+		Caption: "points: ρ(k) > 0 (negative lags cannot be drawn on log axes and are left out of the fit); dashed: c·k^{−γ}, H = 1 − γ/2, drawn over the lags it was fitted on and only where it is at most 1"}
 	for _, c := range cs {
 		var xs, ys []float64
 		for k := 1; k < len(c.ACF); k++ {
@@ -319,22 +320,38 @@ func acfFigure(cs []Candidate, src string, o *Options) tables.Figure {
 			}
 		}
 		f.Curves = append(f.Curves, tables.Curve{Name: fmt.Sprintf("%s (v = %.2f)", c.Title, c.CoV), X: xs, Y: ys, Points: true})
-		if !math.IsNaN(c.PowerLaw.Gamma) {
-			name := fmt.Sprintf("%s fit, γ = %.2f", c.Title, c.PowerLaw.Gamma)
-			if h := c.HurstOf(HurstACF); !math.IsNaN(h.H) {
-				name = fmt.Sprintf("%s fit, H = %.2f", c.Title, h.H)
-			} else if h.Note != "" {
-				name += " (H: " + h.Note + ")"
-			}
-			fit := tables.Curve{Name: name, Dashed: true}
-			for k := 1; k < len(c.ACF); k++ {
-				fit.X = append(fit.X, float64(k))
-				fit.Y = append(fit.Y, c.PowerLaw.C*math.Pow(float64(k), -c.PowerLaw.Gamma))
-			}
-			f.Curves = append(f.Curves, fit)
+		if !math.IsNaN(c.PowerLaw.Gamma) && len(xs) > 0 {
+			f.Curves = append(f.Curves, acfFitCurve(c, xs[0], xs[len(xs)-1]))
 		}
 	}
 	return f
+}
+
+// acfFitCurve is the power-law fit c·k^{−γ} of a candidate's ACF over the
+// lags from k0 to k1 (those of the points it was fitted on), cut where it
+// exceeds 1, which no correlation does: from the crossing k = c^{1/γ}
+// when that lies inside. Its name gives H, or γ and why there is no H.
+func acfFitCurve(c Candidate, k0, k1 float64) tables.Curve {
+	pl := c.PowerLaw
+	name := fmt.Sprintf("%s fit, γ = %.2f", c.Title, pl.Gamma)
+	if h := c.HurstOf(HurstACF); !math.IsNaN(h.H) {
+		name = fmt.Sprintf("%s fit, H = %.2f", c.Title, h.H)
+	} else if strings.HasPrefix(h.Note, "H ") {
+		name += " (" + h.Note + ")" // "H = 1.01 outside [0, 1]: …"
+	} else if h.Note != "" {
+		name += " (H: " + h.Note + ")" // "too few (…)"
+	}
+	fit := tables.Curve{Name: name, Dashed: true}
+	kc := math.Pow(pl.C, 1/pl.Gamma) // c·k^{−γ} = 1
+	for k := math.Ceil(k0); k <= k1; k++ {
+		if k > kc && k-1 < kc && k-1 >= k0 {
+			fit.X, fit.Y = append(fit.X, kc), append(fit.Y, 1)
+		}
+		if y := pl.C * math.Pow(k, -pl.Gamma); y <= 1 {
+			fit.X, fit.Y = append(fit.X, k), append(fit.Y, y)
+		}
+	}
+	return fit
 }
 
 func summaryTable(sum []MethodSummary, src string, o *Options, unit float64) tables.Table {

@@ -90,6 +90,17 @@ func (c Curve) HasBand() bool {
 	return n > 0 && len(c.YLo) >= n && len(c.YHi) >= n
 }
 
+// The kinds of y values whose axis is bounded (Figure.YKind).
+const (
+	// YProbability: a distribution function or a survival function. A
+	// linear axis spans [0, 1] (labelled at 0 and 1), a logarithmic one
+	// ends at 1.
+	YProbability = "probability"
+	// YCorrelation: a correlation. The axis stays within [−1, 1]; a
+	// curve that leaves it (a fitted model) is cut where it crosses.
+	YCorrelation = "correlation"
+)
+
 // Figure is one plot.
 type Figure struct {
 	ID      string  `json:"id"`
@@ -111,6 +122,9 @@ type Figure struct {
 	Bars    bool    `json:"bars,omitempty"` // histogram: curves hold bin left edges and counts
 	Curves  []Curve `json:"curves"`
 	Caption string  `json:"caption,omitempty"`
+	// YKind says what the y values are when that bounds their axis:
+	// YProbability or YCorrelation; empty, the axis spans the data.
+	YKind string `json:"ykind,omitempty"`
 }
 
 // Bundle is what a results directory holds.
