@@ -427,10 +427,12 @@ func xmaxText(x float64) string {
 func pageErrorsTable(res *Result, o *Options, topOnly bool) tables.Table {
 	t := tables.Table{ID: "page_errors", Title: "Errors per page, method and sampler", Source: o.source(res) + "; " + res.ReplaySource, Section: tables.SectionMethods, Order: 2,
 		Columns: []tables.Column{{Name: "page_id", Kind: tables.Int}, {Name: "title", Kind: tables.String}, {Name: "sampler", Kind: tables.String},
-			{Name: "kind", Kind: tables.String}, {Name: "method", Kind: tables.String}, {Name: "WMRD", Kind: tables.Float}, {Name: "KS", Kind: tables.Float},
+			{Name: "kind", Kind: tables.String}, {Name: "method", Kind: tables.String},
+			{Name: "seed", Kind: tables.Int, Doc: "the replay's seed index r (0 … R−1 with --seeds R; 0 with one seed), as in estimates.parquet"},
+			{Name: "WMRD", Kind: tables.Float}, {Name: "KS", Kind: tables.Float},
 			{Name: "points", Kind: tables.Int}, {Name: "x_max", Kind: tables.Float}, {Name: "note", Kind: tables.String}}}
 	for _, e := range res.PageErrors {
-		t.Rows = append(t.Rows, []any{e.PageID, e.Title, e.Sampler, e.Kind, e.Method, e.WMRD, e.KS, int64(e.Points), e.XMax, e.Note})
+		t.Rows = append(t.Rows, []any{e.PageID, e.Title, e.Sampler, e.Kind, e.Method, int64(e.Seed), e.WMRD, e.KS, int64(e.Points), e.XMax, e.Note})
 	}
 	if topOnly && len(t.Rows) > 200 {
 		t.Notes = append(t.Notes, fmt.Sprintf("first 200 of %d rows; all in page_errors.parquet/.csv", len(t.Rows)))
@@ -654,31 +656,45 @@ func methodFigures(res *Result, rows []EstimateRow, src string) []tables.Figure 
 		}
 		return EstimateRow{}, false
 	}
+	// The rows of one method on the figure's page and sampler: one per
+	// seed.
+	of := func(method, kind, sampler string) []EstimateRow {
+		var out []EstimateRow
+		for _, r := range rows {
+			if r.PageID == page && r.Method == method && r.Kind == kind && r.Sampler == sampler {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
 	var figs []tables.Figure
 	if m4, ok := find("M4", "G", true); ok {
 		f := tables.Figure{ID: "top_g_m3_m4", Section: tables.SectionEstimates, Order: 1, Source: src, LogX: true, LogY: true,
-			XLabel: "age x", XUnit: res.UnitName, YLabel: "1 − G(x)",
+			XLabel: "age x", XUnit: res.UnitName, YLabel: "1 − G(x)", YKind: tables.YProbability,
 			Title: fmt.Sprintf("True G_U against M3 and M4 for %s (sampler %s)", title, m4.Sampler), Caption: monotoneCaption}
+		seeds := 0
 		for _, m := range []string{"truth", "M3", "M4"} {
-			for _, r := range rows {
-				if r.PageID == page && r.Method == m && r.Kind == "G" && r.Sampler == m4.Sampler {
-					f.Curves = append(f.Curves, tailCurve(drawnCDF(r), m, m != "truth"))
-				}
+			if rs := of(m, "G", m4.Sampler); len(rs) > 0 {
+				f.Curves = append(f.Curves, methodCurve(rs, m != "truth", true))
+				seeds = max(seeds, len(rs))
 			}
 		}
+		f.Caption += seedsCaption(seeds, "M3 and M4")
 		figs = append(figs, f)
 	}
 	if m2, ok := find("M2", "F", false); ok {
 		// Log x: intervals span decades and F rises near 0 (x = 0 is dropped).
 		f := tables.Figure{ID: "top_f_from_m2", Section: tables.SectionEstimates, Order: 2, Source: src, LogX: true,
-			XLabel: "interval x", XUnit: res.UnitName, YLabel: "F(x)",
+			XLabel: "interval x", XUnit: res.UnitName, YLabel: "F(x)", YKind: tables.YProbability,
 			Title: fmt.Sprintf("F_U recovered from M2 against the truth for %s (sampler %s)", title, m2.Sampler), Caption: monotoneCaption}
-		for _, r := range rows {
-			if r.PageID == page && r.Kind == "F" && r.Sampler == m2.Sampler && (r.Method == "truth" || r.Method == "M2") {
-				c := drawnCDF(r)
-				f.Curves = append(f.Curves, tables.Curve{Name: r.Method, X: c.X, Y: c.P, Step: r.Method == "truth"})
+		seeds := 0
+		for _, m := range []string{"M2", "truth"} {
+			if rs := of(m, "F", m2.Sampler); len(rs) > 0 {
+				f.Curves = append(f.Curves, methodCurve(rs, m == "truth", false))
+				seeds = max(seeds, len(rs))
 			}
 		}
+		f.Caption += seedsCaption(seeds, "M2")
 		figs = append(figs, f)
 	}
 	return figs

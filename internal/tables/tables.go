@@ -79,9 +79,16 @@ type Curve struct {
 	// counts every value from its left edge up (v ≥ 4.9).
 	OpenLast bool `json:"open_last,omitempty"`
 	// YLo and YHi, when given (one per point), are a band around Y (the
-	// mean ± one standard deviation), drawn shaded under the curve.
+	// mean ± one standard deviation, the range over seeds), drawn shaded
+	// under the curve.
 	YLo []float64 `json:"ylo,omitempty"`
 	YHi []float64 `json:"yhi,omitempty"`
+	// Seeds, when given, are the curves of the replay's seeds (--seeds R)
+	// that this one summarises: it is drawn (their pointwise mean, their
+	// range as its band) and they are not; the figure's CSV keeps them.
+	Seeds []Curve `json:"seeds,omitempty"`
+	// Seed, on a curve of Seeds, is the seed index r whose crawl made it.
+	Seed int `json:"seed,omitempty"`
 }
 
 // HasBand reports whether c carries a band: YLo and YHi for every point.
