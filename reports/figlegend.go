@@ -82,9 +82,9 @@ func wrapText(sty text.Style, s string, room vg.Length) []string {
 		if cur != "" {
 			lines = append(lines, cur)
 		}
-		// A word too long for a line of its own is cut where it fills one.
-		for slackWidth(sty, w) > room {
-			r := []rune(w)
+		// A word too long for a line of its own is cut where it fills
+		// one (after one character at least).
+		for r := []rune(w); len(r) > 1 && slackWidth(sty, w) > room; r = []rune(w) {
 			n := len(r) - 1
 			for n > 1 && slackWidth(sty, string(r[:n])) > room {
 				n--

@@ -352,3 +352,26 @@ func plotterXYs(x, y []float64) plotter.XYs {
 	}
 	return out
 }
+
+// wrapText keeps every character, breaks at spaces, cuts a word longer
+// than a line, and ends even when a line has no room for one character.
+func TestWrapText(t *testing.T) {
+	sty := text.Style{Font: font.From(sans, 10), Handler: plot.DefaultTextHandler}
+	for _, c := range []struct {
+		s    string
+		room vg.Length
+	}{
+		{"short", 1000}, {"The Original Pancake House and Family Restaurant of Greater Springfield", 120},
+		{"Donaudampfschifffahrtsgesellschaftskapitänsmütze fit, H = 0.61", 60}, {"abc def", 0.5},
+	} {
+		lines := wrapText(sty, c.s, c.room)
+		if strings.ReplaceAll(strings.Join(lines, ""), " ", "") != strings.ReplaceAll(c.s, " ", "") {
+			t.Errorf("wrap(%q, %g) = %q loses characters", c.s, c.room, lines)
+		}
+		for _, l := range lines {
+			if slackWidth(sty, l) > c.room && len([]rune(l)) > 1 {
+				t.Errorf("wrap(%q, %g): line %q is %.1f wide", c.s, c.room, l, slackWidth(sty, l))
+			}
+		}
+	}
+}
