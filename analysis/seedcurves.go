@@ -102,8 +102,8 @@ func seedSpread(cs []series.CDF, step bool) (x, mean, lo, hi []float64) {
 }
 
 // seedsCaption is the sentence a replay figure's caption adds when the
-// replay ran seeds > 1 seeds: what the curves of methods and their bands
-// are, and where each seed's curve is.
+// replay ran more than one seed (seeds of them): what the curves of the
+// methods and their bands are, and where each seed's curve is.
 func seedsCaption(seeds int, methods string) string {
 	if seeds <= 1 {
 		return ""

@@ -79,8 +79,8 @@ type Curve struct {
 	// counts every value from its left edge up (v ≥ 4.9).
 	OpenLast bool `json:"open_last,omitempty"`
 	// YLo and YHi, when given (one per point), are a band around Y (the
-	// mean ± one standard deviation, the range over seeds), drawn shaded
-	// under the curve.
+	// mean ± one standard deviation, or the range over seeds), drawn
+	// shaded under the curve.
 	YLo []float64 `json:"ylo,omitempty"`
 	YHi []float64 `json:"yhi,omitempty"`
 	// Seeds, when given, are the curves of the replay's seeds (--seeds R)
