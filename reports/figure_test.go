@@ -194,6 +194,12 @@ func TestLegendLabelsInsideAndApart(t *testing.T) {
 		{ID: "cov_histogram", XLabel: "v = sd(U)/E[U]", YLabel: "pages", Bars: true, Curves: []tables.Curve{{Name: "pages", X: edges, Y: counts, OpenLast: true}}},
 	}
 	want := map[string]int{"acf_closest": 10, "nhpp_top_counts": 2, "cov_histogram": 1}
+	for _, f := range sampleFigures() {
+		if Unplottable(&f) == "" {
+			figs = append(figs, f)
+		}
+	}
+	figs = append(figs, tables.Figure{ID: "many", Curves: manyCurves(12)})
 	for _, f := range figs {
 		svg, _, err := SVG(&f)
 		if err != nil {
