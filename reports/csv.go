@@ -2,6 +2,7 @@ package reports
 
 import (
 	"io"
+	"strconv"
 
 	"github.com/revisit-dev/revisit/internal/csvout"
 	"github.com/revisit-dev/revisit/internal/tables"
@@ -43,7 +44,11 @@ func WriteCSV(w io.Writer, t *tables.Table) error {
 // precision.
 // Every point the figure holds is written, including those a log axis
 // cannot show. When a curve carries a band (YLo, YHi), two more columns
-// hold it ("y low", "y high"; empty for curves without one).
+// hold it ("y low", "y high"; empty for curves without one). When a curve
+// summarises the replay's seeds (Seeds), a last column "seed" says whose
+// points a row holds: "mean" for the curve drawn (its band the seeds'
+// range), then the seed index r for each seed's own points; it is empty
+// for the curves that do not depend on the seed.
 func WriteCurvesCSV(w io.Writer, f *tables.Figure) error {
 	cw := csvout.NewWriter(w)
 	xl, yl := tables.AxisLabel(f.XLabel, f.XUnit), tables.AxisLabel(f.YLabel, f.YUnit)
@@ -54,19 +59,22 @@ func WriteCurvesCSV(w io.Writer, f *tables.Figure) error {
 		yl = "y"
 	}
 	head := []string{"curve", xl, yl}
-	band := false
+	band, seeds := false, false
 	for _, c := range f.Curves {
 		band = band || c.HasBand()
+		seeds = seeds || len(c.Seeds) > 0
 	}
 	if band {
 		head = append(head, yl+" low", yl+" high")
 	}
+	if seeds {
+		head = append(head, "seed")
+	}
 	if err := cw.Header(head...); err != nil {
 		return err
 	}
-	for _, c := range f.Curves {
-		n := min(len(c.X), len(c.Y))
-		for i := range n {
+	write := func(c tables.Curve, seed string) error {
+		for i := range min(len(c.X), len(c.Y)) {
 			cw.Text(c.Name)
 			cw.Value(machineFloat(c.X[i]))
 			cw.Value(machineFloat(c.Y[i]))
@@ -78,7 +86,25 @@ func WriteCurvesCSV(w io.Writer, f *tables.Figure) error {
 				cw.Value(lo)
 				cw.Value(hi)
 			}
+			if seeds {
+				cw.Value(seed) // "mean" or a seed index
+			}
 			if err := cw.End(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, c := range f.Curves {
+		seed := ""
+		if len(c.Seeds) > 0 {
+			seed = "mean"
+		}
+		if err := write(c, seed); err != nil {
+			return err
+		}
+		for _, s := range c.Seeds {
+			if err := write(s, strconv.Itoa(s.Seed)); err != nil {
 				return err
 			}
 		}
