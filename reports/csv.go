@@ -1,11 +1,10 @@
 package reports
 
 import (
-	"encoding/csv"
 	"io"
 	"strconv"
-	"strings"
 
+	"github.com/revisit-dev/revisit/internal/csvout"
 	"github.com/revisit-dev/revisit/internal/tables"
 )
 
@@ -13,31 +12,30 @@ import (
 // with the unit of its raw values, e.g. "E[U] (h)", "share (fraction)") and
 // the cells in full precision (see Machine): the machine-readable twin of
 // the Markdown table. A text cell that a spreadsheet would read as a
-// formula is guarded (see csvText); numbers never are, so −1.3 stays -1.3.
+// formula is guarded (csvout.Text); numbers never are, so −1.3 stays -1.3.
 func WriteCSV(w io.Writer, t *tables.Table) error {
-	cw := csv.NewWriter(w)
+	cw := csvout.NewWriter(w)
 	head := make([]string, len(t.Columns))
 	for j, c := range t.Columns {
 		head[j] = machineHeader(c)
 	}
-	if err := cw.Write(head); err != nil {
+	if err := cw.Header(head...); err != nil {
 		return err
 	}
-	rec := make([]string, len(t.Columns))
 	for _, r := range t.Rows {
 		for j, c := range t.Columns {
 			v := cell(r, j)
-			rec[j] = Machine(c.Kind, v)
 			if _, text := v.(string); text {
-				rec[j] = csvText(rec[j])
+				cw.Text(Machine(c.Kind, v))
+			} else {
+				cw.Value(Machine(c.Kind, v))
 			}
 		}
-		if err := cw.Write(rec); err != nil {
+		if err := cw.End(); err != nil {
 			return err
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return cw.Flush()
 }
 
 // WriteCurvesCSV writes every curve of f in long form, one point a row:
@@ -52,7 +50,7 @@ func WriteCSV(w io.Writer, t *tables.Table) error {
 // range), then the seed index r for each seed's own points; it is empty
 // for the curves that do not depend on the seed.
 func WriteCurvesCSV(w io.Writer, f *tables.Figure) error {
-	cw := csv.NewWriter(w)
+	cw := csvout.NewWriter(w)
 	xl, yl := tables.AxisLabel(f.XLabel, f.XUnit), tables.AxisLabel(f.YLabel, f.YUnit)
 	if xl == "" {
 		xl = "x"
@@ -72,23 +70,26 @@ func WriteCurvesCSV(w io.Writer, f *tables.Figure) error {
 	if seeds {
 		head = append(head, "seed")
 	}
-	if err := cw.Write(head); err != nil {
+	if err := cw.Header(head...); err != nil {
 		return err
 	}
 	write := func(c tables.Curve, seed string) error {
 		for i := range min(len(c.X), len(c.Y)) {
-			rec := []string{csvText(c.Name), machineFloat(c.X[i]), machineFloat(c.Y[i])}
+			cw.Text(c.Name)
+			cw.Value(machineFloat(c.X[i]))
+			cw.Value(machineFloat(c.Y[i]))
 			if band {
 				lo, hi := "", ""
 				if c.HasBand() {
 					lo, hi = machineFloat(c.YLo[i]), machineFloat(c.YHi[i])
 				}
-				rec = append(rec, lo, hi)
+				cw.Value(lo)
+				cw.Value(hi)
 			}
 			if seeds {
-				rec = append(rec, seed)
+				cw.Value(seed) // "mean" or a seed index
 			}
-			if err := cw.Write(rec); err != nil {
+			if err := cw.End(); err != nil {
 				return err
 			}
 		}
@@ -108,18 +109,5 @@ func WriteCurvesCSV(w io.Writer, f *tables.Figure) error {
 			}
 		}
 	}
-	cw.Flush()
-	return cw.Error()
-}
-
-// csvText guards a text cell against formula injection (OWASP's "CSV
-// injection"): a cell starting with "=", "+", "-", "@", a tab or a
-// carriage return gets a leading "'", so that a spreadsheet shows it as
-// text instead of evaluating it (a page titled "=HYPERLINK(…)"). Only
-// text cells are guarded; numeric cells are written as numbers.
-func csvText(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
+	return cw.Flush()
 }
