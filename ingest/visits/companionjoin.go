@@ -159,6 +159,9 @@ func (r *reader) prepareCompanion(path, kind string) error {
 		last = strings.Clone(e.id)
 		n++
 	}
+	if err := r.printWhole(path, cl.dr); err != nil {
+		return err
+	}
 	in.Records = n
 	cl2, err := openCompLines(path, kind, r.opt.MaxLineBytes)
 	if err != nil {
@@ -388,6 +391,11 @@ func (r *reader) sortCompanion(path, kind string, in *InputStats) error {
 			if err := flush(); err != nil {
 				return err
 			}
+		}
+	}
+	if stop == nil {
+		if err := r.printWhole(path, cl.dr); err != nil {
+			return err
 		}
 	}
 	cl.close()
