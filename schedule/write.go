@@ -168,6 +168,14 @@ func (r *Result) writeRows(dir string, withCSV bool) (err error) {
 	return pw.Close()
 }
 
+// upperFirst is s with its first letter in upper case (ASCII).
+func upperFirst(s string) string {
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		return string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
+}
+
 // Bundle is the tables and figure of the report's "Revisit schedule"
 // section: each plan's budget use, predicted freshness and share of the
 // budget given to the 10 % fastest pages; freshness against budget.
@@ -195,6 +203,11 @@ func (r *Result) Bundle() *tables.Bundle {
 			{Name: "freshness under Poisson", Kind: tables.Percent},
 			{Name: "budget to the 10% fastest", Kind: tables.Percent, Doc: "share of the visits given to the 10 % of pages with the largest λ̂"},
 		},
+	}
+	for _, s := range []string{r.ImportanceStats.Summary(), r.HostStats.Summary()} {
+		if s != "" {
+			plans.Notes = append(plans.Notes, upperFirst(s)+".")
+		}
 	}
 	if r.Unchanged > 0 {
 		plans.Notes = append(plans.Notes, fmt.Sprintf("%d of %d pages never changed or have no usable estimate (Ĝ ≡ 0 or λ̂ = 0): every plan but uniform gives them the min rate, %g visits/day.", r.Unchanged, r.N, PerDay(r.MinRate)))
