@@ -84,7 +84,7 @@ func estimateBundleOf(m *EstimateMeta, tops []URLSummary, drawn []topURL) *table
 func curveFigure(m *EstimateMeta, src string, i int, tu topURL, kind string) tables.Figure {
 	u := m.UnitName
 	fig := tables.Figure{ID: fmt.Sprintf("estimate_%s_%d", kind, i+1), Section: tables.SectionObservedCurve, Order: 10 + 2*i, Source: src,
-		XLabel: "x", XUnit: u, YLabel: kind + "_U(x)", Distribution: true}
+		XLabel: "x", XUnit: u, YLabel: kind + "_U(x)", YKind: tables.YProbability}
 	if kind == estimator.KindG {
 		fig.Title = fmt.Sprintf("Estimated G_U of %s (%s)", tu.sum.URL, human.Count(int64(tu.sum.Visits), "visit", "visits"))
 		fig.Caption = "Shown: each estimate's monotone projection onto a distribution function (least-squares non-decreasing fit, M6 weighted by its pairs per bin, clipped to [0, 1]; docs/methods.md#monotone); estimates.parquet holds the raw values."

@@ -78,8 +78,8 @@ func TestEstimateReportInputsSectionsUnits(t *testing.T) {
 	}
 	for _, f := range b.Figures {
 		sections[f.Section] = true
-		if f.XLabel != "x" || f.XUnit != m.UnitName || !f.Distribution || !strings.Contains(f.Caption, "monotone projection") {
-			t.Errorf("figure %s: x label %q in %q, distribution %v, caption %q; want x in %s, on [0, 1], the projection named", f.ID, f.XLabel, f.XUnit, f.Distribution, f.Caption, m.UnitName)
+		if f.XLabel != "x" || f.XUnit != m.UnitName || f.YKind != tables.YProbability || !strings.Contains(f.Caption, "monotone projection") {
+			t.Errorf("figure %s: x label %q in %q, y %q, caption %q; want x in %s, a probability, the projection named", f.ID, f.XLabel, f.XUnit, f.YKind, f.Caption, m.UnitName)
 		}
 	}
 	for _, s := range []tables.Section{tables.SectionTopPages, tables.SectionEstimates, tables.SectionScreen} {
@@ -153,8 +153,8 @@ func TestEstimateFiguresOfAURLWithNoChange(t *testing.T) {
 			t.Errorf("no figure %s (figures %v)", id, slices.Collect(maps.Keys(figs)))
 			continue
 		}
-		if !f.Distribution || len(f.Curves) == 0 {
-			t.Errorf("%s: distribution %v, %d curves", id, f.Distribution, len(f.Curves))
+		if f.YKind != tables.YProbability || len(f.Curves) == 0 {
+			t.Errorf("%s: y %q, %d curves", id, f.YKind, len(f.Curves))
 		}
 		for _, w := range want {
 			if !strings.Contains(f.Caption, "Not drawn: ") || !strings.Contains(f.Caption, w) {

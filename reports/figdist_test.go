@@ -12,7 +12,10 @@ import (
 func TestDistributionAxisIsZeroOne(t *testing.T) {
 	flat := tables.Curve{Name: "poisson-mle", X: []float64{0, 1, 2, 3}, Y: []float64{0, 0, 0, 0}}
 	for _, dist := range []bool{false, true} {
-		f := tables.Figure{ID: "g", XLabel: "x", XUnit: "h", YLabel: "G_U(x)", Distribution: dist, Curves: []tables.Curve{flat}}
+		f := tables.Figure{ID: "g", XLabel: "x", XUnit: "h", YLabel: "G_U(x)", Curves: []tables.Curve{flat}}
+		if dist {
+			f.YKind = tables.YProbability
+		}
 		p, _, _, err := buildPlot(&f)
 		if err != nil {
 			t.Fatal(err)
