@@ -160,18 +160,11 @@ func isGzipFile(path string) bool {
 // readInput records of an input: its counts, format and fingerprint (the
 // SHA-256 of the stored bytes, hashed as they are read).
 func (r *reader) readGzip(path string) error {
-	f, err := os.Open(path)
+	f, size, err := r.openInput(path)
 	if err != nil {
-		return fmt.Errorf("observations %s: %w", path, err)
+		return err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("observations %s: %w", path, err)
-	}
-	r.stats.Inputs = append(r.stats.Inputs, InputStats{Name: path, Size: fi.Size()})
-	r.in = &r.stats.Inputs[len(r.stats.Inputs)-1]
-	r.name = path
 	h := sha256.New()
 	g := newGzipLines(path, io.TeeReader(f, h))
 	format, err := r.readStream(g)
@@ -186,7 +179,25 @@ func (r *reader) readGzip(path string) error {
 	if g.LineEnds > 0 {
 		r.logf("observations %s: %d gzip members, %d of which ended inside a line (ZipNum blocks): each ended its line", path, g.Members, g.LineEnds)
 	}
-	return r.printStored(path, fi.Size(), f, h)
+	return r.printStored(path, size, f, h)
+}
+
+// openInput opens the input file path, read directly (not through
+// internal/decompress), as the input now read: its counts begin (r.in).
+func (r *reader) openInput(path string) (*os.File, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, fmt.Errorf("observations %s: %w", path, err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, fmt.Errorf("observations %s: %w", path, err)
+	}
+	r.stats.Inputs = append(r.stats.Inputs, InputStats{Name: path, Size: fi.Size()})
+	r.in = &r.stats.Inputs[len(r.stats.Inputs)-1]
+	r.name = path
+	return f, fi.Size(), nil
 }
 
 // printStored records the fingerprint of input path whose stored bytes
@@ -305,17 +316,11 @@ func (r *reader) readCluster(idx string) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(idx)
+	f, size, err := r.openInput(idx)
 	if err != nil {
-		return fmt.Errorf("observations %s: %w", idx, err)
+		return err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("observations %s: %w", idx, err)
-	}
-	r.stats.Inputs = append(r.stats.Inputs, InputStats{Name: idx, Size: fi.Size()})
-	r.in = &r.stats.Inputs[len(r.stats.Inputs)-1]
 	h := sha256.New()
 	sc := bufio.NewScanner(io.TeeReader(f, h))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
@@ -427,7 +432,7 @@ func (r *reader) readCluster(idx string) error {
 	}
 	cur = nil
 	r.in.Format = format + "+zipnum"
-	if err := r.printStored(idx, fi.Size(), f, h); err != nil {
+	if err := r.printStored(idx, size, f, h); err != nil {
 		return err
 	}
 	r.stats.Prints = append(r.stats.Prints, shards...) // after the index's, which is that of the input
