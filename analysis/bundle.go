@@ -344,14 +344,16 @@ func summaryTable(sum []MethodSummary, src string, o *Options, unit float64) tab
 			{Name: "mean KS", Kind: tables.Float}, {Name: "median KS", Kind: tables.Float}, {Name: "undefined", Kind: tables.Int}, {Name: "class", Kind: tables.String}},
 		Notes: []string{
 			fmt.Sprintf("errors on [0, %s] against the exact G_U = Σ min(U_i, x)/Σ U_i of each page's intervals; WMRD = Σ|H − G|/Σ(H + G)/2, KS = max|H − G|", xmaxTextIn(o.XMax, unit)),
-			meanRangeNote, seedsNote,
+			meanRangeNote, seedsNote, pagesNote,
 			fmt.Sprintf("G_U of the step estimates (M3, M4, M5, M6, G-M4): interpolated linearly between their grid points x_n and compared at %d extra points per step as well (docs/methods.md#errors), so their interpolation error counts; M1, M2, the Poisson baselines and every F_U: at the grid points x_n", max(o.Extra, 0)),
 		},
 	}
 	t.Columns = append(t.Columns, seedColumns("mean WMRD", "mean KS", rangeMean)...)
+	t.Columns = append(t.Columns, pageColumns("mean WMRD", "mean KS", rangeMean)...)
 	for _, m := range sum {
 		row := []any{m.Sampler, m.Kind, m.Method, int64(m.Pages), m.MeanWMRD, m.MedianWMRD, m.MeanKS, m.MedianKS, int64(m.Undefined), string(m.Class)}
-		t.Rows = append(t.Rows, append(row, seedCells(m)...))
+		row = append(row, seedCells(m)...)
+		t.Rows = append(t.Rows, append(row, pageCells(m)...))
 	}
 	return t
 }
@@ -359,11 +361,13 @@ func summaryTable(sum []MethodSummary, src string, o *Options, unit float64) tab
 // rangeMean names the second range of the errors in column names.
 var rangeMean = fmt.Sprintf("x ≤ %d·E[U]", estimator.MeanRange)
 
-// meanRangeNote and seedsNote say what the columns of the second range
-// and of the intervals hold.
+// meanRangeNote, seedsNote and pagesNote say what the columns of the
+// second range and of the intervals hold.
 var (
 	meanRangeNote = fmt.Sprintf("columns marked (%s): the same errors on 0 ≤ x ≤ %d·E[U] of each page (or its x_max when smaller), where G_U still rises; the default range ends at x_max, the 0.99 quantile of G_U, whose long flat tail dilutes the errors (docs/methods.md#errors)", rangeMean, estimator.MeanRange)
-	seedsNote     = "seeds: the replay's independent crawls R (--seeds); a mean is the mean over seeds r of E_r, the mean over pages in seed r, and lo–hi its 95% Student-t interval over the R values (none with one seed: --seeds R gives one; docs/methods.md#seeds)"
+	seedsNote     = "seeds: the replay's independent crawls R (--seeds); a mean is the mean over seeds r of E_r, the mean over pages in seed r, and lo–hi its 95% Student-t interval over the R values (none with one seed: --seeds R gives one; docs/methods.md#seeds): the crawl's randomness on these pages only"
+	pagesNote     = fmt.Sprintf("over pages: the 95%% percentile interval of the mean over %s bootstrap resamples of the pages (seeded by --seed), each page's error its mean over the seeds: how the value would vary with other pages and other crawls (none with one page; docs/methods.md#seeds)", human.Comma(BootstrapResamples))
+	versusNote    = "compared with, Δ KS: the paired difference κ_method − κ_compared (negative: the method's error is lower) with the method of lowest mean KS of its sampler and kind (for that method, the runner-up), over seeds and over pages; interval over: the interval the verdict is judged by (pages with two pages or more, else seeds); verdict: better or worse when that interval excludes 0 by more than 0.01 percentage points of κ, negligible when it excludes 0 by less, indistinguishable when it contains 0"
 )
 
 // seedColumns are the columns seedCells fills: R, the intervals of the
@@ -380,16 +384,52 @@ func seedCells(m MethodSummary) []any {
 	return []any{int64(m.Seeds), m.WMRD.Lo, m.WMRD.Hi, m.KS.Lo, m.KS.Hi, m.WMRDMean.Mean, m.KSMean.Mean, m.KSMean.Lo, m.KSMean.Hi}
 }
 
-// versusColumns are the columns versusCells fills for one range (suffix
-// "" or " (x ≤ 10·E[U])"): the rival a method is compared with and the
-// paired difference of their κ over seeds with its 95% interval.
-func versusColumns(suffix string) []tables.Column {
-	return []tables.Column{{Name: "compared with" + suffix, Kind: tables.String, Doc: "the method of lowest mean KS, or for that method the runner-up"},
-		{Name: "Δ KS" + suffix, Kind: tables.Float, Doc: "mean over seeds of κ_method − κ_compared, paired by seed"},
-		{Name: "Δ KS lo" + suffix, Kind: tables.Float}, {Name: "Δ KS hi" + suffix, Kind: tables.Float}}
+// pageColumns are the columns pageCells fills: the resamples of the page
+// bootstrap, the intervals over pages of the two errors on the default
+// range and of κ on the second, and the shares of resamples in which the
+// method has the lowest mean κ of its sampler and kind.
+func pageColumns(wmrd, ks, rng string) []tables.Column {
+	f := func(name string) tables.Column { return tables.Column{Name: name, Kind: tables.Float} }
+	won := "bootstrap resamples of the pages in which this method has the lowest mean KS of its sampler and kind"
+	return []tables.Column{{Name: "resamples", Kind: tables.Int, Doc: "bootstrap resamples of the pages"},
+		f(wmrd + " lo over pages"), f(wmrd + " hi over pages"), f(ks + " lo over pages"), f(ks + " hi over pages"),
+		f(ks + " lo over pages (" + rng + ")"), f(ks + " hi over pages (" + rng + ")"),
+		{Name: "lowest KS in resamples", Kind: tables.Int, Doc: won}, {Name: "lowest KS in resamples (" + rng + ")", Kind: tables.Int, Doc: won}}
 }
 
-func versusCells(rival string, d Interval) []any { return []any{rival, d.Mean, d.Lo, d.Hi} }
+func pageCells(m MethodSummary) []any {
+	won := func(share float64) any {
+		if math.IsNaN(share) {
+			return nil
+		}
+		return int64(math.Round(share * float64(m.Boot.Resamples)))
+	}
+	return []any{int64(m.Boot.Resamples), m.ByPageWMRD.Lo, m.ByPageWMRD.Hi, m.ByPageKS.Lo, m.ByPageKS.Hi, m.ByPageKSMean.Lo, m.ByPageKSMean.Hi, won(m.WinKS), won(m.WinKSMean)}
+}
+
+// versusColumns are the columns versusCells fills for one range (suffix
+// "" or " (x ≤ 10·E[U])"): the rival a method is compared with, the
+// paired difference of their κ over seeds and over pages with its 95%
+// intervals, the interval judged and the verdict.
+func versusColumns(suffix string) []tables.Column {
+	f := func(name string) tables.Column { return tables.Column{Name: name + suffix, Kind: tables.Float} }
+	return []tables.Column{{Name: "compared with" + suffix, Kind: tables.String, Doc: "the method of lowest mean KS, or for that method the runner-up"},
+		{Name: "Δ KS" + suffix, Kind: tables.Float, Doc: "mean over seeds of κ_method − κ_compared, paired by seed"},
+		f("Δ KS lo"), f("Δ KS hi"),
+		{Name: "Δ KS over pages" + suffix, Kind: tables.Float, Doc: "mean over pages of κ_method − κ_compared, paired by page (each page's mean over seeds)"},
+		f("Δ KS lo over pages"), f("Δ KS hi over pages"),
+		{Name: "interval over" + suffix, Kind: tables.String, Doc: "pages or seeds: the interval the verdict is judged by"},
+		{Name: "verdict" + suffix, Kind: tables.String, Doc: "better, worse, indistinguishable or negligible (docs/methods.md#seeds)"}}
+}
+
+func versusCells(c comparison) []any {
+	iv, over := c.decisive()
+	verdict := ""
+	if c.rival != "" {
+		verdict = iv.Verdict()
+	}
+	return []any{c.rival, c.seeds.Mean, c.seeds.Lo, c.seeds.Hi, c.pages.Mean, c.pages.Lo, c.pages.Hi, over, verdict}
+}
 
 // xmaxTextIn is xmaxText for people: a given x_max (in units of unit
 // seconds) in its display unit ("1,000 h" reads "41.67 d").
@@ -467,9 +507,10 @@ func evidenceTable(res *Result, src string) tables.Table {
 			{Name: "median KS", Kind: tables.Float}, {Name: "mean WMRD", Kind: tables.Float, Doc: "WMRD on 0 ≤ x ≤ " + rng},
 			{Name: "median WMRD", Kind: tables.Float}, {Name: "undefined", Kind: tables.Int}, {Name: "class", Kind: tables.String}, {Name: "observes", Kind: tables.String}},
 		Notes: []string{fmt.Sprintf("only the replayed pages with ≥ %d intervals (shorter pages are no evidence for a ranking of methods); the method comparison above averages all replayed pages", MinEvidenceIntervals),
-			meanRangeNote, seedsNote, "compared with, Δ KS: the paired comparison of each method with the lowest mean KS of its sampler and kind (the lowest with the runner-up) over seeds; a method beats another only when the interval of Δ KS excludes 0"},
+			meanRangeNote, seedsNote, pagesNote, versusNote},
 	}
 	t.Columns = append(t.Columns, seedColumns("mean WMRD", "mean KS", rangeMean)...)
+	t.Columns = append(t.Columns, pageColumns("mean WMRD", "mean KS", rangeMean)...)
 	t.Columns = append(t.Columns, versusColumns("")...)
 	t.Columns = append(t.Columns, versusColumns(" ("+rangeMean+")")...)
 	if len(pages) == 0 {
@@ -492,10 +533,9 @@ func evidenceTable(res *Result, src string) tables.Table {
 		}
 		row := []any{m.Sampler, m.Kind, m.Method, int64(m.Pages), m.MeanKS, m.MedianKS, m.MeanWMRD, m.MedianWMRD, int64(m.Undefined), string(m.Class), obs}
 		row = append(row, seedCells(m)...)
-		_, r, d := versus(same, m.Method, defaultKS)
-		row = append(row, versusCells(r, d)...)
-		_, r, d = versus(same, m.Method, meanKS)
-		t.Rows = append(t.Rows, append(row, versusCells(r, d)...))
+		row = append(row, pageCells(m)...)
+		row = append(row, versusCells(versus(same, m.Method, defaultKS))...)
+		t.Rows = append(t.Rows, append(row, versusCells(versus(same, m.Method, meanKS))...))
 	}
 	return t
 }
@@ -521,32 +561,45 @@ func (s Scenario) Describe() string {
 	return "random S, no age"
 }
 
-// recommendTable shows, per scenario, the recommended method with the
-// errors measured on the pages long enough to count (evidence, see
-// EvidenceSummary): its mean WMRD and KS, the method with the lowest
-// mean WMRD among those the scenario allows (G_U estimates under a sampler
-// of the scenario's kind; no age-observing method unless ages are
-// available) and its WMRD, the pages the errors rest on, and the method
-// with the lowest mean KS κ among those allowed and its κ. A scenario
-// whose samplers were replayed only on shorter pages (all in all) says
-// "too few" instead of a number.
+// recommendTable shows, per scenario and sampler, the recommended method
+// (Choice: the scenario's rule unless another allowed method beats it)
+// with the errors measured on the pages long enough to count (evidence,
+// see EvidenceSummary): its mean WMRD and KS with their intervals over
+// seeds and over pages, the method with the lowest mean WMRD among those
+// the scenario allows (Scenario.Allows) and its WMRD, the pages the
+// errors rest on, the method with the lowest mean KS κ among those
+// allowed and its κ, and the paired comparison of Choice.Versus. A
+// scenario whose samplers were replayed only on shorter pages (all in
+// all) says "too few" instead of a number.
 func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
+	mr := " (" + rangeMean + ")"
 	t := tables.Table{ID: "recommendation", Title: "Recommended method per scenario, with its measured error", Source: src, Section: tables.SectionMethods, Order: 3,
 		Columns: []tables.Column{{Name: "scenario", Kind: tables.String}, {Name: "method", Kind: tables.String}, {Name: "sampler", Kind: tables.String},
 			{Name: "mean WMRD", Kind: tables.Float}, {Name: "mean KS", Kind: tables.Float}, {Name: "best method measured", Kind: tables.String}, {Name: "its mean WMRD", Kind: tables.Float},
-			{Name: "pages", Kind: tables.Int}, {Name: "lowest KS allowed", Kind: tables.String}, {Name: "its mean KS", Kind: tables.Float}},
+			{Name: "pages", Kind: tables.Int}, {Name: "lowest KS allowed", Kind: tables.String}, {Name: "its mean KS", Kind: tables.Float},
+			{Name: "rule", Kind: tables.String, Doc: "the scenario's method (docs/methods.md#recommendation)"},
+			{Name: "choice", Kind: tables.String, Doc: "lowest: the rule's method has the lowest mean KS allowed; measured best: another allowed method beats it and is recommended; rule kept: another has a lower mean KS, by a difference the interval does not resolve, or resolves as negligible"}},
 		Notes: []string{fmt.Sprintf("errors averaged over the replayed pages with ≥ %d intervals; shorter pages are no evidence for a ranking of methods", MinEvidenceIntervals),
-			"best method measured, lowest KS allowed: the lowest mean WMRD, and the lowest mean KS, among the methods the scenario allows (G_U estimates; methods observing ages only when ages are available)",
-			meanRangeNote, seedsNote, "compared with, Δ KS: the paired comparison over seeds of the method with the lowest mean KS the scenario allows (with the runner-up when it is the lowest); it beats the other only when the interval of Δ KS excludes 0"}}
+			"allowed: G_U estimates under a sampler of the scenario's kind, methods observing ages only when ages are available, and with old M3 traces only what M3's samples feed (M3, M5); best method measured, lowest KS allowed: the lowest mean WMRD, and the lowest mean KS, among them",
+			meanRangeNote, seedsNote, pagesNote,
+			"compared with, Δ KS: the recommended method against the rule's when they differ; the rule's against the lowest allowed when the rule is kept with another lower (Δ KS ≥ 0: what keeping the rule costs); else the recommended method against the runner-up. Negative Δ KS: the recommended (or the rule's) method has the lower error; verdict as in method_evidence"}}
 	t.Columns = append(t.Columns, tables.Column{Name: "seeds", Kind: tables.Int}, tables.Column{Name: "mean KS lo", Kind: tables.Float}, tables.Column{Name: "mean KS hi", Kind: tables.Float},
-		tables.Column{Name: "mean WMRD lo", Kind: tables.Float}, tables.Column{Name: "mean WMRD hi", Kind: tables.Float})
+		tables.Column{Name: "mean WMRD lo", Kind: tables.Float}, tables.Column{Name: "mean WMRD hi", Kind: tables.Float},
+		tables.Column{Name: "resamples", Kind: tables.Int}, tables.Column{Name: "mean KS lo over pages", Kind: tables.Float}, tables.Column{Name: "mean KS hi over pages", Kind: tables.Float},
+		tables.Column{Name: "mean WMRD lo over pages", Kind: tables.Float}, tables.Column{Name: "mean WMRD hi over pages", Kind: tables.Float})
 	t.Columns = append(t.Columns, versusColumns("")...)
-	mr := " (" + rangeMean + ")"
 	t.Columns = append(t.Columns, tables.Column{Name: "mean KS" + mr, Kind: tables.Float}, tables.Column{Name: "mean KS lo" + mr, Kind: tables.Float}, tables.Column{Name: "mean KS hi" + mr, Kind: tables.Float},
+		tables.Column{Name: "mean KS lo over pages" + mr, Kind: tables.Float}, tables.Column{Name: "mean KS hi over pages" + mr, Kind: tables.Float},
 		tables.Column{Name: "lowest KS allowed" + mr, Kind: tables.String}, tables.Column{Name: "its mean KS" + mr, Kind: tables.Float})
 	t.Columns = append(t.Columns, versusColumns(mr)...)
 	nan := math.NaN()
-	noSeeds := []any{int64(0), nan, nan, nan, nan, "", nan, nan, nan, nan, nan, nan, "", nan, "", nan, nan, nan}
+	empty := func(s Scenario, method, best string) []any {
+		row := []any{s.Describe(), method, "", nan, nan, best, nan, int64(0), "", nan, method, ""}
+		for range len(t.Columns) - len(row) {
+			row = append(row, nil)
+		}
+		return row
+	}
 	for _, s := range Scenarios {
 		rec, err := Recommend(s, evidence)
 		if err != nil {
@@ -554,8 +607,7 @@ func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
 		}
 		if len(rec.Evidence) == 0 {
 			if r, _ := Recommend(s, all); len(r.Evidence) > 0 {
-				nan := math.NaN()
-				t.Rows = append(t.Rows, append([]any{s.Describe(), rec.Method, "", nan, nan, fmt.Sprintf("too few (every replayed page < %d intervals)", MinEvidenceIntervals), nan, int64(0), "", nan}, noSeeds...))
+				t.Rows = append(t.Rows, empty(s, rec.Method, fmt.Sprintf("too few (every replayed page < %d intervals)", MinEvidenceIntervals)))
 				continue
 			}
 		}
@@ -569,22 +621,22 @@ func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
 		}
 		slices.Sort(keys)
 		if len(keys) == 0 {
-			t.Rows = append(t.Rows, append([]any{s.Describe(), rec.Method, "", math.NaN(), math.NaN(), "", math.NaN(), int64(0), "", math.NaN()}, noSeeds...))
+			t.Rows = append(t.Rows, empty(s, rec.Method, ""))
 		}
 		for _, sp := range keys {
-			w, k := math.NaN(), math.NaN()
-			best, bw := "", math.NaN()
-			bestKS, bk := "", math.NaN()
-			pages := 0
 			var same []MethodSummary
-			self := MethodSummary{WMRD: Interval{nan, nan, nan, 0}, KS: Interval{nan, nan, nan, 0}, KSMean: Interval{nan, nan, nan, 0}}
 			for _, e := range rec.Evidence {
-				if e.Sampler != sp {
-					continue
+				if e.Sampler == sp {
+					same = append(same, e)
 				}
-				same = append(same, e)
-				if e.Method == rec.Method {
-					w, k, pages = e.MeanWMRD, e.MeanKS, e.Pages
+			}
+			ch := choose(same, rec.Method, defaultKS)
+			best, bw := "", nan
+			bestKS, bk := "", nan
+			self := MethodSummary{WMRD: Interval{nan, nan, nan, 0}, KS: Interval{nan, nan, nan, 0}, KSMean: Interval{nan, nan, nan, 0},
+				ByPageWMRD: Interval{nan, nan, nan, 0}, ByPageKS: Interval{nan, nan, nan, 0}, ByPageKSMean: Interval{nan, nan, nan, 0}, MeanWMRD: nan, MeanKS: nan}
+			for _, e := range same {
+				if e.Method == ch.Method {
 					self = e
 				}
 				if best == "" && !math.IsNaN(e.MeanWMRD) {
@@ -594,18 +646,19 @@ func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
 					bestKS, bk = e.Method, e.MeanKS
 				}
 			}
-			row := []any{s.Describe(), rec.Method, sp, w, k, best, bw, int64(pages), bestKS, bk, int64(self.Seeds), self.KS.Lo, self.KS.Hi, self.WMRD.Lo, self.WMRD.Hi}
-			_, r, d := versus(same, rec.Method, defaultKS)
-			row = append(row, versusCells(r, d)...)
-			low, r, d := versus(same, rec.Method, meanKS)
+			row := []any{s.Describe(), ch.Method, sp, self.MeanWMRD, self.MeanKS, best, bw, int64(self.Pages), bestKS, bk, ch.Rule, ch.Why,
+				int64(self.Seeds), self.KS.Lo, self.KS.Hi, self.WMRD.Lo, self.WMRD.Hi,
+				int64(self.Boot.Resamples), self.ByPageKS.Lo, self.ByPageKS.Hi, self.ByPageWMRD.Lo, self.ByPageWMRD.Hi}
+			row = append(row, versusCells(ch.Versus)...)
+			v := versus(same, ch.Method, meanKS)
 			lowKS := nan
 			for _, e := range same {
-				if e.Method == low {
+				if e.Method == v.lowest {
 					lowKS = e.KSMean.Mean
 				}
 			}
-			row = append(row, self.KSMean.Mean, self.KSMean.Lo, self.KSMean.Hi, low, lowKS)
-			t.Rows = append(t.Rows, append(row, versusCells(r, d)...))
+			row = append(row, self.KSMean.Mean, self.KSMean.Lo, self.KSMean.Hi, self.ByPageKSMean.Lo, self.ByPageKSMean.Hi, v.lowest, lowKS)
+			t.Rows = append(t.Rows, append(row, versusCells(v)...))
 		}
 	}
 	return t

@@ -563,8 +563,8 @@ func finishTables(ctx context.Context, p *Partial, rows []EstimateRow, opt Optio
 		for _, e := range p.PageErrors {
 			res.PageErrors = append(res.PageErrors, e.PageError)
 		}
-		res.Summary = SummarizeFor(opt.Methods, res.PageErrors)
-		res.Evidence = EvidenceSummaryFor(opt.Methods, res.PageErrors)
+		res.Summary = SummarizeFor(opt.Methods, res.PageErrors, opt.Seed)
+		res.Evidence = EvidenceSummaryFor(opt.Methods, res.PageErrors, opt.Seed)
 		logf(opt.Log, "analyze: %d estimates compared with the truth on [0, %s] (%s)", len(res.PageErrors), xmaxText(opt.XMax), res.ReplaySource)
 	}
 

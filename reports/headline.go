@@ -109,7 +109,7 @@ func findings(b *tables.Bundle) []finding {
 		}
 	}
 	if ev != nil {
-		add(ev.ID, baselineFinding(ev))
+		add(ev.ID, rankingFinding(ev), baselineFinding(ev))
 	}
 	if t := findTable(b, "staleness_summary"); t != nil {
 		add(t.ID, stalenessFinding(t))
@@ -556,14 +556,16 @@ func onPages(n int64, ev *tables.Table) string {
 
 var evidenceK = regexp.MustCompile(`with ≥ ([0-9,]+) intervals`)
 
-// recommendFindings gives one sentence per scenario of the recommendation
-// table (scenario, method, sampler, mean WMRD, mean KS, best method
-// measured, its mean WMRD, pages, lowest KS allowed, its mean KS): the
-// method, its mean KS κ and whether it is the lowest among the methods
-// the scenario allows (else which is, with its κ), its mean WMRD on the
-// range ev states, and the pages the errors rest on. A scenario whose
-// evidence is too few gives no claim: its sentence, in tooFew, only says
-// so (one sentence when every scenario is too few).
+// recommendFindings gives one sentence per scenario and sampler of the
+// recommendation table: the method (analysis' Choice: the scenario's
+// rule, or the measured best when another allowed method beats it), its
+// mean KS κ with its interval, how it compares with the other allowed
+// methods (the lowest mean; or measured better than the rule's method;
+// or the rule kept, why, and what keeping it costs), its mean WMRD on
+// the range ev states, the second range, and the pages the errors rest
+// on. A scenario whose evidence is too few gives no claim: its
+// sentence, in tooFew, only says so (one sentence when every scenario is
+// too few).
 func recommendFindings(t *tables.Table, ev *tables.Table) (said, tooFew []string) {
 	si, mi, spi, wi, ki, bi := col(t, "scenario"), col(t, "method"), col(t, "sampler"), col(t, "mean WMRD"), col(t, "mean KS"), col(t, "best method measured")
 	bki, bkv, pgi := col(t, "lowest KS allowed"), col(t, "its mean KS"), col(t, "pages")
@@ -585,56 +587,34 @@ func recommendFindings(t *tables.Table, ev *tables.Table) (said, tooFew []string
 	var fewNote string
 	for _, sc := range order {
 		rs := rows[sc]
-		method := cellString(rs[0], mi)
-		if method == "" {
-			continue
-		}
 		var parts []string
+		row := sentence()
 		for _, r := range rs {
+			method := cellString(r, mi)
 			w, k := cellFloat(r, wi), cellFloat(r, ki)
-			if !finite(w) && !finite(k) {
+			if method == "" || (!finite(w) && !finite(k)) {
 				continue
 			}
+			c := row(t, r)
 			var p []string
-			seeds := seedsOf(t, r)
 			mr := " (" + rangeMean + ")"
 			if finite(k) {
-				e := "mean KS κ = " + errPercent(k) + intervalText(seeds, cellFloat(r, col(t, "mean KS lo")), cellFloat(r, col(t, "mean KS hi")))
-				best, bk := cellString(r, bki), cellFloat(r, bkv)
-				rival, d, lo, hi := pairCells(t, r, "")
-				pair, _, paired := pairText(method, rival, d, lo, hi)
-				switch {
-				case paired && seeds > 1 && best == method:
-					e += ", the lowest mean among the methods this scenario allows: " + pair
-				case paired && seeds > 1 && best != "" && finite(bk):
-					e += fmt.Sprintf(" (the lowest mean among the methods this scenario allows is %s's, %s): %s", best, errPercent(bk), pair)
-				case best == method || (best != "" && finite(bk) && bk >= k):
-					e += ", the lowest among the methods this scenario allows"
-				case best != "" && finite(bk) && errPercent(bk) == errPercent(k):
-					e += fmt.Sprintf(", the lowest among the methods this scenario allows at this precision (%s's is lower in the last digits)", best)
-				case best != "" && finite(bk):
-					e += fmt.Sprintf(" (the lowest among the methods this scenario allows is %s's, %s)", best, errPercent(bk))
-				}
-				p = append(p, e)
+				p = append(p, "mean KS κ = "+errPercent(k)+c.interval("mean KS", "")+choiceText(c, method, cellString(r, bki), cellFloat(r, bkv), k))
 			}
 			if finite(w) {
 				e := "mean WMRD " + errPercent(w)
 				if rng != "" {
 					e += " on " + rng
 				}
-				if seeds > 1 {
-					e += intervalText(seeds, cellFloat(r, col(t, "mean WMRD lo")), cellFloat(r, col(t, "mean WMRD hi")))
-				}
-				p = append(p, e)
+				p = append(p, e+c.interval("mean WMRD", ""))
 			}
-			if km := cellFloat(r, col(t, "mean KS"+mr)); finite(km) {
-				e := fmt.Sprintf("on %s: mean KS κ = %s%s", rangeMean, errPercent(km), intervalText(seeds, cellFloat(r, col(t, "mean KS lo"+mr)), cellFloat(r, col(t, "mean KS hi"+mr))))
-				best, low := cellString(r, bki), cellString(r, col(t, "lowest KS allowed"+mr))
+			if km := c.f("mean KS" + mr); finite(km) {
+				e := fmt.Sprintf("on %s: mean KS κ = %s%s", rangeMean, errPercent(km), c.interval("mean KS", mr))
+				best, low := cellString(r, bki), c.s("lowest KS allowed"+mr)
 				if low != "" && best != "" && low != best {
-					e += fmt.Sprintf(", and the ranking by κ flips: on this range %s's is the lowest (%s), on the default range %s's", low, errPercent(cellFloat(r, col(t, "its mean KS"+mr))), best)
+					e += fmt.Sprintf(", and the ranking by κ flips: on this range %s's is the lowest (%s), on the default range %s's", low, errPercent(c.f("its mean KS"+mr)), best)
 				}
-				rival, d, lo, hi := pairCells(t, r, mr)
-				if pair, _, ok := pairText(method, rival, d, lo, hi); ok && seeds > 1 {
+				if pair, ok := c.pair(method, mr); ok {
 					e += ": " + pair
 				}
 				p = append(p, e)
@@ -656,16 +636,16 @@ func recommendFindings(t *tables.Table, ev *tables.Table) (said, tooFew []string
 			if head != "" {
 				head += ": "
 			}
-			parts = append(parts, head+strings.Join(p, "; "))
+			parts = append(parts, fmt.Sprintf("use %s (%s%s)", method, head, strings.Join(p, "; ")))
 		}
 		if len(parts) > 0 {
-			said = append(said, fmt.Sprintf("Scenario “%s”: use %s (%s).", sc, method, strings.Join(parts, "; ")))
+			said = append(said, fmt.Sprintf("Scenario “%s”: %s.", sc, strings.Join(parts, "; ")))
 			continue
 		}
 		if note := cellString(rs[0], bi); strings.HasPrefix(note, "too few") {
 			few = append(few, sc)
 			fewNote = note
-		} else {
+		} else if method := cellString(rs[0], mi); method != "" {
 			said = append(said, fmt.Sprintf("Scenario “%s”: the method for it is %s; its error was not measured in these results.", sc, method))
 		}
 	}
@@ -681,10 +661,111 @@ func recommendFindings(t *tables.Table, ev *tables.Table) (said, tooFew []string
 	return said, tooFew
 }
 
+// choiceText says how the recommended method compares with the other
+// methods the scenario allows (the row's "choice", "rule" and paired
+// comparison): ", the lowest mean among …: M2 beats M6 (…)"; for a
+// measured best, that the scenario's rule names another method and this
+// one beats it; for a rule kept, that another's mean is lower, why the
+// rule is kept (the difference is unresolved or negligible) and what it
+// costs. best and bk are the lowest mean κ allowed and its method.
+func choiceText(c *rowCtx, method, best string, bk, k float64) string {
+	pair, paired := c.pair(method, "")
+	rule := c.s("rule")
+	switch c.s("choice") {
+	case "measured best":
+		s := fmt.Sprintf(", the lowest mean among the methods this scenario allows; its rule names %s (docs/methods.md#recommendation), but %s is measured better here", rule, method)
+		if paired {
+			s += ": " + pair
+		}
+		return s
+	case "rule kept":
+		s := fmt.Sprintf(" (%s's mean κ is lower, %s)", best, errPercent(bk))
+		if paired {
+			s += fmt.Sprintf(": %s; %s, the scenario's method (docs/methods.md#recommendation), is kept because the data do not show %s better, and keeping it costs %s of κ on average", pair, method, best, errPercent(c.cost()))
+		} else {
+			s += fmt.Sprintf(": with no interval to tell them apart, %s, the scenario's method (docs/methods.md#recommendation), is kept", method)
+		}
+		return s
+	}
+	switch {
+	case paired:
+		return ", the lowest mean among the methods this scenario allows: " + pair
+	case best == method || (best != "" && finite(bk) && bk >= k):
+		return ", the lowest among the methods this scenario allows"
+	case best != "" && finite(bk):
+		return fmt.Sprintf(" (the lowest among the methods this scenario allows is %s's, %s)", best, errPercent(bk))
+	}
+	return ""
+}
+
+// rankingFinding reads method_evidence: per sampler, its three methods
+// of lowest mean KS κ on G_U with their intervals, and how often the
+// first has the lowest mean κ in the bootstrap resamples of the pages
+// (with the method that wins most of the others): how stable the
+// ranking is with other pages. No sentence without the resamples.
+func rankingFinding(t *tables.Table) string {
+	spi, ki, mi, ksi := col(t, "sampler"), col(t, "kind"), col(t, "method"), col(t, "mean KS")
+	if spi < 0 || mi < 0 || ksi < 0 || col(t, "lowest KS in resamples") < 0 {
+		return ""
+	}
+	var samplers []string
+	by := map[string][][]any{}
+	for _, r := range t.Rows {
+		if ki >= 0 && cellString(r, ki) != "G" || !finite(cellFloat(r, ksi)) {
+			continue
+		}
+		sp := cellString(r, spi)
+		if _, ok := by[sp]; !ok {
+			samplers = append(samplers, sp)
+		}
+		by[sp] = append(by[sp], r)
+	}
+	row := sentence()
+	var parts []string
+	for _, sp := range samplers {
+		rs := by[sp]
+		sort.SliceStable(rs, func(i, j int) bool { return cellFloat(rs[i], ksi) < cellFloat(rs[j], ksi) })
+		first := row(t, rs[0])
+		if first.n("resamples") == 0 || first.n("pages") < 2 {
+			continue
+		}
+		var ms []string
+		for _, r := range rs[:min(3, len(rs))] {
+			c := row(t, r)
+			ms = append(ms, fmt.Sprintf("%s %s%s", cellString(r, mi), errPercent(cellFloat(r, ksi)), c.interval("mean KS", "")))
+		}
+		p := fmt.Sprintf("with sampler %s, %s", sp, strings.Join(ms, ", "))
+		if len(rs) > 3 {
+			p += fmt.Sprintf(" and %d more", len(rs)-3)
+		}
+		p += fmt.Sprintf("; %s has %s", cellString(rs[0], mi), first.winShare(""))
+		var next []any
+		var won int64
+		for _, r := range rs[1:] {
+			if w, ok := cellInt(r, col(t, "lowest KS in resamples")); ok && w > won {
+				next, won = r, w
+			}
+		}
+		if next != nil {
+			p += fmt.Sprintf(" (%s in %s)", cellString(next, mi), human.Comma(won))
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	s := "Ranking by mean KS κ of G_U"
+	if on := onPages(evidencePages(t), t); on != "" {
+		s += " on " + on
+	}
+	return s + ": " + strings.Join(parts, "; ") + "."
+}
+
 // baselineFinding compares, per sampler, the Poisson baseline with the
 // lowest mean KS κ with the other method of lowest κ on G_U (kind G) in
 // method_evidence (the pages long enough to rank methods), with the two
-// methods' mean WMRD on the range the table states.
+// methods' mean WMRD on the range the table states, and the paired
+// difference written best method − baseline.
 func baselineFinding(t *tables.Table) string {
 	spi, ki, mi, wi, ksi, ci := col(t, "sampler"), col(t, "kind"), col(t, "method"), col(t, "mean WMRD"), col(t, "mean KS"), col(t, "class")
 	if spi < 0 || mi < 0 || ksi < 0 || ci < 0 {
@@ -720,33 +801,26 @@ func baselineFinding(t *tables.Table) string {
 		}
 	}
 	var parts []string
+	row := sentence()
 	for _, sp := range samplers {
 		b, ok1 := base[sp]
 		o, ok2 := other[sp]
 		if !ok1 || !ok2 {
 			continue
 		}
-		seeds := seedsOf(t, b.row)
-		iv := func(r []any) string {
-			if seeds <= 1 {
-				return ""
-			}
-			return intervalText(seeds, cellFloat(r, col(t, "mean KS lo")), cellFloat(r, col(t, "mean KS hi")))
-		}
-		p := fmt.Sprintf("with sampler %s the best Poisson baseline (%s) has mean KS κ = %s%s against %s%s for %s", sp, b.method, errPercent(b.k), iv(b.row), errPercent(o.k), iv(o.row), o.method)
+		bc, oc := row(t, b.row), row(t, o.row)
+		bi := bc.interval("mean KS", "")
+		p := fmt.Sprintf("with sampler %s the best Poisson baseline (%s) has mean KS κ = %s%s against %s%s for %s", sp, b.method, errPercent(b.k), bi, errPercent(o.k), oc.interval("mean KS", ""), o.method)
 		if o.k > 0 && b.k > o.k {
 			p += fmt.Sprintf(", %s× larger", sig2(b.k/o.k))
 		}
-		if seeds == 1 {
-			p += ", " + noInterval
-		}
 		// the paired comparison of the two, from the row compared with the other
 		for _, c := range []struct {
-			m best
-			o string
-		}{{b, o.method}, {o, b.method}} {
-			if rival, d, lo, hi := pairCells(t, c.m.row, ""); rival == c.o && seeds > 1 {
-				if s, _, ok := pairText(c.m.method, rival, d, lo, hi); ok {
+			ctx    *rowCtx
+			m, oth string
+		}{{oc, o.method, b.method}, {bc, b.method, o.method}} {
+			if c.ctx.s("compared with") == c.oth {
+				if s, ok := c.ctx.pair(c.m, ""); ok {
 					p += ": " + s
 				}
 				break
