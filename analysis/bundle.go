@@ -115,10 +115,17 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 	// 4. Poisson screen.
 	b.Tables = append(b.Tables, tables.Table{
 		ID: "poisson_screen", Title: "Poisson screen", Source: src, Section: tables.SectionScreen, Order: 1,
-		Columns: []tables.Column{{Name: "pages", Kind: tables.Int}, {Name: fmt.Sprintf("≥ %d updates", o.MinUpdates), Kind: tables.Int},
-			{Name: fmt.Sprintf("|v − 1| ≤ %g", o.Band), Kind: tables.Int}, {Name: "KS p ≥ 0.05", Kind: tables.Int}, {Name: "KS p ≥ 0.05 and Ljung–Box p ≥ 0.05", Kind: tables.Int}},
-		Rows: [][]any{{int64(res.Pages), int64(res.Screened), int64(res.InBand), int64(countCands(res.Candidates, false)), int64(countCands(res.Candidates, true))}},
-		Notes: []string{"KS: Lilliefors-style test against the exponential with fitted rate, Monte-Carlo p-value; Ljung–Box on ρ(1…20)",
+		Columns: []tables.Column{{Name: "pages", Kind: tables.Int}, {Name: fmt.Sprintf("≥ %d updates", o.MinUpdates), Kind: tables.Int, Doc: "the screened pages"},
+			{Name: fmt.Sprintf("|v − 1| ≤ %g", o.Band), Kind: tables.Int, Doc: "of the screened pages: in the CoV band"},
+			{Name: "in the band, KS p ≥ 0.05", Kind: tables.Int, Doc: "of those in the band: exponential by KS"},
+			{Name: "in the band, KS and Ljung–Box p ≥ 0.05", Kind: tables.Int, Doc: "of those: also independent by Ljung–Box (the pages that pass the screen)"},
+			{Name: "all screened, KS p ≥ 0.05", Kind: tables.Int, Doc: "of every screened page, in the band or not"},
+			{Name: "all screened, Ljung–Box p ≥ 0.05", Kind: tables.Int, Doc: "of every screened page, in the band or not"},
+			{Name: "all screened, both p ≥ 0.05", Kind: tables.Int, Doc: "of every screened page, in the band or not"}},
+		Rows: [][]any{{int64(res.Pages), int64(res.Screened), int64(res.InBand), int64(countCands(res.Candidates, false)), int64(countCands(res.Candidates, true)),
+			res.ScreenAll.KS, res.ScreenAll.LjungBox, res.ScreenAll.Both}},
+		Notes: []string{"the screen is a sequence: the pages with ≥ K updates, of those the ones in the CoV band, of those the ones exponential by KS, of those the ones also independent by Ljung–Box; the columns 'all screened' count each test over every screened page instead (page_stats.csv has every p-value)",
+			"KS: Lilliefors-style test against the exponential with fitted rate, Monte-Carlo p-value; Ljung–Box on ρ(1…20)",
 			fmt.Sprintf("only pages with ≥ K = %d updates are screened (KS on ≥ %d intervals); Hurst exponents need ≥ %d intervals, and estimates outside [0, 1] are flagged, not reported", o.MinUpdates, max(o.MinUpdates-1, 3), MinHurstLen),
 			varianceConvention},
 	})
@@ -150,7 +157,7 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 func countCands(cs []CandidateRow, indep bool) int {
 	n := 0
 	for _, c := range cs {
-		if c.KSP >= 0.05 && (!indep || c.LjungP >= 0.05) {
+		if c.KSP >= screenAlpha && (!indep || c.LjungP >= screenAlpha) {
 			n++
 		}
 	}

@@ -25,6 +25,38 @@ type HurstSummary struct {
 	Above, Below, Around int64
 }
 
+// ScreenCounts are the screen's tests counted over every screened page,
+// whatever its coefficient of variation (parallel counts, beside the
+// sequence of the screen: band, then KS, then Ljung–Box), read back from
+// page_stats.
+type ScreenCounts struct {
+	KS, LjungBox, Both int64 // p ≥ 0.05 by KS, by Ljung–Box, by both
+}
+
+// screenAlpha is the level of the screen's tests: a page passes a test
+// with p ≥ screenAlpha.
+const screenAlpha = 0.05
+
+// countScreened reads page_stats.parquet (name) and counts the pages
+// passing each of the screen's tests (ks_p, ljung_box_p ≥ 0.05); pages
+// not screened have null p-values and count for none.
+func countScreened(name string) (ScreenCounts, error) {
+	var c ScreenCounts
+	err := scanColumns(name, []string{"ks_p", "ljung_box_p"}, func(v []float64) {
+		ks, lb := v[0] >= screenAlpha, v[1] >= screenAlpha
+		if ks {
+			c.KS++
+		}
+		if lb {
+			c.LjungBox++
+		}
+		if ks && lb {
+			c.Both++
+		}
+	})
+	return c, err
+}
+
 // quantileProbs are the quartiles of HurstSummary.
 var quantileProbs = [3]float64{0.25, 0.5, 0.75}
 

@@ -207,6 +207,25 @@ func TestPageStatsScreen(t *testing.T) {
 		t.Errorf("band page: page_stats and screen_candidates differ")
 	}
 
+	// The screen's tests counted over every screened page (parallel to
+	// the sequence band → KS → Ljung–Box): a naive count of the p-values.
+	var ks, lb, both int64
+	for _, r := range rows {
+		k, l := r["ks_p"].(float64) >= 0.05, r["ljung_box_p"].(float64) >= 0.05
+		if k {
+			ks++
+		}
+		if l {
+			lb++
+		}
+		if k && l {
+			both++
+		}
+	}
+	if res.ScreenAll != (ScreenCounts{KS: ks, LjungBox: lb, Both: both}) || ks == 0 {
+		t.Errorf("all screened: %+v, naive KS %d Ljung–Box %d both %d", res.ScreenAll, ks, lb, both)
+	}
+
 	// hurst_screened against a sort of each column.
 	type7 := func(s []float64, p float64) float64 {
 		h := float64(len(s)-1) * p

@@ -108,6 +108,7 @@ type Result struct {
 	Candidates    []CandidateRow // pages in the band, with their checks
 	Closest       []Candidate    // the pages with the smallest |v − 1| among the screened
 	HurstScreened []HurstSummary // DFA-1 and local Whittle over every screened page (page_stats)
+	ScreenAll     ScreenCounts   // the screen's tests over every screened page, in the band or not (page_stats)
 	Aggregate     []Fit          // fits to the aggregate, best AIC first; none below MinFitIntervals
 	AggregateN    int            // intervals sampled for the aggregate fits (≤ AggregateMax)
 	AggregateFitN int            // of those, the positive ones the fits use
@@ -534,6 +535,9 @@ func finishTables(ctx context.Context, p *Partial, rows []EstimateRow, opt Optio
 	// out before the tables).
 	var err error
 	if res.HurstScreened, err = summarizeHurst(filepath.Join(out, "page_stats.parquet")); err != nil {
+		return nil, fmt.Errorf("analyze: %w", err)
+	}
+	if res.ScreenAll, err = countScreened(filepath.Join(out, "page_stats.parquet")); err != nil {
 		return nil, fmt.Errorf("analyze: %w", err)
 	}
 

@@ -192,8 +192,11 @@ func corpusFinding(t *tables.Table) string {
 }
 
 // screenFinding reads the one-row screen table: pages, pages with ≥ K
-// updates, in the CoV band, passing KS, passing KS and Ljung–Box (the
-// column names carry K and the band).
+// updates, of those in the CoV band, of those passing KS, of those also
+// passing Ljung–Box (the column names carry K and the band), and, when
+// the table has them, each test counted over every screened page. It
+// says the screen as the sequence it is ("of the 2 in the band, 1 …"),
+// then the parallel counts.
 func screenFinding(t *tables.Table) string {
 	if len(t.Rows) != 1 || len(t.Columns) < 5 {
 		return ""
@@ -212,16 +215,35 @@ func screenFinding(t *tables.Table) string {
 	if n[1] == 0 {
 		return fmt.Sprintf("Poisson screen: none of the %s has %s, so no page could be screened.", human.Count(n[0], "page", "pages"), minUpd)
 	}
-	what := "page"
-	if n[1] != 1 {
-		what = "pages"
+	pages := func(k int64) string { return human.Count(k, "page", "pages") }
+	s := fmt.Sprintf("Poisson screen: of the %s with %s, %s %s in the band %s (v = standard deviation / mean of a page's intervals, 1 for a Poisson process)",
+		pages(n[1]), minUpd, human.Comma(n[2]), map[bool]string{true: "lies", false: "lie"}[n[2] == 1], band)
+	if n[2] > 0 {
+		s += fmt.Sprintf("; of the %s in the band, %s exponential by KS (p ≥ 0.05)", human.Comma(n[2]), isAre(n[3]))
+		if n[3] > 0 {
+			s += fmt.Sprintf(", and of %s, %s also independent by Ljung–Box (p ≥ 0.05)", map[bool]string{true: "that one", false: "those " + human.Comma(n[3])}[n[3] == 1], isAre(n[4]))
+		}
 	}
-	s := fmt.Sprintf("Poisson screen: %s of the %s %s with %s pass", human.Comma(n[4]), human.Comma(n[1]), what, minUpd)
-	if n[4] == 1 {
-		s += "es"
+	s += fmt.Sprintf(": %s %s the screen", human.Comma(n[4]), map[bool]string{true: "passes", false: "pass"}[n[4] == 1])
+	all := [3]int{col(t, "all screened, KS p ≥ 0.05"), col(t, "all screened, Ljung–Box p ≥ 0.05"), col(t, "all screened, both p ≥ 0.05")}
+	var a [3]int64
+	ok := true
+	for j, c := range all {
+		v, okj := cellInt(r, c)
+		a[j], ok = v, ok && okj
 	}
-	return s + fmt.Sprintf(" (coefficient of variation v = standard deviation / mean of a page's intervals, 1 for a Poisson process, %s: %s; exponential by KS, p ≥ 0.05: %s; also independent by Ljung–Box, p ≥ 0.05: %s).",
-		band, human.Comma(n[2]), human.Comma(n[3]), human.Comma(n[4]))
+	if ok {
+		s += fmt.Sprintf(". Over all %s with %s, in the band or not: %s exponential by KS, %s independent by Ljung–Box, %s both", pages(n[1]), minUpd, human.Comma(a[0]), human.Comma(a[1]), human.Comma(a[2]))
+	}
+	return s + "."
+}
+
+// isAre is "1 is" or "3 are".
+func isAre(n int64) string {
+	if n == 1 {
+		return "1 is"
+	}
+	return human.Comma(n) + " are"
 }
 
 // hurstScreenedFinding reads hurst_screened (one row per estimator:
