@@ -9,6 +9,7 @@ import (
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -147,7 +148,7 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 		rsrc := src + "; " + res.ReplaySource
 		b.Tables = append(b.Tables, summaryTable(res.Summary, rsrc, o, res.Unit))
 		b.Tables = append(b.Tables, pageErrorsTable(res, o, true))
-		b.Tables = append(b.Tables, evidenceTable(res, rsrc))
+		b.Tables = append(b.Tables, evidenceTable(res, o, rsrc))
 		b.Tables = append(b.Tables, recommendTable(res.Evidence, res.Summary, rsrc))
 		b.Figures = append(b.Figures, methodFigures(res, rows, rsrc)...)
 	}
@@ -458,7 +459,7 @@ func pageErrorsTable(res *Result, o *Options, topOnly bool) tables.Table {
 	t := tables.Table{ID: "page_errors", Title: "Errors per page, method and sampler", Source: o.source(res) + "; " + res.ReplaySource, Section: tables.SectionMethods, Order: 2,
 		Columns: []tables.Column{{Name: "page_id", Kind: tables.Int}, {Name: "title", Kind: tables.String}, {Name: "sampler", Kind: tables.String},
 			{Name: "kind", Kind: tables.String}, {Name: "method", Kind: tables.String}, {Name: "WMRD", Kind: tables.Float}, {Name: "KS", Kind: tables.Float},
-			{Name: "points", Kind: tables.Int}, {Name: "x_max", Kind: tables.Float}, {Name: "note", Kind: tables.String}}}
+			{Name: "points", Kind: tables.Int}, {Name: "x_max", Kind: tables.Float, Doc: "the last grid point compared: the page's x_max (the Source line's) rounded up to the sampler's grid step"}, {Name: "note", Kind: tables.String}}}
 	for _, e := range res.PageErrors {
 		t.Rows = append(t.Rows, []any{e.PageID, e.Title, e.Sampler, e.Kind, e.Method, e.WMRD, e.KS, int64(e.Points), e.XMax, e.Note})
 	}
@@ -474,38 +475,27 @@ func pageErrorsTable(res *Result, o *Options, topOnly bool) tables.Table {
 // as the paper ranks methods: by mean KS κ = max|H − G| inside each
 // sampler and kind, then by mean WMRD. Its title says how many pages it
 // rests on; the WMRD column's doc says on which range of x the WMRD was
-// taken (the x_max of the compared grids, over the evidence pages).
-// With no page long enough it has no rows.
-func evidenceTable(res *Result, src string) tables.Table {
+// taken: x_max as the replay chose it over the evidence pages, written
+// as the replay's Source line writes it (replay.XMaxText: one value, one
+// unit). With no page long enough it has no rows.
+func evidenceTable(res *Result, o *Options, src string) tables.Table {
 	pages := map[int64]bool{}
-	lo, hi := math.Inf(1), math.Inf(-1)
+	var xmax []float64
 	for _, e := range res.PageErrors {
-		if e.Intervals >= MinEvidenceIntervals {
+		if e.Intervals >= MinEvidenceIntervals && !pages[e.PageID] {
 			pages[e.PageID] = true
-			if !math.IsNaN(e.XMax) && e.XMax > 0 {
-				lo, hi = math.Min(lo, e.XMax), math.Max(hi, e.XMax)
+			if e.PageXMax > 0 {
+				xmax = append(xmax, e.PageXMax)
 			}
 		}
 	}
-	rng := "x_max, the end of each page's replay grid"
-	if lo <= hi {
-		// One unit for both ends, the display unit of the smaller, so
-		// that neither end is below 1 (x_max of a slow source reads
-		// "166.7–564.2 d", not "4000–1.354e+04 h").
-		per, ok := res.Unit, res.Unit > 0
-		if !ok {
-			per, ok = tables.UnitSeconds(res.UnitName)
+	rng := "x_max, each page's replay grid"
+	if len(xmax) > 0 {
+		rule := replay.RuleXMaxAuto
+		if o.XMax > 0 {
+			rule = replay.RuleGiven
 		}
-		name, sec := res.UnitName, 1.0
-		if ok {
-			name, sec = human.DisplayUnit(lo * per)
-			sec /= per
-		}
-		r := human.Plain(lo / sec)
-		if h := human.Plain(hi / sec); h != r {
-			r += "–" + h
-		}
-		rng = fmt.Sprintf("x_max = %s %s, the end of each page's replay grid", r, name)
+		rng = "x_max, " + replay.XMaxText(rule, replay.SpreadOf(xmax), res.UnitName)
 	}
 	t := tables.Table{ID: "method_evidence", Source: src, Section: tables.SectionMethods, Order: 1,
 		Title: fmt.Sprintf("Method ranking by KS (κ) on the %s with ≥ %d intervals", human.Count(int64(len(pages)), "replayed page", "replayed pages"), MinEvidenceIntervals),

@@ -36,6 +36,12 @@ type PageError struct {
 	// Intervals is the page's number of intervals (the truth row's
 	// Samples; 0 when unknown).
 	Intervals int
+	// PageXMax is the page's x_max as the replay chose it
+	// (replay.DefaultsOf: the given x_max, or the 0.99 quantile of its
+	// G_U): the value the Source line states; the errors are computed on
+	// the grid up to the first grid point at or above it (Error.XMax).
+	// 0 when unknown.
+	PageXMax float64
 }
 
 // MethodSummary summarises one method under one sampler over pages:

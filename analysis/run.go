@@ -16,6 +16,7 @@ import (
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/model"
+	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -219,8 +220,9 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 func pass(ctx context.Context, pages posSource, opt Options, sp shard.Spec, unit float64, null *LillieforsNull, rows *[]EstimateRow,
 	begin func(unitName string) error, stat func(pos int64, st PageStats, sc *PageScreen) error) (*Partial, error) {
 	p := &Partial{Tool: "revisit", Format: PartialFormat, Shard: sp.String(), I: sp.I, N: sp.N, Opt: partialOptionsOf(&opt), Unit: unit, Bins: map[int]int64{}}
-	var replayed map[int64][]float64 // the replayed pages' intervals (below)
-	unselected := map[int64]bool{}   // replayed pages the selection left out: not compared
+	var replayed map[int64][]float64  // the replayed pages' intervals (below)
+	resolution := map[int64]float64{} // and their time resolution, in units
+	unselected := map[int64]bool{}    // replayed pages the selection left out: not compared
 	pages = selectPages(&opt, pages, p, func(pg *series.Page) {
 		if _, ok := replayed[pg.ID]; ok {
 			unselected[pg.ID] = true
@@ -330,6 +332,7 @@ func pass(ctx context.Context, pages posSource, opt Options, sp shard.Spec, unit
 		}
 		if _, ok := replayed[pg.ID]; ok {
 			replayed[pg.ID] = u
+			resolution[pg.ID] = float64(pg.Resolution) / p.Unit
 		}
 		if r.sample != nil {
 			for _, h := range r.sample {
@@ -383,6 +386,11 @@ func pass(ctx context.Context, pages posSource, opt Options, sp shard.Spec, unit
 			return nil, fmt.Errorf("analyze: replay %s: %d errors for %d estimates", opt.Replay, len(pe), len(idx))
 		}
 		for i := range pe {
+			// the page's x_max by the replay's rule (the given one, or the
+			// 0.99 quantile of its G_U), as the replay's Source line states it
+			if u := replayed[pe[i].PageID]; len(u) > 0 {
+				pe[i].PageXMax = replay.DefaultsOf(u, resolution[pe[i].PageID], replay.Choice{XMax: opt.XMax}).XMax
+			}
 			p.PageErrors = append(p.PageErrors, PosPageError{idx[i], pe[i]})
 		}
 	}

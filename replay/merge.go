@@ -185,7 +185,7 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 	}
 	if m0.Choices != nil {
 		ch := *m0.Choices
-		ch.MeanU, ch.XMax, ch.H = spreadOf(pageMean), spreadOf(pageXMax), spreadOf(pageH)
+		ch.MeanU, ch.XMax, ch.H = SpreadOf(pageMean), SpreadOf(pageXMax), SpreadOf(pageH)
 		meta.Choices = &ch
 	}
 	meta.Pages = len(all) - empty

@@ -630,7 +630,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	}
 	meta.Summary = sum.result(smp, methods)
 	meta.Selection = sel.Summary()
-	choices.MeanU, choices.XMax, choices.H = spreadOf(pageMean), spreadOf(pageXMax), spreadOf(pageH)
+	choices.MeanU, choices.XMax, choices.H = SpreadOf(pageMean), SpreadOf(pageXMax), SpreadOf(pageH)
 	meta.Choices = &choices
 	logf("replay: %s", choices.Describe(meta.UnitName))
 	meta.Created = time.Now().UTC()
