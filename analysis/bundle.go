@@ -150,6 +150,9 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 		b.Tables = append(b.Tables, pageErrorsTable(res, o, true))
 		b.Tables = append(b.Tables, evidenceTable(res, o, rsrc))
 		b.Tables = append(b.Tables, recommendTable(res.Evidence, res.Summary, rsrc))
+		if t, ok := fRecoveryTable(res, rsrc); ok {
+			b.Tables = append(b.Tables, t)
+		}
 		b.Figures = append(b.Figures, methodFigures(res, rows, rsrc)...)
 	}
 	return b
@@ -659,6 +662,72 @@ func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
 		}
 	}
 	return t
+}
+
+// PoorRecoveryKS is the mean KS distance of a recovered F_U against the
+// truth above which the Findings call the recovery poor and give the
+// reason (10 %: the distance at which a Poisson verdict is drawn, too).
+const PoorRecoveryKS = 0.1
+
+// fRecoveryTable is the quality of F_U recovered from the estimates of
+// G_U (docs/methods.md#recover) on the evidence pages: per sampler and
+// method, the mean KS against the true F_U with its intervals, the
+// median over pages of the derivative's bin width h and of the share of
+// the page's intervals shorter than h (F_U below one bin is what a
+// derivative on bins of width h cannot resolve). ok is false without a
+// recovered F_U.
+func fRecoveryTable(res *Result, src string) (tables.Table, bool) {
+	type key struct{ sampler, method string }
+	type page struct{ h, short float64 }
+	per := map[key]map[int64][]page{}
+	for _, e := range res.PageErrors {
+		if e.Kind != "F" || e.Intervals < MinEvidenceIntervals || math.IsNaN(e.Short) {
+			continue
+		}
+		k := key{e.Sampler, e.Method}
+		if per[k] == nil {
+			per[k] = map[int64][]page{}
+		}
+		per[k][e.PageID] = append(per[k][e.PageID], page{e.H, e.Short})
+	}
+	u := res.UnitName
+	t := tables.Table{ID: "f_recovery", Title: "F_U recovered from the estimates of G_U: error and resolution", Source: src, Section: tables.SectionMethods, Order: 4,
+		Columns: []tables.Column{{Name: "sampler", Kind: tables.String}, {Name: "method", Kind: tables.String}, {Name: "pages", Kind: tables.Int},
+			{Name: "mean KS", Kind: tables.Float, Doc: "KS distance of the recovered F_U to the true F_U, averaged over pages"},
+			{Name: "mean KS lo", Kind: tables.Float}, {Name: "mean KS hi", Kind: tables.Float},
+			{Name: "interval over", Kind: tables.String, Doc: "pages (bootstrap) or seeds (one page)"},
+			{Name: "seeds", Kind: tables.Int}, {Name: "resamples", Kind: tables.Int},
+			{Name: "median h", Unit: u, Kind: tables.Duration, Doc: "bin width of the numerical derivative, median over pages"},
+			{Name: "median share < h", Kind: tables.Percent, Doc: "share of a page's intervals shorter than its h, median over pages"},
+			{Name: "quality", Kind: tables.String, Doc: fmt.Sprintf("poor: a mean KS above %g%%", 100*PoorRecoveryKS)}},
+		Notes: []string{fmt.Sprintf("F_U = 1 − g_U/g_U(0) with g_U the derivative of the estimated G_U on bins of width h (docs/methods.md#recover), on the pages with ≥ %d intervals; g_U = (1 − F_U)/E[U] falls by the share of intervals shorter than x between 0 and x, so where many intervals are shorter than one bin the derivative averages g_U over its steep start: g_U(0), hence E[U] and the whole recovered F_U, are biased", MinEvidenceIntervals),
+			seedsNote, pagesNote}}
+	for _, m := range res.Evidence {
+		if m.Kind != "F" {
+			continue
+		}
+		ps := per[key{m.Sampler, m.Method}]
+		if len(ps) == 0 {
+			continue
+		}
+		var hs, shorts []float64
+		for _, p := range ps {
+			var h, sh float64
+			for _, x := range p {
+				h, sh = h+x.h, sh+x.short
+			}
+			hs, shorts = append(hs, h/float64(len(p))), append(shorts, sh/float64(len(p)))
+		}
+		slices.Sort(hs)
+		slices.Sort(shorts)
+		iv, over := decisive(m.ByPageKS, m.KS)
+		quality := ""
+		if m.MeanKS > PoorRecoveryKS {
+			quality = "poor"
+		}
+		t.Rows = append(t.Rows, []any{m.Sampler, m.Method, int64(m.Pages), m.MeanKS, iv.Lo, iv.Hi, over, int64(m.Seeds), int64(m.Boot.Resamples), estimator.MedianSorted(hs), estimator.MedianSorted(shorts), quality})
+	}
+	return t, len(t.Rows) > 0
 }
 
 // methodFigures are SPEC §7 item 6 for the top page of the replay: the

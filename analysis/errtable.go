@@ -36,6 +36,12 @@ type PageError struct {
 	// Intervals is the page's number of intervals (the truth row's
 	// Samples; 0 when unknown).
 	Intervals int
+	// H is the row's bin width (estimator.Estimate.H): for a recovered
+	// F_U the bin of its numerical derivative. Short is then the share of
+	// the page's intervals shorter than H (NaN for G_U rows and when
+	// unknown): the part of F_U below one bin, which no derivative on
+	// bins of width H resolves.
+	H, Short float64
 	// PageXMax is the page's x_max as the replay chose it
 	// (replay.DefaultsOf: the given x_max, or the 0.99 quantile of its
 	// G_U): the value the Source line states; the errors are computed on
@@ -152,7 +158,11 @@ func PageErrorsFor(reg estimator.Registry, rows []EstimateRow, xmax float64, ext
 		if !ok {
 			return nil, fmt.Errorf("page %d (%s), sampler %s, seed %d, %s: no truth %s row to compare with", r.PageID, r.Title, r.Sampler, r.Seed, r.Method, r.Kind)
 		}
-		pe := PageError{PageID: r.PageID, Title: r.Title, Sampler: r.Sampler, Method: r.Method, Kind: r.Kind, Seed: r.Seed, Note: r.Note, Constant: r.Constant, Intervals: tr.CDF.Samples}
+		pe := PageError{PageID: r.PageID, Title: r.Title, Sampler: r.Sampler, Method: r.Method, Kind: r.Kind, Seed: r.Seed, Note: r.Note, Constant: r.Constant, Intervals: tr.CDF.Samples,
+			H: r.H, Short: math.NaN()}
+		if r.Kind == "F" {
+			pe.Short = shorterThan(intervals[r.PageID], r.H)
+		}
 		pe.Mean = estimator.NoError()
 		if r.ErrMean != nil {
 			pe.Mean = *r.ErrMean
@@ -388,4 +398,19 @@ func EvidenceSummaryFor(reg estimator.Registry, errs []PageError, seed uint64) [
 		}
 	}
 	return SummarizeFor(reg, keep, seed)
+}
+
+// shorterThan is the share of the intervals u shorter than h (NaN
+// without intervals or without a positive h).
+func shorterThan(u []float64, h float64) float64 {
+	if len(u) == 0 || !(h > 0) {
+		return math.NaN()
+	}
+	n := 0
+	for _, x := range u {
+		if x < h {
+			n++
+		}
+	}
+	return float64(n) / float64(len(u))
 }

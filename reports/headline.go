@@ -111,6 +111,9 @@ func findings(b *tables.Bundle) []finding {
 	if ev != nil {
 		add(ev.ID, rankingFinding(ev), baselineFinding(ev))
 	}
+	if t := findTable(b, "f_recovery"); t != nil {
+		add(t.ID, fRecoveryFinding(t))
+	}
 	if t := findTable(b, "staleness_summary"); t != nil {
 		add(t.ID, stalenessFinding(t))
 	}
@@ -865,6 +868,59 @@ func baselineFinding(t *tables.Table) string {
 		s += "; WMRD on " + rng
 	}
 	return s + "."
+}
+
+// fRecoveryFinding reads f_recovery (per sampler and method: pages, mean
+// KS of the recovered F_U against the truth with its interval, the median
+// bin width h of the derivative, the median share of intervals shorter
+// than h, and "poor"): how well F_U is recovered from the estimates of
+// G_U, and where it is poor, why — the intervals shorter than one bin.
+func fRecoveryFinding(t *tables.Table) string {
+	if col(t, "mean KS") < 0 || col(t, "quality") < 0 || len(t.Rows) == 0 {
+		return ""
+	}
+	row := sentence()
+	var parts []string
+	poor := false
+	var pages int64
+	for _, r := range t.Rows {
+		c := row(t, r)
+		k := c.f("mean KS")
+		if !finite(k) {
+			continue
+		}
+		pages = max(pages, c.n("pages"))
+		iv := ""
+		if lo, hi, over := c.f("mean KS lo"), c.f("mean KS hi"), c.s("interval over"); finite(lo) && finite(hi) && over != "" {
+			iv = fmt.Sprintf(" (95%% interval %s to %s %s)", errPercent(lo), errPercent(hi), c.over(over))
+		}
+		p := fmt.Sprintf("%s %s with sampler %s%s", c.s("method"), errPercent(k), c.s("sampler"), iv)
+		if c.s("quality") == "poor" {
+			poor = true
+			p += fmt.Sprintf(", poor: its derivative's bins (median h = %s) are wider than %s of the median page's intervals", durationIn(t, "median h", c.f("median h")), pct2(c.f("median share < h")))
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("F_U recovered from the estimates of G_U (docs/methods.md#recover) has mean KS against the true F_U of %s", strings.Join(parts, "; "))
+	if on := human.Count(pages, "page", "pages"); pages > 0 {
+		s += " (on " + on + ")"
+	}
+	if poor {
+		s += "; the density g_U = (1 − F_U)/E[U] falls steeply within one bin where many intervals are shorter than it, and a derivative on bins of width h averages that fall away: g_U(0), E[U] and the whole recovered F_U are biased"
+	}
+	return s + "."
+}
+
+// durationIn prints the value v of t's duration column name as the
+// table prints it: in the column's display unit, with its name.
+func durationIn(t *tables.Table, name string, v float64) string {
+	if unit, f, ok := t.DisplayUnit(col(t, name)); ok && finite(v) {
+		return human.Plain(v*f) + " " + unit
+	}
+	return human.Float(v)
 }
 
 // stalenessFinding reads the staleness summary: quantile rows (min, 10%,

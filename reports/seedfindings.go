@@ -2,7 +2,6 @@ package reports
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
@@ -162,12 +161,14 @@ func (c *rowCtx) winShare(suffix string) string {
 	return fmt.Sprintf("the lowest mean κ in %s of the %s resamples", human.Comma(won), human.Comma(c.n("resamples")))
 }
 
-// finiteAll reports whether every value is finite.
-func finiteAll(v ...float64) bool {
-	for _, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return false
-		}
+// pct2 prints a share as a percentage with two significant digits, and
+// 100% and 0% only when it is exactly that.
+func pct2(f float64) string {
+	switch {
+	case f == 1 || f == 0:
+		return fmt.Sprintf("%g%%", 100*f)
+	case f > 0.99:
+		return "over 99%"
 	}
-	return true
+	return sig2(100*f) + "%"
 }

@@ -159,3 +159,23 @@ func TestFindingsRecommendationChoice(t *testing.T) {
 	has(t, "rule kept", s, "use M4 (", "(M5's mean κ is lower, 1.2%)", "M4 and M5 differ consistently but negligibly (κ_M4 − κ_M5 = 0.00019%",
 		"M4, the scenario's method (docs/methods.md#recommendation), is kept because the data do not show M5 better, and keeping it costs 0.00019% of κ on average")
 }
+
+// F_U's recovery: each method's mean KS against the true F_U with its
+// interval over pages; where it is poor (analysis' "poor"), the bins'
+// width and the share of intervals shorter than one bin, and the reason.
+func TestFindingsFRecovery(t *testing.T) {
+	str := func(n string) tables.Column { return tables.Column{Name: n, Kind: tables.String} }
+	flt := func(n string) tables.Column { return tables.Column{Name: n, Kind: tables.Float} }
+	num := func(n string) tables.Column { return tables.Column{Name: n, Kind: tables.Int} }
+	tb := tables.Table{ID: "f_recovery", Columns: []tables.Column{str("sampler"), str("method"), num("pages"), flt("mean KS"), flt("mean KS lo"), flt("mean KS hi"), str("interval over"),
+		num("seeds"), num("resamples"), {Name: "median h", Unit: "h", Kind: tables.Duration}, {Name: "median share < h", Kind: tables.Percent}, str("quality")},
+		Rows: [][]any{{"exp:20x", "M2", int64(50), 0.04, 0.03, 0.05, "pages", int64(1), int64(2000), 0.25, 0.12, ""},
+			{"exp:20x", "M6", int64(50), 0.45, 0.36, 0.55, "pages", int64(1), int64(2000), 0.5, 0.318, "poor"}}}
+	s := one(t, &tables.Bundle{Tables: []tables.Table{tb}})
+	has(t, "F recovery", s, "mean KS against the true F_U of M2 4.0% with sampler exp:20x (95% interval 3.0% to 5.0% over pages (bootstrap, 2,000 resamples of the 50 pages, one seed each))",
+		"M6 45% with sampler exp:20x (95% interval 36% to 55% over pages), poor: its derivative's bins (median h = 30 min) are wider than 32% of the median page's intervals",
+		"(on 50 pages)", "g_U(0), E[U] and the whole recovered F_U are biased")
+	if strings.Count(s, "poor") != 1 {
+		t.Errorf("only M6 is poor: %q", s)
+	}
+}
