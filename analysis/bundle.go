@@ -43,6 +43,9 @@ func pageStatsColumns(unit string) []tables.Column {
 		{Name: "h_lw_se", Kind: tables.Float},
 		{Name: "h_lw_lo", Kind: tables.Float, Doc: "95% interval H ± 1.96·SE"},
 		{Name: "h_lw_hi", Kind: tables.Float},
+		{Name: "h_dfa_p", Kind: tables.Float, Doc: "p-value of DFA-1's H against its shuffled surrogates (docs/methods.md#lrd)"},
+		{Name: "trend_z", Kind: tables.Float, Doc: "trend in the rate: halves of the intervals' normal scores against stationary long memory; |z| > 1.96 is a trend"},
+		{Name: "lrd", Kind: tables.String, Doc: "long memory, no long memory, undecided: trend in the rate, undecided: estimators disagree (docs/methods.md#lrd)"},
 		{Name: "screen_note", Kind: tables.String, Doc: "screened statistics left without a number, and why"},
 	}
 }
@@ -56,10 +59,10 @@ func pageStatsRow(s PageStats, sc *PageScreen) []any {
 	row := []any{s.PageID, s.Source, s.Title, s.Group, int64(s.Updates), s.Mean, s.Var, s.CoV, s.Lifetime, s.First, s.Last}
 	if sc == nil {
 		nan := math.NaN()
-		return append(row, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, "")
+		return append(row, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, "", "")
 	}
 	return append(row, sc.KS, sc.KSP, sc.Rho1, sc.LjungQ, sc.LjungP,
-		sc.DFA.H, sc.DFA.SE, sc.DFA.Lo, sc.DFA.Hi, sc.LW.H, sc.LW.SE, sc.LW.Lo, sc.LW.Hi, sc.Note)
+		sc.DFA.H, sc.DFA.SE, sc.DFA.Lo, sc.DFA.Hi, sc.LW.H, sc.LW.SE, sc.LW.Lo, sc.LW.Hi, sc.LRD.DFAP, sc.LRD.TrendZ, sc.LRD.Verdict, sc.Note)
 }
 
 func (o *Options) source(res *Result) string {
@@ -131,7 +134,7 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 			varianceConvention},
 	})
 	b.Figures = append(b.Figures, covHistogram(res, src, o))
-	b.Tables = append(b.Tables, hurstScreenedTable(res, src, o))
+	b.Tables = append(b.Tables, hurstScreenedTable(res, src, o), lrdTable(res, src, o))
 	b.Tables = append(b.Tables, candidateTable("screen_candidates", fmt.Sprintf("Pages with |v − 1| ≤ %g: goodness of fit and dependence", o.Band), src, 2, res.Candidates))
 	closest := make([]CandidateRow, len(res.Closest))
 	for i := range res.Closest {
@@ -279,26 +282,61 @@ func candidateTable(id, title, src string, order int, cs []CandidateRow) tables.
 }
 
 // hurstScreenedTable summarizes the relied Hurst estimators over every
-// screened page (HurstSummary, from page_stats): one row per estimator.
+// screened page (HurstSummary, from page_stats): one row per estimator,
+// with how often its own test finds long memory.
 func hurstScreenedTable(res *Result, src string, o *Options) tables.Table {
 	t := tables.Table{ID: "hurst_screened", Title: fmt.Sprintf("Hurst exponent over every screened page (≥ %d updates)", o.MinUpdates), Source: src, Section: tables.SectionScreen, Order: 2,
 		Columns: []tables.Column{{Name: "estimator", Kind: tables.String}, {Name: "screened pages", Kind: tables.Int},
 			{Name: "pages with H", Kind: tables.Int, Doc: fmt.Sprintf("≥ %d intervals and H in [0, 1]", MinHurstLen)},
 			{Name: "Q1", Kind: tables.Float, Doc: "first quartile of H over the pages with H"}, {Name: "median", Kind: tables.Float}, {Name: "Q3", Kind: tables.Float},
-			{Name: "95% above 0.5", Kind: tables.Int, Doc: "pages whose 95% interval H ± 1.96·SE lies above 0.5 (long-range dependent intervals)"},
-			{Name: "share above", Kind: tables.Percent, Doc: "of the pages with H"},
-			{Name: "95% contains 0.5", Kind: tables.Int}, {Name: "95% below 0.5", Kind: tables.Int, Doc: "anti-persistent intervals"}},
-		Notes: []string{"every screened page's H with its 95% interval is in page_stats.parquet/.csv (columns h_dfa…, h_lw…); quartiles are exact (type 7: linear interpolation between order statistics)",
-			"0.5 is the Hurst exponent of a Poisson process (independent intervals); SEs: OLS slope error (DFA-1, understates the uncertainty) and the asymptotic 1/(2√m) (local Whittle)"},
+			{Name: "long memory by its test", Kind: tables.Int, Doc: "local Whittle: the 95% interval H ± 1.96/(2√m) lies above 0.5; DFA-1: H above its shuffled surrogates, p < 0.05 (docs/methods.md#lrd)"},
+			{Name: "share", Kind: tables.Percent, Doc: "of the pages with H"},
+			{Name: "95% contains 0.5", Kind: tables.Int, Doc: "local Whittle only"}, {Name: "95% below 0.5", Kind: tables.Int, Doc: "local Whittle only: anti-persistent intervals"}},
+		Notes: []string{"every screened page's H, its local Whittle interval, its DFA-1 surrogate p-value, the trend test and the verdict are in page_stats.parquet/.csv (columns h_dfa…, h_lw…, h_dfa_p, trend_z, lrd); quartiles are exact (type 7: linear interpolation between order statistics)",
+			"0.5 is the Hurst exponent of a Poisson process (independent intervals); the OLS error of the DFA-1 slope understates its uncertainty, so DFA-1 is tested against 99 shuffles of the page's intervals instead; alone, neither count is a claim of long memory: lrd_verdict combines them with the trend test"},
 	}
 	for _, h := range res.HurstScreened {
 		share := math.NaN()
 		if h.N > 0 {
 			share = float64(h.Above) / float64(h.N)
 		}
-		t.Rows = append(t.Rows, []any{h.Method, int64(res.Screened), h.N, h.Q1, h.Median, h.Q3, h.Above, share, h.Around, h.Below})
+		var around, below any = h.Around, h.Below
+		if h.OneSided {
+			around, below = nil, nil
+		}
+		t.Rows = append(t.Rows, []any{h.Method, int64(res.Screened), h.N, h.Q1, h.Median, h.Q3, h.Above, share, around, below})
 	}
 	return t
+}
+
+// lrdTable counts the long-memory verdicts over every screened page
+// (LRDSummary), with each estimator's own count beside them.
+func lrdTable(res *Result, src string, o *Options) tables.Table {
+	l := res.LRD
+	var lw, dfa int64
+	for _, h := range res.HurstScreened {
+		switch h.Method {
+		case HurstLW:
+			lw = h.Above
+		case HurstDFA:
+			dfa = h.Above
+		}
+	}
+	n := func(name, doc string) tables.Column { return tables.Column{Name: name, Kind: tables.Int, Doc: doc} }
+	return tables.Table{ID: "lrd_verdict", Title: fmt.Sprintf("Long memory over every screened page (≥ %d updates): the verdicts", o.MinUpdates), Source: src, Section: tables.SectionScreen, Order: 3,
+		Columns: []tables.Column{n("screened pages", ""), n("with a verdict", fmt.Sprintf("≥ %d intervals", MinHurstLen)),
+			n(LRDClaimed, "both tests find long memory and the rate shows no trend"),
+			n("undecided", "the three below"),
+			n(LRDTrend, "both tests find long memory, but the rate has a trend: the two cannot be told apart"),
+			n(LRDDisagree, "one test finds long memory, the other not"),
+			n(LRDInvalid, "an estimator's H is no Hurst exponent of a stationary series"),
+			n(LRDNone, "neither test finds long memory"),
+			n("trend in the rate", "of the pages with both H, whatever the estimators say"),
+			n("local Whittle above 0.5", "its 95% interval lies above 0.5"), n("DFA-1 above surrogates", "p < 0.05 against 99 shuffles")},
+		Rows: [][]any{{l.Screened, l.Pages, l.Claimed, l.Trend + l.Disagree + l.Invalid, l.Trend, l.Disagree, l.Invalid, l.None, l.TrendAny, lw, dfa}},
+		Notes: []string{"long memory is claimed only where local Whittle's 95% interval lies above 0.5, DFA-1's H lies above its shuffled surrogates (p < 0.05), and the trend test finds no trend in the rate (docs/methods.md#lrd)",
+			"trend test: the halves of the intervals' normal scores, against what stationary long memory of the H found about a least-squares line produces; |z| > 1.96"},
+	}
 }
 
 func hurstTable(cs []Candidate, src string) tables.Table {

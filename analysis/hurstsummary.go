@@ -15,14 +15,29 @@ import (
 // HurstSummary is one relied Hurst estimator (DFA-1 or local Whittle)
 // over every screened page, read back from page_stats: how many pages have
 // an H (N; the others have too few intervals or an H outside [0, 1]), its
-// quartiles over those pages, and on how many the 95 % interval
-// H ± 1.96·SE lies above 0.5 (Poisson's value: long-range dependent
-// intervals), below it (anti-persistent), or contains it (Around).
+// quartiles over those pages, and on how many its test finds long memory
+// (Above): for local Whittle its 95 % interval H ± 1.96/(2√m) lies above
+// 0.5 (Poisson's value), and Below and Around count the intervals below
+// 0.5 (anti-persistent) and containing it; for DFA-1 its H lies above
+// its shuffled surrogates at p < LRDLevel (the one-sided test has no
+// "below": OneSided, Below and Around are 0).
 type HurstSummary struct {
 	Method               string
 	N                    int64
 	Q1, Median, Q3       float64 // NaN when N = 0
 	Above, Below, Around int64
+	OneSided             bool
+}
+
+// LRDSummary counts the long-memory verdicts (LongMemory) over every
+// screened page, read back from page_stats: the pages with a verdict
+// (Pages: at least MinHurstLen intervals), each verdict, and the pages
+// with a trend in the rate whatever the estimators say.
+type LRDSummary struct {
+	Screened, Pages                int64
+	Claimed, None, Trend, Disagree int64
+	Invalid                        int64 // enough intervals, an H outside [0, 1]
+	TrendAny                       int64
 }
 
 // ScreenCounts are the screen's tests counted over every screened page,
@@ -74,13 +89,21 @@ const hurstSummaryKeep = 1 << 16
 func summarizeHurst(name string) ([]HurstSummary, error) {
 	var out []HurstSummary
 	for _, m := range []struct{ method, col string }{{HurstDFA, "h_dfa"}, {HurstLW, "h_lw"}} {
-		s := HurstSummary{Method: m.method}
-		err := scanColumns(name, []string{m.col, m.col + "_lo", m.col + "_hi"}, func(v []float64) {
+		s := HurstSummary{Method: m.method, OneSided: m.method == HurstDFA}
+		cols := []string{m.col, m.col + "_lo", m.col + "_hi"}
+		if s.OneSided {
+			cols = []string{m.col, "h_dfa_p"}
+		}
+		err := scanColumns(name, cols, func(v []float64) {
 			if math.IsNaN(v[0]) {
 				return
 			}
 			s.N++
 			switch {
+			case s.OneSided:
+				if v[1] < LRDLevel {
+					s.Above++
+				}
 			case v[1] > 0.5:
 				s.Above++
 			case v[2] < 0.5:
@@ -106,6 +129,61 @@ func summarizeHurst(name string) ([]HurstSummary, error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// summarizeLRD reads page_stats.parquet (name) and counts the verdicts
+// of its lrd column over the screened pages (those with a KS p-value:
+// every screened page has one) and the trends (|trend_z| > 1.96) among
+// the pages with a verdict.
+func summarizeLRD(name string) (LRDSummary, error) {
+	var s LRDSummary
+	idx, err := columnIndexes(name, []string{"ks_p", "trend_z", "lrd"})
+	if err != nil {
+		return s, err
+	}
+	err = pq.EachRecordOf(name, 1<<14, idx, func(rec arrow.RecordBatch) error {
+		ks, ok1 := rec.Column(0).(*array.Float64)
+		tz, ok2 := rec.Column(1).(*array.Float64)
+		lrd, ok3 := rec.Column(2).(*array.String)
+		if !ok1 || !ok2 || !ok3 {
+			return fmt.Errorf("columns ks_p, trend_z, lrd of types %s, %s, %s", rec.Column(0).DataType(), rec.Column(1).DataType(), rec.Column(2).DataType())
+		}
+		for i := 0; i < int(rec.NumRows()); i++ {
+			if ks.IsNull(i) { // not screened
+				continue
+			}
+			s.Screened++
+			v := ""
+			if !lrd.IsNull(i) {
+				v = lrd.Value(i)
+			}
+			if v == "" {
+				continue
+			}
+			s.Pages++
+			switch v {
+			case LRDClaimed:
+				s.Claimed++
+			case LRDNone:
+				s.None++
+			case LRDTrend:
+				s.Trend++
+			case LRDDisagree:
+				s.Disagree++
+			case LRDInvalid:
+				s.Invalid++
+				continue // no trend test without both H
+			}
+			if !tz.IsNull(i) && math.Abs(tz.Value(i)) > lrdTrendZ {
+				s.TrendAny++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return s, fmt.Errorf("%s: %w", name, err)
+	}
+	return s, nil
 }
 
 // quantilesOf returns the p-quantiles (each p of ps) of the n values scan

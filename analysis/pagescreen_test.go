@@ -207,6 +207,48 @@ func TestPageStatsScreen(t *testing.T) {
 		t.Errorf("band page: page_stats and screen_candidates differ")
 	}
 
+	// The long-memory verdict of every screened page: LongMemory on its
+	// intervals with its own stream, and the counts of lrd_verdict a
+	// naive count of the column.
+	var lrd LRDSummary
+	for i, pg := range pages {
+		row := rows[i]
+		if len(pg.Updates) < 100 {
+			if row["lrd"].(string) != "" || !math.IsNaN(row["h_dfa_p"].(float64)) {
+				t.Errorf("page %d (not screened): lrd %q, h_dfa_p %g", pg.ID, row["lrd"], row["h_dfa_p"])
+			}
+			continue
+		}
+		lrd.Screened++
+		u := transform.Intervals(pg.Updates, transform.Hour)
+		want := LongMemory(u, DFA(u), LocalWhittle(u), model.NewRand(seed, lrdStream(pg.ID)))
+		if len(u) < MinHurstLen {
+			want = LRDCheck{DFAP: math.NaN(), TrendZ: math.NaN()}
+		}
+		if !near(row["h_dfa_p"].(float64), want.DFAP, 0) || !near(row["trend_z"].(float64), want.TrendZ, 0) || row["lrd"].(string) != want.Verdict {
+			t.Errorf("page %d: p %g z %g %q; LongMemory %+v", pg.ID, row["h_dfa_p"], row["trend_z"], row["lrd"], want)
+		}
+		switch want.Verdict {
+		case LRDClaimed:
+			lrd.Claimed++
+		case LRDNone:
+			lrd.None++
+		case LRDTrend:
+			lrd.Trend++
+		case LRDDisagree:
+			lrd.Disagree++
+		}
+		if want.Verdict != "" {
+			lrd.Pages++
+			if math.Abs(want.TrendZ) > 1.959963984540054 {
+				lrd.TrendAny++
+			}
+		}
+	}
+	if res.LRD != lrd || lrd.Pages == 0 {
+		t.Errorf("lrd_verdict %+v, naive %+v", res.LRD, lrd)
+	}
+
 	// The screen's tests counted over every screened page (parallel to
 	// the sequence band → KS → Ljung–Box): a naive count of the p-values.
 	var ks, lb, both int64
@@ -244,6 +286,12 @@ func TestPageStatsScreen(t *testing.T) {
 		for _, r := range rows {
 			if h := r[col].(float64); !math.IsNaN(h) {
 				hs = append(hs, h)
+				if col == "h_dfa" { // one-sided: the surrogate test
+					if r["h_dfa_p"].(float64) < 0.05 {
+						above++
+					}
+					continue
+				}
 				if r[col+"_lo"].(float64) > 0.5 {
 					above++
 				}
@@ -254,7 +302,11 @@ func TestPageStatsScreen(t *testing.T) {
 		}
 		slices.Sort(hs)
 		s := res.HurstScreened[i]
-		if s.N != int64(len(hs)) || s.N != int64(len(pages)-2) || s.Above != above || s.Below != below || s.Around != s.N-above-below {
+		around := s.N - above - below
+		if col == "h_dfa" {
+			around = 0
+		}
+		if s.N != int64(len(hs)) || s.N != int64(len(pages)-2) || s.Above != above || s.Below != below || s.Around != around {
 			t.Errorf("%s: N %d above %d below %d around %d; naive %d %d %d", col, s.N, s.Above, s.Below, s.Around, len(hs), above, below)
 		}
 		if s.Q1 != type7(hs, 0.25) || s.Median != type7(hs, 0.5) || s.Q3 != type7(hs, 0.75) {

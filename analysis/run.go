@@ -109,6 +109,7 @@ type Result struct {
 	Candidates    []CandidateRow // pages in the band, with their checks
 	Closest       []Candidate    // the pages with the smallest |v − 1| among the screened
 	HurstScreened []HurstSummary // DFA-1 and local Whittle over every screened page (page_stats)
+	LRD           LRDSummary     // the long-memory verdicts over every screened page (page_stats)
 	ScreenAll     ScreenCounts   // the screen's tests over every screened page, in the band or not (page_stats)
 	Aggregate     []Fit          // fits to the aggregate, best AIC first; none below MinFitIntervals
 	AggregateN    int            // intervals sampled for the aggregate fits (≤ AggregateMax)
@@ -453,6 +454,7 @@ func analyzePage(j pageJob, unit float64, opt *Options, sopt ScreenOptions, seed
 		} else {
 			sc = screenPage(u, sopt, rng)
 		}
+		sc.LRD = LongMemory(u, sc.DFA, sc.LW, model.NewRand(opt.Seed, lrdStream(pg.ID)))
 		r.sc = &sc
 	}
 	// The aggregate keys: one per interval; for a page of more than
@@ -546,6 +548,9 @@ func finishTables(ctx context.Context, p *Partial, rows []EstimateRow, opt Optio
 		return nil, fmt.Errorf("analyze: %w", err)
 	}
 	if res.ScreenAll, err = countScreened(filepath.Join(out, "page_stats.parquet")); err != nil {
+		return nil, fmt.Errorf("analyze: %w", err)
+	}
+	if res.LRD, err = summarizeLRD(filepath.Join(out, "page_stats.parquet")); err != nil {
 		return nil, fmt.Errorf("analyze: %w", err)
 	}
 

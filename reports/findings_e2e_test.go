@@ -146,7 +146,7 @@ func checkFindings(t *testing.T, rep string) []mdFinding {
 			t.Errorf("finding %d says too few but %d more follow it: %q", i, len(fs)-1-i, f.text)
 		}
 		var text string
-		for _, id := range []string{f.table, map[string]string{"recommendation": "method_evidence"}[f.table]} {
+		for _, id := range []string{f.table, alsoCited[f.table]} {
 			if id == "" {
 				continue
 			}
@@ -179,6 +179,11 @@ func checkFindings(t *testing.T, rep string) []mdFinding {
 	}
 	return fs
 }
+
+// alsoCited is the second table a finding's numbers may come from: the
+// recommendation cites method_evidence's pages and range, the long-memory
+// verdicts hurst_screened's medians.
+var alsoCited = map[string]string{"recommendation": "method_evidence", "lrd_verdict": "hurst_screened"}
 
 // pageCount is what follows a count of pages in the Hurst sentence
 // (counted rows, not cells: checkHurstCounts checks them).
@@ -276,7 +281,7 @@ func checkPairs(t *testing.T, rep string, f mdFinding, s string) string {
 		return s
 	}
 	var rows []map[string]string
-	for _, id := range []string{f.table, map[string]string{"recommendation": "method_evidence"}[f.table]} {
+	for _, id := range []string{f.table, alsoCited[f.table]} {
 		if id != "" {
 			rows = append(rows, readCSV(t, filepath.Join(rep, "tables", id+".csv"))...)
 		}

@@ -75,7 +75,9 @@ func findings(b *tables.Bundle) []finding {
 	if t := findTable(b, "poisson_screen"); t != nil {
 		add(t.ID, screenFinding(t))
 	}
-	if t := findTable(b, "hurst_screened"); t != nil && len(t.Rows) > 0 {
+	if t := findTable(b, "lrd_verdict"); t != nil && len(t.Rows) == 1 {
+		add(t.ID, lrdFinding(t, findTable(b, "hurst_screened")))
+	} else if t := findTable(b, "hurst_screened"); t != nil && len(t.Rows) > 0 {
 		add(t.ID, hurstScreenedFinding(t))
 	} else if t := findTable(b, "hurst_closest"); t != nil && len(t.Rows) > 0 {
 		add(t.ID, hurstFinding(hurstFromLong(t)))
@@ -248,6 +250,69 @@ func isAre(n int64) string {
 	}
 	return human.Comma(n) + " are"
 }
+
+// lrdFinding reads lrd_verdict (one row: screened pages, pages with both
+// H, the counts of each verdict, trends, each estimator's own count) and
+// hurst_screened (the medians and quartiles of H): where long memory is
+// claimed, where it is undecided and why, where there is none, with
+// each estimator's count; nothing is claimed of a page without both.
+func lrdFinding(t, hs *tables.Table) string {
+	c := sentence()(t, t.Rows[0])
+	screened, with := c.n("screened pages"), c.n("with a verdict")
+	if screened == 0 {
+		return ""
+	}
+	pages := human.Count(screened, "page", "pages")
+	if m := regexp.MustCompile(`≥ ([\d,]+) updates`).FindStringSubmatch(t.Title); m != nil {
+		pages += " with ≥ " + m[1] + " updates"
+	}
+	if with == 0 {
+		return fmt.Sprintf("Long memory: none of the %s has enough intervals for the Hurst estimators: undecided.", pages)
+	}
+	s := fmt.Sprintf("Long memory, over the %s: long memory is claimed on %s of the %s with enough intervals (local Whittle's 95%% interval above 0.5, DFA-1 above its shuffled surrogates at p < 0.05, and no trend in the rate)",
+		pages, human.Comma(c.n(lrdClaimedCol)), human.Comma(with))
+	if u := c.n("undecided"); u > 0 {
+		var why []string
+		for _, w := range []struct{ col, text string }{
+			{lrdTrendCol, "with a trend in the rate, which long memory cannot be told apart from on one series"},
+			{lrdDisagreeCol, "where the two estimators disagree"},
+			{lrdInvalidCol, "where an estimator's H lies outside [0, 1] (no stationary series has it)"},
+		} {
+			if n := c.n(w.col); n > 0 {
+				why = append(why, human.Comma(n)+" "+w.text)
+			}
+		}
+		s += fmt.Sprintf("; undecided on %s: %s", human.Comma(u), strings.Join(why, ", "))
+	}
+	s += fmt.Sprintf("; no long memory on %s", human.Comma(c.n(lrdNoneCol)))
+	if n := screened - with; n > 0 {
+		s += fmt.Sprintf("; %s %s fewer intervals than the estimators need", human.Comma(n), map[bool]string{true: "has", false: "have"}[n == 1])
+	}
+	s += fmt.Sprintf(". Each alone: local Whittle's interval lies above 0.5 on %s, DFA-1 lies above its surrogates on %s; a trend in the rate is found on %s",
+		human.Comma(c.n("local Whittle above 0.5")), human.Comma(c.n("DFA-1 above surrogates")), human.Comma(c.n("trend in the rate")))
+	if hs != nil {
+		var med []string
+		for _, r := range hs.Rows {
+			m, q1, q3 := cellFloat(r, col(hs, "median")), cellFloat(r, col(hs, "Q1")), cellFloat(r, col(hs, "Q3"))
+			if finite(m) && finite(q1) && finite(q3) {
+				med = append(med, fmt.Sprintf("%s %s (quartiles %s–%s)", cellString(r, col(hs, "estimator")), hurst2(m), hurst2(q1), hurst2(q3)))
+			}
+		}
+		if len(med) > 0 {
+			s += "; median H: " + strings.Join(med, ", ")
+		}
+	}
+	return s + "."
+}
+
+// The verdict columns of lrd_verdict (analysis.LRDClaimed …).
+const (
+	lrdClaimedCol  = "long memory"
+	lrdTrendCol    = "undecided: trend in the rate"
+	lrdDisagreeCol = "undecided: estimators disagree"
+	lrdNoneCol     = "no long memory"
+	lrdInvalidCol  = "undecided: an H outside [0, 1]"
+)
 
 // hurstScreenedFinding reads hurst_screened (one row per estimator:
 // screened pages, pages with H, Q1, median, Q3, 95% above / below 0.5,
