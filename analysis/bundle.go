@@ -157,6 +157,10 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 			b.Tables = append(b.Tables, t)
 		}
 		b.Figures = append(b.Figures, methodFigures(res, rows, rsrc)...)
+	} else if o.Replay != "" {
+		// A replay of no page (a sample with no page long enough): the
+		// evidence table alone, empty, says that methods cannot be ranked.
+		b.Tables = append(b.Tables, evidenceTable(res, o, src+"; "+res.ReplaySource))
 	}
 	return b
 }

@@ -221,8 +221,26 @@ func (m *Meta) Describe() string {
 		xh = fmt.Sprintf("samplers %s, h %s, x_max %s", strings.Join(m.Samplers, " "), one(m.H), one(m.XMax))
 	}
 	d := fmt.Sprintf("%s; seed %d, unit %s, %d pages", xh, m.Seed, m.UnitName, m.Pages)
+	if s := m.SampleText(); s != "" {
+		d += ": " + s
+	}
 	if m.Selection != nil {
 		d += "; " + m.Selection.Describe()
 	}
 	return d
+}
+
+// SampleText says what page set a replay of a sample rests on: "a random
+// sample (seed 1) of the 352 pages with ≥ 99 intervals", or "every page
+// with ≥ 99 intervals (40, no more than --sample 50)" when there were no
+// more than the sample's size; "" for a replay without a sample.
+func (m *Meta) SampleText() string {
+	if m.Sample <= 0 {
+		return ""
+	}
+	eligible := int64(m.SampleEligible)
+	if m.Skipped[SkipNotInSample] == 0 {
+		return fmt.Sprintf("every page with ≥ %s intervals (%s, no more than --sample %d)", human.Comma(int64(m.SampleIntervals)), human.Comma(eligible), m.Sample)
+	}
+	return fmt.Sprintf("a random sample (seed %d) of the %s with ≥ %s intervals", m.Seed, human.Count(eligible, "page", "pages"), human.Comma(int64(m.SampleIntervals)))
 }

@@ -112,6 +112,11 @@ func findings(b *tables.Bundle) []finding {
 	}
 	if ev != nil {
 		add(ev.ID, rankingFinding(ev), baselineFinding(ev))
+		if len(ev.Rows) == 0 && findTable(b, "recommendation") == nil {
+			if _, why, ok := strings.Cut(ev.Title, ": "); ok {
+				tooFew = append(tooFew, finding{fmt.Sprintf("Methods are not ranked and no recommendation is backed by these data: %s.", why), ev.ID})
+			}
+		}
 	}
 	if t := findTable(b, "f_recovery"); t != nil {
 		add(t.ID, fRecoveryFinding(t))
@@ -636,15 +641,23 @@ func onPages(n int64, ev *tables.Table) string {
 		return ""
 	}
 	s := human.Count(n, "page", "pages")
-	if ev != nil {
-		if m := evidenceK.FindStringSubmatch(ev.Title); m != nil {
-			s += " with ≥ " + m[1] + " intervals"
-		}
+	if ev == nil {
+		return s
+	}
+	// the replay's page set, as its Source line states it
+	if m := sampleOf.FindStringSubmatch(ev.Source); m != nil {
+		return s + ", " + m[0]
+	}
+	if m := evidenceK.FindStringSubmatch(ev.Title); m != nil {
+		s += " with ≥ " + m[1] + " intervals"
 	}
 	return s
 }
 
-var evidenceK = regexp.MustCompile(`with ≥ ([0-9,]+) intervals`)
+var (
+	evidenceK = regexp.MustCompile(`with ≥ ([0-9,]+) intervals`)
+	sampleOf  = regexp.MustCompile(`a random sample \(seed \d+\) of the [0-9,]+ pages with ≥ [0-9,]+ intervals`)
+)
 
 // recommendFindings gives one sentence per scenario and sampler of the
 // recommendation table: the method (analysis' Choice: the scenario's
@@ -826,7 +839,7 @@ func rankingFinding(t *tables.Table) string {
 		}
 		p := fmt.Sprintf("with sampler %s, %s", sp, strings.Join(ms, ", "))
 		if len(rs) > 3 {
-			p += fmt.Sprintf(" and %d more", len(rs)-3)
+			p += ", then the others"
 		}
 		p += fmt.Sprintf("; %s has %s", cellString(rs[0], mi), first.winShare(""))
 		var next []any
@@ -945,33 +958,53 @@ func fRecoveryFinding(t *tables.Table) string {
 		return ""
 	}
 	row := sentence()
-	var parts []string
+	// Methods whose recovery reads the same (under constant delays M2,
+	// M4, M5 and M6 often give one F_U) share one clause.
+	type clause struct {
+		methods []string
+		key     string // the clause's numbers as printed
+		c       *rowCtx
+		i       int // its first row
+	}
+	var clauses []clause
 	poor := false
 	var pages int64
-	for _, r := range t.Rows {
+	cells := HumanRows(t) // shares as the table prints them
+	share := func(i int) string { return cells[i][col(t, "median share < h")] }
+	for i, r := range t.Rows {
 		c := row(t, r)
 		k := c.f("mean KS")
 		if !finite(k) {
 			continue
 		}
 		pages = max(pages, c.n("pages"))
-		iv := ""
-		if lo, hi, over := c.f("mean KS lo"), c.f("mean KS hi"), c.s("interval over"); finite(lo) && finite(hi) && over != "" {
-			iv = fmt.Sprintf(" (95%% interval %s to %s %s)", errPercent(lo), errPercent(hi), c.over(over))
+		key := fmt.Sprintf("%s|%s|%s|%s|%s|%s|%s|%s", errPercent(k), c.s("sampler"), errPercent(c.f("mean KS lo")), errPercent(c.f("mean KS hi")), c.s("interval over"),
+			durationIn(t, "median h", c.f("median h")), share(i), c.s("quality"))
+		if n := len(clauses); n > 0 && clauses[n-1].key == key {
+			clauses[n-1].methods = append(clauses[n-1].methods, c.s("method"))
+			continue
 		}
-		p := fmt.Sprintf("%s %s with sampler %s%s", c.s("method"), errPercent(k), c.s("sampler"), iv)
+		clauses = append(clauses, clause{[]string{c.s("method")}, key, c, i})
+	}
+	if len(clauses) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, cl := range clauses {
+		c := cl.c
+		p := fmt.Sprintf("%s %s with sampler %s", strings.Join(cl.methods, ", "), errPercent(c.f("mean KS")), c.s("sampler"))
+		if lo, hi, over := c.f("mean KS lo"), c.f("mean KS hi"), c.s("interval over"); finite(lo) && finite(hi) && over != "" {
+			p += fmt.Sprintf(" (95%% interval %s to %s %s)", errPercent(lo), errPercent(hi), c.over(over))
+		}
 		if c.s("quality") == "poor" {
 			poor = true
-			p += fmt.Sprintf(", poor: its derivative's bins (median h = %s) are wider than %s of the median page's intervals", durationIn(t, "median h", c.f("median h")), pct2(c.f("median share < h")))
+			p += fmt.Sprintf(", poor: the derivative's bins (median h = %s) are wider than %s of the median page's intervals", durationIn(t, "median h", c.f("median h")), share(cl.i))
 		}
 		parts = append(parts, p)
 	}
-	if len(parts) == 0 {
-		return ""
-	}
 	s := fmt.Sprintf("F_U recovered from the estimates of G_U (docs/methods.md#recover) has mean KS against the true F_U of %s", strings.Join(parts, "; "))
-	if on := human.Count(pages, "page", "pages"); pages > 0 {
-		s += " (on " + on + ")"
+	if pages > 0 {
+		s += " (on " + human.Count(pages, "page", "pages") + ")"
 	}
 	if poor {
 		s += "; the density g_U = (1 − F_U)/E[U] falls steeply within one bin where many intervals are shorter than it, and a derivative on bins of width h averages that fall away: g_U(0), E[U] and the whole recovered F_U are biased"
