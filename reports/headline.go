@@ -22,33 +22,41 @@ type finding struct {
 // from the contents of one table of b (never from figures or prose):
 //
 //   - analysis_corpus: how many pages and updates, over which span;
-//   - poisson_screen: how many pages pass the Poisson screen, and at which
-//     step the others drop out;
-//   - hurst_screened (else, from older results, hurst_closest, else
-//     screen_closest): what the Hurst exponent H (DFA-1 and local
-//     Whittle) says about long memory over every screened page: its
-//     median and quartiles, and on how many pages the 95 % interval lies
-//     above or below 0.5 (Poisson's value);
+//   - poisson_screen: the screen as the sequence it is (of the pages with
+//     ≥ K updates, those in the CoV band; of those, those exponential by
+//     KS; of those, those also independent by Ljung–Box), then each test
+//     counted over every screened page;
+//   - lrd_verdict (with hurst_screened's medians; else, from older
+//     results, hurst_screened, hurst_closest or screen_closest): on how
+//     many pages long memory is claimed, undecided (and why) or absent,
+//     and each estimator's own count;
 //   - tail_fits_aggregate (and tail_fits_top when it disagrees): which tail
 //     family fits best by AIC, its lead, and the exponential's ΔAIC;
-//   - recommendation (with method_evidence): the method for each scenario,
-//     its mean KS κ (the paper's ranking) and whether it is the lowest
-//     among the methods the scenario allows, its mean WMRD on the range
-//     of x that method_evidence states, and the pages it rests on;
-//   - method_evidence: the error of the best Poisson baseline against the
-//     best other method on G_U, per sampler, by κ (and WMRD), on the same
-//     pages;
+//   - recommendation (with method_evidence): the method for each scenario
+//     and sampler (the scenario's, or the measured best that beats it),
+//     its mean KS κ (the paper's ranking) with its interval, how it
+//     compares with the other methods the scenario allows, its mean WMRD
+//     on the range of x that method_evidence states, and the pages it
+//     rests on;
+//   - method_evidence: the three methods of lowest mean κ per sampler and
+//     how often the first stays first over bootstrap resamples of the
+//     pages; the error of the best Poisson baseline against the best other
+//     method on G_U, per sampler, by κ (and WMRD), on the same pages;
+//   - f_recovery: how far F_U recovered from G_U is from the truth, and
+//     where it is poor, why;
 //   - staleness_summary: the cost of assuming Poisson for a crawler, as
 //     the median (and 10–90 % range over pages) of S exact / S Poisson
 //     and Δ_ε exact / Δ_ε Poisson.
 //
 // A table that is absent, empty or not shaped as expected gives no
 // sentence: nothing is guessed. Every method sentence rests on the same
-// pages (those with enough intervals to rank methods) and says how many;
-// when there are none, one sentence says the evidence is too few, it
-// comes last, and no method is ranked. Errors are printed in % with two
-// significant digits (see errPercent). When a results directory appears
-// twice in a merged bundle, the first table with an ID is used.
+// pages (those with enough intervals to rank methods) and says how many
+// and how they were chosen; every interval says which variation it
+// covers (seedfindings.go); when there are no such pages, one sentence
+// says the evidence is too few, it comes last, and no method is ranked.
+// Errors are printed in % with two significant digits (see errPercent).
+// When a results directory appears twice in a merged bundle, the first
+// table with an ID is used.
 func Headline(b *tables.Bundle) []string {
 	var out []string
 	for _, f := range findings(b) {
