@@ -160,15 +160,3 @@ func (c *rowCtx) winShare(suffix string) string {
 	}
 	return fmt.Sprintf("the lowest mean κ in %s of the %s resamples", human.Comma(won), human.Comma(c.n("resamples")))
 }
-
-// pct2 prints a share as a percentage with two significant digits, and
-// 100% and 0% only when it is exactly that.
-func pct2(f float64) string {
-	switch {
-	case f == 1 || f == 0:
-		return fmt.Sprintf("%g%%", 100*f)
-	case f > 0.99:
-		return "over 99%"
-	}
-	return sig2(100*f) + "%"
-}
