@@ -61,7 +61,7 @@ func TestFindingsRealCorpora(t *testing.T) {
 			}
 			rep := runWith(t, func(c *pipeline.Config) { cp.set(c); c.Seeds = 2 }, cp.inputs...)
 			fs := checkFindings(t, rep)
-			stats := readCSV(t, filepath.Join(filepath.Dir(rep), "analysis", "page_stats.csv"))
+			stats := csvRows(t, filepath.Join(filepath.Dir(rep), "analysis", "page_stats.csv"))
 			evSource := sourceLine(t, filepath.Join(rep, "tables", "method_evidence.md"))
 			said := map[string]bool{}
 			for _, f := range fs {

@@ -2,7 +2,6 @@ package reports_test
 
 import (
 	"context"
-	"encoding/csv"
 	"math"
 	"os"
 	"path/filepath"
@@ -283,7 +282,7 @@ func checkPairs(t *testing.T, rep string, f mdFinding, s string) string {
 	var rows []map[string]string
 	for _, id := range []string{f.table, alsoCited[f.table]} {
 		if id != "" {
-			rows = append(rows, readCSV(t, filepath.Join(rep, "tables", id+".csv"))...)
+			rows = append(rows, csvRows(t, filepath.Join(rep, "tables", id+".csv"))...)
 		}
 	}
 	for _, m := range ms {
@@ -362,18 +361,11 @@ func parse(s string) float64 {
 	return v
 }
 
-// readCSV reads a table's CSV as one map per row, keyed by the header.
-func readCSV(t *testing.T, name string) []map[string]string {
+// csvRows reads a table's CSV (readCSV) as one map per row, keyed by the
+// header, with the leading ' of escaped text cells dropped.
+func csvRows(t *testing.T, name string) []map[string]string {
 	t.Helper()
-	fh, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	recs, err := csv.NewReader(fh).ReadAll()
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
+	recs := readCSV(t, name)
 	var out []map[string]string
 	for _, rec := range recs[1:] {
 		m := map[string]string{}
