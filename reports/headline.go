@@ -710,7 +710,11 @@ func recommendFindings(t *tables.Table, ev *tables.Table) (said, tooFew []string
 			var p []string
 			mr := " (" + rangeMean + ")"
 			if finite(k) {
-				p = append(p, "mean KS κ = "+errPercent(k)+c.interval("mean KS", "")+choiceText(c, method, cellString(r, bki), cellFloat(r, bkv), k))
+				e := "mean KS κ = " + errPercent(k) + c.interval("mean KS", "") + choiceText(c, method, cellString(r, bki), cellFloat(r, bkv), k)
+				if c.s("choice") == "measured best" && classOf(ev, cellString(r, spi), method) == "biased" {
+					e += fmt.Sprintf(" (%s is biased in general, docs/methods.md#%s: on these pages, at this sampler's rate, its bias costs less than the others' error)", method, strings.ToLower(method))
+				}
+				p = append(p, e)
 			}
 			if finite(w) {
 				e := "mean WMRD " + errPercent(w)
@@ -770,6 +774,20 @@ func recommendFindings(t *tables.Table, ev *tables.Table) (said, tooFew []string
 		}
 	}
 	return said, tooFew
+}
+
+// classOf is the class (unbiased, biased, Poisson baseline) method_evidence
+// gives method under sampler, "" when unknown.
+func classOf(ev *tables.Table, sampler, method string) string {
+	if ev == nil {
+		return ""
+	}
+	for _, r := range ev.Rows {
+		if cellString(r, col(ev, "sampler")) == sampler && cellString(r, col(ev, "method")) == method && cellString(r, col(ev, "kind")) == "G" {
+			return cellString(r, col(ev, "class"))
+		}
+	}
+	return ""
 }
 
 // choiceText says how the recommended method compares with the other

@@ -151,6 +151,17 @@ func TestFindingsRecommendationChoice(t *testing.T) {
 		seedIv: [2]float64{math.NaN(), math.NaN()}, pageIv: [2]float64{0.011, 0.013},
 		rival: "M4", over: "pages", verdict: "better", dPages: [3]float64{-0.002, -0.003, -0.001}, dSeeds: [3]float64{math.NaN(), math.NaN(), math.NaN()}}
 	has(t, "measured best", one(t, recTable(r)), "use M5 (", "its rule names M4 (docs/methods.md#recommendation), but M5 is measured better here: M5 beats M4 (κ_M5 − κ_M4 = −0.20%")
+	// a biased method measured best is said to be biased in general
+	b := recTable(r)
+	b.Tables = append(b.Tables, tables.Table{ID: "method_evidence", Columns: []tables.Column{{Name: "sampler", Kind: tables.String}, {Name: "kind", Kind: tables.String},
+		{Name: "method", Kind: tables.String}, {Name: "class", Kind: tables.String}}, Rows: [][]any{{"const:0.05x", "G", "M5", "biased"}}})
+	var rec string
+	for _, h := range Headline(b) {
+		if strings.HasPrefix(h, "Scenario") {
+			rec = h
+		}
+	}
+	has(t, "biased measured best", rec, "(M5 is biased in general, docs/methods.md#m5: on these pages, at this sampler's rate, its bias costs less than the others' error)")
 
 	r = recRow{method: "M4", rule: "M4", choice: "rule kept", lowest: "M5", lowestKS: 0.0119, seeds: 1, pages: 50,
 		seedIv: [2]float64{math.NaN(), math.NaN()}, pageIv: [2]float64{0.011, 0.013},
