@@ -45,7 +45,7 @@ func pageStatsColumns(unit string) []tables.Column {
 		{Name: "h_lw_lo", Kind: tables.Float, Doc: "95% interval H ± 1.96·SE"},
 		{Name: "h_lw_hi", Kind: tables.Float},
 		{Name: "h_dfa_p", Kind: tables.Float, Doc: "p-value of DFA-1's H against its shuffled surrogates (docs/methods.md#lrd)"},
-		{Name: "trend_z", Kind: tables.Float, Doc: "trend in the rate: halves of the intervals' normal scores against stationary long memory; |z| > 1.96 is a trend"},
+		{Name: "trend_z", Kind: tables.Float, Doc: "trend in the rate, tested where both estimators find long memory: halves of the intervals' normal scores against stationary long memory; |z| > 1.96 is a trend"},
 		{Name: "lrd", Kind: tables.String, Doc: "long memory, no long memory, undecided: trend in the rate, undecided: estimators disagree (docs/methods.md#lrd)"},
 		{Name: "screen_note", Kind: tables.String, Doc: "screened statistics left without a number, and why"},
 	}
@@ -336,11 +336,10 @@ func lrdTable(res *Result, src string, o *Options) tables.Table {
 			n(LRDDisagree, "one test finds long memory, the other not"),
 			n(LRDInvalid, "an estimator's H is no Hurst exponent of a stationary series"),
 			n(LRDNone, "neither test finds long memory"),
-			n("trend in the rate", "of the pages with both H, whatever the estimators say"),
 			n("local Whittle above 0.5", "its 95% interval lies above 0.5"), n("DFA-1 above surrogates", "p < 0.05 against 99 shuffles")},
-		Rows: [][]any{{l.Screened, l.Pages, l.Claimed, l.Trend + l.Disagree + l.Invalid, l.Trend, l.Disagree, l.Invalid, l.None, l.TrendAny, lw, dfa}},
+		Rows: [][]any{{l.Screened, l.Pages, l.Claimed, l.Trend + l.Disagree + l.Invalid, l.Trend, l.Disagree, l.Invalid, l.None, lw, dfa}},
 		Notes: []string{"long memory is claimed only where local Whittle's 95% interval lies above 0.5, DFA-1's H lies above its shuffled surrogates (p < 0.05), and the trend test finds no trend in the rate (docs/methods.md#lrd)",
-			"trend test: the halves of the intervals' normal scores, against what stationary long memory of the H found about a least-squares line produces; |z| > 1.96"},
+			"trend test, where both estimators find long memory (elsewhere no trend could change the verdict): the halves of the intervals' normal scores, against what stationary long memory of the H found about a least-squares line produces; |z| > 1.96"},
 	}
 }
 

