@@ -79,6 +79,7 @@ func TestReadmeExitCodeTable(t *testing.T) {
 	want := map[int]string{
 		exitOK: "success", exitBadInput: "bad input", exitUsage: "refused output", exitInternal: "cannot run",
 		exitSIGHUP: "SIGHUP", exitSIGINT: "SIGINT", exitSIGTERM: "SIGTERM", exitSIGKILL: "SIGKILL",
+		exitStdout: "standard output could not be written",
 	}
 	var got, exp []int
 	for c := range codes {
@@ -95,8 +96,8 @@ func TestReadmeExitCodeTable(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(exp) {
 		t.Errorf("README.md lists exit codes %v, main.go uses %v", got, exp)
 	}
-	if exitSIGHUP != 129 || exitSIGINT != 130 || exitSIGTERM != 143 || exitSIGKILL != 137 {
-		t.Errorf("signal exit codes %d %d %d %d, want 129 130 143 137", exitSIGHUP, exitSIGINT, exitSIGTERM, exitSIGKILL)
+	if exitSIGHUP != 129 || exitSIGINT != 130 || exitSIGTERM != 143 || exitSIGKILL != 137 || exitStdout != 141 {
+		t.Errorf("signal exit codes %d %d %d %d %d, want 129 130 143 137 141", exitSIGHUP, exitSIGINT, exitSIGTERM, exitSIGKILL, exitStdout)
 	}
 }
 

@@ -48,6 +48,12 @@ const (
 	exitSIGINT  = 128 + int(syscall.SIGINT)
 	exitSIGTERM = 128 + int(syscall.SIGTERM)
 	exitSIGKILL = 128 + int(syscall.SIGKILL)
+	// exitStdout: standard output could not be written (a closed pipe, as
+	// '| head' leaves it, or a full disk): the command did its work and
+	// its outputs are complete, but what it printed is cut short. 128 +
+	// SIGPIPE, the code of a program that a closed pipe ends, which
+	// scripts running with 'set -o pipefail' already expect of '| head'.
+	exitStdout = 128 + int(syscall.SIGPIPE)
 )
 
 // internalError marks a failure that is the Go runtime's, not the input's
@@ -209,11 +215,19 @@ func childExit(code int) int {
 func execute(args []string) int {
 	ctx, stop, interrupted := cancelOnSignal()
 	defer stop()
+	defer ignoreSIGPIPE()()
+	out := &stdoutWriter{w: os.Stdout}
 	root := newRoot()
 	root.SetArgs(args)
 	root.SetContext(ctx)
+	root.SetOut(out)
 	cmd, err := root.ExecuteC()
-	if err == nil {
+	var se *stdoutError
+	if err == nil || (errors.As(err, &se) && interrupted() == 0) {
+		if out.err != nil {
+			fmt.Fprintln(os.Stderr, stdoutLine(cmd, out.err))
+			return exitStdout
+		}
 		return exitOK
 	}
 	if s := interrupted(); s != 0 {
@@ -242,6 +256,31 @@ func execute(args []string) int {
 		fmt.Fprintln(os.Stderr, usageHint(cmd))
 	}
 	return code
+}
+
+// stdoutLine is the one sentence printed (on standard error) when
+// standard output failed under cmd, which otherwise succeeded: the rule
+// for every command.
+func stdoutLine(cmd *cobra.Command, err *stdoutError) string {
+	path := "revisit"
+	if cmd != nil {
+		path = cmd.CommandPath()
+	}
+	return human.Text(fmt.Sprintf("%s: %v: what it printed there is cut short; the command finished, and every output it writes with -o is complete. Exit code %d.", path, err, exitStdout))
+}
+
+// ignoreSIGPIPE makes a write to a closed pipe fail with EPIPE instead of
+// ending the process: the Go runtime ends a program that writes to a
+// closed standard output or error unless SIGPIPE is notified (os/signal,
+// "SIGPIPE"). The command then finishes its work and its outputs, and
+// execute says what was lost (stdoutWriter); log lines on a closed
+// standard error are lost without a word (there is nowhere to say it).
+// Notify, unlike Ignore, leaves SIGPIPE at its default in the child
+// processes revisit starts. The returned function undoes it.
+func ignoreSIGPIPE() (restore func()) {
+	c := make(chan os.Signal, 1) // never read: a full channel drops the signal
+	signal.Notify(c, syscall.SIGPIPE)
+	return func() { signal.Stop(c) }
 }
 
 // jobChildEnv is set in the environment of the child ingests of ingest

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -145,7 +146,7 @@ remains ingest's group column of generic logs.`,
 					return usagef("run: --unit: %v", err)
 				}
 			}
-			return runPipeline(cmd.Context(), g, *c, iopt, args) // cancelled on Ctrl-C (cancelOnSignal)
+			return runPipeline(cmd.Context(), cmd.OutOrStdout(), g, *c, iopt, args) // cancelled on Ctrl-C (cancelOnSignal)
 		},
 	}
 	f := cmd.Flags()
@@ -194,7 +195,7 @@ func changedIngestFlag(cmd *cobra.Command) string {
 // runPipeline runs c with the ingest options iopt (pipeline.Run) and
 // prints, unless quiet, the findings and the time taken on stderr, then
 // the report's index.html on stdout.
-func runPipeline(ctx context.Context, g *globals, c pipeline.Config, iopt ingest.Options, inputs []string) error {
+func runPipeline(ctx context.Context, stdout io.Writer, g *globals, c pipeline.Config, iopt ingest.Options, inputs []string) error {
 	start := time.Now()
 	c.Inputs, c.Version, c.OnStage = inputs, version, g.onStage
 	c.Ingest = iopt
@@ -215,6 +216,6 @@ func runPipeline(ctx context.Context, g *globals, c pipeline.Config, iopt ingest
 		printFindings(os.Stderr, res.Bundle)
 		fmt.Fprintf(os.Stderr, "revisit run: done in %s: %d tables, %d figures\n", time.Since(start).Round(100*time.Millisecond), len(res.Bundle.Tables), len(res.Bundle.Figures))
 	}
-	fmt.Fprintln(os.Stdout, human.Path(filepath.Join(res.Report, "index.html")))
+	fmt.Fprintln(stdout, human.Path(filepath.Join(res.Report, "index.html")))
 	return nil
 }
