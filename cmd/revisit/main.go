@@ -134,11 +134,19 @@ func printSafe(w io.Writer, print func(io.Writer) error) error {
 
 // globals are the flags every subcommand shares.
 type globals struct {
+	// quiet (-q): a successful command prints nothing, on standard output
+	// or error, but its result when that is printed (printsTables).
 	quiet bool
 	// onStage, if set, is called as run enters each stage (1 ingest …
 	// 7 report); tests cancel a run there.
 	onStage func(n int)
 }
+
+// printsTables reports whether a command that can print its tables on
+// standard output (schedule, simulate, policies) prints them: always
+// without -o, where they are its only result, and with -o unless -q, where
+// they summarise the files written.
+func (g *globals) printsTables(out string) bool { return !g.quiet || out == "" }
 
 func newRoot() *cobra.Command {
 	g := &globals{}
@@ -161,7 +169,7 @@ Stages: ingest → replay → analyze → report; run does all of them.`,
 		cmd.Help()
 		return usagef("no command given")
 	}
-	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "no progress bars or log lines")
+	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "quiet: no progress bars, log lines or summaries (without -o, the tables of schedule, simulate and policies are their result and still printed)")
 	root.SetGlobalNormalizationFunc(normalizeFlag)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(

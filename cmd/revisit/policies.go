@@ -150,16 +150,17 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 			if err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
-			for _, t := range b.Tables {
-				if t.ID == "policy_sites" && len(t.Rows) > 15 {
-					t.Rows = t.Rows[:15]
-					t.Notes = append([]string{"(first 15 sites; all in the written table)"}, t.Notes...)
+			if w := cmd.OutOrStdout(); g.printsTables(out) {
+				for _, t := range b.Tables {
+					if t.ID == "policy_sites" && len(t.Rows) > 15 {
+						t.Rows = t.Rows[:15]
+						t.Notes = append([]string{"(first 15 sites; all in the written table)"}, t.Notes...)
+					}
+					printTable(w, t)
 				}
-				printTable(w, t)
-			}
-			if len(b.Tables) > 0 {
-				fmt.Fprintln(w, human.Text("Source: "+b.Tables[0].Source))
+				if len(b.Tables) > 0 {
+					fmt.Fprintln(w, human.Text("Source: "+b.Tables[0].Source))
+				}
 			}
 			if out != "" {
 				// Atomically: a failure leaves no half-written results.

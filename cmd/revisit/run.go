@@ -215,7 +215,7 @@ func runPipeline(ctx context.Context, stdout io.Writer, g *globals, c pipeline.C
 	if !g.quiet {
 		printFindings(os.Stderr, res.Bundle)
 		fmt.Fprintf(os.Stderr, "revisit run: done in %s: %d tables, %d figures\n", time.Since(start).Round(100*time.Millisecond), len(res.Bundle.Tables), len(res.Bundle.Figures))
+		fmt.Fprintln(stdout, human.Path(filepath.Join(res.Report, "index.html")))
 	}
-	fmt.Fprintln(stdout, human.Path(filepath.Join(res.Report, "index.html")))
 	return nil
 }

@@ -187,9 +187,11 @@ those multiples of the budget (a table and a figure; none by default).`,
 			b := res.Bundle()
 			w := cmd.OutOrStdout()
 			for _, t := range b.Tables {
-				printTable(w, t)
+				if g.printsTables(out) {
+					printTable(w, t)
+				}
 			}
-			if len(b.Tables) > 0 {
+			if len(b.Tables) > 0 && g.printsTables(out) {
 				fmt.Fprintln(w, "Source:", b.Tables[0].Source)
 			}
 			if out == "" {
@@ -274,8 +276,10 @@ func runValidation(cmd *cobra.Command, g *globals, dir, out string, opt schedule
 	b := v.Bundle()
 	w := cmd.OutOrStdout()
 	for _, t := range b.Tables {
-		printTable(w, t)
-		fmt.Fprintln(w, "Source:", t.Source)
+		if g.printsTables(out) {
+			printTable(w, t)
+			fmt.Fprintln(w, "Source:", t.Source)
+		}
 	}
 	if out == "" {
 		return nil
