@@ -80,28 +80,46 @@ func DefaultTruthPath(format, out string) string {
 	return base + ".truth.json"
 }
 
+// Check refuses options that cannot work, before anything is read or
+// written (Run checks them first too): a command line reports them as
+// bad usage.
+func (opt *Options) Check() error {
+	if err := opt.Config.Validate(); err != nil {
+		return err
+	}
+	switch opt.Format {
+	case FormatMediaWiki, FormatYelp, FormatParquet:
+	default:
+		return fmt.Errorf("format %q: want mediawiki, yelp or parquet", opt.Format)
+	}
+	if opt.Out == "" {
+		return errors.New("no output given")
+	}
+	if (opt.RevertRate > 0 || opt.BotRate > 0) && opt.Format != FormatMediaWiki {
+		return fmt.Errorf("injected reverts and bot edits need MediaWiki output (they are revisions with a <sha1> and a user name), not %s", opt.Format)
+	}
+	if opt.Out == "-" && opt.Format == FormatParquet {
+		return errors.New("parquet output needs a directory, not -")
+	}
+	switch opt.GzipImpl {
+	case "", "pgzip", "gzip": // newGzip's
+	default:
+		return fmt.Errorf("gzip implementation %q: want pgzip or gzip", opt.GzipImpl)
+	}
+	return nil
+}
+
 // Run generates the corpus of opt. Files appear atomically: they are
 // written under temporary names and renamed when complete, and removed on
 // error.
 func Run(opt Options) (*Summary, error) {
 	t0 := time.Now()
+	if err := opt.Check(); err != nil {
+		return nil, err
+	}
 	g, err := NewGenerator(opt.Config)
 	if err != nil {
 		return nil, err
-	}
-	switch opt.Format {
-	case FormatMediaWiki, FormatYelp, FormatParquet:
-	default:
-		return nil, fmt.Errorf("format %q: want mediawiki, yelp or parquet", opt.Format)
-	}
-	if opt.Out == "" {
-		return nil, errors.New("no output given")
-	}
-	if (opt.RevertRate > 0 || opt.BotRate > 0) && opt.Format != FormatMediaWiki {
-		return nil, fmt.Errorf("injected reverts and bot edits need MediaWiki output (they are revisions with a <sha1> and a user name), not %s", opt.Format)
-	}
-	if opt.Out == "-" && opt.Format == FormatParquet {
-		return nil, errors.New("parquet output needs a directory, not -")
 	}
 	if opt.Stdout == nil {
 		opt.Stdout = os.Stdout

@@ -330,6 +330,14 @@ func newCrawler(spec, method string) (*crawler, error) {
 	return c, nil
 }
 
+// CheckCrawler refuses a validation crawler that cannot work (Validate's
+// newCrawler): a sampler spec that does not parse, or a method that is
+// unknown or does not apply to it.
+func CheckCrawler(spec, method string) error {
+	_, err := newCrawler(spec, method)
+	return err
+}
+
 // maxKnots bounds the grid of one crawl: x_max ≤ maxKnots·h.
 const maxKnots = 2000
 

@@ -110,11 +110,11 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
 				Format: format, Out: out, Truth: truth, Gzip: gz, GzipImpl: gzipImpl, Version: version,
 				Stdout: cmd.OutOrStdout(),
 			}
-			if err := opt.Config.Validate(); err != nil {
-				return usagef("%v", err)
-			}
 			if (injReverts > 0 || injBots > 0) && format != generate.FormatMediaWiki {
 				return usagef("--inject-reverts and --inject-bots need --format mediawiki")
+			}
+			if err := opt.Check(); err != nil {
+				return usagef("%v", err)
 			}
 			if format == generate.FormatParquet {
 				if err := checkOutput("generate", out, dataset.ManifestFile, "dataset"); err != nil {

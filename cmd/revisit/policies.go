@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"strings"
 
@@ -70,6 +71,14 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 			opt.Cycle = c
 			if budget == "" {
 				return usagef("--budget is required (downloads per cycle, or a percentage of the pages such as 2%%)")
+			}
+			if _, err := pipeline.ParseBudget(budget, math.MaxInt); err != nil { // its form; the pages are counted later
+				return usagef("--budget: %v", err)
+			}
+			for _, b := range budgets {
+				if b < 1 {
+					return usagef("--budgets: %d: want budgets ≥ 1", b)
+				}
 			}
 			if _, err := policy.SiteKey(grouping); err != nil {
 				return usagef("--group: %v", err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,10 +100,14 @@ remains ingest's group column of generic logs.`,
 			if c.MaxVisits < 1 || c.MaxPairs < 1 {
 				return usagef("run: --max-visits and --max-pairs must be ≥ 1")
 			}
-			if c.ScreenUpdates < 1 || c.Reps < 1 {
-				return usagef("run: --screen-updates and --reps must be at least 1")
+			if c.ScreenUpdates < 1 || c.Reps < 1 || c.Seeds < 1 || c.NHPPPages < 1 {
+				return usagef("run: --screen-updates, --reps, --seeds and --nhpp-pages must be at least 1")
 			}
-			if ds, err := pipeline.DatasetInput(args); err != nil {
+			if c.PolicyMax < 0 || c.Workers < 0 {
+				return usagef("run: --policy-max-updates and --workers must be ≥ 0")
+			}
+			ds, err := pipeline.DatasetInput(args)
+			if err != nil {
 				return usageError{err}
 			} else if ds != "" {
 				if name := changedIngestFlag(cmd); name != "" {
@@ -112,6 +117,13 @@ remains ingest's group column of generic logs.`,
 			iopt, err := rf.ingest.options(cmd)
 			if err != nil {
 				return err
+			}
+			if ds == "" {
+				chk := iopt
+				chk.Inputs, chk.Output = args, filepath.Join(c.Out, "dataset")
+				if err := checkIngest(chk); err != nil {
+					return err
+				}
 			}
 			// Checked here, not after an ingest that may take an hour.
 			if c.Select, err = rf.sel.selection("run"); err != nil {
@@ -138,7 +150,7 @@ remains ingest's group column of generic logs.`,
 					return usagef("run: --cycle: %v", err)
 				}
 			}
-			if _, err := pipeline.ParseBudget(c.Budget, 1000); err != nil {
+			if _, err := pipeline.ParseBudget(c.Budget, math.MaxInt); err != nil { // its form; the pages are counted after ingest
 				return usagef("run: --budget: %v", err)
 			}
 			if rf.unit != "" {

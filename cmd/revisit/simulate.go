@@ -59,6 +59,9 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 				return usagef("simulate: --T: %v", err)
 			}
 			opt.Recover = !noRecover
+			if opt.Workers < 0 {
+				return usagef("simulate: --workers %d: want 0 (all cores) or more", opt.Workers)
+			}
 			if out != "" { // refuse a wrong -o before the simulation, not after it
 				if err := checkResults("simulate", out, "simulate"); err != nil {
 					return err
