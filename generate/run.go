@@ -2,6 +2,7 @@ package generate
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -52,6 +53,9 @@ type Options struct {
 	// Progress, when set, is called after every page with the pages done
 	// and the uncompressed bytes written so far.
 	Progress func(pages int, bytes int64)
+	// Context, when set, stops the run at the next page once it is done
+	// (Ctrl-C): nothing is written.
+	Context context.Context
 }
 
 // Summary is what a run produced.
@@ -247,6 +251,15 @@ func Run(opt Options) (*Summary, error) {
 		abort()
 		return nil, err
 	}
+	// nextPage generates page i, unless opt.Context is done (Ctrl-C).
+	nextPage := func(i int) error {
+		if opt.Context != nil {
+			if err := opt.Context.Err(); err != nil {
+				return err
+			}
+		}
+		return g.Page(i, &page)
+	}
 	switch opt.Format {
 	case FormatMediaWiki:
 		mw, err := newMediaWikiWriter(main, opt.Seed)
@@ -254,7 +267,7 @@ func Run(opt Options) (*Summary, error) {
 			return fail(fmt.Errorf("output %s: %w", opt.Out, err))
 		}
 		for i := 0; i < opt.Pages; i++ {
-			if err := g.Page(i, &page); err != nil {
+			if err := nextPage(i); err != nil {
 				return fail(err)
 			}
 			if err := mw.page(&page); err != nil {
@@ -281,7 +294,7 @@ func Run(opt Options) (*Summary, error) {
 			yw.biz = f.w
 		}
 		for i := 0; i < opt.Pages; i++ {
-			if err := g.Page(i, &page); err != nil {
+			if err := nextPage(i); err != nil {
 				return fail(err)
 			}
 			yp, err := yw.page(&page)
@@ -299,7 +312,7 @@ func Run(opt Options) (*Summary, error) {
 		sum.Bytes = yw.n
 	case FormatParquet:
 		for i := 0; i < opt.Pages; i++ {
-			if err := g.Page(i, &page); err != nil {
+			if err := nextPage(i); err != nil {
 				return fail(err)
 			}
 			sp := series.Page{ID: page.ID, Source: Source, Title: page.Title, Namespace: page.Namespace,

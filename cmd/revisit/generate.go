@@ -108,7 +108,7 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
 				Config: generate.Config{Pages: pages, Models: ms, Start: t0, Span: spanS, UnitName: unit, Unit: unitS,
 					Seed: seed, TalkFraction: talk, MaxUpdates: maxUpdates, RevertRate: injReverts, BotRate: injBots},
 				Format: format, Out: out, Truth: truth, Gzip: gz, GzipImpl: gzipImpl, Version: version,
-				Stdout: cmd.OutOrStdout(),
+				Stdout: cmd.OutOrStdout(), Context: cmd.Context(),
 			}
 			if (injReverts > 0 || injBots > 0) && format != generate.FormatMediaWiki {
 				return usagef("--inject-reverts and --inject-bots need --format mediawiki")

@@ -311,15 +311,20 @@ func interruptedLine(cmd *cobra.Command, s syscall.Signal) string {
 	if cmd != nil {
 		path = cmd.CommandPath()
 	}
-	name, ok := signalNames[s]
-	if !ok {
-		name = s.String()
-	}
+	name := signalName(s)
 	what := "nothing was written"
 	if cmd != nil && cmd.Name() == "run" {
 		what = "nothing of the stage it was in was written (the stages it finished are kept)"
 	}
 	return fmt.Sprintf("%s: interrupted by %s; %s: outputs are put in place only when complete. Exit code %d.", path, name, what, 128+int(s))
+}
+
+// signalName is s as the user knows it.
+func signalName(s syscall.Signal) string {
+	if name, ok := signalNames[s]; ok {
+		return name
+	}
+	return s.String()
 }
 
 // forceGap is how long after the first signal a second one ends the
@@ -328,15 +333,24 @@ func interruptedLine(cmd *cobra.Command, s syscall.Signal) string {
 // must count as one.
 const forceGap = time.Second
 
+// stopDeadline is how long a command may take to stop after the first
+// signal before the process ends anyway: the bound of "stops within about
+// a second" for any step that does not watch the context (a read blocked
+// on a silent pipe or FIFO, a step without a check).
+const stopDeadline = 3 * time.Second
+
 // cancelOnSignal returns a context that Ctrl-C, SIGTERM or SIGHUP (the
 // terminal or ssh session closed; the supervisor passes all three on)
 // cancels: every stage watches it, so the temporary output directories are
 // removed and nothing half-written stays. interrupted returns the first
-// such signal (0: none), for the exit code 128 + the signal. A second
-// signal at least forceGap later ends the process at once with 128 + the
-// signal (130 for Ctrl-C): the way out when a stage cannot notice (a read
-// blocked on a silent pipe); what it leaves is removed by the next writer
-// of the same output. stop unregisters the signals.
+// such signal (0: none), for the exit code 128 + the signal. One rule for
+// every command, whatever its code watches: a command that has not
+// returned stopDeadline after the first signal, or a second signal at
+// least forceGap after the first, ends the process at once with 128 + the
+// signal (130 for Ctrl-C); outputs are put in place only when complete, so
+// nothing half-written is where an output is expected, and the temporary
+// directories left are removed by the next writer of the same output.
+// stop unregisters the signals.
 func cancelOnSignal() (ctx context.Context, stop func(), interrupted func() syscall.Signal) {
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 4)
@@ -345,10 +359,15 @@ func cancelOnSignal() (ctx context.Context, stop func(), interrupted func() sysc
 	var got atomic.Int32
 	go func() {
 		var first time.Time
+		var deadline <-chan time.Time // after the first signal
 		for {
 			select {
 			case <-done:
 				return
+			case <-deadline:
+				ss := syscall.Signal(got.Load())
+				fmt.Fprintf(os.Stderr, "revisit: interrupted by %s, and the command did not stop within %s: ended now; outputs are put in place only when complete (temporary directories left are removed by the next run writing the same output). Exit code %d.\n", signalName(ss), stopDeadline, 128+int(ss))
+				os.Exit(128 + int(ss))
 			case s := <-sigs:
 				ss, _ := s.(syscall.Signal)
 				if ss == 0 {
@@ -358,6 +377,7 @@ func cancelOnSignal() (ctx context.Context, stop func(), interrupted func() sysc
 					first = time.Now()
 					got.Store(int32(ss))
 					cancel()
+					deadline = time.After(stopDeadline)
 					continue
 				}
 				if time.Since(first) < forceGap {

@@ -174,6 +174,7 @@ those multiples of the budget (a table and a figure; none by default).`,
 			if err != nil {
 				return err
 			}
+			src.Ctx = cmd.Context() // Ctrl-C stops the reading, the plans and the writing
 			if !g.quiet {
 				fmt.Fprintf(os.Stderr, "schedule: reading %s…\n", args[0])
 			}
