@@ -30,7 +30,15 @@ type lockFile struct {
 // have opened it just before, acquire checks after locking that path still
 // names the file it locked, and tries again otherwise.
 func acquire(path, content string) (*lockFile, error) {
-	empty, last := 0, os.FileInfo(nil) // looks at one lock file being made
+	// Looks at one lock file being made: last stays open until the next
+	// look, so that its inode cannot be reused by a lock file made after
+	// it was removed (SameFile would count that one as the same file).
+	empty, last := 0, (*os.File)(nil)
+	defer func() {
+		if last != nil {
+			last.Close()
+		}
+	}()
 	for range 100 {
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
 		if err == nil {
@@ -82,10 +90,11 @@ func acquire(path, content string) (*lockFile, error) {
 		ours := bytes.HasPrefix(b, []byte(lockText))
 		making := !ours && len(b) < len(lockText) && strings.HasPrefix(lockText, string(b))
 		if making { // count the looks at this same file only
-			if last == nil || !os.SameFile(last, st) {
-				empty = 0
+			if last != nil {
+				if lst, err := last.Stat(); err != nil || !os.SameFile(lst, st) {
+					empty = 0
+				}
 			}
-			last = st
 			empty++
 		}
 		if !ours && (!making || empty > 50) {
@@ -102,8 +111,12 @@ func acquire(path, content string) (*lockFile, error) {
 		if !ours {
 			// Being made and not locked: a creator between creating
 			// and locking it (it waits for us now), or a user's empty
-			// file. Look again shortly.
-			f.Close()
+			// file. Look again shortly, keeping this one open.
+			syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+			if last != nil {
+				last.Close()
+			}
+			last = f
 			time.Sleep(5 * time.Millisecond)
 			continue
 		}
