@@ -152,8 +152,12 @@ func Run(opt Options) (*Summary, error) {
 	var dirOut *atomicdir.Dir
 	var dw *dataset.Writer
 	abort := func() {
-		for _, f := range append(inner, outer...) {
+		files := append(inner, outer...)
+		for _, f := range files {
 			f.abort()
+		}
+		for _, f := range files { // once no file of ours is left in them
+			f.undo()
 		}
 		inner, outer = nil, nil
 		if dirOut != nil {
@@ -463,6 +467,7 @@ type atomicFile struct {
 	w     *bufio.Writer
 	tmp   string
 	final string
+	undo  func() // removes the directories made for it, if empty
 }
 
 func createAtomic(path string) (*atomicFile, error) {
@@ -472,17 +477,20 @@ func createAtomic(path string) (*atomicFile, error) {
 // createAtomicIn is createAtomic with the temporary file in dir, which must
 // be on the file system of path.
 func createAtomicIn(dir, path string) (*atomicFile, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	undo, err := atomicdir.MkdirParents(dir)
+	if err != nil {
 		return nil, fmt.Errorf("output %s: %w", path, err)
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		undo()
 		return nil, fmt.Errorf("output %s: is a directory", path)
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-")
 	if err != nil {
+		undo()
 		return nil, fmt.Errorf("output %s: %w", path, err)
 	}
-	return &atomicFile{f: f, w: bufio.NewWriterSize(f, 1<<20), tmp: f.Name(), final: path}, nil
+	return &atomicFile{f: f, w: bufio.NewWriterSize(f, 1<<20), tmp: f.Name(), final: path, undo: undo}, nil
 }
 
 // flush writes out the buffer and returns the file's size.

@@ -82,7 +82,7 @@ type Dir struct {
 	tmp    string
 	marker string
 	what   string
-	lock   *lockFile
+	lock   *held
 	done   bool
 }
 
@@ -448,6 +448,87 @@ func Lock(final, what string) (release func(), err error) {
 	return lock.release, nil
 }
 
+// held is a lock taken beside an output, and the parent directories
+// that were made for it (lockBeside).
+type held struct {
+	f    *lockFile
+	made []string // created, outermost first
+}
+
+// release removes the lock file and unlocks it, then removes the
+// directories made for it that are empty now: a command that failed into
+// a new nested path (-o new/a/b) leaves no new/a behind, while a parent
+// that holds an output, or anything else, stays, and a parent that existed
+// before is never touched.
+func (h *held) release() {
+	if h == nil {
+		return
+	}
+	h.f.release()
+	removeMade(h.made)
+	h.made = nil
+}
+
+// MkdirParents makes dir and its missing parents (mode 0755, like
+// os.MkdirAll) for an output file written beside them; undo removes the
+// directories it made that are empty then, innermost first: a failed
+// command leaves no directory it made (Create's outputs do the same).
+func MkdirParents(dir string) (undo func(), err error) {
+	made, err := mkdirs(filepath.Clean(dir))
+	if err != nil {
+		return nil, err
+	}
+	return func() { removeMade(made) }, nil
+}
+
+// mkdirs makes dir and its missing parents (mode 0755, like MkdirAll) and
+// returns those it created, outermost first; a directory another process
+// made meanwhile is not counted as made.
+func mkdirs(dir string) ([]string, error) {
+	var missing []string
+	for p := dir; ; p = filepath.Dir(p) {
+		if _, err := os.Lstat(p); err == nil {
+			break
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+		missing = append(missing, p)
+		if filepath.Dir(p) == p {
+			break
+		}
+	}
+	var made []string
+	for i := len(missing) - 1; i >= 0; i-- {
+		err := os.Mkdir(missing[i], 0o755)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		if err != nil {
+			removeMade(made)
+			return nil, err
+		}
+		made = append(made, missing[i])
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		removeMade(made)
+		if err == nil {
+			err = fmt.Errorf("%s is not a directory", dir)
+		}
+		return nil, err
+	}
+	return made, nil
+}
+
+// removeMade removes the directories mkdirs made, innermost first, as long
+// as they are empty.
+func removeMade(made []string) {
+	for i := len(made) - 1; i >= 0; i-- {
+		if os.Remove(made[i]) != nil {
+			return
+		}
+	}
+}
+
 // lockText starts the text of every lock file: a lock file holding it was
 // created by revisit, and one nobody holds was left by a killed run.
 const lockText = MarkerText + " as the lock of "
@@ -455,14 +536,25 @@ const lockText = MarkerText + " as the lock of "
 // lockBeside makes the parent of abs (an absolute clean path; final is how
 // the user wrote it, for messages) and takes the lock file .BASE+suffix in
 // it, BASE being abs's last element; another process holding it gives
-// ErrBusy, worded for the user.
-func lockBeside(abs, final, suffix, what string) (parent, base string, lock *lockFile, err error) {
+// ErrBusy, worded for the user. The parents it made are removed with the
+// lock when they are empty then (held.release).
+func lockBeside(abs, final, suffix, what string) (parent, base string, lock *held, err error) {
 	parent, base = filepath.Dir(abs), filepath.Base(abs)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return "", "", nil, fmt.Errorf("%s %s: %w", what, final, err)
+	var f *lockFile
+	var made []string
+	for try := 0; ; try++ {
+		if made, err = mkdirs(parent); err != nil {
+			return "", "", nil, fmt.Errorf("%s %s: %w", what, final, err)
+		}
+		f, err = acquire(filepath.Join(parent, "."+base+suffix), lockText+abs+"\n")
+		// A parent that another failed writer removed just after we saw
+		// it: make it again.
+		if !errors.Is(err, os.ErrNotExist) || try == 3 {
+			break
+		}
 	}
-	lock, err = acquire(filepath.Join(parent, "."+base+suffix), lockText+abs+"\n")
 	if err != nil {
+		removeMade(made)
 		if errors.Is(err, ErrBusy) {
 			return "", "", nil, fmt.Errorf("%s %s: %w (wait for it to finish, or choose another path)", what, final, ErrBusy)
 		}
@@ -472,5 +564,5 @@ func lockBeside(abs, final, suffix, what string) (parent, base string, lock *loc
 		}
 		return "", "", nil, fmt.Errorf("%s %s: lock: %w", what, final, err)
 	}
-	return parent, base, lock, nil
+	return parent, base, &held{f: f, made: made}, nil
 }

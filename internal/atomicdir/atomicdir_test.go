@@ -273,3 +273,68 @@ func TestScratch(t *testing.T) {
 		}
 	}
 }
+
+// The parents Create, Lock and MkdirParents make for a new nested path
+// are removed when nothing was put there (Abort, a released lock, undo),
+// and kept once the output is in place; a parent that existed is never
+// removed.
+func TestMadeParents(t *testing.T) {
+	base := t.TempDir()
+	d, err := Create(filepath.Join(base, "new", "a", "b"), "", "output")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Abort()
+	if _, err := os.Lstat(filepath.Join(base, "new")); !os.IsNotExist(err) {
+		t.Errorf("Abort left %s/new (%v)", base, err)
+	}
+	release, err := Lock(filepath.Join(base, "new", "run"), "run output")
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	if _, err := os.Lstat(filepath.Join(base, "new")); !os.IsNotExist(err) {
+		t.Errorf("releasing the lock left %s/new (%v)", base, err)
+	}
+	undo, err := MkdirParents(filepath.Join(base, "new", "c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	undo()
+	if _, err := os.Lstat(filepath.Join(base, "new")); !os.IsNotExist(err) {
+		t.Errorf("undo left %s/new (%v)", base, err)
+	}
+	d, err = Create(filepath.Join(base, "new", "a", "b"), "", "output")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(d.Path(), "x"), []byte("x"), 0o644)
+	if err := d.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(base, "new", "a", "b", "x")); err != nil {
+		t.Errorf("committed output: %v", err)
+	}
+	d, err = Create(filepath.Join(base, "new", "a", "c"), "", "output") // new/a exists now
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Abort()
+	if got := entries(t, filepath.Join(base, "new", "a")); len(got) != 1 || got[0] != "b" {
+		t.Errorf("new/a after an aborted sibling: %v", got)
+	}
+}
+
+// entries lists the names in dir.
+func entries(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n []string
+	for _, e := range es {
+		n = append(n, e.Name())
+	}
+	return n
+}
