@@ -284,11 +284,13 @@ func (d *Dir) Abort() {
 // or an earlier output of this kind that revisit wrote and nobody changed:
 // a directory whose EntriesFile (revisit's, for marker) lists every entry
 // in it with the same type and size. Anything else is refused with a
-// *RefusedError naming the entries revisit did not write.
+// *RefusedError naming the entries revisit did not write. A path that
+// another revisit process is writing, itself, around or inside it, is
+// refused with ErrBusy (CheckBusy).
 func CheckReplaceable(dir, marker, what string) error {
 	st, err := os.Lstat(dir)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil
+		return CheckBusy(dir, what)
 	}
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", what, dir, err)
@@ -299,7 +301,7 @@ func CheckReplaceable(dir, marker, what string) error {
 	if empty, err := isEmptyDir(dir); err != nil {
 		return fmt.Errorf("%s %s: %w", what, dir, err)
 	} else if empty {
-		return nil
+		return CheckBusy(dir, what)
 	}
 	list, ok := readEntries(filepath.Join(dir, EntriesFile))
 	switch {
@@ -313,6 +315,9 @@ func CheckReplaceable(dir, marker, what string) error {
 		return refused(dir, what, fmt.Sprintf("directory exists, is not empty and is not a %s written by revisit (%s in it); refusing to replace it (choose another path or remove it)", what, kind))
 	case list.Marker != marker:
 		return refused(dir, what, fmt.Sprintf("is another kind of revisit output (its marker is %q, a %s's is %q); refusing to replace it (choose another path)", list.Marker, what, marker))
+	}
+	if err := CheckBusy(dir, what); err != nil { // a writer inside it: its lock and temporary files are foreign too
+		return err
 	}
 	foreign, err := foreignEntries(dir, list)
 	if err != nil {
@@ -529,34 +534,50 @@ func removeMade(made []string) {
 	}
 }
 
-// lockText starts the text of every lock file: a lock file holding it was
-// created by revisit, and one nobody holds was left by a killed run.
+// lockText starts the text of every lock file (lockContent): a lock file
+// holding it was created by revisit, and one nobody holds was left by a
+// killed run.
 const lockText = MarkerText + " as the lock of "
 
 // lockBeside makes the parent of abs (an absolute clean path; final is how
 // the user wrote it, for messages) and takes the lock file .BASE+suffix in
-// it, BASE being abs's last element; another process holding it gives
+// it, BASE being abs's last element, beside abs's resolved path (so that
+// every spelling of the output shares one lock); another process holding
+// it, or the lock of a directory containing abs (CheckBusy), gives
 // ErrBusy, worded for the user. The parents it made are removed with the
 // lock when they are empty then (held.release).
 func lockBeside(abs, final, suffix, what string) (parent, base string, lock *held, err error) {
 	parent, base = filepath.Dir(abs), filepath.Base(abs)
 	var f *lockFile
 	var made []string
+	var lockPath string
 	for try := 0; ; try++ {
 		if made, err = mkdirs(parent); err != nil {
 			return "", "", nil, fmt.Errorf("%s %s: %w", what, final, err)
 		}
-		f, err = acquire(filepath.Join(parent, "."+base+suffix), lockText+abs+"\n")
+		var real string
+		if real, err = filepath.EvalSymlinks(parent); err == nil {
+			lockPath = filepath.Join(real, "."+base+suffix)
+			f, err = acquire(lockPath, lockContent(filepath.Join(real, base)))
+		}
 		// A parent that another failed writer removed just after we saw
 		// it: make it again.
 		if !errors.Is(err, os.ErrNotExist) || try == 3 {
 			break
 		}
 	}
+	if err == nil {
+		if err = ancestorsBusy(filepath.Join(filepath.Dir(lockPath), base), what, final); err != nil {
+			f.release()
+			removeMade(made)
+			return "", "", nil, err
+		}
+	}
 	if err != nil {
 		removeMade(made)
 		if errors.Is(err, ErrBusy) {
-			return "", "", nil, fmt.Errorf("%s %s: %w (wait for it to finish, or choose another path)", what, final, ErrBusy)
+			pid, _ := heldElsewhere(lockPath)
+			return "", "", nil, busyError(what, final, pid, "", "")
 		}
 		var re *RefusedError
 		if errors.As(err, &re) {
