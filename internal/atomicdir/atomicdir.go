@@ -168,7 +168,8 @@ func (d *Dir) Commit() error {
 			return fmt.Errorf("%s %s: incomplete output (no %s)", d.what, d.final, d.marker)
 		}
 	}
-	if err := writeEntries(d.tmp, d.marker); err != nil {
+	list, err := writeEntries(d.tmp, d.marker)
+	if err != nil {
 		os.RemoveAll(d.tmp)
 		return fmt.Errorf("%s %s: %w", d.what, d.final, err)
 	}
@@ -177,7 +178,7 @@ func (d *Dir) Commit() error {
 		return err
 	}
 	if empty, err := isEmptyDir(d.abs); err == nil && empty {
-		if err := fill(d.tmp, d.abs, d.marker); err != nil {
+		if err := fill(d.tmp, d.abs, d.marker, list); err != nil {
 			return fmt.Errorf("%s %s: %w", d.what, d.final, err)
 		}
 		return nil
@@ -209,9 +210,9 @@ func isEmptyDir(p string) (bool, error) {
 // fill moves the entries of tmp into the empty directory final, the entry
 // list first (a kill half-way leaves an output the next writer may
 // replace) and the marker last (readers see a complete output or none),
-// then removes tmp. An entry that appeared in final meanwhile is not
-// replaced.
-func fill(tmp, final, marker string) error {
+// then records the moved files' new status (restamp) and removes tmp. An
+// entry that appeared in final meanwhile is not replaced.
+func fill(tmp, final, marker string, list *entryList) error {
 	ents, err := os.ReadDir(tmp)
 	if err != nil {
 		os.RemoveAll(tmp)
@@ -236,6 +237,10 @@ func fill(tmp, final, marker string) error {
 			os.RemoveAll(tmp)
 			return err
 		}
+	}
+	if err := restamp(list, final, tmp); err != nil {
+		os.RemoveAll(tmp)
+		return err
 	}
 	return os.Remove(tmp)
 }
@@ -303,7 +308,7 @@ func CheckReplaceable(dir, marker, what string) error {
 	} else if empty {
 		return CheckBusy(dir, what)
 	}
-	list, ok := readEntries(filepath.Join(dir, EntriesFile))
+	list, listInfo, ok := readEntries(filepath.Join(dir, EntriesFile))
 	switch {
 	case !ok && marker != "" && IsMarker(filepath.Join(dir, marker)):
 		return refused(dir, what, fmt.Sprintf("was written by an earlier revisit version, which did not record the files it wrote (no %s), so revisit cannot tell whether files of yours are in it; refusing to replace it: look through it and remove it by hand (rm -r %s), or choose another path", EntriesFile, dir))
@@ -315,11 +320,13 @@ func CheckReplaceable(dir, marker, what string) error {
 		return refused(dir, what, fmt.Sprintf("directory exists, is not empty and is not a %s written by revisit (%s in it); refusing to replace it (choose another path or remove it)", what, kind))
 	case list.Marker != marker:
 		return refused(dir, what, fmt.Sprintf("is another kind of revisit output (its marker is %q, a %s's is %q); refusing to replace it (choose another path)", list.Marker, what, marker))
+	case list.Hash != "" && list.Hash != hashName:
+		return refused(dir, what, fmt.Sprintf("records its files with a %q content hash, which this revisit version cannot check; refusing to replace it: look through it and remove it by hand (rm -r %s), or choose another path", list.Hash, dir))
 	}
 	if err := CheckBusy(dir, what); err != nil { // a writer inside it: its lock and temporary files are foreign too
 		return err
 	}
-	foreign, err := foreignEntries(dir, list)
+	foreign, err := foreignEntries(dir, list, listInfo)
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", what, dir, err)
 	}
