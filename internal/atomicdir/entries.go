@@ -1,6 +1,7 @@
 package atomicdir
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -11,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/revisit-dev/revisit/internal/pool"
 )
 
 // EntriesFile, in an output directory, lists every entry revisit wrote
@@ -141,25 +144,32 @@ func record(p, rel string, d fs.DirEntry) (entry, error) {
 }
 
 // writeEntries writes EntriesFile into dir, listing everything else in it
-// (record), and returns the list.
+// (record, the files hashed on every core, listed in lexical order), and
+// returns the list.
 func writeEntries(dir, marker string) (*entryList, error) {
 	list := &entryList{Tool: "revisit", Marker: marker, Hash: hashName, Entries: []entry{}}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil || rel == "." || rel == EntriesFile {
-			return err
-		}
-		e, err := record(p, filepath.ToSlash(rel), d)
-		if err != nil {
-			return err
-		}
+	type job struct {
+		p, rel string
+		d      fs.DirEntry
+	}
+	produce := func(ctx context.Context, send pool.Send[job]) error {
+		return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, err := filepath.Rel(dir, p)
+			if err != nil || rel == "." || rel == EntriesFile {
+				return err
+			}
+			return send(job{p, filepath.ToSlash(rel), d}, 1)
+		})
+	}
+	work := func(_ context.Context, j job) (entry, error) { return record(j.p, j.rel, j.d) }
+	sink := func(e entry) error {
 		list.Entries = append(list.Entries, e)
 		return nil
-	})
-	if err != nil {
+	}
+	if err := pool.Ordered(context.Background(), pool.Options{}, produce, work, sink); err != nil {
 		return nil, err
 	}
 	return list, saveEntries(filepath.Join(dir, EntriesFile), list)
