@@ -342,7 +342,7 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 		}
 	}
 	b := reports.Merge(bs...)
-	ropts := reports.Options{Title: title, Inputs: dirs, Version: c.Version}
+	ropts := reports.Options{Title: title, Inputs: dirs, Version: c.Version, Context: ctx}
 	if c.Log != nil {
 		ropts.Log = st.logf
 	}

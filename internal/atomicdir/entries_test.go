@@ -202,3 +202,30 @@ func TestUnchangedFastPathAndTieBreaker(t *testing.T) {
 		}
 	}
 }
+
+// A symbolic link in an output is recorded with its target: pointed
+// elsewhere (ln -sf), it is a change and the output is refused.
+func TestSymlinkTargetRecorded(t *testing.T) {
+	final := filepath.Join(t.TempDir(), "out")
+	d, err := Create(final, "m", "test output")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(d.Path(), "m"), MarkerText+" test")
+	write(t, filepath.Join(d.Path(), "a.txt"), "a")
+	if err := os.Symlink("a.txt", filepath.Join(d.Path(), "link")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := d.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckReplaceable(final, "m", "test output"); err != nil {
+		t.Fatalf("untouched: %v", err)
+	}
+	os.Remove(filepath.Join(final, "link"))
+	os.Symlink("m", filepath.Join(final, "link"))
+	var re *RefusedError
+	if err := CheckReplaceable(final, "m", "test output"); !errors.As(err, &re) || len(re.Foreign) != 1 || re.Foreign[0] != "link (changed)" {
+		t.Errorf("a link pointed elsewhere: %v, want a refusal naming link", err)
+	}
+}
