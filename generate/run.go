@@ -3,8 +3,11 @@ package generate
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"path/filepath"
@@ -226,11 +229,12 @@ func Run(opt Options) (*Summary, error) {
 				abort()
 				return nil, err
 			}
-			raw = f.w
 			gz = strings.HasSuffix(name, ".gz")
 			if opt.Format == FormatMediaWiki {
 				mainFile = f
+				f.hashed() // the dump's SHA-256, recorded in the truth
 			}
+			raw = f.w
 		}
 		main = raw
 		if gz {
@@ -337,15 +341,16 @@ func Run(opt Options) (*Summary, error) {
 			return fail(fmt.Errorf("output %s: %w", opt.Out, err))
 		}
 	}
-	outSize := int64(-1) // the dump's, recorded in the truth
+	outSize, outSHA := int64(-1), "" // the dump's, recorded in the truth
 	if mainFile != nil {
 		var err error
 		if outSize, err = mainFile.flush(); err != nil {
 			return fail(err)
 		}
+		outSHA = hex.EncodeToString(mainFile.h.Sum(nil))
 	}
 	if tw != nil {
-		if err := tw.close(outSize); err != nil {
+		if err := tw.close(outSize, outSHA); err != nil {
 			return fail(fmt.Errorf("truth %s: %w", truthPath, err))
 		}
 	}
@@ -468,6 +473,14 @@ type atomicFile struct {
 	tmp   string
 	final string
 	undo  func() // removes the directories made for it, if empty
+	h     hash.Hash
+}
+
+// hashed makes the file keep the SHA-256 of what is written to it (h);
+// call it before the first write.
+func (a *atomicFile) hashed() {
+	a.h = sha256.New()
+	a.w = bufio.NewWriterSize(io.MultiWriter(a.f, a.h), 1<<20)
 }
 
 func createAtomic(path string) (*atomicFile, error) {

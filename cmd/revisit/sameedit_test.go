@@ -13,8 +13,8 @@ import (
 // A same-size fix of a file in an earlier output — sed -i, cp over it, an
 // editor's save, an edit followed by touch -r — makes the next command
 // writing that output refuse it (exit 2, naming the file), and the user's
-// file stays as the user made it: report into its report directory, and
-// run into its OUT (the report stage).
+// file stays as the user made it: report into its report directory, run
+// into its OUT (the report stage), generate into its dump file.
 func TestSameSizeEditRefused(t *testing.T) {
 	want := readmeCode(t, "refused output")
 	dir := t.TempDir()
@@ -27,10 +27,14 @@ func TestSameSizeEditRefused(t *testing.T) {
 	}{
 		{"report", []string{"report", p("an")}, "report.md"},
 		{"run", []string{"run", p("log.csv"), "--id", "id", "--time", "time", "--reps", "19"}, filepath.Join("report", "report.md")},
+		{"generate", []string{"generate", "--pages", "3"}, ""},
 	} {
 		for _, e := range useredit.SameSize {
 			t.Run(c.name+" "+e.Name, func(t *testing.T) {
 				out := filepath.Join(t.TempDir(), "out")
+				if c.file == "" {
+					out += ".xml" // the dump is the output
+				}
 				args := append(append([]string{"-q"}, c.args...), "-o", out)
 				if code, msg := stderrOf(t, args...); code != exitOK {
 					t.Fatalf("first %s: exit %d: %s", c.name, code, msg)
@@ -42,8 +46,12 @@ func TestSameSizeEditRefused(t *testing.T) {
 					t.Fatalf("the edit: %v", err)
 				}
 				code, msg := stderrOf(t, args...)
-				if code != want || !strings.Contains(msg, "report.md (changed)") {
-					t.Errorf("after %s: exit %d, want %d naming report.md; stderr: %s", e.Name, code, want, msg)
+				named := filepath.Base(c.file) + " (changed)"
+				if c.file == "" {
+					named = out + ": was changed"
+				}
+				if code != want || !strings.Contains(msg, named) {
+					t.Errorf("after %s: exit %d, want %d naming %s; stderr: %s", e.Name, code, want, named, msg)
 				}
 				if b, _ := os.ReadFile(f); !bytes.Equal(b, mine) {
 					t.Errorf("the user's %s was changed", c.file)
