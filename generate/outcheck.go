@@ -1,8 +1,6 @@
 package generate
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -171,7 +169,7 @@ func checkDump(out, truthPath string) error {
 	if h.outputSHA == "" {
 		return refuse(out, "output", fmt.Sprintf("was written by an earlier revisit version, whose truth file %s records its size but not its content, so a change of yours that kept the size cannot be told; refusing to replace it: remove it by hand (rm %s %s) or choose another -o", truthPath, out, truthPath))
 	}
-	sum, err := fileSHA256(out)
+	sum, err := atomicdir.HashFile(out)
 	if err != nil {
 		return fmt.Errorf("output %s: %w", out, err)
 	}
@@ -179,20 +177,6 @@ func checkDump(out, truthPath string) error {
 		return refuse(out, "output", fmt.Sprintf("was changed since revisit generate wrote it (its content is not what %s records); refusing to replace it (choose another -o, or remove it)", truthPath))
 	}
 	return nil
-}
-
-// fileSHA256 is the hex SHA-256 of the content of the file at p.
-func fileSHA256(p string) (string, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // truthHead is what checkTruth reads of a truth file.

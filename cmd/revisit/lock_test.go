@@ -29,8 +29,7 @@ func startHolder(t *testing.T, in, lock string, args ...string) *holder {
 	if err := syscall.Mkfifo(in, 0o644); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
-	h := &holder{cmd: exec.Command(os.Args[0], args...), stderr: &lockedBuffer{}, done: make(chan struct{})}
-	h.cmd.Env = append(os.Environ(), "REVISIT_TEST_AS_MAIN=1", "REVISIT_TEST_SUPERVISE=1")
+	h := &holder{cmd: revisitProcess(args...), stderr: &lockedBuffer{}, done: make(chan struct{})}
 	h.cmd.Stdout, h.cmd.Stderr = io.Discard, h.stderr
 	if err := h.cmd.Start(); err != nil {
 		t.Fatal(err)

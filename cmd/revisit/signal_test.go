@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -111,8 +110,7 @@ func TestSignalExitCodes(t *testing.T) {
 						t.Skip("no FIFOs here:", err)
 					}
 				}
-				cmd := exec.Command(os.Args[0], c.args(in, out)...)
-				cmd.Env = append(os.Environ(), "REVISIT_TEST_AS_MAIN=1", "REVISIT_TEST_SUPERVISE=1")
+				cmd := revisitProcess(c.args(in, out)...)
 				var stderr lockedBuffer
 				cmd.Stdout, cmd.Stderr = io.Discard, &stderr
 				if err := cmd.Start(); err != nil {
@@ -210,8 +208,7 @@ func TestSignalDeadline(t *testing.T) {
 			if err := syscall.Mkfifo(in, 0o644); err != nil {
 				t.Skip("no FIFOs here:", err)
 			}
-			cmd := exec.Command(os.Args[0], "ingest", in, "--id", "id", "--time", "time", "-o", out)
-			cmd.Env = append(os.Environ(), "REVISIT_TEST_AS_MAIN=1", "REVISIT_TEST_SUPERVISE=1")
+			cmd := revisitProcess("ingest", in, "--id", "id", "--time", "time", "-o", out)
 			var stderr lockedBuffer
 			cmd.Stdout, cmd.Stderr = io.Discard, &stderr
 			if err := cmd.Start(); err != nil {

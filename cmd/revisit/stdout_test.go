@@ -20,8 +20,7 @@ import (
 // and returns its exit code and standard error.
 func asRevisit(t *testing.T, stdout *os.File, args ...string) (int, string) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "REVISIT_TEST_AS_MAIN=1", "REVISIT_TEST_SUPERVISE=1")
+	cmd := revisitProcess(args...)
 	var stderr lockedBuffer
 	cmd.Stdout, cmd.Stderr = stdout, &stderr
 	err := cmd.Run()

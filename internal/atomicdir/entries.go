@@ -96,8 +96,10 @@ func entryType(m fs.FileMode) string {
 	return "other"
 }
 
-// hashFile is the hex SHA-256 of the content of the regular file p.
-func hashFile(p string) (string, error) {
+// HashFile is the hex SHA-256 of the content of the file at p: the
+// content hash of the entry lists, and of a generated dump in its truth
+// file.
+func HashFile(p string) (string, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return "", err
@@ -123,7 +125,7 @@ func record(p, rel string, d fs.DirEntry) (entry, error) {
 			return e, err
 		}
 		e.Size, e.stamp = info.Size(), fileStamp(info)
-		if e.SHA256, err = hashFile(p); err != nil {
+		if e.SHA256, err = HashFile(p); err != nil {
 			return e, err
 		}
 		after, err := os.Lstat(p)
@@ -326,7 +328,7 @@ func unchanged(p string, e entry, hash string, written stamp) (bool, error) {
 	if now.known() && now == e.stamp && e.CTime < written.MTime {
 		return true, nil
 	}
-	sum, err := hashFile(p)
+	sum, err := HashFile(p)
 	if err != nil {
 		return false, err
 	}
