@@ -82,14 +82,11 @@ func TestOneLockForTheWholeOutput(t *testing.T) {
 		t.Skip("starts revisit processes")
 	}
 	busy := readmeCode(t, "another revisit process is writing it")
-	dir := t.TempDir()
-	refusalFixtures(t, dir)
-	p := func(s string) string { return filepath.Join(dir, s) }
-	log := []string{p("log.csv"), "--id", "id", "--time", "time"}
+	p, log := refusalFixtures(t)
 
 	out := p("OUT")
 	h := startHolder(t, p("in"), p(".OUT.lock"), "run", p("in"), "--id", "id", "--time", "time", "--reps", "19", "-o", out)
-	os.Symlink(dir, p("link"))
+	os.Symlink(filepath.Dir(out), p("link"))
 	os.Symlink(out, p("linkout")) // a link to OUT itself
 	for _, c := range []struct {
 		name string

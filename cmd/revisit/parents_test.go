@@ -12,9 +12,7 @@ import (
 // a parent that existed before: here mine/, holding a file of the user's,
 // into which -o mine/new/b points.
 func TestFailedCommandLeavesNoParents(t *testing.T) {
-	dir := t.TempDir()
-	refusalFixtures(t, dir)
-	p := func(s string) string { return filepath.Join(dir, s) }
+	p, _ := refusalFixtures(t)
 	os.WriteFile(p("bad.csv"), []byte("id,time\na,2021-01-01T00:00:00Z\na,2021-01-02T00:00:00Z\nb,yesterday\n"), 0o644)
 	os.WriteFile(p("bad.cdx"), []byte("com,a)/ 20200101000000 http://a/ text/html 200 A 1\ncom,a)/ 20200102000000 http://a/ text/html 200 B 1\nnot a cdx line\n"), 0o644)
 	for _, c := range []struct {

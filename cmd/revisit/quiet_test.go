@@ -47,10 +47,7 @@ func outputOf(t *testing.T, args ...string) (code int, stdout, stderr string) {
 // where it goes (README "Commands": the tables of schedule, simulate and
 // policies without -o, analyze --recommend, generate -o -).
 func TestQuietIsSilent(t *testing.T) {
-	dir := t.TempDir()
-	refusalFixtures(t, dir)
-	p := func(s string) string { return filepath.Join(dir, s) }
-	log := []string{p("log.csv"), "--id", "id", "--time", "time"}
+	p, log := refusalFixtures(t)
 	for _, c := range []struct {
 		name   string
 		args   []string // -o is added unless printed is set

@@ -17,9 +17,7 @@ import (
 // into its OUT (the report stage), generate into its dump file.
 func TestSameSizeEditRefused(t *testing.T) {
 	want := readmeCode(t, "refused output")
-	dir := t.TempDir()
-	refusalFixtures(t, dir)
-	p := func(s string) string { return filepath.Join(dir, s) }
+	p, _ := refusalFixtures(t)
 	for _, c := range []struct {
 		name string
 		args []string // without -o

@@ -55,9 +55,7 @@ func TestClosedStdoutKeepsOutputs(t *testing.T) {
 		t.Skip("starts revisit processes")
 	}
 	want := readmeCode(t, "standard output")
-	dir := t.TempDir()
-	refusalFixtures(t, dir)
-	p := func(s string) string { return filepath.Join(dir, s) }
+	p, _ := refusalFixtures(t)
 	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
 	if err != nil {
 		full = nil
