@@ -168,6 +168,7 @@ func (s *Source) Each(fn PageFunc) error {
 		x, g   []float64
 		rate   float64
 		rateBy int
+		gSeed  int // the Seed of the row x, g came from (x != nil)
 	}
 	var cur *page
 	var first []estimator.Estimate // rows of the first page, until the method is known
@@ -217,7 +218,12 @@ func (s *Source) Each(fn PageFunc) error {
 			cur = &page{id: e.PageID, title: e.Title, rate: math.NaN(), rateBy: len(rateMethods)}
 		}
 		if e.Method == s.Method && e.Kind == "G" {
+			if cur.x != nil && e.Seed == cur.gSeed {
+				// a second estimate of the page in a row: two pages of one id
+				return sharedIDError(e.PageID, e.Title, pages, pages+1)
+			}
 			cur.x, cur.g = positive(e.CDF.X, e.CDF.P)
+			cur.gSeed = e.Seed
 		}
 		if k := slices.Index(rateMethods, e.Method); k >= 0 && k < cur.rateBy && e.Rate > 0 && !math.IsInf(e.Rate, 0) {
 			cur.rate, cur.rateBy = e.Rate, k

@@ -6,7 +6,6 @@ import (
 	"hash/fnv"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/revisit-dev/revisit/internal/units"
 )
@@ -16,12 +15,15 @@ type Options struct {
 	Budget  float64
 	Plans   []string // nil: PlanNames
 	MinRate float64
-	// Importance maps a page's title (or URL) or its decimal id to w_i;
-	// nil: 1 for every page. Pages it does not name get MissingWeight.
-	Importance    map[string]float64
+	// Importance is a file of page importances w_i: lines of a key and an
+	// importance (eachPair, ParseImportance), the key a page's title (or
+	// URL) or its decimal id; "": 1 for every page. Pages it does not
+	// name get MissingWeight; it must name at least one page.
+	Importance    string
 	MissingWeight float64
-	// HostLimits maps a host name (Host of the page's title) to its limit.
-	HostLimits map[string]float64
+	// HostLimits are per-host limits on the pages' hosts (Host of the
+	// title; ReadHostLimits); nil: none. At least one must apply.
+	HostLimits *HostLimitSet
 	// Sweep are the multiples of the budget of the freshness-vs-budget
 	// table (nil: 1/8 … 8 by factors of 2; empty non-nil: none).
 	Sweep []float64
@@ -31,6 +33,10 @@ type Options struct {
 	// memory limit from it (the store is live to the end, so a fixed
 	// limit below it would make the collector run without pause).
 	StoreGrew func(bytes int64)
+
+	// weights are the importances joined already (Validate joins them
+	// once for all its plans); nil: from Importance.
+	weights []float64
 }
 
 // PlanResult is one plan: its rates and mean predictions (per page
@@ -63,6 +69,10 @@ type Result struct {
 	Budget  float64 // visits per second
 	MinRate float64
 	Hosts   int // hosts with a limit that have pages
+	// ImportanceStats and HostStats say how the importance and
+	// host-limits files applied (zero without them).
+	ImportanceStats ImportanceStats
+	HostStats       HostStats
 	// Unchanged counts the pages that never changed or have no usable
 	// estimate (Problem.Unchanged): they get MinRate.
 	Unchanged int
@@ -86,42 +96,30 @@ func Plan(in *Input, opt Options) (*Result, error) {
 	n := len(in.IDs)
 	perUnit := in.Unit // visits per second → per unit
 	res := &Result{In: in, Budget: opt.Budget, MinRate: opt.MinRate, N: n}
-	if opt.Importance != nil {
-		res.W = make([]float64, n)
-		for i := range n {
-			w, ok := opt.Importance[in.Titles[i]]
-			if !ok {
-				w, ok = opt.Importance[strconv.FormatInt(in.IDs[i], 10)]
-			}
-			if !ok {
-				w = opt.MissingWeight
-			}
-			res.W[i] = w
+	if id, dup := duplicateID(in.IDs); dup {
+		a := slices.Index(in.IDs, id)
+		b := a + 1 + slices.Index(in.IDs[a+1:], id)
+		return nil, fmt.Errorf("schedule: %w", sharedIDError(id, in.Titles[a], a, b))
+	}
+	res.W = opt.weights
+	if res.W == nil && opt.Importance != "" {
+		var err error
+		res.W, res.ImportanceStats, err = joinImportance(opt, n, func(i int) (int64, string) { return in.IDs[i], in.Titles[i] })
+		if err != nil {
+			return nil, err
 		}
 	}
 	p := &Problem{Curves: &in.Curves, Lambda: in.Lambda, W: res.W, Budget: opt.Budget * perUnit, MinRate: opt.MinRate * perUnit}
 	if opt.HostLimits != nil {
-		lim := &Limits{Host: make([]int32, n)}
-		index := map[string]int32{}
+		hi := newHostIndex(opt.HostLimits)
 		for i := range n {
-			lim.Host[i] = -1
-			h := Host(in.Titles[i])
-			l, ok := opt.HostLimits[h]
-			if h == "" || !ok {
-				continue
-			}
-			k, seen := index[h]
-			if !seen {
-				k = int32(len(lim.Limit))
-				index[h] = k
-				lim.Limit = append(lim.Limit, l*perUnit)
-			}
-			lim.Host[i] = k
+			hi.add(in.Titles[i], perUnit)
 		}
-		res.Hosts = len(lim.Limit)
-		if res.Hosts > 0 {
-			p.Limits = lim
+		var err error
+		if p.Limits, res.HostStats, err = hi.done(n); err != nil {
+			return nil, err
 		}
+		res.Hosts = res.HostStats.Applied
 	}
 	if err := p.Prepare(); err != nil {
 		return nil, err

@@ -1,10 +1,10 @@
 package schedule
 
 import (
+	"context"
 	"fmt"
 	"hash/fnv"
 	"math"
-	"strconv"
 )
 
 // PlanSource computes every plan for a large input in bounded memory: it
@@ -27,40 +27,33 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 	}
 	perUnit := src.Unit
 	st := newStore()
-	var w []float64
-	var lim *Limits
-	index := map[string]int32{}
+	ctx := context.Background()
+	var imp *importanceJoin
+	if opt.weights == nil && opt.Importance != "" {
+		// checked and sorted before the pages are read
+		if imp, err = openImportance(ctx, opt.Importance, opt.MissingWeight); err != nil {
+			return nil, err
+		}
+		defer imp.close()
+	}
+	var hosts *hostIndex
 	if opt.HostLimits != nil {
-		lim = &Limits{}
+		hosts = newHostIndex(opt.HostLimits)
 	}
 	h := fnv.New64a()
 	var idb [8]byte
 	var reported int64
+	var ids []int64 // to refuse a page id given twice, then dropped
 	err = src.Each(func(id int64, title string, x, g []float64, lambda float64, note string) error {
-		if opt.Importance != nil {
-			v, ok := opt.Importance[title]
-			if !ok {
-				v, ok = opt.Importance[strconv.FormatInt(id, 10)]
+		if imp != nil {
+			if err := imp.add(st.Len(), id, title); err != nil {
+				return err
 			}
-			if !ok {
-				v = opt.MissingWeight
-			}
-			w = append(w, v)
 		}
-		if lim != nil {
-			k := int32(-1)
-			if host := Host(title); host != "" {
-				if l, ok := opt.HostLimits[host]; ok {
-					var seen bool
-					if k, seen = index[host]; !seen {
-						k = int32(len(lim.Limit))
-						index[host] = k
-						lim.Limit = append(lim.Limit, l*perUnit)
-					}
-				}
-			}
-			lim.Host = append(lim.Host, k)
+		if hosts != nil {
+			hosts.add(title, perUnit)
 		}
+		ids = append(ids, id)
 		putID(&idb, id)
 		h.Write(idb[:])
 		if err := st.add(id, x, g, lambda, note); err != nil {
@@ -77,15 +70,26 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if id, dup := duplicateID(ids); dup {
+		return nil, src.sharedID(id)
+	}
+	ids = nil
 	if opt.StoreGrew != nil {
 		opt.StoreGrew(st.Bytes())
 	}
 	in := &Input{Unit: src.Unit, UnitName: src.UnitName, Source: src.Desc, Method: src.Method, Sampler: src.Sampler}
-	res := &Result{In: in, W: w, Budget: opt.Budget, MinRate: opt.MinRate, N: st.Len(), src: src, idHash: h.Sum64()}
-	p := &Problem{st: st, Lambda: st.lambda, W: w, Budget: opt.Budget * perUnit, MinRate: opt.MinRate * perUnit}
-	if lim != nil && len(lim.Limit) > 0 {
-		res.Hosts = len(lim.Limit)
-		p.Limits = lim
+	res := &Result{In: in, W: opt.weights, Budget: opt.Budget, MinRate: opt.MinRate, N: st.Len(), src: src, idHash: h.Sum64()}
+	if imp != nil {
+		if res.W, res.ImportanceStats, err = imp.weights(ctx, st.Len()); err != nil {
+			return nil, err
+		}
+	}
+	p := &Problem{st: st, Lambda: st.lambda, W: res.W, Budget: opt.Budget * perUnit, MinRate: opt.MinRate * perUnit}
+	if hosts != nil {
+		if p.Limits, res.HostStats, err = hosts.done(st.Len()); err != nil {
+			return nil, err
+		}
+		res.Hosts = res.HostStats.Applied
 	}
 	if err := p.Prepare(); err != nil {
 		return nil, err
@@ -177,6 +181,26 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 		res.Sweep = append(res.Sweep, pt)
 	}
 	return res, nil
+}
+
+// sharedID is the error of a page id given twice, naming the page and
+// its places (the source read again: only on this error).
+func (s *Source) sharedID(id int64) error {
+	var at []int
+	title := ""
+	i := 0
+	err := s.EachName(func(pid int64, t string) error {
+		if pid == id {
+			at = append(at, i)
+			title = t
+		}
+		i++
+		return nil
+	})
+	if err != nil || len(at) < 2 {
+		return fmt.Errorf("schedule: %s: page id %d is given twice", s.dir, id)
+	}
+	return fmt.Errorf("schedule: %s: %w", s.dir, sharedIDError(id, title, at[0], at[1]))
 }
 
 // storeStep is how much the store grows between StoreGrew calls.

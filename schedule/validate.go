@@ -69,6 +69,10 @@ type Validation struct {
 	End              int64
 	Opt              ValidateOptions
 	NoEstimate       []int // per seed: pages without a usable estimate
+	// ImportanceStats and HostStats say how the importance and
+	// host-limits files applied.
+	ImportanceStats ImportanceStats
+	HostStats       HostStats
 }
 
 // Validate replays a blind crawler (opt.Sampler) over the training window
@@ -121,6 +125,12 @@ func Validate(ctx context.Context, pages []series.Page, opt ValidateOptions) (*V
 	}
 	popt := opt.Options
 	popt.Plans, popt.Sweep = names, []float64{}
+	if opt.Importance != "" { // joined once for every plan
+		popt.weights, v.ImportanceStats, err = joinImportance(opt.Options, len(pages), func(i int) (int64, string) { return pages[i].ID, pages[i].Title })
+		if err != nil {
+			return nil, err
+		}
+	}
 	sc := &scorer{all: all, t0: t0, t1: t1}
 	// extra measures a plan of a prepared problem beyond the budget: its
 	// realised freshness at each sweep point and the budget reaching
@@ -173,6 +183,7 @@ func Validate(ctx context.Context, pages []series.Page, opt ValidateOptions) (*V
 			return nil, err
 		}
 		v.NoEstimate = append(v.NoEstimate, noEst)
+		v.HostStats = res.HostStats
 		sc.w = res.W
 		var gu []float64
 		for _, pr := range res.Plans {
@@ -288,6 +299,11 @@ func (v *Validation) Bundle() *tables.Bundle {
 			{Name: "predicted (under Ĝ)", Kind: tables.Percent, Doc: "what the plan's own estimates predicted, mean over seeds"},
 			{Name: "rates vs gu", Kind: tables.Percent, Doc: "median over pages of |f/f_gu − 1|, mean over seeds"},
 		},
+	}
+	for _, s := range []string{v.ImportanceStats.Summary(), v.HostStats.Summary()} {
+		if s != "" {
+			t.Notes = append(t.Notes, upperFirst(s)+".")
+		}
 	}
 	for _, r := range v.Rows {
 		pm, _, _ := meanCI(r.Predicted)

@@ -53,10 +53,26 @@ PLANS (--plans, default all):
   uniform             the same rate for every page
 
 Pages that never changed (Ĝ ≡ 0, or no usable estimate) get --min-rate.
---importance reads URL_ID<TAB>importance (the Bing trace's urlid_imp.txt)
-or id,weight CSV, keyed by the page's title/URL or id. --host-limits reads
-host,RATE lines (RATE as --budget) and caps Σ f_i over each host's pages
-(the host of a page whose title is a URL).
+
+IMPORTANCE (--importance FILE): KEY<TAB>IMPORTANCE lines (the Bing
+trace's urlid_imp.txt) or KEY,IMPORTANCE CSV records (quote a key that
+holds a comma); KEY is a page's title (its URL, or the trace's URL_ID when
+estimated without a URL file) or its decimal page id, the title's match
+first; an importance is a finite number ≥ 0. A first line naming the
+columns (URL_ID, url, title, id, page_id or key, then Importance_score,
+importance or weight) is a header; any other line is used or refused with
+its file and line, and a key given twice is refused. The file is sorted on
+disk (temporary files, unlinked at once) and merged with the pages' keys,
+never held in memory. It must name at least one page; pages it does not
+name get --missing-importance; stderr says how many were named.
+
+HOST LIMITS (--host-limits FILE): host,RATE lines (RATE as --budget;
+header host,limit) cap Σ f_i over the pages of each host (the host name
+of a title that is a URL; a URL in the file counts by its host). Hosts
+compare case-insensitively and without a trailing dot, as DNS names do.
+stderr says how many limits applied to how many pages; a limit naming no
+page's host is not applied and named there even with -q, and a file of
+which no limit applies is an error.
 
 OUT holds schedule.parquet (one row per page and plan: visits per day, Δ,
 predicted freshness under Ĝ and under the Poisson model), schedule.csv (one
@@ -67,8 +83,9 @@ report (section "Revisit schedule").
 MEMORY: the input is read as a stream and each page keeps only what the
 solver needs, in float32 (at most 64 knots of Ĝ, after its concave
 projection; more are thinned, log-spaced), about 8 bytes per knot and 40
-per page; the plans are solved one at a time and their rates computed again
-when written; ids and titles are read again from the input when writing.
+per page (49 with --importance); the plans are solved one at a time and
+their rates computed again when written; ids and titles are read again
+from the input when writing.
 
 VALIDATION (--validate DATASET): the span of the dataset is cut at --train;
 for each of --seeds seeds a blind crawler (--sampler, replay's syntax;
@@ -93,7 +110,10 @@ those multiples of the budget (a table and a figure; none by default).`,
 			}
 			var opt schedule.Options
 			var err error
-			if opt.Budget, err = schedule.ParseRate(budget); err != nil || !(opt.Budget > 0) {
+			if opt.Budget, err = schedule.ParseRate(budget); err != nil {
+				return usagef("--budget: %v", err)
+			}
+			if !(opt.Budget > 0) {
 				return usagef("--budget %q: want a rate > 0 such as 5000/d or 200/h", budget)
 			}
 			if opt.MinRate, err = schedule.ParseRate(minRate); err != nil {
@@ -146,11 +166,7 @@ those multiples of the budget (a table and a figure; none by default).`,
 					return err
 				}
 			}
-			if importance != "" {
-				if opt.Importance, err = schedule.ReadImportance(importance); err != nil {
-					return fmt.Errorf("--importance: %w", err)
-				}
-			}
+			opt.Importance = importance
 			if hostLimits != "" {
 				if opt.HostLimits, err = schedule.ReadHostLimits(hostLimits); err != nil {
 					return fmt.Errorf("--host-limits: %w", err)
@@ -176,7 +192,7 @@ those multiples of the budget (a table and a figure; none by default).`,
 			}
 			src.Ctx = cmd.Context() // Ctrl-C stops the reading, the plans and the writing
 			if !g.quiet {
-				fmt.Fprintf(os.Stderr, "schedule: reading %s…\n", args[0])
+				fmt.Fprintf(os.Stderr, "schedule: reading %s…\n", human.Path(args[0]))
 			}
 			if os.Getenv("GOMEMLIMIT") == "" {
 				// A soft limit that follows the store: the collector runs
@@ -191,7 +207,15 @@ those multiples of the budget (a table and a figure; none by default).`,
 				return err
 			}
 			if !g.quiet {
-				fmt.Fprintf(os.Stderr, "schedule: %s, %s; store %.1f MiB\n", human.Count(int64(res.N), "page", "pages"), res.In.Source, float64(res.StoreBytes())/(1<<20))
+				fmt.Fprintf(os.Stderr, "schedule: %s, %s; store %.1f MiB\n", human.Count(int64(res.N), "page", "pages"), human.Text(res.In.Source), float64(res.StoreBytes())/(1<<20))
+				if s := res.ImportanceStats.Summary(); s != "" {
+					fmt.Fprintf(os.Stderr, "schedule: %s\n", s)
+				}
+			}
+			if s := res.HostStats.Summary(); s != "" && (!g.quiet || res.HostStats.NUnused > 0) {
+				// hosts that name no page are said even with -q: a misspelt
+				// host is a limit not applied
+				fmt.Fprintf(os.Stderr, "schedule: %s\n", s)
 			}
 			b := res.Bundle()
 			w := cmd.OutOrStdout()
@@ -201,7 +225,7 @@ those multiples of the budget (a table and a figure; none by default).`,
 				}
 			}
 			if len(b.Tables) > 0 && g.printsTables(out) {
-				fmt.Fprintln(w, "Source:", b.Tables[0].Source)
+				fmt.Fprintln(w, human.Text("Source: "+b.Tables[0].Source))
 			}
 			if out == "" {
 				return nil
@@ -217,9 +241,9 @@ those multiples of the budget (a table and a figure; none by default).`,
 			}
 			if !g.quiet {
 				if noCSV {
-					fmt.Fprintf(os.Stderr, "schedule: wrote %s under %s\n", schedule.ParquetFile, out)
+					fmt.Fprintf(os.Stderr, "schedule: wrote %s under %s\n", schedule.ParquetFile, human.Path(out))
 				} else {
-					fmt.Fprintf(os.Stderr, "schedule: wrote %s and %s under %s\n", schedule.ParquetFile, schedule.CSVFile, out)
+					fmt.Fprintf(os.Stderr, "schedule: wrote %s and %s under %s\n", schedule.ParquetFile, schedule.CSVFile, human.Path(out))
 				}
 			}
 			return nil
@@ -229,9 +253,9 @@ those multiples of the budget (a table and a figure; none by default).`,
 	f.StringVar(&budget, "budget", "", "total visit rate B: visits per day, or B/h, B/d (required)")
 	f.StringSliceVar(&plans, "plans", nil, "plans to compute (comma-separated; default all: gu,cho-gm,lambdacrawl,lambdacrawl-binary,proportional,uniform)")
 	f.StringVar(&minRate, "min-rate", "0", "rate of pages that never changed (visits per day, or R/h)")
-	f.StringVar(&importance, "importance", "", "page importances: URL_ID<TAB>importance or id,weight lines (default: 1 for every page)")
+	f.StringVar(&importance, "importance", "", "page importances: KEY<TAB>IMPORTANCE or KEY,IMPORTANCE lines, KEY a page's title or id (see IMPORTANCE; default: 1 for every page)")
 	f.Float64Var(&missing, "missing-importance", 1, "importance of pages the --importance file does not name")
-	f.StringVar(&hostLimits, "host-limits", "", "per-host limits: host,RATE lines (RATE as --budget)")
+	f.StringVar(&hostLimits, "host-limits", "", "per-host limits: host,RATE lines (RATE as --budget; see HOST LIMITS)")
 	f.StringVar(&method, "method", "", "estimation method whose Ĝ is planned on (default: the scenario's recommended method; truth: the replay's true G_U; with --validate: M4 for constant delays, M6 otherwise)")
 	f.StringVar(&sampler, "sampler", "", "sampler of the replay or estimate output (default: the first in the file); with --validate, the blind crawler's (replay's syntax, required)")
 	f.StringVar(&unit, "unit", "h", "time unit of the intervals when INPUT is a dataset (s, min, h, d, w, y)")
@@ -311,7 +335,7 @@ func runValidation(cmd *cobra.Command, g *globals, dir, out string, opt schedule
 	for _, t := range b.Tables {
 		if g.printsTables(out) {
 			printTable(w, t)
-			fmt.Fprintln(w, "Source:", t.Source)
+			fmt.Fprintln(w, human.Text("Source: "+t.Source))
 		}
 	}
 	if out == "" {
