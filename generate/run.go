@@ -175,7 +175,11 @@ func Run(opt Options) (*Summary, error) {
 	var tmpDir string // where the files inside the output directory go now
 	switch {
 	case opt.Format == FormatYelp && opt.Out != "-":
-		if dirOut, err = atomicdir.Create(opt.Out, "", "yelp output"); err != nil {
+		ctx := opt.Context
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		if dirOut, err = atomicdir.CreateContext(ctx, opt.Out, "", "yelp output"); err != nil {
 			return nil, asNotOurs(err)
 		}
 		tmpDir = dirOut.Path()

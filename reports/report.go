@@ -32,7 +32,8 @@ type Options struct {
 	// an error box in its place); nil discards them.
 	Log func(format string, a ...any)
 	// Context, when set, stops the rendering between figures once it is
-	// done (Ctrl-C): nothing is written.
+	// done (Ctrl-C), and then nothing is put in place
+	// (atomicdir.CreateContext).
 	Context context.Context
 }
 
@@ -120,16 +121,17 @@ func Write(b *tables.Bundle, outDir string, opt Options) (err error) {
 		opt.MaxHTMLRows = 200
 	}
 	outDir = filepath.Clean(outDir)
-	out, err := atomicdir.Create(outDir, marker, "report")
+	ctx := opt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	out, err := atomicdir.CreateContext(ctx, outDir, marker, "report")
 	if err != nil {
 		return err
 	}
 	defer out.Abort() // no-op after Commit
 	if err := render(b, out.Path(), opt); err != nil {
 		return fmt.Errorf("report %s: %w", outDir, err)
-	}
-	if err := opt.stopped(); err != nil {
-		return err
 	}
 	if err := os.WriteFile(filepath.Join(out.Path(), marker), []byte("written by revisit report; this directory is replaced by the next report written here\n"), 0o644); err != nil {
 		return fmt.Errorf("report: %w", err)

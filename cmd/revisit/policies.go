@@ -173,7 +173,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 			}
 			if out != "" {
 				// Atomically: a failure leaves no half-written results.
-				err := analysis.WriteResults(out, "policies", func(tmp string) error {
+				err := analysis.WriteResults(cmd.Context(), out, "policies", func(tmp string) error {
 					if err := b.Write(tmp); err != nil {
 						return fmt.Errorf("policies: %w", err)
 					}

@@ -230,7 +230,7 @@ those multiples of the budget (a table and a figure; none by default).`,
 			if out == "" {
 				return nil
 			}
-			err = analysis.WriteResults(out, "schedule", func(tmp string) error {
+			err = analysis.WriteResults(cmd.Context(), out, "schedule", func(tmp string) error {
 				if err := res.Write(tmp, !noCSV); err != nil {
 					return fmt.Errorf("schedule: %w", err)
 				}
@@ -341,7 +341,7 @@ func runValidation(cmd *cobra.Command, g *globals, dir, out string, opt schedule
 	if out == "" {
 		return nil
 	}
-	return analysis.WriteResults(out, "schedule", func(tmp string) error {
+	return analysis.WriteResults(cmd.Context(), out, "schedule", func(tmp string) error {
 		if err := b.Write(tmp); err != nil {
 			return fmt.Errorf("schedule: %w", err)
 		}

@@ -83,7 +83,7 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 				}
 			}
 			if out != "" {
-				if err := pipeline.WriteBundle(b, out, "simulate"); err != nil {
+				if err := pipeline.WriteBundle(cmd.Context(), b, out, "simulate"); err != nil {
 					return fmt.Errorf("simulate: %w", err)
 				}
 				if !g.quiet {

@@ -23,6 +23,7 @@ package atomicdir
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,6 +84,7 @@ type Dir struct {
 	marker string
 	what   string
 	lock   *held
+	ctx    context.Context // Commit commits nothing once it is done
 	done   bool
 }
 
@@ -96,6 +98,14 @@ type Dir struct {
 // directory are beside final's absolute path, so "-o ." puts nothing into
 // the directory before Commit.
 func Create(final, marker, what string) (*Dir, error) {
+	return CreateContext(context.Background(), final, marker, what)
+}
+
+// CreateContext is Create for work that ctx stops (Ctrl-C): once ctx is
+// done, Commit puts nothing in place and returns ctx's error, so an
+// interrupted command never leaves a new output behind however late the
+// signal came, and the hashing of the entry list stops with it.
+func CreateContext(ctx context.Context, final, marker, what string) (*Dir, error) {
 	final = filepath.Clean(final)
 	abs, err := absPath(final, what)
 	if err != nil {
@@ -123,7 +133,7 @@ func Create(final, marker, what string) (*Dir, error) {
 		os.RemoveAll(tmp)
 		return fail(fmt.Errorf("%s %s: %w", what, final, err))
 	}
-	return &Dir{final: final, abs: abs, tmp: tmp, marker: marker, what: what, lock: lock}, nil
+	return &Dir{final: final, abs: abs, tmp: tmp, marker: marker, what: what, lock: lock, ctx: ctx}, nil
 }
 
 // absPath is final made absolute; the root directory cannot be an output.
@@ -162,18 +172,29 @@ func (d *Dir) Commit() error {
 	}
 	d.done = true
 	defer d.lock.release()
+	if err := d.ctx.Err(); err != nil {
+		os.RemoveAll(d.tmp)
+		return err
+	}
 	if d.marker != "" {
 		if st, err := os.Lstat(filepath.Join(d.tmp, d.marker)); err != nil || !st.Mode().IsRegular() {
 			os.RemoveAll(d.tmp)
 			return fmt.Errorf("%s %s: incomplete output (no %s)", d.what, d.final, d.marker)
 		}
 	}
-	list, err := writeEntries(d.tmp, d.marker)
+	list, err := writeEntries(d.ctx, d.tmp, d.marker)
 	if err != nil {
 		os.RemoveAll(d.tmp)
+		if d.ctx.Err() != nil {
+			return d.ctx.Err()
+		}
 		return fmt.Errorf("%s %s: %w", d.what, d.final, err)
 	}
 	if err := CheckReplaceable(d.final, d.marker, d.what); err != nil {
+		os.RemoveAll(d.tmp)
+		return err
+	}
+	if err := d.ctx.Err(); err != nil { // the last moment before the output changes
 		os.RemoveAll(d.tmp)
 		return err
 	}

@@ -1,6 +1,7 @@
 package atomicdir
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -138,7 +139,7 @@ func TestSwapLeavesOneCompleteOutput(t *testing.T) {
 	tmp := filepath.Join(parent, ".out.tmp-123456")
 	os.Mkdir(tmp, 0o755)
 	write(t, filepath.Join(tmp, "m"), MarkerText+" new")
-	if _, err := writeEntries(tmp, "m"); err != nil {
+	if _, err := writeEntries(context.Background(), tmp, "m"); err != nil {
 		t.Fatal(err)
 	}
 	replaced, err := swap(tmp, final)
@@ -322,5 +323,30 @@ func TestMadeParents(t *testing.T) {
 	d.Abort()
 	if es, err := os.ReadDir(filepath.Join(base, "new", "a")); err != nil || len(es) != 1 || es[0].Name() != "b" {
 		t.Errorf("new/a after an aborted sibling: %v %v", es, err)
+	}
+}
+
+// An output created with a context that is done by the time of Commit
+// (Ctrl-C during the work) is not put in place, however complete it is:
+// the earlier output stays, and the temporary directory and lock go.
+func TestCommitAfterCancelWritesNothing(t *testing.T) {
+	parent := t.TempDir()
+	final := filepath.Join(parent, "out")
+	commitContent(t, final, "old")
+	ctx, cancel := context.WithCancel(context.Background())
+	d, err := CreateContext(ctx, final, "m", "test output")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(d.Path(), "m"), MarkerText+" new")
+	cancel()
+	if err := d.Commit(); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Commit after cancel: %v, want context.Canceled", err)
+	}
+	if got := readMarker(t, final); got != MarkerText+" old" {
+		t.Errorf("final holds %q", got)
+	}
+	if ents, _ := os.ReadDir(parent); len(ents) != 1 {
+		t.Errorf("left behind: %v", ents)
 	}
 }

@@ -148,7 +148,7 @@ func record(p, rel string, d fs.DirEntry) (entry, error) {
 // writeEntries writes EntriesFile into dir, listing everything else in it
 // (record, the files hashed on every core, listed in lexical order), and
 // returns the list.
-func writeEntries(dir, marker string) (*entryList, error) {
+func writeEntries(ctx context.Context, dir, marker string) (*entryList, error) {
 	list := &entryList{Tool: "revisit", Marker: marker, Hash: hashName, Entries: []entry{}}
 	type job struct {
 		p, rel string
@@ -171,7 +171,7 @@ func writeEntries(dir, marker string) (*entryList, error) {
 		list.Entries = append(list.Entries, e)
 		return nil
 	}
-	if err := pool.Ordered(context.Background(), pool.Options{}, produce, work, sink); err != nil {
+	if err := pool.Ordered(ctx, pool.Options{}, produce, work, sink); err != nil {
 		return nil, err
 	}
 	return list, saveEntries(filepath.Join(dir, EntriesFile), list)
