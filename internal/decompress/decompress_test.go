@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/bzip2"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -228,7 +229,7 @@ func TestPipe7z(t *testing.T) {
 		t.Fatal(err)
 	}
 	go func() { pw.Write(data); pw.Close() }()
-	r, err := open(pr, "<stdin>", false)
+	r, err := open(context.Background(), pr, "<stdin>", false, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
