@@ -47,9 +47,10 @@ type version struct {
 // A tool is a system decoder found on PATH and checked: its path, its
 // program name and the version it printed.
 type tool struct {
-	path    string
-	name    string // "xz" or "7z"
-	version string
+	path         string
+	name         string // "xz" or "7z"
+	version      string
+	major, minor int
 }
 
 // label names the tool in Decoder, the summary and the manifest.
@@ -111,6 +112,7 @@ func findTool(format string) (*tool, string) {
 func versionAtLeast(t *tool, m [][]byte, min version, what string) (*tool, string) {
 	major, _ := strconv.Atoi(string(m[1]))
 	minor, _ := strconv.Atoi(string(m[2]))
+	t.major, t.minor = major, minor
 	t.version = string(m[1]) + "." + string(m[2])
 	if len(m) > 3 {
 		t.version += string(m[3])
@@ -153,15 +155,25 @@ func toolEnv() []string {
 	return append(env, "LC_ALL=C")
 }
 
+// xzThreadsMemory bounds the memory of xz's threaded decoder (XZ Utils
+// 5.4 and later): it decodes the blocks of a multi-block file in parallel,
+// each thread holding a block's output, and uses fewer threads when they
+// would need more than this. Decoding one block at a time needs its
+// dictionary, which is not bounded, as for the built-in decoder.
+const xzThreadsMemory = "128MiB"
+
 // args is the command line that writes the decompressed bytes of a
 // stream of format on standard output: xz reads the stored bytes from
-// standard input, 7z the archive at path (it needs to seek). Decoding
-// uses every core xz may take (-T0, as `xz -dc -T0`); the stream's own
-// checks are verified by the tool.
+// standard input, 7z the archive at path (it needs to seek). xz decodes
+// with as many threads as cores (-T0, as `xz -dc -T0`) within
+// xzThreadsMemory; the stream's own checks are verified by the tool.
 func (t *tool) args(format, path string) []string {
 	switch format {
 	case XZ:
-		return []string{"--decompress", "--stdout", "--threads=0"}
+		if t.major > 5 || t.major == 5 && t.minor >= 4 {
+			return []string{"--decompress", "--stdout", "--threads=0", "--memlimit-mt-decompress=" + xzThreadsMemory}
+		}
+		return []string{"--decompress", "--stdout"}
 	case LZMA:
 		return []string{"--format=lzma", "--decompress", "--stdout"}
 	default: // 7z: an archive of one file, extracted to standard output

@@ -475,3 +475,23 @@ func TestHelperHoldDecoder(t *testing.T) {
 	fmt.Println(r.ext.cmd.Process.Pid)
 	time.Sleep(time.Minute)
 }
+
+// xz 5.4 and later decode the blocks of a file in parallel within a
+// memory bound; older ones decode one at a time and do not know the
+// bound's option (they would refuse it). 7z gets the archive's path.
+func TestSystemDecoderArgs(t *testing.T) {
+	xz52 := &tool{name: "xz", major: 5, minor: 2}
+	xz54 := &tool{name: "xz", major: 5, minor: 4}
+	if got := strings.Join(xz52.args(XZ, ""), " "); got != "--decompress --stdout" {
+		t.Errorf("xz 5.2: %s", got)
+	}
+	if got := strings.Join(xz54.args(XZ, ""), " "); got != "--decompress --stdout --threads=0 --memlimit-mt-decompress="+xzThreadsMemory {
+		t.Errorf("xz 5.4: %s", got)
+	}
+	if got := strings.Join(xz54.args(LZMA, ""), " "); got != "--format=lzma --decompress --stdout" {
+		t.Errorf("xz 5.4, LZMA-alone: %s", got)
+	}
+	if got := (&tool{name: "7z"}).args(SevenZip, "/d/a.7z"); got[len(got)-2] != "--" || got[len(got)-1] != "/d/a.7z" {
+		t.Errorf("7z: %v", got)
+	}
+}

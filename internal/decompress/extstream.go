@@ -73,6 +73,7 @@ func startExternal(ctx context.Context, t *tool, format, path string, stdin io.R
 	if err != nil {
 		return nil, err
 	}
+	widenPipe(out)
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", t.path, err)
 	}
