@@ -371,6 +371,11 @@ func (r *Reader) SHA256() (string, error) {
 	if r.sum != "" {
 		return r.sum, nil
 	}
+	if r.ext != nil {
+		// A system decoder still running could be reading the stored
+		// bytes (xz's standard input): stop it before reading them here.
+		r.ext.close()
+	}
 	if r.sz != nil && r.file != nil {
 		// 7z is read at random: hash the file in one sequential pass.
 		if _, err := r.file.Seek(0, io.SeekStart); err != nil {

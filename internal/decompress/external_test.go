@@ -495,3 +495,24 @@ func TestSystemDecoderArgs(t *testing.T) {
 		t.Errorf("7z: %v", got)
 	}
 }
+
+// SHA256 called before the stream was read to its end stops the system
+// decoder, which may still be reading the stored bytes, before hashing
+// them itself: the hash is the file's.
+func TestSystemDecoderEarlySHA256(t *testing.T) {
+	needTool(t, XZ)
+	p := largeXZ(t, t.TempDir())
+	r, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	r.Next()
+	if _, err := io.ReadFull(r, make([]byte, 1<<20)); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := r.SHA256()
+	if err != nil || sum != fileSHA(t, p) {
+		t.Errorf("sha256 %s, %v; want the file's %s", sum, err, fileSHA(t, p))
+	}
+}

@@ -50,11 +50,12 @@ type extStream struct {
 	// progress is told the number of bytes delivered; nil for none.
 	progress func(n int64)
 
-	fb     io.Reader // the built-in decoder once fallen back to
-	fbAt   int64     // the bytes delivered when it was
-	failed string    // why the system decoder failed
-	err    error
-	waited bool
+	fb      io.Reader // the built-in decoder once fallen back to
+	fbAt    int64     // the bytes delivered when it was
+	failed  string    // why the system decoder failed
+	err     error
+	waited  bool
+	waitErr error
 }
 
 // startExternal starts t decoding the stream of format (path for 7z,
@@ -187,6 +188,7 @@ func (s *extStream) fallBack() error {
 	s.ring = nil
 	buf := make([]byte, 1<<20)
 	var crc uint32
+	var end error
 	for skip := s.n; skip > 0; {
 		if err := s.ctx.Err(); err != nil {
 			return err
@@ -194,6 +196,9 @@ func (s *extStream) fallBack() error {
 		k, err := s.builtin.Read(buf[:min(int64(len(buf)), skip)])
 		crc = crc32.Update(crc, crc32.IEEETable, buf[:k])
 		skip -= int64(k)
+		if err != nil && skip == 0 {
+			end = err // the built-in decoder ends exactly there: its end is next
+		}
 		if err != nil && skip > 0 {
 			if errors.Is(err, io.EOF) {
 				return fmt.Errorf("%s failed (%s) after writing more than the built-in decoder decodes: %d bytes delivered, it ends after %d",
@@ -209,16 +214,19 @@ func (s *extStream) fallBack() error {
 			s.tool.label(), s.n, s.tool.label(), s.failed)
 	}
 	s.fb, s.fbAt = s.builtin, s.n
+	if end != nil {
+		s.fb = errReader{end}
+	}
 	return nil
 }
 
-// wait reaps the decoder once.
+// wait reaps the decoder once and returns how it ended.
 func (s *extStream) wait() error {
-	if s.waited {
-		return nil
+	if !s.waited {
+		s.waited = true
+		s.waitErr = s.cmd.Wait()
 	}
-	s.waited = true
-	return s.cmd.Wait()
+	return s.waitErr
 }
 
 // close kills the decoder if it is still running and reaps it.
@@ -229,3 +237,8 @@ func (s *extStream) close() error {
 	}
 	return nil
 }
+
+// errReader returns its error to every read.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
