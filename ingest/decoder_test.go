@@ -57,15 +57,8 @@ func ingestWith(t *testing.T, opt Options, builtin bool) ingestion {
 		}
 		return ingestion{err: err}
 	}
-	r, err := dataset.Open(opt.Output)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages, err := r.All()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ingestion{pages: pages, manifest: *r.Manifest}
+	pages, m := readDataset(t, opt.Output)
+	return ingestion{pages: pages, manifest: *m}
 }
 
 // sameDataset ingests opt's inputs with the system decoders and with the

@@ -220,10 +220,14 @@ func TestDetect(t *testing.T) {
 
 // Standard input (here a pipe) holding a 7z archive is spooled to a
 // temporary file, since 7z needs random access.
-func TestPipe7z(t *testing.T) {
-	p := realdata.Path(t, "wikipedia/wikimedia__pywikibot/article-pyrus.xml.7z")
-	plain, _ := os.ReadFile(realdata.Path(t, "wikipedia/wikimedia__pywikibot/article-pyrus.xml"))
-	data, _ := os.ReadFile(p)
+// openPipe opens the bytes of the file p as standard input would be: a
+// pipe, read once.
+func openPipe(t *testing.T, p string) *Reader {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -233,6 +237,13 @@ func TestPipe7z(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r
+}
+
+func TestPipe7z(t *testing.T) {
+	p := realdata.Path(t, "wikipedia/wikimedia__pywikibot/article-pyrus.xml.7z")
+	plain, _ := os.ReadFile(realdata.Path(t, "wikipedia/wikimedia__pywikibot/article-pyrus.xml"))
+	r := openPipe(t, p)
 	defer r.Close()
 	got := readAll(t, r)
 	if !bytes.Equal(got, plain) {

@@ -341,16 +341,7 @@ func TestSystemDecoderStdin(t *testing.T) {
 	needTool(t, XZ)
 	p := realdata.Path(t, "wikipedia/wikimedia__pywikibot/article-pyrus.xml.xz")
 	plain, _ := os.ReadFile(strings.TrimSuffix(p, ".xz"))
-	data, _ := os.ReadFile(p)
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { pw.Write(data); pw.Close() }()
-	r, err := open(context.Background(), pr, "<stdin>", false, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := openPipe(t, p)
 	defer r.Close()
 	if got := readAll(t, r); !bytes.Equal(got, plain) {
 		t.Fatalf("%d bytes, want %d", len(got), len(plain))
