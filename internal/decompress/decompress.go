@@ -117,11 +117,11 @@ func Open(path string) (*Reader, error) {
 // set, a named xz or LZMA-alone file, and a 7z archive holding a single
 // file, are decoded by a system decoder run as a child process — XZ
 // Utils' xz (5.2 or later) or 7-Zip's 7zz, 7z or 7za (16.02 or later),
-// found on PATH and checked by the version they print — which is three
-// times faster than the built-in decoders and runs beside the parser.
-// Its output is the built-in decoder's, byte for byte and error for
-// error (see holdBack in extstream.go): when it fails, the built-in
-// decoder takes over. Standard input is decoded in-process (it cannot be
+// found on PATH and checked by the version they print — which takes
+// about half the CPU of the built-in decoders and runs beside the
+// parser. Its output is the built-in decoder's, byte for byte and error
+// for error (see holdBack in extstream.go, and its exceptions): when it
+// fails, the built-in decoder takes over. Standard input is decoded in-process (it cannot be
 // decoded a second time). Cancelling ctx kills the child process; so
 // does Close. Decoder says which decoder ran.
 func OpenContext(ctx context.Context, path string, opt Options) (*Reader, error) {

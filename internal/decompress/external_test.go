@@ -400,3 +400,38 @@ func TestSystemDecoderEarlySHA256(t *testing.T) {
 		t.Errorf("sha256 %s, %v; want the file's %s", sum, err, fileSHA(t, p))
 	}
 }
+
+// The one difference between the decoders: LZMA (not LZMA2) with a
+// dictionary larger than holdBack, damaged inside. The built-in LZMA
+// decoder hands out what it decoded only when its dictionary buffer is
+// full, so it loses up to a dictionary of bytes before the damage; the
+// system decoder keeps more of them (what was delivered when it failed),
+// all before the damage. Here a 7z archive of an 11 MB document in LZMA
+// with a 16 MiB dictionary, a byte changed at 90%: the built-in decoder
+// delivers nothing, the system decoder a correct prefix, and both end
+// with a CorruptError.
+func TestSystemDecoderLZMADictionaryDamage(t *testing.T) {
+	needTool(t, SevenZip)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "doc.xml")
+	doc := pagesXML(6000)
+	os.WriteFile(src, doc, 0o644)
+	b := pack(t, src, "7z", "-m0=lzma", "-md=16m", "-mx=1")
+	body := 32 + int(b[12]) | int(b[13])<<8 | int(b[14])<<16 | int(b[15])<<24
+	b[32+(body-32)*9/10] ^= 0x40
+	p := filepath.Join(dir, "damaged.7z")
+	os.WriteFile(p, b, 0o644)
+	sys, in := decodeWith(t, p, Options{}), decodeWith(t, p, Options{Builtin: true})
+	var sc, ic *CorruptError
+	if !errors.As(sys.err, &sc) || !errors.As(in.err, &ic) || sc.Truncated || ic.Truncated {
+		t.Fatalf("errors %v and %v, want two CorruptErrors", sys.err, in.err)
+	}
+	got, want := sys.members["doc.xml"], in.members["doc.xml"]
+	if len(want) != 0 || len(got) == 0 || !bytes.HasPrefix(doc, got) || sc.Offset != int64(len(got)) {
+		t.Errorf("system decoder %d bytes (a prefix: %v, error at %d), built-in %d; want a correct prefix and none",
+			len(got), bytes.HasPrefix(doc, got), sc.Offset, len(want))
+	}
+	if sys.decoder != "7z "+needTool(t, SevenZip).version+", then "+Builtin {
+		t.Errorf("decoder %q", sys.decoder)
+	}
+}

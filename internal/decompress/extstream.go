@@ -16,8 +16,12 @@ import (
 
 // holdBack is how far the delivered bytes stay behind what the system
 // decoder wrote until it has exited successfully: at least what the
-// built-in decoders can lose before an error (one LZMA2 chunk, 2 MiB of
-// output; LZMA-alone loses nothing, see lzma.go). When the system decoder
+// built-in decoders can lose before an error — one LZMA2 chunk, 2 MiB of
+// output; at a cut, LZMA-alone loses nothing (lzma.go); inside damaged
+// LZMA (LZMA-alone, or a 7z member in LZMA, not LZMA2) up to a dictionary,
+// so there, with a dictionary larger than holdBack, the system decoder
+// keeps more of the bytes before the damage than the built-in decoder
+// (TestSystemDecoderLZMADictionaryDamage). When the system decoder
 // fails, the built-in one decodes the stream again from its start, and
 // what it delivers after the bytes already delivered (which must be the
 // same bytes: their CRC-32 is compared) goes on from there, then its own
@@ -50,12 +54,13 @@ type extStream struct {
 	// progress is told the number of bytes delivered; nil for none.
 	progress func(n int64)
 
-	fb      io.Reader // the built-in decoder once fallen back to
-	fbAt    int64     // the bytes delivered when it was
-	failed  string    // why the system decoder failed
-	err     error
-	waited  bool
-	waitErr error
+	fellBack bool      // the built-in decoder was run after the system decoder failed
+	fb       io.Reader // the built-in decoder, delivering the bytes after fbAt
+	fbAt     int64     // the bytes delivered when it took over
+	failed   string    // why the system decoder failed
+	err      error
+	waited   bool
+	waitErr  error
 }
 
 // startExternal starts t decoding the stream of format (path for 7z,
@@ -85,7 +90,7 @@ func startExternal(ctx context.Context, t *tool, format, path string, stdin io.R
 
 // label names the decoders that produced the bytes.
 func (s *extStream) label() string {
-	if s.fb != nil {
+	if s.fellBack {
 		return s.tool.label() + ", then " + Builtin
 	}
 	return s.tool.label()
@@ -185,7 +190,7 @@ func (s *extStream) describe(err error) string {
 // delivers the rest from it. It returns an error when the two decoders
 // disagree on those bytes, or the built-in one ends before them.
 func (s *extStream) fallBack() error {
-	s.ring = nil
+	s.fellBack, s.ring = true, nil
 	buf := make([]byte, 1<<20)
 	var crc uint32
 	var end error
