@@ -81,7 +81,8 @@ type driver struct {
 
 	isBot    func(string) series.BotRule // the bot test of --drop-bots (nil without)
 	botBy    BotCounts                   // revisions --drop-bots left out, by rule
-	noSHA1   int64                       // revisions without a <sha1> under --drop-reverts
+	noSHA1   int64                       // revisions without a checksum (neither <sha1> nor text) under --drop-reverts
+	sha1Seen int64                       // revisions of XML dumps --drop-reverts looked at, with a checksum or without
 	textSHA1 int64                       // revisions whose checksum is their text's (no <sha1> in the dump)
 	mwOther  int64                       // mediawiki_history events that are not revision creations
 
@@ -209,6 +210,7 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	}
 	if opt.DropReverts {
 		m.Extra[extraNoSHA1] = d.noSHA1
+		m.Extra[extraWithSHA1] = d.sha1Seen - d.noSHA1
 		if d.textSHA1 > 0 {
 			m.Extra[extraTextSHA1] = d.textSHA1
 		}

@@ -173,7 +173,7 @@ tables compare the replay's estimates of the selected pages only.`,
 					opt.Replay = args[1]
 				}
 				if !g.quiet {
-					opt.Log = os.Stderr
+					opt.Log = human.NewTerminal(os.Stderr)
 				}
 				if err := checkResults("analyze", opt.Out, analysis.ShardKind); err != nil {
 					return err
@@ -264,7 +264,7 @@ func runAnalyze(ctx context.Context, g *globals, opt *analysis.Options, args []s
 		opt.Replay = args[1]
 	}
 	if !g.quiet {
-		opt.Log = os.Stderr
+		opt.Log = human.NewTerminal(os.Stderr)
 	}
 	if err := checkResults("analyze", opt.Out, "analysis"); err != nil {
 		return nil, err // before reading the dataset

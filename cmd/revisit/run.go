@@ -201,7 +201,7 @@ func runPipeline(ctx context.Context, g *globals, c pipeline.Config, iopt ingest
 	c.Ingest.Progress = progress.New(os.Stderr, "ingest", g.quiet)
 	c.Ingest.OnBad = badRecordPrinter(g.quiet)
 	if !g.quiet {
-		c.Log = os.Stderr
+		c.Log = human.NewTerminal(os.Stderr)
 	}
 	res, err := pipeline.Run(ctx, c)
 	if err != nil {

@@ -167,7 +167,7 @@ those multiples of the budget (a table and a figure; none by default).`,
 				return err
 			}
 			if !g.quiet {
-				fmt.Fprintf(os.Stderr, "schedule: reading %s…\n", args[0])
+				fmt.Fprintf(os.Stderr, "schedule: reading %s…\n", human.Path(args[0]))
 			}
 			if os.Getenv("GOMEMLIMIT") == "" {
 				// A soft limit that follows the store: the collector runs
@@ -182,7 +182,7 @@ those multiples of the budget (a table and a figure; none by default).`,
 				return err
 			}
 			if !g.quiet {
-				fmt.Fprintf(os.Stderr, "schedule: %s, %s; store %.1f MiB\n", human.Count(int64(res.N), "page", "pages"), res.In.Source, float64(res.StoreBytes())/(1<<20))
+				fmt.Fprintf(os.Stderr, "schedule: %s, %s; store %.1f MiB\n", human.Count(int64(res.N), "page", "pages"), human.Text(res.In.Source), float64(res.StoreBytes())/(1<<20))
 			}
 			b := res.Bundle()
 			w := cmd.OutOrStdout()
@@ -190,7 +190,7 @@ those multiples of the budget (a table and a figure; none by default).`,
 				printTable(w, t)
 			}
 			if len(b.Tables) > 0 {
-				fmt.Fprintln(w, "Source:", b.Tables[0].Source)
+				fmt.Fprintln(w, human.Text("Source: "+b.Tables[0].Source))
 			}
 			if out == "" {
 				return nil
@@ -206,9 +206,9 @@ those multiples of the budget (a table and a figure; none by default).`,
 			}
 			if !g.quiet {
 				if noCSV {
-					fmt.Fprintf(os.Stderr, "schedule: wrote %s under %s\n", schedule.ParquetFile, out)
+					fmt.Fprintf(os.Stderr, "schedule: wrote %s under %s\n", schedule.ParquetFile, human.Path(out))
 				} else {
-					fmt.Fprintf(os.Stderr, "schedule: wrote %s and %s under %s\n", schedule.ParquetFile, schedule.CSVFile, out)
+					fmt.Fprintf(os.Stderr, "schedule: wrote %s and %s under %s\n", schedule.ParquetFile, schedule.CSVFile, human.Path(out))
 				}
 			}
 			return nil
@@ -275,7 +275,7 @@ func runValidation(cmd *cobra.Command, g *globals, dir, out string, opt schedule
 	w := cmd.OutOrStdout()
 	for _, t := range b.Tables {
 		printTable(w, t)
-		fmt.Fprintln(w, "Source:", t.Source)
+		fmt.Fprintln(w, human.Text("Source: "+t.Source))
 	}
 	if out == "" {
 		return nil

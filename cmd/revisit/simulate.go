@@ -104,21 +104,27 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 	return cmd
 }
 
-// printTable prints a table as aligned text for the terminal.
+// printTable prints a table as aligned text for the terminal: a cell
+// holding a control character, a tab or a line break (a title from the
+// data) is quoted with them escaped (human.Path), the title and notes are
+// escaped in place (human.Text).
 func printTable(w io.Writer, t tables.Table) {
-	fmt.Fprintln(w, t.Title)
+	fmt.Fprintln(w, human.Text(t.Title))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	var head []string
 	for _, c := range t.Columns {
-		head = append(head, c.Name)
+		head = append(head, human.Path(c.Name))
 	}
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 	for _, cells := range reports.HumanRows(&t) {
+		for i, c := range cells {
+			cells[i] = human.Path(c)
+		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
 	}
 	tw.Flush()
 	for _, n := range t.Notes {
-		fmt.Fprintln(w, "  "+n)
+		fmt.Fprintln(w, human.Text("  "+n))
 	}
 	fmt.Fprintln(w)
 }
