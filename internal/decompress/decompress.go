@@ -121,9 +121,9 @@ func Open(path string) (*Reader, error) {
 // about half the CPU of the built-in decoders and runs beside the
 // parser. Its output is the built-in decoder's, byte for byte and error
 // for error (see holdBack in extstream.go, and its exceptions): when it
-// fails, the built-in decoder takes over. Standard input is decoded in-process (it cannot be
-// decoded a second time). Cancelling ctx kills the child process; so
-// does Close. Decoder says which decoder ran.
+// fails, the built-in decoder takes over. Standard input is decoded
+// in-process (it cannot be decoded a second time). Cancelling ctx kills
+// the child process; so does Close. Decoder says which decoder ran.
 func OpenContext(ctx context.Context, path string, opt Options) (*Reader, error) {
 	if path == "-" {
 		return open(ctx, os.Stdin, "<stdin>", false, opt)
