@@ -36,6 +36,9 @@ type Options struct {
 	NoRedirects bool
 	// SkipBad counts bad records and goes on instead of failing.
 	SkipBad bool
+	// BuiltinDecoders decodes xz, LZMA-alone and 7z inputs in-process,
+	// never with the system's xz or 7z (see decompress.OpenContext).
+	BuiltinDecoders bool
 	// MaxRevisionsPerPage caps the revisions of one page (or object of a
 	// Yelp or generic input, over all inputs); 0 means
 	// DefaultMaxRevisionsPerPage. A page with more is bad input, reason

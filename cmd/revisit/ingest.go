@@ -225,6 +225,7 @@ func addIngestFlags(f *pflag.FlagSet, fl *ingestFlags, minUpdates int) {
 	f.StringVar(&fl.until, "until", "", "keep revisions before this time (RFC 3339 or YYYY-MM-DD, UTC)")
 	f.BoolVar(&opt.NoRedirects, "no-redirects", false, "drop MediaWiki redirect pages")
 	f.BoolVar(&opt.SkipBad, "skip-bad", false, "count and skip bad records instead of failing")
+	f.BoolVar(&opt.BuiltinDecoders, "builtin-decoders", false, "decode xz, .lzma and 7z inputs in-process, not with the system's xz or 7z (the manifest's inputs[].decoder says which ran)")
 	f.Int64Var(&opt.MaxRevisionsPerPage, "max-revisions-per-page", ingest.DefaultMaxRevisionsPerPage, "a page (or Yelp/generic object) with more revisions is bad input (bounds memory: about 50 bytes per revision at the cap)")
 	f.IntVar(&opt.MaxLineBytes, "max-line-bytes", ingest.DefaultMaxLineBytes, "a longer JSON/TSV line, CSV record or jsonkeys file is bad input (bounds memory: a few times the cap)")
 	addRevisionFilterFlags(f, opt)
