@@ -192,6 +192,26 @@ func (o *Options) check() error {
 	if !o.Since.IsZero() && !o.Until.IsZero() && !o.Since.Before(o.Until) {
 		return fmt.Errorf("since %s is not before until %s", o.Since.Format(time.RFC3339), o.Until.Format(time.RFC3339))
 	}
+	g := o.Generic
+	if g.Format == KindMWHistory {
+		g.Format = generic.FormatAuto // ingest's format, not the generic reader's
+	}
+	if err := g.CheckFlags(); err != nil {
+		if g.Format != o.Generic.Format || g.CheckFormat() == nil {
+			return err
+		}
+		return fmt.Errorf("%w, or %s", err, KindMWHistory)
+	}
+	return nil
+}
+
+// Check refuses options that cannot work (*OptionError), as Run does
+// before it reads or writes anything: a command line that runs ingest
+// later (revisit run) checks its flags with it first.
+func (o *Options) Check() error {
+	if err := o.check(); err != nil {
+		return &OptionError{err}
+	}
 	return nil
 }
 

@@ -97,8 +97,8 @@ type driver struct {
 // *FormatError naming the file, and option problems as *OptionError.
 func Run(ctx context.Context, opt Options) (*Summary, error) {
 	start := time.Now()
-	if err := opt.check(); err != nil {
-		return nil, &OptionError{err}
+	if err := opt.Check(); err != nil {
+		return nil, err
 	}
 	d := &driver{
 		opt:    opt,
