@@ -103,6 +103,9 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 	}
 	cut, tie := fastCut(st.lambda, 0.1)
 	for _, name := range names {
+		if err := src.stopped(); err != nil {
+			return nil, err
+		}
 		s, err := p.solve(name, false)
 		if err != nil {
 			return nil, fmt.Errorf("schedule: plan %s: %w", name, err)
@@ -146,6 +149,9 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 		sweep = DefaultSweep()
 	}
 	for _, m := range sweep {
+		if err := src.stopped(); err != nil {
+			return nil, err
+		}
 		q := *p
 		q.Budget = p.Budget * m
 		pt := SweepPoint{Budget: opt.Budget * m}

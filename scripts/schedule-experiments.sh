@@ -81,14 +81,14 @@ setting() {
 	for c in poisson pareto onoff lrd; do
 		echo "### $c ($pages pages)" >>"$doc"
 		echo >>"$doc"
-		echo "revisit -q schedule --validate gen-$s/$c --sampler const:1 --budget $budget/d $common -o res-$s/$c" | run
+		echo "revisit schedule --validate gen-$s/$c --sampler const:1 --budget $budget/d $common -o res-$s/$c" | run
 	done
 	echo "### enwiki1000 (1,000 real enwiki articles, 2001–2008)" >>"$doc"
 	echo >>"$doc"
-	echo "revisit -q schedule --validate real-$s/enwiki1000 --sampler const:24 --budget 500/d $common -o res-$s/enwiki1000" | run
+	echo "revisit schedule --validate real-$s/enwiki1000 --sampler const:24 --budget 500/d $common -o res-$s/enwiki1000" | run
 	echo "### covid19 (the COVID-19 article in 118 Wikipedia editions, 2020-01 – 2020-07)" >>"$doc"
 	echo >>"$doc"
-	echo "revisit -q schedule --validate real-$s/covid19 --sampler const:1 --budget 100/d $common -o res-$s/covid19" | run
+	echo "revisit schedule --validate real-$s/covid19 --sampler const:1 --budget 100/d $common -o res-$s/covid19" | run
 }
 
 # window_table: the Poisson sanity check against the length of the
@@ -103,7 +103,7 @@ window_table() {
 	: >"$cmds"
 	for y in 1 2 4 8 16; do
 		echo "revisit -q generate --format parquet --pages 2000 --span ${y}y --model 'exp:{lognormal:-3,1}' --seed 1 -o win/poisson-${y}y" >>"$cmds"
-		echo "revisit -q schedule --validate win/poisson-${y}y --sampler const:1 --budget 1000/d --seeds 5 --plans gu,cho-gm -o win/res-${y}y" >>"$cmds"
+		echo "revisit schedule --validate win/poisson-${y}y --sampler const:1 --budget 1000/d --seeds 5 --plans gu,cho-gm -o win/res-${y}y" >>"$cmds"
 	done
 	{
 		echo "## Poisson sanity check against the training window"

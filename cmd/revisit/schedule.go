@@ -10,6 +10,7 @@ import (
 
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/schedule"
@@ -153,6 +154,13 @@ those multiples of the budget (a table and a figure; none by default).`,
 			if !(train > 0 && train < 1) || seeds < 1 {
 				return usagef("--train must be in (0, 1) and --seeds ≥ 1")
 			}
+			if validate != "" {
+				if err := schedule.CheckCrawler(sampler, method); err != nil {
+					return usagef("--sampler, --method: %v", err)
+				}
+			} else if method, err = scheduleMethod(method, sampler); err != nil {
+				return err
+			}
 			if out != "" {
 				if err := checkResults("schedule", out, "schedule"); err != nil {
 					return err
@@ -182,6 +190,7 @@ those multiples of the budget (a table and a figure; none by default).`,
 			if err != nil {
 				return err
 			}
+			src.Ctx = cmd.Context() // Ctrl-C stops the reading, the plans and the writing
 			if !g.quiet {
 				fmt.Fprintf(os.Stderr, "schedule: reading %s…\n", human.Path(args[0]))
 			}
@@ -211,15 +220,17 @@ those multiples of the budget (a table and a figure; none by default).`,
 			b := res.Bundle()
 			w := cmd.OutOrStdout()
 			for _, t := range b.Tables {
-				printTable(w, t)
+				if g.printsTables(out) {
+					printTable(w, t)
+				}
 			}
-			if len(b.Tables) > 0 {
+			if len(b.Tables) > 0 && g.printsTables(out) {
 				fmt.Fprintln(w, human.Text("Source: "+b.Tables[0].Source))
 			}
 			if out == "" {
 				return nil
 			}
-			err = analysis.WriteResults(out, "schedule", func(tmp string) error {
+			err = analysis.WriteResults(cmd.Context(), out, "schedule", func(tmp string) error {
 				if err := res.Write(tmp, !noCSV); err != nil {
 					return fmt.Errorf("schedule: %w", err)
 				}
@@ -270,6 +281,30 @@ const (
 	scheduleHeadroom    = 64 << 20
 )
 
+// scheduleMethod checks --method and --sampler for a replay or estimate
+// input before it is read, and returns the method's canonical name ("m4"
+// is M4): a name that is no method (or several) and a sampler label no
+// estimating stage writes are bad usage; one the input does not hold is
+// found when it is read (bad input).
+func scheduleMethod(method, sampler string) (string, error) {
+	if sampler != "" {
+		if err := estimator.CheckSamplerLabel(sampler); err != nil {
+			return "", usagef("--sampler: %v", err)
+		}
+	}
+	if method == "" || method == estimator.MethodTruth {
+		return method, nil
+	}
+	ms, err := estimator.ParseMethods([]string{method})
+	if err != nil {
+		return "", usagef("--method: %v", err)
+	}
+	if len(ms) != 1 {
+		return "", usagef("--method %q: want one method (or %s)", method, estimator.MethodTruth)
+	}
+	return ms[0], nil
+}
+
 func seedList(first uint64, n int) []uint64 {
 	s := make([]uint64, n)
 	for i := range s {
@@ -298,13 +333,15 @@ func runValidation(cmd *cobra.Command, g *globals, dir, out string, opt schedule
 	b := v.Bundle()
 	w := cmd.OutOrStdout()
 	for _, t := range b.Tables {
-		printTable(w, t)
-		fmt.Fprintln(w, human.Text("Source: "+t.Source))
+		if g.printsTables(out) {
+			printTable(w, t)
+			fmt.Fprintln(w, human.Text("Source: "+t.Source))
+		}
 	}
 	if out == "" {
 		return nil
 	}
-	return analysis.WriteResults(out, "schedule", func(tmp string) error {
+	return analysis.WriteResults(cmd.Context(), out, "schedule", func(tmp string) error {
 		if err := b.Write(tmp); err != nil {
 			return fmt.Errorf("schedule: %w", err)
 		}
