@@ -101,7 +101,7 @@ func Plan(in *Input, opt Options) (*Result, error) {
 	n := len(in.IDs)
 	perUnit := in.Unit // visits per second → per unit
 	res := &Result{In: in, Budget: opt.Budget, MinRate: opt.MinRate, N: n}
-	if id, dup := duplicateID(in.IDs); dup {
+	if id, dup := duplicateID(slices.Clone(in.IDs)); dup {
 		a := slices.Index(in.IDs, id)
 		b := a + 1 + slices.Index(in.IDs[a+1:], id)
 		return nil, fmt.Errorf("schedule: %w", sharedIDError(id, in.Titles[a], a, b))

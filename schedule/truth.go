@@ -1,7 +1,6 @@
 package schedule
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -128,8 +127,6 @@ func WindowCurve(times []float64, t0, t1 float64) (x, g []float64, lambda float6
 	if !(T > 0) {
 		return nil, nil, 0
 	}
-	type event struct{ at, slope float64 }
-	var ev []event
 	j := sort.Search(len(times), func(k int) bool { return times[k] > t0 }) - 1 // last update ≤ t0
 	if j < 0 {
 		j = 0 // no update at or before t0: the stretch before the first is age +∞
@@ -137,32 +134,55 @@ func WindowCurve(times []float64, t0, t1 float64) (x, g []float64, lambda float6
 			return nil, nil, 0
 		}
 	}
+	// Every stretch but the head starts at age 0 and ends at its length q;
+	// the head, when the last update before t0 is before it, has ages
+	// [hp, hq] with hp > 0.
+	hp, hq := math.Inf(1), math.Inf(1)
+	var q []float64
 	n := 0
 	for ; j < len(times) && times[j] < t1; j++ {
-		a, b := math.Max(t0, times[j]), t1
+		b := t1
 		if j+1 < len(times) {
 			b = math.Min(t1, times[j+1])
 		}
-		if times[j] >= t0 {
+		switch {
+		case times[j] >= t0:
 			n++
-		}
-		if b > a {
-			ev = append(ev, event{a - times[j], 1}, event{b - times[j], -1})
+			if b > times[j] {
+				q = append(q, b-times[j])
+			}
+		case b > t0:
+			hp, hq = t0-times[j], b-times[j]
 		}
 	}
-	slices.SortFunc(ev, func(a, b event) int { return cmp.Compare(a.at, b.at) })
-	at, slope, v := 0.0, 0.0, 0.0
-	for _, e := range ev {
-		if e.at > at {
-			v = math.Min(1, v+slope*(e.at-at)/T) // ≤ 1 up to rounding
-			at = e.at
+	slices.Sort(q)
+	// Sweep the breakpoints in order: the slope (in stretches) starts at
+	// len(q), falls by one at each q, rises by one at hp and falls at hq.
+	x = make([]float64, 0, len(q)+3)
+	g = make([]float64, 0, len(q)+3)
+	at, slope, v := 0.0, float64(len(q)), 0.0
+	step := func(to, d float64) {
+		if to > at {
+			v = math.Min(1, v+slope*(to-at)/T) // ≤ 1 up to rounding
+			at = to
 			if len(x) > 0 && x[len(x)-1] == at {
 				g[len(g)-1] = v
 			} else {
 				x, g = append(x, at), append(g, v)
 			}
 		}
-		slope += e.slope
+		slope += d
+	}
+	head := [2]struct{ at, d float64 }{{hp, 1}, {hq, -1}}
+	k := 0 // the next of the head's two breakpoints
+	for _, e := range q {
+		for ; k < 2 && head[k].at <= e; k++ {
+			step(head[k].at, head[k].d)
+		}
+		step(e, -1)
+	}
+	for ; k < 2 && !math.IsInf(head[k].at, 1); k++ {
+		step(head[k].at, head[k].d)
 	}
 	if len(x) == 0 {
 		return nil, nil, float64(n) / T
