@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/human"
@@ -186,7 +187,7 @@ func fitTable(id, title, src, unit string, order int, fits []Fit, n int, notes [
 
 func tailFigure(id, title, src string, order int, unit string, surv [][2]float64, fits []Fit, caption string) tables.Figure {
 	f := tables.Figure{ID: id, Title: title, Source: src, Section: tables.SectionTails, Order: order,
-		XLabel: "interval x", XUnit: unit, YLabel: "survival P(U ≥ x)", LogX: true, LogY: true, Caption: caption}
+		XLabel: "interval x", XUnit: unit, YLabel: "survival P(U ≥ x)", LogX: true, LogY: true, YKind: tables.YProbability, Caption: caption}
 	var xs, ys []float64
 	for _, p := range surv {
 		xs = append(xs, p[0])
@@ -308,8 +309,8 @@ func hurstTable(cs []Candidate, src string) tables.Table {
 
 func acfFigure(cs []Candidate, src string, o *Options) tables.Figure {
 	f := tables.Figure{ID: "acf_closest", Title: "Autocorrelation of the intervals of the closest-to-Poisson pages, with power-law fits", Source: src,
-		Section: tables.SectionScreen, Order: 2, XLabel: "lag k", YLabel: "ρ(k)", LogX: true, LogY: true,
-		Caption: "points: ρ(k) > 0 (negative lags cannot be drawn on log axes and are left out of the fit); dashed: c·k^{−γ}, H = 1 − γ/2"}
+		Section: tables.SectionScreen, Order: 2, XLabel: "lag k", YLabel: "ρ(k)", LogX: true, LogY: true, YKind: tables.YCorrelation,
+		Caption: "points: ρ(k) > 0 (negative lags cannot be drawn on log axes and are left out of the fit); dashed: c·k^{−γ}, H = 1 − γ/2, drawn over the lags it was fitted on and only where it is at most 1"}
 	for _, c := range cs {
 		var xs, ys []float64
 		for k := 1; k < len(c.ACF); k++ {
@@ -319,22 +320,38 @@ func acfFigure(cs []Candidate, src string, o *Options) tables.Figure {
 			}
 		}
 		f.Curves = append(f.Curves, tables.Curve{Name: fmt.Sprintf("%s (v = %.2f)", c.Title, c.CoV), X: xs, Y: ys, Points: true})
-		if !math.IsNaN(c.PowerLaw.Gamma) {
-			name := fmt.Sprintf("%s fit, γ = %.2f", c.Title, c.PowerLaw.Gamma)
-			if h := c.HurstOf(HurstACF); !math.IsNaN(h.H) {
-				name = fmt.Sprintf("%s fit, H = %.2f", c.Title, h.H)
-			} else if h.Note != "" {
-				name += " (H: " + h.Note + ")"
-			}
-			fit := tables.Curve{Name: name, Dashed: true}
-			for k := 1; k < len(c.ACF); k++ {
-				fit.X = append(fit.X, float64(k))
-				fit.Y = append(fit.Y, c.PowerLaw.C*math.Pow(float64(k), -c.PowerLaw.Gamma))
-			}
-			f.Curves = append(f.Curves, fit)
+		if !math.IsNaN(c.PowerLaw.Gamma) && len(xs) > 0 {
+			f.Curves = append(f.Curves, acfFitCurve(c, xs[0], xs[len(xs)-1]))
 		}
 	}
 	return f
+}
+
+// acfFitCurve is the power-law fit c·k^{−γ} of a candidate's ACF over the
+// lags from k0 to k1 (those of the points it was fitted on), cut where it
+// exceeds 1, which no correlation does: from the crossing k = c^{1/γ}
+// when that lies inside. Its name gives H, or γ and why there is no H.
+func acfFitCurve(c Candidate, k0, k1 float64) tables.Curve {
+	pl := c.PowerLaw
+	name := fmt.Sprintf("%s fit, γ = %.2f", c.Title, pl.Gamma)
+	if h := c.HurstOf(HurstACF); !math.IsNaN(h.H) {
+		name = fmt.Sprintf("%s fit, H = %.2f", c.Title, h.H)
+	} else if strings.HasPrefix(h.Note, "H ") {
+		name += " (" + h.Note + ")" // "H = 1.01 outside [0, 1]: …"
+	} else if h.Note != "" {
+		name += " (H: " + h.Note + ")" // "too few (…)"
+	}
+	fit := tables.Curve{Name: name, Dashed: true}
+	kc := math.Pow(pl.C, 1/pl.Gamma) // c·k^{−γ} = 1
+	for k := math.Ceil(k0); k <= k1; k++ {
+		if k > kc && k-1 < kc && k-1 >= k0 {
+			fit.X, fit.Y = append(fit.X, kc), append(fit.Y, 1)
+		}
+		if y := pl.C * math.Pow(k, -pl.Gamma); y <= 1 {
+			fit.X, fit.Y = append(fit.X, k), append(fit.Y, y)
+		}
+	}
+	return fit
 }
 
 func summaryTable(sum []MethodSummary, src string, o *Options, unit float64) tables.Table {
@@ -410,10 +427,12 @@ func xmaxText(x float64) string {
 func pageErrorsTable(res *Result, o *Options, topOnly bool) tables.Table {
 	t := tables.Table{ID: "page_errors", Title: "Errors per page, method and sampler", Source: o.source(res) + "; " + res.ReplaySource, Section: tables.SectionMethods, Order: 2,
 		Columns: []tables.Column{{Name: "page_id", Kind: tables.Int}, {Name: "title", Kind: tables.String}, {Name: "sampler", Kind: tables.String},
-			{Name: "kind", Kind: tables.String}, {Name: "method", Kind: tables.String}, {Name: "WMRD", Kind: tables.Float}, {Name: "KS", Kind: tables.Float},
+			{Name: "kind", Kind: tables.String}, {Name: "method", Kind: tables.String},
+			{Name: "seed", Kind: tables.Int, Doc: "the replay's seed index r (0 … R−1 with --seeds R; 0 with one seed), as in estimates.parquet"},
+			{Name: "WMRD", Kind: tables.Float}, {Name: "KS", Kind: tables.Float},
 			{Name: "points", Kind: tables.Int}, {Name: "x_max", Kind: tables.Float}, {Name: "note", Kind: tables.String}}}
 	for _, e := range res.PageErrors {
-		t.Rows = append(t.Rows, []any{e.PageID, e.Title, e.Sampler, e.Kind, e.Method, e.WMRD, e.KS, int64(e.Points), e.XMax, e.Note})
+		t.Rows = append(t.Rows, []any{e.PageID, e.Title, e.Sampler, e.Kind, e.Method, int64(e.Seed), e.WMRD, e.KS, int64(e.Points), e.XMax, e.Note})
 	}
 	if topOnly && len(t.Rows) > 200 {
 		t.Notes = append(t.Notes, fmt.Sprintf("first 200 of %d rows; all in page_errors.parquet/.csv", len(t.Rows)))
@@ -637,31 +656,45 @@ func methodFigures(res *Result, rows []EstimateRow, src string) []tables.Figure 
 		}
 		return EstimateRow{}, false
 	}
+	// The rows of one method on the figure's page and sampler: one per
+	// seed.
+	of := func(method, kind, sampler string) []EstimateRow {
+		var out []EstimateRow
+		for _, r := range rows {
+			if r.PageID == page && r.Method == method && r.Kind == kind && r.Sampler == sampler {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
 	var figs []tables.Figure
 	if m4, ok := find("M4", "G", true); ok {
 		f := tables.Figure{ID: "top_g_m3_m4", Section: tables.SectionEstimates, Order: 1, Source: src, LogX: true, LogY: true,
-			XLabel: "age x", XUnit: res.UnitName, YLabel: "1 − G(x)",
+			XLabel: "age x", XUnit: res.UnitName, YLabel: "1 − G(x)", YKind: tables.YProbability,
 			Title: fmt.Sprintf("True G_U against M3 and M4 for %s (sampler %s)", title, m4.Sampler), Caption: monotoneCaption}
+		seeds := 0
 		for _, m := range []string{"truth", "M3", "M4"} {
-			for _, r := range rows {
-				if r.PageID == page && r.Method == m && r.Kind == "G" && r.Sampler == m4.Sampler {
-					f.Curves = append(f.Curves, tailCurve(drawnCDF(r), m, m != "truth"))
-				}
+			if rs := of(m, "G", m4.Sampler); len(rs) > 0 {
+				f.Curves = append(f.Curves, methodCurve(rs, m != "truth", true))
+				seeds = max(seeds, len(rs))
 			}
 		}
+		f.Caption += seedsCaption(seeds, "M3 and M4")
 		figs = append(figs, f)
 	}
 	if m2, ok := find("M2", "F", false); ok {
 		// Log x: intervals span decades and F rises near 0 (x = 0 is dropped).
 		f := tables.Figure{ID: "top_f_from_m2", Section: tables.SectionEstimates, Order: 2, Source: src, LogX: true,
-			XLabel: "interval x", XUnit: res.UnitName, YLabel: "F(x)",
+			XLabel: "interval x", XUnit: res.UnitName, YLabel: "F(x)", YKind: tables.YProbability,
 			Title: fmt.Sprintf("F_U recovered from M2 against the truth for %s (sampler %s)", title, m2.Sampler), Caption: monotoneCaption}
-		for _, r := range rows {
-			if r.PageID == page && r.Kind == "F" && r.Sampler == m2.Sampler && (r.Method == "truth" || r.Method == "M2") {
-				c := drawnCDF(r)
-				f.Curves = append(f.Curves, tables.Curve{Name: r.Method, X: c.X, Y: c.P, Step: r.Method == "truth"})
+		seeds := 0
+		for _, m := range []string{"M2", "truth"} {
+			if rs := of(m, "F", m2.Sampler); len(rs) > 0 {
+				f.Curves = append(f.Curves, methodCurve(rs, m == "truth", false))
+				seeds = max(seeds, len(rs))
 			}
 		}
+		f.Caption += seedsCaption(seeds, "M2")
 		figs = append(figs, f)
 	}
 	return figs

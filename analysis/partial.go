@@ -392,7 +392,7 @@ func RunShard(ctx context.Context, opt Options, sp shard.Spec) error {
 	// Only the shard's own parts of a dataset in a multiple of N parts.
 	src, unit, note := r.ShardSource(sp, opt.Unit, opt.Select)
 	logf(opt.Log, "analyze: %s", note)
-	return WriteResults(opt.Out, ShardKind, func(tmp string) error {
+	return WriteResults(ctx, opt.Out, ShardKind, func(tmp string) error {
 		f, err := os.Create(filepath.Join(tmp, ShardStatFile))
 		if err != nil {
 			return fmt.Errorf("analyze: %w", err)
@@ -493,7 +493,7 @@ func MergeShards(ctx context.Context, dirs []string, out string, estimates func(
 		}
 	}
 	var res *Result
-	err = WriteResults(out, "analysis", func(tmp string) error {
+	err = WriteResults(ctx, out, "analysis", func(tmp string) error {
 		if err := mergeStats(ctx, dirs, m.Unit, filepath.Join(tmp, "page_stats")); err != nil {
 			return err
 		}

@@ -168,7 +168,7 @@ func Analyze(ctx context.Context, pages PageSource, opt Options) (*Result, error
 		return nil, fmt.Errorf("analyze: replay directory %s given but no reader for it", opt.Replay)
 	}
 	var res *Result
-	err := WriteResults(opt.Out, "analysis", func(tmp string) error {
+	err := WriteResults(ctx, opt.Out, "analysis", func(tmp string) error {
 		var err error
 		res, err = analyze(ctx, pages, opt, tmp)
 		return err

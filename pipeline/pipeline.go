@@ -219,7 +219,7 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 	if given != "" {
 		it.Notes = append(it.Notes, fmt.Sprintf("the dataset %s was run's input: ingest was skipped, and these counts are those of its manifest", given))
 	}
-	if err := WriteBundle(&tables.Bundle{Tables: []tables.Table{it}}, dir("ingest"), "ingest"); err != nil {
+	if err := WriteBundle(ctx, &tables.Bundle{Tables: []tables.Table{it}}, dir("ingest"), "ingest"); err != nil {
 		return nil, err
 	}
 
@@ -291,7 +291,7 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 			st.stage(fmt.Sprintf("%s on %s pages", what, human.Comma(int64(pages))))
 		},
 		Separate: func(kind string, b *tables.Bundle) error {
-			return WriteBundle(b, dir(kind), kind)
+			return WriteBundle(ctx, b, dir(kind), kind)
 		}}
 	if _, err := analysis.Run(ctx, aopt); err != nil {
 		if strings.HasPrefix(err.Error(), "analyze: ") { // its NHPP and staleness errors too
@@ -317,7 +317,7 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 		if err != nil {
 			return nil, fmt.Errorf("run: policies: %w", err)
 		}
-		if err := WriteBundle(pb, dir("policies"), "policies"); err != nil {
+		if err := WriteBundle(ctx, pb, dir("policies"), "policies"); err != nil {
 			return nil, err
 		}
 		dirs = append(dirs, dir("policies"))
@@ -342,7 +342,7 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 		}
 	}
 	b := reports.Merge(bs...)
-	ropts := reports.Options{Title: title, Inputs: dirs, Version: c.Version}
+	ropts := reports.Options{Title: title, Inputs: dirs, Version: c.Version, Context: ctx}
 	if c.Log != nil {
 		ropts.Log = st.logf
 	}
@@ -381,9 +381,10 @@ func runPolicies(ctx context.Context, ds *dataset.Reader, c *Config, def Default
 }
 
 // WriteBundle writes b as a results directory of the given kind at dir
-// (atomically, replacing only an earlier one of that kind).
-func WriteBundle(b *tables.Bundle, dir, kind string) error {
-	return analysis.WriteResults(dir, kind, func(tmp string) error {
+// (atomically, replacing only an earlier one of that kind; nothing once
+// ctx is done).
+func WriteBundle(ctx context.Context, b *tables.Bundle, dir, kind string) error {
+	return analysis.WriteResults(ctx, dir, kind, func(tmp string) error {
 		if err := b.Write(tmp); err != nil {
 			return fmt.Errorf("%s %s: %w", kind, dir, err)
 		}

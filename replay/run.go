@@ -320,7 +320,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		src, unit0, note = ds.ShardSource(opt.Shard, opt.Unit, opt.Select)
 		logf("replay: %s", note)
 	}
-	out, err := atomicdir.Create(opt.Out, MetaFile, "replay output")
+	out, err := atomicdir.CreateContext(ctx, opt.Out, MetaFile, "replay output")
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ package schedule
 // estimators move to their own package, only this file changes.
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -98,6 +99,17 @@ type Source struct {
 	Sampler  string
 	// Desc says where the distributions come from (Input.Source).
 	Desc string
+	// Ctx, when set, stops Each and EachName at the next page once it is
+	// done (Ctrl-C), and PlanSource between plans, with its error.
+	Ctx context.Context
+}
+
+// stopped is the error of s.Ctx once it is done, else nil.
+func (s *Source) stopped() error {
+	if s.Ctx == nil {
+		return nil
+	}
+	return s.Ctx.Err()
 }
 
 // SourcePage is one page of a Source.
@@ -180,6 +192,15 @@ type seedEstimate struct {
 // estimate given twice for one page and seed is two pages with one id
 // (sharedIDError). It fails when no page has a usable estimate.
 func (s *Source) Each(fn PageFunc) error {
+	if s.Ctx != nil {
+		inner := fn
+		fn = func(p *SourcePage) error {
+			if err := s.stopped(); err != nil {
+				return err
+			}
+			return inner(p)
+		}
+	}
 	if s.truth {
 		return s.eachTruth(fn)
 	}
@@ -414,6 +435,14 @@ func newCrawler(spec, method string) (*crawler, error) {
 		return nil, fmt.Errorf("method %s does not apply to sampler %s", c.method, spec)
 	}
 	return c, nil
+}
+
+// CheckCrawler refuses a validation crawler that cannot work (Validate's
+// newCrawler): a sampler spec that does not parse, or a method that is
+// unknown or does not apply to it.
+func CheckCrawler(spec, method string) error {
+	_, err := newCrawler(spec, method)
+	return err
 }
 
 // maxKnots bounds the grid of one crawl: x_max ≤ maxKnots·h.

@@ -28,6 +28,9 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 	perUnit := src.Unit
 	st := newStore()
 	ctx := context.Background()
+	if src.Ctx != nil {
+		ctx = src.Ctx
+	}
 	var imp *importanceJoin
 	if opt.weights == nil && opt.Importance != "" {
 		// checked and sorted before the pages are read
@@ -108,6 +111,9 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 	res.OnPrior = p.onPrior
 	cut, tie := fastCut(st.lambda, 0.1)
 	for _, name := range names {
+		if err := src.stopped(); err != nil {
+			return nil, err
+		}
 		s, err := p.solve(name, false)
 		if err != nil {
 			return nil, fmt.Errorf("schedule: plan %s: %w", name, err)
@@ -155,6 +161,9 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 		sweep = DefaultSweep()
 	}
 	for _, m := range sweep {
+		if err := src.stopped(); err != nil {
+			return nil, err
+		}
 		q := *p
 		q.Budget = p.Budget * m
 		pt := SweepPoint{Budget: opt.Budget * m}

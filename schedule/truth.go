@@ -79,7 +79,13 @@ func (s *Source) EachName(fn func(id int64, title string) error) error {
 	if err != nil {
 		return err
 	}
-	if err := ds.EachHead(func(h dataset.PageHead) error { return fn(h.ID, h.Title) }); err != nil {
+	err = ds.EachHead(func(h dataset.PageHead) error {
+		if err := s.stopped(); err != nil {
+			return err
+		}
+		return fn(h.ID, h.Title)
+	})
+	if err != nil {
 		return fmt.Errorf("schedule: %w", err)
 	}
 	return nil

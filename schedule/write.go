@@ -2,7 +2,6 @@ package schedule
 
 import (
 	"bufio"
-	"encoding/csv"
 	"fmt"
 	"math"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/revisit-dev/revisit/internal/csvout"
 	"github.com/revisit-dev/revisit/internal/pq"
 	"github.com/revisit-dev/revisit/internal/tables"
 )
@@ -85,10 +85,9 @@ func (r *Result) writeRows(dir string, withCSV bool) (err error) {
 		}
 	}()
 	var (
-		cf  *os.File
-		bw  *bufio.Writer
-		cw  *csv.Writer
-		rec []string
+		cf *os.File
+		bw *bufio.Writer
+		cw *csvout.Writer
 	)
 	if withCSV {
 		if cf, err = os.Create(filepath.Join(dir, CSVFile)); err != nil {
@@ -96,15 +95,14 @@ func (r *Result) writeRows(dir string, withCSV bool) (err error) {
 		}
 		defer cf.Close()
 		bw = bufio.NewWriterSize(cf, 1<<16)
-		cw = csv.NewWriter(bw)
+		cw = csvout.NewWriter(bw)
 		header := append([]string(nil), CSVColumns...)
 		for _, p := range r.Plans {
 			header = append(header, "visits_per_day_"+p.Name)
 		}
-		if err := cw.Write(header); err != nil {
+		if err := cw.Header(header...); err != nil {
 			return err
 		}
-		rec = make([]string, len(header))
 	}
 	in := r.In
 	b := pw.Builder()
@@ -118,9 +116,13 @@ func (r *Result) writeRows(dir string, withCSV bool) (err error) {
 		lambdaDay := r.Lambda(i) / in.Unit * 86400
 		note := r.Note(i)
 		if cw != nil {
-			rec[0], rec[1], rec[2], rec[3], rec[4] = strconv.FormatInt(id, 10), title, ff(w), ff(lambdaDay), note
+			cw.Int(id)
+			cw.Text(title)
+			cw.Value(ff(w))
+			cw.Value(ff(lambdaDay))
+			cw.Text(note)
 		}
-		for k, p := range r.Plans {
+		for _, p := range r.Plans {
 			f := p.Rate(i)
 			fg, fp := r.Predicted(i, f)
 			perDay := f / in.Unit * 86400
@@ -136,7 +138,7 @@ func (r *Result) writeRows(dir string, withCSV bool) (err error) {
 			b.Field(8).(*array.Float64Builder).Append(lambdaDay)
 			b.Field(9).(*array.StringBuilder).Append(note)
 			if cw != nil {
-				rec[len(CSVColumns)+k] = ff(perDay)
+				cw.Value(ff(perDay))
 			}
 			if pw.Pending() >= perGroup {
 				if err := pw.Flush(); err != nil {
@@ -145,7 +147,7 @@ func (r *Result) writeRows(dir string, withCSV bool) (err error) {
 			}
 		}
 		if cw != nil {
-			return cw.Write(rec)
+			return cw.End()
 		}
 		return nil
 	})
@@ -153,8 +155,7 @@ func (r *Result) writeRows(dir string, withCSV bool) (err error) {
 		return err
 	}
 	if cw != nil {
-		cw.Flush()
-		if err := cw.Error(); err != nil {
+		if err := cw.Flush(); err != nil {
 			return err
 		}
 		if err := bw.Flush(); err != nil {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# readme-numbers.sh BIN REAL_DATA_DIR
+# readme-numbers.sh BIN REAL_DATA_DIR [FIGURE_DIR]
 #
 # Computes every result README.md and docs/methods.md quote (each marked
 # there with <!-- num:KEY --> right after the number) by running the
@@ -7,10 +7,19 @@
 # each, VALUE in the unit and scale the text quotes (percentages as
 # percent). TestReadmeNumbers (readme_numbers_test.go) runs it and checks
 # each marked number against it, so the quoted numbers cannot go stale.
+# With FIGURE_DIR it also writes there the README's figure,
+# anarchism-g-m3-m4.svg, drawn by the same run as the Anarchism numbers;
+# the test checks that docs/anarchism-g-m3-m4.svg is that figure. To
+# redraw it: scripts/readme-numbers.sh bin/revisit ../shared/data/real docs
 # Measured timings of benchmarks are not here: bench/ scripts give them.
 set -euo pipefail
 bin=$1
 real=$2
+figdir=${3:-}
+if [ -n "$figdir" ] && [ ! -d "$figdir" ]; then
+	echo "readme-numbers: $figdir is not a directory" >&2
+	exit 2
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 anarchism=$real/wikipedia/maribelacosta__wikiwho/large.xml.lzma
@@ -32,6 +41,26 @@ echo "anarchism-m4-ks $(pct "$(csv_field "$me" const:0.05x,G,M4, 7)")"
 # top_pages: rank,page_id,title,updates,E[U] (h),v,T (years); Δ = E[U]/20.
 top=$tmp/run/analysis/csv/top_pages.csv
 echo "anarchism-const-delta-h $(awk -v e="$(csv_field "$top" 1, 5)" 'BEGIN { printf "%.10g\n", e / 20 }')"
+
+# x_max of the method errors (page_errors: the end of the compared grid,
+# the 0.99 quantile of the page's G_U), and the figure top_g_m3_m4 of the
+# same run: its curves (truth, M3, M4; 1 − G at x > 0) must end there.
+pe=$tmp/run/analysis/page_errors.csv
+xmax=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["sampler"] == "const:0.05x" && $c["kind"] == "G" && $c["method"] == "M4" { print $c["x_max"]; exit }' "$pe")
+fig=$tmp/run/report/figures/top_g_m3_m4
+for curve in truth M4; do
+	end=$(awk -F, -v m="$curve" '$1 == m { x = $2 } END { print x }' "$fig.csv")
+	if ! awk -v a="$end" -v b="$xmax" 'BEGIN { exit !(a == b) }'; then
+		echo "readme-numbers: the figure's $curve ends at x = $end, not at x_max = $xmax of the method errors" >&2
+		exit 1
+	fi
+done
+echo "anarchism-xmax-h $xmax"
+echo "anarchism-xmax-d $(awk -v x="$xmax" 'BEGIN { printf "%.10g\n", x / 24 }')"
+if [ -n "$figdir" ]; then
+	cp "$fig.svg" "$figdir/anarchism-g-m3-m4.svg"
+fi
 
 # 2. The first interval U_1 and its share of the lifetime T (page_stats,
 # and the first two update times of the dataset run ingested).

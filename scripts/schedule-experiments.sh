@@ -82,14 +82,14 @@ setting() {
 	for c in poisson pareto onoff lrd; do
 		echo "### $c ($pages pages)" >>"$doc"
 		echo >>"$doc"
-		echo "revisit -q schedule --validate gen-$s/$c --sampler const:1 --budget $budget/d $common -o res-$s/$c" | run
+		echo "revisit schedule --validate gen-$s/$c --sampler const:1 --budget $budget/d $common -o res-$s/$c" | run
 	done
 	echo "### enwiki1000 (1,000 real enwiki articles, 2001–2008)" >>"$doc"
 	echo >>"$doc"
-	echo "revisit -q schedule --validate real-$s/enwiki1000 --sampler const:24 --budget 500/d $common -o res-$s/enwiki1000" | run
+	echo "revisit schedule --validate real-$s/enwiki1000 --sampler const:24 --budget 500/d $common -o res-$s/enwiki1000" | run
 	echo "### covid19 (the COVID-19 article in 118 Wikipedia editions, 2020-01 – 2020-07)" >>"$doc"
 	echo >>"$doc"
-	echo "revisit -q schedule --validate real-$s/covid19 --sampler const:1 --budget 100/d $common -o res-$s/covid19" | run
+	echo "revisit schedule --validate real-$s/covid19 --sampler const:1 --budget 100/d $common -o res-$s/covid19" | run
 }
 
 # jqrow FILE PLAN COLUMN: column COLUMN of PLAN's row of a tables/*.json.
@@ -108,9 +108,9 @@ choices_table() {
 		[ $c = onoff ] && ds=gen-full/onoff budget=1000
 		[ $c = enwiki1000 ] && sampler="const:24" budget=500
 		for w in all auto 0.5 0.25; do
-			echo "revisit -q schedule --validate $ds --sampler $sampler --budget $budget/d --seeds 5 --origins 1 --plans gu,cho-gm,lambdacrawl,uniform --train-window $w -o choice/$c-window-$w" >>"$cmds"
+			echo "revisit schedule --validate $ds --sampler $sampler --budget $budget/d --seeds 5 --origins 1 --plans gu,cho-gm,lambdacrawl,uniform --train-window $w -o choice/$c-window-$w" >>"$cmds"
 		done
-		echo "revisit -q schedule --validate $ds --sampler $sampler --budget $budget/d --seeds 5 --origins 1 --plans gu,cho-gm,lambdacrawl,uniform --min-rate 0 -o choice/$c-minrate-0" >>"$cmds"
+		echo "revisit schedule --validate $ds --sampler $sampler --budget $budget/d --seeds 5 --origins 1 --plans gu,cho-gm,lambdacrawl,uniform --min-rate 0 -o choice/$c-minrate-0" >>"$cmds"
 	done
 	{
 		echo "## Training windows and the prior"
@@ -155,7 +155,7 @@ window_table() {
 	: >"$cmds"
 	for y in 1 2 4 8 16; do
 		echo "revisit -q generate --format parquet --pages 2000 --span ${y}y --model 'exp:{lognormal:-3,1}' --seed 1 -o win/poisson-${y}y" >>"$cmds"
-		echo "revisit -q schedule --validate win/poisson-${y}y --sampler const:1 --budget 1000/d --seeds 5 --origins 1 --plans gu,cho-gm -o win/res-${y}y" >>"$cmds"
+		echo "revisit schedule --validate win/poisson-${y}y --sampler const:1 --budget 1000/d --seeds 5 --origins 1 --plans gu,cho-gm -o win/res-${y}y" >>"$cmds"
 	done
 	{
 		echo "## Poisson sanity check against the training window"

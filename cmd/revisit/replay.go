@@ -137,8 +137,8 @@ found.`,
 			if opt.Curves, err = estimates.ParseCurves(curves); err != nil {
 				return usagef("replay: %v", err)
 			}
-			if opt.MaxVisits < 1 || opt.MaxPairs < 1 {
-				return usagef("replay: --max-visits and --max-pairs must be ≥ 1")
+			if opt.MaxVisits < 1 || opt.MaxPairs < 1 || opt.Seeds < 1 {
+				return usagef("replay: --max-visits, --max-pairs and --seeds must be ≥ 1")
 			}
 			if _, _, err := opt.Validate(); err != nil {
 				return usagef("replay: %v", err)

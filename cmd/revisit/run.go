@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,10 +100,14 @@ remains ingest's group column of generic logs.`,
 			if c.MaxVisits < 1 || c.MaxPairs < 1 {
 				return usagef("run: --max-visits and --max-pairs must be ≥ 1")
 			}
-			if c.ScreenUpdates < 1 || c.Reps < 1 {
-				return usagef("run: --screen-updates and --reps must be at least 1")
+			if c.ScreenUpdates < 1 || c.Reps < 1 || c.Seeds < 1 || c.NHPPPages < 1 {
+				return usagef("run: --screen-updates, --reps, --seeds and --nhpp-pages must be at least 1")
 			}
-			if ds, err := pipeline.DatasetInput(args); err != nil {
+			if c.PolicyMax < 0 || c.Workers < 0 {
+				return usagef("run: --policy-max-updates and --workers must be ≥ 0")
+			}
+			ds, err := pipeline.DatasetInput(args)
+			if err != nil {
 				return usageError{err}
 			} else if ds != "" {
 				if name := changedIngestFlag(cmd); name != "" {
@@ -111,6 +117,13 @@ remains ingest's group column of generic logs.`,
 			iopt, err := rf.ingest.options(cmd)
 			if err != nil {
 				return err
+			}
+			if ds == "" {
+				chk := iopt
+				chk.Inputs, chk.Output = args, filepath.Join(c.Out, "dataset")
+				if err := checkIngest(chk); err != nil {
+					return err
+				}
 			}
 			// Checked here, not after an ingest that may take an hour.
 			if c.Select, err = rf.sel.selection("run"); err != nil {
@@ -137,7 +150,7 @@ remains ingest's group column of generic logs.`,
 					return usagef("run: --cycle: %v", err)
 				}
 			}
-			if _, err := pipeline.ParseBudget(c.Budget, 1000); err != nil {
+			if _, err := pipeline.ParseBudget(c.Budget, math.MaxInt); err != nil { // its form; the pages are counted after ingest
 				return usagef("run: --budget: %v", err)
 			}
 			if rf.unit != "" {
@@ -145,7 +158,7 @@ remains ingest's group column of generic logs.`,
 					return usagef("run: --unit: %v", err)
 				}
 			}
-			return runPipeline(cmd.Context(), g, *c, iopt, args) // cancelled on Ctrl-C (cancelOnSignal)
+			return runPipeline(cmd.Context(), cmd.OutOrStdout(), g, *c, iopt, args) // cancelled on Ctrl-C (cancelOnSignal)
 		},
 	}
 	f := cmd.Flags()
@@ -194,14 +207,14 @@ func changedIngestFlag(cmd *cobra.Command) string {
 // runPipeline runs c with the ingest options iopt (pipeline.Run) and
 // prints, unless quiet, the findings and the time taken on stderr, then
 // the report's index.html on stdout.
-func runPipeline(ctx context.Context, g *globals, c pipeline.Config, iopt ingest.Options, inputs []string) error {
+func runPipeline(ctx context.Context, stdout io.Writer, g *globals, c pipeline.Config, iopt ingest.Options, inputs []string) error {
 	start := time.Now()
 	c.Inputs, c.Version, c.OnStage = inputs, version, g.onStage
 	c.Ingest = iopt
 	c.Ingest.Progress = progress.New(os.Stderr, "ingest", g.quiet)
 	c.Ingest.OnBad = badRecordPrinter(g.quiet)
 	if !g.quiet {
-		c.Log = os.Stderr
+		c.Log = human.NewTerminal(os.Stderr)
 	}
 	res, err := pipeline.Run(ctx, c)
 	if err != nil {
@@ -214,7 +227,7 @@ func runPipeline(ctx context.Context, g *globals, c pipeline.Config, iopt ingest
 	if !g.quiet {
 		printFindings(os.Stderr, res.Bundle)
 		fmt.Fprintf(os.Stderr, "revisit run: done in %s: %d tables, %d figures\n", time.Since(start).Round(100*time.Millisecond), len(res.Bundle.Tables), len(res.Bundle.Figures))
+		fmt.Fprintln(stdout, human.Path(filepath.Join(res.Report, "index.html")))
 	}
-	fmt.Fprintln(os.Stdout, human.Path(filepath.Join(res.Report, "index.html")))
 	return nil
 }

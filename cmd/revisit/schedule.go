@@ -10,6 +10,7 @@ import (
 
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/schedule"
@@ -181,6 +182,13 @@ none by default).`,
 			if err := schedule.CheckWindow(trainWindow); err != nil {
 				return usagef("--train-window: %v", err)
 			}
+			if validate != "" {
+				if err := schedule.CheckCrawler(sampler, method); err != nil {
+					return usagef("--sampler, --method: %v", err)
+				}
+			} else if method, err = scheduleMethod(method, sampler); err != nil {
+				return err
+			}
 			if out != "" {
 				if err := checkResults("schedule", out, "schedule"); err != nil {
 					return err
@@ -210,8 +218,9 @@ none by default).`,
 			if err != nil {
 				return err
 			}
+			src.Ctx = cmd.Context() // Ctrl-C stops the reading, the plans and the writing
 			if !g.quiet {
-				fmt.Fprintf(os.Stderr, "schedule: reading %s…\n", args[0])
+				fmt.Fprintf(os.Stderr, "schedule: reading %s…\n", human.Path(args[0]))
 			}
 			if os.Getenv("GOMEMLIMIT") == "" {
 				// A soft limit that follows the store: the collector runs
@@ -226,7 +235,7 @@ none by default).`,
 				return err
 			}
 			if !g.quiet {
-				fmt.Fprintf(os.Stderr, "schedule: %s, %s; store %.1f MiB\n", human.Count(int64(res.N), "page", "pages"), res.In.Source, float64(res.StoreBytes())/(1<<20))
+				fmt.Fprintf(os.Stderr, "schedule: %s, %s; store %.1f MiB\n", human.Count(int64(res.N), "page", "pages"), human.Text(res.In.Source), float64(res.StoreBytes())/(1<<20))
 				if s := res.ImportanceStats.Summary(); s != "" {
 					fmt.Fprintf(os.Stderr, "schedule: %s\n", s)
 				}
@@ -239,15 +248,17 @@ none by default).`,
 			b := res.Bundle()
 			w := cmd.OutOrStdout()
 			for _, t := range b.Tables {
-				printTable(w, t)
+				if g.printsTables(out) {
+					printTable(w, t)
+				}
 			}
-			if len(b.Tables) > 0 {
-				fmt.Fprintln(w, "Source:", b.Tables[0].Source)
+			if len(b.Tables) > 0 && g.printsTables(out) {
+				fmt.Fprintln(w, human.Text("Source: "+b.Tables[0].Source))
 			}
 			if out == "" {
 				return nil
 			}
-			err = analysis.WriteResults(out, "schedule", func(tmp string) error {
+			err = analysis.WriteResults(cmd.Context(), out, "schedule", func(tmp string) error {
 				if err := res.Write(tmp, !noCSV); err != nil {
 					return fmt.Errorf("schedule: %w", err)
 				}
@@ -258,9 +269,9 @@ none by default).`,
 			}
 			if !g.quiet {
 				if noCSV {
-					fmt.Fprintf(os.Stderr, "schedule: wrote %s under %s\n", schedule.ParquetFile, out)
+					fmt.Fprintf(os.Stderr, "schedule: wrote %s under %s\n", schedule.ParquetFile, human.Path(out))
 				} else {
-					fmt.Fprintf(os.Stderr, "schedule: wrote %s and %s under %s\n", schedule.ParquetFile, schedule.CSVFile, out)
+					fmt.Fprintf(os.Stderr, "schedule: wrote %s and %s under %s\n", schedule.ParquetFile, schedule.CSVFile, human.Path(out))
 				}
 			}
 			return nil
@@ -301,6 +312,30 @@ const (
 	scheduleHeadroom    = 64 << 20
 )
 
+// scheduleMethod checks --method and --sampler for a replay or estimate
+// input before it is read, and returns the method's canonical name ("m4"
+// is M4): a name that is no method (or several) and a sampler label no
+// estimating stage writes are bad usage; one the input does not hold is
+// found when it is read (bad input).
+func scheduleMethod(method, sampler string) (string, error) {
+	if sampler != "" {
+		if err := estimator.CheckSamplerLabel(sampler); err != nil {
+			return "", usagef("--sampler: %v", err)
+		}
+	}
+	if method == "" || method == estimator.MethodTruth {
+		return method, nil
+	}
+	ms, err := estimator.ParseMethods([]string{method})
+	if err != nil {
+		return "", usagef("--method: %v", err)
+	}
+	if len(ms) != 1 {
+		return "", usagef("--method %q: want one method (or %s)", method, estimator.MethodTruth)
+	}
+	return ms[0], nil
+}
+
 func seedList(first uint64, n int) []uint64 {
 	s := make([]uint64, n)
 	for i := range s {
@@ -329,16 +364,18 @@ func runValidation(cmd *cobra.Command, g *globals, dir, out string, opt schedule
 	b := v.Bundle()
 	w := cmd.OutOrStdout()
 	for _, t := range b.Tables {
-		printTable(w, t)
-		fmt.Fprintln(w, "Source:", t.Source)
+		if g.printsTables(out) {
+			printTable(w, t)
+			fmt.Fprintln(w, human.Text("Source: "+t.Source))
+		}
 	}
-	if v.Verdict != "" {
+	if v.Verdict != "" && g.printsTables(out) {
 		fmt.Fprintln(w, "Verdict:", v.Verdict)
 	}
 	if out == "" {
 		return nil
 	}
-	return analysis.WriteResults(out, "schedule", func(tmp string) error {
+	return analysis.WriteResults(cmd.Context(), out, "schedule", func(tmp string) error {
 		if err := b.Write(tmp); err != nil {
 			return fmt.Errorf("schedule: %w", err)
 		}

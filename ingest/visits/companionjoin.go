@@ -158,6 +158,9 @@ func (r *reader) prepareCompanion(path, kind string) error {
 		last = strings.Clone(e.id)
 		n++
 	}
+	if err := r.printWhole(path, cl.dr); err != nil {
+		return err
+	}
 	in.Records = n
 	cl2, err := openCompLines(path, kind, r.opt.MaxLineBytes)
 	if err != nil {
@@ -348,6 +351,11 @@ func (r *reader) sortCompanion(path, kind string, in *InputStats) error {
 			continue
 		}
 		if err := srt.add(e); err != nil {
+			return err
+		}
+	}
+	if stop == nil {
+		if err := r.printWhole(path, cl.dr); err != nil {
 			return err
 		}
 	}
