@@ -288,7 +288,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		}
 	}
 	compact := curves == estimates.CurvesCompact
-	out, err := atomicdir.Create(filepath.Clean(opt.Out), EstimateMetaFile, "estimate output")
+	out, err := atomicdir.CreateContext(ctx, filepath.Clean(opt.Out), EstimateMetaFile, "estimate output")
 	if err != nil {
 		return nil, err
 	}

@@ -97,8 +97,8 @@ type driver struct {
 // *FormatError naming the file, and option problems as *OptionError.
 func Run(ctx context.Context, opt Options) (*Summary, error) {
 	start := time.Now()
-	if err := opt.check(); err != nil {
-		return nil, &OptionError{err}
+	if err := opt.Check(); err != nil {
+		return nil, err
 	}
 	d := &driver{
 		opt:    opt,
@@ -236,7 +236,7 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 
 // input reads every member of one input.
 func (d *driver) input(ctx context.Context, path string) error {
-	r, err := decompress.Open(path)
+	r, err := decompress.OpenContext(ctx, path, decompress.Options{Builtin: d.opt.BuiltinDecoders})
 	if err != nil {
 		return err
 	}
@@ -355,7 +355,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 	case r.Format() != decompress.Plain:
 		format += "+" + r.Format()
 	}
-	in := dataset.Input{Name: r.Name(), Size: size, SHA256: sum, Format: format, SkipLines: d.skippedLines}
+	in := dataset.Input{Name: r.Name(), Size: size, SHA256: sum, Format: format, Decoder: r.Decoder(), SkipLines: d.skippedLines}
 	d.badMu.Lock()
 	if len(d.inputBad) > 0 {
 		in.Bad = d.inputBad

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/decompress"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/series"
 )
@@ -300,7 +301,11 @@ func (s *Summary) String() string {
 		if in.SkipLines > 0 {
 			skipped = ", " + human.Count(in.SkipLines, "line", "lines") + " skipped before the header"
 		}
-		fmt.Fprintf(&b, "  %s (%s, %s%s%s)\n", in.Name, in.Format, human.Bytes(in.Size), skipped, bad)
+		decoder := ""
+		if in.Decoder != "" && in.Decoder != decompress.Builtin {
+			decoder = ", decoded by " + in.Decoder
+		}
+		fmt.Fprintf(&b, "  %s (%s, %s%s%s%s)\n", in.Name, in.Format, human.Bytes(in.Size), decoder, skipped, bad)
 	}
 	fmt.Fprintf(&b, "pages:     %s read, %s kept\n", human.Comma(c.PagesRead), human.Comma(c.PagesKept))
 	fmt.Fprintf(&b, "revisions: %s read, %s kept → %s (%s)\n",

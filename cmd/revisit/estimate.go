@@ -124,6 +124,12 @@ tables and figures; docs/scale-out.md).`,
 					return usagef("estimate: --format: %v", err)
 				}
 			}
+			if err := visits.CheckKey(opt.Read.Key); err != nil {
+				return usagef("estimate: --key: %v", err)
+			}
+			if opt.Top < 1 {
+				return usagef("estimate: --top must be ≥ 1")
+			}
 			if opt.Read.MaxObservations < 1 {
 				return usagef("estimate: --max-observations must be ≥ 1")
 			}

@@ -59,6 +59,9 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 				return usagef("simulate: --T: %v", err)
 			}
 			opt.Recover = !noRecover
+			if opt.Workers < 0 {
+				return usagef("simulate: --workers %d: want 0 (all cores) or more", opt.Workers)
+			}
 			if out != "" { // refuse a wrong -o before the simulation, not after it
 				if err := checkResults("simulate", out, "simulate"); err != nil {
 					return err
@@ -72,14 +75,15 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 				return usageIf[*replay.OptionError]("simulate", err)
 			}
 			b := res.Bundle()
-			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "simulate: update %s (E[U] = %s), h = %s, x_max = %s, %s per T, %s\n\n",
-				res.Update, human.Float(res.EU), human.Float(res.H), human.Float(res.XMax), human.Count(int64(res.Paths), "path", "paths"), human.Elapsed(res.Elapsed))
-			for _, t := range b.Tables {
-				printTable(w, t)
+			if w := cmd.OutOrStdout(); g.printsTables(out) {
+				fmt.Fprintf(w, "simulate: update %s (E[U] = %s), h = %s, x_max = %s, %s per T, %s\n\n",
+					res.Update, human.Float(res.EU), human.Float(res.H), human.Float(res.XMax), human.Count(int64(res.Paths), "path", "paths"), human.Elapsed(res.Elapsed))
+				for _, t := range b.Tables {
+					printTable(w, t)
+				}
 			}
 			if out != "" {
-				if err := pipeline.WriteBundle(b, out, "simulate"); err != nil {
+				if err := pipeline.WriteBundle(cmd.Context(), b, out, "simulate"); err != nil {
 					return fmt.Errorf("simulate: %w", err)
 				}
 				if !g.quiet {

@@ -185,6 +185,15 @@ type reader struct {
 	looked   bool
 }
 
+// CheckKey refuses a grouping key other than KeySURT ("" too) and KeyURL.
+func CheckKey(key string) error {
+	switch key {
+	case "", KeySURT, KeyURL:
+		return nil
+	}
+	return fmt.Errorf("unknown key %q (want %s or %s)", key, KeySURT, KeyURL)
+}
+
 // Read reads the inputs (paths, "-" for standard input), groups their
 // captures by URL, and calls fn for each URL with what the crawler saw of
 // it. A trace line holds a whole URL and is passed to fn at once (in file
@@ -200,10 +209,8 @@ func Read(ctx context.Context, paths []string, opt Options, fn func(*Observed) e
 	if opt.MaxLineBytes <= 0 {
 		opt.MaxLineBytes = DefaultMaxLineBytes
 	}
-	switch opt.Key {
-	case "", KeySURT, KeyURL:
-	default:
-		return nil, fmt.Errorf("unknown key %q (want %s or %s)", opt.Key, KeySURT, KeyURL)
+	if err := CheckKey(opt.Key); err != nil {
+		return nil, err
 	}
 	if opt.Format != "" && opt.Format != "auto" {
 		f, err := ParseFormat(opt.Format)
