@@ -201,10 +201,14 @@ func (e *m6) flush() {
 // visits j are taken m6Block at a time, j0 … j1−1, and their pairs fall
 // into three parts: the earlier visits every j of the block pairs with,
 // i ∈ [L, j0) with L = min(lo_{j1−1}, j0) (lo_j is the first visit
-// within x_max of j, which only moves forward), paired by pairBlock; the
-// leading edge of the window, i ∈ [lo_j, L), and the block itself,
-// i ∈ [j0, j), paired one by one. In the first part, i lies in the run of
-// j exactly when i is at or after the start of j0's run and j is in it.
+// within x_max of j, which only moves forward); the leading edge of the
+// window, i ∈ [lo_j, L); and the block itself, i ∈ [j0, j). In the first
+// part, i lies in the run of j exactly when i is at or after the start
+// of j0's run and j is in it: pairBlock pairs all 8 visits with the
+// earlier visits before that start (in z) and, when the block stays in
+// j0's run, with those after it (in same); the rest is paired one pair
+// at a time, as are the other two parts (about m6Block²/2 pairs a
+// block).
 func (e *m6) sweep(a, b int, same, z []int64, budget int64) (pairs int64, ok bool) {
 	limit, bits := e.g.n, e.bits
 	sig, cyc := e.sig, e.c
@@ -234,13 +238,15 @@ func (e *m6) sweep(a, b int, same, z []int64, budget int64) (pairs int64, ok boo
 			pairs += int64(j - lo)
 		}
 		L := min(los[k-1], j0)
-		for t := range k {
+		for t := range k { // [lo_j, L) and [j0, j), before and from j's run
 			j, aj, r := j0+t, adj[t], rss[t]
-			for i := los[t]; i < L; i++ {
-				countPair(same, z, i >= r, pairBin(aj, sig[i], bits))
-			}
-			for i := max(j0, los[t]); i < j; i++ {
-				countPair(same, z, i >= r, pairBin(aj, sig[i], bits))
+			for _, rg := range [2][2]int{{los[t], L}, {max(j0, los[t]), j}} {
+				for i := rg[0]; i < min(r, rg[1]); i++ {
+					z[pairBin(aj, sig[i], bits)]++
+				}
+				for i := max(r, rg[0]); i < rg[1]; i++ {
+					same[pairBin(aj, sig[i], bits)]++
+				}
 			}
 		}
 		if L == j0 {
@@ -254,14 +260,25 @@ func (e *m6) sweep(a, b int, same, z []int64, budget int64) (pairs int64, ok boo
 			kk++
 		}
 		mid := min(max(rss[0], L), j0)
-		if k == m6Block && (kk == m6Block || mid == j0) {
+		if k == m6Block {
 			pairBlock(z, &adj, sig[L:mid], bits, limit)
-			pairBlock(same, &adj, sig[mid:j0], bits, limit)
-			continue
+			if kk == m6Block {
+				pairBlock(same, &adj, sig[mid:j0], bits, limit)
+				continue
+			}
+		} else {
+			for i := L; i < mid; i++ {
+				for _, aj := range adj[:k] {
+					z[pairBin(aj, sig[i], bits)]++
+				}
+			}
 		}
-		for i := L; i < j0; i++ {
-			for t := range k {
-				countPair(same, z, i >= mid && t < kk, pairBin(adj[t], sig[i], bits))
+		for i := mid; i < j0; i++ { // j0's run, which the block leaves
+			for _, aj := range adj[:kk] {
+				same[pairBin(aj, sig[i], bits)]++
+			}
+			for _, aj := range adj[kk:k] {
+				z[pairBin(aj, sig[i], bits)]++
 			}
 		}
 	}
@@ -273,15 +290,6 @@ func (e *m6) sweep(a, b int, same, z []int64, budget int64) (pairs int64, ok boo
 // few neighbouring bins, so the histogram is walked once per block
 // rather than once per visit, and the block's times stay in registers.
 const m6Block = 8
-
-// countPair adds a pair in bin b to same or z.
-func countPair(same, z []int64, inSame bool, b int) {
-	if inSame {
-		same[b]++
-	} else {
-		z[b]++
-	}
-}
 
 // pairBlock adds to h the pairs of the m6Block visits whose
 // q_j + 2^bits − 1 are adj with each earlier visit of sig, all within
