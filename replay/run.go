@@ -301,7 +301,14 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	ds, err := dataset.Open(opt.Dataset)
+	// A shard may run on a node that holds only its own part files: it
+	// opens the dataset without the others and needs them only if it
+	// cannot read by parts (dataset.Reader.ShardSource).
+	open := dataset.Open
+	if opt.Shard.Sharded() {
+		open = dataset.OpenPartial
+	}
+	ds, err := open(opt.Dataset)
 	if err != nil {
 		return nil, err
 	}
@@ -373,7 +380,10 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	if curves == estimates.CurvesCompact {
 		meta.FullCurves = opt.FullCurves
 	}
-	fullCurves, err := chooseFullCurves(ds, curves, opt.FullCurves, opt.Top > 0 && !opt.Shard.Sharded(), opt.MinUpdates)
+	// A shard reading only its own parts keeps the whole curves of its
+	// own busiest pages, among which are all of its pages that are the
+	// dataset's busiest; Merge compacts the others.
+	fullCurves, err := chooseFullCurves(src, curves, opt.FullCurves, opt.Top > 0 && !opt.Shard.Sharded(), opt.MinUpdates)
 	if err != nil {
 		w.Abort()
 		return nil, fmt.Errorf("replay: %w", err)
