@@ -61,7 +61,10 @@ func (c CDF) linearIndex(i int, x float64) float64 {
 // search's answer is not a walk's) is searched as At and Linear do.
 func (c CDF) AtEach(xs []float64) []float64 {
 	out := make([]float64, len(xs))
-	c.walk(xs, func(k, i int, x float64) { out[k] = c.atIndex(i, x) })
+	w := c.walk()
+	for k, x := range xs {
+		out[k] = c.atIndex(w.index(xs, k), x)
+	}
 	return out
 }
 
@@ -69,7 +72,9 @@ func (c CDF) AtEach(xs []float64) []float64 {
 func (c CDF) LinearEach(xs []float64) []float64 {
 	out := make([]float64, len(xs))
 	n := len(c.X)
-	c.walk(xs, func(k, i int, x float64) {
+	w := c.walk()
+	for k, x := range xs {
+		i := w.index(xs, k)
 		switch {
 		case n == 0 || x < c.X[0]:
 			out[k] = 0
@@ -78,32 +83,38 @@ func (c CDF) LinearEach(xs []float64) []float64 {
 		default:
 			out[k] = c.linearIndex(i, x)
 		}
-	})
+	}
 	return out
 }
 
-// walk calls at(k, i, x) for every x = xs[k] with i =
-// sort.SearchFloat64s(c.X, x), the first grid index with X[i] ≥ x.
-func (c CDF) walk(xs []float64, at func(k, i int, x float64)) {
-	sorted := true
+// gridWalk finds sort.SearchFloat64s(x, xs[k]), the first grid index
+// with x[i] ≥ xs[k], for k = 0, 1, …: by walking on from the previous
+// point's index while the points ascend on an ascending grid, else by a
+// search.
+type gridWalk struct {
+	x      []float64
+	sorted bool
+	i      int
+}
+
+func (c CDF) walk() gridWalk {
+	sorted := len(c.X) != 1 || c.X[0] == c.X[0]
 	for i := 1; i < len(c.X) && sorted; i++ {
 		sorted = c.X[i-1] <= c.X[i] // false for a NaN too
 	}
-	if len(c.X) == 1 && c.X[0] != c.X[0] {
-		sorted = false
+	return gridWalk{x: c.X, sorted: sorted}
+}
+
+func (w *gridWalk) index(xs []float64, k int) int {
+	x := xs[k]
+	if !w.sorted || x != x || k > 0 && !(x >= xs[k-1]) { // after a NaN too: x ≥ NaN is false
+		w.i = sort.SearchFloat64s(w.x, x)
+		return w.i
 	}
-	i := 0
-	for k, x := range xs {
-		if !sorted || x != x || k > 0 && !(x >= xs[k-1]) {
-			i = sort.SearchFloat64s(c.X, x) // after a NaN the next point is searched too: x ≥ NaN is false
-			at(k, i, x)
-			continue
-		}
-		for i < len(c.X) && c.X[i] < x {
-			i++
-		}
-		at(k, i, x)
+	for w.i < len(w.x) && w.x[w.i] < x {
+		w.i++
 	}
+	return w.i
 }
 
 // WMRD is the weighted mean relative difference of SPEC §5 between an
