@@ -179,7 +179,9 @@ func StoreErrors(reg Registry, est []Estimate, exact TruthFunc, meanU float64) e
 	}
 	type pts struct{ xs, g []float64 }
 	memo := map[key]pts{}
-	rowError := func(r *Estimate, tr *series.CDF, est series.CDF, step bool, xmax float64) (Error, error) {
+	// points is the comparison's points for r on [0, xmax] (0: the whole
+	// grid).
+	points := func(r *Estimate, tr *series.CDF, est series.CDF, step bool, xmax float64) (pts, error) {
 		ex := exact
 		if r.Kind != KindG {
 			ex = nil
@@ -189,11 +191,11 @@ func StoreErrors(reg Registry, est []Estimate, exact TruthFunc, meanU float64) e
 		if !ok {
 			var err error
 			if p.xs, p.g, err = comparePoints(est.Method, *tr, xmax, step, DefaultExtra, ex); err != nil {
-				return Error{}, err
+				return p, err
 			}
 			memo[k] = p
 		}
-		return compareAt(est, p.xs, p.g, step)
+		return p, nil
 	}
 	for i := range est {
 		r := &est[i]
@@ -207,13 +209,23 @@ func StoreErrors(reg Registry, est []Estimate, exact TruthFunc, meanU float64) e
 		if !ok {
 			continue
 		}
-		e, err := rowError(r, tr, c, step, 0)
+		p, err := points(r, tr, c, step, 0)
+		if err == nil {
+			e, err = compareAt(c, p.xs, p.g, step)
+		}
 		if err != nil {
 			return fmt.Errorf("%s %s: %w", r.Method, r.Kind, err)
 		}
 		*r.Err = e
 		if meanU > 0 {
-			em, err := rowError(r, tr, c, step, MeanRange*meanU)
+			pm, err := points(r, tr, c, step, MeanRange*meanU)
+			switch {
+			case err != nil:
+			case len(pm.xs) == len(p.xs): // x_max ≤ MeanRange·E[U]: the same points
+				em = e
+			default:
+				em, err = compareAt(c, pm.xs, pm.g, step)
+			}
 			if err != nil {
 				return fmt.Errorf("%s %s on x ≤ %d·E[U]: %w", r.Method, r.Kind, MeanRange, err)
 			}
