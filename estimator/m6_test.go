@@ -74,35 +74,46 @@ func TestM6EqualsNaive(t *testing.T) {
 		}
 		for seed := uint64(1); seed <= 40; seed++ {
 			tt, ss := randomPath(seed, 5+int(seed%30), upd, smp)
-			step := smp.Step(c.h)
-			g := newGrid(step, c.xmax)
-			w, z := naiveM6(tt, ss, step, c.xmax, smp.Constant())
-			var pairs int64
-			for _, x := range w {
-				pairs += x
-			}
 			// The default chunk (one flush at the end for these small
 			// paths), and chunks of 1 and 3 visits paired in one or two
 			// halves: the counts must not depend on the split.
-			for _, split := range []struct {
-				chunk int
-				two   bool
-			}{{m6Chunk, true}, {1, false}, {3, true}, {3, false}, {7, true}} {
-				e := newM6(g, smp.Constant(), tt[len(tt)-1], nil)
-				e.chunk, e.split = split.chunk, split.two
-				feed(tt, ss, 0, e)
-				ew := e.w()
-				name := fmt.Sprintf("%s/%s seed %d (%d updates, %d visits, chunk %d, split %v)",
-					c.upd, c.smp, seed, len(tt), len(ss), split.chunk, split.two)
-				for b := range w {
-					if w[b] != ew[b] || z[b] != e.z[b] {
-						t.Fatalf("%s: bin %d: fast W=%d Z=%d, naive W=%d Z=%d", name, b, ew[b], e.z[b], w[b], z[b])
-					}
-				}
-				if pairs != e.pairs {
-					t.Fatalf("%s: fast counted %d pairs, naive %d", name, e.pairs, pairs)
-				}
+			checkM6(t, fmt.Sprintf("%s/%s seed %d", c.upd, c.smp, seed), tt, ss, 0, smp.Step(c.h), c.xmax, smp.Constant(),
+				[]m6Split{{m6Chunk, true}, {1, false}, {3, true}, {3, false}, {7, true}})
+		}
+	}
+}
+
+// m6Split is how M6 collects and pairs its visits: chunk visits per
+// flush, paired in two halves or one.
+type m6Split struct {
+	chunk int
+	two   bool
+}
+
+// checkM6 fails t unless M6 on updates tt and visits ss (the virtual
+// visit before the first at prev0), on the grid of step h up to xmax,
+// counts naiveM6's W and Z, bin for bin, and its pairs, with each split.
+func checkM6(t *testing.T, name string, tt, ss []float64, prev0, h, xmax float64, lattice bool, splits []m6Split) {
+	t.Helper()
+	g := newGrid(h, xmax)
+	w, z := naiveM6(tt, ss, h, xmax, lattice)
+	var pairs int64
+	for _, x := range w {
+		pairs += x
+	}
+	for _, split := range splits {
+		e := newM6(g, lattice, tt[len(tt)-1], nil)
+		e.chunk, e.split = split.chunk, split.two
+		feed(tt, ss, prev0, e)
+		ew := e.w()
+		for b := range w {
+			if w[b] != ew[b] || z[b] != e.z[b] {
+				t.Fatalf("%s (%d updates, %d visits, h %g, x_max %g, chunk %d, split %v): bin %d: W=%d Z=%d, naive W=%d Z=%d",
+					name, len(tt), len(ss), h, xmax, split.chunk, split.two, b, ew[b], e.z[b], w[b], z[b])
 			}
+		}
+		if pairs != e.pairs {
+			t.Fatalf("%s (chunk %d, split %v): %d pairs, naive %d", name, split.chunk, split.two, e.pairs, pairs)
 		}
 	}
 }
@@ -244,30 +255,7 @@ func TestM6EdgesEqualNaive(t *testing.T) {
 		h := []float64{0.25, 0.1, 1.0 / 3}[k%3]
 		tt, ss := edgyPath(r, h)
 		xmax := []float64{h * float64(1+r.IntN(30)), h * (float64(r.IntN(30)) + 0.5), ss[len(ss)-1] + 2*h}[r.IntN(3)]
-		g := newGrid(h, xmax)
-		w, z := naiveM6(tt, ss, h, xmax, false)
-		var pairs int64
-		for _, v := range w {
-			pairs += v
-		}
-		for _, split := range []struct {
-			chunk int
-			two   bool
-		}{{m6Chunk, true}, {5, true}, {13, false}} {
-			e := newM6(g, false, tt[len(tt)-1], nil)
-			e.chunk, e.split = split.chunk, split.two
-			feed(tt, ss, ss[0]-h, e)
-			ew := e.w()
-			for b := range w {
-				if w[b] != ew[b] || z[b] != e.z[b] {
-					t.Fatalf("case %d (%d visits, %d updates, h %g, x_max %g, chunk %d): bin %d: W=%d Z=%d, naive W=%d Z=%d",
-						k, len(ss), len(tt), h, xmax, split.chunk, b, ew[b], e.z[b], w[b], z[b])
-				}
-			}
-			if e.pairs != pairs {
-				t.Fatalf("case %d: %d pairs, naive %d", k, e.pairs, pairs)
-			}
-		}
+		checkM6(t, fmt.Sprintf("case %d", k), tt, ss, ss[0]-h, h, xmax, false, []m6Split{{m6Chunk, true}, {5, true}, {13, false}})
 	}
 }
 

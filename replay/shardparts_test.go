@@ -13,27 +13,14 @@ import (
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/stagetest"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
 
 // writePartedDataset writes pages as n part files.
 func writePartedDataset(t *testing.T, pages []series.Page, n int) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "dsp")
-	w, err := dataset.CreateParts(dir, n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range pages {
-		if err := w.Write(&pages[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(&dataset.Manifest{}); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return stagetest.WriteParts(t, t.TempDir(), "dsp", pages, n)
 }
 
 // A shard of a dataset in P parts, P a multiple of N, opens exactly the
@@ -210,29 +197,7 @@ func TestShardOnItsOwnParts(t *testing.T) {
 	_, pages := writeDataset(t, 13)
 	const P, N = 8, 4
 	ds := writePartedDataset(t, pages, P)
-	away := t.TempDir()
-	// without moves the part files j ∉ keep to away while fn runs
-	without := func(keep func(j int) bool, fn func()) {
-		t.Helper()
-		var moved []string
-		for j := range P {
-			if !keep(j) {
-				name := dataset.PartFile(j, P)
-				if err := os.Rename(filepath.Join(ds, name), filepath.Join(away, name)); err != nil {
-					t.Fatal(err)
-				}
-				moved = append(moved, name)
-			}
-		}
-		defer func() {
-			for _, name := range moved {
-				if err := os.Rename(filepath.Join(away, name), filepath.Join(ds, name)); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}()
-		fn()
-	}
+	without := func(keep func(j int) bool, fn func()) { stagetest.WithoutParts(t, ds, P, keep, fn) }
 	for _, top := range []int{0, 2, 4} {
 		base := Options{Dataset: ds, Samplers: []string{"exp:2", "const:0.5"}, H: 0.1, XMax: 20, Top: top, Seed: 5, Workers: 2,
 			Curves: estimates.CurvesCompact, FullCurves: 3}
