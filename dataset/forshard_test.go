@@ -276,6 +276,9 @@ func TestShardWithoutOtherParts(t *testing.T) {
 	if own == nil {
 		t.Fatalf("ForShard refused: %s", why)
 	}
+	if id := mustIdentity(t, own); id != wantID {
+		t.Errorf("the shard's reader without the other parts has identity %s, the dataset %s", id, wantID)
+	}
 	n := 0
 	if err := own.EachPos(func(pos int64, p *series.Page) error {
 		n++

@@ -37,7 +37,7 @@ func (r *Reader) Identity() (string, error) {
 	}
 	files := slices.Clone(r.all)
 	m := r.Manifest
-	for _, f := range r.missing {
+	for _, f := range r.absent {
 		j := -1
 		for k := range m.Parts {
 			if filepath.Join(r.Dir, PartFile(k, m.Parts)) == f {

@@ -38,10 +38,10 @@ type Reader struct {
 	base  []int64  // position of each file's first page in the whole dataset (ForShard); nil: counted while reading
 	parts []int    // each file's part number (ForShard)
 	stats *readStats
-	// missing are the part files of Files (for the whole dataset: of
-	// the manifest) that are not there (OpenPartial): reading fails on
-	// them, and needAll says why a shard reads every part.
-	missing []string
+	// absent are the dataset's part files that are not there
+	// (OpenPartial): a reader fails on those it reads (the whole
+	// dataset's reader on every one), and needAll says why it reads them.
+	absent  []string
 	needAll string
 }
 
@@ -105,25 +105,29 @@ func OpenPartial(dir string) (*Reader, error) {
 	}
 	for i := range m.Parts {
 		if p := filepath.Join(dir, PartFile(i, m.Parts)); !there[p] {
-			r.missing = append(r.missing, p)
+			r.absent = append(r.absent, p)
 		}
 	}
-	if len(files) == 0 && len(r.missing) == 0 {
+	if len(files) == 0 && len(r.absent) == 0 {
 		return nil, fmt.Errorf("dataset %s: no %s", dir, PagesFile)
 	}
 	return r, nil
 }
 
-// complete fails when a file the reader reads is not there.
+// complete fails when a part file the reader reads is absent: any for
+// the whole dataset's reader, one of its own for a shard's (ForShard).
 func (r *Reader) complete() error {
-	if len(r.missing) == 0 {
-		return nil
+	for _, f := range r.absent {
+		if r.base != nil && !slices.Contains(r.Files, f) {
+			continue
+		}
+		why := ""
+		if r.needAll != "" {
+			why = " (" + r.needAll + ")"
+		}
+		return fmt.Errorf("dataset %s: part file %s of %d is missing%s", r.Dir, filepath.Base(f), r.Manifest.Parts, why)
 	}
-	why := ""
-	if r.needAll != "" {
-		why = " (" + r.needAll + ")"
-	}
-	return fmt.Errorf("dataset %s: part file %s of %d is missing%s", r.Dir, filepath.Base(r.missing[0]), r.Manifest.Parts, why)
+	return nil
 }
 
 // ForShard is the reader of the part files shard s owns: with the
@@ -151,10 +155,11 @@ func (r *Reader) ForShard(s shard.Spec) (*Reader, string) {
 		return nil, fmt.Sprintf("its %d parts are not a multiple of %d shards", m.Parts, s.N)
 	case len(m.PartPages) != m.Parts:
 		return nil, "its manifest has no part_pages (written before they were recorded)"
-	case len(r.all)+len(r.missing) != m.Parts:
-		return nil, fmt.Sprintf("it holds %d Parquet files for %d parts", len(r.all)+len(r.missing), m.Parts)
+	case len(r.all)+len(r.absent) != m.Parts:
+		return nil, fmt.Sprintf("it holds %d Parquet files for %d parts", len(r.all)+len(r.absent), m.Parts)
 	}
-	sub := &Reader{Dir: r.Dir, Manifest: m, all: r.all, stats: r.stats, missing: r.missing}
+	// The parts of other shards may be absent, not its own (complete).
+	sub := &Reader{Dir: r.Dir, Manifest: m, all: r.all, stats: r.stats, absent: r.absent, needAll: fmt.Sprintf("a part of shard %s", s)}
 	var pos int64
 	for j, st := range m.PartPages {
 		if j%s.N == s.I {
@@ -163,13 +168,6 @@ func (r *Reader) ForShard(s shard.Spec) (*Reader, string) {
 		}
 		pos += st.Pages
 	}
-	sub.missing = nil // the parts of other shards may be absent, not its own
-	for _, f := range sub.Files {
-		if slices.Contains(r.missing, f) {
-			sub.missing = append(sub.missing, f)
-		}
-	}
-	sub.needAll = fmt.Sprintf("a part of shard %s", s)
 	return sub, ""
 }
 
