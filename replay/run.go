@@ -386,7 +386,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	fullCurves, err := chooseFullCurves(src, curves, opt.FullCurves, opt.Top > 0 && !opt.Shard.Sharded(), opt.MinUpdates)
 	if err != nil {
 		w.Abort()
-		return nil, fmt.Errorf("replay: %w", err)
+		return nil, err // the dataset's error names it; the command names replay
 	}
 	choices := newChoices(choice, meta.Samplers, len(opt.Samplers) > 0)
 	logf("replay: x_max %s; h %s; samplers %s", choices.XMaxRule, choices.HRule, choices.SamplerRule)

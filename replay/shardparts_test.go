@@ -247,13 +247,17 @@ func TestShardOnItsOwnParts(t *testing.T) {
 	}
 	fail := func(s shard.Spec, keep func(int) bool, want ...string) {
 		t.Helper()
-		o := Options{Dataset: ds, Samplers: []string{"exp:2"}, H: 0.1, XMax: 20, Seed: 5, Shard: s, Out: filepath.Join(t.TempDir(), "o")}
+		o := Options{Dataset: ds, Samplers: []string{"exp:2"}, H: 0.1, XMax: 20, Seed: 5, Shard: s, Out: filepath.Join(t.TempDir(), "o"),
+			Curves: estimates.CurvesCompact, FullCurves: 3}
 		var err error
 		without(keep, func() { _, err = Run(context.Background(), o) })
 		for _, w := range want {
 			if err == nil || !strings.Contains(err.Error(), w) {
 				t.Errorf("shard %s: error %v, want one saying %q", s, err, w)
 			}
+		}
+		if err != nil && strings.HasPrefix(err.Error(), "replay: ") { // the command prefixes its name
+			t.Errorf("shard %s: error %q names replay, which the command's message does too", s, err)
 		}
 		if _, serr := os.Stat(o.Out); serr == nil {
 			t.Errorf("shard %s failed but left %s", s, o.Out)
