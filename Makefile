@@ -13,7 +13,8 @@ build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/revisit
 
 # Everything the tests need beyond Go (DuckDB for interop checks, Chromium
-# for the report test) is installed by scripts/ when it is missing.
+# for the report test, xz and 7z for the decoder tests) is installed by
+# scripts/ when it is missing.
 test-deps:
 	@bash scripts/install-test-deps.sh
 

@@ -1,17 +1,16 @@
 package analysis
 
 import (
-	"encoding/csv"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/revisit-dev/revisit/internal/csvout"
 	"github.com/revisit-dev/revisit/internal/pq"
 	"github.com/revisit-dev/revisit/internal/tables"
 )
@@ -27,21 +26,21 @@ const colWriterGroup = 1 << 14
 // once, so per-page results can be loaded by DuckDB, pandas or a
 // spreadsheet without revisit. The schema is derived from the columns:
 // String → string, Int/Bytes → int64, Time → timestamp[s] (UTC),
-// Float/Percent/Seconds → float64 (NaN stored as null, empty in CSV).
+// Float/Percent/Seconds → float64 (NaN stored as null, empty in CSV); the
+// CSV is csvout's (text cells guarded against formula evaluation).
 // Files are written under temporary names and renamed by Close; Abort
 // removes them.
 type colWriter struct {
-	cols      []tables.Column
-	stem      string
-	pqTmp     string
-	csvTmp    string
-	pqFile    *os.File
-	csvFile   *os.File
-	csv       *csv.Writer
-	pw        *pq.Writer
-	rows      int64
-	closed    bool
-	csvRecord []string
+	cols    []tables.Column
+	stem    string
+	pqTmp   string
+	csvTmp  string
+	pqFile  *os.File
+	csvFile *os.File
+	csv     *csvout.Writer
+	pw      *pq.Writer
+	rows    int64
+	closed  bool
 }
 
 func arrowType(k tables.Kind) arrow.DataType {
@@ -65,7 +64,7 @@ func newColWriter(stem string, cols []tables.Column) (*colWriter, error) {
 		fields[i] = arrow.Field{Name: c.Name, Type: arrowType(c.Kind), Nullable: true}
 	}
 	schema := arrow.NewSchema(fields, nil)
-	w := &colWriter{cols: cols, stem: stem, csvRecord: make([]string, len(cols))}
+	w := &colWriter{cols: cols, stem: stem}
 	var err error
 	if w.pqFile, err = os.CreateTemp(filepath.Dir(stem), "."+filepath.Base(stem)+".parquet.tmp-"); err != nil {
 		return nil, err
@@ -86,7 +85,7 @@ func newColWriter(stem string, cols []tables.Column) (*colWriter, error) {
 		os.Remove(w.csvTmp)
 		return nil, err
 	}
-	w.csv = csv.NewWriter(w.csvFile)
+	w.csv = csvout.NewWriter(w.csvFile)
 	header := make([]string, len(cols))
 	for i, c := range cols {
 		header[i] = c.Name
@@ -94,7 +93,7 @@ func newColWriter(stem string, cols []tables.Column) (*colWriter, error) {
 			header[i] += "_" + c.Unit
 		}
 	}
-	if err := w.csv.Write(header); err != nil {
+	if err := w.csv.Header(header...); err != nil {
 		w.Abort()
 		return nil, err
 	}
@@ -114,27 +113,27 @@ func (w *colWriter) Append(row []any) error {
 		case tables.String:
 			s, _ := row[i].(string)
 			fb.(*array.StringBuilder).Append(s)
-			w.csvRecord[i] = s
+			w.csv.Text(s)
 		case tables.Int, tables.Bytes:
 			v := toInt64(row[i])
 			fb.(*array.Int64Builder).Append(v)
-			w.csvRecord[i] = strconv.FormatInt(v, 10)
+			w.csv.Int(v)
 		case tables.Time:
 			v := toInt64(row[i])
 			fb.(*array.TimestampBuilder).Append(arrow.Timestamp(v))
-			w.csvRecord[i] = time.Unix(v, 0).UTC().Format(time.RFC3339)
+			w.csv.Value(time.Unix(v, 0).UTC().Format(time.RFC3339))
 		default:
 			f, ok := row[i].(float64)
 			if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
 				fb.(*array.Float64Builder).AppendNull()
-				w.csvRecord[i] = ""
+				w.csv.Value("")
 			} else {
 				fb.(*array.Float64Builder).Append(f)
-				w.csvRecord[i] = strconv.FormatFloat(f, 'g', -1, 64)
+				w.csv.Float(f)
 			}
 		}
 	}
-	if err := w.csv.Write(w.csvRecord); err != nil {
+	if err := w.csv.End(); err != nil {
 		return fmt.Errorf("%s.csv: %w", w.stem, err)
 	}
 	w.rows++
@@ -179,8 +178,7 @@ func (w *colWriter) Close() (err error) {
 	if err := w.pw.Close(); err != nil {
 		return fmt.Errorf("%s.parquet: %w", w.stem, err)
 	}
-	w.csv.Flush()
-	if err := w.csv.Error(); err != nil {
+	if err := w.csv.Flush(); err != nil {
 		return fmt.Errorf("%s.csv: %w", w.stem, err)
 	}
 	if err := w.csvFile.Close(); err != nil {

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,9 +22,10 @@ const markerPrefix = ".revisit-"
 // is empty or is results of the same kind that revisit wrote and nobody
 // changed since (atomicdir.CheckReplaceable); anything else is refused, so
 // a typo in -o, or a file of the user's inside earlier results, is never
-// destroyed.
-func WriteResults(dir, kind string, fill func(tmp string) error) error {
-	out, err := atomicdir.Create(filepath.Clean(dir), markerPrefix+kind, kind)
+// destroyed. Once ctx is done (Ctrl-C) nothing is put in place, however
+// far fill got (atomicdir.CreateContext).
+func WriteResults(ctx context.Context, dir, kind string, fill func(tmp string) error) error {
+	out, err := atomicdir.CreateContext(ctx, filepath.Clean(dir), markerPrefix+kind, kind)
 	if err != nil {
 		return err
 	}

@@ -41,7 +41,7 @@ func Fprint(w io.Writer, t tables.Table) error {
 				row[i] = human.Plain(v * factor[i])
 				continue
 			}
-			row[i] = Cell(t.Columns[i].Kind, r[i])
+			row[i] = human.Path(Cell(t.Columns[i].Kind, r[i])) // a title with control characters, quoted and escaped
 		}
 		cells = append(cells, row)
 	}
@@ -52,7 +52,7 @@ func Fprint(w io.Writer, t tables.Table) error {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n", t.Title)
+	fmt.Fprintf(&b, "%s\n", human.Text(t.Title))
 	for k, r := range cells {
 		for i, c := range r {
 			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
@@ -78,7 +78,7 @@ func Fprint(w io.Writer, t tables.Table) error {
 		}
 	}
 	for _, n := range t.Notes {
-		fmt.Fprintf(&b, "  note: %s\n", n)
+		fmt.Fprintf(&b, "  note: %s\n", human.Text(n))
 	}
 	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())

@@ -30,3 +30,30 @@ func TestFprintDurationColumns(t *testing.T) {
 		}
 	}
 }
+
+// A title holding ESC, a tab or a line break reaches the terminal quoted
+// with them escaped ("esc\x1b[2J"), so it cannot act on the terminal or
+// break the table's lines and columns; the title and notes are escaped
+// too. Before, the ESC was printed as it is.
+func TestFprintEscapesTitles(t *testing.T) {
+	tb := tables.Table{Title: "Top \x1b[31mpages", Notes: []string{"note \x1b[2J"},
+		Columns: []tables.Column{{Name: "title", Kind: tables.String}, {Name: "n", Kind: tables.Int}},
+		Rows:    [][]any{{"esc\x1b[2J", int64(1)}, {"new\nline", int64(2)}, {"a\tb", int64(3)}, {"plain", int64(4)}}}
+	var b bytes.Buffer
+	if err := Fprint(&b, tb); err != nil {
+		t.Fatal(err)
+	}
+	s := b.String()
+	if strings.ContainsRune(s, 0x1b) || strings.ContainsRune(s, '\t') {
+		t.Errorf("control characters reach the terminal:\n%q", s)
+	}
+	lines := strings.Split(s, "\n")
+	for i, want := range []string{`"esc\x1b[2J" 1`, `"new\nline" 2`, `"a\tb" 3`, "plain 4"} {
+		if got := strings.Join(strings.Fields(lines[3+i]), " "); got != want {
+			t.Errorf("row %d = %q, want %q", i, got, want)
+		}
+	}
+	if lines[0] != `Top \x1b[31mpages` || !strings.Contains(s, `note \x1b[2J`) {
+		t.Errorf("title or note not escaped:\n%s", s)
+	}
+}

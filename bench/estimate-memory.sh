@@ -23,6 +23,13 @@
 # passed with --importance and --urls. BENCH_ARGS are more arguments of
 # every run (e.g. --max-observations 100000000 for a build that holds the
 # companion files in memory under the cap).
+#
+# Then trace ids out of order: BENCH_LONG_IDS ids (default 200,000) of
+# BENCH_ID_BYTES bytes each (default 3,000: 600 MB of ids), shuffled, two
+# crawls each, estimated under the default cap: peak RSS and exit status
+# (the ids held to refuse a duplicate are 128-bit hashes counted under
+# --max-observations, not the ids). BENCH_ONLY_LONG_IDS=1 runs only this
+# part.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${BENCH_CAPTURES:-2000000}
@@ -85,8 +92,22 @@ by_urls() {
     fi
   done
 }
+long_ids() {
+  local k=${BENCH_LONG_IDS:-200000} b=${BENCH_ID_BYTES:-3000} f="$tmp/long-ids.tsv" p rc
+  awk -v n="$k" 'BEGIN { srand(17); for (u = 1; u <= n; u++) printf "%.12f\t%d\n", rand(), u }' | sort -k1,1 -T "$tmp" | cut -f2 |
+    awk -v w="$b" '{ printf "%0" w "d\t[[1, 0], [1, 1]]\n", $1 }' > "$f"
+  read -r p rc < <(peak "$f" --format trace --unit d --no-recover --curves compact)
+  printf "trace of %d ids of %d bytes out of order (%d B): peak RSS %d MiB (exit %s)" "$k" "$b" "$(stat -c %s "$f")" $((p / 1024)) "$rc"
+  if [ "$rc" != 0 ]; then printf " [%s]" "$(tail -1 "$tmp/err" | cut -c1-200)"; fi
+  echo
+  rm -f "$f"
+}
 if [ -n "${BENCH_ONLY_URLS:-}" ]; then
   by_urls
+  exit 0
+fi
+if [ -n "${BENCH_ONLY_LONG_IDS:-}" ]; then
+  long_ids
   exit 0
 fi
 
@@ -110,3 +131,4 @@ awk -v b="$tr" -v s="$base" -v n="$pairs" 'BEGIN { printf "trace: %.1f B per pai
 read -r cap rc < <(peak "$tmp/trace.txt" --unit d --max-observations $((pairs / 4)))
 echo "trace under --max-observations $((pairs / 4)): peak RSS $((cap / 1024)) MiB (exit $rc, want 1: refused)"
 by_urls
+long_ids

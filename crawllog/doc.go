@@ -31,9 +31,9 @@
 // process estimates only the URLs of its shard — its byte range of the
 // inputs when they allow it (visits.PlanRanges), else those whose id
 // hashes to it (EstimateOptions.ShardBy) — and writes estimate-shard.json
-// (EstimateShardInfo: the scheme, the range, the counts) and, streamed,
-// estimate-shard-urls.jsonl (each URL's place in the reading order and
-// its report line); MergeEstimates streams N shards back into what one
+// (EstimateShardInfo: the scheme, the range, the inputs' fingerprints,
+// the counts) and, streamed, estimate-shard-urls.jsonl (each URL's place
+// in the reading order and its report line); MergeEstimates streams N shards back into what one
 // unsharded estimate writes, estimates.parquet byte for byte. The
 // mechanics shared with replay's Merge (checking the split, streaming the
 // shards' rows, the output directory, exact floats in JSON, MergeError)

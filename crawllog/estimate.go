@@ -287,7 +287,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		}
 	}
 	compact := curves == estimates.CurvesCompact
-	out, err := atomicdir.Create(filepath.Clean(opt.Out), EstimateMetaFile, "estimate output")
+	out, err := atomicdir.CreateContext(ctx, filepath.Clean(opt.Out), EstimateMetaFile, "estimate output")
 	if err != nil {
 		return nil, err
 	}
@@ -450,7 +450,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if g := stats.Range; g != nil {
 		logf("estimate: shard %s read bytes %d…%d of the inputs' %d (%s): %d URLs", opt.Shard, g.Start, g.End, g.Total, pct(float64(g.End-g.Start)/float64(max(g.Total, 1))), count)
 	}
-	sh.done(count, meta.Skipped, stats.Skipped, drawn, stats.Range)
+	sh.done(count, meta.Skipped, stats, drawn)
 	meta.Inputs, meta.Captures, meta.URLs, meta.Bad = stats.Inputs, stats.Captures, stats.URLs, stats.Bad
 	meta.RevisitsResolved, meta.MergedKeys, meta.MergedOriginals = stats.RevisitsResolved, stats.MergedKeys, stats.MergedOriginals
 	for k, v := range stats.Skipped {

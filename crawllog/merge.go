@@ -558,24 +558,6 @@ func (h *seqHeap) pop() seqAt {
 	return top
 }
 
-// sameInputsFiles is sameInputs but for what a byte range counts (a
-// companion file of the Bing trace is read whole by every shard: its
-// counts are the same).
-func sameInputsFiles(a, b []visits.InputStats) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].Name != b[i].Name || a[i].Format != b[i].Format || a[i].Size != b[i].Size {
-			return false
-		}
-		if isCompanion(a[i]) && (a[i].Records != b[i].Records || !maps.Equal(a[i].Bad, b[i].Bad)) {
-			return false
-		}
-	}
-	return true
-}
-
 // isCompanion: in is a companion file of the Bing trace, which a shard of
 // byte ranges reads whole.
 func isCompanion(in visits.InputStats) bool {
@@ -585,8 +567,8 @@ func isCompanion(in visits.InputStats) bool {
 // sameEstimate checks that two shards estimated the same inputs with the
 // same options (by byte range, what the reader counted differs).
 func sameEstimate(a *EstimateMeta, ai *EstimateShardInfo, b *EstimateMeta, bi *EstimateShardInfo, ranged bool) error {
-	if ranged && !sameInputsFiles(a.Inputs, b.Inputs) || !ranged && !sameInputs(a.Inputs, b.Inputs) {
-		return fmt.Errorf("inputs differ (%s vs %s: give every shard the same paths)", inputNames(a), inputNames(b))
+	if d := inputsDiffer(a, ai, b, bi, ranged); d != "" {
+		return errors.New(d)
 	}
 	type check struct {
 		name string
@@ -610,6 +592,41 @@ func sameEstimate(a *EstimateMeta, ai *EstimateShardInfo, b *EstimateMeta, bi *E
 		}
 	}
 	return nil
+}
+
+// inputsDiffer describes the first input that differs between shards a
+// and b ("" when none does): other paths, another size or content
+// (their fingerprints, visits.Print), another format, or other counts
+// where both read the whole input (by hash, and a companion file of a
+// trace, which every shard reads whole; a byte range counts its own).
+func inputsDiffer(a *EstimateMeta, ai *EstimateShardInfo, b *EstimateMeta, bi *EstimateShardInfo, ranged bool) string {
+	an, bn := "shard "+ai.Shard, "shard "+bi.Shard
+	if !slices.Equal(inputNames(a), inputNames(b)) {
+		return fmt.Sprintf("inputs differ (%q in %s, %q in %s: give every shard the same paths)", inputNames(a), an, inputNames(b), bn)
+	}
+	if len(ai.Prints) == len(bi.Prints) { // shards written before fingerprints have none
+		for i := range ai.Prints {
+			p, q := &ai.Prints[i], &bi.Prints[i]
+			if p.Name != q.Name {
+				return fmt.Sprintf("inputs read in another order (%s in %s, %s in %s)", p.Name, an, q.Name, bn)
+			}
+			if d := p.Differ(q, an, bn); d != "" {
+				return fmt.Sprintf("input %s differs: %s (the file changed between the shards' runs, or they read different files of that name)", p.Name, d)
+			}
+		}
+	}
+	for i := range a.Inputs {
+		x, y := &a.Inputs[i], &b.Inputs[i]
+		switch {
+		case x.Size != y.Size:
+			return fmt.Sprintf("input %s differs: %d bytes in %s, %d in %s", x.Name, x.Size, an, y.Size, bn)
+		case x.Format != y.Format:
+			return fmt.Sprintf("input %s read as %s in %s, as %s in %s", x.Name, x.Format, an, y.Format, bn)
+		case (!ranged || isCompanion(*x)) && (x.Records != y.Records || !maps.Equal(x.Bad, y.Bad)):
+			return fmt.Sprintf("input %s differs: %d records (bad: %v) in %s, %d (bad: %v) in %s", x.Name, x.Records, x.Bad, an, y.Records, y.Bad, bn)
+		}
+	}
+	return ""
 }
 
 func inputNames(m *EstimateMeta) []string {

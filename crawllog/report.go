@@ -94,7 +94,7 @@ func estimateBundleOf(m *EstimateMeta, disp float64, tops []URLSummary, drawn []
 	for i, tu := range drawn {
 		for _, kind := range []string{estimator.KindG, estimator.KindF} {
 			fig := tables.Figure{ID: fmt.Sprintf("estimate_%s_%d", kind, i+1), Section: tables.SectionObservedCurve, Order: 10 + 2*i, Source: src,
-				XLabel: fmt.Sprintf("x (%s)", u), YLabel: kind + "_U(x)"}
+				XLabel: fmt.Sprintf("x (%s)", u), YLabel: kind + "_U(x)", YKind: tables.YProbability}
 			if kind == estimator.KindG {
 				fig.Title = fmt.Sprintf("Estimated G_U of %s (%d visits)", tu.sum.URL, tu.sum.Visits)
 				fig.Caption = "Shown: each estimate's monotone projection onto a distribution function (least-squares non-decreasing fit, M6 weighted by its pairs per bin, clipped to [0, 1]; docs/methods.md#monotone); estimates.parquet holds the raw values."

@@ -46,6 +46,10 @@ type EstimateShardInfo struct {
 	// ShardByRange (the shard read only Range of the inputs).
 	Scheme string            `json:"scheme,omitempty"`
 	Range  *visits.RangeInfo `json:"range,omitempty"`
+	// Prints are the fingerprints of the inputs as the shard read them
+	// (visits.Stats.Prints): the merge refuses shards that read different
+	// contents under the same names and sizes.
+	Prints []visits.Print `json:"prints,omitempty"`
 	// Read is the number of URLs read from the inputs: by hash every shard
 	// reads them all, so every shard counts the same; by byte range, those
 	// of the shard's range, and what the reader counted (estimate.json's
@@ -281,11 +285,11 @@ func (sh *estimateShard) add(seq int64, s URLSummary, rows int) {
 
 // done records the URLs read, the skips (estimate's and the reader's)
 // and the URLs drawn.
-func (sh *estimateShard) done(read int, skipped, readSkipped map[string]int64, drawn []topURL, rng *visits.RangeInfo) {
+func (sh *estimateShard) done(read int, skipped map[string]int64, stats *visits.Stats, drawn []topURL) {
 	if sh == nil {
 		return
 	}
-	sh.info.Range = rng
+	sh.info.Range, sh.info.Prints = stats.Range, stats.Prints
 	sh.info.Drawn = []ShardDrawn{}
 	for _, t := range drawn {
 		d := ShardDrawn{Seq: t.seq}
@@ -296,7 +300,7 @@ func (sh *estimateShard) done(read int, skipped, readSkipped map[string]int64, d
 	}
 	sh.info.Read = int64(read)
 	sh.info.Skipped = maps.Clone(skipped)
-	sh.info.ReadSkipped = maps.Clone(readSkipped)
+	sh.info.ReadSkipped = maps.Clone(stats.Skipped)
 	if sh.info.ReadSkipped == nil {
 		sh.info.ReadSkipped = map[string]int64{}
 	}
@@ -385,18 +389,4 @@ func ReadEstimateShardInfo(dir string) (*EstimateShardInfo, error) {
 // ReadEstimateMeta reads dir/estimate.json.
 func ReadEstimateMeta(dir string) (*EstimateMeta, error) {
 	return estimates.ReadJSON[EstimateMeta](dir, EstimateMetaFile, "estimate output", "not an estimate output")
-}
-
-// sameInputs is visits.InputStats compared field by field.
-func sameInputs(a, b []visits.InputStats) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		x, y := a[i], b[i]
-		if x.Name != y.Name || x.Format != y.Format || x.Size != y.Size || x.Records != y.Records || !maps.Equal(x.Bad, y.Bad) {
-			return false
-		}
-	}
-	return true
 }

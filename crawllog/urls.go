@@ -1,12 +1,11 @@
 package crawllog
 
 import (
-	"encoding/csv"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
-	"strconv"
+
+	"github.com/revisit-dev/revisit/internal/csvout"
 )
 
 // URLsFile is the per-URL table of an estimate output: one line per URL
@@ -23,7 +22,8 @@ import (
 // (in the estimate's unit, estimate.json's unit_name); bins, empty_bins
 // (the grid's bins y_1 … y_N and those without a pair of visits, M6's
 // W(y_n) = 0); reference (M2, M4 or M6), ks, verdict. Floats print
-// exactly (shortest round-trip form); NaN is empty.
+// exactly (shortest round-trip form); NaN is empty; text cells (the URL,
+// source) are csvout's, guarded against formula evaluation.
 const URLsFile = "urls.csv"
 
 // URLsColumns is URLsFile's header.
@@ -35,8 +35,7 @@ var URLsColumns = []string{"url", "page_id", "source", "importance", "originals"
 type urlsWriter struct {
 	path string
 	f    *os.File
-	w    *csv.Writer
-	rec  []string
+	w    *csvout.Writer
 }
 
 func newURLsWriter(dir string) (*urlsWriter, error) {
@@ -45,29 +44,34 @@ func newURLsWriter(dir string) (*urlsWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &urlsWriter{path: path, f: f, w: csv.NewWriter(f), rec: make([]string, len(URLsColumns))}
-	w.w.Write(URLsColumns)
+	w := &urlsWriter{path: path, f: f, w: csvout.NewWriter(f)}
+	w.w.Header(URLsColumns...)
 	return w, nil
 }
 
 func (w *urlsWriter) add(s *URLSummary) {
-	num := func(v float64) string {
-		if math.IsNaN(v) {
-			return ""
-		}
-		return strconv.FormatFloat(v, 'g', -1, 64)
-	}
-	r := w.rec
-	r[0], r[1], r[2], r[3], r[4] = s.URL, strconv.FormatInt(s.PageID, 10), s.Source, num(s.Importance), strconv.Itoa(s.Originals)
-	r[5], r[6], r[7], r[8], r[9] = strconv.Itoa(s.Visits), strconv.Itoa(s.Detections), s.Delays, num(s.H), num(s.XMax)
-	r[10], r[11], r[12], r[13], r[14] = strconv.Itoa(s.Bins), strconv.Itoa(s.EmptyBins), s.Reference, num(s.KS), s.VerdictText()
-	w.w.Write(r) // a write error stays in w.w (close)
+	c := w.w
+	c.Text(s.URL)
+	c.Int(s.PageID)
+	c.Text(s.Source)
+	c.Float(s.Importance)
+	c.Int(int64(s.Originals))
+	c.Int(int64(s.Visits))
+	c.Int(int64(s.Detections))
+	c.Text(s.Delays)
+	c.Float(s.H)
+	c.Float(s.XMax)
+	c.Int(int64(s.Bins))
+	c.Int(int64(s.EmptyBins))
+	c.Text(s.Reference)
+	c.Float(s.KS)
+	c.Text(s.VerdictText())
+	c.End() // a write error stays in w.w (close)
 }
 
 // close ends the file; abort removes it.
 func (w *urlsWriter) close() error {
-	w.w.Flush()
-	if err := w.w.Error(); err != nil {
+	if err := w.w.Flush(); err != nil {
 		w.f.Close()
 		return fmt.Errorf("%s: %w", w.path, err)
 	}

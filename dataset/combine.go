@@ -93,7 +93,7 @@ func Combine(ctx context.Context, dirs []string, out string) (*Manifest, error) 
 		return nil, err
 	}
 
-	o, err := atomicdir.Create(out, ManifestFile, "dataset")
+	o, err := atomicdir.CreateContext(ctx, out, ManifestFile, "dataset")
 	if err != nil {
 		return nil, err
 	}

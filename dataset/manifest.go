@@ -54,6 +54,12 @@ type Input struct {
 	Size   int64  `json:"size"`   // bytes as stored (compressed); -1 for a stream of unknown size
 	SHA256 string `json:"sha256"` // of the stored bytes
 	Format string `json:"format"` // e.g. "mediawiki+bzip2", "yelp-review+gzip", "csv"
+	// Decoder names what decompressed the input: "builtin" (revisit's own
+	// decoders, with the reason in brackets when the system's xz or 7z
+	// was not used), or the system decoder and its version ("xz 5.4.1",
+	// "7z 25.01", followed by ", then builtin" when it failed and the
+	// built-in decoder took over). Empty for an uncompressed input.
+	Decoder string `json:"decoder,omitempty"`
 	// Bad counts the bad records skipped in this input (--skip-bad) by
 	// reason ("corrupt", "timestamp", …); their sum over inputs is in
 	// Counts.Skipped as "bad_<reason>" (with the duplicate pages found

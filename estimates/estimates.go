@@ -99,14 +99,21 @@ const errColumns = ecWMRD
 // before the seed and second-range error columns.
 const compactColumns = ecSeed
 
-// maxGroupValues bounds a row group by the number of grid values held.
-const maxGroupValues = 1 << 21
+// maxGroupValues bounds a row group by the number of grid values held,
+// and maxGroupStringBytes by the bytes of its strings (titles and notes:
+// a title may be a URL, or a trace's id of any length), so that a row
+// group held in memory is at most about 16 MiB of each whatever the rows.
+const (
+	maxGroupValues      = 1 << 21
+	maxGroupStringBytes = 16 << 20
+)
 
 // Writer streams estimates into one Parquet file.
 type Writer struct {
 	pw     *pq.Writer
 	b      *array.RecordBuilder
 	values int
+	strs   int // bytes of the titles and notes held
 	rows   int64
 }
 
@@ -173,7 +180,8 @@ func (w *Writer) Write(e *estimator.Estimate) error {
 	b.Field(ecErrXMaxMean).(*array.Float64Builder).Append(em.XMax)
 	w.rows++
 	w.values += 2 * len(e.CDF.X)
-	if w.values >= maxGroupValues {
+	w.strs += len(e.Title) + len(e.Note)
+	if w.values >= maxGroupValues || w.strs >= maxGroupStringBytes {
 		return w.Flush()
 	}
 	return nil
@@ -204,7 +212,7 @@ func growValues(vb *array.Float64Builder, n int) {
 
 // Flush ends the current row group.
 func (w *Writer) Flush() error {
-	w.values = 0
+	w.values, w.strs = 0, 0
 	return w.pw.Flush()
 }
 

@@ -1,12 +1,14 @@
 package estimates
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
 
 	"github.com/revisit-dev/revisit/estimator"
 )
@@ -55,6 +57,52 @@ func TestWriterValuesCapacity(t *testing.T) {
 	err = Each(filepath.Dir(name), func(r *estimator.Estimate) error {
 		if r.PageID != int64(n) || len(r.CDF.X) != len(x) || r.CDF.X[999] != x[999] || r.CDF.P[1] != x[1] {
 			t.Fatalf("row %d: page %d, %d values", n, r.PageID, len(r.CDF.X))
+		}
+		n++
+		return nil
+	})
+	if err != nil || n != rows {
+		t.Fatalf("%d rows read of %d: %v", n, rows, err)
+	}
+}
+
+// A row group is bounded by the bytes of its strings too: rows of 4,000-
+// byte titles (URLs used as ids, or a trace's long ids) and short grids
+// end a group every maxGroupStringBytes of titles, so that the writer
+// holds no more of them; before, 12,000 such rows (48 MB of titles) made
+// one group, all held until the file closed. The rows read back are those
+// written.
+func TestWriterGroupsBoundedByStringBytes(t *testing.T) {
+	name := filepath.Join(t.TempDir(), File)
+	w, err := NewWriter(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, size := 12000, 4000
+	e := estimator.Estimate{Sampler: "observed const:1", Method: "naive", Kind: estimator.KindG, Rate: 1}
+	e.CDF.X, e.CDF.P = []float64{1}, []float64{0.5}
+	for i := range rows {
+		e.PageID, e.Title = int64(i), fmt.Sprintf("%0*d", size, i)
+		if err := w.Write(&e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	pf, err := file.OpenParquetFile(name, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := pf.NumRowGroups()
+	pf.Close()
+	if want := rows * size / maxGroupStringBytes; groups < want {
+		t.Errorf("%d rows of %d-byte titles in %d row groups, want at least %d", rows, size, groups, want)
+	}
+	n := 0
+	err = Each(filepath.Dir(name), func(r *estimator.Estimate) error {
+		if r.PageID != int64(n) || r.Title != fmt.Sprintf("%0*d", size, n) {
+			t.Fatalf("row %d: page %d", n, r.PageID)
 		}
 		n++
 		return nil

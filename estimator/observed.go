@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/transform"
@@ -27,6 +28,24 @@ const DefaultConstTolerance = 1
 // MaxObservedVisits bounds the visits of one URL (or one page × sampler
 // written by replay --write-observations) held in memory: 24 bytes each.
 const MaxObservedVisits = 20_000_000
+
+// The sampler labels of observed captures: ObservedIrregular, or
+// observedPrefix and the const:Δ sampler of constant delays.
+const (
+	ObservedIrregular = "observed irregular"
+	observedPrefix    = "observed "
+)
+
+// CheckSamplerLabel refuses a sampler label (estimates.parquet's sampler
+// column) that no estimating stage writes: a sampler spec (replay), or
+// the label of observed captures (estimate).
+func CheckSamplerLabel(label string) error {
+	if label == ObservedIrregular {
+		return nil
+	}
+	_, err := ParseSampler(strings.TrimPrefix(label, observedPrefix))
+	return err
+}
 
 // ObservedConfig configures EstimateObserved.
 type ObservedConfig struct {
@@ -180,9 +199,9 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 	info.H, info.XMax = c.H, c.XMax
 	label := cfg.Sampler
 	if label == "" {
-		label = "observed irregular"
+		label = ObservedIrregular
 		if info.Constant {
-			label = fmt.Sprintf("observed const:%.6g", info.Delta)
+			label = fmt.Sprintf(observedPrefix+"const:%.6g", info.Delta)
 		}
 	}
 	info.Sampler = label

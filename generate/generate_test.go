@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/stagetest"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
 )
@@ -455,7 +456,7 @@ func TestDeterminism(t *testing.T) {
 			opt := testOptions(t, format, out)
 			opt.Pages, opt.Seed = 25, seed
 			run(t, opt)
-			sums[k] = readTree(t, dir)
+			sums[k] = stagetest.ReadTree(t, dir)
 		}
 		if len(sums[0]) < 2 {
 			t.Fatalf("%s: only %d files", format, len(sums[0]))
@@ -469,24 +470,6 @@ func TestDeterminism(t *testing.T) {
 			}
 		}
 	}
-}
-
-func readTree(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	m := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		m[rel] = b
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
 }
 
 // TestSameSecondCollapse: const:0.0001 h = 0.36 s over a 10 s window gives

@@ -80,32 +80,33 @@ func truthInside(format, out, truthPath string) bool {
 
 // checkTruth accepts a truth path that does not exist, or a regular file
 // that revisit generate wrote as the truth of out; for the latter it
-// returns the truth's recorded output size (-1 when none).
-func checkTruth(truthPath, out string) (size int64, err error) {
+// returns its head (outputSize -1 when the truth records none; nil for
+// no truth file).
+func checkTruth(truthPath, out string) (*truthHead, error) {
 	st, err := os.Lstat(truthPath)
 	if errors.Is(err, os.ErrNotExist) {
-		return -1, nil
+		return nil, nil
 	}
 	if err != nil {
-		return 0, fmt.Errorf("truth %s: %w", truthPath, err)
+		return nil, fmt.Errorf("truth %s: %w", truthPath, err)
 	}
 	if !st.Mode().IsRegular() {
-		return 0, refuse(truthPath, "truth file", "exists and is not a regular file; refusing to replace it (choose another --truth)")
+		return nil, refuse(truthPath, "truth file", "exists and is not a regular file; refusing to replace it (choose another --truth)")
 	}
 	h, err := readTruthHead(truthPath)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	if h.tool != truthTool {
-		return 0, refuse(truthPath, "truth file", "exists and is not a truth file of revisit generate; refusing to replace it (choose another --truth, or remove it)")
+		return nil, refuse(truthPath, "truth file", "exists and is not a truth file of revisit generate; refusing to replace it (choose another --truth, or remove it)")
 	}
 	if !h.hasPath {
-		return 0, refuse(truthPath, "truth file", fmt.Sprintf("was written by an earlier revisit version, which did not record the path of its output, so revisit cannot tell which output it belongs to; refusing to replace it or its output: remove them by hand (rm %s and its output) or choose other paths", truthPath))
+		return nil, refuse(truthPath, "truth file", fmt.Sprintf("was written by an earlier revisit version, which did not record the path of its output, so revisit cannot tell which output it belongs to; refusing to replace it or its output: remove them by hand (rm %s and its output) or choose other paths", truthPath))
 	}
 	if !sameOutput(truthPath, h.outputPath, out) {
-		return 0, refuse(truthPath, "truth file", fmt.Sprintf("is the truth of another output (%s); refusing to replace it (choose another --truth)", h.outputPath))
+		return nil, refuse(truthPath, "truth file", fmt.Sprintf("is the truth of another output (%s); refusing to replace it (choose another --truth)", h.outputPath))
 	}
-	return h.outputSize, nil
+	return h, nil
 }
 
 // sameOutput reports whether outputPath, as recorded in the truth file at
@@ -140,7 +141,9 @@ func relOutput(truthPath, out string) (string, error) {
 }
 
 // checkDump accepts a dump path that does not exist, or a regular file
-// whose truth file at truthPath (revisit's, naming it) records its size.
+// whose truth file at truthPath (revisit's, naming it) records its size
+// and the SHA-256 of its content (the file is read to compare it: a
+// same-size edit of the dump makes it the user's).
 func checkDump(out, truthPath string) error {
 	st, err := os.Lstat(out)
 	if errors.Is(err, os.ErrNotExist) {
@@ -156,12 +159,22 @@ func checkDump(out, truthPath string) error {
 	if _, err := os.Lstat(truthPath); err != nil {
 		return refuse(out, "output", why)
 	}
-	size, err := checkTruth(truthPath, out)
+	h, err := checkTruth(truthPath, out)
 	if err != nil {
 		return err
 	}
-	if size != st.Size() {
+	if h == nil || h.outputSize != st.Size() {
 		return refuse(out, "output", why)
+	}
+	if h.outputSHA == "" {
+		return refuse(out, "output", fmt.Sprintf("was written by an earlier revisit version, whose truth file %s records its size but not its content, so a change of yours that kept the size cannot be told; refusing to replace it: remove it by hand (rm %s %s) or choose another -o", truthPath, out, truthPath))
+	}
+	sum, err := atomicdir.HashFile(out)
+	if err != nil {
+		return fmt.Errorf("output %s: %w", out, err)
+	}
+	if sum != h.outputSHA {
+		return refuse(out, "output", fmt.Sprintf("was changed since revisit generate wrote it (its content is not what %s records); refusing to replace it (choose another -o, or remove it)", truthPath))
 	}
 	return nil
 }
@@ -170,7 +183,8 @@ func checkDump(out, truthPath string) error {
 type truthHead struct {
 	tool, outputPath string
 	hasPath          bool
-	outputSize       int64 // -1: none recorded
+	outputSize       int64  // -1: none recorded
+	outputSHA        string // "": none recorded (earlier versions)
 }
 
 // readTruthHead reads the header of a truth file (the fields before
@@ -222,12 +236,13 @@ header:
 		return nil, fmt.Errorf("truth %s: %w", path, err)
 	}
 	if m := sizeTail.FindSubmatch(b); m != nil {
-		if n, err := strconv.ParseInt(string(m[1]), 10, 64); err == nil {
-			head.outputSize = n
+		if n, err := strconv.ParseInt(string(m[2]), 10, 64); err == nil {
+			head.outputSize, head.outputSHA = n, string(m[1])
 		}
 	}
 	return &head, nil
 }
 
-// sizeTail is how truthWriter.close ends a truth with an output size.
-var sizeTail = regexp.MustCompile(`\n  "output_size": ([0-9]+)\n}\n$`)
+// sizeTail is how truthWriter.close ends a truth with an output's hash
+// (absent in truths of earlier versions) and size.
+var sizeTail = regexp.MustCompile(`(?:\n  "output_sha256": "([0-9a-f]{64})",)?\n  "output_size": ([0-9]+)\n}\n$`)

@@ -2,8 +2,12 @@ package generate
 
 import (
 	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"path/filepath"
@@ -52,6 +56,9 @@ type Options struct {
 	// Progress, when set, is called after every page with the pages done
 	// and the uncompressed bytes written so far.
 	Progress func(pages int, bytes int64)
+	// Context, when set, stops the run at the next page once it is done
+	// (Ctrl-C): nothing is written.
+	Context context.Context
 }
 
 // Summary is what a run produced.
@@ -80,28 +87,46 @@ func DefaultTruthPath(format, out string) string {
 	return base + ".truth.json"
 }
 
+// Check refuses options that cannot work, before anything is read or
+// written (Run checks them first too): a command line reports them as
+// bad usage.
+func (opt *Options) Check() error {
+	if err := opt.Config.Validate(); err != nil {
+		return err
+	}
+	switch opt.Format {
+	case FormatMediaWiki, FormatYelp, FormatParquet:
+	default:
+		return fmt.Errorf("format %q: want mediawiki, yelp or parquet", opt.Format)
+	}
+	if opt.Out == "" {
+		return errors.New("no output given")
+	}
+	if (opt.RevertRate > 0 || opt.BotRate > 0) && opt.Format != FormatMediaWiki {
+		return fmt.Errorf("injected reverts and bot edits need MediaWiki output (they are revisions with a <sha1> and a user name), not %s", opt.Format)
+	}
+	if opt.Out == "-" && opt.Format == FormatParquet {
+		return errors.New("parquet output needs a directory, not -")
+	}
+	switch opt.GzipImpl {
+	case "", "pgzip", "gzip": // newGzip's
+	default:
+		return fmt.Errorf("gzip implementation %q: want pgzip or gzip", opt.GzipImpl)
+	}
+	return nil
+}
+
 // Run generates the corpus of opt. Files appear atomically: they are
 // written under temporary names and renamed when complete, and removed on
 // error.
 func Run(opt Options) (*Summary, error) {
 	t0 := time.Now()
+	if err := opt.Check(); err != nil {
+		return nil, err
+	}
 	g, err := NewGenerator(opt.Config)
 	if err != nil {
 		return nil, err
-	}
-	switch opt.Format {
-	case FormatMediaWiki, FormatYelp, FormatParquet:
-	default:
-		return nil, fmt.Errorf("format %q: want mediawiki, yelp or parquet", opt.Format)
-	}
-	if opt.Out == "" {
-		return nil, errors.New("no output given")
-	}
-	if (opt.RevertRate > 0 || opt.BotRate > 0) && opt.Format != FormatMediaWiki {
-		return nil, fmt.Errorf("injected reverts and bot edits need MediaWiki output (they are revisions with a <sha1> and a user name), not %s", opt.Format)
-	}
-	if opt.Out == "-" && opt.Format == FormatParquet {
-		return nil, errors.New("parquet output needs a directory, not -")
 	}
 	if opt.Stdout == nil {
 		opt.Stdout = os.Stdout
@@ -130,8 +155,12 @@ func Run(opt Options) (*Summary, error) {
 	var dirOut *atomicdir.Dir
 	var dw *dataset.Writer
 	abort := func() {
-		for _, f := range append(inner, outer...) {
+		files := append(inner, outer...)
+		for _, f := range files {
 			f.abort()
+		}
+		for _, f := range files { // once no file of ours is left in them
+			f.undo()
 		}
 		inner, outer = nil, nil
 		if dirOut != nil {
@@ -146,7 +175,11 @@ func Run(opt Options) (*Summary, error) {
 	var tmpDir string // where the files inside the output directory go now
 	switch {
 	case opt.Format == FormatYelp && opt.Out != "-":
-		if dirOut, err = atomicdir.Create(opt.Out, "", "yelp output"); err != nil {
+		ctx := opt.Context
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		if dirOut, err = atomicdir.CreateContext(ctx, opt.Out, "", "yelp output"); err != nil {
 			return nil, asNotOurs(err)
 		}
 		tmpDir = dirOut.Path()
@@ -200,11 +233,12 @@ func Run(opt Options) (*Summary, error) {
 				abort()
 				return nil, err
 			}
-			raw = f.w
 			gz = strings.HasSuffix(name, ".gz")
 			if opt.Format == FormatMediaWiki {
 				mainFile = f
+				f.hashed() // the dump's SHA-256, recorded in the truth
 			}
+			raw = f.w
 		}
 		main = raw
 		if gz {
@@ -229,6 +263,15 @@ func Run(opt Options) (*Summary, error) {
 		abort()
 		return nil, err
 	}
+	// nextPage generates page i, unless opt.Context is done (Ctrl-C).
+	nextPage := func(i int) error {
+		if opt.Context != nil {
+			if err := opt.Context.Err(); err != nil {
+				return err
+			}
+		}
+		return g.Page(i, &page)
+	}
 	switch opt.Format {
 	case FormatMediaWiki:
 		mw, err := newMediaWikiWriter(main, opt.Seed)
@@ -236,7 +279,7 @@ func Run(opt Options) (*Summary, error) {
 			return fail(fmt.Errorf("output %s: %w", opt.Out, err))
 		}
 		for i := 0; i < opt.Pages; i++ {
-			if err := g.Page(i, &page); err != nil {
+			if err := nextPage(i); err != nil {
 				return fail(err)
 			}
 			if err := mw.page(&page); err != nil {
@@ -263,7 +306,7 @@ func Run(opt Options) (*Summary, error) {
 			yw.biz = f.w
 		}
 		for i := 0; i < opt.Pages; i++ {
-			if err := g.Page(i, &page); err != nil {
+			if err := nextPage(i); err != nil {
 				return fail(err)
 			}
 			yp, err := yw.page(&page)
@@ -281,7 +324,7 @@ func Run(opt Options) (*Summary, error) {
 		sum.Bytes = yw.n
 	case FormatParquet:
 		for i := 0; i < opt.Pages; i++ {
-			if err := g.Page(i, &page); err != nil {
+			if err := nextPage(i); err != nil {
 				return fail(err)
 			}
 			sp := series.Page{ID: page.ID, Source: Source, Title: page.Title, Namespace: page.Namespace,
@@ -302,15 +345,16 @@ func Run(opt Options) (*Summary, error) {
 			return fail(fmt.Errorf("output %s: %w", opt.Out, err))
 		}
 	}
-	outSize := int64(-1) // the dump's, recorded in the truth
+	outSize, outSHA := int64(-1), "" // the dump's, recorded in the truth
 	if mainFile != nil {
 		var err error
 		if outSize, err = mainFile.flush(); err != nil {
 			return fail(err)
 		}
+		outSHA = hex.EncodeToString(mainFile.h.Sum(nil))
 	}
 	if tw != nil {
-		if err := tw.close(outSize); err != nil {
+		if err := tw.close(outSize, outSHA); err != nil {
 			return fail(fmt.Errorf("truth %s: %w", truthPath, err))
 		}
 	}
@@ -432,6 +476,15 @@ type atomicFile struct {
 	w     *bufio.Writer
 	tmp   string
 	final string
+	undo  func() // removes the directories made for it, if empty
+	h     hash.Hash
+}
+
+// hashed makes the file keep the SHA-256 of what is written to it (h);
+// call it before the first write.
+func (a *atomicFile) hashed() {
+	a.h = sha256.New()
+	a.w = bufio.NewWriterSize(io.MultiWriter(a.f, a.h), 1<<20)
 }
 
 func createAtomic(path string) (*atomicFile, error) {
@@ -441,17 +494,20 @@ func createAtomic(path string) (*atomicFile, error) {
 // createAtomicIn is createAtomic with the temporary file in dir, which must
 // be on the file system of path.
 func createAtomicIn(dir, path string) (*atomicFile, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	undo, err := atomicdir.MkdirParents(dir)
+	if err != nil {
 		return nil, fmt.Errorf("output %s: %w", path, err)
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		undo()
 		return nil, fmt.Errorf("output %s: is a directory", path)
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-")
 	if err != nil {
+		undo()
 		return nil, fmt.Errorf("output %s: %w", path, err)
 	}
-	return &atomicFile{f: f, w: bufio.NewWriterSize(f, 1<<20), tmp: f.Name(), final: path}, nil
+	return &atomicFile{f: f, w: bufio.NewWriterSize(f, 1<<20), tmp: f.Name(), final: path, undo: undo}, nil
 }
 
 // flush writes out the buffer and returns the file's size.

@@ -45,10 +45,12 @@ type Truth struct {
 	Models       []TruthMix  `json:"models"`
 	Pages        []PageTruth `json:"pages"`
 	Totals       Totals      `json:"totals"`
-	// OutputSize is the size in bytes of the output file (MediaWiki to a
-	// file; absent for directories and standard output), the last field
-	// of the file.
-	OutputSize *int64 `json:"output_size,omitempty"`
+	// OutputSHA256 is the SHA-256 (hex) of the output file's content and
+	// OutputSize its size in bytes (MediaWiki to a file; absent for
+	// directories and standard output), the last two fields of the file:
+	// a later generate replaces the file only when it still holds them.
+	OutputSHA256 string `json:"output_sha256,omitempty"`
+	OutputSize   *int64 `json:"output_size,omitempty"`
 }
 
 // TruthMix is one --model with its weight.
@@ -230,9 +232,9 @@ func (tw *truthWriter) page(pt *PageTruth) error {
 	return nil
 }
 
-// close ends the truth: the totals and, for an output file, its size
-// (outSize ≥ 0; -1: none).
-func (tw *truthWriter) close(outSize int64) error {
+// close ends the truth: the totals and, for an output file, the SHA-256
+// of its content (hex) and its size (outSize ≥ 0; -1: none), last.
+func (tw *truthWriter) close(outSize int64, outSHA string) error {
 	b, err := json.MarshalIndent(tw.totals, "  ", "  ")
 	if err != nil {
 		return err
@@ -240,7 +242,7 @@ func (tw *truthWriter) close(outSize int64) error {
 	tw.w.WriteString("\n  ],\n  \"totals\": ")
 	tw.w.Write(b)
 	if outSize >= 0 {
-		fmt.Fprintf(tw.w, ",\n  \"output_size\": %d", outSize)
+		fmt.Fprintf(tw.w, ",\n  \"output_sha256\": %q,\n  \"output_size\": %d", outSHA, outSize)
 	}
 	tw.w.WriteString("\n}\n")
 	return tw.w.Flush()

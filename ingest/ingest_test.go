@@ -33,7 +33,18 @@ func run(t *testing.T, opt Options) (*Summary, []series.Page) {
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	r, err := dataset.Open(opt.Output)
+	pages, m := readDataset(t, opt.Output)
+	if m.Counts.PagesKept != int64(len(pages)) {
+		t.Fatalf("manifest says %d pages kept, dataset has %d", m.Counts.PagesKept, len(pages))
+	}
+	checkAccounting(t, s.Counts)
+	return s, pages
+}
+
+// readDataset reads the pages and the manifest of the dataset at dir.
+func readDataset(t *testing.T, dir string) ([]series.Page, *dataset.Manifest) {
+	t.Helper()
+	r, err := dataset.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,11 +52,7 @@ func run(t *testing.T, opt Options) (*Summary, []series.Page) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Manifest.Counts.PagesKept != int64(len(pages)) {
-		t.Fatalf("manifest says %d pages kept, dataset has %d", r.Manifest.Counts.PagesKept, len(pages))
-	}
-	checkAccounting(t, s.Counts)
-	return s, pages
+	return pages, r.Manifest
 }
 
 // runEmpty is run for options that may leave no page: then Run must fail

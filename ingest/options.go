@@ -36,6 +36,9 @@ type Options struct {
 	NoRedirects bool
 	// SkipBad counts bad records and goes on instead of failing.
 	SkipBad bool
+	// BuiltinDecoders decodes xz, LZMA-alone and 7z inputs in-process,
+	// never with the system's xz or 7z (see decompress.OpenContext).
+	BuiltinDecoders bool
 	// MaxRevisionsPerPage caps the revisions of one page (or object of a
 	// Yelp or generic input, over all inputs); 0 means
 	// DefaultMaxRevisionsPerPage. A page with more is bad input, reason
@@ -188,6 +191,26 @@ func (o *Options) check() error {
 	}
 	if !o.Since.IsZero() && !o.Until.IsZero() && !o.Since.Before(o.Until) {
 		return fmt.Errorf("since %s is not before until %s", o.Since.Format(time.RFC3339), o.Until.Format(time.RFC3339))
+	}
+	g := o.Generic
+	if g.Format == KindMWHistory {
+		g.Format = generic.FormatAuto // ingest's format, not the generic reader's
+	}
+	if err := g.CheckFlags(); err != nil {
+		if g.Format != o.Generic.Format || g.CheckFormat() == nil {
+			return err
+		}
+		return fmt.Errorf("%w, or %s", err, KindMWHistory)
+	}
+	return nil
+}
+
+// Check refuses options that cannot work (*OptionError), as Run does
+// before it reads or writes anything: a command line that runs ingest
+// later (revisit run) checks its flags with it first.
+func (o *Options) Check() error {
+	if err := o.check(); err != nil {
+		return &OptionError{err}
 	}
 	return nil
 }

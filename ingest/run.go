@@ -81,7 +81,8 @@ type driver struct {
 
 	isBot    func(string) series.BotRule // the bot test of --drop-bots (nil without)
 	botBy    BotCounts                   // revisions --drop-bots left out, by rule
-	noSHA1   int64                       // revisions without a <sha1> under --drop-reverts
+	noSHA1   int64                       // revisions without a checksum (neither <sha1> nor text) under --drop-reverts
+	sha1Seen int64                       // revisions of XML dumps --drop-reverts looked at, with a checksum or without
 	textSHA1 int64                       // revisions whose checksum is their text's (no <sha1> in the dump)
 	mwOther  int64                       // mediawiki_history events that are not revision creations
 
@@ -96,8 +97,8 @@ type driver struct {
 // *FormatError naming the file, and option problems as *OptionError.
 func Run(ctx context.Context, opt Options) (*Summary, error) {
 	start := time.Now()
-	if err := opt.check(); err != nil {
-		return nil, &OptionError{err}
+	if err := opt.Check(); err != nil {
+		return nil, err
 	}
 	d := &driver{
 		opt:    opt,
@@ -209,6 +210,7 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	}
 	if opt.DropReverts {
 		m.Extra[extraNoSHA1] = d.noSHA1
+		m.Extra[extraWithSHA1] = d.sha1Seen - d.noSHA1
 		if d.textSHA1 > 0 {
 			m.Extra[extraTextSHA1] = d.textSHA1
 		}
@@ -234,7 +236,7 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 
 // input reads every member of one input.
 func (d *driver) input(ctx context.Context, path string) error {
-	r, err := decompress.Open(path)
+	r, err := decompress.OpenContext(ctx, path, decompress.Options{Builtin: d.opt.BuiltinDecoders})
 	if err != nil {
 		return err
 	}
@@ -353,7 +355,7 @@ func (d *driver) input(ctx context.Context, path string) error {
 	case r.Format() != decompress.Plain:
 		format += "+" + r.Format()
 	}
-	in := dataset.Input{Name: r.Name(), Size: size, SHA256: sum, Format: format, SkipLines: d.skippedLines}
+	in := dataset.Input{Name: r.Name(), Size: size, SHA256: sum, Format: format, Decoder: r.Decoder(), SkipLines: d.skippedLines}
 	d.badMu.Lock()
 	if len(d.inputBad) > 0 {
 		in.Bad = d.inputBad

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/decompress"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/series"
 )
@@ -36,9 +37,11 @@ type Summary struct {
 	TitleChanges int64
 	// RevisionFilters are --drop-reverts, --drop-bots and --drop-minor as
 	// given (their counts are in Counts.Skipped); NoSHA1 counts the
-	// revisions --drop-reverts could not check (no <sha1>).
+	// revisions --drop-reverts could not check (neither <sha1> nor text)
+	// among the SHA1Seen revisions of XML dumps it looked at.
 	RevisionFilters RevisionFilters
 	NoSHA1          int64
+	SHA1Seen        int64
 	// BotBy are the revisions --drop-bots left out, by the rule that
 	// classified their contributor (also in the manifest,
 	// extra.revisions_bot_by).
@@ -98,7 +101,7 @@ func (d *driver) summary(elapsed time.Duration) *Summary {
 	return &Summary{TimeOrigin: origin, TimeWarning: d.timeWarning(), Output: d.opt.Output, Inputs: d.inputs, Filters: f, Counts: d.counts, Bad: bad,
 		Remapped: d.ids.remapped, Bytes: d.bytes, Decompressed: d.decompressed, Elapsed: elapsed,
 		YelpJoined: d.yelpJoined, YelpUnjoined: d.yelpUnjoined, YelpIDTitles: d.yelpIDTitles, TitleChanges: d.titleChanges,
-		RevisionFilters: d.opt.revisionFiltersInfo(), NoSHA1: d.noSHA1, BotBy: d.botBy, TextSHA1: d.textSHA1, Truncated: d.truncated}
+		RevisionFilters: d.opt.revisionFiltersInfo(), NoSHA1: d.noSHA1, SHA1Seen: d.sha1Seen, BotBy: d.botBy, TextSHA1: d.textSHA1, Truncated: d.truncated}
 }
 
 // dayResolution is the time resolution (s) of date-only sources.
@@ -298,7 +301,11 @@ func (s *Summary) String() string {
 		if in.SkipLines > 0 {
 			skipped = ", " + human.Count(in.SkipLines, "line", "lines") + " skipped before the header"
 		}
-		fmt.Fprintf(&b, "  %s (%s, %s%s%s)\n", in.Name, in.Format, human.Bytes(in.Size), skipped, bad)
+		decoder := ""
+		if in.Decoder != "" && in.Decoder != decompress.Builtin {
+			decoder = ", decoded by " + in.Decoder
+		}
+		fmt.Fprintf(&b, "  %s (%s, %s%s%s%s)\n", in.Name, in.Format, human.Bytes(in.Size), decoder, skipped, bad)
 	}
 	fmt.Fprintf(&b, "pages:     %s read, %s kept\n", human.Comma(c.PagesRead), human.Comma(c.PagesKept))
 	fmt.Fprintf(&b, "revisions: %s read, %s kept → %s (%s)\n",
@@ -349,11 +356,16 @@ func (s *Summary) String() string {
 			human.Count(s.TitleChanges, "record had", "records had"), map[bool]string{true: "its", false: "their"}[s.TitleChanges == 1])
 	}
 	if s.TextSHA1 > 0 {
-		fmt.Fprintf(&b, "%s no <sha1>: checked for identity reverts by the SHA-1 of %s text (--drop-reverts)\n",
+		fmt.Fprintf(&b, "%s no <sha1>: the SHA-1 of %s text stands in for it (--drop-reverts)\n",
 			human.Count(s.TextSHA1, "revision had", "revisions had"), map[bool]string{true: "its", false: "their"}[s.TextSHA1 == 1])
 	}
-	if s.NoSHA1 > 0 {
-		fmt.Fprintf(&b, "%s no <sha1>: not checked for identity reverts (--drop-reverts)\n", human.Count(s.NoSHA1, "revision had", "revisions had"))
+	switch {
+	case s.NoSHA1 > 0 && s.NoSHA1 == s.SHA1Seen:
+		fmt.Fprintf(&b, "--drop-reverts: no identity revert can be detected: %s neither a <sha1> nor %s text (a stub dump before export schema 0.6 has neither), none was left out as one\n",
+			human.Count(s.NoSHA1, "revision has", "revisions have"), map[bool]string{true: "its", false: "their"}[s.NoSHA1 == 1])
+	case s.NoSHA1 > 0:
+		fmt.Fprintf(&b, "%s neither a <sha1> nor %s text (deleted, or a stub's): identity reverts cannot be detected for them, none was taken for one (--drop-reverts)\n",
+			human.Count(s.NoSHA1, "revision had", "revisions had"), map[bool]string{true: "its", false: "their"}[s.NoSHA1 == 1])
 	}
 	if u := s.unusedFlags(); u != "" {
 		fmt.Fprintf(&b, "not applied: %s (MediaWiki XML and mediawiki_history only; no such input was read)\n", u)

@@ -14,12 +14,14 @@ import (
 
 // The summary says every reason as a phrase, number first, naming the
 // flag; counts have thousands separators; the rate is of decompressed
-// bytes; "1 input", not "1 input(s)".
+// bytes; "1 input", not "1 input(s)"; a system decoder is named, the
+// built-in one is not.
 func TestSummaryWording(t *testing.T) {
 	since := time.Date(2010, 1, 1, 0, 0, 0, 0, time.UTC)
 	s := &Summary{
-		Output:  "out",
-		Inputs:  []dataset.Input{{Name: "large.xml.lzma", Format: "mediawiki+lzma", Size: 1_900_000, Bad: map[string]int64{"timestamp": 2, "json": 1}}},
+		Output: "out",
+		Inputs: []dataset.Input{{Name: "large.xml.lzma", Format: "mediawiki+lzma", Decoder: "xz 5.4.1", Size: 1_900_000, Bad: map[string]int64{"timestamp": 2, "json": 1}},
+			{Name: "b.xml.gz", Format: "mediawiki+gzip", Decoder: "builtin", Size: 1_000}},
 		Filters: dataset.Filters{Namespaces: []int32{0, 1}, MinUpdates: 2, NoRedirects: true, SkipBad: true, Since: &since},
 		Counts: dataset.Counts{PagesRead: 2_000, PagesKept: 831, RevisionsRead: 1_500_000, RevisionsKept: 1_234_567, Updates: 1_234_000, Collapsed: 567,
 			Skipped: map[string]int64{"min_updates": 1_063, "namespace": 94, "redirect": 12, "time_range": 1, "revisions_of_skipped_pages": 265_433,
@@ -30,8 +32,9 @@ func TestSummaryWording(t *testing.T) {
 		Elapsed:      700 * time.Millisecond,
 		Remapped:     3,
 	}
-	want := `ingested 1 input: 1.9 MB read (1.1 GB decompressed) in 700 ms: 1.5 GB/s, 2,142,857 revisions/s → out
-  large.xml.lzma (mediawiki+lzma, 1.9 MB; 3 bad records skipped: 1 json, 2 timestamp)
+	want := `ingested 2 inputs: 1.9 MB read (1.1 GB decompressed) in 700 ms: 1.5 GB/s, 2,142,857 revisions/s → out
+  large.xml.lzma (mediawiki+lzma, 1.9 MB, decoded by xz 5.4.1; 3 bad records skipped: 1 json, 2 timestamp)
+  b.xml.gz (mediawiki+gzip, 1.0 kB)
 pages:     2,000 read, 831 kept
 revisions: 1,500,000 read, 1,234,567 kept → 1,234,000 updates (567 same-second revisions collapsed)
 left out:  94 pages outside --namespaces 0,1

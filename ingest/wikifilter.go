@@ -44,9 +44,12 @@ import (
 // computed while the text streams past (mediawiki/texthash.go), as
 // mwreverts does; they are counted in the manifest
 // (extra.revisions_sha1_of_text) and the summary. Revisions with neither
-// (deleted content) take a place in the window but match nothing; with
-// --drop-reverts they are counted in the manifest
-// (extra.revisions_without_sha1) and the summary.
+// (deleted content, or a stub dump's revisions before export schema 0.6:
+// a stub holds no text) take a place in the window but match nothing, so
+// none of them is ever found to be a revert; with --drop-reverts they are
+// counted in the manifest (extra.revisions_without_sha1, beside
+// extra.revisions_with_sha1) and the summary, which says when no revision
+// at all could be checked.
 
 // DefaultRevertRadius is the most revisions an identity revert can undo
 // (mwreverts' default radius): each revision is compared with the
@@ -152,7 +155,8 @@ func (o *Options) revisionFilters() bool { return o.DropReverts || o.DropBots ||
 
 // Manifest keys of the revision filters (their skip reasons are SkipRevert …).
 const (
-	extraNoSHA1   = "revisions_without_sha1"
+	extraNoSHA1   = "revisions_without_sha1" // neither <sha1> nor text: never found to be a revert
+	extraWithSHA1 = "revisions_with_sha1"    // a <sha1> or the SHA-1 of the text: checked
 	extraTextSHA1 = "revisions_sha1_of_text" // checksums computed from the text (dumps without <sha1>)
 	extraFilters  = "revision_filters"
 	revertsSource = "sha1 of an earlier revision (<sha1>, or the SHA-1 of the text in dumps without it), undoing at most %d revisions (mwreverts identity revert); mediawiki_history: revision_is_identity_revert/_reverted"
@@ -242,6 +246,7 @@ func (d *driver) filterRevisions(p *series.RawPage) bool {
 		case len(p.SHA1) == n:
 			revert, reverted = make([]bool, n), make([]bool, n)
 			IdentityReverts(p.SHA1, d.opt.revertRadius(), revert, reverted)
+			d.sha1Seen += int64(n)
 			for _, s := range p.SHA1 {
 				if s == 0 {
 					d.noSHA1++

@@ -105,6 +105,11 @@ func (d *RunDir) check() error {
 			return usagef("run: -o %s is not empty and was not written by revisit run (no %s in it); refusing to write into it: choose a new or empty directory", out, RunMarker)
 		}
 	}
+	// Another revisit process writing inside OUT (ingest -o OUT/dataset,
+	// a report under OUT): one lock for the whole output.
+	if err := atomicdir.CheckBusy(out, "run output"); err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
 	var refused []error // every stage's, so that one message lists all
 	for _, sub := range append([]string{"dataset"}, stageDirs[:]...) {
 		if err := atomicdir.CheckReplaceable(d.Sub(sub), stageMarker(sub), sub); err != nil {
@@ -195,10 +200,10 @@ func checkDatasetOutside(ds, out string) error {
 	if err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
-	if a, err = evalExisting(a); err != nil {
+	if a, err = atomicdir.EvalExisting(a); err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
-	if o, err = evalExisting(o); err != nil {
+	if o, err = atomicdir.EvalExisting(o); err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
 	if within(o, a) {
@@ -215,28 +220,6 @@ func checkDatasetOutside(ds, out string) error {
 func within(p, dir string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
-// evalExisting resolves the symbolic links of the longest existing prefix
-// of the absolute path p and joins the rest, so that paths not yet
-// created compare with those that exist.
-func evalExisting(p string) (string, error) {
-	var rest []string
-	for {
-		r, err := filepath.EvalSymlinks(p)
-		if err == nil {
-			return filepath.Join(append([]string{r}, rest...)...), nil
-		}
-		if !errors.Is(err, os.ErrNotExist) {
-			return "", err
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			return filepath.Join(append([]string{p}, rest...)...), nil
-		}
-		rest = append([]string{filepath.Base(p)}, rest...)
-		p = parent
-	}
 }
 
 // givenDataset is run's first stage for a dataset input ds: the dataset

@@ -469,7 +469,7 @@ func (r *SimResult) Bundle() *tables.Bundle {
 	}
 	if len(r.TailCurves) > 0 {
 		b.Figures = append(b.Figures, tables.Figure{ID: "simulate_tails", Title: "M1 and M3 tails: simulation against the model",
-			Source: src, Section: simSection, Order: 50, XLabel: "x", YLabel: "tail 1 − Ĥ(x)", LogY: true,
+			Source: src, Section: simSection, Order: 50, XLabel: "x", YLabel: "tail 1 − Ĥ(x)", LogY: true, YKind: tables.YProbability,
 			Curves: r.TailCurves, Caption: "Mean over paths at the largest T; dashed: closed forms Ḡ_1 and Ḡ_3 (docs/methods.md#m1, #m3)."})
 	}
 	return b

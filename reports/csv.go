@@ -1,10 +1,10 @@
 package reports
 
 import (
-	"encoding/csv"
 	"io"
-	"strings"
+	"strconv"
 
+	"github.com/revisit-dev/revisit/internal/csvout"
 	"github.com/revisit-dev/revisit/internal/tables"
 )
 
@@ -12,31 +12,30 @@ import (
 // with the unit of its raw values, e.g. "E[U] (h)", "share (fraction)") and
 // the cells in full precision (see Machine): the machine-readable twin of
 // the Markdown table. A text cell that a spreadsheet would read as a
-// formula is guarded (see csvText); numbers never are, so −1.3 stays -1.3.
+// formula is guarded (csvout.Text); numbers never are, so −1.3 stays -1.3.
 func WriteCSV(w io.Writer, t *tables.Table) error {
-	cw := csv.NewWriter(w)
+	cw := csvout.NewWriter(w)
 	head := make([]string, len(t.Columns))
 	for j, c := range t.Columns {
 		head[j] = machineHeader(c)
 	}
-	if err := cw.Write(head); err != nil {
+	if err := cw.Header(head...); err != nil {
 		return err
 	}
-	rec := make([]string, len(t.Columns))
 	for _, r := range t.Rows {
 		for j, c := range t.Columns {
 			v := cell(r, j)
-			rec[j] = Machine(c.Kind, v)
 			if _, text := v.(string); text {
-				rec[j] = csvText(rec[j])
+				cw.Text(Machine(c.Kind, v))
+			} else {
+				cw.Value(Machine(c.Kind, v))
 			}
 		}
-		if err := cw.Write(rec); err != nil {
+		if err := cw.End(); err != nil {
 			return err
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return cw.Flush()
 }
 
 // WriteCurvesCSV writes every curve of f in long form, one point a row:
@@ -45,9 +44,13 @@ func WriteCSV(w io.Writer, t *tables.Table) error {
 // precision.
 // Every point the figure holds is written, including those a log axis
 // cannot show. When a curve carries a band (YLo, YHi), two more columns
-// hold it ("y low", "y high"; empty for curves without one).
+// hold it ("y low", "y high"; empty for curves without one). When a curve
+// summarises the replay's seeds (Seeds), a last column "seed" says whose
+// points a row holds: "mean" for the curve drawn (its band the seeds'
+// range), then the seed index r for each seed's own points; it is empty
+// for the curves that do not depend on the seed.
 func WriteCurvesCSV(w io.Writer, f *tables.Figure) error {
-	cw := csv.NewWriter(w)
+	cw := csvout.NewWriter(w)
 	xl, yl := tables.AxisLabel(f.XLabel, f.XUnit), tables.AxisLabel(f.YLabel, f.YUnit)
 	if xl == "" {
 		xl = "x"
@@ -56,44 +59,55 @@ func WriteCurvesCSV(w io.Writer, f *tables.Figure) error {
 		yl = "y"
 	}
 	head := []string{"curve", xl, yl}
-	band := false
+	band, seeds := false, false
 	for _, c := range f.Curves {
 		band = band || c.HasBand()
+		seeds = seeds || len(c.Seeds) > 0
 	}
 	if band {
 		head = append(head, yl+" low", yl+" high")
 	}
-	if err := cw.Write(head); err != nil {
+	if seeds {
+		head = append(head, "seed")
+	}
+	if err := cw.Header(head...); err != nil {
 		return err
 	}
-	for _, c := range f.Curves {
-		n := min(len(c.X), len(c.Y))
-		for i := range n {
-			rec := []string{csvText(c.Name), machineFloat(c.X[i]), machineFloat(c.Y[i])}
+	write := func(c tables.Curve, seed string) error {
+		for i := range min(len(c.X), len(c.Y)) {
+			cw.Text(c.Name)
+			cw.Value(machineFloat(c.X[i]))
+			cw.Value(machineFloat(c.Y[i]))
 			if band {
 				lo, hi := "", ""
 				if c.HasBand() {
 					lo, hi = machineFloat(c.YLo[i]), machineFloat(c.YHi[i])
 				}
-				rec = append(rec, lo, hi)
+				cw.Value(lo)
+				cw.Value(hi)
 			}
-			if err := cw.Write(rec); err != nil {
+			if seeds {
+				cw.Value(seed) // "mean" or a seed index
+			}
+			if err := cw.End(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, c := range f.Curves {
+		seed := ""
+		if len(c.Seeds) > 0 {
+			seed = "mean"
+		}
+		if err := write(c, seed); err != nil {
+			return err
+		}
+		for _, s := range c.Seeds {
+			if err := write(s, strconv.Itoa(s.Seed)); err != nil {
 				return err
 			}
 		}
 	}
-	cw.Flush()
-	return cw.Error()
-}
-
-// csvText guards a text cell against formula injection (OWASP's "CSV
-// injection"): a cell starting with "=", "+", "-", "@", a tab or a
-// carriage return gets a leading "'", so that a spreadsheet shows it as
-// text instead of evaluating it (a page titled "=HYPERLINK(…)"). Only
-// text cells are guarded; numeric cells are written as numbers.
-func csvText(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
+	return cw.Flush()
 }

@@ -85,3 +85,73 @@ func bandEdges(f *tables.Figure, logX, logY bool) []curvePoints {
 	}
 	return out
 }
+
+// clipY keeps what of xys lies within lo ≤ y ≤ hi. As points (points),
+// those outside are dropped; as a line, a segment that crosses a bound
+// ends on it, at the crossing interpolated in plot coordinates (log10 on
+// a log axis, where a power law is straight), and what lies beyond is
+// dropped (a line that leaves and comes back is joined along the bound).
+// out counts the points dropped.
+func clipY(xys plotter.XYs, lo, hi float64, points, logX, logY bool) (kept plotter.XYs, out int) {
+	in := func(y float64) bool { return y >= lo && y <= hi }
+	for _, p := range xys {
+		if !in(p.Y) {
+			out++
+		}
+	}
+	if out == 0 {
+		return xys, 0
+	}
+	if points {
+		for _, p := range xys {
+			if in(p.Y) {
+				kept = append(kept, p)
+			}
+		}
+		return kept, out
+	}
+	tx, ix := func(v float64) float64 { return v }, func(v float64) float64 { return v }
+	ty, iy := tx, ix
+	if logX {
+		tx, ix = math.Log10, func(v float64) float64 { return math.Pow(10, v) }
+	}
+	tlo, thi := lo, hi
+	if logY {
+		ty, iy = math.Log10, func(v float64) float64 { return math.Pow(10, v) }
+		tlo, thi = math.Inf(-1), math.Log10(hi) // a log axis holds no y ≤ 0
+	}
+	for i, b := range xys {
+		if i == 0 {
+			if in(b.Y) {
+				kept = append(kept, b)
+			}
+			continue
+		}
+		a := xys[i-1]
+		ya, yb := ty(a.Y), ty(b.Y)
+		t0, t1 := 0.0, 1.0
+		if ya != yb {
+			tl, th := (tlo-ya)/(yb-ya), (thi-ya)/(yb-ya)
+			t0, t1 = max(0, min(tl, th)), min(1, max(tl, th))
+		} else if !in(a.Y) {
+			continue
+		}
+		if t0 > t1 {
+			continue // the segment lies beyond a bound
+		}
+		at := func(t float64) plotter.XY {
+			xa, xb := tx(a.X), tx(b.X)
+			// Clamped: a crossing lies on its bound, not a rounding off it.
+			return plotter.XY{X: ix(xa + t*(xb-xa)), Y: min(hi, max(lo, iy(ya+t*(yb-ya))))}
+		}
+		if t0 > 0 && t0 < 1 {
+			kept = append(kept, at(t0)) // entering (at t0 = 1, b itself)
+		}
+		if t1 < 1 {
+			kept = append(kept, at(t1))
+		} else {
+			kept = append(kept, b)
+		}
+	}
+	return kept, out
+}

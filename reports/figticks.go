@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/revisit-dev/revisit/internal/human"
 	"gonum.org/v1/plot"
@@ -156,7 +157,7 @@ func countTicks(lo, hi float64) []plot.Tick {
 		if v == 0 {
 			v = 0 // −0 from Ceil of a tiny negative prints as "-0"
 		}
-		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
+		ticks = append(ticks, plot.Tick{Value: v, Label: minusSigns(strconv.FormatFloat(v, 'f', 0, 64))})
 	}
 	return ticks
 }
@@ -189,9 +190,9 @@ func niceTicks(lo, hi float64) []plot.Tick {
 		if v > hi*(1+1e-9) {
 			break
 		}
-		label := strconv.FormatFloat(v, 'f', dec, 64)
+		label := minusSigns(strconv.FormatFloat(v, 'f', dec, 64))
 		if dec == 0 && math.Max(math.Abs(lo), math.Abs(hi)) >= 1e4 {
-			label = strings.Replace(human.Comma(int64(math.Round(v))), "−", "-", 1)
+			label = human.Comma(int64(math.Round(v)))
 		}
 		ticks = append(ticks, plot.Tick{Value: v, Label: label})
 		// A minor tick halfway to the next label, if that label is on
@@ -228,4 +229,38 @@ func superscript(k int) string {
 		b.WriteRune(sup[c-'0'])
 	}
 	return b.String()
+}
+
+// minusSigns writes the sign of each negative number in s as the minus
+// sign U+2212 (−), not the hyphen-minus (-) that strconv and fmt print. A
+// "-" is a sign when a digit, or a point and a digit, follows it and no
+// letter, digit, point or closing bracket precedes it ("γ = -0.01",
+// "[-1, 1]"); elsewhere it stays a hyphen ("COVID-19", "2020-01-23",
+// "G-M4", "1e-05").
+func minusSigns(s string) string {
+	if !strings.Contains(s, "-") {
+		return s
+	}
+	r := []rune(s)
+	for i, c := range r {
+		if c != '-' {
+			continue
+		}
+		if i > 0 {
+			p := r[i-1]
+			if unicode.IsLetter(p) || unicode.IsDigit(p) || strings.ContainsRune(".)]}", p) {
+				continue
+			}
+		}
+		next := func(j int) rune {
+			if j < len(r) {
+				return r[j]
+			}
+			return 0
+		}
+		if unicode.IsDigit(next(i+1)) || next(i+1) == '.' && unicode.IsDigit(next(i+2)) {
+			r[i] = '−'
+		}
+	}
+	return string(r)
 }

@@ -12,12 +12,10 @@ import (
 // its finite points over every curve (tables.AxisUnit: the largest of y,
 // d, h, min and s of which that median is at least 1), its values scaled
 // and its label naming that unit ("interval x (d)"); an axis unit that is
-// not a time ("1/h") is only named in the label. f itself is left as it
-// is: its CSV keeps the values in the unit they were computed in.
+// not a time ("1/h") is only named in the label. Labels and curve names
+// are typeset with minus signs (minusSigns). f itself is left as it is:
+// its CSV keeps the values in the unit they were computed in.
 func forDisplay(f *tables.Figure) *tables.Figure {
-	if f.XUnit == "" && f.YUnit == "" {
-		return f
-	}
 	out := *f
 	out.XUnit, out.YUnit = "", ""
 	var xs, ys []float64
@@ -34,6 +32,7 @@ func forDisplay(f *tables.Figure) *tables.Figure {
 	if yok {
 		out.YLabel = tables.AxisLabel(f.YLabel, yName)
 	}
+	out.XLabel, out.YLabel = minusSigns(out.XLabel), minusSigns(out.YLabel)
 	out.Curves = make([]tables.Curve, len(f.Curves))
 	for i, c := range f.Curves {
 		if xok {
@@ -42,6 +41,7 @@ func forDisplay(f *tables.Figure) *tables.Figure {
 		if yok {
 			c.Y, c.YLo, c.YHi = scaled(c.Y, yf), scaled(c.YLo, yf), scaled(c.YHi, yf)
 		}
+		c.Name = minusSigns(c.Name)
 		out.Curves[i] = c
 	}
 	return &out

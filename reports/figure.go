@@ -48,17 +48,31 @@ func SVG(f *tables.Figure) (svg []byte, notes []string, err error) {
 		}
 	}()
 	f = forDisplay(f)
-	p, below, notes, err := buildPlot(f)
+	p, lp, notes, err := buildPlot(f)
 	if err != nil {
 		return nil, nil, fmt.Errorf("figure %s: %w", f.ID, err)
 	}
-	// A long legend goes below the plot (in two columns when the names
-	// fit), and the figure grows to hold it.
-	legends := belowLegends(p.Legend.TextStyle, below, figWidth-vg.Points(50))
+	sty := p.Legend.TextStyle
+	// A short legend goes inside the plot when it fits in its corner;
+	// else it goes below the plot (in two columns when the names fit),
+	// and the figure grows to hold it.
+	var inside *legendBox
+	if len(lp.entries) > 0 && !lp.below {
+		box := newLegendBox(sty, lp.entries, vg.Length(math.Inf(1)))
+		da := p.DataCanvas(plotArea(p, draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: figWidth, Y: figHeight}}}))
+		w, h := box.size()
+		if w <= insideWidth*(da.Max.X-da.Min.X) && h <= insideHeight*(da.Max.Y-da.Min.Y) {
+			inside = &box
+		}
+	}
+	var legends []legendBox
+	if inside == nil {
+		legends = belowLegends(sty, lp.entries, figWidth-vg.Points(50))
+	}
 	stripH := vg.Length(0)
 	for _, l := range legends {
-		r := l.Rectangle(draw.Canvas{})
-		stripH = max(stripH, r.Max.Y-r.Min.Y)
+		_, h := l.size()
+		stripH = max(stripH, h)
 	}
 	if len(legends) > 0 {
 		stripH += vg.Points(12)
@@ -69,31 +83,63 @@ func SVG(f *tables.Figure) (svg []byte, notes []string, err error) {
 		strip := draw.Crop(full, vg.Points(40), -vg.Points(10), vg.Points(4), -(figHeight + vg.Points(4)))
 		colW := (strip.Max.X - strip.Min.X) / vg.Length(len(legends))
 		for i, l := range legends {
-			l.Draw(draw.Crop(strip, vg.Length(i)*colW, -colW*vg.Length(len(legends)-1-i), 0, 0))
+			l.draw(strip, strip.Min.X+vg.Length(i)*colW, strip.Max.Y)
 		}
 		full = draw.Crop(full, 0, 0, stripH, 0)
 	}
-	// A margin on the top and right so that the last tick labels are not
-	// cut off (there is no title above the plot).
-	dc := draw.Crop(full, 0, -vg.Points(10), 0, -vg.Points(8))
-	if _, logY := p.Y.Scale.(plot.LogScale); logY && p.Y.Label.Text != "" {
-		dc = drawYLabel(p, dc)
+	dc := plotArea(p, full)
+	if yLabelApart(p) {
+		drawYLabel(p, full, dc)
 	}
 	p.Draw(dc)
+	if inside != nil {
+		da := p.DataCanvas(dc)
+		w, h := inside.size()
+		x, top := da.Max.X-legendInset-w, da.Max.Y-legendInset
+		if lp.left {
+			x = da.Min.X + legendInset
+		}
+		if !lp.top {
+			top = da.Min.Y + legendInset + h
+		}
+		inside.draw(da, x, top)
+	}
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, nil, fmt.Errorf("figure %s: %w", f.ID, err)
 	}
 	out := strings.ReplaceAll(buf.String(), "font-family:Liberation Sans;", "font-family:Liberation Sans,Arial,Helvetica,sans-serif;")
 	out = strings.ReplaceAll(out, dataGroupOpen, dataGroupClass)
+	out = strings.ReplaceAll(out, legendGroupOpen, legendGroupClass)
 	return []byte(out), notes, nil
 }
 
-// drawYLabel draws the y axis label itself, in a strip cropped off the
-// left of dc, and removes it from p: gonum/plot places the label's glyph
-// box at the arithmetic middle of the y range, which on a log axis lies
-// near the top and makes it shrink the plot area by the label's length.
-func drawYLabel(p *plot.Plot, dc draw.Canvas) draw.Canvas {
+// plotArea is the part of the canvas full that p is drawn in: a margin on
+// the top and right so that the last tick labels are not cut off (there
+// is no title above the plot), and left of it, when yLabelApart, the
+// strip drawYLabel writes the y label in.
+func plotArea(p *plot.Plot, full draw.Canvas) draw.Canvas {
+	dc := draw.Crop(full, 0, -vg.Points(10), 0, -vg.Points(8))
+	if yLabelApart(p) {
+		lab := p.Y.Label
+		dc = draw.Crop(dc, lab.TextStyle.Height(lab.Text)+lab.Padding+vg.Points(6), 0, 0, 0)
+	}
+	return dc
+}
+
+// yLabelApart says that the y axis label is drawn by drawYLabel, not by
+// gonum/plot, which places the label's glyph box at the arithmetic middle
+// of the y range: on a log axis that lies near the top and makes it
+// shrink the plot area by the label's length.
+func yLabelApart(p *plot.Plot) bool {
+	_, logY := p.Y.Scale.(plot.LogScale)
+	return logY && p.Y.Label.Text != ""
+}
+
+// drawYLabel draws the y axis label left of the plot area dc (within
+// full), centred on the plot area above the x axis, and removes it from
+// p.
+func drawYLabel(p *plot.Plot, full, dc draw.Canvas) {
 	lab := p.Y.Label
 	p.Y.Label.Text = ""
 	sty := lab.TextStyle
@@ -103,8 +149,7 @@ func drawYLabel(p *plot.Plot, dc draw.Canvas) draw.Canvas {
 	// The x axis (tick labels, label, paddings) is about 40 pt high: centre
 	// the label on the plot area above it.
 	y := (dc.Min.Y + vg.Points(40) + dc.Max.Y) / 2
-	dc.FillText(sty, vg.Point{X: dc.Min.X + vg.Points(3) + h - desc, Y: y}, lab.Text)
-	return draw.Crop(dc, h+lab.Padding+vg.Points(6), 0, 0, 0)
+	full.FillText(sty, vg.Point{X: full.Min.X + vg.Points(3) + h - desc, Y: y}, lab.Text)
 }
 
 // curvePoints is one curve after dropping the points its axes cannot show.
@@ -147,9 +192,18 @@ const (
 	dataGroupClass = `<g class="data">`
 )
 
-// buildPlot makes the plot; the legend is in it when short, returned as
-// entries to draw below it when longer than maxInsideLegend.
-func buildPlot(f *tables.Figure) (*plot.Plot, []legendEntry, []string, error) {
+// legendPlan is where buildPlot wants a figure's legend: inside the plot
+// in a corner (top, left), or below it (below).
+type legendPlan struct {
+	entries   []legendEntry
+	below     bool
+	top, left bool
+}
+
+// buildPlot makes the plot and plans its legend: in the emptiest corner
+// when short, below the plot when longer than maxInsideLegend or when no
+// corner is free of data.
+func buildPlot(f *tables.Figure) (*plot.Plot, legendPlan, []string, error) {
 	p := plot.New()
 	setFonts(p)
 	// No title inside the plot: the report's heading and caption carry it
@@ -160,7 +214,7 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []legendEntry, []string, error) {
 	// Keep the points the axes can show.
 	var notes []string
 	var curves []curvePoints
-	droppedX, droppedY, total := 0, 0, 0
+	droppedX, droppedY, total, outside := 0, 0, 0, 0
 	for _, c := range f.Curves {
 		n := min(len(c.X), len(c.Y))
 		if len(c.X) != len(c.Y) {
@@ -183,7 +237,17 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []legendEntry, []string, error) {
 			}
 			xys = append(xys, plotter.XY{X: x, Y: y})
 		}
+		if f.YKind == tables.YCorrelation {
+			// Nothing beyond the axis of a correlation: a line (a fitted
+			// model) ends where it leaves [−1, 1].
+			var out int
+			xys, out = clipY(xys, -1, 1, c.Points || f.Bars, f.LogX, f.LogY)
+			outside += out
+		}
 		curves = append(curves, curvePoints{c, xys})
+	}
+	if outside > 0 {
+		notes = append(notes, fmt.Sprintf("lines cut where they leave [−1, 1], the range of a correlation (%s points beyond it not shown)", Human(tables.Int, int64(outside))))
 	}
 	if droppedX > 0 {
 		notes = append(notes, fmt.Sprintf("%s of %s points with x ≤ 0 not shown on the logarithmic x axis", Human(tables.Int, int64(droppedX)), Human(tables.Int, int64(total))))
@@ -253,7 +317,7 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []legendEntry, []string, error) {
 			// A line through one point draws nothing: show the point.
 			s, err := plotter.NewScatter(cp.xys)
 			if err != nil {
-				return nil, nil, nil, fmt.Errorf("curve %q: %w", cp.c.Name, err)
+				return nil, legendPlan{}, nil, fmt.Errorf("curve %q: %w", cp.c.Name, err)
 			}
 			s.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(2.5), Shape: glyphs[nPoints%len(glyphs)]}
 			nPoints++
@@ -269,7 +333,7 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []legendEntry, []string, error) {
 			}
 			l, err := plotter.NewLine(xys)
 			if err != nil {
-				return nil, nil, nil, fmt.Errorf("curve %q: %w", cp.c.Name, err)
+				return nil, legendPlan{}, nil, fmt.Errorf("curve %q: %w", cp.c.Name, err)
 			}
 			l.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(1.6)}
 			if cp.c.Step {
@@ -310,24 +374,18 @@ func buildPlot(f *tables.Figure) (*plot.Plot, []legendEntry, []string, error) {
 			p.Y.Min = lo // model curves may fall far below the data: clip them
 		}
 	}
+	if f.YKind == tables.YProbability && kept > 0 {
+		// A distribution function's axis shows where it starts and ends:
+		// 0 and 1 on a linear axis, 1 at the top of a logarithmic one.
+		p.Y.Max = max(p.Y.Max, 1)
+		if !logY {
+			p.Y.Min = min(p.Y.Min, 0)
+		}
+	}
 	top, left, crowded := legendCorner(occupied, tx, ty, bxr, byr)
-	if len(entries) > maxInsideLegend || (crowded && len(entries) > 0) {
-		// Long, or no corner free of data: below the plot, never on it.
-		return p, entries, notes, nil
-	}
-	for _, e := range entries {
-		p.Legend.Add(e.name, e.thumb)
-	}
-	p.Legend.Top, p.Legend.Left = top, left
-	p.Legend.Padding = vg.Points(3)
-	p.Legend.XOffs, p.Legend.YOffs = vg.Points(-6), vg.Points(-6)
-	if p.Legend.Left {
-		p.Legend.XOffs = vg.Points(6)
-	}
-	if !p.Legend.Top {
-		p.Legend.YOffs = vg.Points(6)
-	}
-	return p, nil, notes, nil
+	// Long, or no corner free of data: below the plot, never on it.
+	below := len(entries) > maxInsideLegend || crowded
+	return p, legendPlan{entries: entries, below: below, top: top, left: left}, notes, nil
 }
 
 func setFonts(p *plot.Plot) {

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -30,6 +31,18 @@ type Options struct {
 	// Log receives warnings (a figure that could not be drawn is shown as
 	// an error box in its place); nil discards them.
 	Log func(format string, a ...any)
+	// Context, when set, stops the rendering between figures once it is
+	// done (Ctrl-C), and then nothing is put in place
+	// (atomicdir.CreateContext).
+	Context context.Context
+}
+
+// stopped is the error of opt.Context once it is done, else nil.
+func (opt *Options) stopped() error {
+	if opt.Context == nil {
+		return nil
+	}
+	return opt.Context.Err()
 }
 
 // marker is the file that identifies a directory written by Write, so
@@ -108,7 +121,11 @@ func Write(b *tables.Bundle, outDir string, opt Options) (err error) {
 		opt.MaxHTMLRows = 200
 	}
 	outDir = filepath.Clean(outDir)
-	out, err := atomicdir.Create(outDir, marker, "report")
+	ctx := opt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	out, err := atomicdir.CreateContext(ctx, outDir, marker, "report")
 	if err != nil {
 		return err
 	}
@@ -144,7 +161,9 @@ func layout(b *tables.Bundle, opt Options) []*item {
 	for i := range b.Figures {
 		f := &b.Figures[i]
 		it := &item{section: f.Section, order: f.Order, stem: stem("f", f.ID), figure: f}
-		if it.nofig = Unplottable(f); it.nofig == "" {
+		if opt.stopped() != nil {
+			it.nofig = "not drawn: stopped" // Write then commits nothing
+		} else if it.nofig = Unplottable(f); it.nofig == "" {
 			it.svg, it.notes, it.err = SVG(f)
 		}
 		if it.err != nil && opt.Log != nil {

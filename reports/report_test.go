@@ -181,7 +181,8 @@ func TestNiceTicks(t *testing.T) {
 		{0, 5, "0 1 2 3 4 5"},
 		{0, 100, "0 20 40 60 80 100"},
 		{0, 1, "0.0 0.2 0.4 0.6 0.8 1.0"},
-		{-0.13, 0.5, "-0.1 0.0 0.1 0.2 0.3 0.4 0.5"},
+		{-0.13, 0.5, "−0.1 0.0 0.1 0.2 0.3 0.4 0.5"}, // U+2212, the minus sign
+		{-20000, 5000, "−20,000 −15,000 −10,000 −5,000 0 5,000"},
 		{0, 0.0075, "0.000 0.002 0.004 0.006"},
 		{0, 15179, "0 2,500 5,000 7,500 10,000 12,500 15,000"}, // not 15000.0
 		{0, 1.5, "0.00 0.25 0.50 0.75 1.00 1.25 1.50"},
@@ -592,18 +593,18 @@ func TestTruthOnTopLegendOffData(t *testing.T) {
 		}
 	}
 	full := tables.Figure{ID: "full", Curves: []tables.Curve{{Name: "a", X: cx, Y: cy, Points: true}, {Name: "b", X: []float64{1, 10}, Y: []float64{0.5, 0.5}}}}
-	_, below, _, err := buildPlot(&full)
+	_, lp, _, err := buildPlot(&full)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(below) != 2 {
-		t.Errorf("legend with no free corner: %d entries below the plot, want 2", len(below))
+	if !lp.below || len(lp.entries) != 2 {
+		t.Errorf("legend with no free corner: below %v with %d entries, want below with 2", lp.below, len(lp.entries))
 	}
 	// A free corner keeps the legend inside, in it.
 	free := tables.Figure{ID: "free", Curves: []tables.Curve{{Name: "a", X: []float64{0, 1, 2, 3}, Y: []float64{0, 1, 2, 3}}}}
-	p, below, _, err := buildPlot(&free)
-	if err != nil || len(below) != 0 || !p.Legend.Top || !p.Legend.Left {
-		t.Errorf("diagonal data: legend below %d, top %v left %v (%v); want inside, top left", len(below), p.Legend.Top, p.Legend.Left, err)
+	_, lp, _, err = buildPlot(&free)
+	if err != nil || lp.below || !lp.top || !lp.left {
+		t.Errorf("diagonal data: legend below %v, top %v left %v (%v); want inside, top left", lp.below, lp.top, lp.left, err)
 	}
 }
 
@@ -613,13 +614,13 @@ func TestTruthOnTopLegendOffData(t *testing.T) {
 func TestBandShadedAndInRange(t *testing.T) {
 	f := tables.Figure{ID: "greedy", LogX: true, XLabel: "s", YLabel: "ChangeRatio", Curves: []tables.Curve{{Name: "greedy",
 		X: []float64{1, 2, 3}, Y: []float64{0.0324, 0.0336, 0.033}, YLo: []float64{-0.0336, -0.0324, -0.033}, YHi: []float64{0.0984, 0.0996, 0.099}}}}
-	p, below, _, err := buildPlot(&f)
+	p, lp, _, err := buildPlot(&f)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The band reaches every corner: the legend goes below, off the band.
-	if len(below) != 1 {
-		t.Errorf("legend inside the plot, over the band (%d entries below)", len(below))
+	if !lp.below {
+		t.Errorf("legend inside the plot, over the band")
 	}
 	if p.Y.Min > -0.0336 || p.Y.Max < 0.0996 {
 		t.Errorf("y axis %g…%g does not hold the band −0.0336…0.0996", p.Y.Min, p.Y.Max)

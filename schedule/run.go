@@ -6,7 +6,6 @@ import (
 	"hash/fnv"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/revisit-dev/revisit/internal/units"
 )
@@ -16,12 +15,18 @@ type Options struct {
 	Budget  float64
 	Plans   []string // nil: PlanNames
 	MinRate float64
-	// Importance maps a page's title (or URL) or its decimal id to w_i;
-	// nil: 1 for every page. Pages it does not name get MissingWeight.
-	Importance    map[string]float64
+	// Prior plans the pages without a usable estimate, or with no change
+	// seen, on the corpus's prior (Problem.Prior) instead of MinRate.
+	Prior bool
+	// Importance is a file of page importances w_i: lines of a key and an
+	// importance (eachPair, ParseImportance), the key a page's title (or
+	// URL) or its decimal id; "": 1 for every page. Pages it does not
+	// name get MissingWeight; it must name at least one page.
+	Importance    string
 	MissingWeight float64
-	// HostLimits maps a host name (Host of the page's title) to its limit.
-	HostLimits map[string]float64
+	// HostLimits are per-host limits on the pages' hosts (Host of the
+	// title; ReadHostLimits); nil: none. At least one must apply.
+	HostLimits *HostLimitSet
 	// Sweep are the multiples of the budget of the freshness-vs-budget
 	// table (nil: 1/8 … 8 by factors of 2; empty non-nil: none).
 	Sweep []float64
@@ -31,6 +36,10 @@ type Options struct {
 	// memory limit from it (the store is live to the end, so a fixed
 	// limit below it would make the collector run without pause).
 	StoreGrew func(bytes int64)
+
+	// weights are the importances joined already (Validate joins them
+	// once for all its plans); nil: from Importance.
+	weights []float64
 }
 
 // PlanResult is one plan: its rates and mean predictions (per page
@@ -42,9 +51,10 @@ type PlanResult struct {
 	// MeanG and MeanPoisson are the importance-weighted means.
 	MeanG, MeanPoisson float64
 	// FastShare is the share of the budget spent on the 10 % pages with
-	// the largest λ̂.
-	FastShare float64
-	Visited   int64 // pages with f > 0
+	// the largest λ̂; PriorShare the share spent on the pages planned on
+	// the prior (Problem.Prior: the plan knows little about them).
+	FastShare, PriorShare float64
+	Visited               int64 // pages with f > 0
 }
 
 // SweepPoint is the predicted freshness (under Ĝ) of each plan at one
@@ -63,10 +73,15 @@ type Result struct {
 	Budget  float64 // visits per second
 	MinRate float64
 	Hosts   int // hosts with a limit that have pages
+	// ImportanceStats and HostStats say how the importance and
+	// host-limits files applied (zero without them).
+	ImportanceStats ImportanceStats
+	HostStats       HostStats
 	// Unchanged counts the pages that never changed or have no usable
-	// estimate (Problem.Unchanged): they get MinRate.
-	Unchanged int
-	N         int // pages
+	// estimate (Problem.Unchanged): they get MinRate; OnPrior those
+	// planned on the prior instead (Options.Prior).
+	Unchanged, OnPrior int
+	N                  int // pages
 
 	prob   *Problem // prepared: predictions are computed when written
 	src    *Source  // PlanSource: read again for ids and titles when written
@@ -86,42 +101,34 @@ func Plan(in *Input, opt Options) (*Result, error) {
 	n := len(in.IDs)
 	perUnit := in.Unit // visits per second → per unit
 	res := &Result{In: in, Budget: opt.Budget, MinRate: opt.MinRate, N: n}
-	if opt.Importance != nil {
-		res.W = make([]float64, n)
-		for i := range n {
-			w, ok := opt.Importance[in.Titles[i]]
-			if !ok {
-				w, ok = opt.Importance[strconv.FormatInt(in.IDs[i], 10)]
-			}
-			if !ok {
-				w = opt.MissingWeight
-			}
-			res.W[i] = w
+	if id, dup := duplicateID(slices.Clone(in.IDs)); dup {
+		a := slices.Index(in.IDs, id)
+		b := a + 1 + slices.Index(in.IDs[a+1:], id)
+		return nil, fmt.Errorf("schedule: %w", sharedIDError(id, in.Titles[a], a, b))
+	}
+	res.W = opt.weights
+	if res.W == nil && opt.Importance != "" {
+		var err error
+		res.W, res.ImportanceStats, err = joinImportance(opt, n, func(i int) (int64, string) { return in.IDs[i], in.Titles[i] })
+		if err != nil {
+			return nil, err
 		}
 	}
-	p := &Problem{Curves: &in.Curves, Lambda: in.Lambda, W: res.W, Budget: opt.Budget * perUnit, MinRate: opt.MinRate * perUnit}
+	p := &Problem{Curves: &in.Curves, Lambda: in.Lambda, W: res.W, Budget: opt.Budget * perUnit, MinRate: opt.MinRate * perUnit,
+		Exact: in.Exact, Prior: opt.Prior && !in.Exact, Watched: in.Watched}
+	if p.Prior {
+		p.Lambda = slices.Clone(in.Lambda) // the prior sets λ̃ of its pages
+	}
 	if opt.HostLimits != nil {
-		lim := &Limits{Host: make([]int32, n)}
-		index := map[string]int32{}
+		hi := newHostIndex(opt.HostLimits)
 		for i := range n {
-			lim.Host[i] = -1
-			h := Host(in.Titles[i])
-			l, ok := opt.HostLimits[h]
-			if h == "" || !ok {
-				continue
-			}
-			k, seen := index[h]
-			if !seen {
-				k = int32(len(lim.Limit))
-				index[h] = k
-				lim.Limit = append(lim.Limit, l*perUnit)
-			}
-			lim.Host[i] = k
+			hi.add(in.Titles[i], perUnit)
 		}
-		res.Hosts = len(lim.Limit)
-		if res.Hosts > 0 {
-			p.Limits = lim
+		var err error
+		if p.Limits, res.HostStats, err = hi.done(n); err != nil {
+			return nil, err
 		}
+		res.Hosts = res.HostStats.Applied
 	}
 	if err := p.Prepare(); err != nil {
 		return nil, err
@@ -132,17 +139,21 @@ func Plan(in *Input, opt Options) (*Result, error) {
 			res.Unchanged++
 		}
 	}
-	fast := fastest(in.Lambda, 0.1)
+	res.OnPrior = p.onPrior
+	fast := fastest(p.Lambda, 0.1)
 	for _, name := range names {
 		s, err := p.Solve(name)
 		if err != nil {
 			return nil, fmt.Errorf("schedule: plan %s: %w", name, err)
 		}
 		pr := PlanResult{Name: name, Solution: s}
-		var num, numP, den, fs float64
+		var num, numP, den, fs, ps float64
 		for i, f := range s.F {
 			if f > 0 {
 				pr.Visited++
+			}
+			if p.OnPrior(i) {
+				ps += f
 			}
 			g, po := p.Predicted(i, f)
 			w := p.w(i)
@@ -154,7 +165,7 @@ func Plan(in *Input, opt Options) (*Result, error) {
 			fs += s.F[i]
 		}
 		pr.MeanG, pr.MeanPoisson = num/den, numP/den
-		pr.FastShare = fs / s.Used
+		pr.FastShare, pr.PriorShare = fs/s.Used, ps/s.Used
 		res.Plans = append(res.Plans, pr)
 	}
 	sweep := opt.Sweep
@@ -222,12 +233,22 @@ func (r *Result) StoreBytes() int64 {
 // Lambda is page i's λ̂ (per unit).
 func (r *Result) Lambda(i int) float64 { return r.prob.Lambda[i] }
 
-// Note is page i's note ("" if its estimate is usable).
+// Note is page i's note ("" if its estimate is usable), and says when
+// the page is planned on the prior.
 func (r *Result) Note(i int) string {
+	note := ""
 	if r.prob.st != nil {
-		return r.prob.st.Note(i)
+		note = r.prob.st.Note(i)
+	} else {
+		note = r.In.Note[i]
 	}
-	return r.In.Note[i]
+	if r.prob.OnPrior(i) {
+		if note == "" {
+			note = "no change seen"
+		}
+		note += "; planned on the prior"
+	}
+	return note
 }
 
 // eachPage calls fn with every page's index, id and title in order: from

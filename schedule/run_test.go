@@ -2,9 +2,21 @@ package schedule
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
+
+// writeFile writes s to a new file in a test's temporary directory.
+func writeFile(t *testing.T, name, s string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
 
 // Plan maps titles to hosts and importances: pages of a limited host stay
 // within its limit (given per day, converted to the input's unit), a page
@@ -21,9 +33,9 @@ func TestPlanHostsAndImportance(t *testing.T) {
 	}
 	opt := Options{
 		Budget:        48.0 / 86400, // 2 visits an hour
-		Importance:    map[string]float64{"https://a.example/1": 2, "12": 3},
+		Importance:    writeFile(t, "imp.txt", "https://a.example/1\t2\n12\t3\n"),
 		MissingWeight: 0.5,
-		HostLimits:    map[string]float64{"a.example": 12.0 / 86400}, // 0.5 an hour
+		HostLimits:    &HostLimitSet{File: "hosts", Limit: map[string]float64{"a.example": 12.0 / 86400}}, // 0.5 an hour
 		Sweep:         []float64{},
 	}
 	res, err := Plan(in, opt)
@@ -33,8 +45,11 @@ func TestPlanHostsAndImportance(t *testing.T) {
 	if want := []float64{2, 0.5, 3, 0.5}; res.W[0] != want[0] || res.W[1] != want[1] || res.W[2] != want[2] || res.W[3] != want[3] {
 		t.Errorf("weights %v, want %v", res.W, want)
 	}
-	if res.Hosts != 1 {
-		t.Errorf("%d limited hosts, want 1", res.Hosts)
+	if res.Hosts != 1 || res.HostStats.Pages != 2 {
+		t.Errorf("%d limited hosts, %d pages under a limit; want 1, 2", res.Hosts, res.HostStats.Pages)
+	}
+	if st := res.ImportanceStats; st.ByTitle != 1 || st.ByID != 1 || st.Missing != 2 || st.Unused != 0 {
+		t.Errorf("importance: %+v", st)
 	}
 	for _, pr := range res.Plans {
 		if a := pr.F[0] + pr.F[1]; a > 0.5*(1+1e-9) {

@@ -1,10 +1,10 @@
 package schedule
 
 import (
+	"context"
 	"fmt"
 	"hash/fnv"
 	"math"
-	"strconv"
 )
 
 // PlanSource computes every plan for a large input in bounded memory: it
@@ -27,45 +27,44 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 	}
 	perUnit := src.Unit
 	st := newStore()
-	var w []float64
-	var lim *Limits
-	index := map[string]int32{}
+	ctx := context.Background()
+	if src.Ctx != nil {
+		ctx = src.Ctx
+	}
+	var imp *importanceJoin
+	if opt.weights == nil && opt.Importance != "" {
+		// checked and sorted before the pages are read
+		if imp, err = openImportance(ctx, opt.Importance, opt.MissingWeight); err != nil {
+			return nil, err
+		}
+		defer imp.close()
+	}
+	var hosts *hostIndex
 	if opt.HostLimits != nil {
-		lim = &Limits{}
+		hosts = newHostIndex(opt.HostLimits)
 	}
 	h := fnv.New64a()
 	var idb [8]byte
 	var reported int64
-	err = src.Each(func(id int64, title string, x, g []float64, lambda float64, note string) error {
-		if opt.Importance != nil {
-			v, ok := opt.Importance[title]
-			if !ok {
-				v, ok = opt.Importance[strconv.FormatInt(id, 10)]
+	var ids []int64 // to refuse a page id given twice, then dropped
+	st.exact = src.truth
+	err = src.Each(func(sp *SourcePage) error {
+		id, title := sp.ID, sp.Title
+		if imp != nil {
+			if err := imp.add(st.Len(), id, title); err != nil {
+				return err
 			}
-			if !ok {
-				v = opt.MissingWeight
-			}
-			w = append(w, v)
 		}
-		if lim != nil {
-			k := int32(-1)
-			if host := Host(title); host != "" {
-				if l, ok := opt.HostLimits[host]; ok {
-					var seen bool
-					if k, seen = index[host]; !seen {
-						k = int32(len(lim.Limit))
-						index[host] = k
-						lim.Limit = append(lim.Limit, l*perUnit)
-					}
-				}
-			}
-			lim.Host = append(lim.Host, k)
+		if hosts != nil {
+			hosts.add(title, perUnit)
 		}
+		ids = append(ids, id)
 		putID(&idb, id)
 		h.Write(idb[:])
-		if err := st.add(id, x, g, lambda, note); err != nil {
+		if err := st.add(id, sp.X, sp.G, sp.Lambda, sp.Note); err != nil {
 			return err
 		}
+		st.watch(sp.Watched)
 		if opt.StoreGrew != nil {
 			if b := st.Bytes(); b >= reported+storeStep {
 				reported = b
@@ -77,15 +76,27 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if id, dup := duplicateID(ids); dup {
+		return nil, src.sharedID(id)
+	}
+	ids = nil
 	if opt.StoreGrew != nil {
 		opt.StoreGrew(st.Bytes())
 	}
 	in := &Input{Unit: src.Unit, UnitName: src.UnitName, Source: src.Desc, Method: src.Method, Sampler: src.Sampler}
-	res := &Result{In: in, W: w, Budget: opt.Budget, MinRate: opt.MinRate, N: st.Len(), src: src, idHash: h.Sum64()}
-	p := &Problem{st: st, Lambda: st.lambda, W: w, Budget: opt.Budget * perUnit, MinRate: opt.MinRate * perUnit}
-	if lim != nil && len(lim.Limit) > 0 {
-		res.Hosts = len(lim.Limit)
-		p.Limits = lim
+	res := &Result{In: in, W: opt.weights, Budget: opt.Budget, MinRate: opt.MinRate, N: st.Len(), src: src, idHash: h.Sum64()}
+	if imp != nil {
+		if res.W, res.ImportanceStats, err = imp.weights(ctx, st.Len()); err != nil {
+			return nil, err
+		}
+	}
+	p := &Problem{st: st, Lambda: st.lambda, W: res.W, Budget: opt.Budget * perUnit, MinRate: opt.MinRate * perUnit,
+		Exact: st.exact, Prior: opt.Prior && !st.exact}
+	if hosts != nil {
+		if p.Limits, res.HostStats, err = hosts.done(st.Len()); err != nil {
+			return nil, err
+		}
+		res.Hosts = res.HostStats.Applied
 	}
 	if err := p.Prepare(); err != nil {
 		return nil, err
@@ -97,18 +108,23 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 			res.Unchanged++
 		}
 	}
+	res.OnPrior = p.onPrior
 	cut, tie := fastCut(st.lambda, 0.1)
 	for _, name := range names {
+		if err := src.stopped(); err != nil {
+			return nil, err
+		}
 		s, err := p.solve(name, false)
 		if err != nil {
 			return nil, fmt.Errorf("schedule: plan %s: %w", name, err)
 		}
 		pr := PlanResult{Name: name, Solution: s}
 		// Per chunk: Σ w φ_G, Σ w φ_Poisson, Σ w, Σ f over the fastest,
-		// pages visited; added in chunk order.
-		parts := make([][5]float64, (n+chunk-1)/chunk)
+		// pages visited, Σ f over the pages on the prior; added in chunk
+		// order.
+		parts := make([][6]float64, (n+chunk-1)/chunk)
 		parallel(n, func(lo, hi int) float64 {
-			var a [5]float64
+			var a [6]float64
 			for i := lo; i < hi; i++ {
 				f := s.Rate(i)
 				g, po := p.Predicted(i, f)
@@ -122,18 +138,21 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 				if f > 0 {
 					a[4]++
 				}
+				if p.OnPrior(i) {
+					a[5] += f
+				}
 			}
 			parts[lo/chunk] = a
 			return 0
 		})
-		var t [5]float64
+		var t [6]float64
 		for _, a := range parts {
 			for k := range t {
 				t[k] += a[k]
 			}
 		}
 		pr.MeanG, pr.MeanPoisson = t[0]/t[2], t[1]/t[2]
-		pr.FastShare = t[3] / s.Used
+		pr.FastShare, pr.PriorShare = t[3]/s.Used, t[5]/s.Used
 		pr.Visited = int64(t[4])
 		res.Plans = append(res.Plans, pr)
 	}
@@ -142,6 +161,9 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 		sweep = DefaultSweep()
 	}
 	for _, m := range sweep {
+		if err := src.stopped(); err != nil {
+			return nil, err
+		}
 		q := *p
 		q.Budget = p.Budget * m
 		pt := SweepPoint{Budget: opt.Budget * m}
@@ -171,6 +193,26 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 		res.Sweep = append(res.Sweep, pt)
 	}
 	return res, nil
+}
+
+// sharedID is the error of a page id given twice, naming the page and
+// its places (the source read again: only on this error).
+func (s *Source) sharedID(id int64) error {
+	var at []int
+	title := ""
+	i := 0
+	err := s.EachName(func(pid int64, t string) error {
+		if pid == id {
+			at = append(at, i)
+			title = t
+		}
+		i++
+		return nil
+	})
+	if err != nil || len(at) < 2 {
+		return fmt.Errorf("schedule: %s: page id %d is given twice", s.dir, id)
+	}
+	return fmt.Errorf("schedule: %s: %w", s.dir, sharedIDError(id, title, at[0], at[1]))
 }
 
 // storeStep is how much the store grows between StoreGrew calls.

@@ -2,11 +2,13 @@ package schedule
 
 import (
 	"bufio"
+	"encoding/csv"
+	"errors"
 	"fmt"
-	"io"
 	"math"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,7 +17,9 @@ import (
 
 // ParseRate reads a visit rate "B", "B/d", "B/h" or "B/UNIT" for any
 // unit of units.Short (s, m, h, d, w, y) and returns visits per second.
-// A bare number is visits per day.
+// A bare number is visits per day. The rate must be a finite number of
+// visits in every unit revisit computes or shows rates in (up to a year),
+// so that no plan holds +Inf rates: 1e308/h is refused.
 func ParseRate(s string) (float64, error) {
 	num, per, ok := strings.Cut(strings.TrimSpace(s), "/")
 	u := units.Day
@@ -29,7 +33,11 @@ func ParseRate(s string) (float64, error) {
 	if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
 		return 0, fmt.Errorf("rate %q: want a number ≥ 0 of visits, optionally per d or h", s)
 	}
-	return v / u, nil
+	r := v / u
+	if math.IsInf(r*units.Year, 0) {
+		return 0, fmt.Errorf("rate %q: too large (not a finite number of visits per year)", s)
+	}
+	return r, nil
 }
 
 // ParseError is a bad line of an importance or host-limits file.
@@ -42,13 +50,38 @@ type ParseError struct {
 func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err) }
 func (e *ParseError) Unwrap() error { return e.Err }
 
-// readPairs reads "key<TAB>value" or "key,value" lines (the Bing trace's
-// urlid_imp.txt is URL_ID<TAB>importance); blank lines and lines starting
-// with # are skipped, and a first line whose value is not a number is a
-// header. parse checks a value.
-func readPairs(name string, r io.Reader, parse func(string) (float64, error)) (map[string]float64, error) {
-	out := map[string]float64{}
-	sc := bufio.NewScanner(r)
+// header names the columns a pair file's first line may name to be a
+// header (case-insensitive): a key column and a value column.
+type header struct{ keys, values []string }
+
+// Documented headers of the importance and host-limits files: Bing's
+// column names (URL_ID, Importance_score) and plain ones.
+var (
+	importanceHeader = header{keys: []string{"url_id", "url", "title", "id", "page_id", "key"}, values: []string{"importance_score", "importance", "weight"}}
+	hostLimitsHeader = header{keys: []string{"host", "host_url"}, values: []string{"limit", "rate"}}
+)
+
+func (h header) String() string {
+	return strings.Join(h.keys, "|") + " and " + strings.Join(h.values, "|")
+}
+
+func (h header) is(key, value string) bool {
+	return slices.Contains(h.keys, strings.ToLower(key)) && slices.Contains(h.values, strings.ToLower(value))
+}
+
+// eachPair reads the lines of a pair file: "KEY<TAB>VALUE" (the Bing
+// trace's urlid_imp.txt) or a CSV record "KEY,VALUE" (quote a key that
+// holds a comma), one per line; blank lines and lines starting with # are
+// passed over, and the first other line is a header if it names the
+// documented columns (h). Any other line must be a key and a value; fn
+// checks the value. Errors are ParseErrors naming the file and line.
+func eachPair(path string, h header, fn func(line int, key, value string) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	line, data := 0, 0
 	for sc.Scan() {
@@ -58,63 +91,95 @@ func readPairs(name string, r io.Reader, parse func(string) (float64, error)) (m
 			continue
 		}
 		data++
-		sep := "\t"
-		if !strings.Contains(s, sep) {
-			sep = ","
-		}
-		k, v, ok := strings.Cut(s, sep)
-		if !ok {
-			return nil, &ParseError{name, line, fmt.Errorf("want KEY<TAB>VALUE or KEY,VALUE, got %q", s)}
-		}
-		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-		w, err := parse(v)
-		if err != nil {
-			if data == 1 {
-				continue // a header
+		var fs []string
+		if strings.Contains(s, "\t") {
+			fs = strings.Split(s, "\t")
+		} else {
+			r := csv.NewReader(strings.NewReader(s))
+			r.FieldsPerRecord = -1
+			if fs, err = r.Read(); err != nil {
+				var pe *csv.ParseError
+				if errors.As(err, &pe) {
+					err = pe.Err
+				}
+				return &ParseError{path, line, fmt.Errorf("%v in %.60q", err, s)}
 			}
-			return nil, &ParseError{name, line, err}
 		}
-		if _, dup := out[k]; dup {
-			return nil, &ParseError{name, line, fmt.Errorf("%q given twice", k)}
+		if len(fs) != 2 {
+			return &ParseError{path, line, fmt.Errorf("%d fields, want KEY<TAB>VALUE or KEY,VALUE (quote a key with a comma): %.60q", len(fs), s)}
 		}
-		out[k] = w
+		k, v := strings.TrimSpace(fs[0]), strings.TrimSpace(fs[1])
+		if data == 1 && h.is(k, v) {
+			continue
+		}
+		if k == "" {
+			return &ParseError{path, line, errors.New("empty key")}
+		}
+		if err := fn(line, k, v); err != nil {
+			if data == 1 {
+				err = fmt.Errorf("%w (a header names the columns %s)", err, h)
+			}
+			return &ParseError{path, line, err}
+		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", name, line+1, err)
+		return fmt.Errorf("%s:%d: %w", path, line+1, err)
 	}
-	return out, nil
+	return nil
 }
 
-// ReadImportance reads page importances w_i ≥ 0 from a file (see
-// readPairs), keyed by page title/URL or id.
-func ReadImportance(path string) (map[string]float64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+// ParseImportance reads an importance: a finite number ≥ 0.
+func ParseImportance(s string) (float64, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(v >= 0) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("importance %.40q: want a finite number ≥ 0", s)
 	}
-	defer f.Close()
-	return readPairs(path, f, func(s string) (float64, error) {
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || !(v >= 0) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("importance %q: want a number ≥ 0", s)
-		}
-		return v, nil
-	})
+	return v, nil
+}
+
+// HostLimitSet is a host-limits file read by ReadHostLimits: per host
+// (NormalHost) its limit in visits per second.
+type HostLimitSet struct {
+	File  string
+	Limit map[string]float64
 }
 
 // ReadHostLimits reads per-host limits "host,RATE" (RATE as ParseRate:
-// visits per day unless /h …), in visits per second.
-func ReadHostLimits(path string) (map[string]float64, error) {
-	f, err := os.Open(path)
+// visits per day unless /h …), in visits per second. A host may be given
+// as a URL (Bing's host_hostid_isconstrained.txt names hosts by URL): its
+// host name counts. Hosts compare case-insensitively and without a
+// trailing dot, as DNS names do (NormalHost); one given twice so is
+// refused.
+func ReadHostLimits(path string) (*HostLimitSet, error) {
+	hl := &HostLimitSet{File: path, Limit: map[string]float64{}}
+	lines := map[string]int{}
+	err := eachPair(path, hostLimitsHeader, func(line int, key, value string) error {
+		h := NormalHost(key)
+		if strings.Contains(key, "://") {
+			h = Host(key)
+		}
+		if h == "" || strings.ContainsAny(h, " /") {
+			return fmt.Errorf("host %.60q: want a host name (or a URL)", key)
+		}
+		r, err := ParseRate(value)
+		if err != nil {
+			return err
+		}
+		if l, dup := lines[h]; dup {
+			return fmt.Errorf("host %q given twice (first on line %d; hosts compare case-insensitively)", key, l)
+		}
+		lines[h] = line
+		hl.Limit[h] = r
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return readPairs(path, f, ParseRate)
+	return hl, nil
 }
 
-// Host is the host name of a page title that is a URL ("" otherwise):
-// the unit of the politeness limits.
+// Host is the host name of a page title that is a URL ("" otherwise),
+// NormalHost: the unit of the politeness limits.
 func Host(title string) string {
 	if !strings.Contains(title, "://") {
 		return ""
@@ -123,5 +188,102 @@ func Host(title string) string {
 	if err != nil {
 		return ""
 	}
-	return strings.ToLower(u.Hostname())
+	return NormalHost(u.Hostname())
+}
+
+// NormalHost is a host name as hosts compare: lower case, without a
+// trailing dot (DNS names are case-insensitive, and "example.com." is
+// "example.com").
+func NormalHost(h string) string {
+	return strings.TrimSuffix(strings.ToLower(strings.TrimSpace(h)), ".")
+}
+
+// HostStats says how a host-limits file applied to the pages.
+type HostStats struct {
+	File    string
+	Given   int      // hosts in the file
+	Applied int      // of them, hosts of at least one page
+	Pages   int      // pages under a limit
+	Unused  []string // hosts naming no page's host, sorted (at most maxNamed)
+	NUnused int
+}
+
+// maxNamed bounds the hosts or keys a message names.
+const maxNamed = 5
+
+// hostIndex gives pages their host's limit index (−1: none) as they come,
+// and says which limits applied.
+type hostIndex struct {
+	set   *HostLimitSet
+	index map[string]int32
+	lim   Limits
+	pages int
+	host  string // the host of a page, for the error when none applies
+}
+
+func newHostIndex(set *HostLimitSet) *hostIndex {
+	return &hostIndex{set: set, index: map[string]int32{}}
+}
+
+// add appends page's host index, given its title, in units of perUnit.
+func (h *hostIndex) add(title string, perUnit float64) {
+	k := int32(-1)
+	if host := Host(title); host != "" {
+		if h.host == "" {
+			h.host = host
+		}
+		if l, ok := h.set.Limit[host]; ok {
+			var seen bool
+			if k, seen = h.index[host]; !seen {
+				k = int32(len(h.lim.Limit))
+				h.index[host] = k
+				h.lim.Limit = append(h.lim.Limit, l*perUnit)
+			}
+			h.pages++
+		}
+	}
+	h.lim.Host = append(h.lim.Host, k)
+}
+
+// done is the limits and what applied; an error when no limit names a
+// page's host (a file for other pages, or hosts misspelt: a demanding
+// user wants to know before trusting the plan).
+func (h *hostIndex) done(pages int) (*Limits, HostStats, error) {
+	st := HostStats{File: h.set.File, Given: len(h.set.Limit), Applied: len(h.lim.Limit), Pages: h.pages}
+	for host := range h.set.Limit {
+		if _, ok := h.index[host]; !ok {
+			st.Unused = append(st.Unused, host)
+		}
+	}
+	slices.Sort(st.Unused)
+	st.NUnused = len(st.Unused)
+	st.Unused = st.Unused[:min(len(st.Unused), maxNamed)]
+	if st.Given > 0 && st.Applied == 0 {
+		ex := "none of the pages' titles is a URL"
+		if h.host != "" {
+			ex = fmt.Sprintf("such as %q", h.host)
+		}
+		return nil, st, fmt.Errorf("schedule: %s: none of its %d hosts (%s) is the host of one of the %d pages (the host name of a title that is a URL, %s; hosts compare case-insensitively)",
+			h.set.File, st.Given, strings.Join(st.Unused, ", "), pages, ex)
+	}
+	if st.Applied == 0 {
+		return nil, st, nil
+	}
+	return &h.lim, st, nil
+}
+
+// Summary is one sentence on the host limits.
+func (s HostStats) Summary() string {
+	if s.File == "" {
+		return ""
+	}
+	msg := fmt.Sprintf("host limits of %s: %d of %d hosts applied, to %d pages", s.File, s.Applied, s.Given, s.Pages)
+	if s.NUnused > 0 {
+		more := ""
+		if s.NUnused > len(s.Unused) {
+			more = ", …"
+		}
+		msg += fmt.Sprintf("; %d name no page's host (%s%s): not applied", s.NUnused, strings.Join(s.Unused, ", "), more)
+	}
+	return msg
 }

@@ -2,7 +2,6 @@ package schedule
 
 import (
 	"bufio"
-	"encoding/csv"
 	"fmt"
 	"math"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/revisit-dev/revisit/internal/csvout"
 	"github.com/revisit-dev/revisit/internal/pq"
 	"github.com/revisit-dev/revisit/internal/tables"
 )
@@ -85,10 +85,9 @@ func (r *Result) writeRows(dir string, withCSV bool) (err error) {
 		}
 	}()
 	var (
-		cf  *os.File
-		bw  *bufio.Writer
-		cw  *csv.Writer
-		rec []string
+		cf *os.File
+		bw *bufio.Writer
+		cw *csvout.Writer
 	)
 	if withCSV {
 		if cf, err = os.Create(filepath.Join(dir, CSVFile)); err != nil {
@@ -96,15 +95,14 @@ func (r *Result) writeRows(dir string, withCSV bool) (err error) {
 		}
 		defer cf.Close()
 		bw = bufio.NewWriterSize(cf, 1<<16)
-		cw = csv.NewWriter(bw)
+		cw = csvout.NewWriter(bw)
 		header := append([]string(nil), CSVColumns...)
 		for _, p := range r.Plans {
 			header = append(header, "visits_per_day_"+p.Name)
 		}
-		if err := cw.Write(header); err != nil {
+		if err := cw.Header(header...); err != nil {
 			return err
 		}
-		rec = make([]string, len(header))
 	}
 	in := r.In
 	b := pw.Builder()
@@ -118,9 +116,13 @@ func (r *Result) writeRows(dir string, withCSV bool) (err error) {
 		lambdaDay := r.Lambda(i) / in.Unit * 86400
 		note := r.Note(i)
 		if cw != nil {
-			rec[0], rec[1], rec[2], rec[3], rec[4] = strconv.FormatInt(id, 10), title, ff(w), ff(lambdaDay), note
+			cw.Int(id)
+			cw.Text(title)
+			cw.Value(ff(w))
+			cw.Value(ff(lambdaDay))
+			cw.Text(note)
 		}
-		for k, p := range r.Plans {
+		for _, p := range r.Plans {
 			f := p.Rate(i)
 			fg, fp := r.Predicted(i, f)
 			perDay := f / in.Unit * 86400
@@ -136,7 +138,7 @@ func (r *Result) writeRows(dir string, withCSV bool) (err error) {
 			b.Field(8).(*array.Float64Builder).Append(lambdaDay)
 			b.Field(9).(*array.StringBuilder).Append(note)
 			if cw != nil {
-				rec[len(CSVColumns)+k] = ff(perDay)
+				cw.Value(ff(perDay))
 			}
 			if pw.Pending() >= perGroup {
 				if err := pw.Flush(); err != nil {
@@ -145,7 +147,7 @@ func (r *Result) writeRows(dir string, withCSV bool) (err error) {
 			}
 		}
 		if cw != nil {
-			return cw.Write(rec)
+			return cw.End()
 		}
 		return nil
 	})
@@ -153,8 +155,7 @@ func (r *Result) writeRows(dir string, withCSV bool) (err error) {
 		return err
 	}
 	if cw != nil {
-		cw.Flush()
-		if err := cw.Error(); err != nil {
+		if err := cw.Flush(); err != nil {
 			return err
 		}
 		if err := bw.Flush(); err != nil {
@@ -165,6 +166,14 @@ func (r *Result) writeRows(dir string, withCSV bool) (err error) {
 		}
 	}
 	return pw.Close()
+}
+
+// upperFirst is s with its first letter in upper case (ASCII).
+func upperFirst(s string) string {
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		return string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
 }
 
 // Bundle is the tables and figure of the report's "Revisit schedule"
@@ -193,13 +202,29 @@ func (r *Result) Bundle() *tables.Bundle {
 			{Name: "freshness under Ĝ", Kind: tables.Percent},
 			{Name: "freshness under Poisson", Kind: tables.Percent},
 			{Name: "budget to the 10% fastest", Kind: tables.Percent, Doc: "share of the visits given to the 10 % of pages with the largest λ̂"},
+			{Name: "budget to pages on the prior", Kind: tables.Percent, Doc: "share of the visits given to the pages planned on the corpus's prior (no usable estimate, or no change seen)"},
 		},
+	}
+	for _, s := range []string{r.ImportanceStats.Summary(), r.HostStats.Summary()} {
+		if s != "" {
+			plans.Notes = append(plans.Notes, upperFirst(s)+".")
+		}
 	}
 	if r.Unchanged > 0 {
 		plans.Notes = append(plans.Notes, fmt.Sprintf("%d of %d pages never changed or have no usable estimate (Ĝ ≡ 0 or λ̂ = 0): every plan but uniform gives them the min rate, %g visits/day.", r.Unchanged, r.N, PerDay(r.MinRate)))
 	}
+	if r.OnPrior > 0 {
+		pr := r.prob.prior
+		plans.Notes = append(plans.Notes, fmt.Sprintf("%d of %d pages have no usable estimate or showed no change: they are planned on the corpus's prior, the mean Ĝ of %d pages with estimates (mean λ̂ %.4g visits/day), stretched to the rate λ̃ = m/(1 + mE) of a page watched a time E without a change (docs/methods.md#schedule-prior); the last column is the share of each plan's budget they get.",
+			r.OnPrior, r.N, pr.pages, pr.m/in.Unit*86400))
+	}
 	for _, p := range r.Plans {
-		plans.Rows = append(plans.Rows, []any{p.Name, p.Visited, p.Used / in.Unit * 86400, p.MeanG, p.MeanPoisson, p.FastShare})
+		if p.Used < r.prob.Budget*(1-1e-9) {
+			plans.Notes = append(plans.Notes, fmt.Sprintf("%s spends %.4g of the %.4g visits/day: every page it would visit more is at its host's limit or never changes (saturated).", p.Name, p.Used/in.Unit*86400, PerDay(r.Budget)))
+		}
+	}
+	for _, p := range r.Plans {
+		plans.Rows = append(plans.Rows, []any{p.Name, p.Visited, p.Used / in.Unit * 86400, p.MeanG, p.MeanPoisson, p.FastShare, p.PriorShare})
 	}
 	b := &tables.Bundle{Tables: []tables.Table{plans}}
 	if len(r.Sweep) == 0 {

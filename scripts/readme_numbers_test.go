@@ -28,7 +28,10 @@ var anyMarker = regexp.MustCompile(`<!-- num:([a-z0-9-]+) -->`)
 // revisit on the real data and checks that every number README.md and
 // docs/methods.md mark with <!-- num:KEY --> is the script's value for KEY
 // rounded to the decimals quoted, that every marker follows a number, and
-// that every value the script computes is quoted somewhere.
+// that every value the script computes is quoted somewhere; and that the
+// README's figure, docs/anarchism-g-m3-m4.svg, is the one the same run
+// draws (the script writes it beside its numbers), byte for byte, so that
+// the figure cannot go stale beside the numbers either.
 func TestReadmeNumbers(t *testing.T) {
 	real := realdata.Dir(t)
 	if _, err := exec.LookPath("bash"); err != nil {
@@ -44,7 +47,8 @@ func TestReadmeNumbers(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	cmd := exec.Command("bash", filepath.Join(root, "scripts", "readme-numbers.sh"), bin, real)
+	figDir := t.TempDir()
+	cmd := exec.Command("bash", filepath.Join(root, "scripts", "readme-numbers.sh"), bin, real, figDir)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -91,6 +95,22 @@ func TestReadmeNumbers(t *testing.T) {
 		if !used[key] {
 			t.Errorf("readme-numbers.sh computes %s = %g, which no document quotes", key, v)
 		}
+	}
+	const figure = "anarchism-g-m3-m4.svg"
+	drawn, err := os.ReadFile(filepath.Join(figDir, figure))
+	if err != nil {
+		t.Fatalf("readme-numbers.sh did not draw the README's figure: %v", err)
+	}
+	shown, err := os.ReadFile(filepath.Join(root, "docs", figure))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(drawn, shown) {
+		t.Errorf("docs/%s is not the figure of the run whose numbers README.md quotes; redraw it: scripts/readme-numbers.sh bin/revisit ../shared/data/real docs", figure)
+	}
+	readme, _ := os.ReadFile(filepath.Join(root, "README.md"))
+	if !strings.Contains(string(readme), "](docs/"+figure+")") {
+		t.Errorf("README.md does not show docs/%s", figure)
 	}
 }
 

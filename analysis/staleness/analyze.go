@@ -211,7 +211,7 @@ func Analyze(ctx context.Context, pages []series.Page, unit float64, opt Options
 	}
 	b.Figures = append(b.Figures, tables.Figure{
 		ID: "staleness_ratio_cdf", Title: "Cost of assuming Poisson: distribution over pages",
-		Source: src, Section: tables.SectionPolicies, Order: 30, XLabel: "ratio (exact / Poisson)", YLabel: "fraction of pages ≤ x", LogX: true,
+		Source: src, Section: tables.SectionPolicies, Order: 30, XLabel: "ratio (exact / Poisson)", YLabel: "fraction of pages ≤ x", LogX: true, YKind: tables.YProbability,
 		Curves:  []tables.Curve{ecdf("S exact / S Poisson", ratios), ecdf("Δ_ε exact / Δ_ε Poisson", dratios)},
 		Caption: "Left of 1: the Poisson model overstates staleness (S) or understates the revisit interval the page tolerates (Δ_ε).",
 	})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 
@@ -113,6 +114,12 @@ tables compare the replay's estimates of the selected pages only.`,
 			if opt.Extra < 0 {
 				return usagef("--extra %d: want 0 or more points per step", opt.Extra)
 			}
+			if !(opt.XMax >= 0) || math.IsInf(opt.XMax, 0) {
+				return usagef("--x-max %g: want a finite value ≥ 0 (0: each page's own replay grid)", opt.XMax)
+			}
+			if opt.AggregateMax < 1 || opt.Localized.SelectMax < 1 {
+				return usagef("--aggregate-max and --select-max must be at least 1")
+			}
 			opt.Extra = extraOption(opt.Extra)
 			var err error
 			if opt.Select, err = sel.selection("analyze"); err != nil {
@@ -139,7 +146,7 @@ tables compare the replay's estimates of the selected pages only.`,
 						if err != nil {
 							return err
 						}
-						sum = analysis.EvidenceSummary(pe)
+						sum = analysis.EvidenceSummary(pe, opt.Seed)
 					}
 					if err := printRecommendation(out, sc, sum); err != nil || len(args) == 0 {
 						return err
@@ -173,7 +180,7 @@ tables compare the replay's estimates of the selected pages only.`,
 					opt.Replay = args[1]
 				}
 				if !g.quiet {
-					opt.Log = os.Stderr
+					opt.Log = human.NewTerminal(os.Stderr)
 				}
 				if err := checkResults("analyze", opt.Out, analysis.ShardKind); err != nil {
 					return err
@@ -264,7 +271,7 @@ func runAnalyze(ctx context.Context, g *globals, opt *analysis.Options, args []s
 		opt.Replay = args[1]
 	}
 	if !g.quiet {
-		opt.Log = os.Stderr
+		opt.Log = human.NewTerminal(os.Stderr)
 	}
 	if err := checkResults("analyze", opt.Out, "analysis"); err != nil {
 		return nil, err // before reading the dataset

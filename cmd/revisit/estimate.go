@@ -65,7 +65,9 @@ Logs need not be sorted: captures are grouped by URL in memory, at most
 --max-observations of them (24 to 48 bytes each). With --sorted (CDX and
 CDXJ indexes are sorted by urlkey, Common Crawl's shards in order too) one
 URL is held at a time, and a URL out of order is a bad line. A trace line
-holds a whole URL and is estimated at once. Bad lines stop with an
+holds a whole URL and is estimated at once; trace ids are checked for
+duplicates against the last one while they increase, else a 128-bit hash
+of each is held (1 to 2 captures each under --max-observations). Bad lines stop with an
 error naming the file and line (exit 1); --skip-bad counts and skips them.
 
 Output (OUT, written atomically; an earlier estimate output is replaced):
@@ -117,6 +119,12 @@ tables and figures; docs/scale-out.md).`,
 				if _, err := visits.ParseFormat(f); err != nil {
 					return usagef("estimate: --format: %v", err)
 				}
+			}
+			if err := visits.CheckKey(opt.Read.Key); err != nil {
+				return usagef("estimate: --key: %v", err)
+			}
+			if opt.Top < 1 {
+				return usagef("estimate: --top must be ≥ 1")
 			}
 			if opt.Read.MaxObservations < 1 {
 				return usagef("estimate: --max-observations must be ≥ 1")

@@ -79,6 +79,7 @@ func TestReadmeExitCodeTable(t *testing.T) {
 	want := map[int]string{
 		exitOK: "success", exitBadInput: "bad input", exitUsage: "refused output", exitInternal: "cannot run",
 		exitSIGHUP: "SIGHUP", exitSIGINT: "SIGINT", exitSIGTERM: "SIGTERM", exitSIGKILL: "SIGKILL",
+		exitStdout: "standard output could not be written",
 	}
 	var got, exp []int
 	for c := range codes {
@@ -95,25 +96,27 @@ func TestReadmeExitCodeTable(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(exp) {
 		t.Errorf("README.md lists exit codes %v, main.go uses %v", got, exp)
 	}
-	if exitSIGHUP != 129 || exitSIGINT != 130 || exitSIGTERM != 143 || exitSIGKILL != 137 {
-		t.Errorf("signal exit codes %d %d %d %d, want 129 130 143 137", exitSIGHUP, exitSIGINT, exitSIGTERM, exitSIGKILL)
+	if exitSIGHUP != 129 || exitSIGINT != 130 || exitSIGTERM != 143 || exitSIGKILL != 137 || exitStdout != 141 {
+		t.Errorf("signal exit codes %d %d %d %d %d, want 129 130 143 137 141", exitSIGHUP, exitSIGINT, exitSIGTERM, exitSIGKILL, exitStdout)
 	}
 }
 
-// refusalFixtures writes, under dir, inputs every command can read: a
-// generic log (log.csv), its dataset (ds), a replay (rp) and replay shards
-// (rs0, rs1), an analysis (an) and analysis shards (as0, as1), a CDX of
-// captures (caps.cdx) and estimate shards (es0, es1).
-func refusalFixtures(t *testing.T, dir string) {
+// refusalFixtures writes, in a new directory, inputs every command can
+// read: a generic log (log.csv), its dataset (ds), a replay (rp) and
+// replay shards (rs0, rs1), an analysis (an) and analysis shards (as0,
+// as1), a CDX of captures (caps.cdx) and estimate shards (es0, es1). p
+// gives a path in that directory, log the arguments that read log.csv.
+func refusalFixtures(t *testing.T) (p func(string) string, log []string) {
 	t.Helper()
+	dir := t.TempDir()
 	var sb strings.Builder
 	sb.WriteString("id,time\n")
 	t0 := time.Date(2021, 1, 1, 0, 0, 0, 0, time.UTC)
-	for p := 0; p < 25; p++ {
+	for k := 0; k < 25; k++ {
 		at := t0
 		for i := 0; i < 40; i++ {
-			at = at.Add(time.Duration(1+(i*7+p*13)%11) * time.Hour)
-			fmt.Fprintf(&sb, "page%d,%s\n", p, at.Format(time.RFC3339))
+			at = at.Add(time.Duration(1+(i*7+k*13)%11) * time.Hour)
+			fmt.Fprintf(&sb, "page%d,%s\n", k, at.Format(time.RFC3339))
 		}
 	}
 	os.WriteFile(filepath.Join(dir, "log.csv"), []byte(sb.String()), 0o644)
@@ -124,7 +127,7 @@ func refusalFixtures(t *testing.T, dir string) {
 		}
 	}
 	os.WriteFile(filepath.Join(dir, "caps.cdx"), []byte(cdx.String()), 0o644)
-	p := func(s string) string { return filepath.Join(dir, s) }
+	p = func(s string) string { return filepath.Join(dir, s) }
 	for _, args := range [][]string{
 		{"ingest", p("log.csv"), "--id", "id", "--time", "time", "-o", p("ds")},
 		{"replay", p("ds"), "--top", "3", "-o", p("rp")},
@@ -140,6 +143,7 @@ func refusalFixtures(t *testing.T, dir string) {
 			t.Fatalf("revisit %s: exit %d: %s", strings.Join(args, " "), code, msg)
 		}
 	}
+	return p, []string{p("log.csv"), "--id", "id", "--time", "time"}
 }
 
 // Every command refuses an output path holding files revisit did not
@@ -147,10 +151,7 @@ func refusalFixtures(t *testing.T, dir string) {
 // it does any work, and leaves the path as it was.
 func TestRefusedOutputExitCode(t *testing.T) {
 	want := readmeCode(t, "refused output")
-	dir := t.TempDir()
-	refusalFixtures(t, dir)
-	p := func(s string) string { return filepath.Join(dir, s) }
-	log := []string{p("log.csv"), "--id", "id", "--time", "time"}
+	p, log := refusalFixtures(t)
 	for _, c := range []struct {
 		name string
 		args []string
@@ -210,15 +211,14 @@ func TestRefusedOutputExitCode(t *testing.T) {
 // refused output too: exit 2, without the pointer to --help.
 func TestBusyOutputExitCode(t *testing.T) {
 	want := readmeCode(t, "refused output")
-	dir := t.TempDir()
-	refusalFixtures(t, dir)
-	out := filepath.Join(dir, "busy")
+	p, _ := refusalFixtures(t)
+	out := p("busy")
 	held, err := atomicdir.Create(out, replay.MetaFile, "replay output") // as another replay writing it
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer held.Abort()
-	code, msg := stderrOf(t, "-q", "replay", filepath.Join(dir, "ds"), "--top", "3", "-o", out)
+	code, msg := stderrOf(t, "-q", "replay", p("ds"), "--top", "3", "-o", out)
 	if code != want || !strings.Contains(msg, "another revisit process") || strings.Contains(msg, "--help") {
 		t.Errorf("replay into an output being written: exit %d, want %d; stderr: %s", code, want, msg)
 	}

@@ -108,12 +108,13 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
 				Config: generate.Config{Pages: pages, Models: ms, Start: t0, Span: spanS, UnitName: unit, Unit: unitS,
 					Seed: seed, TalkFraction: talk, MaxUpdates: maxUpdates, RevertRate: injReverts, BotRate: injBots},
 				Format: format, Out: out, Truth: truth, Gzip: gz, GzipImpl: gzipImpl, Version: version,
-			}
-			if err := opt.Config.Validate(); err != nil {
-				return usagef("%v", err)
+				Stdout: cmd.OutOrStdout(), Context: cmd.Context(),
 			}
 			if (injReverts > 0 || injBots > 0) && format != generate.FormatMediaWiki {
 				return usagef("--inject-reverts and --inject-bots need --format mediawiki")
+			}
+			if err := opt.Check(); err != nil {
+				return usagef("%v", err)
 			}
 			if format == generate.FormatParquet {
 				if err := checkOutput("generate", out, dataset.ManifestFile, "dataset"); err != nil {

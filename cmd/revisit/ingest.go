@@ -148,6 +148,9 @@ out, naming the flag ("1,063 pages below --min-updates 2").`,
 			if jobs < 1 {
 				return usagef("ingest: --jobs must be at least 1")
 			}
+			if err := checkIngest(opt); err != nil {
+				return err
+			}
 			if err := checkOutput("ingest", out, dataset.ManifestFile, "dataset"); err != nil {
 				return err // before reading any input
 			}
@@ -222,6 +225,7 @@ func addIngestFlags(f *pflag.FlagSet, fl *ingestFlags, minUpdates int) {
 	f.StringVar(&fl.until, "until", "", "keep revisions before this time (RFC 3339 or YYYY-MM-DD, UTC)")
 	f.BoolVar(&opt.NoRedirects, "no-redirects", false, "drop MediaWiki redirect pages")
 	f.BoolVar(&opt.SkipBad, "skip-bad", false, "count and skip bad records instead of failing")
+	f.BoolVar(&opt.BuiltinDecoders, "builtin-decoders", false, "decode xz, .lzma and 7z inputs in-process, not with the system's xz or 7z (the manifest's inputs[].decoder says which ran)")
 	f.Int64Var(&opt.MaxRevisionsPerPage, "max-revisions-per-page", ingest.DefaultMaxRevisionsPerPage, "a page (or Yelp/generic object) with more revisions is bad input (bounds memory: about 50 bytes per revision at the cap)")
 	f.IntVar(&opt.MaxLineBytes, "max-line-bytes", ingest.DefaultMaxLineBytes, "a longer JSON/TSV line, CSV record or jsonkeys file is bad input (bounds memory: a few times the cap)")
 	addRevisionFilterFlags(f, opt)
@@ -276,7 +280,25 @@ func (fl *ingestFlags) options(cmd *cobra.Command) (ingest.Options, error) {
 	if err := revisionFilterFlags(cmd, &opt); err != nil {
 		return opt, err
 	}
+	// 0 is the library's "default"; on the command line it is a mistake.
+	if opt.MaxRevisionsPerPage < 1 || opt.MaxLineBytes < 1 {
+		return opt, usagef("%s: --max-revisions-per-page and --max-line-bytes must be at least 1", name)
+	}
 	return opt, nil
+}
+
+// checkIngest refuses, as bad usage and before any input is read, ingest
+// options that cannot work (ingest.Options.Check; opt has its inputs and
+// output).
+func checkIngest(opt ingest.Options) error {
+	if err := opt.Check(); err != nil {
+		var oe *ingest.OptionError
+		if errors.As(err, &oe) {
+			return usagef("ingest: %v", oe.Err)
+		}
+		return err
+	}
+	return nil
 }
 
 // titleFlags takes --title-column into opt (the spelling revisit run has,

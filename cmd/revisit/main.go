@@ -48,6 +48,12 @@ const (
 	exitSIGINT  = 128 + int(syscall.SIGINT)
 	exitSIGTERM = 128 + int(syscall.SIGTERM)
 	exitSIGKILL = 128 + int(syscall.SIGKILL)
+	// exitStdout: standard output could not be written (a closed pipe, as
+	// '| head' leaves it, or a full disk): the command did its work and
+	// its outputs are complete, but what it printed is cut short. 128 +
+	// SIGPIPE, the code of a program that a closed pipe ends, which
+	// scripts running with 'set -o pipefail' already expect of '| head'.
+	exitStdout = 128 + int(syscall.SIGPIPE)
 )
 
 // internalError marks a failure that is the Go runtime's, not the input's
@@ -128,11 +134,19 @@ func printSafe(w io.Writer, print func(io.Writer) error) error {
 
 // globals are the flags every subcommand shares.
 type globals struct {
+	// quiet (-q): a successful command prints nothing, on standard output
+	// or error, but its result when that is printed (printsTables).
 	quiet bool
 	// onStage, if set, is called as run enters each stage (1 ingest …
 	// 7 report); tests cancel a run there.
 	onStage func(n int)
 }
+
+// printsTables reports whether a command that can print its tables on
+// standard output (schedule, simulate, policies) prints them: always
+// without -o, where they are its only result, and with -o unless -q, where
+// they summarise the files written.
+func (g *globals) printsTables(out string) bool { return !g.quiet || out == "" }
 
 func newRoot() *cobra.Command {
 	g := &globals{}
@@ -155,7 +169,7 @@ Stages: ingest → replay → analyze → report; run does all of them.`,
 		cmd.Help()
 		return usagef("no command given")
 	}
-	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "no progress bars or log lines")
+	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "quiet: no progress bars, log lines or summaries (without -o, the tables of schedule, simulate and policies are their result and still printed)")
 	root.SetGlobalNormalizationFunc(normalizeFlag)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(
@@ -209,11 +223,19 @@ func childExit(code int) int {
 func execute(args []string) int {
 	ctx, stop, interrupted := cancelOnSignal()
 	defer stop()
+	defer ignoreSIGPIPE()()
+	out := &stdoutWriter{w: os.Stdout}
 	root := newRoot()
 	root.SetArgs(args)
 	root.SetContext(ctx)
+	root.SetOut(out)
 	cmd, err := root.ExecuteC()
-	if err == nil {
+	var se *stdoutError
+	if err == nil || (errors.As(err, &se) && interrupted() == 0) {
+		if out.err != nil {
+			fmt.Fprintln(os.Stderr, stdoutLine(cmd, out.err))
+			return exitStdout
+		}
 		return exitOK
 	}
 	if s := interrupted(); s != 0 {
@@ -244,6 +266,31 @@ func execute(args []string) int {
 	return code
 }
 
+// stdoutLine is the one sentence printed (on standard error) when
+// standard output failed under cmd, which otherwise succeeded: the rule
+// for every command.
+func stdoutLine(cmd *cobra.Command, err *stdoutError) string {
+	path := "revisit"
+	if cmd != nil {
+		path = cmd.CommandPath()
+	}
+	return human.Text(fmt.Sprintf("%s: %v: what it printed there is cut short; the command finished, and every output it writes with -o is complete. Exit code %d.", path, err, exitStdout))
+}
+
+// ignoreSIGPIPE makes a write to a closed pipe fail with EPIPE instead of
+// ending the process: the Go runtime ends a program that writes to a
+// closed standard output or error unless SIGPIPE is notified (os/signal,
+// "SIGPIPE"). The command then finishes its work and its outputs, and
+// execute says what was lost (stdoutWriter); log lines on a closed
+// standard error are lost without a word (there is nowhere to say it).
+// Notify, unlike Ignore, leaves SIGPIPE at its default in the child
+// processes revisit starts. The returned function undoes it.
+func ignoreSIGPIPE() (restore func()) {
+	c := make(chan os.Signal, 1) // never read: a full channel drops the signal
+	signal.Notify(c, syscall.SIGPIPE)
+	return func() { signal.Stop(c) }
+}
+
 // jobChildEnv is set in the environment of the child ingests of ingest
 // --jobs.
 const jobChildEnv = "REVISIT_INGEST_JOB"
@@ -264,15 +311,20 @@ func interruptedLine(cmd *cobra.Command, s syscall.Signal) string {
 	if cmd != nil {
 		path = cmd.CommandPath()
 	}
-	name, ok := signalNames[s]
-	if !ok {
-		name = s.String()
-	}
+	name := signalName(s)
 	what := "nothing was written"
 	if cmd != nil && cmd.Name() == "run" {
 		what = "nothing of the stage it was in was written (the stages it finished are kept)"
 	}
 	return fmt.Sprintf("%s: interrupted by %s; %s: outputs are put in place only when complete. Exit code %d.", path, name, what, 128+int(s))
+}
+
+// signalName is s as the user knows it.
+func signalName(s syscall.Signal) string {
+	if name, ok := signalNames[s]; ok {
+		return name
+	}
+	return s.String()
 }
 
 // forceGap is how long after the first signal a second one ends the
@@ -281,15 +333,24 @@ func interruptedLine(cmd *cobra.Command, s syscall.Signal) string {
 // must count as one.
 const forceGap = time.Second
 
+// stopDeadline is how long a command may take to stop after the first
+// signal before the process ends anyway: the bound of "stops within about
+// a second" for any step that does not watch the context (a read blocked
+// on a silent pipe or FIFO, a step without a check).
+const stopDeadline = 3 * time.Second
+
 // cancelOnSignal returns a context that Ctrl-C, SIGTERM or SIGHUP (the
 // terminal or ssh session closed; the supervisor passes all three on)
 // cancels: every stage watches it, so the temporary output directories are
 // removed and nothing half-written stays. interrupted returns the first
-// such signal (0: none), for the exit code 128 + the signal. A second
-// signal at least forceGap later ends the process at once with 128 + the
-// signal (130 for Ctrl-C): the way out when a stage cannot notice (a read
-// blocked on a silent pipe); what it leaves is removed by the next writer
-// of the same output. stop unregisters the signals.
+// such signal (0: none), for the exit code 128 + the signal. One rule for
+// every command, whatever its code watches: a command that has not
+// returned stopDeadline after the first signal, or a second signal at
+// least forceGap after the first, ends the process at once with 128 + the
+// signal (130 for Ctrl-C); outputs are put in place only when complete, so
+// nothing half-written is where an output is expected, and the temporary
+// directories left are removed by the next writer of the same output.
+// stop unregisters the signals.
 func cancelOnSignal() (ctx context.Context, stop func(), interrupted func() syscall.Signal) {
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 4)
@@ -298,10 +359,15 @@ func cancelOnSignal() (ctx context.Context, stop func(), interrupted func() sysc
 	var got atomic.Int32
 	go func() {
 		var first time.Time
+		var deadline <-chan time.Time // after the first signal
 		for {
 			select {
 			case <-done:
 				return
+			case <-deadline:
+				ss := syscall.Signal(got.Load())
+				fmt.Fprintf(os.Stderr, "revisit: interrupted by %s, and the command did not stop within %s: ended now; outputs are put in place only when complete (temporary directories left are removed by the next run writing the same output). Exit code %d.\n", signalName(ss), stopDeadline, 128+int(ss))
+				os.Exit(128 + int(ss))
 			case s := <-sigs:
 				ss, _ := s.(syscall.Signal)
 				if ss == 0 {
@@ -311,6 +377,7 @@ func cancelOnSignal() (ctx context.Context, stop func(), interrupted func() sysc
 					first = time.Now()
 					got.Store(int32(ss))
 					cancel()
+					deadline = time.After(stopDeadline)
 					continue
 				}
 				if time.Since(first) < forceGap {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"testing"
 )
 
@@ -22,4 +23,12 @@ func TestMain(m *testing.M) {
 		os.Exit(childExit(execute(os.Args[1:])))
 	}
 	os.Exit(m.Run())
+}
+
+// revisitProcess is this test binary as the revisit program with args: a
+// supervising process and its worker, as main runs them.
+func revisitProcess(args ...string) *exec.Cmd {
+	c := exec.Command(os.Args[0], args...)
+	c.Env = append(os.Environ(), "REVISIT_TEST_AS_MAIN=1", "REVISIT_TEST_SUPERVISE=1")
+	return c
 }

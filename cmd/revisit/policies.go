@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"strings"
 
@@ -70,6 +71,14 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 			opt.Cycle = c
 			if budget == "" {
 				return usagef("--budget is required (downloads per cycle, or a percentage of the pages such as 2%%)")
+			}
+			if _, err := pipeline.ParseBudget(budget, math.MaxInt); err != nil { // its form; the pages are counted later
+				return usagef("--budget: %v", err)
+			}
+			for _, b := range budgets {
+				if b < 1 {
+					return usagef("--budgets: %d: want budgets ≥ 1", b)
+				}
 			}
 			if _, err := policy.SiteKey(grouping); err != nil {
 				return usagef("--group: %v", err)
@@ -150,20 +159,21 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 			if err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
-			for _, t := range b.Tables {
-				if t.ID == "policy_sites" && len(t.Rows) > 15 {
-					t.Rows = t.Rows[:15]
-					t.Notes = append([]string{"(first 15 sites; all in the written table)"}, t.Notes...)
+			if w := cmd.OutOrStdout(); g.printsTables(out) {
+				for _, t := range b.Tables {
+					if t.ID == "policy_sites" && len(t.Rows) > 15 {
+						t.Rows = t.Rows[:15]
+						t.Notes = append([]string{"(first 15 sites; all in the written table)"}, t.Notes...)
+					}
+					printTable(w, t)
 				}
-				printTable(w, t)
-			}
-			if len(b.Tables) > 0 {
-				fmt.Fprintln(w, human.Text("Source: "+b.Tables[0].Source))
+				if len(b.Tables) > 0 {
+					fmt.Fprintln(w, human.Text("Source: "+b.Tables[0].Source))
+				}
 			}
 			if out != "" {
 				// Atomically: a failure leaves no half-written results.
-				err := analysis.WriteResults(out, "policies", func(tmp string) error {
+				err := analysis.WriteResults(cmd.Context(), out, "policies", func(tmp string) error {
 					if err := b.Write(tmp); err != nil {
 						return fmt.Errorf("policies: %w", err)
 					}

@@ -63,7 +63,7 @@ directory is left alone.`,
 				bs = append(bs, b)
 			}
 			b := reports.Merge(bs...)
-			opt := reports.Options{Title: title, Inputs: args, Version: version}
+			opt := reports.Options{Title: title, Inputs: args, Version: version, Context: cmd.Context()}
 			if !g.quiet {
 				opt.Log = logLine
 			}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/internal/human"
@@ -56,8 +59,12 @@ modified; no dataset/ is written under OUT (an earlier run's is removed,
 unless it is the input), and the report's ingest counts are those of the
 dataset's manifest. Ingest options do not apply to it and are refused.
 
+The methods are compared on a random sample (--sample, drawn from --seed)
+of the pages with at least ` + fmt.Sprint(analysis.MinEvidenceIntervals) + ` intervals, the pages long enough to be
+evidence, not on the busiest ones (which are no sample of a corpus);
+--top N replays the N busiest instead (--top 0: every page).
 Defaults follow each page's timescale, as in 'revisit replay' and
-'revisit analyze': the top --top pages are replayed with two crawlers at ` + fmt.Sprint(replay.VisitsPerMean) + ` visits per mean interval E[U]
+'revisit analyze': the pages are replayed with two crawlers at ` + fmt.Sprint(replay.VisitsPerMean) + ` visits per mean interval E[U]
 of the page, exponential and constant delays (` + strings.Join(replay.DefaultSamplers, ", ") + `);
 x_max per page is the 0.99 quantile of its G_U, and h per page E[U]/100
 but never finer than the source's time resolution (bins finer than the
@@ -73,8 +80,8 @@ Every random draw comes from --seed: the same seed gives the same report.
 to the report.
 
 ` + selectHelp + ` In run the selection applies to every
-stage after ingest (replay, analysis, NHPP, staleness, policies; --top
-then picks among the selected pages), the run's log says how many pages it
+stage after ingest (replay, analysis, NHPP, staleness, policies; --sample
+and --top then pick among the selected pages), the run's log says how many pages it
 kept, and a selection that keeps no page stops the run (exit 2). --group
 remains ingest's group column of generic logs.`,
 		Example: `  revisit run enwiki-latest-stub-meta-history.xml.gz -o out
@@ -92,16 +99,23 @@ remains ingest's group column of generic logs.`,
 			if c.Out == "" {
 				return usagef("run: -o OUT is required")
 			}
-			if !(c.Rate >= 0) || !(c.H >= 0) || !(c.XMax >= 0) || c.Top < 1 {
-				return usagef("run: --rate, --h and --x-max must be ≥ 0 (0: automatic), --top ≥ 1")
+			if !(c.Rate >= 0) || !(c.H >= 0) || !(c.XMax >= 0) || c.Top < 0 || c.Sample < 0 {
+				return usagef("run: --rate, --h and --x-max must be ≥ 0 (0: automatic), --top and --sample ≥ 0")
+			}
+			if err := topOrSample(cmd, &c.Top, &c.Sample); err != nil {
+				return err
 			}
 			if c.MaxVisits < 1 || c.MaxPairs < 1 {
 				return usagef("run: --max-visits and --max-pairs must be ≥ 1")
 			}
-			if c.ScreenUpdates < 1 || c.Reps < 1 {
-				return usagef("run: --screen-updates and --reps must be at least 1")
+			if c.ScreenUpdates < 1 || c.Reps < 1 || c.Seeds < 1 || c.NHPPPages < 1 {
+				return usagef("run: --screen-updates, --reps, --seeds and --nhpp-pages must be at least 1")
 			}
-			if ds, err := pipeline.DatasetInput(args); err != nil {
+			if c.PolicyMax < 0 || c.Workers < 0 {
+				return usagef("run: --policy-max-updates and --workers must be ≥ 0")
+			}
+			ds, err := pipeline.DatasetInput(args)
+			if err != nil {
 				return usageError{err}
 			} else if ds != "" {
 				if name := changedIngestFlag(cmd); name != "" {
@@ -111,6 +125,13 @@ remains ingest's group column of generic logs.`,
 			iopt, err := rf.ingest.options(cmd)
 			if err != nil {
 				return err
+			}
+			if ds == "" {
+				chk := iopt
+				chk.Inputs, chk.Output = args, filepath.Join(c.Out, "dataset")
+				if err := checkIngest(chk); err != nil {
+					return err
+				}
 			}
 			// Checked here, not after an ingest that may take an hour.
 			if c.Select, err = rf.sel.selection("run"); err != nil {
@@ -137,7 +158,7 @@ remains ingest's group column of generic logs.`,
 					return usagef("run: --cycle: %v", err)
 				}
 			}
-			if _, err := pipeline.ParseBudget(c.Budget, 1000); err != nil {
+			if _, err := pipeline.ParseBudget(c.Budget, math.MaxInt); err != nil { // its form; the pages are counted after ingest
 				return usagef("run: --budget: %v", err)
 			}
 			if rf.unit != "" {
@@ -145,12 +166,13 @@ remains ingest's group column of generic logs.`,
 					return usagef("run: --unit: %v", err)
 				}
 			}
-			return runPipeline(cmd.Context(), g, *c, iopt, args) // cancelled on Ctrl-C (cancelOnSignal)
+			return runPipeline(cmd.Context(), cmd.OutOrStdout(), g, *c, iopt, args) // cancelled on Ctrl-C (cancelOnSignal)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVarP(&c.Out, "output", "o", "", "output directory (dataset/, replay/, analysis/, report/ … are made inside)")
-	f.IntVar(&c.Top, "top", c.Top, "replay and analyse the N pages with the most updates")
+	f.IntVar(&c.Sample, "sample", c.Sample, "compare the methods on a random sample (from --seed) of N pages with ≥ "+fmt.Sprint(analysis.MinEvidenceIntervals)+" intervals")
+	f.IntVar(&c.Top, "top", c.Top, "replay and analyse the N pages with the most updates instead of the sample (0: every page)")
 	f.Float64Var(&c.Rate, "rate", 0, "crawler rate λ per --unit: samplers exp:λ and const:1/λ (0: relative to each page, "+strings.Join(replay.DefaultSamplers, " and ")+")")
 	f.StringArrayVar(&c.Samplers, "sampler", nil, "crawler `SPEC` instead of the defaults, repeatable; a rate or delay ending in x is relative to each page (see revisit replay --help)")
 	f.StringSliceVar(&c.Methods, "methods", c.Methods, "methods: all or a list of "+strings.Join(estimator.AllMethods, ",")+" (as revisit replay)")
@@ -194,14 +216,14 @@ func changedIngestFlag(cmd *cobra.Command) string {
 // runPipeline runs c with the ingest options iopt (pipeline.Run) and
 // prints, unless quiet, the findings and the time taken on stderr, then
 // the report's index.html on stdout.
-func runPipeline(ctx context.Context, g *globals, c pipeline.Config, iopt ingest.Options, inputs []string) error {
+func runPipeline(ctx context.Context, stdout io.Writer, g *globals, c pipeline.Config, iopt ingest.Options, inputs []string) error {
 	start := time.Now()
 	c.Inputs, c.Version, c.OnStage = inputs, version, g.onStage
 	c.Ingest = iopt
 	c.Ingest.Progress = progress.New(os.Stderr, "ingest", g.quiet)
 	c.Ingest.OnBad = badRecordPrinter(g.quiet)
 	if !g.quiet {
-		c.Log = os.Stderr
+		c.Log = human.NewTerminal(os.Stderr)
 	}
 	res, err := pipeline.Run(ctx, c)
 	if err != nil {
@@ -214,7 +236,7 @@ func runPipeline(ctx context.Context, g *globals, c pipeline.Config, iopt ingest
 	if !g.quiet {
 		printFindings(os.Stderr, res.Bundle)
 		fmt.Fprintf(os.Stderr, "revisit run: done in %s: %d tables, %d figures\n", time.Since(start).Round(100*time.Millisecond), len(res.Bundle.Tables), len(res.Bundle.Figures))
+		fmt.Fprintln(stdout, human.Path(filepath.Join(res.Report, "index.html")))
 	}
-	fmt.Fprintln(os.Stdout, human.Path(filepath.Join(res.Report, "index.html")))
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/schedule"
@@ -20,8 +21,8 @@ func newScheduleCmd(g *globals) *cobra.Command {
 		budget, minRate, importance, hostLimits, method, sampler, unit, out string
 		plans                                                               []string
 		missing                                                             float64
-		validate                                                            string
-		seeds                                                               int
+		validate, trainWindow                                               string
+		seeds, origins, boot                                                int
 		seed                                                                uint64
 		train, target                                                       float64
 		sweep                                                               []float64
@@ -39,9 +40,12 @@ INPUT is
   a replay or estimate output   Ĝ of each page from --method (default: the
                                 scenario's recommended method: M2 with ages,
                                 M4 for constant delays, M6 otherwise) for
-                                --sampler (default: the first in the file)
-  a dataset                     the true G_U of each page's intervals: the
-                                oracle plan
+                                --sampler (default: the first in the file);
+                                a replay of several seeds is pooled (the
+                                mean of their Ĝ and of their λ̂)
+  a dataset                     each page's exact age distribution over the
+                                dataset's span (quiet time included): the
+                                oracle plan of that span
 
 PLANS (--plans, default all):
   gu                  optimal for Ĝ (projected onto concave CDFs first)
@@ -51,11 +55,34 @@ PLANS (--plans, default all):
   proportional        f ∝ λ̂
   uniform             the same rate for every page
 
-Pages that never changed (Ĝ ≡ 0, or no usable estimate) get --min-rate.
---importance reads URL_ID<TAB>importance (the Bing trace's urlid_imp.txt)
-or id,weight CSV, keyed by the page's title/URL or id. --host-limits reads
-host,RATE lines (RATE as --budget) and caps Σ f_i over each host's pages
-(the host of a page whose title is a URL).
+PRIOR (--min-rate prior, the default): a page with no usable estimate,
+or whose estimate saw no change (Ĝ ≡ 0), is planned on the corpus's
+prior: the mean Ĝ of the pages with estimates, stretched in time to the
+rate λ̃ = m/(1 + mE) (m their mean λ̂; E how long the page was watched
+without a change, 0 for a page never watched): the mean rate for a page
+nothing is known of, about one change per watched time for one watched
+long. The tables say how much of each plan's budget these pages get.
+--min-rate R gives them the fixed rate R instead (0: never visited).
+
+IMPORTANCE (--importance FILE): KEY<TAB>IMPORTANCE lines (the Bing
+trace's urlid_imp.txt) or KEY,IMPORTANCE CSV records (quote a key that
+holds a comma); KEY is a page's title (its URL, or the trace's URL_ID when
+estimated without a URL file) or its decimal page id, the title's match
+first; an importance is a finite number ≥ 0. A first line naming the
+columns (URL_ID, url, title, id, page_id or key, then Importance_score,
+importance or weight) is a header; any other line is used or refused with
+its file and line, and a key given twice is refused. The file is sorted on
+disk (temporary files, unlinked at once) and merged with the pages' keys,
+never held in memory. It must name at least one page; pages it does not
+name get --missing-importance; stderr says how many were named.
+
+HOST LIMITS (--host-limits FILE): host,RATE lines (RATE as --budget;
+header host,limit) cap Σ f_i over the pages of each host (the host name
+of a title that is a URL; a URL in the file counts by its host). Hosts
+compare case-insensitively and without a trailing dot, as DNS names do.
+stderr says how many limits applied to how many pages; a limit naming no
+page's host is not applied and named there even with -q, and a file of
+which no limit applies is an error.
 
 OUT holds schedule.parquet (one row per page and plan: visits per day, Δ,
 predicted freshness under Ĝ and under the Poisson model), schedule.csv (one
@@ -66,20 +93,31 @@ report (section "Revisit schedule").
 MEMORY: the input is read as a stream and each page keeps only what the
 solver needs, in float32 (at most 64 knots of Ĝ, after its concave
 projection; more are thinned, log-spaced), about 8 bytes per knot and 40
-per page; the plans are solved one at a time and their rates computed again
-when written; ids and titles are read again from the input when writing.
+per page (49 with --importance); the plans are solved one at a time and
+their rates computed again when written; ids and titles are read again
+from the input when writing.
 
 VALIDATION (--validate DATASET): the span of the dataset is cut at --train;
 for each of --seeds seeds a blind crawler (--sampler, replay's syntax;
 --method, default M4 for constant delays, M6 otherwise) replays every page's
-training window, the plans are computed from its estimates, and each plan's
-realised freshness is measured exactly on the true updates of the later
-window (uniform visit phase), with a 95 % interval over the seeds, next to
-the oracle plan made from the true G_U of that window. With
---target-freshness F, each plan's budget to reach realised freshness F is
-found by bisection (each plan solved again at each budget from the same
-estimates, scored as above); with --sweep, each plan's realised freshness at
-those multiples of the budget (a table and a figure; none by default).`,
+training window, from its first update to the split (the quiet time after
+its last update is evidence: the crawler sees it), the plans are computed
+from its estimates, and each plan's realised freshness is measured exactly
+on the true updates of the later window (uniform visit phase), with a 95 %
+interval over the seeds, next to the oracles: gu on the exact age
+distributions of each page's training window (oracle-train) and of the
+evaluation window (oracle: the optimum of every constant-rate plan, its
+prediction its realisation). The paired differences of gu against every
+plan come with a 95 % interval over the pages (--boot resamples) and at
+--origins splits (the one at --train and later ones to the end), and a
+verdict: which plan wins, by how many points, against which it is
+undecided. --train-window F plans from the last fraction F of the
+training span only; auto chooses it per plan by back-testing inside the
+training window. With --target-freshness F, each plan's budget to reach
+realised freshness F is found by bisection (each plan solved again at each
+budget from the same estimates, scored as above); with --sweep, each plan's
+realised freshness at those multiples of the budget (a table and a figure;
+none by default).`,
 		Example: `  revisit schedule out/replay --budget 5000/d -o out/schedule
   revisit schedule out/estimate --budget 200/h --importance urlid_imp.txt --min-rate 0.1/d -o out/schedule
   revisit schedule ds --budget 5000/d --plans gu,cho-gm -o out/oracle
@@ -92,11 +130,16 @@ those multiples of the budget (a table and a figure; none by default).`,
 			}
 			var opt schedule.Options
 			var err error
-			if opt.Budget, err = schedule.ParseRate(budget); err != nil || !(opt.Budget > 0) {
+			if opt.Budget, err = schedule.ParseRate(budget); err != nil {
+				return usagef("--budget: %v", err)
+			}
+			if !(opt.Budget > 0) {
 				return usagef("--budget %q: want a rate > 0 such as 5000/d or 200/h", budget)
 			}
-			if opt.MinRate, err = schedule.ParseRate(minRate); err != nil {
-				return usagef("--min-rate: %v", err)
+			if minRate == "prior" {
+				opt.Prior = true
+			} else if opt.MinRate, err = schedule.ParseRate(minRate); err != nil {
+				return usagef("--min-rate: %v (or prior)", err)
 			}
 			if opt.Plans, err = schedule.ParsePlans(plans); err != nil {
 				return usagef("--plans: %v", err)
@@ -133,16 +176,25 @@ those multiples of the budget (a table and a figure; none by default).`,
 			if !(train > 0 && train < 1) || seeds < 1 {
 				return usagef("--train must be in (0, 1) and --seeds ≥ 1")
 			}
+			if origins < 1 || boot < 100 {
+				return usagef("--origins must be ≥ 1 and --boot ≥ 100")
+			}
+			if err := schedule.CheckWindow(trainWindow); err != nil {
+				return usagef("--train-window: %v", err)
+			}
+			if validate != "" {
+				if err := schedule.CheckCrawler(sampler, method); err != nil {
+					return usagef("--sampler, --method: %v", err)
+				}
+			} else if method, err = scheduleMethod(method, sampler); err != nil {
+				return err
+			}
 			if out != "" {
 				if err := checkResults("schedule", out, "schedule"); err != nil {
 					return err
 				}
 			}
-			if importance != "" {
-				if opt.Importance, err = schedule.ReadImportance(importance); err != nil {
-					return fmt.Errorf("--importance: %w", err)
-				}
-			}
+			opt.Importance = importance
 			if hostLimits != "" {
 				if opt.HostLimits, err = schedule.ReadHostLimits(hostLimits); err != nil {
 					return fmt.Errorf("--host-limits: %w", err)
@@ -151,7 +203,7 @@ those multiples of the budget (a table and a figure; none by default).`,
 			if validate != "" {
 				return runValidation(cmd, g, validate, out, schedule.ValidateOptions{
 					Options: opt, Sampler: sampler, Method: method, Train: train, Unit: u, Dataset: validate,
-					Seeds: seedList(seed, seeds), Target: target,
+					Seeds: seedList(seed, seeds), Target: target, Origins: origins, Window: trainWindow, Boot: boot,
 				})
 			}
 			var src *schedule.Source
@@ -166,8 +218,9 @@ those multiples of the budget (a table and a figure; none by default).`,
 			if err != nil {
 				return err
 			}
+			src.Ctx = cmd.Context() // Ctrl-C stops the reading, the plans and the writing
 			if !g.quiet {
-				fmt.Fprintf(os.Stderr, "schedule: reading %s…\n", args[0])
+				fmt.Fprintf(os.Stderr, "schedule: reading %s…\n", human.Path(args[0]))
 			}
 			if os.Getenv("GOMEMLIMIT") == "" {
 				// A soft limit that follows the store: the collector runs
@@ -182,20 +235,30 @@ those multiples of the budget (a table and a figure; none by default).`,
 				return err
 			}
 			if !g.quiet {
-				fmt.Fprintf(os.Stderr, "schedule: %s, %s; store %.1f MiB\n", human.Count(int64(res.N), "page", "pages"), res.In.Source, float64(res.StoreBytes())/(1<<20))
+				fmt.Fprintf(os.Stderr, "schedule: %s, %s; store %.1f MiB\n", human.Count(int64(res.N), "page", "pages"), human.Text(res.In.Source), float64(res.StoreBytes())/(1<<20))
+				if s := res.ImportanceStats.Summary(); s != "" {
+					fmt.Fprintf(os.Stderr, "schedule: %s\n", s)
+				}
+			}
+			if s := res.HostStats.Summary(); s != "" && (!g.quiet || res.HostStats.NUnused > 0) {
+				// hosts that name no page are said even with -q: a misspelt
+				// host is a limit not applied
+				fmt.Fprintf(os.Stderr, "schedule: %s\n", s)
 			}
 			b := res.Bundle()
 			w := cmd.OutOrStdout()
 			for _, t := range b.Tables {
-				printTable(w, t)
+				if g.printsTables(out) {
+					printTable(w, t)
+				}
 			}
-			if len(b.Tables) > 0 {
-				fmt.Fprintln(w, "Source:", b.Tables[0].Source)
+			if len(b.Tables) > 0 && g.printsTables(out) {
+				fmt.Fprintln(w, human.Text("Source: "+b.Tables[0].Source))
 			}
 			if out == "" {
 				return nil
 			}
-			err = analysis.WriteResults(out, "schedule", func(tmp string) error {
+			err = analysis.WriteResults(cmd.Context(), out, "schedule", func(tmp string) error {
 				if err := res.Write(tmp, !noCSV); err != nil {
 					return fmt.Errorf("schedule: %w", err)
 				}
@@ -206,9 +269,9 @@ those multiples of the budget (a table and a figure; none by default).`,
 			}
 			if !g.quiet {
 				if noCSV {
-					fmt.Fprintf(os.Stderr, "schedule: wrote %s under %s\n", schedule.ParquetFile, out)
+					fmt.Fprintf(os.Stderr, "schedule: wrote %s under %s\n", schedule.ParquetFile, human.Path(out))
 				} else {
-					fmt.Fprintf(os.Stderr, "schedule: wrote %s and %s under %s\n", schedule.ParquetFile, schedule.CSVFile, out)
+					fmt.Fprintf(os.Stderr, "schedule: wrote %s and %s under %s\n", schedule.ParquetFile, schedule.CSVFile, human.Path(out))
 				}
 			}
 			return nil
@@ -217,10 +280,10 @@ those multiples of the budget (a table and a figure; none by default).`,
 	f := cmd.Flags()
 	f.StringVar(&budget, "budget", "", "total visit rate B: visits per day, or B/h, B/d (required)")
 	f.StringSliceVar(&plans, "plans", nil, "plans to compute (comma-separated; default all: gu,cho-gm,lambdacrawl,lambdacrawl-binary,proportional,uniform)")
-	f.StringVar(&minRate, "min-rate", "0", "rate of pages that never changed (visits per day, or R/h)")
-	f.StringVar(&importance, "importance", "", "page importances: URL_ID<TAB>importance or id,weight lines (default: 1 for every page)")
+	f.StringVar(&minRate, "min-rate", "prior", "pages without a usable estimate or with no change seen: prior (the corpus's prior, see PRIOR) or a fixed rate (visits per day, or R/h; 0: never visited)")
+	f.StringVar(&importance, "importance", "", "page importances: KEY<TAB>IMPORTANCE or KEY,IMPORTANCE lines, KEY a page's title or id (see IMPORTANCE; default: 1 for every page)")
 	f.Float64Var(&missing, "missing-importance", 1, "importance of pages the --importance file does not name")
-	f.StringVar(&hostLimits, "host-limits", "", "per-host limits: host,RATE lines (RATE as --budget)")
+	f.StringVar(&hostLimits, "host-limits", "", "per-host limits: host,RATE lines (RATE as --budget; see HOST LIMITS)")
 	f.StringVar(&method, "method", "", "estimation method whose Ĝ is planned on (default: the scenario's recommended method; truth: the replay's true G_U; with --validate: M4 for constant delays, M6 otherwise)")
 	f.StringVar(&sampler, "sampler", "", "sampler of the replay or estimate output (default: the first in the file); with --validate, the blind crawler's (replay's syntax, required)")
 	f.StringVar(&unit, "unit", "h", "time unit of the intervals when INPUT is a dataset (s, min, h, d, w, y)")
@@ -230,7 +293,10 @@ those multiples of the budget (a table and a figure; none by default).`,
 	f.StringVar(&validate, "validate", "", "validate the plans on this dataset's true updates (see VALIDATION)")
 	f.IntVar(&seeds, "seeds", 1, "validation: number of replicate crawler seeds")
 	f.Uint64Var(&seed, "seed", 1, "validation: first seed (seeds are seed, seed+1, …)")
-	f.Float64Var(&train, "train", 0.5, "validation: fraction of the dataset's span used for training")
+	f.Float64Var(&train, "train", 0.5, "validation: fraction of the dataset's span used for training (the first split)")
+	f.IntVar(&origins, "origins", 3, "validation: splits (rolling origins): the one at --train and the later ones, evenly spaced to the end")
+	f.StringVar(&trainWindow, "train-window", "all", "validation: training window of the estimated plans: all, the last fraction F of the training span, or auto (chosen per plan by back-testing inside the training window)")
+	f.IntVar(&boot, "boot", 2000, "validation: bootstrap resamples of the pages for the paired differences")
 	f.Float64Var(&target, "target-freshness", 0, "validation: find each plan's budget to reach this realised freshness, in (0, 1) (0: none)")
 	f.StringVarP(&out, "output", "o", "", "write schedule.parquet, schedule.csv (unless --no-csv) and tables under this directory (replaces earlier schedule results there; refuses any other non-empty directory)")
 	return cmd
@@ -245,6 +311,30 @@ const (
 	scheduleMemoryLimit = 192 << 20
 	scheduleHeadroom    = 64 << 20
 )
+
+// scheduleMethod checks --method and --sampler for a replay or estimate
+// input before it is read, and returns the method's canonical name ("m4"
+// is M4): a name that is no method (or several) and a sampler label no
+// estimating stage writes are bad usage; one the input does not hold is
+// found when it is read (bad input).
+func scheduleMethod(method, sampler string) (string, error) {
+	if sampler != "" {
+		if err := estimator.CheckSamplerLabel(sampler); err != nil {
+			return "", usagef("--sampler: %v", err)
+		}
+	}
+	if method == "" || method == estimator.MethodTruth {
+		return method, nil
+	}
+	ms, err := estimator.ParseMethods([]string{method})
+	if err != nil {
+		return "", usagef("--method: %v", err)
+	}
+	if len(ms) != 1 {
+		return "", usagef("--method %q: want one method (or %s)", method, estimator.MethodTruth)
+	}
+	return ms[0], nil
+}
 
 func seedList(first uint64, n int) []uint64 {
 	s := make([]uint64, n)
@@ -274,13 +364,18 @@ func runValidation(cmd *cobra.Command, g *globals, dir, out string, opt schedule
 	b := v.Bundle()
 	w := cmd.OutOrStdout()
 	for _, t := range b.Tables {
-		printTable(w, t)
-		fmt.Fprintln(w, "Source:", t.Source)
+		if g.printsTables(out) {
+			printTable(w, t)
+			fmt.Fprintln(w, human.Text("Source: "+t.Source))
+		}
+	}
+	if v.Verdict != "" && g.printsTables(out) {
+		fmt.Fprintln(w, "Verdict:", v.Verdict)
 	}
 	if out == "" {
 		return nil
 	}
-	return analysis.WriteResults(out, "schedule", func(tmp string) error {
+	return analysis.WriteResults(cmd.Context(), out, "schedule", func(tmp string) error {
 		if err := b.Write(tmp); err != nil {
 			return fmt.Errorf("schedule: %w", err)
 		}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -39,8 +38,20 @@ func (l *lockedBuffer) String() string {
 // a terminal or a job scheduler sends them) stop every command with the
 // README's code for the signal (130, 143, 129), a line naming the
 // command that was interrupted, and no output. Commands reading a FIFO
-// (ingest, run, estimate) get the signal while they wait for input, then
-// the end of it; replay gets it in the middle of a long replay.
+// (ingest, run, estimate, and schedule its --importance) get the signal
+// while they wait for input, then the end of it; replay gets it in the
+// middle of a long replay, generate in the middle of a long dump.
+// hasTemp reports whether dir holds a temporary output (.NAME.tmp-…).
+func hasTemp(dir string) bool {
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") && strings.Contains(e.Name(), ".tmp-") {
+			return true
+		}
+	}
+	return false
+}
+
 func TestSignalExitCodes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts revisit processes")
@@ -74,6 +85,20 @@ func TestSignalExitCodes(t *testing.T) {
 			// 8·10⁸ visits with the limits out of the way: far longer than the test
 			return []string{"replay", ds, "--sampler", "exp:1e6", "--max-visits", "1e13", "--max-pairs", "1e18", "-o", out}
 		}, ""},
+		{"schedule", func(in, out string) []string {
+			return []string{"schedule", ds, "--budget", "30/d", "--importance", in, "-o", out}
+		}, "1\t2\n"},
+		{"generate", func(_, out string) []string {
+			// a million pages: far longer than the test
+			return []string{"generate", "--pages", "1000000", "--span", "10y", "-o", out + ".xml"}
+		}, ""},
+		{"analyze", func(in, out string) []string {
+			return []string{"analyze", ds, "--pages", in, "--reps", "19", "-o", out}
+		}, "1\n"},
+		{"simulate", func(_, out string) []string {
+			// 10⁸ visits per path: far longer than the test
+			return []string{"simulate", "--T", "1e8", "--paths", "50", "-o", out}
+		}, ""},
 	} {
 		for _, s := range signals {
 			want := readmeCode(t, s.what)
@@ -85,8 +110,7 @@ func TestSignalExitCodes(t *testing.T) {
 						t.Skip("no FIFOs here:", err)
 					}
 				}
-				cmd := exec.Command(os.Args[0], c.args(in, out)...)
-				cmd.Env = append(os.Environ(), "REVISIT_TEST_AS_MAIN=1", "REVISIT_TEST_SUPERVISE=1")
+				cmd := revisitProcess(c.args(in, out)...)
 				var stderr lockedBuffer
 				cmd.Stdout, cmd.Stderr = io.Discard, &stderr
 				if err := cmd.Start(); err != nil {
@@ -114,9 +138,14 @@ func TestSignalExitCodes(t *testing.T) {
 					io.WriteString(w, c.input)
 					time.Sleep(300 * time.Millisecond)
 				} else {
-					// the worker logs before it replays
+					// the worker logs before it replays; generate makes
+					// its temporary file first; simulate says nothing
+					// before its tables: a second is well into its work
 					deadline := time.Now().Add(30 * time.Second)
-					for !strings.Contains(stderr.String(), "replay: ") && time.Now().Before(deadline) {
+					if c.name == "simulate" {
+						deadline = time.Now().Add(time.Second)
+					}
+					for !strings.Contains(stderr.String(), "replay: ") && !hasTemp(sub) && time.Now().Before(deadline) {
 						time.Sleep(20 * time.Millisecond)
 					}
 					time.Sleep(300 * time.Millisecond)
@@ -142,8 +171,10 @@ func TestSignalExitCodes(t *testing.T) {
 				if strings.Contains(msg, "context canceled") {
 					t.Errorf("stderr shows Go's \"context canceled\":\n%s", msg)
 				}
-				if _, err := os.Stat(out); !os.IsNotExist(err) {
-					t.Errorf("output %s exists after %s (%v)", out, s.what, err)
+				for _, o := range []string{out, out + ".xml"} {
+					if _, err := os.Stat(o); !os.IsNotExist(err) {
+						t.Errorf("output %s exists after %s (%v)", o, s.what, err)
+					}
 				}
 				ents, _ := os.ReadDir(sub)
 				for _, e := range ents {
@@ -153,5 +184,80 @@ func TestSignalExitCodes(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A command that cannot notice the signal (here ingest, blocked reading
+// a FIFO whose writer stays silent) is ended stopDeadline after it, with
+// the signal's exit code and a line saying so: the bound holds for every
+// command whatever its code watches; a second Ctrl-C, a second or more
+// after the first, ends it at once. It leaves its temporary directory,
+// which the next writer of the same output removes.
+func TestSignalDeadline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts revisit processes")
+	}
+	for _, second := range []bool{false, true} {
+		name := "deadline"
+		if second {
+			name = "second Ctrl-C"
+		}
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			in, out := filepath.Join(dir, "in"), filepath.Join(dir, "out")
+			if err := syscall.Mkfifo(in, 0o644); err != nil {
+				t.Skip("no FIFOs here:", err)
+			}
+			cmd := revisitProcess("ingest", in, "--id", "id", "--time", "time", "-o", out)
+			var stderr lockedBuffer
+			cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			w, err := os.OpenFile(in, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			io.WriteString(w, "id,time\na,2021-01-01T00:00:00Z\n")
+			time.Sleep(300 * time.Millisecond)
+			sent := time.Now()
+			cmd.Process.Signal(syscall.SIGINT)
+			if second {
+				time.Sleep(forceGap + 200*time.Millisecond)
+				cmd.Process.Signal(syscall.SIGINT)
+			}
+			done := make(chan struct{})
+			go func() { cmd.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(stopDeadline + 30*time.Second):
+				cmd.Process.Kill()
+				<-done
+				t.Fatalf("not ended %s after SIGINT; stderr:\n%s", time.Since(sent), stderr.String())
+			}
+			took := time.Since(sent)
+			msg := stderr.String()
+			if code := cmd.ProcessState.ExitCode(); code != exitSIGINT {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, exitSIGINT, msg)
+			}
+			switch {
+			case !second && (took < stopDeadline || !strings.Contains(msg, "did not stop within")):
+				t.Errorf("ended after %s (deadline %s); stderr:\n%s", took, stopDeadline, msg)
+			case second && (took >= stopDeadline || !strings.Contains(msg, "again: stopping at once")):
+				t.Errorf("ended after %s by the second Ctrl-C (deadline %s); stderr:\n%s", took, stopDeadline, msg)
+			}
+			if _, err := os.Stat(out); !os.IsNotExist(err) {
+				t.Errorf("output %s exists (%v)", out, err)
+			}
+			csv := filepath.Join(dir, "log.csv")
+			os.WriteFile(csv, []byte("id,time\na,2021-01-01T00:00:00Z\na,2021-01-02T00:00:00Z\n"), 0o644)
+			if code, msg := stderrOf(t, "-q", "ingest", csv, "--id", "id", "--time", "time", "-o", out); code != exitOK {
+				t.Fatalf("ingest again: exit %d: %s", code, msg)
+			}
+			if hasTemp(dir) {
+				t.Errorf("the next ingest into %s left the temporary directory in place: %v", out, dirNames(t, dir))
+			}
+		})
 	}
 }

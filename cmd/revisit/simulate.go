@@ -59,6 +59,9 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 				return usagef("simulate: --T: %v", err)
 			}
 			opt.Recover = !noRecover
+			if opt.Workers < 0 {
+				return usagef("simulate: --workers %d: want 0 (all cores) or more", opt.Workers)
+			}
 			if out != "" { // refuse a wrong -o before the simulation, not after it
 				if err := checkResults("simulate", out, "simulate"); err != nil {
 					return err
@@ -72,14 +75,15 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 				return usageIf[*replay.OptionError]("simulate", err)
 			}
 			b := res.Bundle()
-			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "simulate: update %s (E[U] = %s), h = %s, x_max = %s, %s per T, %s\n\n",
-				res.Update, human.Float(res.EU), human.Float(res.H), human.Float(res.XMax), human.Count(int64(res.Paths), "path", "paths"), human.Elapsed(res.Elapsed))
-			for _, t := range b.Tables {
-				printTable(w, t)
+			if w := cmd.OutOrStdout(); g.printsTables(out) {
+				fmt.Fprintf(w, "simulate: update %s (E[U] = %s), h = %s, x_max = %s, %s per T, %s\n\n",
+					res.Update, human.Float(res.EU), human.Float(res.H), human.Float(res.XMax), human.Count(int64(res.Paths), "path", "paths"), human.Elapsed(res.Elapsed))
+				for _, t := range b.Tables {
+					printTable(w, t)
+				}
 			}
 			if out != "" {
-				if err := pipeline.WriteBundle(b, out, "simulate"); err != nil {
+				if err := pipeline.WriteBundle(cmd.Context(), b, out, "simulate"); err != nil {
 					return fmt.Errorf("simulate: %w", err)
 				}
 				if !g.quiet {
@@ -104,21 +108,27 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 	return cmd
 }
 
-// printTable prints a table as aligned text for the terminal.
+// printTable prints a table as aligned text for the terminal: a cell
+// holding a control character, a tab or a line break (a title from the
+// data) is quoted with them escaped (human.Path), the title and notes are
+// escaped in place (human.Text).
 func printTable(w io.Writer, t tables.Table) {
-	fmt.Fprintln(w, t.Title)
+	fmt.Fprintln(w, human.Text(t.Title))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	var head []string
 	for _, c := range t.Columns {
-		head = append(head, c.Name)
+		head = append(head, human.Path(c.Name))
 	}
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 	for _, cells := range reports.HumanRows(&t) {
+		for i, c := range cells {
+			cells[i] = human.Path(c)
+		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
 	}
 	tw.Flush()
 	for _, n := range t.Notes {
-		fmt.Fprintln(w, "  "+n)
+		fmt.Fprintln(w, human.Text("  "+n))
 	}
 	fmt.Fprintln(w)
 }

@@ -51,6 +51,7 @@ func runSupervised(c *exec.Cmd) (code int, ok bool) {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
+	defer ignoreSIGPIPE()() // a closed standard error must not end the supervisor (and its child with it)
 	if err := c.Start(); err != nil {
 		fmt.Fprintf(os.Stderr, "revisit: cannot start the worker process: %v%s; nothing was done. Exit code %d.\n", err, limitHint(), exitInternal)
 		return exitInternal, false

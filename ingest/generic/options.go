@@ -183,10 +183,8 @@ func FileID(name string, dir bool) string {
 }
 
 func (o *Options) check() error {
-	switch o.Format {
-	case "", FormatAuto, FormatCSV, FormatTSV, FormatJSONL, FormatJSONKeys:
-	default:
-		return fmt.Errorf("format %q: want csv, tsv, jsonl, jsonkeys or auto", o.Format)
+	if err := o.CheckFlags(); err != nil {
+		return err
 	}
 	if o.IDFromFileName {
 		if o.FileName == "" || o.FileName == "-" {
@@ -198,6 +196,25 @@ func (o *Options) check() error {
 	} else if o.ID == "" {
 		return errors.New("no id column: give one, or take the id from the file name")
 	} else if _, err := idColumns(o.ID); err != nil {
+		return err
+	}
+	return nil
+}
+
+// CheckFormat refuses a Format this reader does not have.
+func (o *Options) CheckFormat() error {
+	switch o.Format {
+	case "", FormatAuto, FormatCSV, FormatTSV, FormatJSONL, FormatJSONKeys:
+		return nil
+	}
+	return fmt.Errorf("format %q: want csv, tsv, jsonl, jsonkeys or auto", o.Format)
+}
+
+// CheckFlags refuses the options that are wrong whatever the input (the
+// format, the lines to skip, the time layout and origin): ingest checks
+// them before it reads anything, for every input kind.
+func (o *Options) CheckFlags() error {
+	if err := o.CheckFormat(); err != nil {
 		return err
 	}
 	if o.SkipLines < 0 {

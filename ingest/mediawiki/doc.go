@@ -5,5 +5,7 @@
 //
 // It is not an XML parser: it checks the structure it relies on (pages,
 // revisions, ids, timestamps, truncation) and ignores everything else, and it
-// never keeps revision text.
+// never keeps revision text. Character data is read as XML defines it
+// wherever the reader looks at it: CDATA sections are text whatever they
+// hold ('<', '&', tags), comments are nothing.
 package mediawiki

@@ -23,6 +23,7 @@ func FuzzMediaWiki(f *testing.F) {
 	f.Add([]byte(head + page("P", "1", rev("2001-01-01T00:00:00Z")) + "</mediawiki>"))
 	f.Add([]byte(head + "<page><title>A&amp;B</title><id>1</id><revision><timestamp>2001-01-01T00:00:00Z</timestamp><text/></revision></page>"))
 	f.Add([]byte("<mediawiki><!-- x --><page><revision></revision></page></mediawiki>"))
+	f.Add([]byte(cdataDump()))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		strict := 0
 		r := NewReader(strings.NewReader(string(data)), Options{Options: source.Options{File: "fuzz"}})

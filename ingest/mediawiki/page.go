@@ -26,11 +26,11 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 		if !r.inSite || self {
 			return nil
 		}
-		c, err := r.content(off, "")
-		if err != nil {
+		c, ok, err := r.charData(off, string(name))
+		if !ok {
 			return err
 		}
-		v, _ := unescape(bytes.TrimSpace(c))
+		v := string(bytes.TrimSpace(c))
 		if name[0] == 'd' {
 			r.site.DBName = v
 		} else {
@@ -46,13 +46,11 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 		}
 		v := ""
 		if !self {
-			c, err := r.content(off, "namespace")
-			if err != nil {
+			c, ok, err := r.charData(off, "namespace")
+			if !ok {
 				return err
 			}
-			if v, err = unescape(c); err != nil {
-				return r.bad(off, "xml", err)
-			}
+			v = string(c)
 		}
 		r.nsNames[int32(k)] = v
 	case "page":
@@ -75,13 +73,13 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 		if !ok {
 			return err
 		}
-		r.page.Title, r.titleSet = t, true
+		r.page.Title, r.titleSet = string(t), true
 	case "ns":
 		if !r.inPage || r.inRev || self {
 			return nil
 		}
-		c, err := r.content(off, "ns")
-		if err != nil {
+		c, ok, err := r.charData(off, "ns")
+		if !ok {
 			return err
 		}
 		n, ok := parseInt(c)
@@ -96,8 +94,8 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 		if !r.inRev && r.pageIDSet {
 			return nil
 		}
-		c, err := r.content(off, "id")
-		if err != nil {
+		c, ok, err := r.charData(off, "id")
+		if !ok {
 			return err
 		}
 		n, ok := parseInt(c)
@@ -132,8 +130,8 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 		if !r.inRev || r.inContrib || self {
 			return nil
 		}
-		c, err := r.content(off, "timestamp")
-		if err != nil {
+		c, ok, err := r.charData(off, "timestamp")
+		if !ok {
 			return err
 		}
 		t, perr := parseTimestamp(c)
@@ -160,8 +158,8 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 	case "text":
 		if r.hashingText() && r.inRev && !r.inContrib {
 			switch {
-			case self && attr(tag, "deleted") != "":
-				// deleted text: no checksum
+			case self && !emptyText(tag):
+				// deleted text, or a stub's: not in the dump, no checksum
 			case self:
 				r.revTextSHA1 = SHA1Digest([]byte(TextSHA1(nil)))
 			default:
@@ -174,7 +172,7 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 			}
 			return nil
 		}
-		if !self && !r.s.skipPast([]byte("</text>")) {
+		if !self && !r.s.skipText() {
 			return r.atEnd()
 		}
 	case "upload":
@@ -192,7 +190,7 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 		if !ok {
 			return err
 		}
-		r.revBot = r.opt.IsBot(u)
+		r.revBot = r.opt.IsBot(string(u))
 	case "sha1":
 		if r.opt.SHA1 && r.inRev && !r.inContrib {
 			r.sawSHA1, r.revSHA1Elem = true, true
@@ -203,8 +201,8 @@ func (r *Reader) startTag(name, tag []byte, self bool, off int64) error {
 			}
 			return nil
 		}
-		c, err := r.content(off, "sha1")
-		if err != nil {
+		c, ok, err := r.charData(off, "sha1")
+		if !ok {
 			return err
 		}
 		r.revSHA1 = SHA1Digest(c)

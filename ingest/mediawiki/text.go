@@ -86,24 +86,30 @@ func xmlChar(r uint64) bool {
 // &amp; &lt; &gt; &quot; &apos; and numeric &#NNN; / &#xHH;. An unknown or
 // malformed entity is an error.
 func unescape(b []byte) (string, error) {
-	i := bytes.IndexByte(b, '&')
-	if i < 0 {
+	if bytes.IndexByte(b, '&') < 0 {
 		return string(b), nil
 	}
-	out := make([]byte, 0, len(b))
+	v, err := appendUnescaped(make([]byte, 0, len(b)), b)
+	return string(v), err
+}
+
+// appendUnescaped appends b with its entities decoded (as unescape) to
+// dst.
+func appendUnescaped(dst, b []byte) ([]byte, error) {
+	i := bytes.IndexByte(b, '&')
 	for i >= 0 {
-		out = append(out, b[:i]...)
+		dst = append(dst, b[:i]...)
 		b = b[i:]
 		semi := bytes.IndexByte(b, ';')
 		if semi < 0 || semi > 12 {
-			return "", errors.New("unterminated entity in " + strconv.Quote(string(b)))
+			return nil, errors.New("unterminated entity in " + strconv.Quote(string(b)))
 		}
 		ent := b[1:semi]
 		if c, ok := predefinedEntity(ent); ok {
-			out = append(out, c)
+			dst = append(dst, c)
 		} else {
 			if len(ent) < 2 || ent[0] != '#' {
-				return "", errors.New("unknown entity &" + string(ent) + ";")
+				return nil, errors.New("unknown entity &" + string(ent) + ";")
 			}
 			var r uint64
 			var err error
@@ -113,14 +119,14 @@ func unescape(b []byte) (string, error) {
 				r, err = strconv.ParseUint(string(ent[1:]), 10, 32)
 			}
 			if err != nil || !xmlChar(r) {
-				return "", errors.New("bad character reference &" + string(ent) + ";")
+				return nil, errors.New("bad character reference &" + string(ent) + ";")
 			}
-			out = utf8.AppendRune(out, rune(r))
+			dst = utf8.AppendRune(dst, rune(r))
 		}
 		b = b[semi+1:]
 		i = bytes.IndexByte(b, '&')
 	}
-	return string(append(out, b...)), nil
+	return append(dst, b...), nil
 }
 
 // predefinedEntity is the character of one of XML's five predefined

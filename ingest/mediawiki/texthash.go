@@ -15,13 +15,32 @@ import (
 // to 31 digits, and mwreverts computes the same from the text when the
 // checksum is absent. With Options.SHA1 the reader does so for each
 // revision whose text it reads while no <sha1> element has been seen in
-// the dump: the text's character data is unescaped and hashed as the
-// scanner passes over it (never held whole: memory is the scanner's
-// window). Once a <sha1> has been seen (every dump since schema 0.6 has
-// one per revision, after <text>) no more text is hashed, and a revision's
+// the dump: the text's character data is unescaped (CDATA sections taken
+// as they are) and hashed as the scanner passes over it (never held whole:
+// memory is the scanner's window). Once a <sha1> has been seen (every dump
+// since schema 0.6 has one per revision) no more text is hashed, and a revision's
 // own <sha1> always wins over the hash of its text. Deleted text (<text
-// deleted="deleted"/>) has no checksum; empty text (<text/>) is the SHA-1
-// of no bytes.
+// deleted="deleted"/>) and a stub's text (<text id="…" bytes="…"/>: stub
+// dumps hold no text, and before schema 0.6 no <sha1> either) have no
+// checksum; empty text (<text/>, <text bytes="0"/>) is the SHA-1 of no
+// bytes (emptyText).
+
+// emptyText reports whether a self-closing <text …/> tag stands for the
+// empty text, whose checksum is known (the SHA-1 of no bytes): it says
+// bytes="0", or it has no size and no address of stored text (schema
+// 0.3's <text xml:space="preserve" />). A stub dump's <text id="…"
+// bytes="…"/> (location="…" since schema 0.11) stands for text that is
+// not in the dump, and deleted text (deleted="deleted") for text nobody
+// may see: neither has a checksum.
+func emptyText(tag []byte) bool {
+	if attr(tag, "deleted") != "" {
+		return false
+	}
+	if b := attr(tag, "bytes"); b != "" {
+		return b == "0"
+	}
+	return attr(tag, "id") == "" && attr(tag, "location") == ""
+}
 
 // TextSHA1 is MediaWiki's rev_sha1 of text: the SHA-1 of its bytes in base
 // 36, zero-padded to 31 digits.
@@ -93,10 +112,12 @@ func unescapeTo(h hash.Hash, b, scratch []byte) []byte {
 	}
 }
 
-// hashText hashes the character data after a <text> start tag up to the
-// next '<' (revision text holds no literal '<': it is "</text>"), chunk
-// by chunk through the scanner's window, and returns its TextSHA1. ok is
-// false at the end of input.
+// hashText hashes the text of a <text> element after its start tag:
+// its character data with entities decoded, and its CDATA sections as
+// they are (their bytes are the text's; "&amp;" inside one is five
+// characters), comments left out, chunk by chunk through the scanner's
+// window, up to the next tag ("</text>": text holds no other). It returns
+// the text's TextSHA1; ok is false at the end of input.
 func (r *Reader) hashText() (sum string, ok bool) {
 	s := r.s
 	h := r.textHash
@@ -109,7 +130,22 @@ func (r *Reader) hashText() (sum string, ok bool) {
 		if i := bytes.IndexByte(s.buf[s.pos:s.end], '<'); i >= 0 {
 			r.scratch = unescapeTo(h, s.buf[s.pos:s.pos+i], r.scratch)
 			s.pos += i
-			return base36(h.Sum(r.sumBuf[:0])), true
+			s.has(len(cdataStart))
+			switch b := s.buf[s.pos:s.end]; {
+			case bytes.HasPrefix(b, cdataStart):
+				s.pos += len(cdataStart)
+				if !r.hashCDATA(h) {
+					return "", false
+				}
+			case bytes.HasPrefix(b, commentStart):
+				s.pos += len(commentStart)
+				if !s.skipPast(commentEnd) {
+					return "", false
+				}
+			default:
+				return base36(h.Sum(r.sumBuf[:0])), true
+			}
+			continue
 		}
 		// Keep a '&' near the end for the next chunk: its reference may
 		// be cut.
@@ -121,6 +157,27 @@ func (r *Reader) hashText() (sum string, ok bool) {
 		s.pos = cut
 		if !s.more(s.pos) {
 			return "", false
+		}
+	}
+}
+
+// hashCDATA hashes the bytes of a CDATA section from pos (after its
+// "<![CDATA[") up to its "]]>", which it consumes; false at the end of
+// input.
+func (r *Reader) hashCDATA(h hash.Hash) bool {
+	s := r.s
+	for {
+		if i := bytes.Index(s.buf[s.pos:s.end], cdataEnd); i >= 0 {
+			h.Write(s.buf[s.pos : s.pos+i])
+			s.pos += i + len(cdataEnd)
+			return true
+		}
+		// Keep a tail that may hold the start of "]]>".
+		cut := max(s.pos, s.end-(len(cdataEnd)-1))
+		h.Write(s.buf[s.pos:cut])
+		s.pos = cut
+		if !s.more(s.pos) {
+			return false
 		}
 	}
 }

@@ -73,3 +73,27 @@ func TestSHA1ElementWins(t *testing.T) {
 		t.Errorf("digests %x, text hashed %d; want s1's, 0, 0 and none", p.SHA1, r.TextHashed())
 	}
 }
+
+// A self-closing <text> is the empty text only when it says so (bytes="0")
+// or has neither a size nor an address of stored text (schema 0.3): a
+// stub's text, with its id or location, is text the dump does not hold,
+// and deleted text is nobody's to hash. Tags as MediaWiki's
+// XmlDumpWriter writes them.
+func TestEmptyText(t *testing.T) {
+	for tag, want := range map[string]bool{
+		`text/`:                       true,
+		`text xml:space="preserve" /`: true,
+		`text bytes="0" /`:            true,
+		`text id="5" bytes="0" /`:     true,
+		`text id="5" bytes="12" /`:    false, // stub, schema 0.5–0.10
+		`text id="5" /`:               false, // stub, schema 0.4
+		`text bytes="12" sha1="x" location="tt:5" id="5" /`: false, // stub, schema 0.11
+		`text bytes="12" /`:                   false, // content that could not be loaded
+		`text deleted="deleted" /`:            false,
+		`text bytes="-1" deleted="deleted" /`: false,
+	} {
+		if got := emptyText([]byte(tag)); got != want {
+			t.Errorf("<%s>: empty %v, want %v", tag, got, want)
+		}
+	}
+}

@@ -30,6 +30,18 @@ func (r *Reader) next() (*series.RawPage, error) {
 		if s.end-s.pos < 512 && !s.eof {
 			s.more(s.pos) // keep short tags inside the window
 		}
+		// A CDATA section or a comment is stepped over whole: what it
+		// holds is never markup.
+		if s.has(2) && s.buf[s.pos+1] == '!' {
+			s.has(len(cdataStart))
+			skipped, ok := s.skipSection()
+			if !ok {
+				return nil, r.atEnd()
+			}
+			if skipped {
+				continue
+			}
+		}
 		// Scan the element name, then (only if attributes follow) the '>'.
 		buf := s.buf[s.pos:s.end]
 		start := 1
@@ -71,12 +83,7 @@ func (r *Reader) next() (*series.RawPage, error) {
 		case '?':
 			continue
 		case '!':
-			if bytes.HasPrefix(tag, []byte("!--")) && !bytes.HasSuffix(tag, []byte("--")) {
-				if !s.skipPast([]byte("-->")) {
-					return nil, r.atEnd()
-				}
-			}
-			continue
+			continue // a declaration (<!DOCTYPE …>)
 		}
 		self := tag[len(tag)-1] == '/'
 		if err := r.startTag(name, tag, self, off); err != nil {
@@ -88,10 +95,9 @@ func (r *Reader) next() (*series.RawPage, error) {
 // nameEnd marks the bytes that end an element name.
 var nameEnd = [256]bool{' ': true, '/': true, '>': true, '\t': true, '\n': true, '\r': true}
 
-// content reads the character data after a start tag, up to the next '<'.
-// When the closing tag "</name>" follows at once (a leaf element, as
-// in every dump), it is consumed too, which saves the main loop a turn.
-func (r *Reader) content(off int64, name string) ([]byte, error) {
+// content reads the character data at pos up to the next '<' (in
+// place: valid until the scanner reads again).
+func (r *Reader) content() ([]byte, error) {
 	s := r.s
 	i := s.indexByte('<')
 	if i < 0 {
@@ -99,49 +105,117 @@ func (r *Reader) content(off int64, name string) ([]byte, error) {
 	}
 	c := s.buf[s.pos : s.pos+i]
 	s.pos += i
-	if name != "" {
-		s.closeLeaf(name)
-	}
 	return c, nil
 }
 
-var cdataStart = []byte("<![CDATA[")
+// The sections of character data XML allows anywhere between tags:
+// CDATA ("<![CDATA[" text "]]>", the text as it is, up to the first
+// "]]>": it may hold '<', '&' and whole tags, which are text) and
+// comments (nothing).
+var (
+	cdataStart   = []byte("<![CDATA[")
+	cdataEnd     = []byte("]]>")
+	commentStart = []byte("<!--")
+	commentEnd   = []byte("-->")
+)
 
-// charData reads the character data of a leaf element after its start tag
-// — text with entities, and CDATA sections taken as they are — up to the
-// next tag, and consumes "</name>" when that is the tag. The bool is false when
-// it was not read: a bad entity or character reference is malformed XML
-// (the error is malformed's), and the end of input inside it is atEnd's error.
-func (r *Reader) charData(off int64, name string) (string, bool, error) {
+// skipSection steps over a CDATA section or a comment at pos. skipped is
+// false when pos holds neither (the window must hold len(cdataStart)
+// bytes from pos when the input has them); ok is false when the input
+// ends inside the section.
+func (s *scanner) skipSection() (skipped, ok bool) {
+	b := s.buf[s.pos:s.end]
+	switch {
+	case bytes.HasPrefix(b, cdataStart):
+		s.pos += len(cdataStart)
+		return true, s.skipPast(cdataEnd)
+	case bytes.HasPrefix(b, commentStart):
+		s.pos += len(commentStart)
+		return true, s.skipPast(commentEnd)
+	}
+	return false, true
+}
+
+// charData reads the character data of a leaf element after its start
+// tag — text with its entities decoded, CDATA sections as they are,
+// comments left out — up to the next tag, and consumes "</name>" when
+// that is the tag. The usual leaf, text up to its closing tag, is
+// returned in place: v is valid until the scanner reads again. ok is
+// false when it was not read: a bad entity or character reference is
+// malformed XML (the error is malformed's), and the end of input inside
+// it is atEnd's error.
+func (r *Reader) charData(off int64, name string) (v []byte, ok bool, err error) {
 	s := r.s
 	var out []byte
+	sections := false
 	for {
-		c, err := r.content(off, "")
+		c, err := r.content()
 		if err != nil {
-			return "", false, err
+			return nil, false, err
 		}
-		v, err := unescape(c) // before has, which may move the window under c
-		if err != nil {
-			return "", false, r.malformed(off, name+": bad character data: "+err.Error())
-		}
-		if !s.has(len(cdataStart)) || !bytes.HasPrefix(s.buf[s.pos:s.end], cdataStart) {
-			s.closeLeaf(name)
-			if out == nil { // no CDATA: the usual case
-				return v, true, nil
+		if !sections && s.pos+1 < s.end && s.buf[s.pos+1] != '!' {
+			// No section follows: the usual case.
+			v := c
+			if bytes.IndexByte(c, '&') >= 0 {
+				if v, err = appendUnescaped(nil, c); err != nil {
+					return nil, false, r.malformed(off, name+": bad character data: "+err.Error())
+				}
 			}
-			return string(append(out, v...)), true, nil
+			s.closeLeaf(name)
+			return v, true, nil
 		}
-		out = append(out, v...)
-		end := s.index(cdataEnd)
-		if end < 0 {
-			return "", false, r.atEnd()
+		// A section may follow: c is kept before the window moves.
+		sections = true
+		if out, err = appendUnescaped(out, c); err != nil {
+			return nil, false, r.malformed(off, name+": bad character data: "+err.Error())
 		}
-		out = append(out, s.buf[s.pos+len(cdataStart):s.pos+end]...)
-		s.pos += end + len(cdataEnd)
+		s.has(len(cdataStart))
+		switch b := s.buf[s.pos:s.end]; {
+		case bytes.HasPrefix(b, cdataStart):
+			end := s.index(cdataEnd)
+			if end < 0 {
+				return nil, false, r.atEnd()
+			}
+			out = append(out, s.buf[s.pos+len(cdataStart):s.pos+end]...)
+			s.pos += end + len(cdataEnd)
+		case bytes.HasPrefix(b, commentStart):
+			s.pos += len(commentStart)
+			if !s.skipPast(commentEnd) {
+				return nil, false, r.atEnd()
+			}
+		default:
+			s.closeLeaf(name)
+			return out, true, nil
+		}
 	}
 }
 
-var cdataEnd = []byte("]]>")
+// textEnd closes a <text> element.
+var textEnd = []byte("</text>")
+
+// skipText steps over the character data of a <text> element and its
+// closing tag: from '<' to '<' (text holds no other), over CDATA
+// sections and comments (which may hold '<' and "</text>"), up to
+// "</text>". It is false at the end of input.
+func (s *scanner) skipText() bool {
+	for {
+		if !s.skipToByte('<') {
+			return false
+		}
+		s.has(len(cdataStart))
+		if bytes.HasPrefix(s.buf[s.pos:s.end], textEnd) {
+			s.pos += len(textEnd)
+			return true
+		}
+		skipped, ok := s.skipSection()
+		if !ok {
+			return false
+		}
+		if !skipped {
+			s.pos++ // a stray '<' in malformed text: stepped over
+		}
+	}
+}
 
 // skipLeaf skips the character data after a start tag up to the next '<'
 // within the window, and the closing tag "</name>" if that is what
@@ -195,13 +269,14 @@ func attr(tag []byte, name string) string {
 }
 
 // revisionBody is the fast path through a revision's elements: it jumps
-// from '<' to '<' (character data never holds a literal '<' in a dump, so
-// this also steps over text bodies) and handles the elements a stub or full
-// dump repeats in every revision by their first bytes, without parsing tag
-// names. At anything else — <id> and <timestamp> of the revision, </revision>,
-// a tag with attributes it does not know, the end of the window — it
-// returns with the scanner at that '<' and the main loop takes over, so
-// malformed input is checked there as usual.
+// from '<' to '<' (character data holds no literal '<' outside CDATA
+// sections, so this also steps over text bodies) and handles the elements
+// a stub or full dump repeats in every revision by their first bytes,
+// without parsing tag names. At anything else — <id> and <timestamp> of
+// the revision, </revision>, a tag with attributes it does not know, a
+// CDATA section or comment ("<!", stepped over whole by the main loop),
+// the end of the window — it returns with the scanner at that '<' and the
+// main loop takes over, so malformed input is checked there as usual.
 func (r *Reader) revisionBody() {
 	s := r.s
 	for {

@@ -127,6 +127,9 @@ func (r *reader) loadCompanion(path, kind string, counted bool) error {
 	for {
 		e, reason, perr, err := cl.next()
 		if err == io.EOF {
+			if counted {
+				return r.printWhole(path, cl.dr)
+			}
 			return nil
 		}
 		if err != nil {

@@ -20,7 +20,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"slices"
 	"strings"
 )
 
@@ -158,6 +157,9 @@ func (r *reader) prepareCompanion(path, kind string) error {
 		}
 		last = strings.Clone(e.id)
 		n++
+	}
+	if err := r.printWhole(path, cl.dr); err != nil {
+		return err
 	}
 	in.Records = n
 	cl2, err := openCompLines(path, kind, r.opt.MaxLineBytes)
@@ -318,46 +320,13 @@ func (r *reader) sortCompanion(path, kind string, in *InputStats) error {
 		return err
 	}
 	defer cl.close()
-	var runs []*tempFile
-	defer func() {
-		for _, t := range runs {
-			t.close()
-		}
-	}()
-	var chunk []compEntry
-	mem := 0
-	chunkMem, fanIn := compChunkMem, compFanIn
+	srt := NewSorter(what)
+	defer srt.Close()
 	if r.opt.chunkMem > 0 {
-		chunkMem = r.opt.chunkMem
+		srt.chunkMem = r.opt.chunkMem
 	}
 	if r.opt.fanIn > 1 {
-		fanIn = r.opt.fanIn
-	}
-	flush := func() error {
-		if len(chunk) == 0 {
-			return nil
-		}
-		slices.SortFunc(chunk, func(a, b compEntry) int {
-			if entryLess(&a, &b) {
-				return -1
-			}
-			return 1
-		})
-		t, err := newTempFile(what)
-		if err != nil {
-			return err
-		}
-		runs = append(runs, t)
-		w := bufio.NewWriterSize(t.f, 1<<16)
-		for i := range chunk {
-			putEntry(w, &chunk[i])
-		}
-		if err := w.Flush(); err != nil {
-			return fmt.Errorf("%s: writing a sorted run: %w", what, err)
-		}
-		clear(chunk)
-		chunk, mem = chunk[:0], 0
-		return nil
+		srt.fanIn = r.opt.fanIn
 	}
 	var stop error // the first line that does not parse (without SkipBad)
 	var stopSeq int64
@@ -381,67 +350,38 @@ func (r *reader) sortCompanion(path, kind string, in *InputStats) error {
 			}
 			continue
 		}
-		e.id, e.val = strings.Clone(e.id), strings.Clone(e.val)
-		chunk = append(chunk, e)
-		mem += len(e.id) + len(e.val) + compMemEntry
-		if mem >= chunkMem {
-			if err := flush(); err != nil {
-				return err
-			}
+		if err := srt.add(e); err != nil {
+			return err
+		}
+	}
+	if stop == nil {
+		if err := r.printWhole(path, cl.dr); err != nil {
+			return err
 		}
 	}
 	cl.close()
-	if err := flush(); err != nil {
+	if err := srt.flush(); err != nil {
 		return err
 	}
-	chunk = nil
-	nruns := len(runs)
-	for len(runs) > fanIn {
-		t, err := newTempFile(what)
-		if err != nil {
-			return err
-		}
-		w := bufio.NewWriterSize(t.f, 1<<16)
-		group := runs[:fanIn]
-		if err := mergeRuns(r.ctx, what, group, func(e *compEntry) error { return putEntry(w, e) }); err != nil {
-			t.close()
-			return err
-		}
-		if err := w.Flush(); err != nil {
-			t.close()
-			return fmt.Errorf("%s: writing a sorted run: %w", what, err)
-		}
-		for _, g := range group {
-			g.close()
-		}
-		runs = append(runs[fanIn:], t)
-	}
-	out, err := newTempFile(what)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(out.f, 1<<16)
+	nruns := len(srt.runs)
 	var dup *compEntry // without SkipBad: the first duplicate in file order
 	var last string
 	var n int64
-	err = mergeRuns(r.ctx, what, runs, func(e *compEntry) error {
+	src, err := srt.sorted(r.ctx, func(e *compEntry) (bool, error) {
 		if n > 0 && e.id == last {
 			if !r.opt.SkipBad {
 				if dup == nil || e.seq < dup.seq {
 					c := *e
 					dup = &c
 				}
-				return nil
+				return false, nil
 			}
-			return r.fail(e.line, "duplicate", fmt.Errorf("URL_ID %q given twice", e.id))
+			return false, r.fail(e.line, "duplicate", fmt.Errorf("URL_ID %q given twice", e.id))
 		}
 		last = e.id
 		n++
-		return putEntry(w, e)
+		return true, nil
 	})
-	if err == nil {
-		err = w.Flush()
-	}
 	if err == nil && dup != nil && (stop == nil || dup.seq < stopSeq) {
 		err = r.fail(dup.line, "duplicate", fmt.Errorf("URL_ID %q given twice", dup.id))
 	}
@@ -449,17 +389,14 @@ func (r *reader) sortCompanion(path, kind string, in *InputStats) error {
 		err = stop
 	}
 	if err != nil {
-		out.close()
-		return err
-	}
-	br, err := out.rewind(what)
-	if err != nil {
-		out.close()
+		if src != nil {
+			src.close()
+		}
 		return err
 	}
 	in.Records = n
-	r.streams = append(r.streams, &compStream{kind: kind, path: path, src: &sortedSrc{t: out, br: br, what: what}})
-	r.logf("%s file %s: %d entries sorted in %d runs of at most %d MiB", kind, path, n, nruns, chunkMem>>20)
+	r.streams = append(r.streams, &compStream{kind: kind, path: path, src: src})
+	r.logf("%s file %s: %d entries sorted in %d runs of at most %d MiB", kind, path, n, nruns, srt.chunkMem>>20)
 	return nil
 }
 

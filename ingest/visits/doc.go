@@ -40,5 +40,6 @@
 // with Sorted, cut between lines and never inside a urlkey's lines, so
 // that the ranges one after the other read what one read reads
 // (PlanRanges says whether inputs allow it). Trace ids are checked
-// against the last one only while they increase (traceids.go).
+// against the last one only while they increase, else against 128-bit
+// hashes of them all, counted under MaxObservations (traceids.go).
 package visits

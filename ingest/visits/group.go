@@ -84,7 +84,7 @@ func fnv64(s string) uint64 {
 
 func (r *reader) add(id string, rc rec) (string, error) {
 	if dup, err := r.traces.has(id); err != nil {
-		r.fnErr = fmt.Errorf("observations %s: %w", r.name, err)
+		r.fnErr = r.idsErr(id, err)
 		return "", nil
 	} else if dup {
 		return "duplicate", fmt.Errorf("URL %q: a trace line and other observations of the same id", id)

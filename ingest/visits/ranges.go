@@ -21,6 +21,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/zeebo/xxh3"
+
 	"github.com/revisit-dev/revisit/ingest/generic/linescan"
 	"github.com/revisit-dev/revisit/internal/decompress"
 	"github.com/revisit-dev/revisit/internal/shard"
@@ -471,30 +473,45 @@ func (r *reader) readRanges(paths []string) error {
 	}
 	r.rng = &RangeInfo{I: r.opt.Range.I, N: r.opt.Range.N, Start: start, End: end, Total: p.total, Order: p.order, Ordered: true}
 	r.stats.Range = r.rng
+	windows := p.sampleWindows()
 	for k := range p.in {
 		in := &p.in[k]
 		r.stats.Inputs = append(r.stats.Inputs, InputStats{Name: in.path, Size: in.size, Format: in.format})
 		r.in = &r.stats.Inputs[len(r.stats.Inputs)-1]
 		r.name = in.path
-		a, b := max(start-in.off, 0), min(end-in.off, in.size)
-		if a >= b {
-			continue
+		if err := r.readRange(in, max(start-in.off, 0), min(end-in.off, in.size), windows[k]); err != nil {
+			return err
 		}
-		f, err := os.Open(in.path)
-		if err != nil {
-			return fmt.Errorf("observations %s: %w", in.path, err)
-		}
+	}
+	return nil
+}
+
+// readRange reads bytes [a, b) of input in (none when a ≥ b) and records
+// its fingerprint: the hash of those bytes, and of the windows ws that
+// every range reads.
+func (r *reader) readRange(in *rangeInput, a, b int64, ws []window) error {
+	f, err := os.Open(in.path)
+	if err != nil {
+		return fmt.Errorf("observations %s: %w", in.path, err)
+	}
+	defer f.Close()
+	p := Print{Name: in.path, Size: in.size}
+	if p.Samples, err = hashWindows(f, ws); err != nil {
+		return fmt.Errorf("observations %s: %w", in.path, err)
+	}
+	if a < b {
 		r.legend = in.legend
 		st, base := in.st, a
 		if a == 0 {
 			st, base = lineState{}, -1 // from its first line, numbered
 		}
-		_, err = r.scan(io.NewSectionReader(f, a, b-a), &st, base)
-		f.Close()
-		if err != nil {
+		h := xxh3.New()
+		if _, err := r.scan(&hashingReader{r: io.NewSectionReader(f, a, b-a), h: h}, &st, base); err != nil {
 			return err
 		}
+		p.Start, p.End, p.Range = a, b, hex128(h)
 	}
+	r.stats.Prints = append(r.stats.Prints, p)
 	return nil
 }
 

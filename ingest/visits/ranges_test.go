@@ -1,6 +1,7 @@
 package visits
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -8,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/zeebo/xxh3"
 
 	"github.com/revisit-dev/revisit/internal/shard"
 )
@@ -234,6 +237,131 @@ func TestRangesRefuseSecondLegend(t *testing.T) {
 		}
 		if (failed == 0) != c.ok || failed > 1 {
 			t.Errorf("legend %q: %d of 3 shards refused", c.second, failed)
+		}
+	}
+}
+
+// The fingerprints of byte ranges (Stats.Prints): each range's Range is
+// the xxh3-128 of exactly the bytes [Start, End) of each input it read
+// (hashed here from the file), the ranges of an input tile it, and every
+// range of a split, for N = 1…7, records the same Samples of each input;
+// one byte changed inside a sample window (an input's first byte, its
+// last) changes the Samples every range records, one changed elsewhere
+// does not. A whole read records each input's SHA-256, as sha256sum.
+func TestRangePrints(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 3))
+	dir := t.TempDir()
+	var paths []string
+	var bodies [][]byte
+	for k, n := range []int{12000, 0, 500} { // 12,000 lines: gaps between the windows
+		body := []byte(strings.Join(traceLines(r, n, 1+k*10000), "\n") + "\n")
+		if n == 0 {
+			body = nil
+		}
+		p := filepath.Join(dir, fmt.Sprintf("in%d", k))
+		if err := os.WriteFile(p, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths, bodies = append(paths, p), append(bodies, body)
+	}
+	opt := Options{Format: Trace}
+	samples := func() []string {
+		t.Helper()
+		var first []string
+		for n := 1; n <= 7; n++ {
+			covered := make([]int64, len(paths))
+			for i := range n {
+				_, st, err := readRange(t, opt, shard.Spec{I: i, N: n}, paths...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(st.Prints) != len(paths) {
+					t.Fatalf("%d/%d: %d prints of %d inputs", i, n, len(st.Prints), len(paths))
+				}
+				var got []string
+				for k, p := range st.Prints {
+					if p.Name != paths[k] || p.Size != int64(len(bodies[k])) || p.SHA256 != "" {
+						t.Fatalf("%d/%d input %d: %+v", i, n, k, p)
+					}
+					if p.Start < p.End {
+						if p.Start != covered[k] {
+							t.Errorf("%d/%d input %d: bytes %d…%d after %d", i, n, k, p.Start, p.End, covered[k])
+						}
+						covered[k] = p.End
+						h := xxh3.Hash128(bodies[k][p.Start:p.End]).Bytes()
+						if want := fmt.Sprintf("%x", h[:]); p.Range != want {
+							t.Errorf("%d/%d input %d: range hash %s, the bytes' %s", i, n, k, p.Range, want)
+						}
+					}
+					got = append(got, p.Samples)
+				}
+				if first == nil {
+					first = got
+				} else if !reflect.DeepEqual(got, first) {
+					t.Errorf("%d/%d: samples %v, shard 0/1's %v", i, n, got, first)
+				}
+			}
+			for k := range paths {
+				if covered[k] != int64(len(bodies[k])) {
+					t.Errorf("N = %d input %d: ranges cover %d of %d bytes", n, k, covered[k], len(bodies[k]))
+				}
+			}
+		}
+		return first
+	}
+	orig := samples()
+	edit := func(k, at int) []string {
+		t.Helper()
+		b := append([]byte(nil), bodies[k]...)
+		b[at] = map[byte]byte{'0': '1', '1': '0'}[b[at]]
+		if b[at] == 0 {
+			t.Fatalf("byte %d of input %d is %q, not a digit", at, k, bodies[k][at])
+		}
+		if err := os.WriteFile(paths[k], b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		was := bodies[k]
+		bodies[k] = b
+		defer func() {
+			bodies[k] = was
+			if err := os.WriteFile(paths[k], was, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}()
+		return samples()
+	}
+	if got := edit(0, 0); got[0] == orig[0] || got[2] != orig[2] {
+		t.Errorf("input 0's first byte changed: samples %v, were %v", got, orig)
+	}
+	last := len(bodies[2]) - 4 // a change bit: "…, 1]]\n"
+	if got := edit(2, last); got[2] == orig[2] || got[0] != orig[0] {
+		t.Errorf("input 2's last change bit changed: samples %v, were %v", got, orig)
+	}
+	// a change bit of input 0 outside every window: between the first
+	// two windows of the stream after its first 4 KiB
+	total := int64(len(bodies[0]) + len(bodies[2]))
+	step := (total - sampleBytes) / sampleCount
+	at := -1
+	for i := sampleBytes; i < int(step); i++ {
+		if bodies[0][i] == ']' && (bodies[0][i-1] == '0' || bodies[0][i-1] == '1') {
+			at = i - 1
+			break
+		}
+	}
+	if at < 0 || int64(at) >= step {
+		t.Fatalf("no change bit between byte %d and %d", sampleBytes, step)
+	}
+	if got := edit(0, at); !reflect.DeepEqual(got, orig) {
+		t.Errorf("a byte of input 0 outside the windows changed: samples %v, were %v", got, orig)
+	}
+	_, st, err := readAll(t, opt, paths...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, p := range st.Prints {
+		sum := sha256.Sum256(bodies[k])
+		if p.SHA256 != fmt.Sprintf("%x", sum[:]) || p.Samples != "" || p.Range != "" {
+			t.Errorf("whole read, input %d: %+v", k, p)
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/revisit-dev/revisit/ingest/generic/linescan"
 	"github.com/revisit-dev/revisit/internal/decompress"
+	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/shard"
 )
 
@@ -129,6 +130,9 @@ type Stats struct {
 	RevisitsResolved int64 `json:"revisits_resolved,omitempty"`
 	// Range is the byte range read (Options.Range), nil without one.
 	Range *RangeInfo `json:"range,omitempty"`
+	// Prints are the inputs' fingerprints (fingerprint.go), in the order
+	// they were read: the companion files first.
+	Prints []Print `json:"prints,omitempty"`
 }
 
 // BadRecordError is a bad line, located.
@@ -180,6 +184,15 @@ type reader struct {
 	looked   bool
 }
 
+// CheckKey refuses a grouping key other than KeySURT ("" too) and KeyURL.
+func CheckKey(key string) error {
+	switch key {
+	case "", KeySURT, KeyURL:
+		return nil
+	}
+	return fmt.Errorf("unknown key %q (want %s or %s)", key, KeySURT, KeyURL)
+}
+
 // Read reads the inputs (paths, "-" for standard input), groups their
 // captures by URL, and calls fn for each URL with what the crawler saw of
 // it. A trace line holds a whole URL and is passed to fn at once (in file
@@ -195,10 +208,8 @@ func Read(ctx context.Context, paths []string, opt Options, fn func(*Observed) e
 	if opt.MaxLineBytes <= 0 {
 		opt.MaxLineBytes = DefaultMaxLineBytes
 	}
-	switch opt.Key {
-	case "", KeySURT, KeyURL:
-	default:
-		return nil, fmt.Errorf("unknown key %q (want %s or %s)", opt.Key, KeySURT, KeyURL)
+	if err := CheckKey(opt.Key); err != nil {
+		return nil, err
 	}
 	if opt.Format != "" && opt.Format != "auto" {
 		f, err := ParseFormat(opt.Format)
@@ -212,9 +223,10 @@ func Read(ctx context.Context, paths []string, opt Options, fn func(*Observed) e
 	defer r.closeCompanions()
 	r.traces.fallback = func(id, last string) {
 		if opt.Log != nil {
-			opt.Log("observations %s %s: trace id %q after %q: the ids are not in increasing order (or other captures share them): every trace id is held in memory to refuse duplicates (about 14 bytes each)", r.name, r.where(), id, last)
+			opt.Log("observations %s %s: trace id %q after %q: the ids are not in increasing order (or other captures share them): a 128-bit hash of every trace id is held in memory to refuse duplicates (16 to 40 bytes each, counted under --max-observations)", r.name, r.where(), id, last)
 		}
 	}
+	r.traces.room = func() int64 { return opt.MaxObservations - r.held }
 	paths, err := r.companions(paths)
 	if err != nil {
 		return nil, err
@@ -330,7 +342,7 @@ func (r *reader) readInput(path string) error {
 	if dr.Format() != decompress.Plain {
 		r.in.Format += "+" + dr.Format()
 	}
-	return nil
+	return r.printWhole(path, dr)
 }
 
 func (r *reader) bad(reason string) {
@@ -425,8 +437,8 @@ func (r *reader) scan(src io.Reader, st0 *lineState, base int64) (string, error)
 				return st.format, e
 			}
 		}
-		if r.held > r.opt.MaxObservations {
-			return st.format, fmt.Errorf("observations %s %s: more than %d captures to hold in memory (a URL held counts as (len(URL) + 120)/24 captures more; logs are grouped by URL before estimating): give --sorted if the logs are sorted by URL (CDX and CDXJ indexes are; one URL is then held at a time), estimate fewer logs at a time, or raise --max-observations at about 60 bytes of memory per capture", r.name, r.where(), r.opt.MaxObservations)
+		if r.held+r.traces.held() > r.opt.MaxObservations {
+			return st.format, fmt.Errorf("observations %s %s: more than %d captures to hold in memory (a URL held counts as (len(URL) + 120)/24 captures more, a trace id held %d; logs are grouped by URL before estimating): give --sorted if the logs are sorted by URL (CDX and CDXJ indexes are; one URL is then held at a time), estimate fewer logs at a time, or raise --max-observations at about 60 bytes of memory per capture", r.name, r.where(), r.opt.MaxObservations, idMapCost)
 		}
 	}
 }
@@ -459,6 +471,16 @@ func (r *reader) where() string {
 		return fmt.Sprintf("byte %d", r.offset)
 	}
 	return fmt.Sprintf("line %d", r.line)
+}
+
+// idsErr is the error of looking up or adding trace id (traceIDs): the
+// cap's, located and saying what to do, for errIDsCap.
+func (r *reader) idsErr(id string, err error) error {
+	if !errors.Is(err, errIDsCap) {
+		return fmt.Errorf("observations %s: %w", r.name, err)
+	}
+	return fmt.Errorf("observations %s %s: trace id %.80q: the trace ids are not in increasing order, and refusing one given twice then holds a 128-bit hash of each (%s read so far, 1 capture each, %d each after the first out of order; %s other captures held): more than --max-observations %d allows: sort the trace by id (numerically for numbers: sort -n; in increasing order no id is held) or raise --max-observations at about 60 bytes of memory per capture",
+		r.name, r.where(), id, human.Comma(r.traces.n), idMapCost, human.Comma(r.held), r.opt.MaxObservations)
 }
 
 // detect sets st from the first line of a stream.

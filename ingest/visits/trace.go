@@ -83,8 +83,12 @@ func (r *reader) traceLine(line []byte) (string, error) {
 	if n < 1 {
 		return "fields", errors.New("trace: no crawl")
 	}
-	if n+1 > r.opt.MaxObservations-r.held {
-		r.fnErr = fmt.Errorf("observations %s: trace %q has %d crawls, more than the %d captures --max-observations allows in memory (with %d held): raise it, at about 90 bytes of memory per crawl of the line", r.name, id, n, r.opt.MaxObservations, r.held)
+	if held := r.held + r.traces.held(); n+1 > r.opt.MaxObservations-held {
+		if n+1 <= r.opt.MaxObservations-r.held { // the trace ids held leave no room
+			r.fnErr = r.idsErr(string(id), errIDsCap)
+			return "", nil
+		}
+		r.fnErr = fmt.Errorf("observations %s: trace %.80q has %d crawls, more than the %d captures --max-observations allows in memory (with %d held): raise it, at about 90 bytes of memory per crawl of the line", r.name, id, n, r.opt.MaxObservations, held)
 		return "", nil
 	}
 	o := &Observed{Visits: make([]Visit, 0, n+1)}
@@ -130,7 +134,7 @@ func (r *reader) traceLine(line []byte) (string, error) {
 	sid := string(id)
 	dup, err := r.traces.has(sid)
 	if err != nil {
-		r.fnErr = fmt.Errorf("observations %s: %w", r.name, err)
+		r.fnErr = r.idsErr(sid, err)
 		return "", nil
 	}
 	if _, held := r.groups[sid]; dup || held || (r.opt.Sorted && r.any && sid == r.done) {
@@ -145,7 +149,7 @@ func (r *reader) traceLine(line []byte) (string, error) {
 		r.stats.Skipped["same_second"] += same
 	}
 	if err := r.traces.add(sid); err != nil {
-		r.fnErr = fmt.Errorf("observations %s: %w", r.name, err)
+		r.fnErr = r.idsErr(sid, err)
 		return "", nil
 	}
 	o.ID = sid

@@ -36,9 +36,9 @@ func randomIDs(r *rand.Rand, k, n int) []string {
 	return ids
 }
 
-// idSet holds the same set as a map, for ids in increasing numeric order
-// (packed), out of order from some point on (a map after), and strings of
-// any length and bytes.
+// idSet holds the same set as a map, for ids in increasing numeric order,
+// out of order from some point on, and strings of any length and bytes;
+// it holds 2 captures per id added, whatever the id's length.
 func TestIDSetAsMap(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 3))
 	for k := range 60 {
@@ -58,8 +58,8 @@ func TestIDSetAsMap(t *testing.T) {
 				t.Fatalf("case %d: %q added, not found", k, id)
 			}
 		}
-		if k%3 == 0 && s.more != nil {
-			t.Errorf("case %d: increasing ids put in the map", k)
+		if s.held() != idMapCost*int64(len(want)) {
+			t.Errorf("case %d: %d ids held as %d captures, want %d", k, len(want), s.held(), idMapCost*len(want))
 		}
 	}
 }
@@ -114,13 +114,20 @@ func TestTraceIDsAsMap(t *testing.T) {
 	}
 }
 
-// Looking an id up in the packed run copies nothing.
+// Looking an id up copies nothing, among the ids loaded (sorted) or
+// added after (the map).
 func TestIDSetNoAlloc(t *testing.T) {
-	var s idSet
+	s := traceIDs{}
 	for i := range 10000 {
-		s.add(strconv.Itoa(i))
+		if err := s.add(strconv.Itoa(i)); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if a := testing.AllocsPerRun(100, func() { s.has("5000"); s.has("x") }); a != 0 {
+	if err := s.load("0"); err != nil {
+		t.Fatal(err)
+	}
+	s.set.add("x")
+	if a := testing.AllocsPerRun(100, func() { s.set.has("5000"); s.set.has("x"); s.set.has("y") }); a != 0 {
 		t.Errorf("%g allocations per lookup", a)
 	}
 }
@@ -170,5 +177,48 @@ func TestTraceDuplicatesFarApart(t *testing.T) {
 	cdx := writeFile(t, "x.cdx", []byte("17 20200101000000 http://x/ text/html 200 D1 1\n"))
 	if _, _, err := readAll(t, Options{}, writeFile(t, "ok.tsv", []byte(ordered)), cdx); !errors.As(err, &be) || be.Reason != "duplicate" || be.File != cdx || be.Line != 1 {
 		t.Errorf("a CDX capture of a trace id: %v", err)
+	}
+}
+
+// longIDsTrace is a trace of n lines whose ids are size bytes long and
+// come in no order (a permutation of 0…n−1, zero-padded), two crawls each.
+func longIDsTrace(t *testing.T, n, size int, seed uint64) string {
+	t.Helper()
+	var b strings.Builder
+	for _, k := range rand.New(rand.NewPCG(seed, 5)).Perm(n) {
+		fmt.Fprintf(&b, "%0*d\t[[1, 0], [1, 1]]\n", size, k)
+	}
+	return writeFile(t, "long-ids.tsv", []byte(b.String()))
+}
+
+// The trace ids held to refuse a duplicate once they come out of order
+// count under --max-observations, whatever their length: 3,000 ids of
+// 3,000 bytes (9 MB of ids) in no order are refused under a cap of 2,000
+// captures, naming the cap, how to raise it and how to hold none
+// (sorting the trace), and read under a cap of 7,000 (each id held costs
+// at most 2 captures, not its bytes). Before, the ids were held whole and
+// uncounted: 9 MB under a cap promising about 48 KB.
+func TestTraceIDsOutOfOrderCapped(t *testing.T) {
+	p := longIDsTrace(t, 3000, 3000, 1)
+	_, _, err := readAll(t, Options{MaxObservations: 2000}, p)
+	if err == nil || !strings.Contains(err.Error(), "--max-observations") || !strings.Contains(err.Error(), "2000") ||
+		!strings.Contains(err.Error(), "not in increasing order") || !strings.Contains(err.Error(), "sort") || !strings.Contains(err.Error(), p) {
+		t.Errorf("3,000 ids out of order under a cap of 2,000: %v, want the cap's error", err)
+	}
+	got, st, err := readAll(t, Options{MaxObservations: 7000}, p)
+	if err != nil || len(got) != 3000 || st.URLs != 3000 {
+		t.Errorf("under a cap of 7,000: %d URLs, %v", len(got), err)
+	}
+	// 3,000 ids in order, then one out of it: the 3,000 to load are
+	// refused before they are held, at the line out of order
+	var b strings.Builder
+	for i := 1; i <= 3000; i++ {
+		fmt.Fprintf(&b, "%d\t[[1, 0]]\n", i)
+	}
+	b.WriteString("5\t[[1, 0]]\n")
+	var be *BadRecordError
+	if _, _, err := readAll(t, Options{MaxObservations: 2000}, writeFile(t, "late.tsv", []byte(b.String()))); err == nil || errors.As(err, &be) ||
+		!strings.Contains(err.Error(), "line 3001") || !strings.Contains(err.Error(), "3,000 read") || !strings.Contains(err.Error(), "--max-observations 2000") {
+		t.Errorf("3,000 ids in order then one out of it, under a cap of 2,000: %v", err)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"crypto/sha1"
 	"encoding/base32"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/revisit-dev/revisit/internal/csvout"
 )
 
 // Writer writes Observed URLs in one format: the observation logs of
@@ -28,7 +29,7 @@ type Writer struct {
 	format string
 	bw     *bufio.Writer
 	gz     *gzip.Writer
-	cw     *csv.Writer
+	cw     *csvout.Writer
 	rows   int64
 	closed bool
 }
@@ -50,9 +51,9 @@ func NewWriter(w io.Writer, format string) (*Writer, error) {
 	case CDXJSON:
 		out.bw.WriteString(`[["urlkey","timestamp","original","mimetype","statuscode","digest","length"]` + "\n")
 	case LogChanged, LogDigest, LogLastMod:
-		out.cw = csv.NewWriter(out.bw)
+		out.cw = csvout.NewWriter(out.bw)
 		col := map[string]string{LogChanged: "changed", LogDigest: "digest", LogLastMod: "last_modified"}[f]
-		out.cw.Write([]string{"id", "time", col})
+		out.cw.Header("id", "time", col)
 	}
 	return out, nil
 }
@@ -81,6 +82,11 @@ func (w *Writer) Write(o *Observed) error {
 	}
 	if o.HasPrev && !o.FirstChanged && w.format != Trace {
 		return fmt.Errorf("observations of %q: an unchanged visit before the first can only be written as a trace", o.ID)
+	}
+	if w.cw != nil && csvout.Guarded(o.ID) {
+		// Guarded (as every CSV revisit writes), the id would not read
+		// back as the same.
+		return fmt.Errorf("observations of %q: an id starting with %q cannot be written to a CSV log (a spreadsheet reads it as a formula)", o.ID, o.ID[:1])
 	}
 	if w.format == LogLastMod && !o.Ages {
 		return fmt.Errorf("observations of %q: %s needs Last-Modified times", o.ID, w.format)
@@ -153,7 +159,10 @@ func (w *Writer) Write(o *Observed) error {
 		w.rows++
 	default:
 		if o.HasPrev {
-			w.cw.Write([]string{o.ID, isoTime(o.Prev), "-"})
+			w.cw.Text(o.ID)
+			w.cw.Value(isoTime(o.Prev))
+			w.cw.Value("-") // no page seen
+			w.cw.End()
 		}
 		for j, v := range o.Visits {
 			var val string
@@ -171,11 +180,13 @@ func (w *Writer) Write(o *Observed) error {
 			case LogLastMod:
 				val = isoTime(v.LastMod)
 			}
-			w.cw.Write([]string{o.ID, isoTime(v.T), val})
+			w.cw.Text(o.ID)
+			w.cw.Value(isoTime(v.T))
+			w.cw.Value(val)
+			w.cw.End()
 			w.rows++
 		}
-		w.cw.Flush()
-		if err := w.cw.Error(); err != nil {
+		if err := w.cw.Flush(); err != nil {
 			return err
 		}
 	}

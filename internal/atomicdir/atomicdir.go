@@ -23,6 +23,7 @@ package atomicdir
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -82,7 +83,8 @@ type Dir struct {
 	tmp    string
 	marker string
 	what   string
-	lock   *lockFile
+	lock   *held
+	ctx    context.Context // Commit commits nothing once it is done
 	done   bool
 }
 
@@ -96,6 +98,14 @@ type Dir struct {
 // directory are beside final's absolute path, so "-o ." puts nothing into
 // the directory before Commit.
 func Create(final, marker, what string) (*Dir, error) {
+	return CreateContext(context.Background(), final, marker, what)
+}
+
+// CreateContext is Create for work that ctx stops (Ctrl-C): once ctx is
+// done, Commit puts nothing in place and returns ctx's error, so an
+// interrupted command never leaves a new output behind however late the
+// signal came, and the hashing of the entry list stops with it.
+func CreateContext(ctx context.Context, final, marker, what string) (*Dir, error) {
 	final = filepath.Clean(final)
 	abs, err := absPath(final, what)
 	if err != nil {
@@ -123,7 +133,7 @@ func Create(final, marker, what string) (*Dir, error) {
 		os.RemoveAll(tmp)
 		return fail(fmt.Errorf("%s %s: %w", what, final, err))
 	}
-	return &Dir{final: final, abs: abs, tmp: tmp, marker: marker, what: what, lock: lock}, nil
+	return &Dir{final: final, abs: abs, tmp: tmp, marker: marker, what: what, lock: lock, ctx: ctx}, nil
 }
 
 // absPath is final made absolute; the root directory cannot be an output.
@@ -162,22 +172,34 @@ func (d *Dir) Commit() error {
 	}
 	d.done = true
 	defer d.lock.release()
+	if err := d.ctx.Err(); err != nil {
+		os.RemoveAll(d.tmp)
+		return err
+	}
 	if d.marker != "" {
 		if st, err := os.Lstat(filepath.Join(d.tmp, d.marker)); err != nil || !st.Mode().IsRegular() {
 			os.RemoveAll(d.tmp)
 			return fmt.Errorf("%s %s: incomplete output (no %s)", d.what, d.final, d.marker)
 		}
 	}
-	if err := writeEntries(d.tmp, d.marker); err != nil {
+	list, err := writeEntries(d.ctx, d.tmp, d.marker)
+	if err != nil {
 		os.RemoveAll(d.tmp)
+		if d.ctx.Err() != nil {
+			return d.ctx.Err()
+		}
 		return fmt.Errorf("%s %s: %w", d.what, d.final, err)
 	}
 	if err := CheckReplaceable(d.final, d.marker, d.what); err != nil {
 		os.RemoveAll(d.tmp)
 		return err
 	}
+	if err := d.ctx.Err(); err != nil { // the last moment before the output changes
+		os.RemoveAll(d.tmp)
+		return err
+	}
 	if empty, err := isEmptyDir(d.abs); err == nil && empty {
-		if err := fill(d.tmp, d.abs, d.marker); err != nil {
+		if err := fill(d.tmp, d.abs, d.marker, list); err != nil {
 			return fmt.Errorf("%s %s: %w", d.what, d.final, err)
 		}
 		return nil
@@ -209,9 +231,9 @@ func isEmptyDir(p string) (bool, error) {
 // fill moves the entries of tmp into the empty directory final, the entry
 // list first (a kill half-way leaves an output the next writer may
 // replace) and the marker last (readers see a complete output or none),
-// then removes tmp. An entry that appeared in final meanwhile is not
-// replaced.
-func fill(tmp, final, marker string) error {
+// then records the moved files' new status (restamp) and removes tmp. An
+// entry that appeared in final meanwhile is not replaced.
+func fill(tmp, final, marker string, list *entryList) error {
 	ents, err := os.ReadDir(tmp)
 	if err != nil {
 		os.RemoveAll(tmp)
@@ -236,6 +258,10 @@ func fill(tmp, final, marker string) error {
 			os.RemoveAll(tmp)
 			return err
 		}
+	}
+	if err := restamp(list, final, tmp); err != nil {
+		os.RemoveAll(tmp)
+		return err
 	}
 	return os.Remove(tmp)
 }
@@ -284,11 +310,13 @@ func (d *Dir) Abort() {
 // or an earlier output of this kind that revisit wrote and nobody changed:
 // a directory whose EntriesFile (revisit's, for marker) lists every entry
 // in it with the same type and size. Anything else is refused with a
-// *RefusedError naming the entries revisit did not write.
+// *RefusedError naming the entries revisit did not write. A path that
+// another revisit process is writing, itself, around or inside it, is
+// refused with ErrBusy (CheckBusy).
 func CheckReplaceable(dir, marker, what string) error {
 	st, err := os.Lstat(dir)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil
+		return CheckBusy(dir, what)
 	}
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", what, dir, err)
@@ -299,9 +327,9 @@ func CheckReplaceable(dir, marker, what string) error {
 	if empty, err := isEmptyDir(dir); err != nil {
 		return fmt.Errorf("%s %s: %w", what, dir, err)
 	} else if empty {
-		return nil
+		return CheckBusy(dir, what)
 	}
-	list, ok := readEntries(filepath.Join(dir, EntriesFile))
+	list, listInfo, ok := readEntries(filepath.Join(dir, EntriesFile))
 	switch {
 	case !ok && marker != "" && IsMarker(filepath.Join(dir, marker)):
 		return refused(dir, what, fmt.Sprintf("was written by an earlier revisit version, which did not record the files it wrote (no %s), so revisit cannot tell whether files of yours are in it; refusing to replace it: look through it and remove it by hand (rm -r %s), or choose another path", EntriesFile, dir))
@@ -313,8 +341,13 @@ func CheckReplaceable(dir, marker, what string) error {
 		return refused(dir, what, fmt.Sprintf("directory exists, is not empty and is not a %s written by revisit (%s in it); refusing to replace it (choose another path or remove it)", what, kind))
 	case list.Marker != marker:
 		return refused(dir, what, fmt.Sprintf("is another kind of revisit output (its marker is %q, a %s's is %q); refusing to replace it (choose another path)", list.Marker, what, marker))
+	case list.Hash != "" && list.Hash != hashName:
+		return refused(dir, what, fmt.Sprintf("records its files with a %q content hash, which this revisit version cannot check; refusing to replace it: look through it and remove it by hand (rm -r %s), or choose another path", list.Hash, dir))
 	}
-	foreign, err := foreignEntries(dir, list)
+	if err := CheckBusy(dir, what); err != nil { // a writer inside it: its lock and temporary files are foreign too
+		return err
+	}
+	foreign, err := foreignEntries(dir, list, listInfo)
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", what, dir, err)
 	}
@@ -448,23 +481,131 @@ func Lock(final, what string) (release func(), err error) {
 	return lock.release, nil
 }
 
-// lockText starts the text of every lock file: a lock file holding it was
-// created by revisit, and one nobody holds was left by a killed run.
+// held is a lock taken beside an output, and the parent directories
+// that were made for it (lockBeside).
+type held struct {
+	f    *lockFile
+	made []string // created, outermost first
+}
+
+// release removes the lock file and unlocks it, then removes the
+// directories made for it that are empty now: a command that failed into
+// a new nested path (-o new/a/b) leaves no new/a behind, while a parent
+// that holds an output, or anything else, stays, and a parent that existed
+// before is never touched.
+func (h *held) release() {
+	if h == nil {
+		return
+	}
+	h.f.release()
+	removeMade(h.made)
+	h.made = nil
+}
+
+// MkdirParents makes dir and its missing parents (mode 0755, like
+// os.MkdirAll) for an output file written beside them; undo removes the
+// directories it made that are empty then, innermost first: a failed
+// command leaves no directory it made (Create's outputs do the same).
+func MkdirParents(dir string) (undo func(), err error) {
+	made, err := mkdirs(filepath.Clean(dir))
+	if err != nil {
+		return nil, err
+	}
+	return func() { removeMade(made) }, nil
+}
+
+// mkdirs makes dir and its missing parents (mode 0755, like MkdirAll) and
+// returns those it created, outermost first; a directory another process
+// made meanwhile is not counted as made.
+func mkdirs(dir string) ([]string, error) {
+	var missing []string
+	for p := dir; ; p = filepath.Dir(p) {
+		if _, err := os.Lstat(p); err == nil {
+			break
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+		missing = append(missing, p)
+		if filepath.Dir(p) == p {
+			break
+		}
+	}
+	var made []string
+	for i := len(missing) - 1; i >= 0; i-- {
+		err := os.Mkdir(missing[i], 0o755)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		if err != nil {
+			removeMade(made)
+			return nil, err
+		}
+		made = append(made, missing[i])
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		removeMade(made)
+		if err == nil {
+			err = fmt.Errorf("%s is not a directory", dir)
+		}
+		return nil, err
+	}
+	return made, nil
+}
+
+// removeMade removes the directories mkdirs made, innermost first, as long
+// as they are empty.
+func removeMade(made []string) {
+	for i := len(made) - 1; i >= 0; i-- {
+		if os.Remove(made[i]) != nil {
+			return
+		}
+	}
+}
+
+// lockText starts the text of every lock file (lockContent): a lock file
+// holding it was created by revisit, and one nobody holds was left by a
+// killed run.
 const lockText = MarkerText + " as the lock of "
 
 // lockBeside makes the parent of abs (an absolute clean path; final is how
 // the user wrote it, for messages) and takes the lock file .BASE+suffix in
-// it, BASE being abs's last element; another process holding it gives
-// ErrBusy, worded for the user.
-func lockBeside(abs, final, suffix, what string) (parent, base string, lock *lockFile, err error) {
+// it, BASE being abs's last element, beside abs's resolved path (so that
+// every spelling of the output shares one lock); another process holding
+// it, or the lock of a directory containing abs (CheckBusy), gives
+// ErrBusy, worded for the user. The parents it made are removed with the
+// lock when they are empty then (held.release).
+func lockBeside(abs, final, suffix, what string) (parent, base string, lock *held, err error) {
 	parent, base = filepath.Dir(abs), filepath.Base(abs)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return "", "", nil, fmt.Errorf("%s %s: %w", what, final, err)
+	var f *lockFile
+	var made []string
+	var lockPath string
+	for try := 0; ; try++ {
+		if made, err = mkdirs(parent); err != nil {
+			return "", "", nil, fmt.Errorf("%s %s: %w", what, final, err)
+		}
+		var real string
+		if real, err = filepath.EvalSymlinks(parent); err == nil {
+			lockPath = filepath.Join(real, "."+base+suffix)
+			f, err = acquire(lockPath, lockContent(filepath.Join(real, base)))
+		}
+		// A parent that another failed writer removed just after we saw
+		// it: make it again.
+		if !errors.Is(err, os.ErrNotExist) || try == 3 {
+			break
+		}
 	}
-	lock, err = acquire(filepath.Join(parent, "."+base+suffix), lockText+abs+"\n")
+	if err == nil {
+		if err = ancestorsBusy(filepath.Join(filepath.Dir(lockPath), base), what, final); err != nil {
+			f.release()
+			removeMade(made)
+			return "", "", nil, err
+		}
+	}
 	if err != nil {
+		removeMade(made)
 		if errors.Is(err, ErrBusy) {
-			return "", "", nil, fmt.Errorf("%s %s: %w (wait for it to finish, or choose another path)", what, final, ErrBusy)
+			pid, _ := heldElsewhere(lockPath)
+			return "", "", nil, busyError(what, final, pid, "", "")
 		}
 		var re *RefusedError
 		if errors.As(err, &re) {
@@ -472,5 +613,5 @@ func lockBeside(abs, final, suffix, what string) (parent, base string, lock *loc
 		}
 		return "", "", nil, fmt.Errorf("%s %s: lock: %w", what, final, err)
 	}
-	return parent, base, lock, nil
+	return parent, base, &held{f: f, made: made}, nil
 }

@@ -1,6 +1,7 @@
 package atomicdir
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -138,7 +139,7 @@ func TestSwapLeavesOneCompleteOutput(t *testing.T) {
 	tmp := filepath.Join(parent, ".out.tmp-123456")
 	os.Mkdir(tmp, 0o755)
 	write(t, filepath.Join(tmp, "m"), MarkerText+" new")
-	if err := writeEntries(tmp, "m"); err != nil {
+	if _, err := writeEntries(context.Background(), tmp, "m"); err != nil {
 		t.Fatal(err)
 	}
 	replaced, err := swap(tmp, final)
@@ -271,5 +272,81 @@ func TestScratch(t *testing.T) {
 		if _, err := os.Lstat(p); err == nil {
 			t.Errorf("%s left after done", p)
 		}
+	}
+}
+
+// The parents Create, Lock and MkdirParents make for a new nested path
+// are removed when nothing was put there (Abort, a released lock, undo),
+// and kept once the output is in place; a parent that existed is never
+// removed.
+func TestMadeParents(t *testing.T) {
+	base := t.TempDir()
+	d, err := Create(filepath.Join(base, "new", "a", "b"), "", "output")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Abort()
+	if _, err := os.Lstat(filepath.Join(base, "new")); !os.IsNotExist(err) {
+		t.Errorf("Abort left %s/new (%v)", base, err)
+	}
+	release, err := Lock(filepath.Join(base, "new", "run"), "run output")
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	if _, err := os.Lstat(filepath.Join(base, "new")); !os.IsNotExist(err) {
+		t.Errorf("releasing the lock left %s/new (%v)", base, err)
+	}
+	undo, err := MkdirParents(filepath.Join(base, "new", "c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	undo()
+	if _, err := os.Lstat(filepath.Join(base, "new")); !os.IsNotExist(err) {
+		t.Errorf("undo left %s/new (%v)", base, err)
+	}
+	d, err = Create(filepath.Join(base, "new", "a", "b"), "", "output")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(d.Path(), "x"), []byte("x"), 0o644)
+	if err := d.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(base, "new", "a", "b", "x")); err != nil {
+		t.Errorf("committed output: %v", err)
+	}
+	d, err = Create(filepath.Join(base, "new", "a", "c"), "", "output") // new/a exists now
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Abort()
+	if es, err := os.ReadDir(filepath.Join(base, "new", "a")); err != nil || len(es) != 1 || es[0].Name() != "b" {
+		t.Errorf("new/a after an aborted sibling: %v %v", es, err)
+	}
+}
+
+// An output created with a context that is done by the time of Commit
+// (Ctrl-C during the work) is not put in place, however complete it is:
+// the earlier output stays, and the temporary directory and lock go.
+func TestCommitAfterCancelWritesNothing(t *testing.T) {
+	parent := t.TempDir()
+	final := filepath.Join(parent, "out")
+	commitContent(t, final, "old")
+	ctx, cancel := context.WithCancel(context.Background())
+	d, err := CreateContext(ctx, final, "m", "test output")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(d.Path(), "m"), MarkerText+" new")
+	cancel()
+	if err := d.Commit(); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Commit after cancel: %v, want context.Canceled", err)
+	}
+	if got := readMarker(t, final); got != MarkerText+" old" {
+		t.Errorf("final holds %q", got)
+	}
+	if ents, _ := os.ReadDir(parent); len(ents) != 1 {
+		t.Errorf("left behind: %v", ents)
 	}
 }

@@ -30,7 +30,15 @@ type lockFile struct {
 // have opened it just before, acquire checks after locking that path still
 // names the file it locked, and tries again otherwise.
 func acquire(path, content string) (*lockFile, error) {
-	empty, last := 0, os.FileInfo(nil) // looks at one lock file being made
+	// Looks at one lock file being made: last stays open until the next
+	// look, so that its inode cannot be reused by a lock file made after
+	// it was removed (SameFile would count that one as the same file).
+	empty, last := 0, (*os.File)(nil)
+	defer func() {
+		if last != nil {
+			last.Close()
+		}
+	}()
 	for range 100 {
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
 		if err == nil {
@@ -52,7 +60,13 @@ func acquire(path, content string) (*lockFile, error) {
 		if !errors.Is(err, os.ErrExist) {
 			return nil, err
 		}
-		f, err = os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+		// Read-write, to write this process's text into a lock that a
+		// killed run left; read-only where that is not allowed (a
+		// directory, a user's read-only file: refused below).
+		f, err = os.OpenFile(path, os.O_RDWR|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+		if errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EISDIR) || errors.Is(err, syscall.EROFS) {
+			f, err = os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+		}
 		if errors.Is(err, os.ErrNotExist) {
 			continue // released just now
 		}
@@ -82,10 +96,11 @@ func acquire(path, content string) (*lockFile, error) {
 		ours := bytes.HasPrefix(b, []byte(lockText))
 		making := !ours && len(b) < len(lockText) && strings.HasPrefix(lockText, string(b))
 		if making { // count the looks at this same file only
-			if last == nil || !os.SameFile(last, st) {
-				empty = 0
+			if last != nil {
+				if lst, err := last.Stat(); err != nil || !os.SameFile(lst, st) {
+					empty = 0
+				}
 			}
-			last = st
 			empty++
 		}
 		if !ours && (!making || empty > 50) {
@@ -102,14 +117,27 @@ func acquire(path, content string) (*lockFile, error) {
 		if !ours {
 			// Being made and not locked: a creator between creating
 			// and locking it (it waits for us now), or a user's empty
-			// file. Look again shortly.
-			f.Close()
+			// file. Look again shortly, keeping this one open.
+			syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+			if last != nil {
+				last.Close()
+			}
+			last = f
 			time.Sleep(5 * time.Millisecond)
 			continue
 		}
-		// A lock a killed run left: it is ours now, if path still names it.
+		// A lock a killed run left: it is ours now, if path still names
+		// it, with this process's text (its pid: CheckBusy).
 		named, err := os.Lstat(path)
 		if err == nil && os.SameFile(st, named) {
+			if err := f.Truncate(0); err != nil {
+				f.Close()
+				return nil, foreignLock(path, "is a lock a killed run left that revisit cannot write ("+err.Error()+")")
+			}
+			if _, err := f.WriteAt([]byte(content), 0); err != nil {
+				f.Close()
+				return nil, err
+			}
 			return &lockFile{f: f, path: path}, nil
 		}
 		f.Close() // the holder before us removed it: lock the new one
@@ -136,4 +164,37 @@ func (l *lockFile) release() {
 	}
 	l.f.Close()
 	l.f = nil
+}
+
+// heldElsewhere reports whether path is a revisit lock file that another
+// process holds, and that process's pid when the lock names it (0: not
+// known). A user's file, a symbolic link, a lock nobody holds (left by a
+// killed run) and this process's own locks are not. It takes the lock
+// shared for an instant to see whether it is held, which never blocks.
+func heldElsewhere(path string) (pid int, held bool) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return 0, false
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxLock))
+	if err != nil {
+		return 0, false
+	}
+	making := len(b) < len(lockText) && strings.HasPrefix(lockText, string(b))
+	if !bytes.HasPrefix(b, []byte(lockText)) && !making {
+		return 0, false // not revisit's: acquire refuses it where it is an output's own
+	}
+	pid = lockPID(b)
+	if pid == os.Getpid() {
+		return 0, false
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); err != nil {
+		return pid, errors.Is(err, syscall.EWOULDBLOCK)
+	}
+	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return 0, false
 }

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"sync/atomic"
 	"unicode/utf8"
@@ -52,6 +53,10 @@ func (r *Reader) open7z(f *os.File, br *bufio.Reader) error {
 		return sevenZipHeaderErr(f, r.size, r.name, err)
 	}
 	r.sz = z
+	if path, err := filepath.Abs(f.Name()); err == nil {
+		r.szPath = path
+		r.szTool = r.sevenZipTool(z, path)
+	}
 	r.archive = SevenZip
 	r.closers = append(r.closers, func() error {
 		if r.szCur != nil {
@@ -199,7 +204,11 @@ func (r *Reader) Next() (string, error) {
 			r.offset = 0
 			r.szCur = rc
 			r.curName, r.curSize = name, int64(f.UncompressedSize)
-			if err := r.openMember(rc, f.Name); err != nil {
+			var member io.Reader = rc
+			if r.szTool != nil {
+				member = r.start7zMember(f, rc)
+			}
+			if err := r.openMember(member, f.Name); err != nil {
 				return "", err
 			}
 			return name, nil

@@ -86,6 +86,13 @@ type Reader struct {
 	openErr error            // damage found by Open, returned by the first Next
 	member  memberStream     // the current archive member's decompressor (see member.go)
 	skipped map[string]int64 // archive members stepped over, by kind
+
+	ctx     context.Context
+	opt     Options
+	decoder string     // the decoder, when no system decoder runs (see Decoder)
+	ext     *extStream // the system decoder, when one runs
+	szTool  *tool      // the system decoder of a 7z archive it can extract
+	szPath  string     // the archive's absolute path, for szTool
 }
 
 // Open opens path ("-" is standard input) and detects its compression from
@@ -98,21 +105,40 @@ type Reader struct {
 // returned by the first Next as a *CorruptError; Size, Format and SHA256
 // still describe the stored bytes, so a caller that skips bad inputs can
 // record this one.
+//
+// xz, LZMA-alone and 7z files are decoded by the system's xz or 7z when
+// one is on PATH (see OpenContext); Open is OpenContext with a context
+// that is never cancelled and the default Options.
 func Open(path string) (*Reader, error) {
+	return OpenContext(context.Background(), path, Options{})
+}
+
+// OpenContext is Open with a context and options. Unless opt.Builtin is
+// set, a named xz or LZMA-alone file, and a 7z archive holding a single
+// file, are decoded by a system decoder run as a child process — XZ
+// Utils' xz (5.2 or later) or 7-Zip's 7zz, 7z or 7za (16.02 or later),
+// found on PATH and checked by the version they print — which takes
+// about half the CPU of the built-in decoders and runs beside the
+// parser. Its output is the built-in decoder's, byte for byte and error
+// for error (see holdBack in extstream.go, and its exceptions): when it
+// fails, the built-in decoder takes over. Standard input is decoded
+// in-process (it cannot be decoded a second time). Cancelling ctx kills
+// the child process; so does Close. Decoder says which decoder ran.
+func OpenContext(ctx context.Context, path string, opt Options) (*Reader, error) {
 	if path == "-" {
-		return open(os.Stdin, "<stdin>", false)
+		return open(ctx, os.Stdin, "<stdin>", false, opt)
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	return open(f, path, true)
+	return open(ctx, f, path, true, opt)
 }
 
 // open reads f; owned files are closed by Close and may be read at random
 // (7z), others (standard input, pipes) are read once.
-func open(f *os.File, path string, owned bool) (*Reader, error) {
-	r := &Reader{name: path, size: -1}
+func open(ctx context.Context, f *os.File, path string, owned bool, opt Options) (*Reader, error) {
+	r := &Reader{name: path, size: -1, ctx: ctx, opt: opt}
 	if owned {
 		r.file = f
 		r.closers = append(r.closers, f.Close)
@@ -130,6 +156,9 @@ func open(f *os.File, path string, owned bool) (*Reader, error) {
 		return nil, fmt.Errorf("%s: %w", r.name, err)
 	}
 	r.format = Detect(head, path)
+	if r.format != Plain {
+		r.decoder = Builtin
+	}
 	if err := r.openFormat(f, br); err != nil {
 		var ce *CorruptError
 		if !errors.As(err, &ce) {
@@ -202,24 +231,50 @@ func (r *Reader) openFormat(f *os.File, br *bufio.Reader) error {
 		}
 		r.stream = zr
 		r.closers = append(r.closers, func() error { zr.Close(); return nil })
-	case XZ:
-		zr, err := xz.NewReader(br)
+	case XZ, LZMA:
+		if r.startTool(br) {
+			break
+		}
+		s, err := r.builtinLZMA(br, r.trailingLZMA)
 		if err != nil {
 			return r.headerErr(err)
 		}
-		r.stream = &xzStream{zr: zr, r: r}
-	case LZMA:
-		zr, err := lzma.NewReader(br)
-		if err != nil {
-			return r.headerErr(err)
-		}
-		r.stream = &lzmaStream{zr: zr, trailing: r.trailingLZMA}
+		r.stream = s
 	case SevenZip:
 		return r.open7z(f, br)
 	default:
 		r.stream = br
 	}
 	return nil
+}
+
+// builtinLZMA is the built-in decoder of an xz or LZMA-alone stream
+// read from br; trailing checks what follows an LZMA-alone stream.
+func (r *Reader) builtinLZMA(br *bufio.Reader, trailing func() error) (io.Reader, error) {
+	if r.format == XZ {
+		zr, err := xz.NewReader(br)
+		if err != nil {
+			return nil, err
+		}
+		return &xzStream{zr: zr, r: r}, nil
+	}
+	zr, err := lzma.NewReader(br)
+	if err != nil {
+		return nil, err
+	}
+	return &lzmaStream{zr: zr, trailing: trailing}, nil
+}
+
+// Decoder names what decodes the input: "" for a plain one, Builtin for
+// revisit's own decoders — with the reason in brackets when a system
+// decoder could have been used for the format but was not — or the
+// system decoder and its version ("xz 5.4.1", "7z 25.01"), followed by
+// ", then builtin" when it failed and the built-in decoder took over.
+func (r *Reader) Decoder() string {
+	if r.ext != nil {
+		return r.ext.label()
+	}
+	return r.decoder
 }
 
 // Name is the input's name as given ("<stdin>" for "-").
@@ -316,6 +371,11 @@ func (r *Reader) SHA256() (string, error) {
 	if r.sum != "" {
 		return r.sum, nil
 	}
+	if r.ext != nil {
+		// A system decoder still running could be reading the stored
+		// bytes (xz's standard input): stop it before reading them here.
+		r.ext.close()
+	}
 	if r.sz != nil && r.file != nil {
 		// 7z is read at random: hash the file in one sequential pass.
 		if _, err := r.file.Seek(0, io.SeekStart); err != nil {
@@ -339,6 +399,9 @@ func (r *Reader) SHA256() (string, error) {
 // closed).
 func (r *Reader) Close() error {
 	r.member.close()
+	if r.ext != nil {
+		r.ext.close()
+	}
 	var first error
 	for i := len(r.closers) - 1; i >= 0; i-- {
 		if err := r.closers[i](); err != nil && first == nil {

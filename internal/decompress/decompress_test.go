@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/bzip2"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -219,19 +220,30 @@ func TestDetect(t *testing.T) {
 
 // Standard input (here a pipe) holding a 7z archive is spooled to a
 // temporary file, since 7z needs random access.
-func TestPipe7z(t *testing.T) {
-	p := realdata.Path(t, "wikipedia/wikimedia__pywikibot/article-pyrus.xml.7z")
-	plain, _ := os.ReadFile(realdata.Path(t, "wikipedia/wikimedia__pywikibot/article-pyrus.xml"))
-	data, _ := os.ReadFile(p)
+// openPipe opens the bytes of the file p as standard input would be: a
+// pipe, read once.
+func openPipe(t *testing.T, p string) *Reader {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	go func() { pw.Write(data); pw.Close() }()
-	r, err := open(pr, "<stdin>", false)
+	r, err := open(context.Background(), pr, "<stdin>", false, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r
+}
+
+func TestPipe7z(t *testing.T) {
+	p := realdata.Path(t, "wikipedia/wikimedia__pywikibot/article-pyrus.xml.7z")
+	plain, _ := os.ReadFile(realdata.Path(t, "wikipedia/wikimedia__pywikibot/article-pyrus.xml"))
+	r := openPipe(t, p)
 	defer r.Close()
 	got := readAll(t, r)
 	if !bytes.Equal(got, plain) {

@@ -15,6 +15,17 @@
 // is opened is returned by the first Next, so Size and SHA256 still
 // describe the input.
 //
+// Decoders: a named xz or LZMA-alone file, and a 7z archive of one file,
+// are decoded by the system's xz or 7z when one is on PATH (checked by
+// the version it prints), run as a child process beside the parser: the
+// built-in (pure Go) LZMA decoders take about twice the CPU. Its output
+// is the built-in decoders' byte for byte, damage included: it is held
+// back by 8 MiB until the tool has exited successfully, and when the tool
+// fails the built-in decoder decodes the file again and takes over after
+// the bytes delivered (extstream.go; the exceptions are there, at
+// holdBack). Reader.Decoder says which ran; Options.Builtin keeps
+// everything in-process.
+//
 // It does not interpret the decompressed content: sniffing MediaWiki XML,
 // Yelp JSON or CSV is the ingest driver's job.
 package decompress

@@ -4,6 +4,7 @@ package decompress
 // before a cut and refusing bytes after the end of the stream.
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -35,9 +36,13 @@ type lzmaStream struct {
 
 // trailingLZMA is lzmaStream.trailing for the stored bytes of r: the
 // decoder read them from r.br, whose bytes not yet taken are after the end.
-func (r *Reader) trailingLZMA() error {
-	if _, perr := r.br.Peek(1); perr == nil {
-		end := r.src.n.Load() - int64(r.br.Buffered())
+func (r *Reader) trailingLZMA() error { return trailingAfter(r.br, r.src.n.Load) }
+
+// trailingAfter is lzmaStream.trailing for stored bytes read through br
+// from a source of which read() bytes were read so far.
+func trailingAfter(br *bufio.Reader, read func() int64) error {
+	if _, perr := br.Peek(1); perr == nil {
+		end := read() - int64(br.Buffered())
 		return fmt.Errorf("data after the end of the lzma stream, from byte %d of the file", end)
 	}
 	return nil

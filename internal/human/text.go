@@ -1,6 +1,7 @@
 package human
 
 import (
+	"io"
 	"strconv"
 	"strings"
 	"unicode"
@@ -88,6 +89,24 @@ func Text(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// Terminal is a writer of messages for the terminal (a stage's log lines,
+// a summary): what is written through it reaches w escaped as Text
+// escapes it. Each Write is escaped on its own: a message written at once
+// (fmt.Fprintf, io.WriteString) keeps its multi-byte characters.
+type Terminal struct{ w io.Writer }
+
+// NewTerminal writes to w through Text.
+func NewTerminal(w io.Writer) Terminal { return Terminal{w} }
+
+// Write writes p escaped; it reports len(p) when the escaped text was
+// written whole.
+func (t Terminal) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(t.w, Text(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // invalidAt reports whether the byte at s[i] does not start a valid UTF-8

@@ -1,6 +1,10 @@
 package human
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // The escapes are written by hand: ESC is \x1b, CSI (U+009B) \u009b, the
 // right-to-left override U+202E \u202e, a lone 0xff byte \xff.
@@ -31,5 +35,19 @@ func TestPathQuotesOnlyWhenNeeded(t *testing.T) {
 		if got := Path(c.in); got != c.want {
 			t.Errorf("Path(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// A Terminal writer escapes each message as Text does and reports the
+// bytes it was given.
+func TestTerminalWriter(t *testing.T) {
+	var b strings.Builder
+	w := NewTerminal(&b)
+	msg := "analyze: replay run\x1b[31m/replay (ページ)\n"
+	if n, err := fmt.Fprint(w, msg); n != len(msg) || err != nil {
+		t.Fatalf("wrote %d of %d bytes: %v", n, len(msg), err)
+	}
+	if want := "analyze: replay run\\x1b[31m/replay (ページ)\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
 )
@@ -86,7 +87,8 @@ func Grid(step, max float64) []float64 {
 }
 
 // ReadTree returns every file under dir by its path relative to dir, for
-// byte-for-byte comparisons of two outputs.
+// byte-for-byte comparisons of two outputs; the entry lists
+// (atomicdir.EntriesFile) without what no two runs share (WithoutStamps).
 func ReadTree(tb testing.TB, dir string) map[string][]byte {
 	tb.Helper()
 	out := map[string][]byte{}
@@ -95,6 +97,9 @@ func ReadTree(tb testing.TB, dir string) map[string][]byte {
 			return err
 		}
 		b, err := os.ReadFile(p)
+		if err == nil && d.Name() == atomicdir.EntriesFile {
+			b = WithoutStamps(tb, b)
+		}
 		rel, _ := filepath.Rel(dir, p)
 		out[rel] = b
 		return err
@@ -103,6 +108,30 @@ func ReadTree(tb testing.TB, dir string) map[string][]byte {
 		tb.Fatal(err)
 	}
 	return out
+}
+
+// WithoutStamps is an entry list (atomicdir.EntriesFile) without the
+// inode numbers and times of its files, which no two runs share: the
+// paths, types, sizes and content hashes it records.
+func WithoutStamps(tb testing.TB, b []byte) []byte {
+	tb.Helper()
+	var list map[string]any
+	if err := json.Unmarshal(b, &list); err != nil {
+		tb.Fatal(err)
+	}
+	entries, _ := list["entries"].([]any)
+	for _, e := range entries {
+		if m, ok := e.(map[string]any); ok {
+			for _, k := range []string{"ino", "mtime", "ctime"} {
+				delete(m, k)
+			}
+		}
+	}
+	b, err := json.Marshal(list)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
 }
 
 // JSONNoTimes decodes a JSON object (replay.json, estimate.json) without

@@ -24,31 +24,41 @@ func sanitize(v any) any {
 		x.Rows = rows
 		return x
 	case Figure:
-		curves := make([]Curve, len(x.Curves))
-		for i, c := range x.Curves {
-			var xs, ys, lo, hi []float64
-			band := c.HasBand()
-			for k := range c.X {
-				if k < len(c.Y) && finite(c.X[k]) && finite(c.Y[k]) && (!band || finite(c.YLo[k]) && finite(c.YHi[k])) {
-					xs = append(xs, c.X[k])
-					ys = append(ys, c.Y[k])
-					if band {
-						lo, hi = append(lo, c.YLo[k]), append(hi, c.YHi[k])
-					}
-				}
-			}
-			c.X, c.Y = xs, ys
-			if band {
-				c.YLo, c.YHi = lo, hi
-			} else {
-				c.YLo, c.YHi = nil, nil
-			}
-			curves[i] = c
-		}
-		x.Curves = curves
+		x.Curves = finiteCurves(x.Curves)
 		return x
 	}
 	return v
+}
+
+// finiteCurves is cs without their non-finite points (JSON has no NaN),
+// the curves of their seeds included.
+func finiteCurves(cs []Curve) []Curve {
+	if cs == nil {
+		return nil
+	}
+	curves := make([]Curve, len(cs))
+	for i, c := range cs {
+		var xs, ys, lo, hi []float64
+		band := c.HasBand()
+		for k := range c.X {
+			if k < len(c.Y) && finite(c.X[k]) && finite(c.Y[k]) && (!band || finite(c.YLo[k]) && finite(c.YHi[k])) {
+				xs = append(xs, c.X[k])
+				ys = append(ys, c.Y[k])
+				if band {
+					lo, hi = append(lo, c.YLo[k]), append(hi, c.YHi[k])
+				}
+			}
+		}
+		c.X, c.Y = xs, ys
+		if band {
+			c.YLo, c.YHi = lo, hi
+		} else {
+			c.YLo, c.YHi = nil, nil
+		}
+		c.Seeds = finiteCurves(c.Seeds)
+		curves[i] = c
+	}
+	return curves
 }
 
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

@@ -79,9 +79,16 @@ type Curve struct {
 	// counts every value from its left edge up (v ≥ 4.9).
 	OpenLast bool `json:"open_last,omitempty"`
 	// YLo and YHi, when given (one per point), are a band around Y (the
-	// mean ± one standard deviation), drawn shaded under the curve.
+	// mean ± one standard deviation, or the range over seeds), drawn
+	// shaded under the curve.
 	YLo []float64 `json:"ylo,omitempty"`
 	YHi []float64 `json:"yhi,omitempty"`
+	// Seeds, when given, are the curves of the replay's seeds (--seeds R)
+	// that this one summarises: it is drawn (their pointwise mean, their
+	// range as its band) and they are not; the figure's CSV keeps them.
+	Seeds []Curve `json:"seeds,omitempty"`
+	// Seed, on a curve of Seeds, is the seed index r whose crawl made it.
+	Seed int `json:"seed,omitempty"`
 }
 
 // HasBand reports whether c carries a band: YLo and YHi for every point.
@@ -89,6 +96,17 @@ func (c Curve) HasBand() bool {
 	n := min(len(c.X), len(c.Y))
 	return n > 0 && len(c.YLo) >= n && len(c.YHi) >= n
 }
+
+// The kinds of y values whose axis is bounded (Figure.YKind).
+const (
+	// YProbability: a distribution function or a survival function. A
+	// linear axis spans [0, 1] (labelled at 0 and 1), a logarithmic one
+	// ends at 1.
+	YProbability = "probability"
+	// YCorrelation: a correlation. The axis stays within [−1, 1]; a
+	// curve that leaves it (a fitted model) is cut where it crosses.
+	YCorrelation = "correlation"
+)
 
 // Figure is one plot.
 type Figure struct {
@@ -111,6 +129,9 @@ type Figure struct {
 	Bars    bool    `json:"bars,omitempty"` // histogram: curves hold bin left edges and counts
 	Curves  []Curve `json:"curves"`
 	Caption string  `json:"caption,omitempty"`
+	// YKind says what the y values are when that bounds their axis:
+	// YProbability or YCorrelation; empty, the axis spans the data.
+	YKind string `json:"ykind,omitempty"`
 }
 
 // Bundle is what a results directory holds.

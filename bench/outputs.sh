@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# bench/outputs.sh: what recording and checking an output's content costs
+# (internal/atomicdir: each file's SHA-256 and stamp in
+# .revisit-entries.json). On a generated dataset (BENCH_PAGES pages,
+# default 100,000, over 1 year, exp:0.05: about 200 MB), medians of RUNS
+# runs (default 3), each step timed with /usr/bin/time -v in one run:
+#   read     cat of the dataset's files to /dev/null (the bytes a hash reads)
+#   merge    'revisit merge dataset DS -o NEW': hard links, then the hash of
+#            every file at Commit (the worst case: nothing else to do)
+#   replace  the same into the existing output: the check of the earlier
+#            output (untouched: its stamps, no file read), then the merge
+#   copied   the same into a copy of that output (cp -a: other inodes and
+#            times, so the check hashes every file)
+# and the ratios merge ÷ read, replace ÷ merge and copied ÷ merge, plus
+# SHA-256 against the other standard-library hashes (go test -bench).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+pages=${BENCH_PAGES:-100000}
+runs=${RUNS:-3}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+BIN=${BIN:-}
+if [ -z "$BIN" ]; then
+  BIN="$WORK/revisit"
+  go build -o "$BIN" ./cmd/revisit
+fi
+"$BIN" -q generate --pages "$pages" --span 1y --format parquet --model exp:0.05 --seed 1 -o "$WORK/ds"
+bytes=$(du -sb "$WORK/ds" | cut -f1)
+
+# wall seconds of a command (GNU time's "Elapsed" as seconds)
+wall() {
+  /usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F': ' '/Elapsed \(wall clock\)/ {
+    n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }'
+}
+median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+: >"$WORK/read" ; : >"$WORK/merge" ; : >"$WORK/replace" ; : >"$WORK/copied"
+for r in $(seq "$runs"); do
+  wall sh -c "cat '$WORK'/ds/* >/dev/null" >>"$WORK/read"
+  rm -rf "$WORK/m"
+  wall "$BIN" -q merge dataset "$WORK/ds" -o "$WORK/m" >>"$WORK/merge"
+  wall "$BIN" -q merge dataset "$WORK/ds" -o "$WORK/m" >>"$WORK/replace"
+  rm -rf "$WORK/c"
+  cp -a "$WORK/m" "$WORK/c"
+  wall "$BIN" -q merge dataset "$WORK/ds" -o "$WORK/c" >>"$WORK/copied"
+done
+read=$(median <"$WORK/read"); merge=$(median <"$WORK/merge")
+replace=$(median <"$WORK/replace"); copied=$(median <"$WORK/copied")
+printf "dataset %d bytes (%d pages), medians of %d runs (wall s)\n" "$bytes" "$pages" "$runs"
+printf "  read %.3f  merge %.3f  replace %.3f  copied %.3f\n" "$read" "$merge" "$replace" "$copied"
+printf "  merge ÷ read %.2f  replace ÷ merge %.2f  copied ÷ merge %.2f  hash rate at commit %.0f MB/s\n" \
+  "$(echo "$merge / $read" | bc -l)" "$(echo "$replace / $merge" | bc -l)" "$(echo "$copied / $merge" | bc -l)" \
+  "$(echo "$bytes / $merge / 1000000" | bc -l)"
+go test -run '^$' -bench 'ContentHash|Check' ./internal/atomicdir | grep -E '^Benchmark'

@@ -1,0 +1,169 @@
+package atomicdir
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// One lock for a whole output: a revisit process writing a path P holds
+// the lock file .P.lock beside it (flock), and everything under P is its
+// to write. So a writer of any path checks, besides its own lock, the
+// locks of every directory that contains it (another process writing
+// OUT, such as revisit run, owns OUT/dataset) and every lock inside it
+// (a process writing OUT/dataset makes OUT busy for revisit run). Paths
+// are compared with their symbolic links resolved, and lock files are
+// kept beside the resolved path, so that OUT and link/ (a link to OUT's
+// parent) share one lock. The locks of the checking process itself do not
+// count: run's stages write inside the OUT it holds. Each writer checks
+// after taking its own lock, so of two writers starting together at least
+// one sees the other.
+
+// lockPIDPrefix starts the line of a lock file naming the process that
+// holds it.
+const lockPIDPrefix = "pid "
+
+// lockContent is the text of the lock file of the output at canon (a
+// resolved absolute path) held by this process.
+func lockContent(canon string) string {
+	return lockText + canon + "\n" + lockPIDPrefix + strconv.Itoa(os.Getpid()) + "\n"
+}
+
+// lockPID reads the pid line of a lock file's text b (0: none).
+func lockPID(b []byte) int {
+	for _, line := range strings.Split(string(b), "\n") {
+		if s, ok := strings.CutPrefix(line, lockPIDPrefix); ok {
+			if pid, err := strconv.Atoi(s); err == nil && pid > 0 {
+				return pid
+			}
+		}
+	}
+	return 0
+}
+
+// canonical is the absolute clean path abs with the symbolic links of its
+// parent resolved (EvalExisting); its last element is kept as it is (an
+// output that is a symbolic link is refused elsewhere).
+func canonical(abs string) (string, error) {
+	parent, err := EvalExisting(filepath.Dir(abs))
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(parent, filepath.Base(abs)), nil
+}
+
+// EvalExisting resolves the symbolic links of the longest existing prefix
+// of the absolute path p and joins the rest, so that paths not yet
+// created compare with those that exist.
+func EvalExisting(p string) (string, error) {
+	var rest []string
+	for {
+		r, err := filepath.EvalSymlinks(p)
+		if err == nil {
+			return filepath.Join(append([]string{r}, rest...)...), nil
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			return "", err
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return filepath.Join(append([]string{p}, rest...)...), nil
+		}
+		rest = append([]string{filepath.Base(p)}, rest...)
+		p = parent
+	}
+}
+
+// busyError is a path another revisit process is writing: it wraps
+// ErrBusy (exit code 2, like a refused output).
+func busyError(what, final string, pid int, other, rel string) error {
+	who := "another revisit process"
+	if pid > 0 {
+		who += fmt.Sprintf(" (pid %d)", pid)
+	}
+	var where string
+	switch rel {
+	case "":
+		where = "this output"
+	case "contains":
+		where = other + ", which contains this output"
+	default:
+		where = "inside this output (its lock " + other + ")"
+	}
+	return fmt.Errorf("%s %s: %w: %s is writing %s (wait for it to finish, or choose another path)", what, final, ErrBusy, who, where)
+}
+
+// CheckBusy refuses (ErrBusy) an output path dir that another revisit
+// process is writing: its own lock (or a scratch lock of it, such as
+// ingest --jobs's) held, the lock of a directory containing it held (any
+// ancestor: revisit run writing OUT owns OUT/dataset), or a lock held
+// inside it (a process writing OUT/dataset, when dir is OUT). Locks this
+// process holds do not count. It looks, and takes no lock.
+func CheckBusy(dir, what string) error {
+	final := filepath.Clean(dir)
+	abs, err := absPath(final, what)
+	if err != nil {
+		return err
+	}
+	canon, err := canonical(abs)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", what, final, err)
+	}
+	parent, base := filepath.Dir(canon), filepath.Base(canon)
+	own := regexp.MustCompile(`^\.` + regexp.QuoteMeta(base) + `(\.[a-z]+)?\.lock$`)
+	if ents, err := os.ReadDir(parent); err == nil {
+		for _, e := range ents {
+			if own.MatchString(e.Name()) {
+				if pid, ok := heldElsewhere(filepath.Join(parent, e.Name())); ok {
+					return busyError(what, final, pid, "", "")
+				}
+			}
+		}
+	}
+	if err := ancestorsBusy(canon, what, final); err != nil {
+		return err
+	}
+	return insideBusy(canon, what, final)
+}
+
+// ancestorsBusy refuses canon when another process holds the lock of a
+// directory that contains it.
+func ancestorsBusy(canon, what, final string) error {
+	for a := filepath.Dir(canon); filepath.Dir(a) != a; a = filepath.Dir(a) {
+		if pid, ok := heldElsewhere(filepath.Join(filepath.Dir(a), "."+filepath.Base(a)+".lock")); ok {
+			return busyError(what, final, pid, a, "contains")
+		}
+	}
+	return nil
+}
+
+// lockName matches the name of a lock file revisit makes (.NAME.lock,
+// .NAME.KIND.lock).
+var lockName = regexp.MustCompile(`^\..+\.lock$`)
+
+// insideBusy refuses canon when another process holds a lock inside it
+// (a directory; symbolic links are not followed).
+func insideBusy(canon, what, final string) error {
+	if st, err := os.Lstat(canon); err != nil || !st.IsDir() {
+		return nil
+	}
+	var busy error
+	filepath.WalkDir(canon, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // an unreadable corner: CheckReplaceable reports it
+		}
+		if d.Type().IsRegular() && lockName.MatchString(d.Name()) {
+			if pid, ok := heldElsewhere(p); ok {
+				busy = busyError(what, final, pid, p, "inside")
+				return filepath.SkipAll
+			}
+		}
+		return nil
+	})
+	return busy
+}
