@@ -297,7 +297,8 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 // its own busiest pages whole, a superset of its pages among these: a
 // page busier than all but fewer than FullCurves pages of the dataset is
 // so among its shard's pages, and among the merged pages, which are every
-// page eligible (or, with Top, every shard's own Top busiest). The pages
+// page eligible (or, with Top, every shard's own Top busiest; with Sample,
+// the whole sample, of which each shard kept a superset whole). The pages
 // Run kept whole are among these even with a page selection, where Run
 // ranks the dataset's pages and the shards read every part.
 func fullCurvesOf(m *Meta, pages []*ShardPage) map[int64]bool {

@@ -198,8 +198,9 @@ func TestShardOnItsOwnParts(t *testing.T) {
 	const P, N = 8, 4
 	ds := writePartedDataset(t, pages, P)
 	without := func(keep func(j int) bool, fn func()) { stagetest.WithoutParts(t, ds, P, keep, fn) }
-	for _, top := range []int{0, 2, 4} {
-		base := Options{Dataset: ds, Samplers: []string{"exp:2", "const:0.5"}, H: 0.1, XMax: 20, Top: top, Seed: 5, Workers: 2,
+	for _, sel := range []struct{ top, sample int }{{0, 0}, {2, 0}, {4, 0}, {0, 4}, {0, 6}, {0, 9}} {
+		top := sel.top
+		base := Options{Dataset: ds, Samplers: []string{"exp:2", "const:0.5"}, H: 0.1, XMax: 20, Top: top, Sample: sel.sample, Seed: 5, Workers: 2,
 			Curves: estimates.CurvesCompact, FullCurves: 3}
 		tmp := t.TempDir()
 		whole := base
@@ -218,7 +219,7 @@ func TestShardOnItsOwnParts(t *testing.T) {
 			o.Out = filepath.Join(tmp, fmt.Sprintf("s%d", i))
 			without(func(j int) bool { return j%N == i }, func() {
 				if _, err := Run(context.Background(), o); err != nil {
-					t.Fatalf("top %d: shard %d/%d on its own parts: %v", top, i, N, err)
+					t.Fatalf("top %d, sample %d: shard %d/%d on its own parts: %v", top, sel.sample, i, N, err)
 				}
 			})
 			info, err := ReadShardInfo(o.Out)
@@ -239,7 +240,7 @@ func TestShardOnItsOwnParts(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got, want) {
-			t.Errorf("top %d: the merged estimates.parquet of the shards on their own parts differs from the whole replay", top)
+			t.Errorf("top %d, sample %d: the merged estimates.parquet of the shards on their own parts differs from the whole replay", top, sel.sample)
 		}
 		if g, w := metaWithoutTimes(t, out), metaWithoutTimes(t, whole.Out); !reflect.DeepEqual(g, w) {
 			t.Errorf("top %d: merged replay.json differs: %v\nwant %v", top, g, w)
