@@ -93,7 +93,7 @@ func CreateParts(dir string, n int) (*Writer, error) {
 		}
 	}
 	for _, name := range names {
-		p, err := newPart(filepath.Join(out.Path(), name), MaxGroupUpdates/max(1, n))
+		p, err := newPart(filepath.Join(out.Path(), name), MaxGroupUpdates/max(1, n), n > 0)
 		if err != nil {
 			w.closed = true
 			for _, q := range w.parts {
@@ -107,12 +107,17 @@ func CreateParts(dir string, n int) (*Writer, error) {
 	return w, nil
 }
 
-func newPart(name string, maxUpdates int) (*part, error) {
+// newPart creates a part file; hashed says whether to hash its bytes as
+// they are written (the manifest records the hash of part files only).
+func newPart(name string, maxUpdates int, hashed bool) (*part, error) {
 	f, err := os.Create(name)
 	if err != nil {
 		return nil, err
 	}
-	hw := &hashWriter{f: f, h: sha256.New()}
+	hw := &hashWriter{f: f}
+	if hashed {
+		hw.h = sha256.New()
+	}
 	pw, err := pq.NewWriter(hw, Schema, pageLayout)
 	if err != nil {
 		f.Close()
@@ -121,18 +126,20 @@ func newPart(name string, maxUpdates int) (*part, error) {
 	return &part{f: hw, pw: pw, b: pw.Builder(), maxUpdate: max(maxUpdates, 1<<16)}, nil
 }
 
-// hashWriter writes a part file and hashes what it writes (the Parquet
-// writer only appends): the part's size and SHA-256 for the manifest
-// without reading the file back.
+// hashWriter writes a part file and, with a hash h, hashes what it writes
+// (the Parquet writer only appends): the part's size and SHA-256 for the
+// manifest without reading the file back.
 type hashWriter struct {
 	f *os.File
-	h hash.Hash
+	h hash.Hash // nil: not hashed
 	n int64
 }
 
 func (w *hashWriter) Write(b []byte) (int, error) {
 	n, err := w.f.Write(b)
-	w.h.Write(b[:n])
+	if w.h != nil {
+		w.h.Write(b[:n])
+	}
 	w.n += int64(n)
 	return n, err
 }
