@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/dataset/datasettest"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/stagetest"
 	"github.com/revisit-dev/revisit/series"
@@ -24,7 +25,7 @@ import (
 func TestShardReadsOwnParts(t *testing.T) {
 	pages := shardPages()
 	const P = 6
-	dir := stagetest.WriteParts(t, t.TempDir(), "dsp", pages, P)
+	dir := datasettest.WriteParts(t, t.TempDir(), "dsp", pages, P)
 	grid := stagetest.Grid(1, 10)
 	var rows []EstimateRow
 	for _, k := range []int{0, 4, 9, 13} {
@@ -53,7 +54,7 @@ func TestShardReadsOwnParts(t *testing.T) {
 				}
 			}
 			if n == 3 { // as on a node that holds only the shard's own parts
-				stagetest.WithoutParts(t, dir, P, func(j int) bool { return j%n == i }, run)
+				datasettest.WithoutParts(t, dir, P, func(j int) bool { return j%n == i }, run)
 			} else {
 				run()
 			}

@@ -11,16 +11,16 @@ import (
 	"testing"
 
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/dataset/datasettest"
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/internal/shard"
-	"github.com/revisit-dev/revisit/internal/stagetest"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
 
 // writePartedDataset writes pages as n part files.
 func writePartedDataset(t *testing.T, pages []series.Page, n int) string {
-	return stagetest.WriteParts(t, t.TempDir(), "dsp", pages, n)
+	return datasettest.WriteParts(t, t.TempDir(), "dsp", pages, n)
 }
 
 // A shard of a dataset in P parts, P a multiple of N, opens exactly the
@@ -197,7 +197,7 @@ func TestShardOnItsOwnParts(t *testing.T) {
 	_, pages := writeDataset(t, 13)
 	const P, N = 8, 4
 	ds := writePartedDataset(t, pages, P)
-	without := func(keep func(j int) bool, fn func()) { stagetest.WithoutParts(t, ds, P, keep, fn) }
+	without := func(keep func(j int) bool, fn func()) { datasettest.WithoutParts(t, ds, P, keep, fn) }
 	for _, sel := range []struct{ top, sample int }{{0, 0}, {2, 0}, {4, 0}, {0, 4}, {0, 6}, {0, 9}} {
 		top := sel.top
 		base := Options{Dataset: ds, Samplers: []string{"exp:2", "const:0.5"}, H: 0.1, XMax: 20, Top: top, Sample: sel.sample, Seed: 5, Workers: 2,

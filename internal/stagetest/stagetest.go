@@ -1,7 +1,6 @@
 // Package stagetest holds test helpers shared by the stage packages: a
-// check that a stage stops on a cancelled context, synthetic Poisson
-// pages to give it work, and datasets in part files with some parts
-// taken away. It is imported by tests only.
+// check that a stage stops on a cancelled context, and synthetic Poisson
+// pages to give it work. It is imported by tests only.
 package stagetest
 
 import (
@@ -15,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
@@ -146,50 +144,4 @@ func JSONNoTimes(tb testing.TB, b []byte) map[string]any {
 	delete(m, "created")
 	delete(m, "elapsed_s")
 	return m
-}
-
-// WriteParts writes pages as a dataset of n part files
-// (dataset.CreateParts) at dir/name and returns its path.
-func WriteParts(tb testing.TB, dir, name string, pages []series.Page, n int) string {
-	tb.Helper()
-	ds := filepath.Join(dir, name)
-	w, err := dataset.CreateParts(ds, n)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for i := range pages {
-		if err := w.Write(&pages[i]); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	if err := w.Close(&dataset.Manifest{}); err != nil {
-		tb.Fatal(err)
-	}
-	return ds
-}
-
-// WithoutParts runs fn while the part files j of the n-part dataset ds
-// with keep(j) false are moved out of it, as on a node that holds only
-// some parts, and puts them back after.
-func WithoutParts(tb testing.TB, ds string, n int, keep func(j int) bool, fn func()) {
-	tb.Helper()
-	away := tb.TempDir()
-	var moved []string
-	defer func() {
-		for _, name := range moved {
-			if err := os.Rename(filepath.Join(away, name), filepath.Join(ds, name)); err != nil {
-				tb.Fatal(err)
-			}
-		}
-	}()
-	for j := range n {
-		if !keep(j) {
-			name := dataset.PartFile(j, n)
-			if err := os.Rename(filepath.Join(ds, name), filepath.Join(away, name)); err != nil {
-				tb.Fatal(err)
-			}
-			moved = append(moved, name)
-		}
-	}
-	fn()
 }
