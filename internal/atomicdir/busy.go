@@ -111,8 +111,17 @@ func EvalExisting(p string) (string, error) {
 	}
 }
 
-// busyError is a path another revisit process is writing: it wraps
-// ErrBusy (exit code 2, like a refused output).
+// busyErr is a path another revisit process is writing: it is ErrBusy
+// (errors.Is; exit code 2, like a refused output), said once, naming the
+// process and the path it writes.
+type busyErr struct{ msg string }
+
+func (e *busyErr) Error() string { return e.msg }
+func (e *busyErr) Unwrap() error { return ErrBusy }
+
+// busyError is the busyErr of final (what, as the user wrote it): the
+// process pid (0: not known) is writing it (rel ""), other, which
+// contains it (rel "contains"), or the lock other inside it.
 func busyError(what, final string, pid int, other, rel string) error {
 	who := "another revisit process"
 	if pid > 0 {
@@ -127,7 +136,7 @@ func busyError(what, final string, pid int, other, rel string) error {
 	default:
 		where = "inside this output (its lock " + other + ")"
 	}
-	return fmt.Errorf("%s %s: %w: %s is writing %s (wait for it to finish, or choose another path)", what, final, ErrBusy, who, where)
+	return &busyErr{fmt.Sprintf("%s %s: %s is writing %s (wait for it to finish, or choose another path)", what, final, who, where)}
 }
 
 // CheckBusy refuses (ErrBusy) an output path dir that another revisit

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -51,4 +52,26 @@ func TestLockOfSamePIDElsewhereIsBusy(t *testing.T) {
 		t.Fatalf("Create inside this process's own locked output: %v", err)
 	}
 	d.Abort()
+}
+
+// A busy path is said once, naming the process and what it writes: the
+// message does not repeat ErrBusy's text before it.
+func TestBusyMessageSaysItOnce(t *testing.T) {
+	parent := t.TempDir()
+	out := filepath.Join(parent, "out")
+	theirs := lockText + out + "\n" + lockPIDPrefix + "4242\n" + lockHolderPrefix + "elsewhere\n"
+	l, err := acquire(filepath.Join(parent, ".out.lock"), theirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.release()
+	for _, p := range []string{out, filepath.Join(out, "dataset")} {
+		_, err := Create(p, "m", "dataset")
+		if !errors.Is(err, ErrBusy) {
+			t.Fatalf("Create %s: %v, want ErrBusy", p, err)
+		}
+		if msg := err.Error(); strings.Count(msg, "another revisit process") != 1 || !strings.Contains(msg, "(pid 4242) is writing") {
+			t.Errorf("Create %s: %q, want one \"another revisit process (pid 4242) is writing …\"", p, msg)
+		}
+	}
 }
