@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -36,6 +37,9 @@ func TestSupervisorChild(t *testing.T) {
 		os.Exit(childExit(execute([]string{"-q", "ingest", "/nonexistent/x.xml", "-o", os.Getenv("REVISIT_TEST_OUT")})))
 	case "kill":
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {}
+	case "block":
+		fmt.Printf("ready %d\n", os.Getpid())
 		select {}
 	}
 }
@@ -279,5 +283,53 @@ func TestSupervisorCannotStartChild(t *testing.T) {
 	}
 	if h := limitHintFor(^uint64(0)); h != "" {
 		t.Errorf("hint without a limit: %q", h)
+	}
+}
+
+// Ctrl-\ (SIGQUIT) makes the Go runtime print the goroutines of the
+// process doing the work and end it with exit 2, which is bad usage in
+// revisit's table: the supervisor passes SIGQUIT on to its child (the
+// stack dump, a debugging aid, is the worker's) and exits 128 + 3 = 131,
+// saying so, like a shell reports a program SIGQUIT ended. Before, the
+// supervisor itself died of it with its own stack dump and exit 2, and
+// the child ran on until its parent's death stopped it.
+func TestSupervisorQuit(t *testing.T) {
+	if os.Getenv("REVISIT_TEST_CHILD") != "" {
+		t.Skip("in the child")
+	}
+	quit := make(chan os.Signal, 1)
+	signal.Notify(quit, syscall.SIGQUIT) // this test process survives its own SIGQUIT
+	defer signal.Stop(quit)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSupervisorChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "REVISIT_TEST_CHILD=block")
+	out, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = w, &stderr
+	go func() {
+		var pid int
+		if _, err := fmt.Fscanf(out, "ready %d\n", &pid); err != nil {
+			return
+		}
+		syscall.Kill(os.Getpid(), syscall.SIGQUIT) // as Ctrl-\ reaches the supervisor
+		time.Sleep(20 * time.Second)
+		syscall.Kill(pid, syscall.SIGKILL) // not passed on: end the test
+	}()
+	r, ew, _ := os.Pipe()
+	saved := os.Stderr
+	os.Stderr = ew
+	code, ok := runSupervised(cmd)
+	os.Stderr = saved
+	ew.Close()
+	w.Close()
+	var own bytes.Buffer
+	own.ReadFrom(r)
+	if !ok {
+		t.Fatal("child did not start")
+	}
+	if code != exitSIGQUIT || !strings.Contains(own.String(), "SIGQUIT") || !strings.Contains(stderr.String(), "goroutine") {
+		t.Errorf("SIGQUIT: exit %d, want %d, the child's goroutines and a line naming it; supervisor said %q, child:\n%.300s", code, exitSIGQUIT, own.String(), stderr.String())
 	}
 }
