@@ -36,8 +36,9 @@ import (
 // existing file keeps the inode, but not the times), a rename over it
 // (sed -i, an editor's save) brings another inode, and the status-change
 // time cannot be set back (touch -r, cp -p and rsync -t set the
-// modification time only; any of them, and chmod, sets it to now). Any
-// other file is hashed: a copy of the output, a file touched or written
+// modification time only; any of them, and chmod, sets it to now) — but
+// on tmpfs, where a write through a shared memory mapping sets no time,
+// every file is hashed (stampFollowsContent). Any other file is hashed: a copy of the output, a file touched or written
 // back with the same bytes, is accepted when its content is the same. A
 // file whose recorded status-change time is not before the list was
 // written is always hashed (git's "racily clean" rule): a change in the
@@ -271,6 +272,7 @@ func foreignEntries(dir string, list *entryList, listInfo os.FileInfo) ([]string
 		known[e.Path] = e
 	}
 	written := fileStamp(listInfo)
+	follows := map[string]bool{} // stampFollowsContent of each directory
 	var foreign []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -291,7 +293,13 @@ func foreignEntries(dir string, list *entryList, listInfo os.FileInfo) ([]string
 			}
 			foreign = append(foreign, rel)
 		case typ == "file":
-			same, err := unchanged(p, e, list.Hash, written)
+			d := filepath.Dir(p)
+			f, ok := follows[d]
+			if !ok {
+				f = stampFollowsContent(d)
+				follows[d] = f
+			}
+			same, err := unchanged(p, e, list.Hash, written, f)
 			if err != nil {
 				return err
 			}
@@ -310,8 +318,10 @@ func foreignEntries(dir string, list *entryList, listInfo os.FileInfo) ([]string
 
 // unchanged reports whether the file p still holds what its entry e
 // records (EntriesFile says how); hash is the list's ("": an earlier
-// version's list, sizes only) and written the stamp of the list's file.
-func unchanged(p string, e entry, hash string, written stamp) (bool, error) {
+// version's list, sizes only), written the stamp of the list's file, and
+// follows whether p's file system changes a stamp with the content
+// (stampFollowsContent): where it does not, the content is always read.
+func unchanged(p string, e entry, hash string, written stamp, follows bool) (bool, error) {
 	info, err := os.Lstat(p)
 	if err != nil {
 		return false, err
@@ -325,7 +335,7 @@ func unchanged(p string, e entry, hash string, written stamp) (bool, error) {
 		// list was written; unknown (no times here): refused.
 		return now.known() && written.known() && now.CTime <= written.CTime, nil
 	}
-	if now.known() && now == e.stamp && e.CTime < written.MTime {
+	if follows && now.known() && now == e.stamp && e.CTime < written.MTime {
 		return true, nil
 	}
 	sum, err := HashFile(p)
