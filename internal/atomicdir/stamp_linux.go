@@ -23,7 +23,9 @@ const tmpfsMagic = 0x01021994
 // unchanged content. Not on tmpfs (/dev/shm, and /tmp on many systems): a
 // write through a shared memory mapping (mmap) sets neither time there,
 // tmpfs having no hook for the first write to a mapped page, where other
-// file systems (ext4, xfs, btrfs, ramfs, …) set both.
+// file systems (ext4, xfs, btrfs, ramfs, …) set both. (An overlay whose
+// upper layer is tmpfs has the same gap; statfs names only the overlay,
+// and its upper layer is often out of this process's sight.)
 func stampFollowsContent(p string) bool {
 	var fs syscall.Statfs_t
 	return syscall.Statfs(p, &fs) == nil && fs.Type != tmpfsMagic
