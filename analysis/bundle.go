@@ -10,6 +10,7 @@ import (
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -43,6 +44,9 @@ func pageStatsColumns(unit string) []tables.Column {
 		{Name: "h_lw_se", Kind: tables.Float},
 		{Name: "h_lw_lo", Kind: tables.Float, Doc: "95% interval H ± 1.96·SE"},
 		{Name: "h_lw_hi", Kind: tables.Float},
+		{Name: "h_dfa_p", Kind: tables.Float, Doc: "p-value of DFA-1's H against its shuffled surrogates (docs/methods.md#lrd)"},
+		{Name: "trend_z", Kind: tables.Float, Doc: "trend in the rate, tested where both estimators find long memory: halves of the intervals' normal scores against stationary long memory; |z| > 1.96 is a trend"},
+		{Name: "lrd", Kind: tables.String, Doc: "long memory, no long memory, undecided: trend in the rate, undecided: estimators disagree (docs/methods.md#lrd)"},
 		{Name: "screen_note", Kind: tables.String, Doc: "screened statistics left without a number, and why"},
 	}
 }
@@ -56,10 +60,10 @@ func pageStatsRow(s PageStats, sc *PageScreen) []any {
 	row := []any{s.PageID, s.Source, s.Title, s.Group, int64(s.Updates), s.Mean, s.Var, s.CoV, s.Lifetime, s.First, s.Last}
 	if sc == nil {
 		nan := math.NaN()
-		return append(row, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, "")
+		return append(row, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, "", "")
 	}
 	return append(row, sc.KS, sc.KSP, sc.Rho1, sc.LjungQ, sc.LjungP,
-		sc.DFA.H, sc.DFA.SE, sc.DFA.Lo, sc.DFA.Hi, sc.LW.H, sc.LW.SE, sc.LW.Lo, sc.LW.Hi, sc.Note)
+		sc.DFA.H, sc.DFA.SE, sc.DFA.Lo, sc.DFA.Hi, sc.LW.H, sc.LW.SE, sc.LW.Lo, sc.LW.Hi, sc.LRD.DFAP, sc.LRD.TrendZ, sc.LRD.Verdict, sc.Note)
 }
 
 func (o *Options) source(res *Result) string {
@@ -116,15 +120,22 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 	// 4. Poisson screen.
 	b.Tables = append(b.Tables, tables.Table{
 		ID: "poisson_screen", Title: "Poisson screen", Source: src, Section: tables.SectionScreen, Order: 1,
-		Columns: []tables.Column{{Name: "pages", Kind: tables.Int}, {Name: fmt.Sprintf("≥ %d updates", o.MinUpdates), Kind: tables.Int},
-			{Name: fmt.Sprintf("|v − 1| ≤ %g", o.Band), Kind: tables.Int}, {Name: "KS p ≥ 0.05", Kind: tables.Int}, {Name: "KS p ≥ 0.05 and Ljung–Box p ≥ 0.05", Kind: tables.Int}},
-		Rows: [][]any{{int64(res.Pages), int64(res.Screened), int64(res.InBand), int64(countCands(res.Candidates, false)), int64(countCands(res.Candidates, true))}},
-		Notes: []string{"KS: Lilliefors-style test against the exponential with fitted rate, Monte-Carlo p-value; Ljung–Box on ρ(1…20)",
+		Columns: []tables.Column{{Name: "pages", Kind: tables.Int}, {Name: fmt.Sprintf("≥ %d updates", o.MinUpdates), Kind: tables.Int, Doc: "the screened pages"},
+			{Name: fmt.Sprintf("|v − 1| ≤ %g", o.Band), Kind: tables.Int, Doc: "of the screened pages: in the CoV band"},
+			{Name: "in the band, KS p ≥ 0.05", Kind: tables.Int, Doc: "of those in the band: exponential by KS"},
+			{Name: "in the band, KS and Ljung–Box p ≥ 0.05", Kind: tables.Int, Doc: "of those: also independent by Ljung–Box (the pages that pass the screen)"},
+			{Name: "all screened, KS p ≥ 0.05", Kind: tables.Int, Doc: "of every screened page, in the band or not"},
+			{Name: "all screened, Ljung–Box p ≥ 0.05", Kind: tables.Int, Doc: "of every screened page, in the band or not"},
+			{Name: "all screened, both p ≥ 0.05", Kind: tables.Int, Doc: "of every screened page, in the band or not"}},
+		Rows: [][]any{{int64(res.Pages), int64(res.Screened), int64(res.InBand), int64(countCands(res.Candidates, false)), int64(countCands(res.Candidates, true)),
+			res.ScreenAll.KS, res.ScreenAll.LjungBox, res.ScreenAll.Both}},
+		Notes: []string{"the screen is a sequence: the pages with ≥ K updates, of those the ones in the CoV band, of those the ones exponential by KS, of those the ones also independent by Ljung–Box; the columns 'all screened' count each test over every screened page instead (page_stats.csv has every p-value)",
+			"KS: Lilliefors-style test against the exponential with fitted rate, Monte-Carlo p-value; Ljung–Box on ρ(1…20)",
 			fmt.Sprintf("only pages with ≥ K = %d updates are screened (KS on ≥ %d intervals); Hurst exponents need ≥ %d intervals, and estimates outside [0, 1] are flagged, not reported", o.MinUpdates, max(o.MinUpdates-1, 3), MinHurstLen),
 			varianceConvention},
 	})
 	b.Figures = append(b.Figures, covHistogram(res, src, o))
-	b.Tables = append(b.Tables, hurstScreenedTable(res, src, o))
+	b.Tables = append(b.Tables, hurstScreenedTable(res, src, o), lrdTable(res, src, o))
 	b.Tables = append(b.Tables, candidateTable("screen_candidates", fmt.Sprintf("Pages with |v − 1| ≤ %g: goodness of fit and dependence", o.Band), src, 2, res.Candidates))
 	closest := make([]CandidateRow, len(res.Closest))
 	for i := range res.Closest {
@@ -141,9 +152,16 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 		rsrc := src + "; " + res.ReplaySource
 		b.Tables = append(b.Tables, summaryTable(res.Summary, rsrc, o, res.Unit))
 		b.Tables = append(b.Tables, pageErrorsTable(res, o, true))
-		b.Tables = append(b.Tables, evidenceTable(res, rsrc))
+		b.Tables = append(b.Tables, evidenceTable(res, o, rsrc))
 		b.Tables = append(b.Tables, recommendTable(res.Evidence, res.Summary, rsrc))
+		if t, ok := fRecoveryTable(res, rsrc); ok {
+			b.Tables = append(b.Tables, t)
+		}
 		b.Figures = append(b.Figures, methodFigures(res, rows, rsrc)...)
+	} else if o.Replay != "" {
+		// A replay of no page (a sample with no page long enough): the
+		// evidence table alone, empty, says that methods cannot be ranked.
+		b.Tables = append(b.Tables, evidenceTable(res, o, src+"; "+res.ReplaySource))
 	}
 	return b
 }
@@ -151,7 +169,7 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 func countCands(cs []CandidateRow, indep bool) int {
 	n := 0
 	for _, c := range cs {
-		if c.KSP >= 0.05 && (!indep || c.LjungP >= 0.05) {
+		if c.KSP >= screenAlpha && (!indep || c.LjungP >= screenAlpha) {
 			n++
 		}
 	}
@@ -269,26 +287,60 @@ func candidateTable(id, title, src string, order int, cs []CandidateRow) tables.
 }
 
 // hurstScreenedTable summarizes the relied Hurst estimators over every
-// screened page (HurstSummary, from page_stats): one row per estimator.
+// screened page (HurstSummary, from page_stats): one row per estimator,
+// with how often its own test finds long memory.
 func hurstScreenedTable(res *Result, src string, o *Options) tables.Table {
 	t := tables.Table{ID: "hurst_screened", Title: fmt.Sprintf("Hurst exponent over every screened page (≥ %d updates)", o.MinUpdates), Source: src, Section: tables.SectionScreen, Order: 2,
 		Columns: []tables.Column{{Name: "estimator", Kind: tables.String}, {Name: "screened pages", Kind: tables.Int},
 			{Name: "pages with H", Kind: tables.Int, Doc: fmt.Sprintf("≥ %d intervals and H in [0, 1]", MinHurstLen)},
 			{Name: "Q1", Kind: tables.Float, Doc: "first quartile of H over the pages with H"}, {Name: "median", Kind: tables.Float}, {Name: "Q3", Kind: tables.Float},
-			{Name: "95% above 0.5", Kind: tables.Int, Doc: "pages whose 95% interval H ± 1.96·SE lies above 0.5 (long-range dependent intervals)"},
-			{Name: "share above", Kind: tables.Percent, Doc: "of the pages with H"},
-			{Name: "95% contains 0.5", Kind: tables.Int}, {Name: "95% below 0.5", Kind: tables.Int, Doc: "anti-persistent intervals"}},
-		Notes: []string{"every screened page's H with its 95% interval is in page_stats.parquet/.csv (columns h_dfa…, h_lw…); quartiles are exact (type 7: linear interpolation between order statistics)",
-			"0.5 is the Hurst exponent of a Poisson process (independent intervals); SEs: OLS slope error (DFA-1, understates the uncertainty) and the asymptotic 1/(2√m) (local Whittle)"},
+			{Name: "long memory by its test", Kind: tables.Int, Doc: "local Whittle: the 95% interval H ± 1.96/(2√m) lies above 0.5; DFA-1: H above its shuffled surrogates, p < 0.05 (docs/methods.md#lrd)"},
+			{Name: "share", Kind: tables.Percent, Doc: "of the pages with H"},
+			{Name: "95% contains 0.5", Kind: tables.Int, Doc: "local Whittle only"}, {Name: "95% below 0.5", Kind: tables.Int, Doc: "local Whittle only: anti-persistent intervals"}},
+		Notes: []string{"every screened page's H, its local Whittle interval, its DFA-1 surrogate p-value, the trend test and the verdict are in page_stats.parquet/.csv (columns h_dfa…, h_lw…, h_dfa_p, trend_z, lrd); quartiles are exact (type 7: linear interpolation between order statistics)",
+			"0.5 is the Hurst exponent of a Poisson process (independent intervals); the OLS error of the DFA-1 slope understates its uncertainty, so DFA-1 is tested against 99 shuffles of the page's intervals instead; alone, neither count is a claim of long memory: lrd_verdict combines them with the trend test"},
 	}
 	for _, h := range res.HurstScreened {
 		share := math.NaN()
 		if h.N > 0 {
 			share = float64(h.Above) / float64(h.N)
 		}
-		t.Rows = append(t.Rows, []any{h.Method, int64(res.Screened), h.N, h.Q1, h.Median, h.Q3, h.Above, share, h.Around, h.Below})
+		var around, below any = h.Around, h.Below
+		if h.OneSided {
+			around, below = nil, nil
+		}
+		t.Rows = append(t.Rows, []any{h.Method, int64(res.Screened), h.N, h.Q1, h.Median, h.Q3, h.Above, share, around, below})
 	}
 	return t
+}
+
+// lrdTable counts the long-memory verdicts over every screened page
+// (LRDSummary), with each estimator's own count beside them.
+func lrdTable(res *Result, src string, o *Options) tables.Table {
+	l := res.LRD
+	var lw, dfa int64
+	for _, h := range res.HurstScreened {
+		switch h.Method {
+		case HurstLW:
+			lw = h.Above
+		case HurstDFA:
+			dfa = h.Above
+		}
+	}
+	n := func(name, doc string) tables.Column { return tables.Column{Name: name, Kind: tables.Int, Doc: doc} }
+	return tables.Table{ID: "lrd_verdict", Title: fmt.Sprintf("Long memory over every screened page (≥ %d updates): the verdicts", o.MinUpdates), Source: src, Section: tables.SectionScreen, Order: 3,
+		Columns: []tables.Column{n("screened pages", ""), n("with a verdict", fmt.Sprintf("≥ %d intervals", MinHurstLen)),
+			n(LRDClaimed, "both tests find long memory and the rate shows no trend"),
+			n("undecided", "the three below"),
+			n(LRDTrend, "both tests find long memory, but the rate has a trend: the two cannot be told apart"),
+			n(LRDDisagree, "one test finds long memory, the other not"),
+			n(LRDInvalid, "an estimator's H is no Hurst exponent of a stationary series"),
+			n(LRDNone, "neither test finds long memory"),
+			n("local Whittle above 0.5", "its 95% interval lies above 0.5"), n("DFA-1 above surrogates", "p < 0.05 against 99 shuffles")},
+		Rows: [][]any{{l.Screened, l.Pages, l.Claimed, l.Trend + l.Disagree + l.Invalid, l.Trend, l.Disagree, l.Invalid, l.None, lw, dfa}},
+		Notes: []string{"long memory is claimed only where local Whittle's 95% interval lies above 0.5, DFA-1's H lies above its shuffled surrogates (p < 0.05), and the trend test finds no trend in the rate (docs/methods.md#lrd)",
+			"trend test, where both estimators find long memory (elsewhere no trend could change the verdict): the halves of the intervals' normal scores, against what stationary long memory of the H found about a least-squares line produces; |z| > 1.96"},
+	}
 }
 
 func hurstTable(cs []Candidate, src string) tables.Table {
@@ -361,14 +413,16 @@ func summaryTable(sum []MethodSummary, src string, o *Options, unit float64) tab
 			{Name: "mean KS", Kind: tables.Float}, {Name: "median KS", Kind: tables.Float}, {Name: "undefined", Kind: tables.Int}, {Name: "class", Kind: tables.String}},
 		Notes: []string{
 			fmt.Sprintf("errors on [0, %s] against the exact G_U = Σ min(U_i, x)/Σ U_i of each page's intervals; WMRD = Σ|H − G|/Σ(H + G)/2, KS = max|H − G|", xmaxTextIn(o.XMax, unit)),
-			meanRangeNote, seedsNote,
+			meanRangeNote, seedsNote, pagesNote,
 			fmt.Sprintf("G_U of the step estimates (M3, M4, M5, M6, G-M4): interpolated linearly between their grid points x_n and compared at %d extra points per step as well (docs/methods.md#errors), so their interpolation error counts; M1, M2, the Poisson baselines and every F_U: at the grid points x_n", max(o.Extra, 0)),
 		},
 	}
 	t.Columns = append(t.Columns, seedColumns("mean WMRD", "mean KS", rangeMean)...)
+	t.Columns = append(t.Columns, pageColumns("mean WMRD", "mean KS", rangeMean)...)
 	for _, m := range sum {
 		row := []any{m.Sampler, m.Kind, m.Method, int64(m.Pages), m.MeanWMRD, m.MedianWMRD, m.MeanKS, m.MedianKS, int64(m.Undefined), string(m.Class)}
-		t.Rows = append(t.Rows, append(row, seedCells(m)...))
+		row = append(row, seedCells(m)...)
+		t.Rows = append(t.Rows, append(row, pageCells(m)...))
 	}
 	return t
 }
@@ -376,11 +430,13 @@ func summaryTable(sum []MethodSummary, src string, o *Options, unit float64) tab
 // rangeMean names the second range of the errors in column names.
 var rangeMean = fmt.Sprintf("x ≤ %d·E[U]", estimator.MeanRange)
 
-// meanRangeNote and seedsNote say what the columns of the second range
-// and of the intervals hold.
+// meanRangeNote, seedsNote and pagesNote say what the columns of the
+// second range and of the intervals hold.
 var (
 	meanRangeNote = fmt.Sprintf("columns marked (%s): the same errors on 0 ≤ x ≤ %d·E[U] of each page (or its x_max when smaller), where G_U still rises; the default range ends at x_max, the 0.99 quantile of G_U, whose long flat tail dilutes the errors (docs/methods.md#errors)", rangeMean, estimator.MeanRange)
-	seedsNote     = "seeds: the replay's independent crawls R (--seeds); a mean is the mean over seeds r of E_r, the mean over pages in seed r, and lo–hi its 95% Student-t interval over the R values (none with one seed: --seeds R gives one; docs/methods.md#seeds)"
+	seedsNote     = "seeds: the replay's independent crawls R (--seeds); a mean is the mean over seeds r of E_r, the mean over pages in seed r, and lo–hi its 95% Student-t interval over the R values (none with one seed: --seeds R gives one; docs/methods.md#seeds): the crawl's randomness on these pages only"
+	pagesNote     = fmt.Sprintf("over pages: the 95%% percentile interval of the mean over %s bootstrap resamples of the pages (seeded by --seed), each page's error its mean over the seeds: how the value would vary with other pages and other crawls (none with one page; docs/methods.md#seeds)", human.Comma(BootstrapResamples))
+	versusNote    = "compared with, Δ KS: the paired difference κ_method − κ_compared (negative: the method's error is lower) with the method of lowest mean KS of its sampler and kind (for that method, the runner-up), over seeds and over pages; interval over: the interval the verdict is judged by (pages with two pages or more, else seeds); verdict: better or worse when that interval excludes 0 by more than 0.01 percentage points of κ, negligible when it excludes 0 by less, indistinguishable when it contains 0"
 )
 
 // seedColumns are the columns seedCells fills: R, the intervals of the
@@ -397,16 +453,52 @@ func seedCells(m MethodSummary) []any {
 	return []any{int64(m.Seeds), m.WMRD.Lo, m.WMRD.Hi, m.KS.Lo, m.KS.Hi, m.WMRDMean.Mean, m.KSMean.Mean, m.KSMean.Lo, m.KSMean.Hi}
 }
 
-// versusColumns are the columns versusCells fills for one range (suffix
-// "" or " (x ≤ 10·E[U])"): the rival a method is compared with and the
-// paired difference of their κ over seeds with its 95% interval.
-func versusColumns(suffix string) []tables.Column {
-	return []tables.Column{{Name: "compared with" + suffix, Kind: tables.String, Doc: "the method of lowest mean KS, or for that method the runner-up"},
-		{Name: "Δ KS" + suffix, Kind: tables.Float, Doc: "mean over seeds of κ_method − κ_compared, paired by seed"},
-		{Name: "Δ KS lo" + suffix, Kind: tables.Float}, {Name: "Δ KS hi" + suffix, Kind: tables.Float}}
+// pageColumns are the columns pageCells fills: the resamples of the page
+// bootstrap, the intervals over pages of the two errors on the default
+// range and of κ on the second, and the shares of resamples in which the
+// method has the lowest mean κ of its sampler and kind.
+func pageColumns(wmrd, ks, rng string) []tables.Column {
+	f := func(name string) tables.Column { return tables.Column{Name: name, Kind: tables.Float} }
+	won := "bootstrap resamples of the pages in which this method has the lowest mean KS of its sampler and kind"
+	return []tables.Column{{Name: "resamples", Kind: tables.Int, Doc: "bootstrap resamples of the pages"},
+		f(wmrd + " lo over pages"), f(wmrd + " hi over pages"), f(ks + " lo over pages"), f(ks + " hi over pages"),
+		f(ks + " lo over pages (" + rng + ")"), f(ks + " hi over pages (" + rng + ")"),
+		{Name: "lowest KS in resamples", Kind: tables.Int, Doc: won}, {Name: "lowest KS in resamples (" + rng + ")", Kind: tables.Int, Doc: won}}
 }
 
-func versusCells(rival string, d Interval) []any { return []any{rival, d.Mean, d.Lo, d.Hi} }
+func pageCells(m MethodSummary) []any {
+	won := func(share float64) any {
+		if math.IsNaN(share) {
+			return nil
+		}
+		return int64(math.Round(share * float64(m.Boot.Resamples)))
+	}
+	return []any{int64(m.Boot.Resamples), m.ByPageWMRD.Lo, m.ByPageWMRD.Hi, m.ByPageKS.Lo, m.ByPageKS.Hi, m.ByPageKSMean.Lo, m.ByPageKSMean.Hi, won(m.WinKS), won(m.WinKSMean)}
+}
+
+// versusColumns are the columns versusCells fills for one range (suffix
+// "" or " (x ≤ 10·E[U])"): the rival a method is compared with, the
+// paired difference of their κ over seeds and over pages with its 95%
+// intervals, the interval judged and the verdict.
+func versusColumns(suffix string) []tables.Column {
+	f := func(name string) tables.Column { return tables.Column{Name: name + suffix, Kind: tables.Float} }
+	return []tables.Column{{Name: "compared with" + suffix, Kind: tables.String, Doc: "the method of lowest mean KS, or for that method the runner-up"},
+		{Name: "Δ KS" + suffix, Kind: tables.Float, Doc: "mean over seeds of κ_method − κ_compared, paired by seed"},
+		f("Δ KS lo"), f("Δ KS hi"),
+		{Name: "Δ KS over pages" + suffix, Kind: tables.Float, Doc: "mean over pages of κ_method − κ_compared, paired by page (each page's mean over seeds)"},
+		f("Δ KS lo over pages"), f("Δ KS hi over pages"),
+		{Name: "interval over" + suffix, Kind: tables.String, Doc: "pages or seeds: the interval the verdict is judged by"},
+		{Name: "verdict" + suffix, Kind: tables.String, Doc: "better, worse, indistinguishable or negligible (docs/methods.md#seeds)"}}
+}
+
+func versusCells(c comparison) []any {
+	iv, over := c.decisive()
+	verdict := ""
+	if c.rival != "" {
+		verdict = iv.Verdict()
+	}
+	return []any{c.rival, c.seeds.Mean, c.seeds.Lo, c.seeds.Hi, c.pages.Mean, c.pages.Lo, c.pages.Hi, over, verdict}
+}
 
 // xmaxTextIn is xmaxText for people: a given x_max (in units of unit
 // seconds) in its display unit ("1,000 h" reads "41.67 d").
@@ -430,7 +522,7 @@ func pageErrorsTable(res *Result, o *Options, topOnly bool) tables.Table {
 			{Name: "kind", Kind: tables.String}, {Name: "method", Kind: tables.String},
 			{Name: "seed", Kind: tables.Int, Doc: "the replay's seed index r (0 … R−1 with --seeds R; 0 with one seed), as in estimates.parquet"},
 			{Name: "WMRD", Kind: tables.Float}, {Name: "KS", Kind: tables.Float},
-			{Name: "points", Kind: tables.Int}, {Name: "x_max", Kind: tables.Float}, {Name: "note", Kind: tables.String}}}
+			{Name: "points", Kind: tables.Int}, {Name: "x_max", Kind: tables.Float, Doc: "the last grid point compared: the page's x_max (the Source line's) rounded up to the sampler's grid step"}, {Name: "note", Kind: tables.String}}}
 	for _, e := range res.PageErrors {
 		t.Rows = append(t.Rows, []any{e.PageID, e.Title, e.Sampler, e.Kind, e.Method, int64(e.Seed), e.WMRD, e.KS, int64(e.Points), e.XMax, e.Note})
 	}
@@ -446,38 +538,27 @@ func pageErrorsTable(res *Result, o *Options, topOnly bool) tables.Table {
 // as the paper ranks methods: by mean KS κ = max|H − G| inside each
 // sampler and kind, then by mean WMRD. Its title says how many pages it
 // rests on; the WMRD column's doc says on which range of x the WMRD was
-// taken (the x_max of the compared grids, over the evidence pages).
-// With no page long enough it has no rows.
-func evidenceTable(res *Result, src string) tables.Table {
+// taken: x_max as the replay chose it over the evidence pages, written
+// as the replay's Source line writes it (replay.XMaxText: one value, one
+// unit). With no page long enough it has no rows.
+func evidenceTable(res *Result, o *Options, src string) tables.Table {
 	pages := map[int64]bool{}
-	lo, hi := math.Inf(1), math.Inf(-1)
+	var xmax []float64
 	for _, e := range res.PageErrors {
-		if e.Intervals >= MinEvidenceIntervals {
+		if e.Intervals >= MinEvidenceIntervals && !pages[e.PageID] {
 			pages[e.PageID] = true
-			if !math.IsNaN(e.XMax) && e.XMax > 0 {
-				lo, hi = math.Min(lo, e.XMax), math.Max(hi, e.XMax)
+			if e.PageXMax > 0 {
+				xmax = append(xmax, e.PageXMax)
 			}
 		}
 	}
-	rng := "x_max, the end of each page's replay grid"
-	if lo <= hi {
-		// One unit for both ends, the display unit of the smaller, so
-		// that neither end is below 1 (x_max of a slow source reads
-		// "166.7–564.2 d", not "4000–1.354e+04 h").
-		per, ok := res.Unit, res.Unit > 0
-		if !ok {
-			per, ok = tables.UnitSeconds(res.UnitName)
+	rng := "x_max, each page's replay grid"
+	if len(xmax) > 0 {
+		rule := replay.RuleXMaxAuto
+		if o.XMax > 0 {
+			rule = replay.RuleGiven
 		}
-		name, sec := res.UnitName, 1.0
-		if ok {
-			name, sec = human.DisplayUnit(lo * per)
-			sec /= per
-		}
-		r := human.Plain(lo / sec)
-		if h := human.Plain(hi / sec); h != r {
-			r += "–" + h
-		}
-		rng = fmt.Sprintf("x_max = %s %s, the end of each page's replay grid", r, name)
+		rng = "x_max, " + replay.XMaxText(rule, replay.SpreadOf(xmax), res.UnitName)
 	}
 	t := tables.Table{ID: "method_evidence", Source: src, Section: tables.SectionMethods, Order: 1,
 		Title: fmt.Sprintf("Method ranking by KS (κ) on the %s with ≥ %d intervals", human.Count(int64(len(pages)), "replayed page", "replayed pages"), MinEvidenceIntervals),
@@ -486,9 +567,10 @@ func evidenceTable(res *Result, src string) tables.Table {
 			{Name: "median KS", Kind: tables.Float}, {Name: "mean WMRD", Kind: tables.Float, Doc: "WMRD on 0 ≤ x ≤ " + rng},
 			{Name: "median WMRD", Kind: tables.Float}, {Name: "undefined", Kind: tables.Int}, {Name: "class", Kind: tables.String}, {Name: "observes", Kind: tables.String}},
 		Notes: []string{fmt.Sprintf("only the replayed pages with ≥ %d intervals (shorter pages are no evidence for a ranking of methods); the method comparison above averages all replayed pages", MinEvidenceIntervals),
-			meanRangeNote, seedsNote, "compared with, Δ KS: the paired comparison of each method with the lowest mean KS of its sampler and kind (the lowest with the runner-up) over seeds; a method beats another only when the interval of Δ KS excludes 0"},
+			meanRangeNote, seedsNote, pagesNote, versusNote},
 	}
 	t.Columns = append(t.Columns, seedColumns("mean WMRD", "mean KS", rangeMean)...)
+	t.Columns = append(t.Columns, pageColumns("mean WMRD", "mean KS", rangeMean)...)
 	t.Columns = append(t.Columns, versusColumns("")...)
 	t.Columns = append(t.Columns, versusColumns(" ("+rangeMean+")")...)
 	if len(pages) == 0 {
@@ -511,10 +593,9 @@ func evidenceTable(res *Result, src string) tables.Table {
 		}
 		row := []any{m.Sampler, m.Kind, m.Method, int64(m.Pages), m.MeanKS, m.MedianKS, m.MeanWMRD, m.MedianWMRD, int64(m.Undefined), string(m.Class), obs}
 		row = append(row, seedCells(m)...)
-		_, r, d := versus(same, m.Method, defaultKS)
-		row = append(row, versusCells(r, d)...)
-		_, r, d = versus(same, m.Method, meanKS)
-		t.Rows = append(t.Rows, append(row, versusCells(r, d)...))
+		row = append(row, pageCells(m)...)
+		row = append(row, versusCells(versus(same, m.Method, defaultKS))...)
+		t.Rows = append(t.Rows, append(row, versusCells(versus(same, m.Method, meanKS))...))
 	}
 	return t
 }
@@ -540,32 +621,45 @@ func (s Scenario) Describe() string {
 	return "random S, no age"
 }
 
-// recommendTable shows, per scenario, the recommended method with the
-// errors measured on the pages long enough to count (evidence, see
-// EvidenceSummary): its mean WMRD and KS, the method with the lowest
-// mean WMRD among those the scenario allows (G_U estimates under a sampler
-// of the scenario's kind; no age-observing method unless ages are
-// available) and its WMRD, the pages the errors rest on, and the method
-// with the lowest mean KS κ among those allowed and its κ. A scenario
-// whose samplers were replayed only on shorter pages (all in all) says
-// "too few" instead of a number.
+// recommendTable shows, per scenario and sampler, the recommended method
+// (Choice: the scenario's rule unless another allowed method beats it)
+// with the errors measured on the pages long enough to count (evidence,
+// see EvidenceSummary): its mean WMRD and KS with their intervals over
+// seeds and over pages, the method with the lowest mean WMRD among those
+// the scenario allows (Scenario.Allows) and its WMRD, the pages the
+// errors rest on, the method with the lowest mean KS κ among those
+// allowed and its κ, and the paired comparison of Choice.Versus. A
+// scenario whose samplers were replayed only on shorter pages (all in
+// all) says "too few" instead of a number.
 func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
+	mr := " (" + rangeMean + ")"
 	t := tables.Table{ID: "recommendation", Title: "Recommended method per scenario, with its measured error", Source: src, Section: tables.SectionMethods, Order: 3,
 		Columns: []tables.Column{{Name: "scenario", Kind: tables.String}, {Name: "method", Kind: tables.String}, {Name: "sampler", Kind: tables.String},
 			{Name: "mean WMRD", Kind: tables.Float}, {Name: "mean KS", Kind: tables.Float}, {Name: "best method measured", Kind: tables.String}, {Name: "its mean WMRD", Kind: tables.Float},
-			{Name: "pages", Kind: tables.Int}, {Name: "lowest KS allowed", Kind: tables.String}, {Name: "its mean KS", Kind: tables.Float}},
+			{Name: "pages", Kind: tables.Int}, {Name: "lowest KS allowed", Kind: tables.String}, {Name: "its mean KS", Kind: tables.Float},
+			{Name: "rule", Kind: tables.String, Doc: "the scenario's method (docs/methods.md#recommendation)"},
+			{Name: "choice", Kind: tables.String, Doc: "lowest: the rule's method has the lowest mean KS allowed; measured best: another allowed method beats it and is recommended; rule kept: another has a lower mean KS, by a difference the interval does not resolve, or resolves as negligible"}},
 		Notes: []string{fmt.Sprintf("errors averaged over the replayed pages with ≥ %d intervals; shorter pages are no evidence for a ranking of methods", MinEvidenceIntervals),
-			"best method measured, lowest KS allowed: the lowest mean WMRD, and the lowest mean KS, among the methods the scenario allows (G_U estimates; methods observing ages only when ages are available)",
-			meanRangeNote, seedsNote, "compared with, Δ KS: the paired comparison over seeds of the method with the lowest mean KS the scenario allows (with the runner-up when it is the lowest); it beats the other only when the interval of Δ KS excludes 0"}}
+			"allowed: G_U estimates under a sampler of the scenario's kind, methods observing ages only when ages are available, and with old M3 traces only what M3's samples feed (M3, M5); best method measured, lowest KS allowed: the lowest mean WMRD, and the lowest mean KS, among them",
+			meanRangeNote, seedsNote, pagesNote,
+			"compared with, Δ KS: the recommended method against the rule's when they differ; the rule's against the lowest allowed when the rule is kept with another lower (Δ KS ≥ 0: what keeping the rule costs); else the recommended method against the runner-up. Negative Δ KS: the recommended (or the rule's) method has the lower error; verdict as in method_evidence"}}
 	t.Columns = append(t.Columns, tables.Column{Name: "seeds", Kind: tables.Int}, tables.Column{Name: "mean KS lo", Kind: tables.Float}, tables.Column{Name: "mean KS hi", Kind: tables.Float},
-		tables.Column{Name: "mean WMRD lo", Kind: tables.Float}, tables.Column{Name: "mean WMRD hi", Kind: tables.Float})
+		tables.Column{Name: "mean WMRD lo", Kind: tables.Float}, tables.Column{Name: "mean WMRD hi", Kind: tables.Float},
+		tables.Column{Name: "resamples", Kind: tables.Int}, tables.Column{Name: "mean KS lo over pages", Kind: tables.Float}, tables.Column{Name: "mean KS hi over pages", Kind: tables.Float},
+		tables.Column{Name: "mean WMRD lo over pages", Kind: tables.Float}, tables.Column{Name: "mean WMRD hi over pages", Kind: tables.Float})
 	t.Columns = append(t.Columns, versusColumns("")...)
-	mr := " (" + rangeMean + ")"
 	t.Columns = append(t.Columns, tables.Column{Name: "mean KS" + mr, Kind: tables.Float}, tables.Column{Name: "mean KS lo" + mr, Kind: tables.Float}, tables.Column{Name: "mean KS hi" + mr, Kind: tables.Float},
+		tables.Column{Name: "mean KS lo over pages" + mr, Kind: tables.Float}, tables.Column{Name: "mean KS hi over pages" + mr, Kind: tables.Float},
 		tables.Column{Name: "lowest KS allowed" + mr, Kind: tables.String}, tables.Column{Name: "its mean KS" + mr, Kind: tables.Float})
 	t.Columns = append(t.Columns, versusColumns(mr)...)
 	nan := math.NaN()
-	noSeeds := []any{int64(0), nan, nan, nan, nan, "", nan, nan, nan, nan, nan, nan, "", nan, "", nan, nan, nan}
+	empty := func(s Scenario, method, best string) []any {
+		row := []any{s.Describe(), method, "", nan, nan, best, nan, int64(0), "", nan, method, ""}
+		for range len(t.Columns) - len(row) {
+			row = append(row, nil)
+		}
+		return row
+	}
 	for _, s := range Scenarios {
 		rec, err := Recommend(s, evidence)
 		if err != nil {
@@ -573,8 +667,7 @@ func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
 		}
 		if len(rec.Evidence) == 0 {
 			if r, _ := Recommend(s, all); len(r.Evidence) > 0 {
-				nan := math.NaN()
-				t.Rows = append(t.Rows, append([]any{s.Describe(), rec.Method, "", nan, nan, fmt.Sprintf("too few (every replayed page < %d intervals)", MinEvidenceIntervals), nan, int64(0), "", nan}, noSeeds...))
+				t.Rows = append(t.Rows, empty(s, rec.Method, fmt.Sprintf("too few (every replayed page < %d intervals)", MinEvidenceIntervals)))
 				continue
 			}
 		}
@@ -588,22 +681,22 @@ func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
 		}
 		slices.Sort(keys)
 		if len(keys) == 0 {
-			t.Rows = append(t.Rows, append([]any{s.Describe(), rec.Method, "", math.NaN(), math.NaN(), "", math.NaN(), int64(0), "", math.NaN()}, noSeeds...))
+			t.Rows = append(t.Rows, empty(s, rec.Method, ""))
 		}
 		for _, sp := range keys {
-			w, k := math.NaN(), math.NaN()
-			best, bw := "", math.NaN()
-			bestKS, bk := "", math.NaN()
-			pages := 0
 			var same []MethodSummary
-			self := MethodSummary{WMRD: Interval{nan, nan, nan, 0}, KS: Interval{nan, nan, nan, 0}, KSMean: Interval{nan, nan, nan, 0}}
 			for _, e := range rec.Evidence {
-				if e.Sampler != sp {
-					continue
+				if e.Sampler == sp {
+					same = append(same, e)
 				}
-				same = append(same, e)
-				if e.Method == rec.Method {
-					w, k, pages = e.MeanWMRD, e.MeanKS, e.Pages
+			}
+			ch := choose(same, rec.Method, defaultKS)
+			best, bw := "", nan
+			bestKS, bk := "", nan
+			self := MethodSummary{WMRD: Interval{nan, nan, nan, 0}, KS: Interval{nan, nan, nan, 0}, KSMean: Interval{nan, nan, nan, 0},
+				ByPageWMRD: Interval{nan, nan, nan, 0}, ByPageKS: Interval{nan, nan, nan, 0}, ByPageKSMean: Interval{nan, nan, nan, 0}, MeanWMRD: nan, MeanKS: nan}
+			for _, e := range same {
+				if e.Method == ch.Method {
 					self = e
 				}
 				if best == "" && !math.IsNaN(e.MeanWMRD) {
@@ -613,21 +706,88 @@ func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
 					bestKS, bk = e.Method, e.MeanKS
 				}
 			}
-			row := []any{s.Describe(), rec.Method, sp, w, k, best, bw, int64(pages), bestKS, bk, int64(self.Seeds), self.KS.Lo, self.KS.Hi, self.WMRD.Lo, self.WMRD.Hi}
-			_, r, d := versus(same, rec.Method, defaultKS)
-			row = append(row, versusCells(r, d)...)
-			low, r, d := versus(same, rec.Method, meanKS)
+			row := []any{s.Describe(), ch.Method, sp, self.MeanWMRD, self.MeanKS, best, bw, int64(self.Pages), bestKS, bk, ch.Rule, ch.Why,
+				int64(self.Seeds), self.KS.Lo, self.KS.Hi, self.WMRD.Lo, self.WMRD.Hi,
+				int64(self.Boot.Resamples), self.ByPageKS.Lo, self.ByPageKS.Hi, self.ByPageWMRD.Lo, self.ByPageWMRD.Hi}
+			row = append(row, versusCells(ch.Versus)...)
+			v := versus(same, ch.Method, meanKS)
 			lowKS := nan
 			for _, e := range same {
-				if e.Method == low {
+				if e.Method == v.lowest {
 					lowKS = e.KSMean.Mean
 				}
 			}
-			row = append(row, self.KSMean.Mean, self.KSMean.Lo, self.KSMean.Hi, low, lowKS)
-			t.Rows = append(t.Rows, append(row, versusCells(r, d)...))
+			row = append(row, self.KSMean.Mean, self.KSMean.Lo, self.KSMean.Hi, self.ByPageKSMean.Lo, self.ByPageKSMean.Hi, v.lowest, lowKS)
+			t.Rows = append(t.Rows, append(row, versusCells(v)...))
 		}
 	}
 	return t
+}
+
+// PoorRecoveryKS is the mean KS distance of a recovered F_U against the
+// truth above which the Findings call the recovery poor and give the
+// reason (10 %: the distance at which a Poisson verdict is drawn, too).
+const PoorRecoveryKS = 0.1
+
+// fRecoveryTable is the quality of F_U recovered from the estimates of
+// G_U (docs/methods.md#recover) on the evidence pages: per sampler and
+// method, the mean KS against the true F_U with its intervals, the
+// median over pages of the derivative's bin width h and of the share of
+// the page's intervals shorter than h (F_U below one bin is what a
+// derivative on bins of width h cannot resolve). ok is false without a
+// recovered F_U.
+func fRecoveryTable(res *Result, src string) (tables.Table, bool) {
+	type key struct{ sampler, method string }
+	type page struct{ h, short float64 }
+	per := map[key]map[int64][]page{}
+	for _, e := range res.PageErrors {
+		if e.Kind != "F" || e.Intervals < MinEvidenceIntervals || math.IsNaN(e.Short) {
+			continue
+		}
+		k := key{e.Sampler, e.Method}
+		if per[k] == nil {
+			per[k] = map[int64][]page{}
+		}
+		per[k][e.PageID] = append(per[k][e.PageID], page{e.H, e.Short})
+	}
+	u := res.UnitName
+	t := tables.Table{ID: "f_recovery", Title: "F_U recovered from the estimates of G_U: error and resolution", Source: src, Section: tables.SectionMethods, Order: 4,
+		Columns: []tables.Column{{Name: "sampler", Kind: tables.String}, {Name: "method", Kind: tables.String}, {Name: "pages", Kind: tables.Int},
+			{Name: "mean KS", Kind: tables.Float, Doc: "KS distance of the recovered F_U to the true F_U, averaged over pages"},
+			{Name: "mean KS lo", Kind: tables.Float}, {Name: "mean KS hi", Kind: tables.Float},
+			{Name: "interval over", Kind: tables.String, Doc: "pages (bootstrap) or seeds (one page)"},
+			{Name: "seeds", Kind: tables.Int}, {Name: "resamples", Kind: tables.Int},
+			{Name: "median h", Unit: u, Kind: tables.Duration, Doc: "bin width of the numerical derivative, median over pages"},
+			{Name: "median share < h", Kind: tables.Percent, Doc: "share of a page's intervals shorter than its h, median over pages"},
+			{Name: "quality", Kind: tables.String, Doc: fmt.Sprintf("poor: a mean KS above %g%%", 100*PoorRecoveryKS)}},
+		Notes: []string{fmt.Sprintf("F_U = 1 − g_U/g_U(0) with g_U the derivative of the estimated G_U on bins of width h (docs/methods.md#recover), on the pages with ≥ %d intervals; g_U = (1 − F_U)/E[U] falls by the share of intervals shorter than x between 0 and x, so where many intervals are shorter than one bin the derivative averages g_U over its steep start: g_U(0), hence E[U] and the whole recovered F_U, are biased", MinEvidenceIntervals),
+			seedsNote, pagesNote}}
+	for _, m := range res.Evidence {
+		if m.Kind != "F" {
+			continue
+		}
+		ps := per[key{m.Sampler, m.Method}]
+		if len(ps) == 0 {
+			continue
+		}
+		var hs, shorts []float64
+		for _, p := range ps {
+			var h, sh float64
+			for _, x := range p {
+				h, sh = h+x.h, sh+x.short
+			}
+			hs, shorts = append(hs, h/float64(len(p))), append(shorts, sh/float64(len(p)))
+		}
+		slices.Sort(hs)
+		slices.Sort(shorts)
+		iv, over := decisive(m.ByPageKS, m.KS)
+		quality := ""
+		if m.MeanKS > PoorRecoveryKS {
+			quality = "poor"
+		}
+		t.Rows = append(t.Rows, []any{m.Sampler, m.Method, int64(m.Pages), m.MeanKS, iv.Lo, iv.Hi, over, int64(m.Seeds), int64(m.Boot.Resamples), estimator.MedianSorted(hs), estimator.MedianSorted(shorts), quality})
+	}
+	return t, len(t.Rows) > 0
 }
 
 // methodFigures are SPEC §7 item 6 for the top page of the replay: the

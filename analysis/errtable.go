@@ -36,6 +36,18 @@ type PageError struct {
 	// Intervals is the page's number of intervals (the truth row's
 	// Samples; 0 when unknown).
 	Intervals int
+	// H is the row's bin width (estimator.Estimate.H): for a recovered
+	// F_U the bin of its numerical derivative. Short is then the share of
+	// the page's intervals shorter than H (NaN for G_U rows and when
+	// unknown): the part of F_U below one bin, which no derivative on
+	// bins of width H resolves.
+	H, Short float64
+	// PageXMax is the page's x_max as the replay chose it
+	// (replay.DefaultsOf: the given x_max, or the 0.99 quantile of its
+	// G_U): the value the Source line states; the errors are computed on
+	// the grid up to the first grid point at or above it (Error.XMax).
+	// 0 when unknown.
+	PageXMax float64
 }
 
 // MethodSummary summarises one method under one sampler over pages:
@@ -62,6 +74,21 @@ type MethodSummary struct {
 	Constant bool            // the sampler has constant delays
 	Class    estimator.Class // unbiased, biased or Poisson baseline ("" for an unknown method)
 	Age      bool            // the method observes ages (Last-Modified)
+
+	// Over pages (bootstrap.go, docs/methods.md#seeds): PageWMRD, PageKS,
+	// PageWMRDMean and PageKSMean are each page's error averaged over its
+	// seeds, one value per page of the sampler and kind (the same pages,
+	// in page-id order, for every method of that sampler and kind; NaN
+	// where the method has no value); ByPageWMRD … their mean over pages
+	// with the percentile interval of Boot, which resamples those pages
+	// (the same resamples for every method of the sampler and kind, so
+	// that differences are paired). WinKS and WinKSMean are the shares of
+	// resamples in which the method has the lowest mean κ of its sampler
+	// and kind (on each range).
+	Boot                                               Bootstrap
+	PageWMRD, PageKS, PageWMRDMean, PageKSMean         []float64
+	ByPageWMRD, ByPageKS, ByPageWMRDMean, ByPageKSMean Interval
+	WinKS, WinKSMean                                   float64
 }
 
 // PageErrors compares every non-truth row with the truth of the same
@@ -131,7 +158,11 @@ func PageErrorsFor(reg estimator.Registry, rows []EstimateRow, xmax float64, ext
 		if !ok {
 			return nil, fmt.Errorf("page %d (%s), sampler %s, seed %d, %s: no truth %s row to compare with", r.PageID, r.Title, r.Sampler, r.Seed, r.Method, r.Kind)
 		}
-		pe := PageError{PageID: r.PageID, Title: r.Title, Sampler: r.Sampler, Method: r.Method, Kind: r.Kind, Seed: r.Seed, Note: r.Note, Constant: r.Constant, Intervals: tr.CDF.Samples}
+		pe := PageError{PageID: r.PageID, Title: r.Title, Sampler: r.Sampler, Method: r.Method, Kind: r.Kind, Seed: r.Seed, Note: r.Note, Constant: r.Constant, Intervals: tr.CDF.Samples,
+			H: r.H, Short: math.NaN()}
+		if r.Kind == "F" {
+			pe.Short = shorterThan(intervals[r.PageID], r.H)
+		}
 		pe.Mean = estimator.NoError()
 		if r.ErrMean != nil {
 			pe.Mean = *r.ErrMean
@@ -198,12 +229,15 @@ func checkTruth(r EstimateRow, exact TruthFunc) error {
 // Summarize groups page errors by sampler, method and kind, in that
 // order, with the mean and median over pages of WMRD and KS by replay's
 // one rule (estimator.SummarizeErrors: NaN errors are counted as Undefined
-// and left out of the averages).
-func Summarize(errs []PageError) []MethodSummary { return SummarizeFor(estimator.Registry{}, errs) }
+// and left out of the averages), their intervals over seeds, and their
+// intervals over pages from a bootstrap of the pages drawn from seed.
+func Summarize(errs []PageError, seed uint64) []MethodSummary {
+	return SummarizeFor(estimator.Registry{}, errs, seed)
+}
 
 // SummarizeFor is Summarize with the methods of reg: their output order
 // ranks them, their class and observations label the summaries.
-func SummarizeFor(reg estimator.Registry, errs []PageError) []MethodSummary {
+func SummarizeFor(reg estimator.Registry, errs []PageError, seed uint64) []MethodSummary {
 	type key struct{ s, m, k string }
 	groups := map[key][]PageError{}
 	var keys []key
@@ -262,24 +296,121 @@ func SummarizeFor(reg estimator.Registry, errs []PageError) []MethodSummary {
 		ms.MeanWMRD, ms.MeanKS = ms.WMRD.Mean, ms.KS.Mean
 		out = append(out, ms)
 	}
+	byPages(out, func(m MethodSummary) []PageError { return groups[key{m.Sampler, m.Method, m.Kind}] }, seed)
 	return out
+}
+
+// byPages fills the intervals over pages of the summaries (one per
+// sampler, method and kind; errsOf gives each one's page errors): per
+// sampler and kind, the pages of all its methods in page-id order, each
+// method's per-page means over seeds on them, and one bootstrap of those
+// pages (NewBootstrap with seed, keyed by sampler and kind) for all.
+func byPages(out []MethodSummary, errsOf func(MethodSummary) []PageError, seed uint64) {
+	type sk struct{ sampler, kind string }
+	var order []sk
+	members := map[sk][]int{}
+	for i, m := range out {
+		k := sk{m.Sampler, m.Kind}
+		if _, ok := members[k]; !ok {
+			order = append(order, k)
+		}
+		members[k] = append(members[k], i)
+	}
+	for _, k := range order {
+		idx := members[k]
+		var ids []int64
+		seen := map[int64]bool{}
+		for _, i := range idx {
+			for _, e := range errsOf(out[i]) {
+				if !seen[e.PageID] {
+					seen[e.PageID] = true
+					ids = append(ids, e.PageID)
+				}
+			}
+		}
+		slices.Sort(ids)
+		pos := make(map[int64]int, len(ids))
+		for j, id := range ids {
+			pos[id] = j
+		}
+		boot := NewBootstrap(len(ids), seed, k.sampler+"/"+k.kind)
+		var ks, ksMean [][]float64
+		for _, i := range idx {
+			m := &out[i]
+			m.Boot = boot
+			m.PageWMRD, m.PageKS, m.PageWMRDMean, m.PageKSMean = pageMeans(errsOf(*m), pos)
+			series := boot.Means(m.PageWMRD, m.PageKS, m.PageWMRDMean, m.PageKSMean)
+			m.ByPageWMRD = boot.intervalOf(m.PageWMRD, series[0])
+			m.ByPageKS = boot.intervalOf(m.PageKS, series[1])
+			m.ByPageWMRDMean = boot.intervalOf(m.PageWMRDMean, series[2])
+			m.ByPageKSMean = boot.intervalOf(m.PageKSMean, series[3])
+			ks, ksMean = append(ks, m.PageKS), append(ksMean, m.PageKSMean)
+		}
+		w, wm := boot.WinShares(ks...), boot.WinShares(ksMean...)
+		for j, i := range idx {
+			out[i].WinKS, out[i].WinKSMean = w[j], wm[j]
+		}
+	}
+}
+
+// pageMeans are the per-page means over seeds of a method's errors
+// (WMRD, KS, and the two on the second range) at the positions pos of
+// their pages; NaN for a page without a finite value.
+func pageMeans(errs []PageError, pos map[int64]int) (wmrd, ks, wmrdMean, ksMean []float64) {
+	n := len(pos)
+	sums := make([][4]float64, n)
+	cnts := make([][4]int, n)
+	for _, e := range errs {
+		j := pos[e.PageID]
+		for c, v := range [4]float64{e.WMRD, e.KS, e.Mean.WMRD, e.Mean.KS} {
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				sums[j][c] += v
+				cnts[j][c]++
+			}
+		}
+	}
+	cols := [4][]float64{make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)}
+	for j := range n {
+		for c := range cols {
+			cols[c][j] = math.NaN()
+			if cnts[j][c] > 0 {
+				cols[c][j] = sums[j][c] / float64(cnts[j][c])
+			}
+		}
+	}
+	return cols[0], cols[1], cols[2], cols[3]
 }
 
 // EvidenceSummary is Summarize over the pages with at least
 // MinEvidenceIntervals intervals: the measured errors a recommendation
 // may cite. Errors of shorter pages (or of unknown length) are left out;
 // with none left, a recommendation has no evidence ("too few").
-func EvidenceSummary(errs []PageError) []MethodSummary {
-	return EvidenceSummaryFor(estimator.Registry{}, errs)
+func EvidenceSummary(errs []PageError, seed uint64) []MethodSummary {
+	return EvidenceSummaryFor(estimator.Registry{}, errs, seed)
 }
 
 // EvidenceSummaryFor is EvidenceSummary with the methods of reg.
-func EvidenceSummaryFor(reg estimator.Registry, errs []PageError) []MethodSummary {
+func EvidenceSummaryFor(reg estimator.Registry, errs []PageError, seed uint64) []MethodSummary {
 	var keep []PageError
 	for _, e := range errs {
 		if e.Intervals >= MinEvidenceIntervals {
 			keep = append(keep, e)
 		}
 	}
-	return SummarizeFor(reg, keep)
+	return SummarizeFor(reg, keep, seed)
+}
+
+// shorterThan is the share of the intervals u shorter than h (NaN
+// without intervals or without a positive h).
+func shorterThan(u []float64, h float64) float64 {
+	if len(u) == 0 || !(h > 0) {
+		return math.NaN()
+	}
+	n := 0
+	for _, x := range u {
+		if x < h {
+			n++
+		}
+	}
+	return float64(n) / float64(len(u))
 }

@@ -55,7 +55,7 @@ func TestPageErrorsAndSummary(t *testing.T) {
 			t.Errorf("%s: w %.6f κ %.6f, want %.6f %.6f", e.Method, e.WMRD, e.KS, w[0], w[1])
 		}
 	}
-	sum := Summarize(pe)
+	sum := Summarize(pe, 1)
 	for _, s := range sum {
 		switch s.Method {
 		case "M2":
@@ -217,7 +217,7 @@ func TestEvidenceConstantFromRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum := Summarize(pe)
+	sum := Summarize(pe, 1)
 	if len(sum) != 1 || !sum[0].Constant || sum[0].Class != estimator.Unbiased {
 		t.Fatalf("summary %+v: want one constant, unbiased M4 row", sum)
 	}
@@ -237,7 +237,7 @@ func TestSummaryOneRule(t *testing.T) {
 	for i, e := range [][2]float64{{0.1, 0.5}, {nan, 0.1}, {0.3, nan}, {0.2, 0.4}} {
 		errs = append(errs, PageError{PageID: int64(i), Sampler: "exp:1", Method: "M6", Kind: "G", Error: Error{WMRD: e[0], KS: e[1]}})
 	}
-	sum := Summarize(errs)
+	sum := Summarize(errs, 1)
 	if len(sum) != 1 {
 		t.Fatalf("%d summaries, want 1", len(sum))
 	}

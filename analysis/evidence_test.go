@@ -9,12 +9,14 @@ import (
 
 // method_evidence rests on the pages with ≥ MinEvidenceIntervals
 // intervals only (2 of the 3 pages here: page 3 has 50), says so in its
-// title, states the x range of its WMRD, and ranks each (sampler, kind)
+// title, states the x range of its WMRD as the replay's Source line
+// states x_max (the replay's choice per page, 12 and 40 h: median 26 h
+// = 1.083 d, not the grid ends), and ranks each (sampler, kind)
 // group by mean KS (naive 0.30 before age-mle 0.37, though by WMRD
 // age-mle 0.07 leads naive 0.08).
 func TestEvidenceTable(t *testing.T) {
 	pe := func(page int64, n int, xmax float64) PageError {
-		return PageError{PageID: page, Sampler: "exp:2", Method: "M2", Kind: "G", Intervals: n, Error: Error{XMax: xmax}}
+		return PageError{PageID: page, Sampler: "exp:2", Method: "M2", Kind: "G", Intervals: n, Error: Error{XMax: xmax + 0.3}, PageXMax: xmax}
 	}
 	res := &Result{UnitName: "h",
 		PageErrors: []PageError{pe(1, 150, 12), pe(2, 99, 40), pe(3, 50, 900)},
@@ -24,11 +26,11 @@ func TestEvidenceTable(t *testing.T) {
 			{Sampler: "exp:2", Kind: "G", Method: "naive", Pages: 2, MeanWMRD: 0.08, MeanKS: 0.30, Class: estimator.Baseline},
 			{Sampler: "exp:2", Kind: "F", Method: "M2", Pages: 2, MeanWMRD: 0.0001, MeanKS: 0.05, Class: estimator.Unbiased, Age: true},
 		}}
-	tb := evidenceTable(res, "src")
+	tb := evidenceTable(res, &Options{}, "src")
 	if w := "Method ranking by KS (κ) on the 2 replayed pages with ≥ 99 intervals"; tb.Title != w {
 		t.Errorf("title %q, want %q", tb.Title, w)
 	}
-	if d := tb.Columns[6].Doc; tb.Columns[6].Name != "mean WMRD" || d != "WMRD on 0 ≤ x ≤ x_max = 12–40 h, the end of each page's replay grid" {
+	if d := tb.Columns[6].Doc; tb.Columns[6].Name != "mean WMRD" || d != "WMRD on 0 ≤ x ≤ x_max, x_max per page = 0.99 quantile of the page's G_U (median 1.083 d, range 0.5–1.667 d)" {
 		t.Errorf("column 6 %q doc %q", tb.Columns[6].Name, d)
 	}
 	var order []string
@@ -38,7 +40,7 @@ func TestEvidenceTable(t *testing.T) {
 	if got, w := order, []string{"F M2", "G M2", "G naive", "G age-mle"}; len(got) != len(w) || got[0] != w[0] || got[1] != w[1] || got[2] != w[2] || got[3] != w[3] {
 		t.Errorf("order %q, want %q", got, w)
 	}
-	if e := evidenceTable(&Result{UnitName: "h", PageErrors: []PageError{pe(3, 50, 900)}}, "src"); len(e.Rows) != 0 ||
+	if e := evidenceTable(&Result{UnitName: "h", PageErrors: []PageError{pe(3, 50, 900)}}, &Options{}, "src"); len(e.Rows) != 0 ||
 		e.Title != "Method ranking by KS (κ): no replayed page has ≥ 99 intervals, too few to rank methods" {
 		t.Errorf("no evidence: title %q, %d rows", e.Title, len(e.Rows))
 	}
@@ -78,14 +80,19 @@ func TestRecommendTableLowestKS(t *testing.T) {
 	}
 }
 
-// A slow source's x_max range is stated in the display unit of its
-// smaller end: 4,000–13,540 h = 166.7–564.2 d, no e-notation.
+// A slow source's x_max is stated in one unit chosen from its median, as
+// the Source line states it (replay.Spread.In): 4,000 and 13,540 h, median
+// 8,770 h = 1.0 y, read "median 1 y, range 0.4563–1.545 y", no
+// e-notation; a given x_max reads as given.
 func TestEvidenceTableSlowSourceUnit(t *testing.T) {
 	res := &Result{Unit: 3600, UnitName: "h",
-		PageErrors: []PageError{{PageID: 1, Intervals: 150, Error: Error{XMax: 4000}}, {PageID: 2, Intervals: 150, Error: Error{XMax: 13540}}}}
-	tb := evidenceTable(res, "src")
-	if d := tb.Columns[6].Doc; d != "WMRD on 0 ≤ x ≤ x_max = 166.7–564.2 d, the end of each page's replay grid" {
+		PageErrors: []PageError{{PageID: 1, Intervals: 150, PageXMax: 4000}, {PageID: 2, Intervals: 150, PageXMax: 13540}}}
+	if d := evidenceTable(res, &Options{}, "src").Columns[6].Doc; d != "WMRD on 0 ≤ x ≤ x_max, x_max per page = 0.99 quantile of the page's G_U (median 1 y, range 0.4563–1.545 y)" {
 		t.Errorf("doc %q", d)
+	}
+	res.PageErrors[0].PageXMax, res.PageErrors[1].PageXMax = 1000, 1000
+	if d := evidenceTable(res, &Options{XMax: 1000}, "src").Columns[6].Doc; d != "WMRD on 0 ≤ x ≤ x_max, x_max = 41.67 d (given)" {
+		t.Errorf("given: doc %q", d)
 	}
 }
 

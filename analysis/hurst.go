@@ -200,16 +200,25 @@ func AggregatedVariance(x []float64) HurstEstimate {
 // the residuals. F(s) ∝ s^H for fractional Gaussian noise; H is the OLS
 // slope of ln F on ln s and SE its OLS standard error.
 func DFA(x []float64) HurstEstimate {
+	return dfa(x, dfaScales(len(x)), make([]float64, len(x)))
+}
+
+// dfaScales are DFA's box sizes for n values: 16 … n/4, log-spaced.
+func dfaScales(n int) []int { return logScales(16, n/4, 20) }
+
+// dfa is DFA of x on the box sizes scales (dfaScales(len(x))), its
+// profile built in y (len(x) values): DFASurrogateP runs it on many
+// shuffles of one series without computing the scales or allocating again.
+func dfa(x []float64, scales []int, y []float64) HurstEstimate {
 	n := len(x)
 	mean := sum(x) / float64(n)
-	y := make([]float64, n)
 	c := 0.0
 	for i, v := range x {
 		c += v - mean
 		y[i] = c
 	}
-	var lx, ly []float64
-	for _, s := range logScales(16, n/4, 20) {
+	lx, ly := make([]float64, 0, len(scales)), make([]float64, 0, len(scales))
+	for _, s := range scales {
 		boxes := n / s
 		fs := float64(s)
 		// t = 0…s−1: Σt = s(s−1)/2, centred Σ(t − t̄)² = s(s²−1)/12.

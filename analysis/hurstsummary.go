@@ -15,14 +15,60 @@ import (
 // HurstSummary is one relied Hurst estimator (DFA-1 or local Whittle)
 // over every screened page, read back from page_stats: how many pages have
 // an H (N; the others have too few intervals or an H outside [0, 1]), its
-// quartiles over those pages, and on how many the 95 % interval
-// H ± 1.96·SE lies above 0.5 (Poisson's value: long-range dependent
-// intervals), below it (anti-persistent), or contains it (Around).
+// quartiles over those pages, and on how many its test finds long memory
+// (Above): for local Whittle its 95 % interval H ± 1.96/(2√m) lies above
+// 0.5 (Poisson's value), and Below and Around count the intervals below
+// 0.5 (anti-persistent) and containing it; for DFA-1 its H lies above
+// its shuffled surrogates at p < LRDLevel (the one-sided test has no
+// "below": OneSided, Below and Around are 0).
 type HurstSummary struct {
 	Method               string
 	N                    int64
 	Q1, Median, Q3       float64 // NaN when N = 0
 	Above, Below, Around int64
+	OneSided             bool
+}
+
+// LRDSummary counts the long-memory verdicts (LongMemory) over every
+// screened page, read back from page_stats: the pages with a verdict
+// (Pages: at least MinHurstLen intervals), each verdict, and the pages
+// with a trend in the rate whatever the estimators say.
+type LRDSummary struct {
+	Screened, Pages                int64
+	Claimed, None, Trend, Disagree int64
+	Invalid                        int64 // enough intervals, an H outside [0, 1]
+}
+
+// ScreenCounts are the screen's tests counted over every screened page,
+// whatever its coefficient of variation (parallel counts, beside the
+// sequence of the screen: band, then KS, then Ljung–Box), read back from
+// page_stats.
+type ScreenCounts struct {
+	KS, LjungBox, Both int64 // p ≥ 0.05 by KS, by Ljung–Box, by both
+}
+
+// screenAlpha is the level of the screen's tests: a page passes a test
+// with p ≥ screenAlpha.
+const screenAlpha = 0.05
+
+// countScreened reads page_stats.parquet (name) and counts the pages
+// passing each of the screen's tests (ks_p, ljung_box_p ≥ 0.05); pages
+// not screened have null p-values and count for none.
+func countScreened(name string) (ScreenCounts, error) {
+	var c ScreenCounts
+	err := scanColumns(name, []string{"ks_p", "ljung_box_p"}, func(v []float64) {
+		ks, lb := v[0] >= screenAlpha, v[1] >= screenAlpha
+		if ks {
+			c.KS++
+		}
+		if lb {
+			c.LjungBox++
+		}
+		if ks && lb {
+			c.Both++
+		}
+	})
+	return c, err
 }
 
 // quantileProbs are the quartiles of HurstSummary.
@@ -42,13 +88,21 @@ const hurstSummaryKeep = 1 << 16
 func summarizeHurst(name string) ([]HurstSummary, error) {
 	var out []HurstSummary
 	for _, m := range []struct{ method, col string }{{HurstDFA, "h_dfa"}, {HurstLW, "h_lw"}} {
-		s := HurstSummary{Method: m.method}
-		err := scanColumns(name, []string{m.col, m.col + "_lo", m.col + "_hi"}, func(v []float64) {
+		s := HurstSummary{Method: m.method, OneSided: m.method == HurstDFA}
+		cols := []string{m.col, m.col + "_lo", m.col + "_hi"}
+		if s.OneSided {
+			cols = []string{m.col, "h_dfa_p"}
+		}
+		err := scanColumns(name, cols, func(v []float64) {
 			if math.IsNaN(v[0]) {
 				return
 			}
 			s.N++
 			switch {
+			case s.OneSided:
+				if v[1] < LRDLevel {
+					s.Above++
+				}
 			case v[1] > 0.5:
 				s.Above++
 			case v[2] < 0.5:
@@ -74,6 +128,55 @@ func summarizeHurst(name string) ([]HurstSummary, error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// summarizeLRD reads page_stats.parquet (name) and counts the verdicts
+// of its lrd column over the screened pages (those with a KS p-value:
+// every screened page has one).
+func summarizeLRD(name string) (LRDSummary, error) {
+	var s LRDSummary
+	idx, err := columnIndexes(name, []string{"ks_p", "lrd"})
+	if err != nil {
+		return s, err
+	}
+	err = pq.EachRecordOf(name, 1<<14, idx, func(rec arrow.RecordBatch) error {
+		ks, ok1 := rec.Column(0).(*array.Float64)
+		lrd, ok2 := rec.Column(1).(*array.String)
+		if !ok1 || !ok2 {
+			return fmt.Errorf("columns ks_p, lrd of types %s, %s", rec.Column(0).DataType(), rec.Column(1).DataType())
+		}
+		for i := 0; i < int(rec.NumRows()); i++ {
+			if ks.IsNull(i) { // not screened
+				continue
+			}
+			s.Screened++
+			v := ""
+			if !lrd.IsNull(i) {
+				v = lrd.Value(i)
+			}
+			if v == "" {
+				continue
+			}
+			s.Pages++
+			switch v {
+			case LRDClaimed:
+				s.Claimed++
+			case LRDNone:
+				s.None++
+			case LRDTrend:
+				s.Trend++
+			case LRDDisagree:
+				s.Disagree++
+			case LRDInvalid:
+				s.Invalid++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return s, fmt.Errorf("%s: %w", name, err)
+	}
+	return s, nil
 }
 
 // quantilesOf returns the p-quantiles (each p of ps) of the n values scan

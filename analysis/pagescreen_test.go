@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/revisit-dev/revisit/internal/pq"
 	"github.com/revisit-dev/revisit/model"
@@ -45,7 +46,19 @@ func screenPages() []series.Page {
 		}
 		pages = append(pages, mk(int64(100+k), d, 150+37*k))
 	}
-	return pages
+	// Every page above is renewal (no long memory); one whose exponential
+	// intervals follow fractional Gaussian noise of H = 0.9 has it.
+	z, err := model.FGN(3000, 0.9, r)
+	if err != nil {
+		panic(err)
+	}
+	raw := series.RawPage{ID: 200, Title: "lrd:0.9,(exp:1)", Resolution: 1, Source: "generated"}
+	ts := 1e9
+	for _, x := range z {
+		raw.Revisions = append(raw.Revisions, int64(ts))
+		ts += 3600*model.Quantile(model.Exponential{Rate: 1}, distuv.UnitNormal.CDF(x)) + 1
+	}
+	return append(pages, raw.Normalize())
 }
 
 // readPageStats reads page_stats.parquet into one map per row: int64 for
@@ -207,6 +220,64 @@ func TestPageStatsScreen(t *testing.T) {
 		t.Errorf("band page: page_stats and screen_candidates differ")
 	}
 
+	// The long-memory verdict of every screened page: LongMemory on its
+	// intervals with its own stream, and the counts of lrd_verdict a
+	// naive count of the column.
+	var lrd LRDSummary
+	for i, pg := range pages {
+		row := rows[i]
+		if len(pg.Updates) < 100 {
+			if row["lrd"].(string) != "" || !math.IsNaN(row["h_dfa_p"].(float64)) {
+				t.Errorf("page %d (not screened): lrd %q, h_dfa_p %g", pg.ID, row["lrd"], row["h_dfa_p"])
+			}
+			continue
+		}
+		lrd.Screened++
+		u := transform.Intervals(pg.Updates, transform.Hour)
+		want := LongMemory(u, DFA(u), LocalWhittle(u), model.NewRand(seed, lrdStream(pg.ID)))
+		if len(u) < MinHurstLen {
+			want = LRDCheck{DFAP: math.NaN(), TrendZ: math.NaN()}
+		}
+		if !near(row["h_dfa_p"].(float64), want.DFAP, 0) || !near(row["trend_z"].(float64), want.TrendZ, 0) || row["lrd"].(string) != want.Verdict {
+			t.Errorf("page %d: p %g z %g %q; LongMemory %+v", pg.ID, row["h_dfa_p"], row["trend_z"], row["lrd"], want)
+		}
+		switch want.Verdict {
+		case LRDClaimed:
+			lrd.Claimed++
+		case LRDNone:
+			lrd.None++
+		case LRDTrend:
+			lrd.Trend++
+		case LRDDisagree:
+			lrd.Disagree++
+		}
+		if want.Verdict != "" {
+			lrd.Pages++
+		}
+	}
+	if res.LRD != lrd || lrd.Pages == 0 {
+		t.Errorf("lrd_verdict %+v, naive %+v", res.LRD, lrd)
+	}
+
+	// The screen's tests counted over every screened page (parallel to
+	// the sequence band → KS → Ljung–Box): a naive count of the p-values.
+	var ks, lb, both int64
+	for _, r := range rows {
+		k, l := r["ks_p"].(float64) >= 0.05, r["ljung_box_p"].(float64) >= 0.05
+		if k {
+			ks++
+		}
+		if l {
+			lb++
+		}
+		if k && l {
+			both++
+		}
+	}
+	if res.ScreenAll != (ScreenCounts{KS: ks, LjungBox: lb, Both: both}) || ks == 0 {
+		t.Errorf("all screened: %+v, naive KS %d Ljung–Box %d both %d", res.ScreenAll, ks, lb, both)
+	}
+
 	// hurst_screened against a sort of each column.
 	type7 := func(s []float64, p float64) float64 {
 		h := float64(len(s)-1) * p
@@ -225,6 +296,12 @@ func TestPageStatsScreen(t *testing.T) {
 		for _, r := range rows {
 			if h := r[col].(float64); !math.IsNaN(h) {
 				hs = append(hs, h)
+				if col == "h_dfa" { // one-sided: the surrogate test
+					if r["h_dfa_p"].(float64) < 0.05 {
+						above++
+					}
+					continue
+				}
 				if r[col+"_lo"].(float64) > 0.5 {
 					above++
 				}
@@ -235,7 +312,11 @@ func TestPageStatsScreen(t *testing.T) {
 		}
 		slices.Sort(hs)
 		s := res.HurstScreened[i]
-		if s.N != int64(len(hs)) || s.N != int64(len(pages)-2) || s.Above != above || s.Below != below || s.Around != s.N-above-below {
+		around := s.N - above - below
+		if col == "h_dfa" {
+			around = 0
+		}
+		if s.N != int64(len(hs)) || s.N != int64(len(pages)-2) || s.Above != above || s.Below != below || s.Around != around {
 			t.Errorf("%s: N %d above %d below %d around %d; naive %d %d %d", col, s.N, s.Above, s.Below, s.Around, len(hs), above, below)
 		}
 		if s.Q1 != type7(hs, 0.25) || s.Median != type7(hs, 0.5) || s.Q3 != type7(hs, 0.75) {

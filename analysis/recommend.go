@@ -28,9 +28,8 @@ type Recommendation struct {
 
 // Recommend applies SPEC §5: age available → M2; constant S with a new
 // measurement → M4; constant S with old M3 traces → M5; random S without
-// age → M6. summaries (may be nil) are filtered to the G_U rows of the
-// scenario's sampler kind (and, without age, to the methods that do not
-// need it: not M1, M2, age-mle) and attached as evidence.
+// age → M6. summaries (may be nil) are filtered to the methods the
+// scenario allows (Allows) and attached as evidence.
 func Recommend(s Scenario, summaries []MethodSummary) (Recommendation, error) {
 	kind := strings.ToLower(strings.TrimSpace(s.Sampler))
 	switch kind {
@@ -61,10 +60,9 @@ func Recommend(s Scenario, summaries []MethodSummary) (Recommendation, error) {
 		rec.Reason = "random revisit delays, comparison only: M6 (pair counts on the h-grid) is consistent for G_U as h → 0"
 	}
 	for _, m := range summaries {
-		if m.Kind != "G" || samplerKind(m.Constant) != kind || (!s.Age && m.Age) {
-			continue
+		if s.Allows(m) {
+			rec.Evidence = append(rec.Evidence, m)
 		}
-		rec.Evidence = append(rec.Evidence, m)
 	}
 	slices.SortStableFunc(rec.Evidence, func(a, b MethodSummary) int {
 		return cmpNaNLast(a.MeanWMRD, b.MeanWMRD)
@@ -95,4 +93,74 @@ func cmpNaNLast(a, b float64) int {
 		return 1
 	}
 	return 0
+}
+
+// m3Trace are the methods an old trace of M3's samples (the distances
+// between consecutive visits that detected a change) can feed: M3
+// itself, and M5, which corrects it (docs/methods.md#m5).
+var m3Trace = []string{"M3", "M5"}
+
+// Allows reports whether the scenario can use the estimate m: an
+// estimate of G_U under a sampler of the scenario's kind (constant or
+// random delays), that observes ages only when ages are available, and,
+// with old M3 traces, one computed from M3's samples (M3, M5).
+func (s Scenario) Allows(m MethodSummary) bool {
+	kind := strings.ToLower(strings.TrimSpace(s.Sampler))
+	if kind != "constant" {
+		kind = "random"
+	}
+	if m.Kind != "G" || samplerKind(m.Constant) != kind || (!s.Age && m.Age) {
+		return false
+	}
+	return !s.OldM3 || slices.Contains(m3Trace, m.Method)
+}
+
+// How a recommendation was chosen against the measurement (Choice.Why).
+const (
+	ChoiceLowest   = "lowest"        // the scenario's method has the lowest mean κ of those it allows
+	ChoiceMeasured = "measured best" // another allowed method beats it: that one is recommended
+	ChoiceKept     = "rule kept"     // another has a lower mean κ, but not by a difference the interval resolves beyond NegligibleKS
+)
+
+// Choice is the method recommended for a scenario under one sampler,
+// after measurement: the scenario's method (Rule, SPEC §5) unless the
+// allowed method of lowest mean κ beats it (its paired difference's
+// decisive interval lies below 0, beyond NegligibleKS), in which case that
+// one. Versus compares Method with Rule when they differ; when the rule
+// is kept with another method lower, it compares Rule with that method
+// (κ_Rule − κ_lowest ≥ 0 on average: what keeping the rule costs);
+// otherwise Method with the runner-up.
+type Choice struct {
+	Method, Rule, Why string
+	Lowest            string // the allowed method of lowest mean κ
+	Versus            comparison
+}
+
+// choose is the Choice among same (the allowed methods of one sampler,
+// summarised together) for the scenario's rule method, on the range of.
+func choose(same []MethodSummary, rule string, of rangeKS) Choice {
+	c := Choice{Method: rule, Rule: rule, Why: ChoiceLowest}
+	v := versus(same, rule, of)
+	c.Lowest, c.Versus = v.lowest, v
+	if v.lowest == "" || v.lowest == rule || v.rival == "" {
+		return c
+	}
+	iv, _ := v.decisive()
+	if iv.Verdict() != VerdictWorse {
+		c.Why = ChoiceKept
+		return c
+	}
+	var best, self MethodSummary
+	for _, m := range same {
+		switch m.Method {
+		case v.lowest:
+			best = m
+		case rule:
+			self = m
+		}
+	}
+	c.Method, c.Why = v.lowest, ChoiceMeasured
+	c.Versus = compare(best, self, of)
+	c.Versus.lowest = v.lowest
+	return c
 }

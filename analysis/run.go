@@ -16,6 +16,7 @@ import (
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/model"
+	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -108,6 +109,8 @@ type Result struct {
 	Candidates    []CandidateRow // pages in the band, with their checks
 	Closest       []Candidate    // the pages with the smallest |v − 1| among the screened
 	HurstScreened []HurstSummary // DFA-1 and local Whittle over every screened page (page_stats)
+	LRD           LRDSummary     // the long-memory verdicts over every screened page (page_stats)
+	ScreenAll     ScreenCounts   // the screen's tests over every screened page, in the band or not (page_stats)
 	Aggregate     []Fit          // fits to the aggregate, best AIC first; none below MinFitIntervals
 	AggregateN    int            // intervals sampled for the aggregate fits (≤ AggregateMax)
 	AggregateFitN int            // of those, the positive ones the fits use
@@ -217,9 +220,10 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 // screen (nil when the page is not screened).
 func pass(ctx context.Context, pages posSource, opt Options, sp shard.Spec, unit float64, null *LillieforsNull, rows *[]EstimateRow,
 	begin func(unitName string) error, stat func(pos int64, st PageStats, sc *PageScreen) error) (*Partial, error) {
-	p := &Partial{Tool: "revisit", Format: PartialFormat, Shard: sp.String(), I: sp.I, N: sp.N, Opt: partialOptionsOf(&opt), Unit: unit, Bins: map[int]int64{}}
-	var replayed map[int64][]float64 // the replayed pages' intervals (below)
-	unselected := map[int64]bool{}   // replayed pages the selection left out: not compared
+	p := &Partial{Tool: "revisit", Format: PartialFormat, Shard: sp.String(), I: sp.I, N: sp.N, Opt: partialOptionsOf(&opt), Unit: unit, Bins: survBins{}}
+	var replayed map[int64][]float64  // the replayed pages' intervals (below)
+	resolution := map[int64]float64{} // and their time resolution, in units
+	unselected := map[int64]bool{}    // replayed pages the selection left out: not compared
 	pages = selectPages(&opt, pages, p, func(pg *series.Page) {
 		if _, ok := replayed[pg.ID]; ok {
 			unselected[pg.ID] = true
@@ -329,6 +333,7 @@ func pass(ctx context.Context, pages posSource, opt Options, sp shard.Spec, unit
 		}
 		if _, ok := replayed[pg.ID]; ok {
 			replayed[pg.ID] = u
+			resolution[pg.ID] = float64(pg.Resolution) / p.Unit
 		}
 		if r.sample != nil {
 			for _, h := range r.sample {
@@ -382,6 +387,11 @@ func pass(ctx context.Context, pages posSource, opt Options, sp shard.Spec, unit
 			return nil, fmt.Errorf("analyze: replay %s: %d errors for %d estimates", opt.Replay, len(pe), len(idx))
 		}
 		for i := range pe {
+			// the page's x_max by the replay's rule (the given one, or the
+			// 0.99 quantile of its G_U), as the replay's Source line states it
+			if u := replayed[pe[i].PageID]; len(u) > 0 {
+				pe[i].PageXMax = replay.DefaultsOf(u, resolution[pe[i].PageID], replay.Choice{XMax: opt.XMax}).XMax
+			}
 			p.PageErrors = append(p.PageErrors, PosPageError{idx[i], pe[i]})
 		}
 	}
@@ -444,6 +454,7 @@ func analyzePage(j pageJob, unit float64, opt *Options, sopt ScreenOptions, seed
 		} else {
 			sc = screenPage(u, sopt, rng)
 		}
+		sc.LRD = LongMemory(u, sc.DFA, sc.LW, model.NewRand(opt.Seed, lrdStream(pg.ID)))
 		r.sc = &sc
 	}
 	// The aggregate keys: one per interval; for a page of more than
@@ -536,6 +547,12 @@ func finishTables(ctx context.Context, p *Partial, rows []EstimateRow, opt Optio
 	if res.HurstScreened, err = summarizeHurst(filepath.Join(out, "page_stats.parquet")); err != nil {
 		return nil, fmt.Errorf("analyze: %w", err)
 	}
+	if res.ScreenAll, err = countScreened(filepath.Join(out, "page_stats.parquet")); err != nil {
+		return nil, fmt.Errorf("analyze: %w", err)
+	}
+	if res.LRD, err = summarizeLRD(filepath.Join(out, "page_stats.parquet")); err != nil {
+		return nil, fmt.Errorf("analyze: %w", err)
+	}
 
 	// Tail fits: the aggregate (hash sample) and the top page.
 	sample := make([]float64, len(p.Agg))
@@ -563,8 +580,8 @@ func finishTables(ctx context.Context, p *Partial, rows []EstimateRow, opt Optio
 		for _, e := range p.PageErrors {
 			res.PageErrors = append(res.PageErrors, e.PageError)
 		}
-		res.Summary = SummarizeFor(opt.Methods, res.PageErrors)
-		res.Evidence = EvidenceSummaryFor(opt.Methods, res.PageErrors)
+		res.Summary = SummarizeFor(opt.Methods, res.PageErrors, opt.Seed)
+		res.Evidence = EvidenceSummaryFor(opt.Methods, res.PageErrors, opt.Seed)
 		logf(opt.Log, "analyze: %d estimates compared with the truth on [0, %s] (%s)", len(res.PageErrors), xmaxText(opt.XMax), res.ReplaySource)
 	}
 

@@ -373,6 +373,7 @@ type PageScreen struct {
 	Rho1           float64
 	LjungQ, LjungP float64
 	DFA, LW        HurstEstimate
+	LRD            LRDCheck // the long-memory verdict (LongMemory)
 	Note           string
 }
 

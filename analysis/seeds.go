@@ -88,50 +88,130 @@ func PairedDiff(a, b []float64) Interval {
 	return TInterval(d)
 }
 
-// rangeKS picks a range's κ of a summary: its interval over seeds and
-// the per-seed values E_{m,r}.
-type rangeKS func(MethodSummary) (Interval, []float64)
+// rangeKS picks a range's κ of a summary: its interval over seeds, the
+// per-seed values E_{m,r}, and the per-page values (means over seeds).
+type rangeKS func(MethodSummary) (iv Interval, perSeed, perPage []float64)
 
 // defaultKS is κ on the default range (each page's x_max), meanKS on
 // x ≤ 10·E[U].
-func defaultKS(m MethodSummary) (Interval, []float64) { return m.KS, m.SeedKS }
-func meanKS(m MethodSummary) (Interval, []float64)    { return m.KSMean, m.SeedKSMean }
+func defaultKS(m MethodSummary) (Interval, []float64, []float64) { return m.KS, m.SeedKS, m.PageKS }
+func meanKS(m MethodSummary) (Interval, []float64, []float64) {
+	return m.KSMean, m.SeedKSMean, m.PageKSMean
+}
 
-// versus compares method with its rival among ms (one sampler and kind):
+// comparison is a method compared with its rival: the method of lowest
+// mean κ (lowest), the rival, and the difference κ_method − κ_rival
+// paired by seed (Seeds: PairedDiff over the seeds' means) and by page
+// (Pages: the bootstrap of the pages, Bootstrap.Paired, each page's κ
+// its mean over seeds).
+type comparison struct {
+	lowest, rival string
+	seeds, pages  Interval
+}
+
+// versus compares method with its rival among ms (one sampler and kind,
+// summarised together, so that their pages and bootstrap are shared):
 // the method of lowest mean κ (by of), or, when method is that one, the
-// runner-up. d is the paired difference κ_method − κ_rival over seeds
-// (PairedDiff); lowest is the method of lowest mean κ. With no rival,
-// rival is "" and d NaN.
-func versus(ms []MethodSummary, method string, of rangeKS) (lowest, rival string, d Interval) {
-	d = Interval{Mean: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+// runner-up. With no rival, rival is "" and the differences NaN.
+func versus(ms []MethodSummary, method string, of rangeKS) comparison {
+	nan := Interval{Mean: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+	c := comparison{seeds: nan, pages: nan}
 	var order []MethodSummary
 	for _, m := range ms {
-		if iv, _ := of(m); !math.IsNaN(iv.Mean) {
+		if iv, _, _ := of(m); !math.IsNaN(iv.Mean) {
 			order = append(order, m)
 		}
 	}
 	if len(order) == 0 {
-		return "", "", d
+		return c
 	}
 	slices.SortStableFunc(order, func(a, b MethodSummary) int {
-		x, _ := of(a)
-		y, _ := of(b)
+		x, _, _ := of(a)
+		y, _, _ := of(b)
 		return cmp.Compare(x.Mean, y.Mean)
 	})
-	lowest = order[0].Method
+	c.lowest = order[0].Method
 	var self, other *MethodSummary
 	for i := range order {
 		switch {
 		case order[i].Method == method && self == nil:
 			self = &order[i]
-		case other == nil && (order[i].Method == lowest || method == lowest):
+		case other == nil && (order[i].Method == c.lowest || method == c.lowest):
 			other = &order[i]
 		}
 	}
 	if self == nil || other == nil {
-		return lowest, "", d
+		return c
 	}
-	_, a := of(*self)
-	_, b := of(*other)
-	return lowest, other.Method, PairedDiff(a, b)
+	d := compare(*self, *other, of)
+	d.lowest = c.lowest
+	return d
+}
+
+// compare is the comparison of a with b (κ_a − κ_b on the range of), b
+// its rival; a and b were summarised together (same sampler and kind).
+func compare(a, b MethodSummary, of rangeKS) comparison {
+	_, sa, pa := of(a)
+	_, sb, pb := of(b)
+	c := comparison{rival: b.Method, seeds: PairedDiff(sa, sb), pages: Interval{Mean: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}}
+	if len(pa) == len(pb) && len(pa) > 0 {
+		c.pages = a.Boot.Paired(pa, pb)
+	}
+	return c
+}
+
+// NegligibleKS is the smallest difference of κ (a KS distance) called a
+// win: 0.01 percentage points. A difference an interval resolves but
+// whose interval stays within it (M4 and M5 on constant delays differ by
+// about 2·10⁻⁶, the same on every seed and page) is of no practical
+// consequence: negligible, not "beats" (docs/methods.md#seeds).
+const NegligibleKS = 1e-4
+
+// Verdicts of a paired difference d = κ_method − κ_other by its 95 %
+// interval (docs/methods.md#seeds): negative is better for an error.
+const (
+	VerdictBetter     = "better"            // the interval lies below 0 (and beyond NegligibleKS): method beats other
+	VerdictWorse      = "worse"             // the interval lies above 0 (and beyond NegligibleKS): other beats method
+	VerdictSame       = "indistinguishable" // the interval contains 0
+	VerdictNegligible = "negligible"        // the interval excludes 0 but lies within ±NegligibleKS
+	VerdictNone       = ""                  // no interval (one page and one seed)
+)
+
+// Verdict is the verdict of the paired difference whose interval is iv.
+func (iv Interval) Verdict() string {
+	switch {
+	case math.IsNaN(iv.Lo) || math.IsNaN(iv.Hi):
+		return VerdictNone
+	case (iv.Hi < 0 || iv.Lo > 0) && max(-iv.Lo, iv.Hi) < NegligibleKS:
+		return VerdictNegligible
+	case iv.Hi < 0:
+		return VerdictBetter
+	case iv.Lo > 0:
+		return VerdictWorse
+	}
+	return VerdictSame
+}
+
+// Interval bases: what variation an interval covers.
+const (
+	OverPages = "pages" // the page bootstrap, each page its mean over seeds
+	OverSeeds = "seeds" // the seeds' t-interval on the given pages (one page)
+)
+
+// decisive is the interval a comparison is judged by, and what it covers:
+// over pages when there are two pages or more (it carries the seeds'
+// variation inside each page's mean, docs/methods.md#seeds), else over
+// the seeds of the one page, else none ("").
+func (c comparison) decisive() (Interval, string) { return decisive(c.pages, c.seeds) }
+
+// decisive picks, of an interval over pages and one over seeds of the
+// same quantity, the one to judge and quote (comparison.decisive's rule).
+func decisive(pages, seeds Interval) (Interval, string) {
+	switch {
+	case pages.N >= 2:
+		return pages, OverPages
+	case seeds.N >= 2:
+		return seeds, OverSeeds
+	}
+	return Interval{Mean: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}, ""
 }

@@ -79,7 +79,7 @@ func ExampleRegistry_With() {
 	if err != nil {
 		panic(err)
 	}
-	for _, m := range analysis.SummarizeFor(reg, errs) {
+	for _, m := range analysis.SummarizeFor(reg, errs, 1) {
 		if m.Kind == "G" {
 			fmt.Printf("%s: class %s, rank %d, WMRD %.4f, KS %.2f\n", m.Method, m.Class, reg.Rank(m.Method), m.MeanWMRD, m.MeanKS)
 		}

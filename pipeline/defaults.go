@@ -16,7 +16,8 @@ import (
 // (replay.DefaultsFor, replay.DefaultSamplers): run, replay and analyze
 // share one definition.
 const (
-	DefaultTop           = 10         // pages replayed and analysed
+	DefaultTop           = 10         // busiest pages of the top-pages table, and of the replay's full curves
+	DefaultSample        = 50         // pages of the method comparison: a seeded random sample of those with enough intervals
 	DefaultSeed          = 1          // seed of every random draw
 	DefaultReps          = 999        // Monte-Carlo replicates of the Poisson screen's KS test
 	DefaultNHPPPages     = 200        // busiest pages for NHPP windows and staleness
@@ -37,7 +38,7 @@ const (
 // these values); Inputs and Out are left empty.
 func DefaultConfig() Config {
 	return Config{
-		Top: DefaultTop, Seed: DefaultSeed, Reps: DefaultReps, NHPPPages: DefaultNHPPPages,
+		Sample: DefaultSample, Seed: DefaultSeed, Reps: DefaultReps, NHPPPages: DefaultNHPPPages,
 		ScreenUpdates: DefaultScreenUpdates, Budget: DefaultBudget, PolicyMax: DefaultPolicyMax,
 		MaxVisits: estimator.DefaultMaxVisits, MaxPairs: estimator.DefaultMaxPairs,
 		Methods: []string{"all"},

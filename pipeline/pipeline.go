@@ -44,8 +44,14 @@ type Config struct {
 	Rate, H, XMax float64  // 0: automatic (see Defaults)
 	Samplers      []string // replay sampler specs; nil: from Rate or replay.DefaultSamplers
 	Methods       []string // replay methods ("all")
-	Top           int      // pages replayed and analysed
-	NHPPPages     int      // busiest pages for NHPP windows and staleness
+	// Sample is the size of the seeded random sample of the pages with
+	// at least analysis.MinEvidenceIntervals intervals on which the
+	// methods are compared (replay.Options.Sample); Top > 0 replays the
+	// Top busiest pages instead, whatever Sample. With both 0 every page
+	// is replayed.
+	Sample        int
+	Top           int
+	NHPPPages     int // busiest pages for NHPP windows and staleness
 	Seed          uint64
 	Seeds         int // R, the replay's independent seeds (0 or 1: one)
 	Reps          int // Monte-Carlo replicates of the Poisson screen
@@ -284,13 +290,14 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 	def := DefaultsOf(&c, first, len(groups) > 1)
 	// x_max, h and the samplers: replay's defaults (replay.DefaultsFor),
 	// per page unless given; replay prints what it chose.
-	st.logf("unit %s, top %d, seed %d", def.UnitName, c.Top, c.Seed)
+	st.logf("unit %s, %s, seed %d", def.UnitName, pagesText(&c), c.Seed)
 
 	// 2. Replay.
 	st.stage("replay")
 	ropt := replay.Options{Dataset: dsDir, Out: dir("replay"), Samplers: def.Samplers, Unit: def.Unit, H: def.Choice.H, XMax: def.Choice.XMax,
-		Top: c.Top, Seed: c.Seed, Seeds: c.Seeds, Workers: c.Workers, Recover: true, Version: c.Version, Log: st.logf,
-		MaxVisits: c.MaxVisits, MaxPairs: c.MaxPairs, Curves: estimates.CurvesCompact, FullCurves: c.Top,
+		Top: c.Top, Sample: sampleOf(&c), SampleIntervals: analysis.MinEvidenceIntervals,
+		Seed: c.Seed, Seeds: c.Seeds, Workers: c.Workers, Recover: true, Version: c.Version, Log: st.logf,
+		MaxVisits: c.MaxVisits, MaxPairs: c.MaxPairs, Curves: estimates.CurvesCompact, FullCurves: max(c.Top, DefaultTop),
 		Select: c.Select}
 	ropt.RecoverOpt.K, ropt.RecoverOpt.Extra = recoverK, recoverExt
 	ropt.Methods = c.Methods
@@ -305,7 +312,7 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 	// 3. Analysis, with 4. localized rates (NHPP) and 5. staleness on the
 	// busiest pages, each written as a results directory of its own.
 	st.stage("analyze")
-	aopt := analysis.Options{Dataset: dsDir, Replay: dir("replay"), Out: dir("analysis"), Unit: def.Unit, Top: c.Top,
+	aopt := analysis.Options{Dataset: dsDir, Replay: dir("replay"), Out: dir("analysis"), Unit: def.Unit, Top: max(c.Top, DefaultTop),
 		XMax: def.Choice.XMax, Seed: c.Seed, Reps: c.Reps, MinUpdates: c.ScreenUpdates, Workers: c.Workers, Estimates: ReadEstimates}
 	aopt.Log, aopt.Select = c.Log, c.Select
 	aopt.Localized = analysis.LocalizedOptions{NHPP: true, Staleness: true, SelectMax: c.NHPPPages,
@@ -373,6 +380,25 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 		return nil, fmt.Errorf("run: %w", err)
 	}
 	return &Result{Report: dir("report"), Bundle: b, Defaults: def}, nil
+}
+
+// sampleOf is the replay's sample size: none when Top picks the pages.
+func sampleOf(c *Config) int {
+	if c.Top > 0 {
+		return 0
+	}
+	return c.Sample
+}
+
+// pagesText says which pages the replay compares the methods on.
+func pagesText(c *Config) string {
+	switch {
+	case sampleOf(c) > 0:
+		return fmt.Sprintf("a random sample of %d pages with ≥ %d intervals", c.Sample, analysis.MinEvidenceIntervals)
+	case c.Top > 0:
+		return fmt.Sprintf("the %d busiest pages", c.Top)
+	}
+	return "every page"
 }
 
 // budgetOverPages reports whether budget is a count of downloads per cycle

@@ -36,7 +36,11 @@ func (f *fullCurves) keep(id int64, rank int) bool {
 // among those with at least minUpdates and 2 updates. ranked says that the
 // replay ranks every eligible page itself (Top, unsharded), so that no
 // pass is needed.
-func chooseFullCurves(ds *dataset.Reader, c estimates.Curves, n int, ranked bool, minUpdates int) (*fullCurves, error) {
+//
+// With a sample (sample.n > 0) the n busiest pages of the sample keep
+// theirs: a shard finds the whole sample in the same pass (the eligible
+// pages' smallest sampling keys), as the unsharded replay ranks it.
+func chooseFullCurves(ds *dataset.Reader, c estimates.Curves, n int, ranked bool, minUpdates int, sample sampleSpec) (*fullCurves, error) {
 	if c == estimates.CurvesFull {
 		return &fullCurves{all: true}, nil
 	}
@@ -44,15 +48,27 @@ func chooseFullCurves(ds *dataset.Reader, c estimates.Curves, n int, ranked bool
 		return &fullCurves{ranked: n}, nil
 	}
 	keep := newTopIDs(n)
+	sampled := smallestKeys[topID]{n: sample.n}
 	// Only the page_id, title and n_updates columns: the updates are not
 	// decoded.
 	if err := ds.EachHead(func(h dataset.PageHead) error {
-		if h.Updates >= int64(minUpdates) && h.Updates >= 2 {
-			keep.offer(h.ID, int(h.Updates))
+		if h.Updates < int64(minUpdates) || h.Updates < 2 {
+			return nil
 		}
+		if sample.n == 0 {
+			keep.offer(h.ID, int(h.Updates))
+			return nil
+		}
+		if h.Updates-1 < int64(sample.intervals) {
+			return nil
+		}
+		sampled.Offer(SampleKey(sample.seed, h.ID), topID{h.ID, int(h.Updates)})
 		return nil
 	}); err != nil {
 		return nil, err
+	}
+	for _, d := range sampled.vals {
+		keep.offer(d.id, d.updates)
 	}
 	f := &fullCurves{ids: map[int64]bool{}}
 	for _, e := range keep.top {
@@ -96,4 +112,11 @@ func (k *topIDs) offer(id int64, updates int) {
 	if len(k.top) > k.n {
 		k.top = k.top[:k.n]
 	}
+}
+
+// sampleSpec is a replay's sample (Options.Sample, SampleIntervals, Seed);
+// n = 0 without one.
+type sampleSpec struct {
+	n, intervals int
+	seed         uint64
 }

@@ -109,7 +109,9 @@ type Spread struct {
 	Max    float64 `json:"max"`
 }
 
-func spreadOf(v []float64) Spread {
+// SpreadOf is the median, smallest and largest of v (the zero Spread for
+// none).
+func SpreadOf(v []float64) Spread {
 	if len(v) == 0 {
 		return Spread{}
 	}
@@ -189,13 +191,22 @@ func newChoices(c Choice, samplers []string, given bool) Choices {
 // "x_max per page = 0.99 quantile of the page's G_U (median 564.2 d,
 // range 12.03–3,010 d); h = 2 h (given); …".
 func (c Choices) Describe(u string) string {
-	part := func(name, rule string, s Spread) string {
-		if rule == RuleGiven {
-			return fmt.Sprintf("%s = %s (given)", name, Spread{Median: s.Max, Min: s.Max, Max: s.Max}.In(u))
-		}
-		return fmt.Sprintf("%s %s (%s)", name, rule, s.In(u))
+	return fmt.Sprintf("%s; %s; samplers %s", XMaxText(c.XMaxRule, c.XMax, u), choiceText("h", c.HRule, c.H, u), c.SamplerRule)
+}
+
+// XMaxText states x_max as the replay chose it (rule RuleXMaxAuto or
+// RuleGiven) with its values over the pages s in unit u: "x_max per page
+// = 0.99 quantile of the page's G_U (median 80.09 d, range 9.652–207.7
+// d)", or "x_max = 1,000 h (given)". It is the one way x_max is written:
+// the replay's Source line and analysis' evidence of the errors use it.
+func XMaxText(rule string, s Spread, u string) string { return choiceText("x_max", rule, s, u) }
+
+// choiceText states one choice (x_max or h) by its rule and values.
+func choiceText(name, rule string, s Spread, u string) string {
+	if rule == RuleGiven {
+		return fmt.Sprintf("%s = %s (given)", name, Spread{Median: s.Max, Min: s.Max, Max: s.Max}.In(u))
 	}
-	return fmt.Sprintf("%s; %s; samplers %s", part("x_max", c.XMaxRule, c.XMax), part("h", c.HRule, c.H), c.SamplerRule)
+	return fmt.Sprintf("%s %s (%s)", name, rule, s.In(u))
 }
 
 // Describe is the provenance line of a replay output: its samplers, the
@@ -210,8 +221,26 @@ func (m *Meta) Describe() string {
 		xh = fmt.Sprintf("samplers %s, h %s, x_max %s", strings.Join(m.Samplers, " "), one(m.H), one(m.XMax))
 	}
 	d := fmt.Sprintf("%s; seed %d, unit %s, %d pages", xh, m.Seed, m.UnitName, m.Pages)
+	if s := m.SampleText(); s != "" {
+		d += ": " + s
+	}
 	if m.Selection != nil {
 		d += "; " + m.Selection.Describe()
 	}
 	return d
+}
+
+// SampleText says what page set a replay of a sample rests on: "a random
+// sample (seed 1) of the 352 pages with ≥ 99 intervals", or "every page
+// with ≥ 99 intervals (40, no more than --sample 50)" when there were no
+// more than the sample's size; "" for a replay without a sample.
+func (m *Meta) SampleText() string {
+	if m.Sample <= 0 {
+		return ""
+	}
+	eligible := int64(m.SampleEligible)
+	if m.Skipped[SkipNotInSample] == 0 {
+		return fmt.Sprintf("every page with ≥ %s intervals (%s, no more than --sample %d)", human.Comma(int64(m.SampleIntervals)), human.Comma(eligible), m.Sample)
+	}
+	return fmt.Sprintf("a random sample (seed %d) of the %s with ≥ %s intervals", m.Seed, human.Count(eligible, "page", "pages"), human.Comma(int64(m.SampleIntervals)))
 }

@@ -69,7 +69,9 @@ type MergeError = shardmerge.Error
 // of every page in one process:
 //   - pages come in dataset order (the row position recorded by each
 //     shard), or with Top the Top pages with the most updates (ties: the
-//     smaller page id) among the shards' own top pages, busiest first;
+//     smaller page id) among the shards' own top pages, busiest first, or
+//     with Sample the Sample pages of smallest SampleKey among the shards'
+//     own samples, busiest first;
 //   - counts add up; pages a shard replayed but that are not among the
 //     Top overall are dropped with their rows and limit skips;
 //   - the mean WMRD/KS summary and the choices' spreads are recomputed
@@ -132,15 +134,23 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 			all = append(all, ref{k, p})
 		}
 	}
-	if m0.Top > 0 {
-		slices.SortFunc(all, func(a, b ref) int { // transform.TopKeeper's ranking
-			if a.page.Updates != b.page.Updates {
-				return b.page.Updates - a.page.Updates
-			}
-			return cmp.Compare(a.page.ID, b.page.ID)
-		})
+	busiest := func(a, b ref) int { // transform.TopKeeper's ranking
+		if a.page.Updates != b.page.Updates {
+			return b.page.Updates - a.page.Updates
+		}
+		return cmp.Compare(a.page.ID, b.page.ID)
+	}
+	switch {
+	case m0.Top > 0:
+		slices.SortFunc(all, busiest)
 		all = all[:min(len(all), m0.Top)]
-	} else {
+	case m0.Sample > 0: // the smallest sampling keys of the shards' samples, busiest first
+		slices.SortFunc(all, func(a, b ref) int {
+			return cmp.Compare(SampleKey(m0.Seed, a.page.ID), SampleKey(m0.Seed, b.page.ID))
+		})
+		all = all[:min(len(all), m0.Sample)]
+		slices.SortFunc(all, busiest)
+	default:
 		slices.SortFunc(all, func(a, b ref) int { return cmp.Compare(a.page.Pos, b.page.Pos) })
 	}
 	keep := make([]map[int64]bool, len(dirs))
@@ -156,7 +166,7 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 	var read int64
 	for k, mk := range metas {
 		read += infos[k].Read
-		for _, reason := range []string{"min_updates", "fewer_than_2_updates"} {
+		for _, reason := range []string{"min_updates", "fewer_than_2_updates", SkipFewIntervals} {
 			if v, ok := mk.Skipped[reason]; ok {
 				meta.Skipped[reason] += v
 			}
@@ -164,8 +174,12 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 		meta.ElapsedS += mk.ElapsedS
 	}
 	meta.ElapsedS -= m0.ElapsedS
-	if m0.Top > 0 {
+	switch {
+	case m0.Top > 0:
 		meta.Skipped["not_in_top"] = read - meta.Skipped["min_updates"] - meta.Skipped["fewer_than_2_updates"] - int64(len(all))
+	case m0.Sample > 0:
+		meta.Skipped[SkipNotInSample] = read - meta.Skipped["min_updates"] - meta.Skipped["fewer_than_2_updates"] - meta.Skipped[SkipFewIntervals] - int64(len(all))
+		meta.SampleEligible = len(all) + int(meta.Skipped[SkipNotInSample])
 	}
 	smpN := len(m0.Samplers) * max(m0.Seeds, 1) // jobs of a page: sampler × seed
 	empty, limited := 0, 0
@@ -185,7 +199,7 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 	}
 	if m0.Choices != nil {
 		ch := *m0.Choices
-		ch.MeanU, ch.XMax, ch.H = spreadOf(pageMean), spreadOf(pageXMax), spreadOf(pageH)
+		ch.MeanU, ch.XMax, ch.H = SpreadOf(pageMean), SpreadOf(pageXMax), SpreadOf(pageH)
 		meta.Choices = &ch
 	}
 	meta.Pages = len(all) - empty
@@ -295,7 +309,8 @@ func sameReplay(a, b *Meta) error {
 	}{
 		{"dataset", a.Dataset, b.Dataset}, {"unit", a.Unit, b.Unit}, {"samplers", a.Samplers, b.Samplers},
 		{"methods", a.Methods, b.Methods}, {"seed", a.Seed, b.Seed}, {"seeds", a.Seeds, b.Seeds}, {"h", a.H, b.H}, {"x_max", a.XMax, b.XMax},
-		{"top", a.Top, b.Top}, {"min_updates", a.MinUpdates, b.MinUpdates}, {"grid", a.Grid, b.Grid},
+		{"top", a.Top, b.Top}, {"sample", a.Sample, b.Sample}, {"sample_intervals", a.SampleIntervals, b.SampleIntervals},
+		{"min_updates", a.MinUpdates, b.MinUpdates}, {"grid", a.Grid, b.Grid},
 		{"max_visits", a.MaxVisits, b.MaxVisits}, {"max_pairs", a.MaxPairs, b.MaxPairs},
 		{"recover", a.Recover, b.Recover}, {"derivative", a.Derivative, b.Derivative},
 		{"not_applicable", a.NotApplicable, b.NotApplicable}, {"version", a.Version, b.Version},

@@ -33,7 +33,7 @@ func metaWithoutTimes(t *testing.T, dir string) map[string]any {
 
 // Merge of the N shards of a replay gives the unsharded replay's
 // estimates.parquet byte for byte and the same replay.json (but times),
-// with and without --top, with jobs left out by --max-visits, for N = 1,
+// with and without --top or --sample, with jobs left out by --max-visits, for N = 1,
 // 2, 3 and 7 (shards with no page at all among them).
 func TestMergeEqualsUnsharded(t *testing.T) {
 	ds, _ := writeDataset(t, 9)
@@ -43,11 +43,13 @@ func TestMergeEqualsUnsharded(t *testing.T) {
 		maxVisits int64
 		compact   bool // compact curves but on the 3 busiest pages
 		seeds     int
-	}{{"all", 0, 0, false, 0}, {"top3", 3, 0, false, 0}, {"limits", 0, 300, false, 0}, {"top8-limits", 8, 300, false, 0},
-		{"compact", 0, 0, true, 0}, {"compact-top5", 5, 0, true, 0},
-		{"seeds3", 0, 0, false, 3}, {"seeds2-limits-compact", 0, 300, true, 2}, {"seeds2-top5", 5, 0, false, 2}} {
+		sample    int // a sample of pages with ≥ 60 intervals (7 of the 9)
+	}{{"all", 0, 0, false, 0, 0}, {"top3", 3, 0, false, 0, 0}, {"limits", 0, 300, false, 0, 0}, {"top8-limits", 8, 300, false, 0, 0},
+		{"compact", 0, 0, true, 0, 0}, {"compact-top5", 5, 0, true, 0, 0},
+		{"seeds3", 0, 0, false, 3, 0}, {"seeds2-limits-compact", 0, 300, true, 2, 0}, {"seeds2-top5", 5, 0, false, 2, 0},
+		{"sample4", 0, 0, false, 0, 4}, {"sample4-compact-limits", 0, 700, true, 0, 4}, {"sample9", 0, 0, false, 2, 9}} {
 		base := Options{Dataset: ds, Samplers: []string{"exp:2", "const:0.5"}, H: 0.1, XMax: 20,
-			Top: c.top, Seed: 5, Workers: 2, Recover: true, MaxVisits: c.maxVisits, Seeds: c.seeds}
+			Top: c.top, Seed: 5, Workers: 2, Recover: true, MaxVisits: c.maxVisits, Seeds: c.seeds, Sample: c.sample, SampleIntervals: 60}
 		if c.compact {
 			base.Curves, base.FullCurves = estimates.CurvesCompact, 3
 		}

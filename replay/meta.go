@@ -28,13 +28,18 @@ type Meta struct {
 	Seed     uint64    `json:"seed"`
 	// Seeds is R, the independent crawls of every page × sampler
 	// (Options.Seeds); absent with one.
-	Seeds      int     `json:"seeds,omitempty"`
-	H          float64 `json:"h"`     // bin width h for random delays; 0: per page (Choices)
-	XMax       float64 `json:"x_max"` // largest grid point; 0: per page (Choices)
-	Top        int     `json:"top"`   // 0: every page
-	MinUpdates int     `json:"min_updates"`
-	Pages      int     `json:"pages"` // pages replayed (with at least one sampler)
-	Rows       int64   `json:"rows"`  // rows of estimates.parquet
+	Seeds int     `json:"seeds,omitempty"`
+	H     float64 `json:"h"`     // bin width h for random delays; 0: per page (Choices)
+	XMax  float64 `json:"x_max"` // largest grid point; 0: per page (Choices)
+	Top   int     `json:"top"`   // 0: every page
+	// Sample is the size of the random sample of pages with at least
+	// SampleIntervals intervals (Options.Sample); absent without one.
+	Sample          int   `json:"sample,omitempty"`
+	SampleIntervals int   `json:"sample_intervals,omitempty"`
+	SampleEligible  int   `json:"sample_eligible,omitempty"` // the pages with at least SampleIntervals intervals
+	MinUpdates      int   `json:"min_updates"`
+	Pages           int   `json:"pages"` // pages replayed (with at least one sampler)
+	Rows            int64 `json:"rows"`  // rows of estimates.parquet
 	// Choices says how x_max, h and the samplers were chosen and the
 	// values chosen over the pages (absent in replays that predate it).
 	Choices *Choices `json:"choices,omitempty"`
@@ -43,7 +48,8 @@ type Meta struct {
 	// (relative samplers, or random delays with h per page).
 	Grid map[string]float64 `json:"grid"`
 	// Skipped counts pages left out, by reason ("min_updates",
-	// "fewer_than_2_updates", "not_in_top"), and page × sampler jobs left
+	// "fewer_than_2_updates", "not_in_top", SkipFewIntervals,
+	// SkipNotInSample), and page × sampler jobs left
 	// out by the work limits ("over_max_visits", "over_max_pairs").
 	Skipped map[string]int64 `json:"skipped,omitempty"`
 	// MaxVisits and MaxPairs are the work limits of one page × sampler job.

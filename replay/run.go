@@ -41,11 +41,18 @@ type Options struct {
 	// point x_max, in units, for every page; 0 chooses them per page
 	// (DefaultsFor: h = E[U]/100 but no finer than the source's
 	// resolution, x_max = the 0.99 quantile of the page's G_U).
-	H          float64
-	XMax       float64
-	Top        int // replay only the Top pages with the most updates (0: all)
-	MinUpdates int // replay only pages with at least this many updates
-	Seed       uint64
+	H    float64
+	XMax float64
+	Top  int // replay only the Top pages with the most updates (0: all)
+	// Sample replays a seeded random sample of Sample pages among those
+	// with at least SampleIntervals intervals (sample.go: the pages with
+	// the smallest SampleKey(Seed, id)), busiest first; 0: no sample.
+	// It cannot be combined with Top. Every eligible page is replayed
+	// when there are no more than Sample.
+	Sample          int
+	SampleIntervals int
+	MinUpdates      int // replay only pages with at least this many updates
+	Seed            uint64
 	// Seeds is R, the number of independent crawls of every page ×
 	// sampler (seed indices r = 0 … R−1, each its own random stream:
 	// streamOf); 0 or 1 is one crawl, the stream of earlier replays.
@@ -157,8 +164,11 @@ func (o *Options) Validate() ([]estimator.Sampler, []string, error) {
 	if o.Unit < 0 || math.IsNaN(o.Unit) {
 		return bad(fmt.Errorf("unit must be > 0 seconds, got %g", o.Unit))
 	}
-	if o.Top < 0 || o.MinUpdates < 0 || o.Workers < 0 {
-		return bad(errors.New("--top, --min-updates and --workers must be ≥ 0"))
+	if o.Top < 0 || o.MinUpdates < 0 || o.Workers < 0 || o.Sample < 0 || o.SampleIntervals < 0 {
+		return bad(errors.New("--top, --sample, --min-updates and --workers must be ≥ 0"))
+	}
+	if o.Top > 0 && o.Sample > 0 {
+		return bad(fmt.Errorf("--top %d and --sample %d: give one (the busiest pages, or a random sample)", o.Top, o.Sample))
 	}
 	if o.Seeds < 0 {
 		return bad(fmt.Errorf("--seeds must be ≥ 1, got %d", o.Seeds))
@@ -342,7 +352,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	}
 	meta := &Meta{
 		Tool: "revisit", Version: opt.Version, Dataset: opt.Dataset,
-		Methods: methods, Seed: opt.Seed, H: opt.H, XMax: opt.XMax, Top: opt.Top,
+		Methods: methods, Seed: opt.Seed, H: opt.H, XMax: opt.XMax, Top: opt.Top, Sample: opt.Sample, SampleIntervals: opt.SampleIntervals,
 		MinUpdates: opt.MinUpdates, Grid: map[string]float64{}, Skipped: map[string]int64{},
 		Recover: opt.Recover, Derivative: opt.RecoverOpt.WithDefaults(),
 	}
@@ -373,7 +383,8 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	if curves == estimates.CurvesCompact {
 		meta.FullCurves = opt.FullCurves
 	}
-	fullCurves, err := chooseFullCurves(ds, curves, opt.FullCurves, opt.Top > 0 && !opt.Shard.Sharded(), opt.MinUpdates)
+	fullCurves, err := chooseFullCurves(ds, curves, opt.FullCurves, (opt.Top > 0 || opt.Sample > 0) && !opt.Shard.Sharded(), opt.MinUpdates,
+		sampleSpec{n: opt.Sample, intervals: opt.SampleIntervals, seed: opt.Seed})
 	if err != nil {
 		w.Abort()
 		return nil, fmt.Errorf("replay: %w", err)
@@ -482,13 +493,22 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		if opt.Top > 0 {
 			keep = transform.NewTopKeeper(opt.Top)
 		}
+		var sample, sampleAll *sampleKeeper
+		if opt.Sample > 0 {
+			sample = newSampleKeeper(opt.Sample, opt.Seed)
+		}
 		// A shard takes the default unit from the page the unsharded
-		// replay would send first (the first eligible page, or the
-		// busiest one with Top), so that every shard agrees.
+		// replay would send first (the first eligible page, the busiest
+		// one with Top, the busiest of the whole sample with Sample), so
+		// that every shard agrees.
 		var first *transform.TopKeeper
 		if sharded && opt.Top > 0 {
 			first = transform.NewTopKeeper(1)
 		}
+		if sharded && opt.Sample > 0 {
+			sampleAll = newSampleKeeper(opt.Sample, opt.Seed)
+		}
+		sampled := func(p *series.Page) bool { return len(p.Updates)-1 >= opt.SampleIntervals }
 		err := src.EachPos(func(pos int64, p *series.Page) error {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -499,9 +519,14 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 			eligible := len(p.Updates) >= opt.MinUpdates && len(p.Updates) >= 2
 			if !opt.Shard.Owns(p.ID) {
 				if eligible {
-					if first != nil {
+					switch {
+					case first != nil:
 						first.Offer(p)
-					} else if keep == nil {
+					case sampleAll != nil:
+						if sampled(p) {
+							sampleAll.Offer(p)
+						}
+					case keep == nil && sample == nil:
 						setUnit(p)
 					}
 				}
@@ -518,18 +543,37 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 				if first != nil {
 					first.Offer(p)
 				}
+			case sample != nil && !sampled(p):
+				meta.Skipped[SkipFewIntervals]++
+			case sample != nil:
+				sample.Offer(p)
+				if sampleAll != nil {
+					sampleAll.Offer(p)
+				}
 			default:
 				return sendPage(p, pos, -1)
 			}
 			return nil
 		})
-		if err == nil && keep != nil {
-			kept := keep.Pages()
+		var kept []series.Page
+		switch {
+		case err != nil:
+		case keep != nil:
+			kept = keep.Pages()
 			if first != nil && len(first.Pages()) > 0 {
 				setUnit(&first.Pages()[0])
 			}
-			total.Store(int64(len(kept) * perPage))
 			meta.Skipped["not_in_top"] = owned - meta.Skipped["min_updates"] - meta.Skipped["fewer_than_2_updates"] - int64(len(kept))
+		case sample != nil:
+			kept = sample.Pages()
+			if all := sampleAll; all != nil && len(all.Pages()) > 0 {
+				setUnit(&all.Pages()[0])
+			}
+			meta.Skipped[SkipNotInSample] = owned - meta.Skipped["min_updates"] - meta.Skipped["fewer_than_2_updates"] - meta.Skipped[SkipFewIntervals] - int64(len(kept))
+			meta.SampleEligible = len(kept) + int(meta.Skipped[SkipNotInSample])
+		}
+		if keep != nil || sample != nil {
+			total.Store(int64(len(kept) * perPage))
 			for i := range kept {
 				if err = sendPage(&kept[i], -1, i); err != nil {
 					break
@@ -630,7 +674,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	}
 	meta.Summary = sum.result(smp, methods)
 	meta.Selection = sel.Summary()
-	choices.MeanU, choices.XMax, choices.H = spreadOf(pageMean), spreadOf(pageXMax), spreadOf(pageH)
+	choices.MeanU, choices.XMax, choices.H = SpreadOf(pageMean), SpreadOf(pageXMax), SpreadOf(pageH)
 	meta.Choices = &choices
 	logf("replay: %s", choices.Describe(meta.UnitName))
 	meta.Created = time.Now().UTC()

@@ -1,8 +1,10 @@
 package replay
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -212,5 +214,74 @@ func TestMergeSelection(t *testing.T) {
 	}
 	if _, err := Merge(context.Background(), []string{a0, a1}, filepath.Join(tmp, "good")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// --sample n replays the n pages of smallest SampleKey among those with
+// at least SampleIntervals intervals (a naive sort of every eligible
+// page's key here), busiest first; replay.json counts the eligible pages
+// and those left out, and the Source line says what the pages are. All
+// eligible pages when there are no more than n.
+func TestRunSample(t *testing.T) {
+	ds, pages := generatedDataset(t)
+	lens := make([]int, len(pages))
+	for i, p := range pages {
+		lens[i] = len(p.Updates) - 1
+	}
+	slices.Sort(lens)
+	k, n := lens[len(lens)/2], 4 // about half the pages are eligible
+	type cand struct {
+		id      int64
+		key     uint64
+		updates int
+	}
+	var el []cand
+	for _, p := range pages {
+		if len(p.Updates)-1 >= k {
+			el = append(el, cand{p.ID, SampleKey(9, p.ID), len(p.Updates)})
+		}
+	}
+	if len(el) <= n || len(el) == len(pages) {
+		t.Fatalf("%d of %d pages have ≥ %d intervals: the case needs some, more than %d, not all", len(el), len(pages), k, n)
+	}
+	slices.SortFunc(el, func(a, b cand) int { return cmp.Compare(a.key, b.key) })
+	want := el[:n]
+	slices.SortFunc(want, func(a, b cand) int { return cmp.Or(cmp.Compare(b.updates, a.updates), cmp.Compare(a.id, b.id)) })
+	var wantIDs []int64
+	for _, c := range want {
+		wantIDs = append(wantIDs, c.id)
+	}
+	out := filepath.Join(t.TempDir(), "r")
+	meta, err := Run(context.Background(), Options{Dataset: ds, Out: out, Samplers: []string{"exp:2"}, Methods: []string{"M2"}, Seed: 9, Sample: n, SampleIntervals: k})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := replayedIDs(t, out); !slices.Equal(got, wantIDs) {
+		t.Errorf("replayed %v, want %v", got, wantIDs)
+	}
+	if meta.SampleEligible != len(el) || meta.Skipped[SkipNotInSample] != int64(len(el)-n) || meta.Skipped[SkipFewIntervals] != int64(len(pages)-len(el)) {
+		t.Errorf("eligible %d, skipped %v; want %d eligible, %d not drawn, %d too short", meta.SampleEligible, meta.Skipped, len(el), len(el)-n, len(pages)-len(el))
+	}
+	if d, w := meta.Describe(), fmt.Sprintf("%d pages: a random sample (seed 9) of the %d pages with ≥ %d intervals", n, len(el), k); !strings.Contains(d, w) {
+		t.Errorf("Describe %q lacks %q", d, w)
+	}
+	// another seed, another sample
+	meta2, err := Run(context.Background(), Options{Dataset: ds, Out: out + "2", Samplers: []string{"exp:2"}, Methods: []string{"M2"}, Seed: 10, Sample: n, SampleIntervals: k})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Equal(replayedIDs(t, out+"2"), wantIDs) || meta2.SampleEligible != len(el) {
+		t.Errorf("seed 10 drew the same sample as seed 9")
+	}
+	// no more eligible pages than the sample: every one of them
+	meta3, err := Run(context.Background(), Options{Dataset: ds, Out: out + "3", Samplers: []string{"exp:2"}, Methods: []string{"M2"}, Seed: 9, Sample: len(el) + 5, SampleIntervals: k})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := replayedIDs(t, out+"3"); len(got) != len(el) || !strings.Contains(meta3.Describe(), fmt.Sprintf("every page with ≥ %d intervals (%d, no more than --sample %d)", k, len(el), len(el)+5)) {
+		t.Errorf("sample larger than the eligible pages: %d replayed, %q", len(got), meta3.Describe())
+	}
+	if _, err := Run(context.Background(), Options{Dataset: ds, Out: out + "4", Top: 3, Sample: n}); err == nil {
+		t.Error("--top with --sample accepted")
 	}
 }

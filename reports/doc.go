@@ -7,9 +7,10 @@
 // (humanized for people, full precision in CSV) and plots curves by the
 // figure's flags, with three exceptions that read table contents: the
 // report opens with Headline's findings, sentences computed from the
-// tables it recognises by ID (poisson_screen, hurst_closest,
-// tail_fits_aggregate, recommendation, method_errors, staleness_summary,
-// …); a method table (one with a "method" or "estimator" column) is shown
+// tables it recognises by ID (poisson_screen, lrd_verdict,
+// tail_fits_aggregate, recommendation, method_evidence, f_recovery,
+// staleness_summary, …), whose verdicts (better, worse, long memory, …)
+// analysis wrote into them; a method table (one with a "method" or "estimator" column) is shown
 // to people ranked by error with its WMRD and KS columns in %; and a
 // method, policy or fit family named in a curve is drawn in its fixed
 // style. A figure with fewer than two points is replaced by a sentence

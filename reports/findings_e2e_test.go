@@ -145,7 +145,7 @@ func checkFindings(t *testing.T, rep string) []mdFinding {
 			t.Errorf("finding %d says too few but %d more follow it: %q", i, len(fs)-1-i, f.text)
 		}
 		var text string
-		for _, id := range []string{f.table, map[string]string{"recommendation": "method_evidence"}[f.table]} {
+		for _, id := range []string{f.table, alsoCited[f.table]} {
 			if id == "" {
 				continue
 			}
@@ -163,6 +163,7 @@ func checkFindings(t *testing.T, rep string) []mdFinding {
 			}
 		}
 		s = dateToken.ReplaceAllString(s, "")
+		s = checkPairs(t, rep, f, s)
 		if strings.HasPrefix(s, "Long memory: of the ") {
 			checkHurstCounts(t, s)
 		}
@@ -177,6 +178,11 @@ func checkFindings(t *testing.T, rep string) []mdFinding {
 	}
 	return fs
 }
+
+// alsoCited is the second table a finding's numbers may come from: the
+// recommendation cites method_evidence's pages and range, the long-memory
+// verdicts hurst_screened's medians.
+var alsoCited = map[string]string{"recommendation": "method_evidence", "lrd_verdict": "hurst_screened"}
 
 // pageCount is what follows a count of pages in the Hurst sentence
 // (counted rows, not cells: checkHurstCounts checks them).
@@ -217,7 +223,7 @@ func TestFindingsMatchTables(t *testing.T) {
 		pages := ""
 		for _, f := range fs {
 			if strings.HasPrefix(f.text, "Scenario") || strings.HasPrefix(f.text, "Cost of assuming Poisson when estimating") {
-				m := regexp.MustCompile(`(\d+) pages? with ≥ 99 intervals`).FindStringSubmatch(f.text)
+				m := regexp.MustCompile(`(\d+) pages?(?: with ≥ 99 intervals|, a random sample \(seed \d+\) of the [\d,]+ pages with ≥ 99 intervals)`).FindStringSubmatch(f.text)
 				if m == nil {
 					t.Errorf("method sentence does not say its pages: %q", f.text)
 					continue
@@ -252,4 +258,121 @@ func TestFindingsMatchTables(t *testing.T) {
 			}
 		}
 	})
+}
+
+// pairClaim is a paired comparison of two methods as the Findings write
+// it: the verb, then "(κ_A − κ_B = d%, 95% interval lo% to hi% over …".
+var pairClaim = regexp.MustCompile(`(\S+) (beats \S+|is indistinguishable from \S+|and \S+ differ consistently but negligibly) \(κ_(\S+) − κ_(\S+) = ([−\d.,]+)%, 95% interval ([−\d.,]+)% to ([−\d.,]+)% over (pages|\d+ seeds)`)
+
+// checkPairs checks every paired comparison of finding f against the CSV
+// of the table it cites (and method_evidence for the recommendation):
+// the difference is written subject − other, so a row of the subject
+// compared with the other holds it as it is, a row of the other compared
+// with the subject holds its negative; the numbers are the interval the
+// row says it is judged by (over pages or over seeds), and the verb is
+// the row's verdict ("beats": better for the subject; "indistinguishable";
+// "negligibly"). It returns s without the comparisons, whose numbers are
+// checked here.
+func checkPairs(t *testing.T, rep string, f mdFinding, s string) string {
+	t.Helper()
+	ms := pairClaim.FindAllStringSubmatch(s, -1)
+	if len(ms) == 0 {
+		return s
+	}
+	var rows []map[string]string
+	for _, id := range []string{f.table, alsoCited[f.table]} {
+		if id != "" {
+			rows = append(rows, csvRows(t, filepath.Join(rep, "tables", id+".csv"))...)
+		}
+	}
+	for _, m := range ms {
+		a, b := m[3], m[4]
+		if m[1] != a || !strings.Contains(m[2], b) && !strings.HasPrefix(m[2], "and "+b) {
+			t.Errorf("finding %q: %q names %s and %s but writes κ_%s − κ_%s", f.text, m[0], m[1], m[2], a, b)
+		}
+		verb := "negligible"
+		switch {
+		case strings.HasPrefix(m[2], "beats"):
+			verb = "beats"
+		case strings.HasPrefix(m[2], "is indistinguishable"):
+			verb = "indistinguishable"
+		}
+		want := []num{numbers(m[5])[0], numbers(m[6])[0], numbers(m[7])[0]}
+		over := "pages"
+		if m[8] != "pages" {
+			over = "seeds"
+		}
+		if !pairInRows(rows, a, b, verb, over, want) {
+			t.Errorf("finding %q: %q agrees with no row of %s (κ_%s − κ_%s over %s, verdict %s)", f.text, m[0], f.table, a, b, over, verb)
+		}
+		s = strings.Replace(s, m[0], "", 1)
+	}
+	return s
+}
+
+// pairInRows reports whether a row compares a with b (or b with a, the
+// difference negated) on some range with the given verb and numbers.
+func pairInRows(rows []map[string]string, a, b, verb, over string, want []num) bool {
+	for _, r := range rows {
+		for _, sfx := range []string{"", " (x ≤ 10·E[U])"} {
+			sign := 0.0
+			switch {
+			case r["method"] == a && r["compared with"+sfx] == b:
+				sign = 1
+			case r["method"] == b && r["compared with"+sfx] == a:
+				sign = -1
+			default:
+				continue
+			}
+			if r["interval over"+sfx] != over {
+				continue
+			}
+			d, lo, hi := "Δ KS"+sfx, "Δ KS lo"+sfx, "Δ KS hi"+sfx
+			if over == "pages" {
+				d, lo, hi = "Δ KS over pages"+sfx, "Δ KS lo over pages"+sfx, "Δ KS hi over pages"+sfx
+			}
+			v := []float64{parse(r[d]), parse(r[lo]), parse(r[hi])}
+			if sign < 0 {
+				v = []float64{-v[0], -v[2], -v[1]}
+			}
+			verdict := r["verdict"+sfx]
+			okVerb := verb == "indistinguishable" && verdict == "indistinguishable" || verb == "negligible" && verdict == "negligible" ||
+				verb == "beats" && (sign > 0 && verdict == "better" || sign < 0 && verdict == "worse")
+			okNum := true
+			for i := range v {
+				p := math.Pow(10, float64(want[i].dec))
+				if math.Round(100*v[i]*p) != math.Round(want[i].v*p) {
+					okNum = false
+				}
+			}
+			if okVerb && okNum {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func parse(s string) float64 {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return math.NaN()
+	}
+	return v
+}
+
+// csvRows reads a table's CSV (readCSV) as one map per row, keyed by the
+// header, with the leading ' of escaped text cells dropped.
+func csvRows(t *testing.T, name string) []map[string]string {
+	t.Helper()
+	recs := readCSV(t, name)
+	var out []map[string]string
+	for _, rec := range recs[1:] {
+		m := map[string]string{}
+		for j, h := range recs[0] {
+			m[h] = strings.TrimPrefix(rec[j], "'")
+		}
+		out = append(out, m)
+	}
+	return out
 }

@@ -22,33 +22,41 @@ type finding struct {
 // from the contents of one table of b (never from figures or prose):
 //
 //   - analysis_corpus: how many pages and updates, over which span;
-//   - poisson_screen: how many pages pass the Poisson screen, and at which
-//     step the others drop out;
-//   - hurst_screened (else, from older results, hurst_closest, else
-//     screen_closest): what the Hurst exponent H (DFA-1 and local
-//     Whittle) says about long memory over every screened page: its
-//     median and quartiles, and on how many pages the 95 % interval lies
-//     above or below 0.5 (Poisson's value);
+//   - poisson_screen: the screen as the sequence it is (of the pages with
+//     ≥ K updates, those in the CoV band; of those, those exponential by
+//     KS; of those, those also independent by Ljung–Box), then each test
+//     counted over every screened page;
+//   - lrd_verdict (with hurst_screened's medians; else, from older
+//     results, hurst_screened, hurst_closest or screen_closest): on how
+//     many pages long memory is claimed, undecided (and why) or absent,
+//     and each estimator's own count;
 //   - tail_fits_aggregate (and tail_fits_top when it disagrees): which tail
 //     family fits best by AIC, its lead, and the exponential's ΔAIC;
-//   - recommendation (with method_evidence): the method for each scenario,
-//     its mean KS κ (the paper's ranking) and whether it is the lowest
-//     among the methods the scenario allows, its mean WMRD on the range
-//     of x that method_evidence states, and the pages it rests on;
-//   - method_evidence: the error of the best Poisson baseline against the
-//     best other method on G_U, per sampler, by κ (and WMRD), on the same
-//     pages;
+//   - recommendation (with method_evidence): the method for each scenario
+//     and sampler (the scenario's, or the measured best that beats it),
+//     its mean KS κ (the paper's ranking) with its interval, how it
+//     compares with the other methods the scenario allows, its mean WMRD
+//     on the range of x that method_evidence states, and the pages it
+//     rests on;
+//   - method_evidence: the three methods of lowest mean κ per sampler and
+//     how often the first stays first over bootstrap resamples of the
+//     pages; the error of the best Poisson baseline against the best other
+//     method on G_U, per sampler, by κ (and WMRD), on the same pages;
+//   - f_recovery: how far F_U recovered from G_U is from the truth, and
+//     where it is poor, why;
 //   - staleness_summary: the cost of assuming Poisson for a crawler, as
 //     the median (and 10–90 % range over pages) of S exact / S Poisson
 //     and Δ_ε exact / Δ_ε Poisson.
 //
 // A table that is absent, empty or not shaped as expected gives no
 // sentence: nothing is guessed. Every method sentence rests on the same
-// pages (those with enough intervals to rank methods) and says how many;
-// when there are none, one sentence says the evidence is too few, it
-// comes last, and no method is ranked. Errors are printed in % with two
-// significant digits (see errPercent). When a results directory appears
-// twice in a merged bundle, the first table with an ID is used.
+// pages (those with enough intervals to rank methods) and says how many
+// and how they were chosen; every interval says which variation it
+// covers (seedfindings.go); when there are no such pages, one sentence
+// says the evidence is too few, it comes last, and no method is ranked.
+// Errors are printed in % with two significant digits (see errPercent).
+// When a results directory appears twice in a merged bundle, the first
+// table with an ID is used.
 func Headline(b *tables.Bundle) []string {
 	var out []string
 	for _, f := range findings(b) {
@@ -75,7 +83,9 @@ func findings(b *tables.Bundle) []finding {
 	if t := findTable(b, "poisson_screen"); t != nil {
 		add(t.ID, screenFinding(t))
 	}
-	if t := findTable(b, "hurst_screened"); t != nil && len(t.Rows) > 0 {
+	if t := findTable(b, "lrd_verdict"); t != nil && len(t.Rows) == 1 {
+		add(t.ID, lrdFinding(t, findTable(b, "hurst_screened")))
+	} else if t := findTable(b, "hurst_screened"); t != nil && len(t.Rows) > 0 {
 		add(t.ID, hurstScreenedFinding(t))
 	} else if t := findTable(b, "hurst_closest"); t != nil && len(t.Rows) > 0 {
 		add(t.ID, hurstFinding(hurstFromLong(t)))
@@ -109,7 +119,15 @@ func findings(b *tables.Bundle) []finding {
 		}
 	}
 	if ev != nil {
-		add(ev.ID, baselineFinding(ev))
+		add(ev.ID, rankingFinding(ev), baselineFinding(ev))
+		if len(ev.Rows) == 0 && findTable(b, "recommendation") == nil {
+			if _, why, ok := strings.Cut(ev.Title, ": "); ok {
+				tooFew = append(tooFew, finding{fmt.Sprintf("Methods are not ranked and no recommendation is backed by these data: %s.", why), ev.ID})
+			}
+		}
+	}
+	if t := findTable(b, "f_recovery"); t != nil {
+		add(t.ID, fRecoveryFinding(t))
 	}
 	if t := findTable(b, "staleness_summary"); t != nil {
 		add(t.ID, stalenessFinding(t))
@@ -192,8 +210,11 @@ func corpusFinding(t *tables.Table) string {
 }
 
 // screenFinding reads the one-row screen table: pages, pages with ≥ K
-// updates, in the CoV band, passing KS, passing KS and Ljung–Box (the
-// column names carry K and the band).
+// updates, of those in the CoV band, of those passing KS, of those also
+// passing Ljung–Box (the column names carry K and the band), and, when
+// the table has them, each test counted over every screened page. It
+// says the screen as the sequence it is ("of the 2 in the band, 1 …"),
+// then the parallel counts.
 func screenFinding(t *tables.Table) string {
 	if len(t.Rows) != 1 || len(t.Columns) < 5 {
 		return ""
@@ -212,17 +233,99 @@ func screenFinding(t *tables.Table) string {
 	if n[1] == 0 {
 		return fmt.Sprintf("Poisson screen: none of the %s has %s, so no page could be screened.", human.Count(n[0], "page", "pages"), minUpd)
 	}
-	what := "page"
-	if n[1] != 1 {
-		what = "pages"
+	pages := func(k int64) string { return human.Count(k, "page", "pages") }
+	s := fmt.Sprintf("Poisson screen: of the %s with %s, %s %s in the band %s (v = standard deviation / mean of a page's intervals, 1 for a Poisson process)",
+		pages(n[1]), minUpd, human.Comma(n[2]), map[bool]string{true: "lies", false: "lie"}[n[2] == 1], band)
+	if n[2] > 0 {
+		s += fmt.Sprintf("; of the %s in the band, %s exponential by KS (p ≥ 0.05)", human.Comma(n[2]), isAre(n[3]))
+		if n[3] > 0 {
+			s += fmt.Sprintf(", and of %s, %s also independent by Ljung–Box (p ≥ 0.05)", map[bool]string{true: "that one", false: "those " + human.Comma(n[3])}[n[3] == 1], isAre(n[4]))
+		}
 	}
-	s := fmt.Sprintf("Poisson screen: %s of the %s %s with %s pass", human.Comma(n[4]), human.Comma(n[1]), what, minUpd)
-	if n[4] == 1 {
-		s += "es"
+	s += fmt.Sprintf(": %s %s the screen", human.Comma(n[4]), map[bool]string{true: "passes", false: "pass"}[n[4] == 1])
+	all := [3]int{col(t, "all screened, KS p ≥ 0.05"), col(t, "all screened, Ljung–Box p ≥ 0.05"), col(t, "all screened, both p ≥ 0.05")}
+	var a [3]int64
+	ok := true
+	for j, c := range all {
+		v, okj := cellInt(r, c)
+		a[j], ok = v, ok && okj
 	}
-	return s + fmt.Sprintf(" (coefficient of variation v = standard deviation / mean of a page's intervals, 1 for a Poisson process, %s: %s; exponential by KS, p ≥ 0.05: %s; also independent by Ljung–Box, p ≥ 0.05: %s).",
-		band, human.Comma(n[2]), human.Comma(n[3]), human.Comma(n[4]))
+	if ok {
+		s += fmt.Sprintf(". Over all %s with %s, in the band or not: %s exponential by KS, %s independent by Ljung–Box, %s both", pages(n[1]), minUpd, human.Comma(a[0]), human.Comma(a[1]), human.Comma(a[2]))
+	}
+	return s + "."
 }
+
+// isAre is "1 is" or "3 are".
+func isAre(n int64) string {
+	if n == 1 {
+		return "1 is"
+	}
+	return human.Comma(n) + " are"
+}
+
+// lrdFinding reads lrd_verdict (one row: screened pages, pages with both
+// H, the counts of each verdict, trends, each estimator's own count) and
+// hurst_screened (the medians and quartiles of H): where long memory is
+// claimed, where it is undecided and why, where there is none, with
+// each estimator's count; nothing is claimed of a page without both.
+func lrdFinding(t, hs *tables.Table) string {
+	c := sentence()(t, t.Rows[0])
+	screened, with := c.n("screened pages"), c.n("with a verdict")
+	if screened == 0 {
+		return ""
+	}
+	pages := human.Count(screened, "page", "pages")
+	if m := regexp.MustCompile(`≥ ([\d,]+) updates`).FindStringSubmatch(t.Title); m != nil {
+		pages += " with ≥ " + m[1] + " updates"
+	}
+	if with == 0 {
+		return fmt.Sprintf("Long memory: none of the %s has enough intervals for the Hurst estimators: undecided.", pages)
+	}
+	s := fmt.Sprintf("Long memory, over the %s: long memory is claimed on %s of the %s with enough intervals (local Whittle's 95%% interval above 0.5, DFA-1 above its shuffled surrogates at p < 0.05, and no trend in the rate)",
+		pages, human.Comma(c.n(lrdClaimedCol)), human.Comma(with))
+	if u := c.n("undecided"); u > 0 {
+		var why []string
+		for _, w := range []struct{ col, text string }{
+			{lrdTrendCol, "with a trend in the rate, which long memory cannot be told apart from on one series"},
+			{lrdDisagreeCol, "where the two estimators disagree"},
+			{lrdInvalidCol, "where an estimator's H lies outside [0, 1] (no stationary series has it)"},
+		} {
+			if n := c.n(w.col); n > 0 {
+				why = append(why, human.Comma(n)+" "+w.text)
+			}
+		}
+		s += fmt.Sprintf("; undecided on %s: %s", human.Comma(u), strings.Join(why, ", "))
+	}
+	s += fmt.Sprintf("; no long memory on %s", human.Comma(c.n(lrdNoneCol)))
+	if n := screened - with; n > 0 {
+		s += fmt.Sprintf("; %s %s fewer intervals than the estimators need", human.Comma(n), map[bool]string{true: "has", false: "have"}[n == 1])
+	}
+	s += fmt.Sprintf(". Each alone: local Whittle's interval lies above 0.5 on %s, DFA-1 lies above its surrogates on %s",
+		human.Comma(c.n("local Whittle above 0.5")), human.Comma(c.n("DFA-1 above surrogates")))
+	if hs != nil {
+		var med []string
+		for _, r := range hs.Rows {
+			m, q1, q3 := cellFloat(r, col(hs, "median")), cellFloat(r, col(hs, "Q1")), cellFloat(r, col(hs, "Q3"))
+			if finite(m) && finite(q1) && finite(q3) {
+				med = append(med, fmt.Sprintf("%s %s (quartiles %s–%s)", cellString(r, col(hs, "estimator")), hurst2(m), hurst2(q1), hurst2(q3)))
+			}
+		}
+		if len(med) > 0 {
+			s += "; median H: " + strings.Join(med, ", ")
+		}
+	}
+	return s + "."
+}
+
+// The verdict columns of lrd_verdict (analysis.LRDClaimed …).
+const (
+	lrdClaimedCol  = "long memory"
+	lrdTrendCol    = "undecided: trend in the rate"
+	lrdDisagreeCol = "undecided: estimators disagree"
+	lrdNoneCol     = "no long memory"
+	lrdInvalidCol  = "undecided: an H outside [0, 1]"
+)
 
 // hurstScreenedFinding reads hurst_screened (one row per estimator:
 // screened pages, pages with H, Q1, median, Q3, 95% above / below 0.5,
@@ -546,24 +649,34 @@ func onPages(n int64, ev *tables.Table) string {
 		return ""
 	}
 	s := human.Count(n, "page", "pages")
-	if ev != nil {
-		if m := evidenceK.FindStringSubmatch(ev.Title); m != nil {
-			s += " with ≥ " + m[1] + " intervals"
-		}
+	if ev == nil {
+		return s
+	}
+	// the replay's page set, as its Source line states it
+	if m := sampleOf.FindStringSubmatch(ev.Source); m != nil {
+		return s + ", " + m[0]
+	}
+	if m := evidenceK.FindStringSubmatch(ev.Title); m != nil {
+		s += " with ≥ " + m[1] + " intervals"
 	}
 	return s
 }
 
-var evidenceK = regexp.MustCompile(`with ≥ ([0-9,]+) intervals`)
+var (
+	evidenceK = regexp.MustCompile(`with ≥ ([0-9,]+) intervals`)
+	sampleOf  = regexp.MustCompile(`a random sample \(seed \d+\) of the [0-9,]+ pages with ≥ [0-9,]+ intervals`)
+)
 
-// recommendFindings gives one sentence per scenario of the recommendation
-// table (scenario, method, sampler, mean WMRD, mean KS, best method
-// measured, its mean WMRD, pages, lowest KS allowed, its mean KS): the
-// method, its mean KS κ and whether it is the lowest among the methods
-// the scenario allows (else which is, with its κ), its mean WMRD on the
-// range ev states, and the pages the errors rest on. A scenario whose
-// evidence is too few gives no claim: its sentence, in tooFew, only says
-// so (one sentence when every scenario is too few).
+// recommendFindings gives one sentence per scenario and sampler of the
+// recommendation table: the method (analysis' Choice: the scenario's
+// rule, or the measured best when another allowed method beats it), its
+// mean KS κ with its interval, how it compares with the other allowed
+// methods (the lowest mean; or measured better than the rule's method;
+// or the rule kept, why, and what keeping it costs), its mean WMRD on
+// the range ev states, the second range, and the pages the errors rest
+// on. A scenario whose evidence is too few gives no claim: its
+// sentence, in tooFew, only says so (one sentence when every scenario is
+// too few).
 func recommendFindings(t *tables.Table, ev *tables.Table) (said, tooFew []string) {
 	si, mi, spi, wi, ki, bi := col(t, "scenario"), col(t, "method"), col(t, "sampler"), col(t, "mean WMRD"), col(t, "mean KS"), col(t, "best method measured")
 	bki, bkv, pgi := col(t, "lowest KS allowed"), col(t, "its mean KS"), col(t, "pages")
@@ -585,35 +698,21 @@ func recommendFindings(t *tables.Table, ev *tables.Table) (said, tooFew []string
 	var fewNote string
 	for _, sc := range order {
 		rs := rows[sc]
-		method := cellString(rs[0], mi)
-		if method == "" {
-			continue
-		}
 		var parts []string
+		row := sentence()
 		for _, r := range rs {
+			method := cellString(r, mi)
 			w, k := cellFloat(r, wi), cellFloat(r, ki)
-			if !finite(w) && !finite(k) {
+			if method == "" || (!finite(w) && !finite(k)) {
 				continue
 			}
+			c := row(t, r)
 			var p []string
-			seeds := seedsOf(t, r)
 			mr := " (" + rangeMean + ")"
 			if finite(k) {
-				e := "mean KS κ = " + errPercent(k) + intervalText(seeds, cellFloat(r, col(t, "mean KS lo")), cellFloat(r, col(t, "mean KS hi")))
-				best, bk := cellString(r, bki), cellFloat(r, bkv)
-				rival, d, lo, hi := pairCells(t, r, "")
-				pair, _, paired := pairText(method, rival, d, lo, hi)
-				switch {
-				case paired && seeds > 1 && best == method:
-					e += ", the lowest mean among the methods this scenario allows: " + pair
-				case paired && seeds > 1 && best != "" && finite(bk):
-					e += fmt.Sprintf(" (the lowest mean among the methods this scenario allows is %s's, %s): %s", best, errPercent(bk), pair)
-				case best == method || (best != "" && finite(bk) && bk >= k):
-					e += ", the lowest among the methods this scenario allows"
-				case best != "" && finite(bk) && errPercent(bk) == errPercent(k):
-					e += fmt.Sprintf(", the lowest among the methods this scenario allows at this precision (%s's is lower in the last digits)", best)
-				case best != "" && finite(bk):
-					e += fmt.Sprintf(" (the lowest among the methods this scenario allows is %s's, %s)", best, errPercent(bk))
+				e := "mean KS κ = " + errPercent(k) + c.interval("mean KS", "") + choiceText(c, method, cellString(r, bki), cellFloat(r, bkv), k)
+				if c.s("choice") == "measured best" && classOf(ev, cellString(r, spi), method) == "biased" {
+					e += fmt.Sprintf(" (%s is biased in general, docs/methods.md#%s: on these pages, at this sampler's rate, its bias costs less than the others' error)", method, strings.ToLower(method))
 				}
 				p = append(p, e)
 			}
@@ -622,19 +721,15 @@ func recommendFindings(t *tables.Table, ev *tables.Table) (said, tooFew []string
 				if rng != "" {
 					e += " on " + rng
 				}
-				if seeds > 1 {
-					e += intervalText(seeds, cellFloat(r, col(t, "mean WMRD lo")), cellFloat(r, col(t, "mean WMRD hi")))
-				}
-				p = append(p, e)
+				p = append(p, e+c.interval("mean WMRD", ""))
 			}
-			if km := cellFloat(r, col(t, "mean KS"+mr)); finite(km) {
-				e := fmt.Sprintf("on %s: mean KS κ = %s%s", rangeMean, errPercent(km), intervalText(seeds, cellFloat(r, col(t, "mean KS lo"+mr)), cellFloat(r, col(t, "mean KS hi"+mr))))
-				best, low := cellString(r, bki), cellString(r, col(t, "lowest KS allowed"+mr))
+			if km := c.f("mean KS" + mr); finite(km) {
+				e := fmt.Sprintf("on %s: mean KS κ = %s%s", rangeMean, errPercent(km), c.interval("mean KS", mr))
+				best, low := cellString(r, bki), c.s("lowest KS allowed"+mr)
 				if low != "" && best != "" && low != best {
-					e += fmt.Sprintf(", and the ranking by κ flips: on this range %s's is the lowest (%s), on the default range %s's", low, errPercent(cellFloat(r, col(t, "its mean KS"+mr))), best)
+					e += fmt.Sprintf(", and the ranking by κ flips: on this range %s's is the lowest (%s), on the default range %s's", low, errPercent(c.f("its mean KS"+mr)), best)
 				}
-				rival, d, lo, hi := pairCells(t, r, mr)
-				if pair, _, ok := pairText(method, rival, d, lo, hi); ok && seeds > 1 {
+				if pair, ok := c.pair(method, mr); ok {
 					e += ": " + pair
 				}
 				p = append(p, e)
@@ -656,16 +751,16 @@ func recommendFindings(t *tables.Table, ev *tables.Table) (said, tooFew []string
 			if head != "" {
 				head += ": "
 			}
-			parts = append(parts, head+strings.Join(p, "; "))
+			parts = append(parts, fmt.Sprintf("use %s (%s%s)", method, head, strings.Join(p, "; ")))
 		}
 		if len(parts) > 0 {
-			said = append(said, fmt.Sprintf("Scenario “%s”: use %s (%s).", sc, method, strings.Join(parts, "; ")))
+			said = append(said, fmt.Sprintf("Scenario “%s”: %s.", sc, strings.Join(parts, "; ")))
 			continue
 		}
 		if note := cellString(rs[0], bi); strings.HasPrefix(note, "too few") {
 			few = append(few, sc)
 			fewNote = note
-		} else {
+		} else if method := cellString(rs[0], mi); method != "" {
 			said = append(said, fmt.Sprintf("Scenario “%s”: the method for it is %s; its error was not measured in these results.", sc, method))
 		}
 	}
@@ -681,10 +776,125 @@ func recommendFindings(t *tables.Table, ev *tables.Table) (said, tooFew []string
 	return said, tooFew
 }
 
+// classOf is the class (unbiased, biased, Poisson baseline) method_evidence
+// gives method under sampler, "" when unknown.
+func classOf(ev *tables.Table, sampler, method string) string {
+	if ev == nil {
+		return ""
+	}
+	for _, r := range ev.Rows {
+		if cellString(r, col(ev, "sampler")) == sampler && cellString(r, col(ev, "method")) == method && cellString(r, col(ev, "kind")) == "G" {
+			return cellString(r, col(ev, "class"))
+		}
+	}
+	return ""
+}
+
+// choiceText says how the recommended method compares with the other
+// methods the scenario allows (the row's "choice", "rule" and paired
+// comparison): ", the lowest mean among …: M2 beats M6 (…)"; for a
+// measured best, that the scenario's rule names another method and this
+// one beats it; for a rule kept, that another's mean is lower, why the
+// rule is kept (the difference is unresolved or negligible) and what it
+// costs. best and bk are the lowest mean κ allowed and its method.
+func choiceText(c *rowCtx, method, best string, bk, k float64) string {
+	pair, paired := c.pair(method, "")
+	rule := c.s("rule")
+	switch c.s("choice") {
+	case "measured best":
+		s := fmt.Sprintf(", the lowest mean among the methods this scenario allows; its rule names %s (docs/methods.md#recommendation), but %s is measured better here", rule, method)
+		if paired {
+			s += ": " + pair
+		}
+		return s
+	case "rule kept":
+		s := fmt.Sprintf(" (%s's mean κ is lower, %s)", best, errPercent(bk))
+		if paired {
+			s += fmt.Sprintf(": %s; %s, the scenario's method (docs/methods.md#recommendation), is kept because the data do not show %s better, and keeping it costs %s of κ on average", pair, method, best, errPercent(c.cost()))
+		} else {
+			s += fmt.Sprintf(": with no interval to tell them apart, %s, the scenario's method (docs/methods.md#recommendation), is kept", method)
+		}
+		return s
+	}
+	switch {
+	case paired:
+		return ", the lowest mean among the methods this scenario allows: " + pair
+	case best == method || (best != "" && finite(bk) && bk >= k):
+		return ", the lowest among the methods this scenario allows"
+	case best != "" && finite(bk):
+		return fmt.Sprintf(" (the lowest among the methods this scenario allows is %s's, %s)", best, errPercent(bk))
+	}
+	return ""
+}
+
+// rankingFinding reads method_evidence: per sampler, its three methods
+// of lowest mean KS κ on G_U with their intervals, and how often the
+// first has the lowest mean κ in the bootstrap resamples of the pages
+// (with the method that wins most of the others): how stable the
+// ranking is with other pages. No sentence without the resamples.
+func rankingFinding(t *tables.Table) string {
+	spi, ki, mi, ksi := col(t, "sampler"), col(t, "kind"), col(t, "method"), col(t, "mean KS")
+	if spi < 0 || mi < 0 || ksi < 0 || col(t, "lowest KS in resamples") < 0 {
+		return ""
+	}
+	var samplers []string
+	by := map[string][][]any{}
+	for _, r := range t.Rows {
+		if ki >= 0 && cellString(r, ki) != "G" || !finite(cellFloat(r, ksi)) {
+			continue
+		}
+		sp := cellString(r, spi)
+		if _, ok := by[sp]; !ok {
+			samplers = append(samplers, sp)
+		}
+		by[sp] = append(by[sp], r)
+	}
+	row := sentence()
+	var parts []string
+	for _, sp := range samplers {
+		rs := by[sp]
+		sort.SliceStable(rs, func(i, j int) bool { return cellFloat(rs[i], ksi) < cellFloat(rs[j], ksi) })
+		first := row(t, rs[0])
+		if first.n("resamples") == 0 || first.n("pages") < 2 {
+			continue
+		}
+		var ms []string
+		for _, r := range rs[:min(3, len(rs))] {
+			c := row(t, r)
+			ms = append(ms, fmt.Sprintf("%s %s%s", cellString(r, mi), errPercent(cellFloat(r, ksi)), c.interval("mean KS", "")))
+		}
+		p := fmt.Sprintf("with sampler %s, %s", sp, strings.Join(ms, ", "))
+		if len(rs) > 3 {
+			p += ", then the others"
+		}
+		p += fmt.Sprintf("; %s has %s", cellString(rs[0], mi), first.winShare(""))
+		var next []any
+		var won int64
+		for _, r := range rs[1:] {
+			if w, ok := cellInt(r, col(t, "lowest KS in resamples")); ok && w > won {
+				next, won = r, w
+			}
+		}
+		if next != nil {
+			p += fmt.Sprintf(" (%s in %s)", cellString(next, mi), human.Comma(won))
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	s := "Ranking by mean KS κ of G_U"
+	if on := onPages(evidencePages(t), t); on != "" {
+		s += " on " + on
+	}
+	return s + ": " + strings.Join(parts, "; ") + "."
+}
+
 // baselineFinding compares, per sampler, the Poisson baseline with the
 // lowest mean KS κ with the other method of lowest κ on G_U (kind G) in
 // method_evidence (the pages long enough to rank methods), with the two
-// methods' mean WMRD on the range the table states.
+// methods' mean WMRD on the range the table states, and the paired
+// difference written best method − baseline.
 func baselineFinding(t *tables.Table) string {
 	spi, ki, mi, wi, ksi, ci := col(t, "sampler"), col(t, "kind"), col(t, "method"), col(t, "mean WMRD"), col(t, "mean KS"), col(t, "class")
 	if spi < 0 || mi < 0 || ksi < 0 || ci < 0 {
@@ -720,33 +930,26 @@ func baselineFinding(t *tables.Table) string {
 		}
 	}
 	var parts []string
+	row := sentence()
 	for _, sp := range samplers {
 		b, ok1 := base[sp]
 		o, ok2 := other[sp]
 		if !ok1 || !ok2 {
 			continue
 		}
-		seeds := seedsOf(t, b.row)
-		iv := func(r []any) string {
-			if seeds <= 1 {
-				return ""
-			}
-			return intervalText(seeds, cellFloat(r, col(t, "mean KS lo")), cellFloat(r, col(t, "mean KS hi")))
-		}
-		p := fmt.Sprintf("with sampler %s the best Poisson baseline (%s) has mean KS κ = %s%s against %s%s for %s", sp, b.method, errPercent(b.k), iv(b.row), errPercent(o.k), iv(o.row), o.method)
+		bc, oc := row(t, b.row), row(t, o.row)
+		bi := bc.interval("mean KS", "")
+		p := fmt.Sprintf("with sampler %s the best Poisson baseline (%s) has mean KS κ = %s%s against %s%s for %s", sp, b.method, errPercent(b.k), bi, errPercent(o.k), oc.interval("mean KS", ""), o.method)
 		if o.k > 0 && b.k > o.k {
 			p += fmt.Sprintf(", %s× larger", sig2(b.k/o.k))
 		}
-		if seeds == 1 {
-			p += ", " + noInterval
-		}
 		// the paired comparison of the two, from the row compared with the other
 		for _, c := range []struct {
-			m best
-			o string
-		}{{b, o.method}, {o, b.method}} {
-			if rival, d, lo, hi := pairCells(t, c.m.row, ""); rival == c.o && seeds > 1 {
-				if s, _, ok := pairText(c.m.method, rival, d, lo, hi); ok {
+			ctx    *rowCtx
+			m, oth string
+		}{{oc, o.method, b.method}, {bc, b.method, o.method}} {
+			if c.ctx.s("compared with") == c.oth {
+				if s, ok := c.ctx.pair(c.m, ""); ok {
 					p += ": " + s
 				}
 				break
@@ -769,6 +972,79 @@ func baselineFinding(t *tables.Table) string {
 		s += "; WMRD on " + rng
 	}
 	return s + "."
+}
+
+// fRecoveryFinding reads f_recovery (per sampler and method: pages, mean
+// KS of the recovered F_U against the truth with its interval, the median
+// bin width h of the derivative, the median share of intervals shorter
+// than h, and "poor"): how well F_U is recovered from the estimates of
+// G_U, and where it is poor, why — the intervals shorter than one bin.
+func fRecoveryFinding(t *tables.Table) string {
+	if col(t, "mean KS") < 0 || col(t, "quality") < 0 || len(t.Rows) == 0 {
+		return ""
+	}
+	row := sentence()
+	// Methods whose recovery reads the same (under constant delays M2,
+	// M4, M5 and M6 often give one F_U) share one clause.
+	type clause struct {
+		methods []string
+		key     string // the clause's numbers as printed
+		c       *rowCtx
+		i       int // its first row
+	}
+	var clauses []clause
+	poor := false
+	var pages int64
+	cells := HumanRows(t) // shares as the table prints them
+	share := func(i int) string { return cells[i][col(t, "median share < h")] }
+	for i, r := range t.Rows {
+		c := row(t, r)
+		k := c.f("mean KS")
+		if !finite(k) {
+			continue
+		}
+		pages = max(pages, c.n("pages"))
+		key := fmt.Sprintf("%s|%s|%s|%s|%s|%s|%s|%s", errPercent(k), c.s("sampler"), errPercent(c.f("mean KS lo")), errPercent(c.f("mean KS hi")), c.s("interval over"),
+			durationIn(t, "median h", c.f("median h")), share(i), c.s("quality"))
+		if n := len(clauses); n > 0 && clauses[n-1].key == key {
+			clauses[n-1].methods = append(clauses[n-1].methods, c.s("method"))
+			continue
+		}
+		clauses = append(clauses, clause{[]string{c.s("method")}, key, c, i})
+	}
+	if len(clauses) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, cl := range clauses {
+		c := cl.c
+		p := fmt.Sprintf("%s %s with sampler %s", strings.Join(cl.methods, ", "), errPercent(c.f("mean KS")), c.s("sampler"))
+		if lo, hi, over := c.f("mean KS lo"), c.f("mean KS hi"), c.s("interval over"); finite(lo) && finite(hi) && over != "" {
+			p += fmt.Sprintf(" (95%% interval %s to %s %s)", errPercent(lo), errPercent(hi), c.over(over))
+		}
+		if c.s("quality") == "poor" {
+			poor = true
+			p += fmt.Sprintf(", poor: the derivative's bins (median h = %s) are wider than %s of the median page's intervals", durationIn(t, "median h", c.f("median h")), share(cl.i))
+		}
+		parts = append(parts, p)
+	}
+	s := fmt.Sprintf("F_U recovered from the estimates of G_U (docs/methods.md#recover) has mean KS against the true F_U of %s", strings.Join(parts, "; "))
+	if pages > 0 {
+		s += " (on " + human.Count(pages, "page", "pages") + ")"
+	}
+	if poor {
+		s += "; the density g_U = (1 − F_U)/E[U] falls steeply within one bin where many intervals are shorter than it, and a derivative on bins of width h averages that fall away: g_U(0), E[U] and the whole recovered F_U are biased"
+	}
+	return s + "."
+}
+
+// durationIn prints the value v of t's duration column name as the
+// table prints it: in the column's display unit, with its name.
+func durationIn(t *tables.Table, name string, v float64) string {
+	if unit, f, ok := t.DisplayUnit(col(t, name)); ok && finite(v) {
+		return human.Plain(v*f) + " " + unit
+	}
+	return human.Float(v)
 }
 
 // stalenessFinding reads the staleness summary: quantile rows (min, 10%,

@@ -146,7 +146,7 @@ tables compare the replay's estimates of the selected pages only.`,
 						if err != nil {
 							return err
 						}
-						sum = analysis.EvidenceSummary(pe)
+						sum = analysis.EvidenceSummary(pe, opt.Seed)
 					}
 					if err := printRecommendation(out, sc, sum); err != nil || len(args) == 0 {
 						return err

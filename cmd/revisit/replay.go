@@ -12,6 +12,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/ingest/visits"
@@ -127,6 +128,10 @@ found.`,
 				}
 				opt.Unit = u
 			}
+			if err := topOrSample(cmd, &opt.Top, &opt.Sample); err != nil {
+				return err
+			}
+			opt.SampleIntervals = analysis.MinEvidenceIntervals
 			opt.Recover = !noRecover
 			opt.Version = version
 			sp, err := shard.Parse(shardFlag, os.LookupEnv)
@@ -189,6 +194,7 @@ found.`,
 	f.Float64Var(&opt.H, "h", 0, "bin width h of the grid for random delays (M6's bins), in units (0: per page, E[U]/100 but no finer than the source's resolution)")
 	f.Float64Var(&opt.XMax, "x-max", 0, "largest grid point x_max, in units (0: per page, the 0.99 quantile of its G_U)")
 	f.IntVar(&opt.Top, "top", 10, "replay only the N pages with the most updates (0: every page)")
+	f.IntVar(&opt.Sample, "sample", 0, "replay a random sample (from --seed) of N pages with ≥ "+fmt.Sprint(analysis.MinEvidenceIntervals)+" intervals instead of the busiest (what run compares the methods on)")
 	f.IntVar(&opt.MinUpdates, "min-updates", 0, "replay only pages with at least K updates")
 	f.Uint64Var(&opt.Seed, "seed", 1, "random seed (same seed, same output)")
 	f.IntVar(&opt.Seeds, "seeds", 1, "replay every page × sampler with R independent seeds, for 95% intervals of the errors (not --reps; docs/methods.md#seeds)")
@@ -214,6 +220,22 @@ const shardHelp = "only the pages of shard `i/N` (page id hash mod N = i, 0-base
 
 // countFlag is a count given as an integer or in float notation (5e8),
 // which must be a whole number that fits an int64.
+// topOrSample applies --top and --sample (run and replay), of which one
+// has a default: the one given replaces the other's default (--top 0:
+// every page); both given is bad usage.
+func topOrSample(cmd *cobra.Command, top, sample *int) error {
+	t, s := cmd.Flags().Changed("top"), cmd.Flags().Changed("sample")
+	switch {
+	case t && s:
+		return usagef("--top %d and --sample %d: give one (the busiest pages, or a random sample)", *top, *sample)
+	case t:
+		*sample = 0
+	case s:
+		*top = 0
+	}
+	return nil
+}
+
 type countFlag int64
 
 func (c *countFlag) String() string { return strconv.FormatInt(int64(*c), 10) }
@@ -251,7 +273,7 @@ func printReplaySummary(w io.Writer, m *replay.Meta, out string) {
 	if m.Selection != nil {
 		fmt.Fprintf(w, "  %s\n", human.Text(m.Selection.Describe()))
 	}
-	for _, reason := range []string{"min_updates", "fewer_than_2_updates", "not_in_top"} {
+	for _, reason := range []string{"min_updates", "fewer_than_2_updates", "not_in_top", replay.SkipFewIntervals, replay.SkipNotInSample} {
 		if n := m.Skipped[reason]; n > 0 {
 			fmt.Fprintf(w, "  skipped %s: %s\n", human.Count(n, "page", "pages"), strings.ReplaceAll(reason, "_", " "))
 		}

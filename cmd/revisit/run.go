@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/internal/human"
@@ -58,8 +59,12 @@ modified; no dataset/ is written under OUT (an earlier run's is removed,
 unless it is the input), and the report's ingest counts are those of the
 dataset's manifest. Ingest options do not apply to it and are refused.
 
+The methods are compared on a random sample (--sample, drawn from --seed)
+of the pages with at least ` + fmt.Sprint(analysis.MinEvidenceIntervals) + ` intervals, the pages long enough to be
+evidence, not on the busiest ones (which are no sample of a corpus);
+--top N replays the N busiest instead (--top 0: every page).
 Defaults follow each page's timescale, as in 'revisit replay' and
-'revisit analyze': the top --top pages are replayed with two crawlers at ` + fmt.Sprint(replay.VisitsPerMean) + ` visits per mean interval E[U]
+'revisit analyze': the pages are replayed with two crawlers at ` + fmt.Sprint(replay.VisitsPerMean) + ` visits per mean interval E[U]
 of the page, exponential and constant delays (` + strings.Join(replay.DefaultSamplers, ", ") + `);
 x_max per page is the 0.99 quantile of its G_U, and h per page E[U]/100
 but never finer than the source's time resolution (bins finer than the
@@ -75,8 +80,8 @@ Every random draw comes from --seed: the same seed gives the same report.
 to the report.
 
 ` + selectHelp + ` In run the selection applies to every
-stage after ingest (replay, analysis, NHPP, staleness, policies; --top
-then picks among the selected pages), the run's log says how many pages it
+stage after ingest (replay, analysis, NHPP, staleness, policies; --sample
+and --top then pick among the selected pages), the run's log says how many pages it
 kept, and a selection that keeps no page stops the run (exit 2). --group
 remains ingest's group column of generic logs.`,
 		Example: `  revisit run enwiki-latest-stub-meta-history.xml.gz -o out
@@ -94,8 +99,11 @@ remains ingest's group column of generic logs.`,
 			if c.Out == "" {
 				return usagef("run: -o OUT is required")
 			}
-			if !(c.Rate >= 0) || !(c.H >= 0) || !(c.XMax >= 0) || c.Top < 1 {
-				return usagef("run: --rate, --h and --x-max must be ≥ 0 (0: automatic), --top ≥ 1")
+			if !(c.Rate >= 0) || !(c.H >= 0) || !(c.XMax >= 0) || c.Top < 0 || c.Sample < 0 {
+				return usagef("run: --rate, --h and --x-max must be ≥ 0 (0: automatic), --top and --sample ≥ 0")
+			}
+			if err := topOrSample(cmd, &c.Top, &c.Sample); err != nil {
+				return err
 			}
 			if c.MaxVisits < 1 || c.MaxPairs < 1 {
 				return usagef("run: --max-visits and --max-pairs must be ≥ 1")
@@ -163,7 +171,8 @@ remains ingest's group column of generic logs.`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&c.Out, "output", "o", "", "output directory (dataset/, replay/, analysis/, report/ … are made inside)")
-	f.IntVar(&c.Top, "top", c.Top, "replay and analyse the N pages with the most updates")
+	f.IntVar(&c.Sample, "sample", c.Sample, "compare the methods on a random sample (from --seed) of N pages with ≥ "+fmt.Sprint(analysis.MinEvidenceIntervals)+" intervals")
+	f.IntVar(&c.Top, "top", c.Top, "replay and analyse the N pages with the most updates instead of the sample (0: every page)")
 	f.Float64Var(&c.Rate, "rate", 0, "crawler rate λ per --unit: samplers exp:λ and const:1/λ (0: relative to each page, "+strings.Join(replay.DefaultSamplers, " and ")+")")
 	f.StringArrayVar(&c.Samplers, "sampler", nil, "crawler `SPEC` instead of the defaults, repeatable; a rate or delay ending in x is relative to each page (see revisit replay --help)")
 	f.StringSliceVar(&c.Methods, "methods", c.Methods, "methods: all or a list of "+strings.Join(estimator.AllMethods, ",")+" (as revisit replay)")

@@ -64,11 +64,14 @@ func OptimalSample(c *Corpus, budget int) float64 {
 	return math.Sqrt(c.MeanSiteSize() * float64(budget) / float64(len(c.Pages)))
 }
 
-// stream is the random stream of one replay: a hash of the policy name and
-// the sweep point, so that each replay is reproducible on its own.
-func stream(name string, point int) uint64 {
+// stream is the random stream of one replay: a hash of its whole
+// configuration (the policy, the budget R and the parameters s, k, α,
+// ρ_t), so that each replay is reproducible on its own and the same
+// configuration is the same replay in every table that shows it (the
+// policy table, the budget sweep at R, greedy's sweep at its s).
+func stream(name string, budget int, prm Params) uint64 {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%s/%d", name, point)
+	fmt.Fprintf(h, "%s/R=%d/s=%d/k=%d/alpha=%g/rho=%g", name, budget, prm.SampleSize, prm.K, prm.Alpha, prm.RhoT)
 	return h.Sum64()
 }
 
@@ -90,7 +93,7 @@ func results(ctx context.Context, c *Corpus, opt Options, pr *progress) ([]Resul
 		if !ok {
 			return nil, fmt.Errorf("policy: unknown policy %q (want one of %v)", n, Names)
 		}
-		r, err := replay(ctx, c, p, opt.Budget, model.NewRand(opt.Seed, stream(n, 0)), pr)
+		r, err := replay(ctx, c, p, opt.Budget, model.NewRand(opt.Seed, stream(n, opt.Budget, prm)), pr)
 		if err != nil {
 			return nil, err
 		}
@@ -108,10 +111,10 @@ func GreedySweep(ctx context.Context, c *Corpus, opt Options, sizes []int) (mean
 
 func greedySweep(ctx context.Context, c *Corpus, opt Options, sizes []int, pr *progress) (mean, sd []float64, err error) {
 	prm := opt.params(c)
-	for i, s := range sizes {
+	for _, s := range sizes {
 		prm.SampleSize = s
 		p, _ := New("greedy", prm)
-		r, err := replay(ctx, c, p, opt.Budget, model.NewRand(opt.Seed, stream("greedy-s", i)), pr)
+		r, err := replay(ctx, c, p, opt.Budget, model.NewRand(opt.Seed, stream("greedy", opt.Budget, prm)), pr)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -261,7 +264,8 @@ func Run(ctx context.Context, pages []series.Page, opt Options) (*tables.Bundle,
 		gt := tables.Table{
 			ID: "policy_greedy_sample", Title: "Greedy sampling: ChangeRatio against the sample size per site", Source: src, Section: tables.SectionPolicies, Order: 21,
 			Notes: []string{fmt.Sprintf("%s; √(N r) = %.2f with N = %.1f pages per site and r = %.4g.",
-				verdict, opt0, c.MeanSiteSize(), float64(opt.Budget)/float64(len(pages)))},
+				verdict, opt0, c.MeanSiteSize(), float64(opt.Budget)/float64(len(pages))),
+				fmt.Sprintf("Each s is replayed with the random stream of its configuration: s = %d is the same replay as greedy in policy_change_ratio.", prm.SampleSize)},
 			Columns: []tables.Column{{Name: "s", Kind: tables.Int}, {Name: "ChangeRatio", Kind: tables.Percent}, {Name: "sd over cycles", Kind: tables.Percent}},
 		}
 		curve := tables.Curve{Name: "greedy"}
@@ -282,7 +286,8 @@ func Run(ctx context.Context, pages []series.Page, opt Options) (*tables.Bundle,
 
 		bt := tables.Table{
 			ID: "policy_budget", Title: "Download policies: ChangeRatio against the budget R", Source: src, Section: tables.SectionPolicies, Order: 22,
-			Notes:   []string{"Sampling policies use s = round(√(N r)) at each budget."},
+			Notes: []string{"Sampling policies use s = round(√(N r)) at each budget.",
+				fmt.Sprintf("A replay's random choices come from a stream of its configuration (policy, R, s, k, α, ρ_t) and the seed: the row R = %d is the same replay as policy_change_ratio, and greedy there the same as policy_greedy_sample's row s = %d.", opt.Budget, prm.SampleSize)},
 			Columns: []tables.Column{{Name: "R", Kind: tables.Int}, {Name: "r = R/pages", Kind: tables.Percent}},
 		}
 		curves := make([]tables.Curve, len(names))
@@ -290,7 +295,7 @@ func Run(ctx context.Context, pages []series.Page, opt Options) (*tables.Bundle,
 			bt.Columns = append(bt.Columns, tables.Column{Name: n, Kind: tables.Percent})
 			curves[i].Name = n
 		}
-		for j, R := range budgets {
+		for _, R := range budgets {
 			o := opt
 			o.Budget = R // a zero SampleSize is re-derived from R
 			prm := o.params(c)
@@ -300,7 +305,7 @@ func Run(ctx context.Context, pages []series.Page, opt Options) (*tables.Bundle,
 				if !ok {
 					return nil, fmt.Errorf("policy: unknown policy %q", n)
 				}
-				r, err := replay(ctx, c, p, R, model.NewRand(opt.Seed, stream(n, j+1)), pr)
+				r, err := replay(ctx, c, p, R, model.NewRand(opt.Seed, stream(n, R, prm)), pr)
 				if err != nil {
 					return nil, err
 				}

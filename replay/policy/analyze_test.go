@@ -126,3 +126,67 @@ func TestBestSampleDistinguishable(t *testing.T) {
 		t.Errorf("apart:\n got %q\nwant %q", got, want)
 	}
 }
+
+// One configuration, one answer: a policy replayed with the same budget R
+// and the same parameters (s, k, α, ρ_t) is the same replay wherever a
+// table shows it, so policy_change_ratio, the budget sweep at R and the
+// greedy sweep at its s = round(√(N r)) give the same ChangeRatio, for
+// every policy whose choices are random (greedy, proportional, subset,
+// adaptive, and the oracle when more pages changed than R).
+func TestSameConfigurationSameNumber(t *testing.T) {
+	pages := genCorpus(20, 30, 12, 1000, uniform(20), 4)
+	const budget = 60
+	b, err := Run(context.Background(), pages, Options{Cycle: 1000, Budget: budget, Seed: 1, Dataset: "generated"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]tables.Table{}
+	for _, tb := range b.Tables {
+		ids[tb.ID] = tb
+	}
+	ratio, bt, gt := ids["policy_change_ratio"], ids["policy_budget"], ids["policy_greedy_sample"]
+	var atR []any
+	for _, r := range bt.Rows {
+		if r[0] == tables.I(budget) {
+			atR = r
+		}
+	}
+	if atR == nil {
+		t.Fatalf("policy_budget has no row at R = %d", budget)
+	}
+	c, err := NewCorpus(pages, "", 1000, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Options{Budget: budget}.params(c).SampleSize
+	for _, r := range ratio.Rows {
+		name, mean := r[0].(string), r[1].(float64)
+		j := -1
+		for k, col := range bt.Columns {
+			if col.Name == name {
+				j = k
+			}
+		}
+		if j < 0 {
+			t.Fatalf("policy_budget has no column %s", name)
+		}
+		if got := atR[j].(float64); got != mean {
+			t.Errorf("%s at R = %d: policy_change_ratio %.6f, policy_budget %.6f", name, budget, mean, got)
+		}
+		if name != "greedy" {
+			continue
+		}
+		found := false
+		for _, g := range gt.Rows {
+			if g[0] == tables.I(s) {
+				found = true
+				if got := g[1].(float64); got != mean {
+					t.Errorf("greedy at s = %d: policy_change_ratio %.6f, policy_greedy_sample %.6f", s, mean, got)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("policy_greedy_sample has no row at s = %d", s)
+		}
+	}
+}

@@ -1,0 +1,107 @@
+package analysis
+
+import (
+	"math"
+	"testing"
+
+	"github.com/revisit-dev/revisit/model"
+)
+
+// The verdict of a paired difference d = κ_method − κ_other by its 95 %
+// interval: below 0 is better for the method (an error), above worse,
+// containing 0 indistinguishable, excluding 0 by less than 0.01
+// percentage points negligible, no interval none.
+func TestVerdict(t *testing.T) {
+	nan := math.NaN()
+	for _, c := range []struct {
+		lo, hi float64
+		want   string
+	}{
+		{-0.03, -0.01, VerdictBetter},
+		{0.01, 0.03, VerdictWorse},
+		{-0.01, 0.01, VerdictSame},
+		{0, 0, VerdictSame},
+		{-2e-6, -1e-6, VerdictNegligible},
+		{1e-6, 2e-6, VerdictNegligible},
+		{-2e-4, -1e-6, VerdictBetter}, // reaches beyond 0.01 points
+		{nan, nan, VerdictNone},
+	} {
+		if got := (Interval{Mean: (c.lo + c.hi) / 2, Lo: c.lo, Hi: c.hi}).Verdict(); got != c.want {
+			t.Errorf("interval [%g, %g]: verdict %q, want %q", c.lo, c.hi, got, c.want)
+		}
+	}
+}
+
+// constPages are the errors of three methods on n pages under one
+// constant sampler (one seed): M4 (the rule of "constant S, new
+// measurement") has κ_p, M5 has κ_p + d5, M3 κ_p + 0.3; κ_p is drawn
+// around 0.01 so that the pages differ.
+func constPages(n int, d5 func(p int) float64) []PageError {
+	r := model.NewRand(3, 3)
+	var out []PageError
+	for p := range n {
+		k := 0.01 + 0.005*r.Float64()
+		for _, m := range []struct {
+			name string
+			ks   float64
+		}{{"M4", k}, {"M5", k + d5(p)}, {"M3", k + 0.3}} {
+			out = append(out, PageError{PageID: int64(p + 1), Sampler: "const:0.05x", Method: m.name, Kind: "G", Constant: true, Intervals: 500,
+				Error: Error{WMRD: m.ks / 4, KS: m.ks}, Mean: Error{WMRD: m.ks / 4, KS: m.ks}})
+		}
+	}
+	return out
+}
+
+// The recommendation follows the measurement: when another allowed
+// method beats the rule's on the pages (the interval over pages of
+// κ_other − κ_rule below 0 by more than 0.01 points), that method is
+// recommended; when it is lower only negligibly, or by a difference the
+// pages do not resolve, the rule's method is kept and compared with it
+// (κ_rule − κ_lowest: what keeping it costs).
+func TestChooseFollowsMeasurement(t *testing.T) {
+	sc := Scenario{Sampler: "constant"}
+	pick := func(errs []PageError) Choice {
+		t.Helper()
+		rec, err := Recommend(sc, Summarize(errs, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return choose(rec.Evidence, rec.Method, defaultKS)
+	}
+	c := pick(constPages(30, func(int) float64 { return -0.002 }))
+	if c.Method != "M5" || c.Rule != "M4" || c.Why != ChoiceMeasured || c.Versus.rival != "M4" || math.Abs(c.Versus.pages.Mean+0.002) > 1e-12 || c.Versus.pages.Hi >= 0 {
+		t.Errorf("M5 lower by 0.002 on every page: %+v, want M5 measured best against M4 (Δ −0.002)", c)
+	}
+	c = pick(constPages(30, func(int) float64 { return -2e-6 }))
+	if c.Method != "M4" || c.Why != ChoiceKept || c.Lowest != "M5" || c.Versus.rival != "M5" || c.Versus.pages.Verdict() != VerdictNegligible || math.Abs(c.Versus.pages.Mean-2e-6) > 1e-12 {
+		t.Errorf("M5 lower by 2·10⁻⁶: %+v, want M4 kept, costing +2·10⁻⁶ against M5", c)
+	}
+	// M5 lower by 0.001 on average but ±0.02 from page to page.
+	c = pick(constPages(30, func(p int) float64 { return -0.001 + 0.02*float64(2*(p%2)-1) }))
+	if c.Method != "M4" || c.Why != ChoiceKept || c.Versus.pages.Verdict() != VerdictSame {
+		t.Errorf("M5 lower by 0.001 ± 0.02: %+v, want M4 kept, indistinguishable", c)
+	}
+	c = pick(constPages(30, func(int) float64 { return 0.002 }))
+	if c.Method != "M4" || c.Why != ChoiceLowest || c.Versus.rival != "M5" || c.Versus.pages.Verdict() != VerdictBetter {
+		t.Errorf("M4 lowest: %+v, want M4 beating M5", c)
+	}
+}
+
+// With old M3 traces only what M3's samples feed is allowed (M3, M5):
+// M4, lower on every page, is not among the methods compared.
+func TestOldM3Allows(t *testing.T) {
+	rec, err := Recommend(Scenario{Sampler: "constant", OldM3: true}, Summarize(constPages(10, func(int) float64 { return 0.002 }), 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range rec.Evidence {
+		got = append(got, e.Method)
+	}
+	if len(got) != 2 || !(got[0] == "M5" && got[1] == "M3" || got[0] == "M3" && got[1] == "M5") {
+		t.Errorf("old M3 traces allow %v, want M3 and M5", got)
+	}
+	if c := choose(rec.Evidence, rec.Method, defaultKS); c.Method != "M5" || c.Why != ChoiceLowest || c.Versus.rival != "M3" {
+		t.Errorf("old M3 traces: %+v, want M5 the lowest, against M3", c)
+	}
+}
