@@ -208,3 +208,11 @@ func insideBusy(canon, what, final string) error {
 	})
 	return busy
 }
+
+// Within reports whether path p is dir or lies under it (both cleaned,
+// absolute; resolve their symbolic links first, EvalExisting, to compare
+// the directories they name).
+func Within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
