@@ -165,3 +165,16 @@ func TestScheduleSharedURL(t *testing.T) {
 		t.Errorf("two URL_IDs of one URL: exit %d, %q; want exit %d naming the URL", code, stderr, exitBadInput)
 	}
 }
+
+// --missing-importance is an importance like the file's: a finite number
+// ≥ 0. Inf was accepted and gave NaN rates in schedule.csv; it is bad
+// usage, refused before the input is read.
+func TestScheduleMissingImportanceFinite(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "no-input")
+	for _, v := range []string{"Inf", "+Inf", "1e400", "NaN", "-1"} {
+		code, stderr := stderrOf(t, "-q", "schedule", in, "--budget", "30/d", "--no-sweep", "--missing-importance", v)
+		if code != exitUsage || !strings.Contains(stderr, "--missing-importance") {
+			t.Errorf("--missing-importance %s: exit %d (%q), want %d", v, code, stderr, exitUsage)
+		}
+	}
+}
