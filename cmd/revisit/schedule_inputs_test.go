@@ -99,8 +99,11 @@ func TestScheduleInputFilesStrict(t *testing.T) {
 			t.Errorf("%s: exit %d, %q; want exit %d naming %q", c.name, code, stderr, exitBadInput, c.want)
 		}
 	}
-	// Documented headers are headers: Bing's column names, id,importance.
-	for _, text := range []string{"URL_ID\tImportance_score\n1\t2\n", "id,importance\n1,2\n", "title,weight\nhttps://a.example/p0,2\n"} {
+	// Documented headers are headers: Bing's column names, id,importance,
+	// also after a byte-order mark and with CRLF line ends (a
+	// spreadsheet's "CSV UTF-8").
+	for _, text := range []string{"URL_ID\tImportance_score\n1\t2\n", "id,importance\n1,2\n", "title,weight\nhttps://a.example/p0,2\n",
+		"\ufeffid,importance\r\n1,2\r\n", "\ufeff1,2\n"} {
 		p := file("imp-header.txt", text)
 		if code, stderr := stderrOf(t, "-q", "schedule", ds, "--budget", "30/d", "--no-sweep", "--importance", p); code != exitOK {
 			t.Errorf("importance file %q: exit %d: %s", text, code, stderr)
@@ -109,7 +112,7 @@ func TestScheduleInputFilesStrict(t *testing.T) {
 	// Hosts compare case-insensitively (DNS names do), with or without
 	// a trailing dot: the limit of A.EXAMPLE. caps a.example's pages.
 	out := filepath.Join(dir, "out")
-	lim := file("hosts.csv", "host,limit\nA.EXAMPLE.,1/d\n")
+	lim := file("hosts.csv", "\ufeffhost,limit\r\nA.EXAMPLE.,1/d\r\n")
 	if code, stderr := stderrOf(t, "-q", "schedule", ds, "--budget", "30/d", "--no-sweep", "--plans", "gu", "--host-limits", lim, "-o", out); code != exitOK {
 		t.Fatalf("host limits: exit %d: %s", code, stderr)
 	}
