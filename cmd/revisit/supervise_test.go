@@ -66,19 +66,11 @@ func TestSupervisedExitCodes(t *testing.T) {
 		cmd.Env = append(os.Environ(), "REVISIT_TEST_CHILD="+c.mode, "REVISIT_TEST_OUT="+t.TempDir()+"/ds")
 		var stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stderr, &stderr
-		// runSupervised writes its own lines to os.Stderr: redirect it.
-		r, w, _ := os.Pipe()
-		saved := os.Stderr
-		os.Stderr = w
-		code, ok := runSupervised(cmd)
-		os.Stderr = saved
-		w.Close()
-		var own bytes.Buffer
-		own.ReadFrom(r)
+		code, ok, own := superviseCaptured(cmd)
 		if !ok {
 			t.Fatalf("%s: child did not start", c.mode)
 		}
-		all := stderr.String() + own.String()
+		all := stderr.String() + own
 		if code != c.code {
 			t.Errorf("%s: exit %d, want %d; stderr:\n%.600s", c.mode, code, c.code, all)
 		}
@@ -317,19 +309,27 @@ func TestSupervisorQuit(t *testing.T) {
 		time.Sleep(20 * time.Second)
 		syscall.Kill(pid, syscall.SIGKILL) // not passed on: end the test
 	}()
-	r, ew, _ := os.Pipe()
-	saved := os.Stderr
-	os.Stderr = ew
-	code, ok := runSupervised(cmd)
-	os.Stderr = saved
-	ew.Close()
+	code, ok, own := superviseCaptured(cmd)
 	w.Close()
-	var own bytes.Buffer
-	own.ReadFrom(r)
 	if !ok {
 		t.Fatal("child did not start")
 	}
-	if code != exitSIGQUIT || !strings.Contains(own.String(), "SIGQUIT") || !strings.Contains(stderr.String(), "goroutine") {
-		t.Errorf("SIGQUIT: exit %d, want %d, the child's goroutines and a line naming it; supervisor said %q, child:\n%.300s", code, exitSIGQUIT, own.String(), stderr.String())
+	if code != exitSIGQUIT || !strings.Contains(own, "SIGQUIT") || !strings.Contains(stderr.String(), "goroutine") {
+		t.Errorf("SIGQUIT: exit %d, want %d, the child's goroutines and a line naming it; supervisor said %q, child:\n%.300s", code, exitSIGQUIT, own, stderr.String())
 	}
+}
+
+// superviseCaptured runs cmd under runSupervised, which writes its own lines to
+// os.Stderr, with os.Stderr captured: the exit code, whether the child
+// started, and those lines.
+func superviseCaptured(cmd *exec.Cmd) (code int, ok bool, own string) {
+	r, w, _ := os.Pipe()
+	saved := os.Stderr
+	os.Stderr = w
+	code, ok = runSupervised(cmd)
+	os.Stderr = saved
+	w.Close()
+	var b bytes.Buffer
+	b.ReadFrom(r)
+	return code, ok, b.String()
 }
