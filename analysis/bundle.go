@@ -622,27 +622,31 @@ func (s Scenario) Describe() string {
 }
 
 // recommendTable shows, per scenario and sampler, the recommended method
-// (Choice: the scenario's rule unless another allowed method beats it)
-// with the errors measured on the pages long enough to count (evidence,
-// see EvidenceSummary): its mean WMRD and KS with their intervals over
-// seeds and over pages, the method with the lowest mean WMRD among those
-// the scenario allows (Scenario.Allows) and its WMRD, the pages the
-// errors rest on, the method with the lowest mean KS κ among those
-// allowed and its κ, and the paired comparison of Choice.Versus. A
-// scenario whose samplers were replayed only on shorter pages (all in
-// all) says "too few" instead of a number.
+// (Choice: among the consistent methods the scenario allows, the
+// scenario's rule unless another consistent method beats it) with the
+// errors measured on the pages long enough to count (evidence, see
+// EvidenceSummary): its mean WMRD and KS with their intervals over seeds
+// and over pages, the consistent method with the lowest mean WMRD among
+// those the scenario allows (Scenario.Allows) and its WMRD, the pages
+// the errors rest on, the consistent method with the lowest mean KS κ
+// and its κ, the paired comparison of Choice.Versus, and the method not
+// consistent (biased, or a Poisson baseline) whose mean κ is below the
+// recommended one's, with its class and κ (Choice.Lower). A scenario
+// whose samplers were replayed only on shorter pages (all in all) says
+// "too few" instead of a number.
 func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
 	mr := " (" + rangeMean + ")"
 	t := tables.Table{ID: "recommendation", Title: "Recommended method per scenario, with its measured error", Source: src, Section: tables.SectionMethods, Order: 3,
-		Columns: []tables.Column{{Name: "scenario", Kind: tables.String}, {Name: "method", Kind: tables.String}, {Name: "sampler", Kind: tables.String},
-			{Name: "mean WMRD", Kind: tables.Float}, {Name: "mean KS", Kind: tables.Float}, {Name: "best method measured", Kind: tables.String}, {Name: "its mean WMRD", Kind: tables.Float},
-			{Name: "pages", Kind: tables.Int}, {Name: "lowest KS allowed", Kind: tables.String}, {Name: "its mean KS", Kind: tables.Float},
+		Columns: []tables.Column{{Name: "scenario", Kind: tables.String}, {Name: "method", Kind: tables.String, Doc: "the recommended method: always consistent for G_U (docs/methods.md#recommendation)"}, {Name: "sampler", Kind: tables.String},
+			{Name: "mean WMRD", Kind: tables.Float}, {Name: "mean KS", Kind: tables.Float}, {Name: "lowest WMRD consistent", Kind: tables.String}, {Name: "its mean WMRD", Kind: tables.Float},
+			{Name: "pages", Kind: tables.Int}, {Name: "lowest KS consistent", Kind: tables.String}, {Name: "its mean KS", Kind: tables.Float},
 			{Name: "rule", Kind: tables.String, Doc: "the scenario's method (docs/methods.md#recommendation)"},
-			{Name: "choice", Kind: tables.String, Doc: "lowest: the rule's method has the lowest mean KS allowed; measured best: another allowed method beats it and is recommended; rule kept: another has a lower mean KS, by a difference the interval does not resolve, or resolves as negligible"}},
+			{Name: "choice", Kind: tables.String, Doc: "lowest: the rule's method has the lowest mean KS of the consistent methods allowed; only consistent: it is the only consistent method measured; measured best: another consistent method beats it and is recommended; rule kept: another consistent method has a lower mean KS, by a difference the interval does not resolve, or resolves as negligible"}},
 		Notes: []string{fmt.Sprintf("errors averaged over the replayed pages with ≥ %d intervals; shorter pages are no evidence for a ranking of methods", MinEvidenceIntervals),
-			"allowed: G_U estimates under a sampler of the scenario's kind, methods observing ages only when ages are available, and with old M3 traces only what M3's samples feed (M3, M5); best method measured, lowest KS allowed: the lowest mean WMRD, and the lowest mean KS, among them",
+			"allowed: G_U estimates under a sampler of the scenario's kind, methods observing ages only when ages are available, and with old M3 traces only what M3's samples feed (M3, M5); only consistent methods (M2, M4, M5, M6) are recommended; lowest WMRD consistent, lowest KS consistent: the lowest mean WMRD, and the lowest mean KS, among the consistent methods allowed",
+			"lower biased: the biased method or Poisson baseline allowed with the lowest mean KS, when that is below the recommended method's; it is not recommended, because its bias depends on the update process and the revisit rate: a lower error on these pages does not carry to others",
 			meanRangeNote, seedsNote, pagesNote,
-			"compared with, Δ KS: the recommended method against the rule's when they differ; the rule's against the lowest allowed when the rule is kept with another lower (Δ KS ≥ 0: what keeping the rule costs); else the recommended method against the runner-up. Negative Δ KS: the recommended (or the rule's) method has the lower error; verdict as in method_evidence"}}
+			"compared with, Δ KS: the recommended method against the rule's when they differ; the rule's against the lowest consistent method when the rule is kept with another lower (Δ KS ≥ 0: what keeping the rule costs); else the recommended method against the consistent runner-up, or, when it is the only consistent method, against the lowest of the others. Negative Δ KS: the recommended (or the rule's) method has the lower error; verdict as in method_evidence"}}
 	t.Columns = append(t.Columns, tables.Column{Name: "seeds", Kind: tables.Int}, tables.Column{Name: "mean KS lo", Kind: tables.Float}, tables.Column{Name: "mean KS hi", Kind: tables.Float},
 		tables.Column{Name: "mean WMRD lo", Kind: tables.Float}, tables.Column{Name: "mean WMRD hi", Kind: tables.Float},
 		tables.Column{Name: "resamples", Kind: tables.Int}, tables.Column{Name: "mean KS lo over pages", Kind: tables.Float}, tables.Column{Name: "mean KS hi over pages", Kind: tables.Float},
@@ -650,8 +654,11 @@ func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
 	t.Columns = append(t.Columns, versusColumns("")...)
 	t.Columns = append(t.Columns, tables.Column{Name: "mean KS" + mr, Kind: tables.Float}, tables.Column{Name: "mean KS lo" + mr, Kind: tables.Float}, tables.Column{Name: "mean KS hi" + mr, Kind: tables.Float},
 		tables.Column{Name: "mean KS lo over pages" + mr, Kind: tables.Float}, tables.Column{Name: "mean KS hi over pages" + mr, Kind: tables.Float},
-		tables.Column{Name: "lowest KS allowed" + mr, Kind: tables.String}, tables.Column{Name: "its mean KS" + mr, Kind: tables.Float})
+		tables.Column{Name: "lowest KS consistent" + mr, Kind: tables.String}, tables.Column{Name: "its mean KS" + mr, Kind: tables.Float})
 	t.Columns = append(t.Columns, versusColumns(mr)...)
+	t.Columns = append(t.Columns, tables.Column{Name: "lower biased", Kind: tables.String, Doc: "a method not consistent for G_U (biased, or a Poisson baseline) the scenario allows, of lowest mean KS, when that is below the recommended method's: not recommended"},
+		tables.Column{Name: "lower biased class", Kind: tables.String, Doc: "biased or Poisson baseline"},
+		tables.Column{Name: "lower biased mean KS", Kind: tables.Float})
 	nan := math.NaN()
 	empty := func(s Scenario, method, best string) []any {
 		row := []any{s.Describe(), method, "", nan, nan, best, nan, int64(0), "", nan, method, ""}
@@ -695,10 +702,13 @@ func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
 			bestKS, bk := "", nan
 			self := MethodSummary{WMRD: Interval{nan, nan, nan, 0}, KS: Interval{nan, nan, nan, 0}, KSMean: Interval{nan, nan, nan, 0},
 				ByPageWMRD: Interval{nan, nan, nan, 0}, ByPageKS: Interval{nan, nan, nan, 0}, ByPageKSMean: Interval{nan, nan, nan, 0}, MeanWMRD: nan, MeanKS: nan}
+			cons, _ := splitConsistent(same)
 			for _, e := range same {
 				if e.Method == ch.Method {
 					self = e
 				}
+			}
+			for _, e := range cons { // best mean WMRD first (Recommend's order)
 				if best == "" && !math.IsNaN(e.MeanWMRD) {
 					best, bw = e.Method, e.MeanWMRD
 				}
@@ -710,15 +720,16 @@ func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
 				int64(self.Seeds), self.KS.Lo, self.KS.Hi, self.WMRD.Lo, self.WMRD.Hi,
 				int64(self.Boot.Resamples), self.ByPageKS.Lo, self.ByPageKS.Hi, self.ByPageWMRD.Lo, self.ByPageWMRD.Hi}
 			row = append(row, versusCells(ch.Versus)...)
-			v := versus(same, ch.Method, meanKS)
+			v := versusConsistent(same, ch.Method, meanKS)
 			lowKS := nan
-			for _, e := range same {
+			for _, e := range cons {
 				if e.Method == v.lowest {
 					lowKS = e.KSMean.Mean
 				}
 			}
 			row = append(row, self.KSMean.Mean, self.KSMean.Lo, self.KSMean.Hi, self.ByPageKSMean.Lo, self.ByPageKSMean.Hi, v.lowest, lowKS)
-			t.Rows = append(t.Rows, append(row, versusCells(v)...))
+			row = append(row, versusCells(v)...)
+			t.Rows = append(t.Rows, append(row, ch.Lower, string(ch.LowerClass), ch.LowerKS))
 		}
 	}
 	return t

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/model"
 )
 
@@ -101,7 +102,74 @@ func TestOldM3Allows(t *testing.T) {
 	if len(got) != 2 || !(got[0] == "M5" && got[1] == "M3" || got[0] == "M3" && got[1] == "M5") {
 		t.Errorf("old M3 traces allow %v, want M3 and M5", got)
 	}
-	if c := choose(rec.Evidence, rec.Method, defaultKS); c.Method != "M5" || c.Why != ChoiceLowest || c.Versus.rival != "M3" {
-		t.Errorf("old M3 traces: %+v, want M5 the lowest, against M3", c)
+	if c := choose(rec.Evidence, rec.Method, defaultKS); c.Method != "M5" || c.Why != ChoiceOnly || c.Versus.rival != "M3" || c.Lower != "" {
+		t.Errorf("old M3 traces: %+v, want M5 the only consistent method, against M3", c)
+	}
+}
+
+// randomPages are the errors of the methods of a random sampler on n
+// pages (one seed): M6 has κ_p, G-M4 (biased) κ_p − 0.02, M2 (ages)
+// κ_p − 0.03; κ_p is drawn around 0.05 so that the pages differ.
+func randomPages(n int) []PageError {
+	r := model.NewRand(4, 4)
+	var out []PageError
+	for p := range n {
+		k := 0.05 + 0.01*r.Float64()
+		for _, m := range []struct {
+			name string
+			ks   float64
+		}{{"M6", k}, {"G-M4", k - 0.02}, {"M2", k - 0.03}} {
+			out = append(out, PageError{PageID: int64(p + 1), Sampler: "exp:20x", Method: m.name, Kind: "G", Intervals: 500,
+				Error: Error{WMRD: m.ks / 4, KS: m.ks}, Mean: Error{WMRD: m.ks / 4, KS: m.ks}})
+		}
+	}
+	return out
+}
+
+// Only consistent methods are recommended: under random delays without
+// ages G-M4, biased, beats M6 on every page (κ lower by 0.02), yet M6,
+// the only consistent method the scenario allows, is recommended, and
+// G-M4 is named as the lower biased method with its mean κ and the
+// paired difference κ_M6 − κ_G-M4 = +0.02. With ages M2 is recommended
+// (the lowest of all), and no biased method is lower.
+func TestChooseConsistentOnly(t *testing.T) {
+	sum := Summarize(randomPages(30), 1)
+	var m6, gm4 float64
+	for _, m := range sum {
+		switch m.Method {
+		case "M6":
+			m6 = m.MeanKS
+		case "G-M4":
+			gm4 = m.MeanKS
+		}
+	}
+	rec, err := Recommend(Scenario{Sampler: "random"}, sum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := choose(rec.Evidence, rec.Method, defaultKS)
+	if c.Method != "M6" || c.Why != ChoiceOnly || c.Lower != "G-M4" || c.LowerClass != estimator.Biased || c.LowerKS != gm4 || gm4 >= m6 {
+		t.Errorf("random S, no age: %+v, want M6 (only consistent), G-M4 lower (%g < %g)", c, gm4, m6)
+	}
+	if c.Versus.rival != "G-M4" || math.Abs(c.Versus.pages.Mean-0.02) > 1e-12 || c.Versus.pages.Verdict() != VerdictWorse {
+		t.Errorf("random S, no age: versus %+v, want κ_M6 − κ_G-M4 = +0.02, worse", c.Versus)
+	}
+	rec, err = Recommend(Scenario{Sampler: "random", Age: true}, sum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := choose(rec.Evidence, rec.Method, defaultKS); c.Method != "M2" || c.Why != ChoiceLowest || c.Versus.rival != "M6" || c.Lower != "" || !math.IsNaN(c.LowerKS) {
+		t.Errorf("age available: %+v, want M2 the lowest against M6, nothing lower", c)
+	}
+	// The recommendation table carries the choice and the lower biased method.
+	tb := recommendTable(sum, sum, "src")
+	li, lk, ci := len(tb.Columns)-3, len(tb.Columns)-1, 11
+	if tb.Columns[li].Name != "lower biased" || tb.Columns[lk].Name != "lower biased mean KS" || tb.Columns[ci].Name != "choice" {
+		t.Fatalf("columns %v", tb.Columns)
+	}
+	for _, r := range tb.Rows {
+		if r[0] == "random S, no age" && (r[1] != "M6" || r[ci] != ChoiceOnly || r[li] != "G-M4" || r[li+1] != "biased" || r[lk] != gm4) {
+			t.Errorf("random S, no age row %v", r)
+		}
 	}
 }
