@@ -262,7 +262,7 @@ func checkRecommendation(t *testing.T, rep string, fs []mdFinding) {
 func checkLRD(t *testing.T, s string, stats []map[string]string) {
 	t.Helper()
 	count := map[string]int{}
-	var lw, dfa, with int
+	var lw, dfa, with, rescaled, short int
 	for _, r := range screened(stats) {
 		v := r["lrd"]
 		if v == "" {
@@ -270,6 +270,12 @@ func checkLRD(t *testing.T, s string, stats []map[string]string) {
 		}
 		with++
 		count[v]++
+		if v == "long memory" && parse(r["lrd_halves"]) == 2 {
+			rescaled++
+		}
+		if v == "undecided: trend in the rate" && r["lrd_halves"] == "" {
+			short++
+		}
 		if lo := parse(r["h_lw_lo"]); lo > 0.5 && r["h_lw"] != "" {
 			lw++
 		}
@@ -280,7 +286,9 @@ func checkLRD(t *testing.T, s string, stats []map[string]string) {
 	for re, want := range map[string]int{
 		`claimed on ([\d,]+) of the`:                           count["long memory"],
 		`of the ([\d,]+) with enough intervals`:                with,
-		`([\d,]+) with a trend in the rate`:                    count["undecided: trend in the rate"],
+		`time-rescaled: ([\d,]+) of them\)`:                    rescaled,
+		`([\d,]+) where the rate changes along the window`:     count["undecided: trend in the rate"],
+		`([\d,]+) of them with fewer than 1,024 intervals`:     short,
 		`([\d,]+) where the two estimators disagree`:           count["undecided: estimators disagree"],
 		`([\d,]+) where an estimator's H lies outside`:         count["undecided: an H outside [0, 1]"],
 		`no long memory on ([\d,]+)`:                           count["no long memory"],

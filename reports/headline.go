@@ -284,12 +284,20 @@ func lrdFinding(t, hs *tables.Table) string {
 	if with == 0 {
 		return fmt.Sprintf("Long memory: none of the %s has enough intervals for the Hurst estimators: undecided.", pages)
 	}
-	s := fmt.Sprintf("Long memory, over the %s: long memory is claimed on %s of the %s with enough intervals (local Whittle's 95%% interval above 0.5, DFA-1 above its shuffled surrogates at p < 0.05, and no trend in the rate)",
-		pages, human.Comma(c.n(lrdClaimedCol)), human.Comma(with))
+	s := fmt.Sprintf("Long memory, over the %s: long memory is claimed on %s of the %s with enough intervals (local Whittle's 95%% interval above 0.5 and DFA-1 above its shuffled surrogates at p < 0.05; where the rate changes along the window, both again in each half once the intervals are time-rescaled: %s of them)",
+		pages, human.Comma(c.n(lrdClaimedCol)), human.Comma(with), human.Comma(c.n(lrdRescaledCol)))
 	if u := c.n("undecided"); u > 0 {
 		var why []string
+		trend := "where the rate changes along the window and long memory is not found in both halves once the change is removed"
+		if short := c.n(lrdShortCol); short > 0 {
+			few := "too short"
+			if m := shortLimit.FindStringSubmatch(t.Columns[col(t, lrdShortCol)].Doc); m != nil {
+				few = "with fewer than " + m[1] + " intervals: halves too short"
+			}
+			trend += fmt.Sprintf(" (%s of them %s to remove it)", human.Comma(short), few)
+		}
 		for _, w := range []struct{ col, text string }{
-			{lrdTrendCol, "with a trend in the rate, which long memory cannot be told apart from on one series"},
+			{lrdTrendCol, trend},
 			{lrdDisagreeCol, "where the two estimators disagree"},
 			{lrdInvalidCol, "where an estimator's H lies outside [0, 1] (no stationary series has it)"},
 		} {
@@ -320,9 +328,15 @@ func lrdFinding(t, hs *tables.Table) string {
 	return s + "."
 }
 
+// shortLimit reads, in the doc of lrd_verdict's column lrdShortCol,
+// the number of intervals below which the halves are too short.
+var shortLimit = regexp.MustCompile(`< ([\d,]+) intervals`)
+
 // The verdict columns of lrd_verdict (analysis.LRDClaimed …).
 const (
 	lrdClaimedCol  = "long memory"
+	lrdRescaledCol = "long memory, rate change removed"
+	lrdShortCol    = "trend, too few intervals to remove it"
 	lrdTrendCol    = "undecided: trend in the rate"
 	lrdDisagreeCol = "undecided: estimators disagree"
 	lrdNoneCol     = "no long memory"

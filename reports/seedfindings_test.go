@@ -225,18 +225,20 @@ func TestFindingsLongMemory(t *testing.T) {
 	num := func(n string) tables.Column { return tables.Column{Name: n, Kind: tables.Int} }
 	flt := func(n string) tables.Column { return tables.Column{Name: n, Kind: tables.Float} }
 	lrd := tables.Table{ID: "lrd_verdict", Title: "Long memory over every screened page (≥ 100 updates): the verdicts",
-		Columns: []tables.Column{num("screened pages"), num("with a verdict"), num("long memory"), num("undecided"), num("undecided: trend in the rate"),
+		Columns: []tables.Column{num("screened pages"), num("with a verdict"), num("long memory"), num("long memory, rate change removed"), num("undecided"), num("undecided: trend in the rate"),
+			{Name: "trend, too few intervals to remove it", Kind: tables.Int, Doc: "of those, the pages with < 1,024 intervals: halves too short to remove the change"},
 			num("undecided: estimators disagree"), num("undecided: an H outside [0, 1]"), num("no long memory"), num("local Whittle above 0.5"), num("DFA-1 above surrogates")},
-		Rows: [][]any{{int64(352), int64(304), int64(120), int64(148), int64(8), int64(93), int64(47), int64(36), int64(226), int64(135)}}}
+		Rows: [][]any{{int64(352), int64(304), int64(120), int64(70), int64(148), int64(8), int64(6), int64(93), int64(47), int64(36), int64(226), int64(135)}}}
 	hs := tables.Table{ID: "hurst_screened", Columns: []tables.Column{{Name: "estimator", Kind: tables.String}, flt("Q1"), flt("median"), flt("Q3")},
 		Rows: [][]any{{"DFA-1", 0.53, 0.6912, 0.81}, {"local Whittle", 0.69, 0.77, 0.87}}}
 	s := one(t, &tables.Bundle{Tables: []tables.Table{lrd, hs}})
 	has(t, "long memory", s, "Long memory, over the 352 pages with ≥ 100 updates: long memory is claimed on 120 of the 304 with enough intervals (",
-		"undecided on 148: 8 with a trend in the rate, which long memory cannot be told apart from on one series, 93 where the two estimators disagree, 47 where an estimator's H lies outside [0, 1]",
+		"where the rate changes along the window, both again in each half once the intervals are time-rescaled: 70 of them)",
+		"undecided on 148: 8 where the rate changes along the window and long memory is not found in both halves once the change is removed (6 of them with fewer than 1,024 intervals: halves too short to remove it), 93 where the two estimators disagree, 47 where an estimator's H lies outside [0, 1]",
 		"no long memory on 36; 48 have fewer intervals",
 		"local Whittle's interval lies above 0.5 on 226, DFA-1 lies above its surrogates on 135; median H",
 		"median H: DFA-1 0.69 (quartiles 0.53–0.81), local Whittle 0.77 (quartiles 0.69–0.87).")
-	lrd.Rows[0] = []any{int64(5), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0)}
+	lrd.Rows[0] = []any{int64(5), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0)}
 	if s := one(t, &tables.Bundle{Tables: []tables.Table{lrd}}); !strings.Contains(s, "none of the 5 pages with ≥ 100 updates has enough intervals") || strings.Contains(s, "claimed") {
 		t.Errorf("no page with H: %q", s)
 	}
