@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"cmp"
 	"context"
+	"encoding/binary"
 	"encoding/gob"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -56,7 +58,7 @@ type Partial struct {
 	KeepOver           bool           // their bytes exceed the budget: Keep is the run (busiestKeeper)
 	KeepBar            *PageRank      // the busiest page cut from Keep for the byte budget; nil: none
 	Agg                []HashedValue  // the AggregateMax intervals with the smallest keys, by key
-	Bins               map[int]int64  // intervals per survival bin
+	Bins               survBins       // intervals per survival bin
 	PageErrors         []PosPageError // errors of the shard's estimates, by replay row
 	ReplaySource       string
 	Selection          *dataset.SelectionSummary // over the whole dataset: the same in every shard
@@ -73,8 +75,45 @@ type Partial struct {
 // PartialFormat is the version of Partial's layout: a shard written with
 // another layout (an older revisit's: per-page CoVs and full candidate
 // checks; before format 3, no KeepTop, KeepOver and KeepBar of the byte-bounded
-// busiest pages) would decode into empty fields, so ReadPartial refuses it.
-const PartialFormat = 3
+// busiest pages; before format 4, the survival bins as a gob map) would
+// decode into empty fields, so ReadPartial refuses it.
+const PartialFormat = 4
+
+// survBins counts intervals per survival bin (survBinsPerDecade bins per
+// decade of x). It is written in key order: gob writes a map in Go's
+// random iteration order, which made two runs of one shard write
+// different files.
+type survBins map[int]int64
+
+// GobEncode writes the bins as varint pairs (key, count) in key order.
+func (b survBins) GobEncode() ([]byte, error) {
+	buf := make([]byte, 0, 8*len(b))
+	for _, k := range slices.Sorted(maps.Keys(b)) {
+		buf = binary.AppendVarint(buf, int64(k))
+		buf = binary.AppendVarint(buf, b[k])
+	}
+	return buf, nil
+}
+
+// GobDecode reads what GobEncode wrote.
+func (b *survBins) GobDecode(data []byte) error {
+	m := survBins{}
+	for len(data) > 0 {
+		k, n := binary.Varint(data)
+		if n <= 0 {
+			return errors.New("survival bins: bad key")
+		}
+		data = data[n:]
+		v, n := binary.Varint(data)
+		if n <= 0 {
+			return errors.New("survival bins: bad count")
+		}
+		data = data[n:]
+		m[int(k)] = v
+	}
+	*b = m
+	return nil
+}
 
 // PartialOptions are the options a Partial was computed with; shards of
 // one analysis must agree on them.
@@ -282,7 +321,7 @@ func (mg *partialMerger) add(p *Partial) error {
 		}
 		o := p.Opt
 		mg.p0 = &Partial{Shard: p.Shard, N: p.N, Opt: p.Opt, Unit: p.Unit, ReplaySource: p.ReplaySource}
-		mg.m = &Partial{Tool: "revisit", Format: PartialFormat, Opt: o, Unit: p.Unit, ReplaySource: p.ReplaySource, Selection: p.Selection, Bins: map[int]int64{}}
+		mg.m = &Partial{Tool: "revisit", Format: PartialFormat, Opt: o, Unit: p.Unit, ReplaySource: p.ReplaySource, Selection: p.Selection, Bins: survBins{}}
 		mg.seen = make([]bool, p.N)
 		mg.top = transform.NewTopKeeper(o.Top)
 		oo := o.options()

@@ -220,7 +220,7 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 // screen (nil when the page is not screened).
 func pass(ctx context.Context, pages posSource, opt Options, sp shard.Spec, unit float64, null *LillieforsNull, rows *[]EstimateRow,
 	begin func(unitName string) error, stat func(pos int64, st PageStats, sc *PageScreen) error) (*Partial, error) {
-	p := &Partial{Tool: "revisit", Format: PartialFormat, Shard: sp.String(), I: sp.I, N: sp.N, Opt: partialOptionsOf(&opt), Unit: unit, Bins: map[int]int64{}}
+	p := &Partial{Tool: "revisit", Format: PartialFormat, Shard: sp.String(), I: sp.I, N: sp.N, Opt: partialOptionsOf(&opt), Unit: unit, Bins: survBins{}}
 	var replayed map[int64][]float64  // the replayed pages' intervals (below)
 	resolution := map[int64]float64{} // and their time resolution, in units
 	unselected := map[int64]bool{}    // replayed pages the selection left out: not compared

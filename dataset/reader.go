@@ -363,6 +363,36 @@ func (r *Reader) EachHead(fn func(PageHead) error) error {
 	})
 }
 
+// Span is the time the pages' updates cover, Unix seconds: the earliest
+// first update and the latest last one, reading only the first and last
+// columns (ok false for a dataset without pages).
+func (r *Reader) Span() (first, last int64, ok bool, err error) {
+	err = r.eachFile(func(name string, pos *int64) error {
+		return r.eachRecord(name, []int{colFirst, colLast}, func(rec arrow.RecordBatch) error {
+			fs, ok1 := rec.Column(0).(*array.Timestamp)
+			ls, ok2 := rec.Column(1).(*array.Timestamp)
+			if !ok1 || !ok2 {
+				return fmt.Errorf("dataset %s: first and last are not timestamp columns", name)
+			}
+			df := perSecond(fs.DataType().(*arrow.TimestampType).Unit)
+			dl := perSecond(ls.DataType().(*arrow.TimestampType).Unit)
+			for i := 0; i < int(rec.NumRows()); i++ {
+				f, l := int64(fs.Value(i))/df, int64(ls.Value(i))/dl
+				if !ok || f < first {
+					first = f
+				}
+				if !ok || l > last {
+					last = l
+				}
+				ok = true
+				*pos++
+			}
+			return nil
+		})
+	})
+	return first, last, ok, err
+}
+
 // countingFile counts the bytes read from a file (ReadStats.Bytes).
 type countingFile struct {
 	f *os.File

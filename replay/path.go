@@ -48,6 +48,26 @@ func ReplayTimes(t []float64, s estimator.Sampler, r *rand.Rand, cfg estimator.C
 	return append(res.Est, truthRows(t, s, &cfg, res.Visits)...), nil
 }
 
+// ReplayUntil crawls one page whose updates are t (in units, ascending,
+// t_0 = 0 the first) over the window [0, end], end ≥ t_last: the crawler
+// goes on visiting after the last update, as one that cannot know the page
+// will not change again, so the quiet time after it is in what it saw (one
+// update is then enough). It returns the estimates only (no truth rows:
+// the window is not the path's intervals).
+func ReplayUntil(t []float64, end float64, s estimator.Sampler, r *rand.Rand, cfg estimator.Config) ([]estimator.Estimate, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	if len(t) == 0 || t[0] != 0 || !(end >= t[len(t)-1]) || !(end > 0) {
+		return nil, fmt.Errorf("updates from 0 up to the window's end %g > 0 wanted, got %d updates", end, len(t))
+	}
+	res, err := replayPath(&sliceUpdates{t: t}, newVisitGen(s, r), end, s, &cfg, nil)
+	if err != nil {
+		return nil, err
+	}
+	return res.Est, nil
+}
+
 // ReplayVisits is ReplayTimes with given visit times (ascending, inside
 // the window) instead of drawn ones; tests and hand-worked examples use it.
 // The crawler's virtual visit before the first (G-M4's s*_1) is s_1 − Δ

@@ -16,21 +16,14 @@ import (
 // Between consecutive updates u_j ≤ t < u_{j+1} the age is t − u_j, so a
 // stretch [a, b] contributes ∫ (1 − s/Δ) ds over s ∈ [a − u_j, b − u_j]
 // ∩ [0, Δ] = (q − p) − (q² − p²)/(2Δ). Before the first update the copy
-// is fresh. A page not visited at all (Δ = +Inf) keeps the copy the
-// crawler took last before the window, at t0: fresh until its first update
-// after t0 (the limit Δ → ∞ of the uniform phase would instead make it
-// stale from any update before t0, which no crawler that stopped visiting
-// a page at t0 sees). It returns NaN for an empty window or Δ ≤ 0.
+// is fresh (there is nothing to miss). It is 1 − (1/Δ)∫₀^Δ Ĝ over the
+// window's time-average age distribution Ĝ (WindowCurve): the Freshness
+// of that curve, for any sequence of updates. A page not visited at all
+// (Δ = +Inf, the limit) has no copy: it is stale from its first update
+// on. It returns NaN for an empty window or Δ ≤ 0.
 func Realized(times []float64, t0, t1, delta float64) float64 {
 	if !(t1 > t0) || !(delta > 0) {
 		return math.NaN()
-	}
-	if math.IsInf(delta, 1) {
-		j := sort.Search(len(times), func(k int) bool { return times[k] > t0 })
-		if j == len(times) || times[j] >= t1 {
-			return 1
-		}
-		return (times[j] - t0) / (t1 - t0)
 	}
 	j := sort.SearchFloat64s(times, t0) // first update ≥ t0
 	// The last update ≤ t0, if any, starts the first stretch.
@@ -62,10 +55,20 @@ func Realized(times []float64, t0, t1, delta float64) float64 {
 			q = delta
 		}
 		if q > p {
-			stale += (q - p) - (q*q-p*p)/(2*delta)
+			stale += (q - p) - (q*q-p*p)/(2*delta) // Δ = +Inf: q − p
 		}
 	}
 	return 1 - stale/(t1-t0)
+}
+
+// PageFreshness is each page's realised freshness (Realized) under the
+// rates f (per unit) over [t0, t1).
+func PageFreshness(times [][]float64, f []float64, t0, t1 float64) []float64 {
+	out := make([]float64, len(times))
+	for i, ts := range times {
+		out[i] = Realized(ts, t0, t1, 1/f[i])
+	}
+	return out
 }
 
 // PlanFreshness is the importance-weighted mean realised freshness

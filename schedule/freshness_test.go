@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -122,16 +123,19 @@ func TestRealized(t *testing.T) {
 	if got := Realized([]float64{0, 10}, 12, 22, 4); math.Abs(got-0.95) > 1e-15 {
 		t.Errorf("update before the window: %g, want 0.95", got)
 	}
-	// No visits: the copy taken at t0 is stale from the first update
-	// after t0 on, whatever happened before t0.
+	// No visits: there is no copy; the page is fresh only before its
+	// first update (the limit Δ → ∞ of the uniform phase).
 	if got := Realized([]float64{5}, 0, 20, math.Inf(1)); got != 0.25 {
 		t.Errorf("no visits: %g, want 0.25", got)
 	}
-	if got := Realized([]float64{-3, 0, 5, 7}, 0, 20, math.Inf(1)); got != 0.25 {
-		t.Errorf("no visits, updates before and at t0: %g, want 0.25", got)
+	if got := Realized([]float64{-3, 0, 5, 7}, 0, 20, math.Inf(1)); got != 0 {
+		t.Errorf("no visits, updates before and at t0: %g, want 0", got)
 	}
-	if got := Realized([]float64{-3, 25}, 0, 20, math.Inf(1)); got != 1 {
-		t.Errorf("no visits, no update in the window: %g, want 1", got)
+	if got := Realized([]float64{-3, 25}, 0, 20, math.Inf(1)); got != 0 {
+		t.Errorf("no visits, an update before the window: %g, want 0", got)
+	}
+	if got := Realized([]float64{25}, 0, 20, math.Inf(1)); got != 1 {
+		t.Errorf("no visits, no update before t1: %g, want 1", got)
 	}
 	u := renewal(model.Pareto{Alpha: 1.8, Beta: 2}, 3000, 9)
 	times := make([]float64, len(u)+1)
@@ -185,4 +189,71 @@ func naiveRealized(times []float64, a, b, delta float64, np, nt int) float64 {
 		}
 	}
 	return float64(fresh) / float64(np*nt)
+}
+
+// WindowCurve on a hand example: updates at −2, 3, 4 over the window
+// [0, 10): the head has ages 2…5 (3 long), the interval 3…4 ages 0…1,
+// the tail ages 0…6; so Ĝ has slope 2/10 on [0, 1], 1/10 on [1, 2],
+// 2/10 on [2, 5], 1/10 on [5, 6], and λ = 2 updates / 10.
+func TestWindowCurveHand(t *testing.T) {
+	x, g, lambda := WindowCurve([]float64{-2, 3, 4}, 0, 10)
+	wantX := []float64{1, 2, 5, 6, 12}
+	wantG := []float64{0.2, 0.3, 0.9, 1, 1}
+	if !slices.Equal(x, wantX) || lambda != 0.2 {
+		t.Fatalf("knots %v, λ %g; want %v, 0.2", x, lambda, wantX)
+	}
+	for k := range wantG {
+		if math.Abs(g[k]-wantG[k]) > 1e-15 {
+			t.Errorf("Ĝ(%g) = %g, want %g", x[k], g[k], wantG[k])
+		}
+	}
+	// A page created in the window: age +∞ before, Ĝ(∞) = 0.6.
+	x, g, _ = WindowCurve([]float64{4}, 0, 10)
+	if !slices.Equal(x, []float64{6, 12}) || math.Abs(g[0]-0.6) > 1e-15 || g[1] != g[0] {
+		t.Errorf("created at 4: %v %v", x, g)
+	}
+	if x, _, _ := WindowCurve([]float64{12}, 0, 10); x != nil {
+		t.Errorf("no update before t1: knots %v", x)
+	}
+}
+
+// For any updates and window, the freshness of a page visited every Δ
+// with a uniform phase is the same number computed two ways: Freshness
+// of the window's time-average age distribution (WindowCurve) and
+// Realized from the update times (no stationarity needed); Δ = +Inf
+// included (no visits: 1 − Ĝ(∞)). Random update sets, windows cutting
+// them anywhere, pages created in the window and ended before it.
+func TestWindowCurveIsRealized(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 5))
+	for trial := range 400 {
+		n := r.IntN(12)
+		times := make([]float64, n)
+		for i := range times {
+			times[i] = math.Round(r.Float64()*1000) / 10 // ties and repeats of knots
+		}
+		slices.Sort(times)
+		times = slices.Compact(times)
+		t0 := r.Float64()*120 - 10
+		t1 := t0 + 0.1 + r.Float64()*80
+		x, g, lambda := WindowCurve(times, t0, t1)
+		in := 0
+		for _, u := range times {
+			if u >= t0 && u < t1 {
+				in++
+			}
+		}
+		if math.Abs(lambda-float64(in)/(t1-t0)) > 1e-12 {
+			t.Fatalf("trial %d: λ %g, want %d/%g", trial, lambda, in, t1-t0)
+		}
+		for _, delta := range []float64{0.05, 0.7, 3, 11, 40, 300, math.Inf(1)} {
+			want := Realized(times, t0, t1, delta)
+			got := 1.0
+			if len(x) > 0 {
+				got = Freshness(x, g, delta)
+			}
+			if math.Abs(got-want) > 1e-12 {
+				t.Fatalf("trial %d (updates %v, window [%g, %g)), Δ %g: Freshness(Ĝ) %.15f, Realized %.15f", trial, times, t0, t1, delta, got, want)
+			}
+		}
+	}
 }

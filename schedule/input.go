@@ -28,7 +28,14 @@ type Input struct {
 	IDs    []int64
 	Titles []string
 	Curves Curves
+	// Exact says Curves are exact time-average age distributions
+	// (WindowCurve), not estimates: they are not projected, and no page is
+	// planned on a prior.
+	Exact  bool
 	Lambda []float64
+	// Watched is how long each page was watched (SourcePage.Watched; nil:
+	// not known).
+	Watched []float64
 	// Note says, per page, why it has no usable estimate ("" if it has).
 	Note     []string
 	Unit     float64 // seconds per unit
@@ -105,10 +112,22 @@ func (s *Source) stopped() error {
 	return s.Ctx.Err()
 }
 
-// PageFunc receives one page: its id, title, Ĝ at its knots x > 0
-// (values g; both empty when note says why there is no usable estimate),
-// λ̂ and the note. x and g are the callee's to keep or overwrite.
-type PageFunc func(id int64, title string, x, g []float64, lambda float64, note string) error
+// SourcePage is one page of a Source.
+type SourcePage struct {
+	ID    int64
+	Title string
+	// X and G are Ĝ at its knots x > 0, both empty when Note says why
+	// there is no usable estimate; the callee's to keep or overwrite.
+	X, G   []float64
+	Lambda float64 // λ̂ per unit
+	Note   string
+	// Watched is how long the page was watched (units; 0: not known):
+	// the evidence behind a Ĝ ≡ 0 (Problem.Prior).
+	Watched float64
+}
+
+// PageFunc receives one page.
+type PageFunc func(p *SourcePage) error
 
 // OpenEstimates opens a replay or estimate output (see Each).
 func OpenEstimates(dir, method, sampler string) (*Source, error) {
@@ -121,14 +140,10 @@ func OpenEstimates(dir, method, sampler string) (*Source, error) {
 
 // read collects the pages into an Input.
 func (s *Source) read() (*Input, error) {
-	in := &Input{}
+	in := &Input{Exact: s.truth}
 	b := newCurveBuilder()
-	err := s.Each(func(id int64, title string, x, g []float64, lambda float64, note string) error {
-		in.IDs = append(in.IDs, id)
-		in.Titles = append(in.Titles, title)
-		in.Note = append(in.Note, note)
-		in.Lambda = append(in.Lambda, lambda)
-		b.add(x, g)
+	err := s.Each(func(p *SourcePage) error {
+		in.add(b, p)
 		return nil
 	})
 	if err != nil {
@@ -139,6 +154,27 @@ func (s *Source) read() (*Input, error) {
 	return in, nil
 }
 
+// add appends a page to the input and its curve to b.
+func (in *Input) add(b *curveBuilder, p *SourcePage) {
+	in.IDs = append(in.IDs, p.ID)
+	in.Titles = append(in.Titles, p.Title)
+	in.Note = append(in.Note, p.Note)
+	in.Lambda = append(in.Lambda, p.Lambda)
+	in.Watched = append(in.Watched, p.Watched)
+	b.add(p.X, p.G)
+}
+
+// seedEstimate is what one seed of a replay gave a page: Ĝ of the method,
+// its λ̂ and the rate method it came from (an index into rateMethods).
+type seedEstimate struct {
+	seed    int
+	x, g    []float64
+	hasG    bool
+	rate    float64
+	rateBy  int
+	watched float64
+}
+
 // Each streams the pages of the source in their order, the same on every
 // call. Estimates: the Ĝ of s.Method for s.Sampler (chosen on the first
 // call when empty; see ReadEstimates). λ̂ is the first defined
@@ -146,16 +182,23 @@ func (s *Source) read() (*Input, error) {
 // max_k Ĝ(x_k)/x_k, the initial slope of Ĝ's least concave majorant
 // (1/E[U]). Knots x ≤ 0 are dropped (G_U(0) = 0). A page whose estimate
 // is undefined (NaN) or missing gets no knots, λ̂ = 0 and a note: it is
-// planned like a page that never changed. It fails when no page has a
-// usable estimate.
+// planned like a page that never changed. The time a page was watched is
+// its visits times Δ for constant delays (unknown otherwise).
+//
+// A replay of several seeds (replay --seeds R) has R independent crawls
+// of each page: they are pooled explicitly, Ĝ the mean of the seeds'
+// Ĝ at their common knots (the seeds of a sampler share its grid) and λ̂
+// the mean of the seeds' λ̂; seeds with different knots are refused. An
+// estimate given twice for one page and seed is two pages with one id
+// (sharedIDError). It fails when no page has a usable estimate.
 func (s *Source) Each(fn PageFunc) error {
 	if s.Ctx != nil {
 		inner := fn
-		fn = func(id int64, title string, x, g []float64, lambda float64, note string) error {
+		fn = func(p *SourcePage) error {
 			if err := s.stopped(); err != nil {
 				return err
 			}
-			return inner(id, title, x, g, lambda, note)
+			return inner(p)
 		}
 	}
 	if s.truth {
@@ -163,50 +206,80 @@ func (s *Source) Each(fn PageFunc) error {
 	}
 	dir := s.dir
 	type page struct {
-		id     int64
-		title  string
-		x, g   []float64
-		rate   float64
-		rateBy int
-		gSeed  int // the Seed of the row x, g came from (x != nil)
+		id    int64
+		title string
+		seeds []seedEstimate
 	}
 	var cur *page
 	var first []estimator.Estimate // rows of the first page, until the method is known
 	constant := false
-	pages, usable := 0, 0
+	pages, usable, seeds := 0, 0, 0
 	firstNote := ""
+	var sp SourcePage
 	finish := func(p *page) error {
-		note := ""
-		if p.x == nil {
-			note = "no " + s.Method + " estimate"
+		sp = SourcePage{ID: p.id, Title: p.title}
+		var est []seedEstimate
+		for _, e := range p.seeds {
+			if e.hasG {
+				est = append(est, e)
+			}
 		}
-		x, g := p.x, p.g
-		if note == "" {
-			for _, v := range g {
-				if math.IsNaN(v) {
-					note = s.Method + " undefined"
+		switch {
+		case len(est) == 0:
+			sp.Note = "no " + s.Method + " estimate"
+		case len(est) > 1:
+			for _, e := range est[1:] {
+				if !slices.Equal(e.x, est[0].x) {
+					return fmt.Errorf("page %d (%q): seeds %d and %d of the replay have %s estimates on different knots: their Ĝ cannot be pooled (replay with one seed, or give --h and --x-max)", p.id, p.title, est[0].seed, e.seed, s.Method)
 				}
 			}
 		}
-		if note == "" && len(x) == 0 {
-			note = "empty grid"
-		}
-		rate := p.rate
-		if note != "" {
-			x, g, rate = nil, nil, 0
-		} else if !(rate > 0) {
-			rate = 0
-			for k := range x {
-				rate = math.Max(rate, g[k]/x[k])
+		seeds = max(seeds, len(est))
+		if sp.Note == "" {
+			sp.X = est[0].x
+			sp.G = make([]float64, len(sp.X))
+			for _, e := range est {
+				for k, v := range e.g {
+					sp.G[k] += v / float64(len(est))
+				}
+				rate := e.rate
+				if !(rate > 0) { // the seed's initial slope of Ĝ
+					rate = 0
+					for k := range e.x {
+						rate = math.Max(rate, e.g[k]/e.x[k])
+					}
+				}
+				sp.Lambda += rate / float64(len(est))
+				sp.Watched += e.watched / float64(len(est))
+			}
+			for _, v := range sp.G {
+				if math.IsNaN(v) {
+					sp.Note = s.Method + " undefined"
+				}
+			}
+			if sp.Note == "" && len(sp.X) == 0 {
+				sp.Note = "empty grid"
 			}
 		}
+		if sp.Note != "" {
+			sp.X, sp.G, sp.Lambda = nil, nil, 0
+		}
 		pages++
-		if note == "" {
+		if sp.Note == "" {
 			usable++
 		} else if firstNote == "" {
-			firstNote = note
+			firstNote = sp.Note
 		}
-		return fn(p.id, p.title, x, g, rate, note)
+		return fn(&sp)
+	}
+	seedOf := func(e *estimator.Estimate) *seedEstimate {
+		for k := range cur.seeds {
+			if cur.seeds[k].seed == e.Seed {
+				return &cur.seeds[k]
+			}
+		}
+		cur.seeds = append(cur.seeds, seedEstimate{seed: e.Seed, rate: math.NaN(), rateBy: len(rateMethods)})
+		return &cur.seeds[len(cur.seeds)-1]
 	}
 	take := func(e *estimator.Estimate) error {
 		if cur == nil || cur.id != e.PageID {
@@ -215,18 +288,22 @@ func (s *Source) Each(fn PageFunc) error {
 					return err
 				}
 			}
-			cur = &page{id: e.PageID, title: e.Title, rate: math.NaN(), rateBy: len(rateMethods)}
+			cur = &page{id: e.PageID, title: e.Title}
 		}
+		se := seedOf(e)
 		if e.Method == s.Method && e.Kind == "G" {
-			if cur.x != nil && e.Seed == cur.gSeed {
-				// a second estimate of the page in a row: two pages of one id
+			if se.hasG {
+				// a second estimate of the page and seed in a row: two pages of one id
 				return sharedIDError(e.PageID, e.Title, pages, pages+1)
 			}
-			cur.x, cur.g = positive(e.CDF.X, e.CDF.P)
-			cur.gSeed = e.Seed
+			se.x, se.g = positive(e.CDF.X, e.CDF.P)
+			se.hasG = true
+			if e.Constant && e.H > 0 {
+				se.watched = float64(e.Visits) * e.H
+			}
 		}
-		if k := slices.Index(rateMethods, e.Method); k >= 0 && k < cur.rateBy && e.Rate > 0 && !math.IsInf(e.Rate, 0) {
-			cur.rate, cur.rateBy = e.Rate, k
+		if k := slices.Index(rateMethods, e.Method); k >= 0 && k < se.rateBy && e.Rate > 0 && !math.IsInf(e.Rate, 0) {
+			se.rate, se.rateBy = e.Rate, k
 		}
 		return nil
 	}
@@ -284,6 +361,9 @@ func (s *Source) Each(fn PageFunc) error {
 		return fmt.Errorf("schedule: %s: none of the %d pages has a usable %s estimate of G_U for sampler %s (%s)", dir, pages, s.Method, s.Sampler, firstNote)
 	}
 	s.Desc = fmt.Sprintf("%s estimates of G_U from %s (sampler %s)", s.Method, dir, s.Sampler)
+	if seeds > 1 {
+		s.Desc += fmt.Sprintf(", pooled over %d seeds (mean Ĝ and λ̂)", seeds)
+	}
 	return nil
 }
 
@@ -368,18 +448,20 @@ func CheckCrawler(spec, method string) error {
 // maxKnots bounds the grid of one crawl: x_max ≤ maxKnots·h.
 const maxKnots = 2000
 
-// crawl replays the crawler over update times t (units, t[0] = 0, the
-// window [0, t_last]) with r and returns Ĝ on its knots > 0 and λ̂ (the
-// rate baseline, else Ĝ's initial slope), or a note when there is no
-// estimate. The grid is blind to the truth: h = Δ for constant delays and
-// E[S]/4 otherwise, x_max = min(window, maxKnots·h).
-func (c *crawler) crawl(t []float64, r *rand.Rand) (x, g []float64, lambda float64, note string, err error) {
-	if len(t) < 2 {
-		return nil, nil, 0, "fewer than 2 updates in the training window", nil
+// crawl replays the crawler over update times t (units, t[0] = 0) over
+// the window [0, end] with r, the crawl going on after the last update up
+// to end (the quiet time is evidence: ReplayUntil), and returns Ĝ on its
+// knots > 0 and λ̂ (the rate baseline, which counts the visits that saw no
+// change; else Ĝ's initial slope), or a note when there is no estimate.
+// The grid is blind to the truth: h = Δ for constant delays and E[S]/4
+// otherwise, x_max = min(window, maxKnots·h).
+func (c *crawler) crawl(t []float64, end float64, r *rand.Rand) (x, g []float64, lambda float64, note string, err error) {
+	if len(t) == 0 {
+		return nil, nil, 0, "no update in the training window", nil
 	}
 	s := c.s
-	if s.Relative {
-		if s, err = s.ForMean(t[len(t)-1] / float64(len(t)-1)); err != nil {
+	if s.Relative { // the mean interval, quiet time included: window over updates
+		if s, err = s.ForMean(end / float64(len(t))); err != nil {
 			return nil, nil, 0, "", err
 		}
 	}
@@ -387,12 +469,11 @@ func (c *crawler) crawl(t []float64, r *rand.Rand) (x, g []float64, lambda float
 	if s.Constant() {
 		h = s.Delta
 	}
-	span := t[len(t)-1]
-	if span < h {
+	if end < h {
 		return nil, nil, 0, "training window shorter than the grid step", nil
 	}
-	cfg := estimator.Config{Methods: []string{c.method, c.rateMethod, estimator.MethodNaive}, H: h, XMax: math.Min(span, maxKnots*h)}
-	est, err := replay.ReplayTimes(t, s, r, cfg)
+	cfg := estimator.Config{Methods: []string{c.method, c.rateMethod, estimator.MethodNaive}, H: h, XMax: math.Min(end, maxKnots*h)}
+	est, err := replay.ReplayUntil(t, end, s, r, cfg)
 	if err != nil {
 		return nil, nil, 0, "", err
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -136,9 +137,12 @@ func TestReadHostLimits(t *testing.T) {
 	}
 }
 
-// ReadTruth: a page updated at 0, 1 h, 3 h, 6 h has intervals 1, 2, 3 h,
-// so G_U(1) = (1+1+1)/6, G_U(2) = (1+2+2)/6, G_U(3) = 1 and λ = 3/6 per
-// hour; a page with one update has no interval.
+// ReadTruth: over the span [0, 6 h) of the dataset a page updated at 0,
+// 1 h, 3 h, 6 h has the stretches of ages [0, 1], [0, 2], [0, 3] h (its
+// update at the span's end starts none), so Ĝ(1) = 3/6, Ĝ(2) = 5/6,
+// Ĝ(3) = 1, flat after (the knot at 6), and λ = 3 updates in 6 h; a page
+// updated once at 0 and quiet since has ages [0, 6]: Ĝ(x) = x/6, λ = 1/6
+// (before, it had no interval and no curve).
 func TestReadTruth(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "ds")
 	w, err := dataset.Create(dir)
@@ -162,19 +166,19 @@ func TestReadTruth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(in.IDs) != 2 || in.Lambda[0] != 0.5 || in.Lambda[1] != 0 || in.Note[1] == "" || in.Note[0] != "" {
+	if len(in.IDs) != 2 || in.Lambda[0] != 0.5 || in.Note[1] != "" || in.Note[0] != "" || !in.Exact {
 		t.Fatalf("input: %+v", in)
 	}
 	x, g := in.Curves.knots(0)
-	wantX, wantG := []float64{1, 2, 3}, []float64{0.5, 5.0 / 6, 1}
+	wantX, wantG := []float64{1, 2, 3, 6}, []float64{0.5, 5.0 / 6, 1, 1}
 	for k := range wantX {
 		if x[k] != wantX[k] || math.Abs(g[k]-wantG[k]) > 1e-15 {
 			t.Errorf("knot %d: (%g, %g), want (%g, %g)", k, x[k], g[k], wantX[k], wantG[k])
 		}
 	}
-	// One grid shared so far: the page without interval gets Ĝ ≡ 0 on it.
-	if _, g := in.Curves.knots(1); len(g) != 3 || g[0] != 0 || g[1] != 0 || g[2] != 0 {
-		t.Errorf("page with one update: Ĝ %v, want zeros", g)
+	x, g = in.Curves.knots(1)
+	if !slices.Equal(x, []float64{6, 12}) || g[0] != 1 || g[1] != 1 || in.Lambda[1] != 1.0/6 {
+		t.Errorf("page with one update: knots %v, Ĝ %v, λ %g", x, g, in.Lambda[1])
 	}
 }
 

@@ -52,12 +52,29 @@ type Problem struct {
 	// Budget B is the total visit rate, visits per unit of time.
 	Budget float64
 	// MinRate is the rate given to pages that never changed (Ĝ ≡ 0 or
-	// λ̂ = 0): the plans have no reason to visit them at all.
+	// λ̂ = 0) when Prior is off: the plans have no reason to visit them
+	// at all.
 	MinRate float64
 	Limits  *Limits
+	// Exact says the curves are exact time-average age distributions of
+	// the window planned for (WindowCurve): used as they are, not
+	// projected onto concave CDFs (they are non-decreasing, which is all
+	// the solver needs; a head carried in from before the window makes
+	// them non-concave).
+	Exact bool
+	// Prior plans the pages it knows little about — no usable estimate,
+	// or no change seen (Ĝ ≡ 0 or λ̂ = 0) — on the corpus's prior instead
+	// of MinRate (prior.go).
+	Prior bool
+	// Watched is the time each page was watched (units) without the plan
+	// seeing more of it, for the prior's rate; nil or 0: not watched.
+	Watched []float64
 
 	st       *store    // instead of Curves: prepared as it was read (store.go)
 	dInf     []float64 // D(∞) = F'(0⁺) per page (Prepare)
+	prior    *priorCurve
+	scale    []float32 // per page on the prior: its time scale λ̃_i/m (0: its own Ĝ)
+	onPrior  int       // pages on the prior
 	prepared bool
 }
 
@@ -70,8 +87,7 @@ func (p *Problem) Prepare() error {
 			return fmt.Errorf("schedule: %d curves, %d rates, %d weights", p.st.Len(), len(p.Lambda), len(p.W))
 		}
 		p.dInf = p.st.dInf
-		p.prepared = true
-		return nil
+		return p.setPrior()
 	}
 	c := p.Curves
 	n := c.Len()
@@ -105,7 +121,14 @@ func (p *Problem) Prepare() error {
 					return 0
 				}
 			}
-			hull = concave(x, g, hull)
+			if p.Exact {
+				if err := checkRising(x, g); err != nil {
+					errs[lo/chunk] = fmt.Errorf("schedule: page %d: %w", i, err)
+					return 0
+				}
+			} else {
+				hull = concave(x, g, hull)
+			}
 			p.dInf[i] = ToD(x, g)
 		}
 		return 0
@@ -115,7 +138,19 @@ func (p *Problem) Prepare() error {
 			return err
 		}
 	}
-	p.prepared = true
+	return p.setPrior()
+}
+
+// checkRising checks that the values g of an exact curve do not decrease
+// and stay in [0, 1].
+func checkRising(x, g []float64) error {
+	prev := 0.0
+	for k, v := range g {
+		if v < prev || v > 1 {
+			return fmt.Errorf("Ĝ(%g) = %g after %g: an exact age distribution rises from 0 to at most 1", x[k], v, prev)
+		}
+		prev = v
+	}
 	return nil
 }
 
@@ -136,9 +171,17 @@ func (p *Problem) n() int {
 	return p.Curves.Len()
 }
 
-// Unchanged reports whether page i never changed: Ĝ ≡ 0 (D(∞) = 0) or
-// λ̂_i = 0.
-func (p *Problem) Unchanged(i int) bool { return p.dInf[i] == 0 || !(p.Lambda[i] > 0) }
+// Unchanged reports whether page i never changed, or has no usable
+// estimate (Ĝ ≡ 0, D(∞) = 0, or λ̂_i = 0), and is not planned on the
+// prior: it gets MinRate. On exact curves only Ĝ ≡ 0 counts: a page
+// updated before the window and not in it has λ = 0 but is stale until
+// visited once.
+func (p *Problem) Unchanged(i int) bool {
+	return p.dInf[i] == 0 || !p.Exact && !(p.Lambda[i] > 0)
+}
+
+// OnPrior reports whether page i is planned on the prior.
+func (p *Problem) OnPrior(i int) bool { return p.scale != nil && p.scale[i] > 0 }
 
 func (p *Problem) w(i int) float64 {
 	if p.W == nil {
@@ -153,16 +196,27 @@ func (p *Problem) rate(plan string) (rateFunc, error) {
 	c := p.Curves
 	switch plan {
 	case PlanGU:
-		// w_i D_i(Δ_i) = ν, f_i = 1/Δ_i.
-		if st := p.st; st != nil {
-			return func(i int, nu float64) float64 {
-				x, d := st.knots(i)
-				return 1 / invD(x, d, p.dInf[i], nu/p.w(i))
-			}, nil
-		}
-		return func(i int, nu float64) float64 {
+		// w_i D_i(Δ_i) = ν, f_i = 1/Δ_i; on the prior Ĝ_i(x) = Ĝ_0(s x),
+		// so D_i(Δ) = D_0(sΔ)/s and f_i = s/D_0⁻¹(νs/w_i).
+		own := func(i int, nu float64) float64 {
 			x, d := c.knots(i)
 			return 1 / invD(x, d, p.dInf[i], nu/p.w(i))
+		}
+		if st := p.st; st != nil {
+			own = func(i int, nu float64) float64 {
+				x, d := st.knots(i)
+				return 1 / invD(x, d, p.dInf[i], nu/p.w(i))
+			}
+		}
+		if p.scale == nil {
+			return own, nil
+		}
+		pr := p.prior
+		return func(i int, nu float64) float64 {
+			if s := float64(p.scale[i]); s > 0 {
+				return s / invD(pr.x, pr.d, pr.dInf, nu*s/p.w(i))
+			}
+			return own(i, nu)
 		}, nil
 	case PlanChoGM:
 		return func(i int, nu float64) float64 { return ChoGMRate(p.Lambda[i], p.w(i), nu) }, nil
@@ -223,6 +277,8 @@ func (p *Problem) solve(plan string, keep bool) (*Solution, error) {
 // (φ(1/f), after Prepare) and under the Poisson model with its λ̂.
 func (p *Problem) Predicted(i int, f float64) (underG, underPoisson float64) {
 	switch {
+	case p.OnPrior(i): // φ_i(Δ) = φ_0(sΔ)
+		underG = freshnessD(p.prior.x, p.prior.d, float64(p.scale[i])/f)
 	case p.dInf[i] == 0:
 		underG = 1
 	case p.st != nil:

@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -430,5 +431,96 @@ func TestSolveWarmStart(t *testing.T) {
 				t.Errorf("%s page %d: %.12g, want %.12g", plan, i, s.F[i], want)
 			}
 		}
+	}
+}
+
+// Under Ĝ the gu plan is the optimum over all rates with Σ f ≤ B (F is
+// concave in f for every CDF): it spends the whole budget and no other
+// plan, nor any random split of the budget, predicts more freshness, at
+// budgets from one visit a month in all to many per page, with
+// importances and with host limits. A page whose Ĝ reaches its last
+// value at a finite age has a flat marginal value below the rate 1/x*
+// there; before, the bisection stepped over the jump of the demand
+// there, and gu left up to a third of the budget unspent (20 pages at
+// 50/d: 46.3 spent, freshness 45.3 % under Ĝ, below lambdacrawl-binary's
+// 45.4 %) or, at small budgets, visited no page at all.
+func TestGUSpendsBudgetAndIsBest(t *testing.T) {
+	dir := writeDataset(t, 20)
+	r := rand.New(rand.NewPCG(8, 1))
+	for _, perDay := range []float64{0.03, 0.5, 5, 50, 500} {
+		for _, withW := range []bool{false, true} {
+			in, err := ReadTruth(dir, 3600)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var w []float64
+			if withW {
+				for range in.IDs {
+					w = append(w, r.Float64()*3)
+				}
+			}
+			p := &Problem{Curves: &in.Curves, Lambda: in.Lambda, W: w, Budget: perDay / 24}
+			if err := p.Prepare(); err != nil {
+				t.Fatal(err)
+			}
+			gu, err := p.Solve(PlanGU)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(gu.Used-p.Budget) > 1e-9*p.Budget {
+				t.Errorf("%g/d: gu spends %g of %g visits/h", perDay, gu.Used, p.Budget)
+			}
+			best := meanFresh(p, gu.F)
+			for _, name := range PlanNames[1:] {
+				s, err := p.Solve(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if f := meanFresh(p, s.F); f > best+1e-12 {
+					t.Errorf("%g/d, weights %v: %s predicts %.6f under Ĝ, gu %.6f", perDay, withW, name, f, best)
+				}
+			}
+			for k := range 200 { // random feasible allocations, some sparse
+				f := make([]float64, len(gu.F))
+				tot := 0.0
+				for i := range f {
+					if k%2 == 0 || r.IntN(4) == 0 || i == k%len(f) {
+						f[i] = -math.Log(1 - r.Float64())
+					}
+					tot += f[i]
+				}
+				for i := range f {
+					f[i] *= p.Budget / tot
+				}
+				if v := meanFresh(p, f); v > best+1e-12 {
+					t.Fatalf("%g/d: a random allocation predicts %.6f under Ĝ, gu %.6f", perDay, v, best)
+				}
+			}
+		}
+	}
+	// With host limits that bind: each host's pages fill its limit
+	// exactly when the limit binds, and the budget is spent.
+	in, err := ReadTruth(dir, 3600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := make([]int32, len(in.IDs))
+	for i := range host {
+		host[i] = int32(i % 3)
+	}
+	p := &Problem{Curves: &in.Curves, Lambda: in.Lambda, Budget: 40.0 / 24, Limits: &Limits{Host: host, Limit: []float64{0.05 / 24, 1.0 / 24, 100}}}
+	if err := p.Prepare(); err != nil {
+		t.Fatal(err)
+	}
+	gu, err := p.Solve(PlanGU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var per [3]float64
+	for i, f := range gu.F {
+		per[host[i]] += f
+	}
+	if math.Abs(per[0]-0.05/24) > 1e-9 || math.Abs(per[1]-1.0/24) > 1e-9 || math.Abs(gu.Used-p.Budget) > 1e-9*p.Budget {
+		t.Errorf("host limits: hosts get %v visits/h, %g used; want limits 0.05/24, 1/24 filled and %g used", per, gu.Used, p.Budget)
 	}
 }

@@ -15,6 +15,9 @@ type Options struct {
 	Budget  float64
 	Plans   []string // nil: PlanNames
 	MinRate float64
+	// Prior plans the pages without a usable estimate, or with no change
+	// seen, on the corpus's prior (Problem.Prior) instead of MinRate.
+	Prior bool
 	// Importance is a file of page importances w_i: lines of a key and an
 	// importance (eachPair, ParseImportance), the key a page's title (or
 	// URL) or its decimal id; "": 1 for every page. Pages it does not
@@ -48,9 +51,10 @@ type PlanResult struct {
 	// MeanG and MeanPoisson are the importance-weighted means.
 	MeanG, MeanPoisson float64
 	// FastShare is the share of the budget spent on the 10 % pages with
-	// the largest λ̂.
-	FastShare float64
-	Visited   int64 // pages with f > 0
+	// the largest λ̂; PriorShare the share spent on the pages planned on
+	// the prior (Problem.Prior: the plan knows little about them).
+	FastShare, PriorShare float64
+	Visited               int64 // pages with f > 0
 }
 
 // SweepPoint is the predicted freshness (under Ĝ) of each plan at one
@@ -74,9 +78,10 @@ type Result struct {
 	ImportanceStats ImportanceStats
 	HostStats       HostStats
 	// Unchanged counts the pages that never changed or have no usable
-	// estimate (Problem.Unchanged): they get MinRate.
-	Unchanged int
-	N         int // pages
+	// estimate (Problem.Unchanged): they get MinRate; OnPrior those
+	// planned on the prior instead (Options.Prior).
+	Unchanged, OnPrior int
+	N                  int // pages
 
 	prob   *Problem // prepared: predictions are computed when written
 	src    *Source  // PlanSource: read again for ids and titles when written
@@ -96,7 +101,7 @@ func Plan(in *Input, opt Options) (*Result, error) {
 	n := len(in.IDs)
 	perUnit := in.Unit // visits per second → per unit
 	res := &Result{In: in, Budget: opt.Budget, MinRate: opt.MinRate, N: n}
-	if id, dup := duplicateID(in.IDs); dup {
+	if id, dup := duplicateID(slices.Clone(in.IDs)); dup {
 		a := slices.Index(in.IDs, id)
 		b := a + 1 + slices.Index(in.IDs[a+1:], id)
 		return nil, fmt.Errorf("schedule: %w", sharedIDError(id, in.Titles[a], a, b))
@@ -109,7 +114,11 @@ func Plan(in *Input, opt Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	p := &Problem{Curves: &in.Curves, Lambda: in.Lambda, W: res.W, Budget: opt.Budget * perUnit, MinRate: opt.MinRate * perUnit}
+	p := &Problem{Curves: &in.Curves, Lambda: in.Lambda, W: res.W, Budget: opt.Budget * perUnit, MinRate: opt.MinRate * perUnit,
+		Exact: in.Exact, Prior: opt.Prior && !in.Exact, Watched: in.Watched}
+	if p.Prior {
+		p.Lambda = slices.Clone(in.Lambda) // the prior sets λ̃ of its pages
+	}
 	if opt.HostLimits != nil {
 		hi := newHostIndex(opt.HostLimits)
 		for i := range n {
@@ -130,17 +139,21 @@ func Plan(in *Input, opt Options) (*Result, error) {
 			res.Unchanged++
 		}
 	}
-	fast := fastest(in.Lambda, 0.1)
+	res.OnPrior = p.onPrior
+	fast := fastest(p.Lambda, 0.1)
 	for _, name := range names {
 		s, err := p.Solve(name)
 		if err != nil {
 			return nil, fmt.Errorf("schedule: plan %s: %w", name, err)
 		}
 		pr := PlanResult{Name: name, Solution: s}
-		var num, numP, den, fs float64
+		var num, numP, den, fs, ps float64
 		for i, f := range s.F {
 			if f > 0 {
 				pr.Visited++
+			}
+			if p.OnPrior(i) {
+				ps += f
 			}
 			g, po := p.Predicted(i, f)
 			w := p.w(i)
@@ -152,7 +165,7 @@ func Plan(in *Input, opt Options) (*Result, error) {
 			fs += s.F[i]
 		}
 		pr.MeanG, pr.MeanPoisson = num/den, numP/den
-		pr.FastShare = fs / s.Used
+		pr.FastShare, pr.PriorShare = fs/s.Used, ps/s.Used
 		res.Plans = append(res.Plans, pr)
 	}
 	sweep := opt.Sweep
@@ -220,12 +233,22 @@ func (r *Result) StoreBytes() int64 {
 // Lambda is page i's λ̂ (per unit).
 func (r *Result) Lambda(i int) float64 { return r.prob.Lambda[i] }
 
-// Note is page i's note ("" if its estimate is usable).
+// Note is page i's note ("" if its estimate is usable), and says when
+// the page is planned on the prior.
 func (r *Result) Note(i int) string {
+	note := ""
 	if r.prob.st != nil {
-		return r.prob.st.Note(i)
+		note = r.prob.st.Note(i)
+	} else {
+		note = r.In.Note[i]
 	}
-	return r.In.Note[i]
+	if r.prob.OnPrior(i) {
+		if note == "" {
+			note = "no change seen"
+		}
+		note += "; planned on the prior"
+	}
+	return note
 }
 
 // eachPage calls fn with every page's index, id and title in order: from

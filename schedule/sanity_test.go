@@ -18,7 +18,7 @@ type poissonCurve struct {
 
 // sanityPages crawls n Poisson pages (rates lognormal, median e⁻³ per
 // hour, as the Poisson corpus of docs/schedule-results.md) every hour
-// over a training window of span hours, as Validate does.
+// over a training window of span hours (to its end, as Validate does).
 func sanityPages(t *testing.T, n int, span float64) []poissonCurve {
 	t.Helper()
 	cr, err := newCrawler("const:1", "")
@@ -33,7 +33,7 @@ func sanityPages(t *testing.T, n int, span float64) []poissonCurve {
 		for u := r.ExpFloat64() / lam; u < span; u += r.ExpFloat64() / lam {
 			ts = append(ts, u)
 		}
-		x, g, l, note, err := cr.crawl(ts, model.NewRand(7, uint64(i)))
+		x, g, l, note, err := cr.crawl(ts, span, model.NewRand(7, uint64(i)))
 		if err != nil || note != "" {
 			t.Fatalf("page %d: %v %s", i, err, note)
 		}

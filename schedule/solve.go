@@ -69,6 +69,10 @@ type Solution struct {
 	// was solved without keeping them (Rate computes them again).
 	F  []float64
 	Mu float64 // the budget's multiplier μ (0: the budget is not binding)
+	// Theta is the share of the way from the rates at Mu to those just
+	// below it (root): where a page's marginal value of a visit is flat
+	// at Mu, the budget is spent by giving it a rate between the two.
+	Theta float64
 	// HostMu is each limited host's own multiplier λ_h: the host's pages
 	// run at max(μ, λ_h), so the host's limit binds where λ_h > μ.
 	HostMu []float64
@@ -118,29 +122,35 @@ func solve(n int, budget float64, fixed func(i int) float64, active func(i int) 
 	if fixedSum > budget {
 		return nil, fmt.Errorf("schedule: the minimum rate of the pages that never changed (%g in total) exceeds the budget %g", fixedSum, budget)
 	}
-	hostMu := []float64(nil)
+	var hosts []root
 	if lim != nil {
 		var err error
-		hostMu, err = hostMultipliers(n, fixed, active, lim, rate)
-		if err != nil {
+		if hosts, err = hostMultipliers(n, fixed, active, lim, rate); err != nil {
 			return nil, err
 		}
-		sol.HostMu = hostMu
-	}
-	nuOf := func(i int, mu float64) float64 {
-		if hostMu != nil {
-			if h := lim.Host[i]; h >= 0 {
-				return math.Max(mu, hostMu[h])
-			}
+		sol.HostMu = make([]float64, len(hosts))
+		for h, r := range hosts {
+			sol.HostMu[h] = r.hi
 		}
-		return mu
+	}
+	// eff is page i's rate at the budget's multiplier mu: its host's rate
+	// where the host's limit binds (mu below the host's multiplier: the
+	// KKT multiplier of the host is then λ_h − μ > 0), its own otherwise.
+	eff := rate
+	if hosts != nil {
+		eff = func(i int, mu float64) float64 {
+			if h := lim.Host[i]; h >= 0 && mu < hosts[h].hi {
+				return hosts[h].rate(func(nu float64) float64 { return rate(i, nu) })
+			}
+			return rate(i, mu)
+		}
 	}
 	demand := func(mu float64) float64 {
 		return sum(parallel(n, func(lo, hi int) float64 {
 			s := 0.0
 			for i := lo; i < hi; i++ {
 				if active(i) {
-					s += rate(i, nuOf(i, mu))
+					s += eff(i, mu)
 				}
 			}
 			return s
@@ -158,7 +168,7 @@ func solve(n int, budget float64, fixed func(i int) float64, active func(i int) 
 			s := 0.0
 			for i := 0; i < n; i += k {
 				if active(i) {
-					s += rate(i, nuOf(i, mu))
+					s += eff(i, mu)
 				}
 			}
 			return s * float64(k)
@@ -167,18 +177,18 @@ func solve(n int, budget float64, fixed func(i int) float64, active func(i int) 
 			start, step = m, 1.02
 		}
 	}
-	mu, ok := bisect(demand, rest, start, step)
-	if !ok { // even μ → 0 fits: the budget does not bind (host limits or no changes)
-		mu = 0
+	r := findRoot(demand, rest, start, step)
+	if !r.ok { // even μ → 0 fits: the budget does not bind (host limits or no changes)
+		r = root{}
 	}
-	sol.Mu = mu
+	sol.Mu, sol.Theta = r.hi, r.theta
 	sol.at = func(i int) float64 {
 		f := 0.0
 		if fixed != nil {
 			f = fixed(i)
 		}
 		if active(i) {
-			f = rate(i, nuOf(i, math.Max(mu, math.SmallestNonzeroFloat64)))
+			f = r.rate(func(mu float64) float64 { return eff(i, math.Max(mu, math.SmallestNonzeroFloat64)) })
 			if math.IsInf(f, 1) { // μ = 0 and the page is not limited: cannot happen when ok is false
 				f = 0
 			}
@@ -200,6 +210,29 @@ func solve(n int, budget float64, fixed func(i int) float64, active func(i int) 
 	return sol, nil
 }
 
+// root is a multiplier found by findRoot for a non-increasing demand
+// that should meet a target: the demand at hi is ≤ the target, at lo
+// (just below hi, within a relative 10⁻¹³) above it. Where the demand
+// jumps between them — a page whose marginal value of a visit stays flat
+// up to the rate at which its Ĝ reaches its last value, so that at the
+// multiplier equal to that value any rate from 0 to that one is optimal —
+// the rates at lo and hi are interpolated, theta of the way from hi's to
+// lo's, so that they meet the target: the budget is spent, and the plan
+// stays optimal (the pages that move have the same marginal value).
+type root struct {
+	lo, hi, theta float64
+	ok            bool // false: the demand stays ≤ the target as μ → 0
+}
+
+// rate is the rate of a page whose rate at multiplier ν is r(ν).
+func (b root) rate(r func(nu float64) float64) float64 {
+	f := r(b.hi)
+	if b.theta > 0 {
+		f += b.theta * (r(b.lo) - f)
+	}
+	return f
+}
+
 // warmPages is the number of pages from which solve first guesses the
 // multiplier on a subsample of about warmSample pages.
 const (
@@ -207,7 +240,14 @@ const (
 	warmSample = 1 << 14
 )
 
-// bisect finds the smallest μ > 0 with demand(μ) ≤ target (to a
+// bisect is findRoot's multiplier alone: the smallest μ > 0 with
+// demand(μ) ≤ target, ok false when the demand stays ≤ target as μ → 0.
+func bisect(demand func(float64) float64, target, start, step float64) (mu float64, ok bool) {
+	r := findRoot(demand, target, start, step)
+	return r.hi, r.ok
+}
+
+// findRoot finds the smallest μ > 0 with demand(μ) ≤ target (to a
 // relative 1e-13 in μ, or the demand within 1e-13 of target) for a
 // non-increasing demand: bracketing from start by factors of step (16
 // from a cold start; a small step from a good guess, squared at each
@@ -216,10 +256,12 @@ const (
 // keeps the bracket of bisection and converges superlinearly where the
 // demand is smooth (between the kinks where a page starts or stops being
 // visited). ok is false when the demand stays ≤ target as μ → 0 (the
-// constraint does not bind). The μ returned has demand(μ) ≤ target.
-func bisect(demand func(float64) float64, target, start, step float64) (mu float64, ok bool) {
+// constraint does not bind). The μ returned (hi) has demand(μ) ≤ target;
+// lo and theta say how to spend what is left where the demand jumps
+// (root).
+func findRoot(demand func(float64) float64, target, start, step float64) root {
 	if !(target > 0) { // nothing to spend: no visit is affordable
-		return math.Inf(1), true
+		return root{lo: math.Inf(1), hi: math.Inf(1), ok: true}
 	}
 	y := func(mu float64) float64 { return demand(mu)/target - 1 }
 	grow := func() {
@@ -233,7 +275,7 @@ func bisect(demand func(float64) float64, target, start, step float64) (mu float
 		yhi = ylo
 		for i := 0; yhi > 0; i++ {
 			if i > 300 || math.IsInf(hi, 1) {
-				return math.Inf(1), true
+				return root{lo: math.Inf(1), hi: math.Inf(1), ok: true}
 			}
 			lo, ylo = hi, yhi
 			hi *= step
@@ -244,7 +286,7 @@ func bisect(demand func(float64) float64, target, start, step float64) (mu float
 		yhi = ylo
 		for i := 0; ylo <= 0; i++ {
 			if i > 300 || lo == 0 {
-				return 0, false
+				return root{}
 			}
 			hi, yhi = lo, ylo
 			lo /= step
@@ -255,7 +297,7 @@ func bisect(demand func(float64) float64, target, start, step float64) (mu float
 	// Invariant: y(lo) > 0 ≥ y(hi).
 	a, b := math.Log(lo), math.Log(hi)
 	side := 0
-	trueHi := yhi // yhi may be halved (Illinois); the test needs y(hi)
+	trueLo, trueHi := ylo, yhi // ylo, yhi may be halved (Illinois)
 	for range maxIter {
 		if hi-lo <= 1e-13*hi || trueHi > -1e-13 {
 			break
@@ -274,7 +316,7 @@ func bisect(demand func(float64) float64, target, start, step float64) (mu float
 		}
 		ym := y(mid)
 		if ym > 0 {
-			lo, a, ylo = mid, m, ym
+			lo, a, ylo, trueLo = mid, m, ym, ym
 			if side == -1 {
 				yhi /= 2 // Illinois: halve the stale end
 			}
@@ -287,13 +329,18 @@ func bisect(demand func(float64) float64, target, start, step float64) (mu float
 			side = 1
 		}
 	}
-	return hi, true
+	r := root{lo: lo, hi: hi, ok: true}
+	if trueHi <= -1e-13 && !math.IsInf(trueLo, 0) {
+		r.theta = -trueHi / (trueLo - trueHi)
+	}
+	return r
 }
 
 // hostMultipliers finds, for each limited host h, the smallest λ_h with
-// Σ_{i ∈ h, active} rate(i, λ_h) ≤ Limit[h] − Σ_{i ∈ h} fixed_i (0 when the
-// host never reaches its limit).
-func hostMultipliers(n int, fixed func(i int) float64, active func(i int) bool, lim *Limits, rate rateFunc) ([]float64, error) {
+// Σ_{i ∈ h, active} rate(i, λ_h) ≤ Limit[h] − Σ_{i ∈ h} fixed_i, and how
+// to spend the rest of the limit (root; zero when the host never reaches
+// its limit).
+func hostMultipliers(n int, fixed func(i int) float64, active func(i int) bool, lim *Limits, rate rateFunc) ([]root, error) {
 	if len(lim.Host) != n {
 		return nil, fmt.Errorf("schedule: host limits for %d pages, want %d", len(lim.Host), n)
 	}
@@ -319,7 +366,7 @@ func hostMultipliers(n int, fixed func(i int) float64, active func(i int) bool, 
 			pos[h]++
 		}
 	}
-	out := make([]float64, nh)
+	out := make([]root, nh)
 	for h := range nh {
 		room := lim.Limit[h]
 		for _, i := range pages[start[h]:start[h+1]] {
@@ -331,7 +378,7 @@ func hostMultipliers(n int, fixed func(i int) float64, active func(i int) bool, 
 			return nil, fmt.Errorf("schedule: host %d: the minimum rates of its pages exceed its limit %g", h, lim.Limit[h])
 		}
 		ps := pages[start[h]:start[h+1]]
-		mu, ok := bisect(func(mu float64) float64 {
+		r := findRoot(func(mu float64) float64 {
 			s := 0.0
 			for _, i := range ps {
 				if active(int(i)) {
@@ -340,8 +387,8 @@ func hostMultipliers(n int, fixed func(i int) float64, active func(i int) bool, 
 			}
 			return s
 		}, room, 1, 16)
-		if ok {
-			out[h] = mu
+		if r.ok {
+			out[h] = r
 		}
 	}
 	return out, nil

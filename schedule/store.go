@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // MaxKnots bounds the knots a page keeps in the compact store: a Ĝ with
@@ -35,6 +36,13 @@ type store struct {
 	key    []byte
 	hull   []int32
 	x32    []float32
+	// exact: the curves are exact (WindowCurve), not projected.
+	exact bool
+	// watchedAt and watched are the watched time of each page without a
+	// usable estimate (Problem.Watched), by page index: the prior's
+	// evidence, kept only for those pages.
+	watchedAt []int32
+	watched   []float32
 }
 
 // maxGrids bounds the distinct knot vectors remembered for sharing.
@@ -97,7 +105,9 @@ func (s *store) add(id int64, x, g []float64, lambda float64, note string) error
 	if len(s.pool.blocks) >= math.MaxUint32/poolBlock-1 {
 		return fmt.Errorf("schedule: page %d: more than %d knots in all", id, math.MaxUint32)
 	}
-	s.hull = concave(x, g, s.hull)
+	if !s.exact {
+		s.hull = concave(x, g, s.hull)
+	}
 	x, g = thin(x, g, MaxKnots)
 	// float32 knots must still ascend: drop a knot that would repeat the
 	// previous one (knots closer than 10⁻⁷ of x).
@@ -136,6 +146,25 @@ func (s *store) add(id int64, x, g []float64, lambda float64, note string) error
 	}
 	s.dAddr = append(s.dAddr, da)
 	return nil
+}
+
+// watch records the watched time of the page added last, if it has no
+// usable estimate.
+func (s *store) watch(t float64) {
+	i := len(s.n) - 1
+	if t > 0 && (s.n[i] == 0 || s.dInf[i] == 0 || !(s.lambda[i] > 0)) {
+		s.watchedAt = append(s.watchedAt, int32(i))
+		s.watched = append(s.watched, float32(t))
+	}
+}
+
+// watchedOf is page i's watched time (0: none recorded).
+func (s *store) watchedOf(i int) float64 {
+	k, ok := slices.BinarySearch(s.watchedAt, int32(i))
+	if !ok {
+		return 0
+	}
+	return float64(s.watched[k])
 }
 
 // thin keeps at most k of the knots (k ≥ 2): the first, the last and,

@@ -28,6 +28,9 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 	perUnit := src.Unit
 	st := newStore()
 	ctx := context.Background()
+	if src.Ctx != nil {
+		ctx = src.Ctx
+	}
 	var imp *importanceJoin
 	if opt.weights == nil && opt.Importance != "" {
 		// checked and sorted before the pages are read
@@ -44,7 +47,9 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 	var idb [8]byte
 	var reported int64
 	var ids []int64 // to refuse a page id given twice, then dropped
-	err = src.Each(func(id int64, title string, x, g []float64, lambda float64, note string) error {
+	st.exact = src.truth
+	err = src.Each(func(sp *SourcePage) error {
+		id, title := sp.ID, sp.Title
 		if imp != nil {
 			if err := imp.add(st.Len(), id, title); err != nil {
 				return err
@@ -56,9 +61,10 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 		ids = append(ids, id)
 		putID(&idb, id)
 		h.Write(idb[:])
-		if err := st.add(id, x, g, lambda, note); err != nil {
+		if err := st.add(id, sp.X, sp.G, sp.Lambda, sp.Note); err != nil {
 			return err
 		}
+		st.watch(sp.Watched)
 		if opt.StoreGrew != nil {
 			if b := st.Bytes(); b >= reported+storeStep {
 				reported = b
@@ -84,7 +90,8 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	p := &Problem{st: st, Lambda: st.lambda, W: res.W, Budget: opt.Budget * perUnit, MinRate: opt.MinRate * perUnit}
+	p := &Problem{st: st, Lambda: st.lambda, W: res.W, Budget: opt.Budget * perUnit, MinRate: opt.MinRate * perUnit,
+		Exact: st.exact, Prior: opt.Prior && !st.exact}
 	if hosts != nil {
 		if p.Limits, res.HostStats, err = hosts.done(st.Len()); err != nil {
 			return nil, err
@@ -101,6 +108,7 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 			res.Unchanged++
 		}
 	}
+	res.OnPrior = p.onPrior
 	cut, tie := fastCut(st.lambda, 0.1)
 	for _, name := range names {
 		if err := src.stopped(); err != nil {
@@ -112,10 +120,11 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 		}
 		pr := PlanResult{Name: name, Solution: s}
 		// Per chunk: Σ w φ_G, Σ w φ_Poisson, Σ w, Σ f over the fastest,
-		// pages visited; added in chunk order.
-		parts := make([][5]float64, (n+chunk-1)/chunk)
+		// pages visited, Σ f over the pages on the prior; added in chunk
+		// order.
+		parts := make([][6]float64, (n+chunk-1)/chunk)
 		parallel(n, func(lo, hi int) float64 {
-			var a [5]float64
+			var a [6]float64
 			for i := lo; i < hi; i++ {
 				f := s.Rate(i)
 				g, po := p.Predicted(i, f)
@@ -129,18 +138,21 @@ func PlanSource(src *Source, opt Options) (*Result, error) {
 				if f > 0 {
 					a[4]++
 				}
+				if p.OnPrior(i) {
+					a[5] += f
+				}
 			}
 			parts[lo/chunk] = a
 			return 0
 		})
-		var t [5]float64
+		var t [6]float64
 		for _, a := range parts {
 			for k := range t {
 				t[k] += a[k]
 			}
 		}
 		pr.MeanG, pr.MeanPoisson = t[0]/t[2], t[1]/t[2]
-		pr.FastShare = t[3] / s.Used
+		pr.FastShare, pr.PriorShare = t[3]/s.Used, t[5]/s.Used
 		pr.Visited = int64(t[4])
 		res.Plans = append(res.Plans, pr)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 	"time"
 
@@ -14,11 +15,13 @@ import (
 	"github.com/revisit-dev/revisit/series"
 )
 
-// PlanOracle names the plan made from the true G_U of the evaluation
-// window, PlanOracleTrain the one made from the true G_U of the training
-// window (Validate): the second has no estimation error but the same
-// change of window as the estimated plans, so the two oracles separate
-// the cost of estimating from the cost of the process changing.
+// PlanOracle names the plan made from the exact age distributions of
+// the evaluation window (WindowCurve: the optimum over all constant-rate
+// plans at the budget, whose prediction is its realisation),
+// PlanOracleTrain the one made from the exact ones of each page's
+// training window (Validate): the second has no estimation error but the
+// same change of window as the estimated plans, so the two oracles
+// separate the cost of estimating from the cost of the process changing.
 const (
 	PlanOracle      = "oracle"
 	PlanOracleTrain = "oracle-train"
@@ -26,10 +29,16 @@ const (
 
 // ValidateOptions configure Validate.
 type ValidateOptions struct {
-	Options         // budget, plans, min rate, importance, host limits (rates per second)
+	Options         // budget, plans, min rate or prior, importance, host limits (rates per second)
 	Sampler string  // the blind crawler's sampler spec (replay's syntax)
 	Method  string  // estimator ("": M4 for constant delays, M6 otherwise)
 	Train   float64 // fraction of the span used for training, in (0, 1)
+	// Origins is the number of splits (rolling origins, ≥ 1; 0: 1): the
+	// one at Train and Origins − 1 later ones, evenly spaced between it
+	// and the end, each trained on what lies before it and evaluated
+	// from it to the end. The tables are those of the first; the paired
+	// differences are given at each.
+	Origins int
 	Seeds   []uint64
 	Unit    float64 // seconds per unit
 	Dataset string  // for the tables' source line
@@ -38,13 +47,19 @@ type ValidateOptions struct {
 	// not empty, are multiples of the budget at which each plan's
 	// realised freshness is measured too (nil: none, unlike Plan).
 	Target float64
+	// Window is the training window of the estimated plans (window.go):
+	// "" or "all", a fraction in (0, 1], or "auto".
+	Window string
+	// Boot is the number of resamples of the pages for the paired
+	// differences' intervals (0: 2,000).
+	Boot int
 }
 
 // ValidationRow is one plan's realised freshness over the seeds.
 type ValidationRow struct {
 	Plan      string
-	Realized  []float64 // per seed (the oracle: one value)
-	Predicted []float64 // per seed, under the plan's own Ĝ (oracle: the true G_U)
+	Realized  []float64 // per seed (the oracles: one value)
+	Predicted []float64 // per seed, under the plan's own Ĝ (oracle: the exact Ĝ of the window)
 	Mean      float64
 	Lo, Hi    float64 // 95 % interval of the mean (Student t over seeds; NaN for one seed)
 	// Spread is, per seed, the median over pages of |f_i/f_i^gu − 1|, the
@@ -59,30 +74,65 @@ type ValidationRow struct {
 	// Sweep is, per multiple of the budget (Options.Sweep), the realised
 	// freshness per seed.
 	Sweep [][]float64
+	// PriorShare is, per seed, the share of the budget the plan gave to
+	// the pages it planned on the prior.
+	PriorShare []float64
+	// Window is, per seed, the training window the plan was estimated on
+	// (window.go; "" for the oracles).
+	Window []string
+	// page is each page's realised freshness, mean over the seeds, at
+	// each origin (for the paired differences).
+	page [][]float64
+}
+
+// Pair is the paired difference of two plans' realised freshness, A − B
+// (a fraction: 0.01 is one point), the same pages under both.
+type Pair struct {
+	A, B string
+	// Diff is at the first origin; Lo and Hi its 95 % interval over the
+	// pages (percentile bootstrap, the pages resampled with replacement,
+	// both plans on the same resample).
+	Diff, Lo, Hi float64
+	// AtOrigin is the difference at each origin; Ahead counts those
+	// where A is ahead.
+	AtOrigin []float64
+	Ahead    int
 }
 
 // Validation is the result of Validate.
 type Validation struct {
 	Rows             []ValidationRow
+	Pairs            []Pair // gu against each other plan (Verdict)
+	Verdict          string // one sentence: which plan wins, by how much, where not
 	Pages            int
 	TrainFrom, Split int64 // Unix seconds: training [TrainFrom, Split), evaluation [Split, End]
 	End              int64
+	Origins          []int64 // Unix seconds of each split (Origins[0] = Split)
 	Opt              ValidateOptions
-	NoEstimate       []int // per seed: pages without a usable estimate
+	// NoEstimate is, per seed, the pages without a usable estimate (no
+	// training data, or no change seen); OnPrior those planned on the
+	// prior (Options.Prior) among them.
+	NoEstimate, OnPrior []int
 	// ImportanceStats and HostStats say how the importance and
 	// host-limits files applied.
 	ImportanceStats ImportanceStats
 	HostStats       HostStats
+	// Where decomposes gu's difference to the best other estimated plan
+	// (WhereOf: the two) by how the pages' update rates changed between
+	// the windows.
+	Where   []Where
+	WhereOf [2]string
 }
 
 // Validate replays a blind crawler (opt.Sampler) over the training window
-// of every page, estimates Ĝ and λ̂ from what it saw, computes every plan
-// from them, and scores each plan by its exact realised freshness
-// (Realized, uniform visit phase) on the true updates of the later
-// evaluation window; once per seed, plus the oracle plan made from the
-// true G_U of the evaluation window's own intervals (gu on the truth). The
+// of every page — from its first update to the split, the quiet time
+// after its last update included — estimates Ĝ and λ̂ from what it saw,
+// computes every plan from them (the pages it knows nothing about on the
+// prior, Options.Prior), and scores each plan by its exact realised
+// freshness (Realized, uniform visit phase) on the true updates of the
+// later evaluation window; once per seed, plus the two oracles. The
 // windows are global: the span [first update, last update] of all pages
-// cut at the fraction opt.Train.
+// cut at the fraction opt.Train (and at the later origins, Origins).
 func Validate(ctx context.Context, pages []series.Page, opt ValidateOptions) (*Validation, error) {
 	if !(opt.Train > 0 && opt.Train < 1) {
 		return nil, fmt.Errorf("schedule: training fraction %g: want in (0, 1)", opt.Train)
@@ -101,6 +151,11 @@ func Validate(ctx context.Context, pages []series.Page, opt ValidateOptions) (*V
 	if err != nil {
 		return nil, fmt.Errorf("schedule: %w", err)
 	}
+	win, err := parseWindow(opt.Window)
+	if err != nil {
+		return nil, fmt.Errorf("schedule: %w", err)
+	}
+	origins := max(opt.Origins, 1)
 	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
 	for i := range pages {
 		if u := pages[i].Updates; len(u) > 0 {
@@ -110,12 +165,15 @@ func Validate(ctx context.Context, pages []series.Page, opt ValidateOptions) (*V
 	if hi <= lo {
 		return nil, fmt.Errorf("schedule: the pages' updates span no time")
 	}
-	split := lo + int64(opt.Train*float64(hi-lo))
 	opt.Method = cr.method
-	v := &Validation{Pages: len(pages), TrainFrom: lo, Split: split, End: hi, Opt: opt}
+	v := &Validation{Pages: len(pages), TrainFrom: lo, End: hi, Opt: opt}
+	for k := range origins {
+		f := opt.Train + float64(k)*(1-opt.Train)/float64(origins)
+		v.Origins = append(v.Origins, lo+int64(f*float64(hi-lo)))
+	}
+	v.Split = v.Origins[0]
 	unit := opt.Unit
-	t0, t1 := float64(split-lo)/unit, float64(hi-lo)/unit
-	// Every page's update times in units since lo: history for Realized.
+	// Every page's update times in units since lo.
 	all := make([][]float64, len(pages))
 	for i := range pages {
 		all[i] = make([]float64, len(pages[i].Updates))
@@ -131,118 +189,11 @@ func Validate(ctx context.Context, pages []series.Page, opt ValidateOptions) (*V
 			return nil, err
 		}
 	}
-	sc := &scorer{all: all, t0: t0, t1: t1}
-	// extra measures a plan of a prepared problem beyond the budget: its
-	// realised freshness at each sweep point and the budget reaching
-	// opt.Target.
-	extra := func(r *ValidationRow, p *Problem, name string) {
-		if len(r.Sweep) < len(opt.Sweep) {
-			r.Sweep = make([][]float64, len(opt.Sweep))
-		}
-		for k, m := range opt.Sweep {
-			phi, _ := sc.fresh(p, name, p.Budget*m)
-			r.Sweep[k] = append(r.Sweep[k], phi)
-		}
-		if opt.Target > 0 {
-			b := BudgetFor(opt.Target, p.Budget, func(b float64) (float64, bool) { return sc.fresh(p, name, b) })
-			r.Budget = append(r.Budget, b/unit)
-		}
-	}
-	for _, seed := range opt.Seeds {
-		if err := ctx.Err(); err != nil {
+	e := &validation{v: v, pages: pages, all: all, cr: cr, win: win, popt: popt, names: names}
+	for k, split := range v.Origins {
+		if err := e.origin(ctx, k, float64(split-lo)/unit, float64(hi-lo)/unit); err != nil {
 			return nil, err
 		}
-		in := &Input{Unit: unit, Method: cr.method, Sampler: opt.Sampler, Source: "validation"}
-		b := newCurveBuilder()
-		noEst := 0
-		for i := range pages {
-			p := &pages[i]
-			var train []float64
-			for _, u := range p.Updates {
-				if u >= split {
-					break
-				}
-				train = append(train, float64(u-p.Updates[0])/unit)
-			}
-			x, g, lambda, note, err := cr.crawl(train, model.NewRand(seed, uint64(p.ID)))
-			if err != nil {
-				return nil, fmt.Errorf("schedule: page %d (%s): %w", p.ID, p.Title, err)
-			}
-			if note != "" {
-				noEst++
-			}
-			in.IDs = append(in.IDs, p.ID)
-			in.Titles = append(in.Titles, p.Title)
-			in.Lambda = append(in.Lambda, lambda)
-			in.Note = append(in.Note, note)
-			b.add(x, g)
-		}
-		in.Curves = b.curves()
-		res, err := Plan(in, popt)
-		if err != nil {
-			return nil, err
-		}
-		v.NoEstimate = append(v.NoEstimate, noEst)
-		v.HostStats = res.HostStats
-		sc.w = res.W
-		var gu []float64
-		for _, pr := range res.Plans {
-			if pr.Name == PlanGU {
-				gu = pr.F
-			}
-		}
-		for k, pr := range res.Plans {
-			if len(v.Rows) <= k {
-				v.Rows = append(v.Rows, ValidationRow{Plan: pr.Name})
-			}
-			r := &v.Rows[k]
-			r.Realized = append(r.Realized, PlanFreshness(all, pr.F, res.W, t0, t1))
-			r.Predicted = append(r.Predicted, pr.MeanG)
-			spread := math.NaN()
-			if gu != nil {
-				spread = rateSpread(pr.F, gu)
-			}
-			r.Spread = append(r.Spread, spread)
-			extra(r, res.prob, pr.Name)
-		}
-	}
-	// The oracles: gu on the true G_U of the training and of the
-	// evaluation window.
-	for _, o := range []struct {
-		name   string
-		inTest bool
-	}{{PlanOracleTrain, false}, {PlanOracle, true}} {
-		in := &Input{Unit: unit, Method: "truth", Source: o.name}
-		b := newCurveBuilder()
-		for i := range pages {
-			p := &pages[i]
-			var ups []int64
-			for _, u := range p.Updates {
-				if (u >= split) == o.inTest {
-					ups = append(ups, u)
-				}
-			}
-			x, g, lambda, note := TrueCurve(ups, unit)
-			in.IDs = append(in.IDs, p.ID)
-			in.Titles = append(in.Titles, p.Title)
-			in.Lambda = append(in.Lambda, lambda)
-			in.Note = append(in.Note, note)
-			b.add(x, g)
-		}
-		in.Curves = b.curves()
-		oopt := popt
-		oopt.Plans = []string{PlanGU}
-		res, err := Plan(in, oopt)
-		if err != nil {
-			return nil, fmt.Errorf("schedule: %s: %w", o.name, err)
-		}
-		sc.w = res.W
-		r := ValidationRow{Plan: o.name,
-			Realized:  []float64{PlanFreshness(all, res.Plans[0].F, res.W, t0, t1)},
-			Predicted: []float64{res.Plans[0].MeanG},
-			Spread:    []float64{math.NaN()}}
-		extra(&r, res.prob, PlanGU)
-		v.Rows = append(v.Rows, r)
 	}
 	for k := range v.Rows {
 		r := &v.Rows[k]
@@ -251,7 +202,287 @@ func Validate(ctx context.Context, pages []series.Page, opt ValidateOptions) (*V
 			r.BudgetMean, r.BudgetLo, r.BudgetHi = meanCI(r.Budget)
 		}
 	}
+	v.pairs(popt.weights)
+	// Where gu gains or loses against the best other estimated plan.
+	var gu, other *ValidationRow
+	for k := range v.Rows {
+		switch r := &v.Rows[k]; {
+		case r.Plan == PlanGU:
+			gu = r
+		case r.Plan != PlanOracle && r.Plan != PlanOracleTrain && (other == nil || r.Mean > other.Mean):
+			other = r
+		}
+	}
+	if gu != nil && other != nil {
+		v.Where = v.where(gu, other, all, float64(v.Split-lo)/unit, float64(hi-lo)/unit, popt.weights)
+		v.WhereOf = [2]string{gu.Plan, other.Plan}
+	}
 	return v, nil
+}
+
+// validation is the state of one Validate.
+type validation struct {
+	v     *Validation
+	pages []series.Page
+	all   [][]float64
+	cr    *crawler
+	win   window
+	popt  Options
+	names []string
+}
+
+// row is the row of plan name, added at the first origin.
+func (e *validation) row(name string) *ValidationRow {
+	for k := range e.v.Rows {
+		if e.v.Rows[k].Plan == name {
+			return &e.v.Rows[k]
+		}
+	}
+	e.v.Rows = append(e.v.Rows, ValidationRow{Plan: name})
+	return &e.v.Rows[len(e.v.Rows)-1]
+}
+
+// origin validates at one split t0 (units since the start), evaluation to
+// t1: the estimated plans per seed, then the oracles. The first origin
+// (k = 0) fills every column of the tables; the others only each page's
+// realised freshness.
+func (e *validation) origin(ctx context.Context, k int, t0, t1 float64) error {
+	v, opt := e.v, e.v.Opt
+	main := k == 0
+	sc := &scorer{all: e.all, t0: t0, t1: t1}
+	// extra measures a plan of a prepared problem beyond the budget: its
+	// realised freshness at each sweep point and the budget reaching
+	// opt.Target.
+	extra := func(r *ValidationRow, p *Problem, name string) {
+		if !main {
+			return
+		}
+		if len(r.Sweep) < len(opt.Sweep) {
+			r.Sweep = make([][]float64, len(opt.Sweep))
+		}
+		for j, m := range opt.Sweep {
+			phi, _ := sc.fresh(p, name, p.Budget*m)
+			r.Sweep[j] = append(r.Sweep[j], phi)
+		}
+		if opt.Target > 0 {
+			b := BudgetFor(opt.Target, p.Budget, func(b float64) (float64, bool) { return sc.fresh(p, name, b) })
+			r.Budget = append(r.Budget, b/opt.Unit)
+		}
+	}
+	// addPage adds a plan's per-page realised freshness (one seed of
+	// nseeds) at this origin.
+	addPage := func(r *ValidationRow, fresh []float64, nseeds int) {
+		for len(r.page) <= k {
+			r.page = append(r.page, make([]float64, len(e.pages)))
+		}
+		for i, f := range fresh {
+			r.page[k][i] += f / float64(nseeds)
+		}
+	}
+	for _, seed := range opt.Seeds {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		sp, err := e.plans(seed, t0, t1)
+		if err != nil {
+			return err
+		}
+		res := sp.res
+		sc.w = res.W
+		if main {
+			noEst := 0
+			for i := range e.pages {
+				if res.In.Note[i] != "" {
+					noEst++
+				}
+			}
+			v.NoEstimate = append(v.NoEstimate, noEst)
+			v.OnPrior = append(v.OnPrior, res.OnPrior)
+			v.HostStats = res.HostStats
+		}
+		var gu []float64
+		for _, q := range sp.plans {
+			if q.pr.Name == PlanGU {
+				gu = q.pr.F
+			}
+		}
+		for _, q := range sp.plans {
+			pr := q.pr
+			r := e.row(pr.Name)
+			fresh := PageFreshness(e.all, pr.F, t0, t1)
+			addPage(r, fresh, len(opt.Seeds))
+			if !main {
+				continue
+			}
+			r.Realized = append(r.Realized, weightedMean(fresh, res.W))
+			r.Predicted = append(r.Predicted, pr.MeanG)
+			r.PriorShare = append(r.PriorShare, pr.PriorShare)
+			r.Window = append(r.Window, q.window)
+			spread := math.NaN()
+			if gu != nil {
+				spread = rateSpread(pr.F, gu)
+			}
+			r.Spread = append(r.Spread, spread)
+			extra(r, q.prob, pr.Name)
+		}
+	}
+	// The oracles: gu on the exact age distributions of each page's
+	// training window (its first update to the split; the pages created
+	// after it on the prior, as the estimated plans) and of the
+	// evaluation window (exact: its prediction is its realisation).
+	for _, o := range []struct {
+		name   string
+		inTest bool
+	}{{PlanOracleTrain, false}, {PlanOracle, true}} {
+		in := &Input{Unit: opt.Unit, Method: "truth", Source: o.name, Exact: o.inTest}
+		b := newCurveBuilder()
+		for i := range e.pages {
+			sp := SourcePage{ID: e.pages[i].ID, Title: e.pages[i].Title}
+			if o.inTest {
+				sp.X, sp.G, sp.Lambda = WindowCurve(e.all[i], t0, t1)
+			} else if ts := e.all[i]; len(ts) > 0 && ts[0] < t0 {
+				first := ts[0]
+				sp.X, sp.G, sp.Lambda = WindowCurve(e.all[i], first, t0)
+				sp.Watched = t0 - first
+			} else {
+				sp.Note = "created after the split"
+			}
+			in.add(b, &sp)
+		}
+		in.Curves = b.curves()
+		oopt := e.popt
+		oopt.Plans = []string{PlanGU}
+		if o.inTest {
+			oopt.Prior, oopt.MinRate = false, 0
+		}
+		res, err := Plan(in, oopt)
+		if err != nil {
+			return fmt.Errorf("schedule: %s: %w", o.name, err)
+		}
+		sc.w = res.W
+		fresh := PageFreshness(e.all, res.Plans[0].F, t0, t1)
+		r := e.row(o.name)
+		addPage(r, fresh, 1)
+		if !main {
+			continue
+		}
+		r.Realized = []float64{weightedMean(fresh, res.W)}
+		r.Predicted = []float64{res.Plans[0].MeanG}
+		r.Spread = []float64{math.NaN()}
+		r.PriorShare = []float64{res.Plans[0].PriorShare}
+		r.Window = []string{""}
+		extra(r, res.prob, PlanGU)
+	}
+	return nil
+}
+
+// seedPlans are the plans of one seed at one split: each plan, the
+// problem it was solved on (for the sweep and the target) and its
+// training window; res is the Result of gu's window (its notes, weights
+// and prior).
+type seedPlans struct {
+	res   *Result
+	plans []seedPlan
+}
+
+type seedPlan struct {
+	pr     PlanResult
+	prob   *Problem
+	window string
+}
+
+// plans computes every plan of one seed at the split t0 (evaluation to
+// t1): each page crawled over its training window (window.go), the plans
+// from what the crawler saw.
+func (e *validation) plans(seed uint64, t0, t1 float64) (*seedPlans, error) {
+	chosen := map[string]float64{}
+	for _, n := range e.names {
+		chosen[n] = e.win.frac
+	}
+	if e.win.auto {
+		var err error
+		if chosen, err = e.backtest(seed, t0, t1); err != nil {
+			return nil, err
+		}
+	}
+	byFrac := map[float64]*Result{}
+	sp := &seedPlans{}
+	for _, n := range e.names {
+		f := chosen[n]
+		res, ok := byFrac[f]
+		if !ok {
+			in, err := e.estimate(seed, t0, f)
+			if err != nil {
+				return nil, err
+			}
+			if res, err = Plan(in, e.popt); err != nil {
+				return nil, err
+			}
+			byFrac[f] = res
+		}
+		for _, pr := range res.Plans {
+			if pr.Name == n {
+				sp.plans = append(sp.plans, seedPlan{pr: pr, prob: res.prob, window: window{frac: f}.String()})
+			}
+		}
+		if n == PlanGU || sp.res == nil {
+			sp.res = res
+		}
+	}
+	return sp, nil
+}
+
+// estimate crawls every page over its training window ending at t0 — the
+// last frac of [0, t0], from the page's last update before that (which
+// the crawler's first visit detects, as it detects a page's creation) —
+// and returns the estimates as an Input. A page with no update before t0
+// (created after it) has no estimate; its watched time is 0.
+func (e *validation) estimate(seed uint64, t0, frac float64) (*Input, error) {
+	in := &Input{Unit: e.v.Opt.Unit, Method: e.cr.method, Sampler: e.v.Opt.Sampler, Source: "validation"}
+	b := newCurveBuilder()
+	from := t0 * (1 - frac)
+	var train []float64
+	for i := range e.pages {
+		p := &e.pages[i]
+		sp := SourcePage{ID: p.ID, Title: p.Title}
+		ts := e.all[i]
+		j := max(0, sort.SearchFloat64s(ts, math.Nextafter(from, math.Inf(1)))-1) // last update ≤ from, or the first
+		if len(ts) == 0 || ts[j] >= t0 {
+			sp.Note = "no update before the split"
+		} else {
+			start := ts[j]
+			train = train[:0]
+			for ; j < len(ts) && ts[j] < t0; j++ {
+				train = append(train, ts[j]-start)
+			}
+			var err error
+			sp.X, sp.G, sp.Lambda, sp.Note, err = e.cr.crawl(train, t0-start, model.NewRand(seed, uint64(p.ID)))
+			if err != nil {
+				return nil, fmt.Errorf("schedule: page %d (%s): %w", p.ID, p.Title, err)
+			}
+			sp.Watched = t0 - start
+		}
+		in.add(b, &sp)
+	}
+	in.Curves = b.curves()
+	return in, nil
+}
+
+// weightedMean is Σ w_i x_i / Σ w_i (w nil: 1 each), NaN values left out.
+func weightedMean(x, w []float64) float64 {
+	num, den := 0.0, 0.0
+	for i, v := range x {
+		wi := 1.0
+		if w != nil {
+			wi = w[i]
+		}
+		if math.IsNaN(v) || wi == 0 {
+			continue
+		}
+		num += wi * v
+		den += wi
+	}
+	return num / den
 }
 
 // meanCI is the mean of xs and its 95 % interval mean ± t_{0.975, n−1}·s/√n
@@ -287,9 +518,9 @@ func (v *Validation) Bundle() *tables.Bundle {
 		ID: "schedule_validation", Title: "Realised freshness of the plans on the true updates of the evaluation window",
 		Source: src, Section: tables.SectionSchedule, Order: 0,
 		Notes: []string{
-			"Each seed: a blind crawler replays the training window, the plans are computed from its estimates, and each plan's freshness is measured exactly on the true update times of the later window (uniform visit phase; docs/methods.md#schedule).",
-			"oracle-train: the gu plan on the true G_U of the training window (no estimation error, but planned on the past); oracle: on the true G_U of the evaluation window itself. One value each.",
-			fmt.Sprintf("Pages without a usable estimate (given the min rate), per seed: %v.", v.NoEstimate),
+			"Each seed: a blind crawler replays each page's training window (from its first update to the split, the quiet time after its last update included), the plans are computed from its estimates, and each plan's freshness is measured exactly on the true update times of the later window (uniform visit phase; a page never visited has no copy; docs/methods.md#schedule-validation).",
+			"oracle-train: the gu plan on the exact age distributions of each page's training window (no estimation error, but planned on the past); oracle: on those of the evaluation window itself, the optimum of every constant-rate plan at this budget, whose prediction is its realisation. One value each.",
+			fmt.Sprintf("Pages without a usable estimate (none seen before the split, or no change seen), per seed: %v; of them planned on the corpus's prior: %v (the others get the min rate).", v.NoEstimate, v.OnPrior),
 		},
 		Columns: []tables.Column{
 			{Name: "plan", Kind: tables.String},
@@ -298,7 +529,17 @@ func (v *Validation) Bundle() *tables.Bundle {
 			{Name: "95% high", Kind: tables.Percent},
 			{Name: "predicted (under Ĝ)", Kind: tables.Percent, Doc: "what the plan's own estimates predicted, mean over seeds"},
 			{Name: "rates vs gu", Kind: tables.Percent, Doc: "median over pages of |f/f_gu − 1|, mean over seeds"},
+			{Name: "budget to prior pages", Kind: tables.Percent, Doc: "share of the visits given to the pages planned on the prior, mean over seeds"},
 		},
+	}
+	if w, _ := parseWindow(o.Window); w != (window{frac: 1}) {
+		var per []string
+		for _, r := range v.Rows {
+			if r.Plan != PlanOracle && r.Plan != PlanOracleTrain {
+				per = append(per, r.Plan+": "+strings.Join(r.Window, ","))
+			}
+		}
+		t.Notes = append(t.Notes, fmt.Sprintf("Training window %s (per plan and seed: %s).", w, strings.Join(per, "; ")))
 	}
 	for _, s := range []string{v.ImportanceStats.Summary(), v.HostStats.Summary()} {
 		if s != "" {
@@ -308,9 +549,16 @@ func (v *Validation) Bundle() *tables.Bundle {
 	for _, r := range v.Rows {
 		pm, _, _ := meanCI(r.Predicted)
 		sm, _, _ := meanCI(r.Spread)
-		t.Rows = append(t.Rows, []any{r.Plan, r.Mean, r.Lo, r.Hi, pm, sm})
+		ps, _, _ := meanCI(r.PriorShare)
+		t.Rows = append(t.Rows, []any{r.Plan, r.Mean, r.Lo, r.Hi, pm, sm, ps})
 	}
 	b := &tables.Bundle{Tables: []tables.Table{t}}
+	if len(v.Pairs) > 0 {
+		b.Tables = append(b.Tables, v.pairsTable(src))
+	}
+	if len(v.Where) > 0 {
+		b.Tables = append(b.Tables, v.whereTable(src))
+	}
 	if o.Target > 0 {
 		b.Tables = append(b.Tables, v.targetTable(src))
 	}
@@ -322,6 +570,68 @@ func (v *Validation) Bundle() *tables.Bundle {
 	return b
 }
 
+// pairsTable is the paired differences and the verdict.
+func (v *Validation) pairsTable(src string) tables.Table {
+	origins := make([]string, len(v.Origins))
+	for k, o := range v.Origins {
+		origins[k] = unixDate(o)
+	}
+	ref := v.Pairs[0].A
+	boot := v.Opt.Boot
+	if boot <= 0 {
+		boot = defaultBoot
+	}
+	t := tables.Table{
+		ID: "schedule_validation_pairs", Title: fmt.Sprintf("Paired differences of realised freshness: %s against each plan", ref),
+		Source: src, Section: tables.SectionSchedule, Order: 1,
+		Notes: []string{
+			"Verdict: " + v.Verdict,
+			fmt.Sprintf("%s − plan in points of realised freshness, the same pages under both (importance-weighted, each page's mean over the seeds); the interval is over the pages (%d bootstrap resamples, percentiles 2.5 and 97.5) at the first split; the same difference at each split (rolling origins %s, each trained on what lies before it and evaluated to %s). A win is decided when the interval is above 0 and the plan is ahead at every origin.", ref, boot, strings.Join(origins, ", "), unixDate(v.End)),
+		},
+		Columns: []tables.Column{
+			{Name: "plan", Kind: tables.String},
+			{Name: ref + " − plan (points)", Kind: tables.Float},
+			{Name: "95% low", Kind: tables.Float},
+			{Name: "95% high", Kind: tables.Float},
+			{Name: "at each origin (points)", Kind: tables.String},
+			{Name: "ahead at", Kind: tables.String},
+		},
+	}
+	for _, p := range v.Pairs {
+		at := make([]string, len(p.AtOrigin))
+		for k, d := range p.AtOrigin {
+			at[k] = fmt.Sprintf("%+.2f", 100*d)
+		}
+		t.Rows = append(t.Rows, []any{p.B, 100 * p.Diff, 100 * p.Lo, 100 * p.Hi, strings.Join(at, " "), fmt.Sprintf("%d of %d", p.Ahead, len(p.AtOrigin))})
+	}
+	return t
+}
+
+// whereTable is the decomposition of gu's difference to the best other
+// plan by the change of the pages' update rates.
+func (v *Validation) whereTable(src string) tables.Table {
+	a, b := v.WhereOf[0], v.WhereOf[1]
+	t := tables.Table{
+		ID: "schedule_validation_where", Title: fmt.Sprintf("Where %s gains or loses against %s: pages by the change of their update rate", a, b),
+		Source: src, Section: tables.SectionSchedule, Order: 2,
+		Notes: []string{
+			fmt.Sprintf("Each page's update rate in the evaluation window over its rate in its training window (its first update to the split); %s − %s in points of realised freshness over all pages, split by group (the parts add up to the difference at the first split; importance-weighted, seeds averaged).", a, b),
+		},
+		Columns: []tables.Column{
+			{Name: "pages", Kind: tables.String},
+			{Name: "count", Kind: tables.Int},
+			{Name: "weight", Kind: tables.Percent},
+			{Name: a, Kind: tables.Percent},
+			{Name: b, Kind: tables.Percent},
+			{Name: a + " − " + b + " (points)", Kind: tables.Float},
+		},
+	}
+	for _, w := range v.Where {
+		t.Rows = append(t.Rows, []any{w.Group, int64(w.Pages), w.Weight, w.A, w.B, 100 * w.Points})
+	}
+	return t
+}
+
 // targetTable is the budget each plan needs to reach the target realised
 // freshness.
 func (v *Validation) targetTable(src string) tables.Table {
@@ -329,10 +639,10 @@ func (v *Validation) targetTable(src string) tables.Table {
 		ID:      "schedule_validation_target",
 		Title:   fmt.Sprintf("Budget each plan needs to reach %.4g realised freshness", v.Opt.Target),
 		Source:  src,
-		Section: tables.SectionSchedule, Order: 1,
+		Section: tables.SectionSchedule, Order: 3,
 		Notes: []string{
 			"Per seed, bisection on the budget (to a relative 1e-4) until the plan, solved again at that budget from the same estimates, reaches the target on the evaluation window's true updates; the same realised-freshness measure as above.",
-			"∞: the plan does not reach the target at any budget (pages it never visits stay stale).",
+			"∞: the plan does not reach the target at any budget.",
 		},
 		Columns: []tables.Column{
 			{Name: "plan", Kind: tables.String},
@@ -359,13 +669,13 @@ func (v *Validation) targetTable(src string) tables.Table {
 func (v *Validation) sweepTable(src string) (tables.Table, tables.Figure) {
 	t := tables.Table{
 		ID: "schedule_validation_budget", Title: "Realised freshness against the budget", Source: src,
-		Section: tables.SectionSchedule, Order: 2,
+		Section: tables.SectionSchedule, Order: 4,
 		Notes:   []string{"Each plan solved again at each budget from the same estimates; mean over seeds."},
 		Columns: []tables.Column{{Name: "visits/day", Kind: tables.Float}},
 	}
 	fig := tables.Figure{
 		ID: "schedule_validation_budget", Title: "Realised freshness against budget, per plan", Source: src,
-		Section: tables.SectionSchedule, Order: 3, XLabel: "budget (visits/day)", YLabel: "realised freshness", LogX: true,
+		Section: tables.SectionSchedule, Order: 5, XLabel: "budget (visits/day)", YLabel: "realised freshness", LogX: true,
 	}
 	for _, r := range v.Rows {
 		t.Columns = append(t.Columns, tables.Column{Name: r.Plan, Kind: tables.Percent})

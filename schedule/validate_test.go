@@ -101,3 +101,96 @@ func TestMeanCI(t *testing.T) {
 		t.Errorf("one value: %g %g", m, lo)
 	}
 }
+
+// The quiet time after a page's last update is evidence, right-censored:
+// on Poisson pages of a known rate λ, crawled hourly to the end of the
+// training window (as Validate does), the crawler's λ̂ (cho's estimator:
+// every visit that saw no change counts, those of the quiet tail too) is
+// unbiased (mean λ̂/λ within 3 % over 400 pages of about 10 updates), and
+// M4's Ĝ is the window's exact time-average age distribution (WindowCurve
+// from the first update to the end) up to the hourly grid: the mean over
+// the pages of the largest gap below x = T/2 is under 0.01. Stopping the
+// crawl at the last update, as before, drops the tail from Ĝ (the same
+// gap, measured against the same window, is then above 0.02: the page
+// looks faster than it is), and in the exact curves a page edited twice
+// 75 s apart looked like it changed every 75 s.
+func TestCrawlToSplitCensored(t *testing.T) {
+	cr, err := newCrawler("const:1", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const lam, T = 0.02, 500.0 // per hour; hours
+	var ratio, gapEnd, gapLast float64
+	n := 0
+	gap := func(x, g, wx, wg []float64) float64 {
+		d := 0.0
+		for k := range x {
+			if x[k] > T/2 {
+				break
+			}
+			d = math.Max(d, math.Abs(g[k]-gAtG(wx, wg, x[k])))
+		}
+		return d
+	}
+	for i := range 400 {
+		r := model.NewRand(5, uint64(i))
+		ts := []float64{0}
+		for u := r.ExpFloat64() / lam; u < T; u += r.ExpFloat64() / lam {
+			ts = append(ts, u)
+		}
+		if ts[len(ts)-1] < T/2 {
+			continue // the old crawl's grid would end before T/2
+		}
+		x, g, l, note, err := cr.crawl(ts, T, model.NewRand(6, uint64(i)))
+		if err != nil || note != "" {
+			t.Fatalf("page %d: %v %s", i, err, note)
+		}
+		xo, gOld, _, _, err := cr.crawl(ts, ts[len(ts)-1], model.NewRand(6, uint64(i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wx, wg, _ := WindowCurve(ts, 0, T)
+		ratio += l / lam
+		gapEnd += gap(x, g, wx, wg)
+		gapLast += gap(xo, gOld, wx, wg)
+		n++
+	}
+	ratio /= float64(n)
+	gapEnd /= float64(n)
+	gapLast /= float64(n)
+	t.Logf("%d pages: mean λ̂/λ %.4f; mean largest |Ĝ_M4 − Ĝ_window| %.4f crawled to the end, %.4f to the last update", n, ratio, gapEnd, gapLast)
+	if math.Abs(ratio-1) > 0.03 || gapEnd > 0.01 || gapLast < 0.02 {
+		t.Errorf("mean λ̂/λ %.4f (want within 3 %% of 1); Ĝ gap %.4f to the end (want ≤ 0.01), %.4f to the last update (want > 0.02)", ratio, gapEnd, gapLast)
+	}
+	// Two edits 75 s apart and then none for the rest of a 1,000 h
+	// window: λ = 2 updates over the window, not 1/75 s.
+	if _, _, l := WindowCurve([]float64{0, 75.0 / 3600}, 0, 1000); math.Abs(l-2.0/1000) > 1e-15 {
+		t.Errorf("two edits then quiet: λ %g per hour, want 0.002", l)
+	}
+}
+
+// gAtG is the piecewise-linear curve through (0, 0) and the knots.
+func gAtG(x, g []float64, at float64) float64 {
+	px, pg := 0.0, 0.0
+	for k := range x {
+		if at <= x[k] {
+			return pg + (g[k]-pg)*(at-px)/(x[k]-px)
+		}
+		px, pg = x[k], g[k]
+	}
+	return pg
+}
+
+// A page without any update (a dataset may hold one) is a page with no
+// estimate, not a crash: planned on the prior, scored as always fresh.
+func TestValidatePageWithoutUpdates(t *testing.T) {
+	pages, sumRate := poissonPages(10, 60*86400, 3)
+	pages = append(pages, series.Page{ID: 99, Title: "empty", Resolution: 1})
+	v, err := Validate(context.Background(), pages, ValidateOptions{
+		Options: Options{Budget: 0.3 * sumRate / 3600, Prior: true, Plans: []string{PlanGU}},
+		Sampler: "const:1", Train: 0.5, Seeds: []uint64{1}, Unit: 3600,
+	})
+	if err != nil || v.NoEstimate[0] != 1 || v.OnPrior[0] != 1 {
+		t.Fatalf("%v; no estimate %v, on the prior %v", err, v.NoEstimate, v.OnPrior)
+	}
+}

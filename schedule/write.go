@@ -202,6 +202,7 @@ func (r *Result) Bundle() *tables.Bundle {
 			{Name: "freshness under Ĝ", Kind: tables.Percent},
 			{Name: "freshness under Poisson", Kind: tables.Percent},
 			{Name: "budget to the 10% fastest", Kind: tables.Percent, Doc: "share of the visits given to the 10 % of pages with the largest λ̂"},
+			{Name: "budget to pages on the prior", Kind: tables.Percent, Doc: "share of the visits given to the pages planned on the corpus's prior (no usable estimate, or no change seen)"},
 		},
 	}
 	for _, s := range []string{r.ImportanceStats.Summary(), r.HostStats.Summary()} {
@@ -212,8 +213,18 @@ func (r *Result) Bundle() *tables.Bundle {
 	if r.Unchanged > 0 {
 		plans.Notes = append(plans.Notes, fmt.Sprintf("%d of %d pages never changed or have no usable estimate (Ĝ ≡ 0 or λ̂ = 0): every plan but uniform gives them the min rate, %g visits/day.", r.Unchanged, r.N, PerDay(r.MinRate)))
 	}
+	if r.OnPrior > 0 {
+		pr := r.prob.prior
+		plans.Notes = append(plans.Notes, fmt.Sprintf("%d of %d pages have no usable estimate or showed no change: they are planned on the corpus's prior, the mean Ĝ of %d pages with estimates (mean λ̂ %.4g visits/day), stretched to the rate λ̃ = m/(1 + mE) of a page watched a time E without a change (docs/methods.md#schedule-prior); the last column is the share of each plan's budget they get.",
+			r.OnPrior, r.N, pr.pages, pr.m/in.Unit*86400))
+	}
 	for _, p := range r.Plans {
-		plans.Rows = append(plans.Rows, []any{p.Name, p.Visited, p.Used / in.Unit * 86400, p.MeanG, p.MeanPoisson, p.FastShare})
+		if p.Used < r.prob.Budget*(1-1e-9) {
+			plans.Notes = append(plans.Notes, fmt.Sprintf("%s spends %.4g of the %.4g visits/day: every page it would visit more is at its host's limit or never changes (saturated).", p.Name, p.Used/in.Unit*86400, PerDay(r.Budget)))
+		}
+	}
+	for _, p := range r.Plans {
+		plans.Rows = append(plans.Rows, []any{p.Name, p.Visited, p.Used / in.Unit * 86400, p.MeanG, p.MeanPoisson, p.FastShare, p.PriorShare})
 	}
 	b := &tables.Bundle{Tables: []tables.Table{plans}}
 	if len(r.Sweep) == 0 {

@@ -84,3 +84,49 @@ count() { grep -o "\"$1\": *[0-9]*" "$m" | grep -o '[0-9]*$'; }
 echo "anarchism-revisions $(count revisions_read)"
 echo "anarchism-reverts $(count revisions_identity_revert)"
 echo "anarchism-reverted $(count revisions_identity_reverted)"
+
+# 4. schedule --validate on the two real samples (as in the small setting
+# of docs/schedule-results.md, one seed): realised freshness of the plans
+# and of the oracle, and the paired differences of gu with their 95 %
+# intervals over the pages, from the validation's tables (as CSV through
+# revisit report).
+validate() { # NAME DATASET SAMPLER BUDGET
+	"$bin" -q schedule --validate "$2" --sampler "$3" --budget "$4" -o "$tmp/val-$1" >/dev/null
+	"$bin" -q report "$tmp/val-$1" -o "$tmp/rep-$1" >/dev/null
+}
+"$bin" -q ingest "$real/wikipedia/Kevinisagirl__Wikipedia-Revisions-1000-articleid-sample/articlesthatareoldenough.txt.gz" --id 0 --title 1 --time 2 -o "$tmp/enwiki" >/dev/null
+"$bin" -q ingest "$real/wikipedia/_derived/covid19_editions.csv.gz" --id edition --time timestamp -o "$tmp/covid" >/dev/null
+validate enwiki "$tmp/enwiki" const:24 500/d
+validate covid "$tmp/covid" const:1 100/d
+neg() { awk -v v="$1" 'BEGIN { printf "%.10g\n", -v }'; }
+for c in enwiki covid; do
+	v=$tmp/rep-$c/tables/schedule_validation.csv
+	# schedule_validation: plan,realised,low,high,predicted,…
+	for plan in gu uniform lambdacrawl oracle; do
+		echo "$c-$plan $(pct "$(csv_field "$v" "$plan," 2)")"
+	done
+	echo "$c-oracle-predicted $(pct "$(csv_field "$v" oracle, 5)")"
+done
+# schedule_validation_pairs: plan,gu − plan (points),low,high,…
+p=$tmp/rep-enwiki/tables/schedule_validation_pairs.csv
+echo "enwiki-gu-uniform $(csv_field "$p" uniform, 2)"
+echo "enwiki-gu-uniform-lo $(csv_field "$p" uniform, 3)"
+echo "enwiki-gu-uniform-hi $(csv_field "$p" uniform, 4)"
+# On COVID-19 gu is behind: quoted as lambdacrawl − gu and uniform − gu,
+# the interval of uniform − gu as how far below and above 0 it reaches.
+p=$tmp/rep-covid/tables/schedule_validation_pairs.csv
+echo "covid-lambdacrawl-gu $(neg "$(csv_field "$p" lambdacrawl, 2)")"
+echo "covid-lambdacrawl-gu-lo $(neg "$(csv_field "$p" lambdacrawl, 4)")"
+echo "covid-lambdacrawl-gu-hi $(neg "$(csv_field "$p" lambdacrawl, 3)")"
+echo "covid-uniform-gu $(neg "$(csv_field "$p" uniform, 2)")"
+echo "covid-uniform-gu-below $(csv_field "$p" uniform, 4)"
+echo "covid-uniform-gu-above $(neg "$(csv_field "$p" uniform, 3)")"
+# The part of gu − lambdacrawl on the editions whose update rate fell more
+# than 4× between the windows (schedule_validation_where: pages,count,
+# weight,gu,lambdacrawl,gu − lambdacrawl), as lambdacrawl − gu, their count
+# and the two plans' realised freshness on them.
+w=$tmp/rep-covid/tables/schedule_validation_where.csv
+echo "covid-fell-pages $(csv_field "$w" "rate fell more than 4×," 2)"
+echo "covid-fell-part $(neg "$(csv_field "$w" "rate fell more than 4×," 6)")"
+echo "covid-fell-gu $(pct "$(csv_field "$w" "rate fell more than 4×," 4)")"
+echo "covid-fell-lambdacrawl $(pct "$(csv_field "$w" "rate fell more than 4×," 5)")"

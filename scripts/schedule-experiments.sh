@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # schedule-experiments.sh: the validation results of `revisit schedule
-# --validate` (issue 19), written to docs/schedule-results.md with the exact
-# command before each table.
+# --validate`, written to docs/schedule-results.md with the exact command
+# before each table.
 #
 # Usage: scripts/schedule-experiments.sh [--small] [-o FILE]
 #
 #   --small   only the small setting (the one TestScheduleResultsDoc re-runs
-#             and compares with the doc), no figures, no window table
-#             (the Poisson sanity check against the training window, five
-#             corpora of 2,000 pages up to 16 years; it needs jq). The
-#             whole run took 10 min wall, 271 CPU-s, on a loaded machine
+#             and compares with the doc): no full setting, no figures, no
+#             tables read from the runs' JSON with jq (the Poisson sanity
+#             check against the training window, five corpora of 2,000
+#             pages up to 16 years; the training windows and the prior on
+#             the real corpora)
 #   -o FILE   the Markdown to write (default docs/schedule-results.md); its
 #             figures go to FILE's directory under schedule-results/
 #
@@ -91,6 +92,57 @@ setting() {
 	echo "revisit schedule --validate real-$s/covid19 --sampler const:1 --budget 100/d $common -o res-$s/covid19" | run
 }
 
+# jqrow FILE PLAN COLUMN: column COLUMN of PLAN's row of a tables/*.json.
+jqrow() { jq -r --arg p "$2" --argjson c "$3" '.rows[] | select(.[0] == $p) | .[$c]' "$1"; }
+pct() { awk -v v="$1" 'BEGIN { printf "%.2f %%", 100 * v }'; }
+
+# choices_table: what the training window (--train-window) and the prior
+# (--min-rate) change, on the two real corpora and the ON/OFF one (full
+# setting's corpora, 5 seeds): gu's realised freshness and that of the
+# best baselines, per setting, from each run's schedule_validation.json.
+choices_table() {
+	local cmds=$WORK/choice-cmds c w
+	: >"$cmds"
+	for c in enwiki1000 covid19 onoff; do
+		local ds=real-full/$c sampler="const:1" budget=100
+		[ $c = onoff ] && ds=gen-full/onoff budget=1000
+		[ $c = enwiki1000 ] && sampler="const:24" budget=500
+		for w in all auto 0.5 0.25; do
+			echo "revisit schedule --validate $ds --sampler $sampler --budget $budget/d --seeds 5 --origins 1 --plans gu,cho-gm,lambdacrawl,uniform --train-window $w -o choice/$c-window-$w" >>"$cmds"
+		done
+		echo "revisit schedule --validate $ds --sampler $sampler --budget $budget/d --seeds 5 --origins 1 --plans gu,cho-gm,lambdacrawl,uniform --min-rate 0 -o choice/$c-minrate-0" >>"$cmds"
+	done
+	{
+		echo "## Training windows and the prior"
+		echo
+		echo "What the choices of [methods: schedule](methods.md#schedule-windows)"
+		echo "change on the real corpora and on ON/OFF pages (the full setting's"
+		echo "datasets, 5 seeds, the first split only): the estimated plans from the"
+		echo "whole training window (\`all\`, the default), from its last half or"
+		echo "quarter, or from the window each plan does best with in a back-test"
+		echo "inside the training window (\`auto\`); and the pages without an estimate"
+		echo "on the corpus's prior (the default) or never visited (\`--min-rate 0\`,"
+		echo "the default before). The commands:"
+		echo
+		echo '```console'
+		sed 's/^/$ /' "$cmds"
+		echo '```'
+		echo
+		echo "| corpus | setting | gu | cho-gm | lambdacrawl | uniform | gu's budget to the prior's pages |"
+		echo "|---|---|---:|---:|---:|---:|---:|"
+	} >>"$doc"
+	while IFS= read -r line; do
+		eval "\"\$REVISIT\" ${line#revisit }" >/dev/null
+	done <"$cmds"
+	for c in enwiki1000 covid19 onoff; do
+		for s in window-all window-auto window-0.5 window-0.25 minrate-0; do
+			local f=choice/$c-$s/tables/schedule_validation.json
+			echo "| $c | ${s/-/ } | $(pct "$(jqrow "$f" gu 1)") | $(pct "$(jqrow "$f" cho-gm 1)") | $(pct "$(jqrow "$f" lambdacrawl 1)") | $(pct "$(jqrow "$f" uniform 1)") | $(pct "$(jqrow "$f" gu 6)") |" >>"$doc"
+		done
+	done
+	echo >>"$doc"
+}
+
 # window_table: the Poisson sanity check against the length of the
 # training window. gu and cho-gm are both optimal for Poisson pages; from
 # estimates their per-page rates differ by the estimation noise of M4's Ĝ
@@ -103,7 +155,7 @@ window_table() {
 	: >"$cmds"
 	for y in 1 2 4 8 16; do
 		echo "revisit -q generate --format parquet --pages 2000 --span ${y}y --model 'exp:{lognormal:-3,1}' --seed 1 -o win/poisson-${y}y" >>"$cmds"
-		echo "revisit schedule --validate win/poisson-${y}y --sampler const:1 --budget 1000/d --seeds 5 --plans gu,cho-gm -o win/res-${y}y" >>"$cmds"
+		echo "revisit schedule --validate win/poisson-${y}y --sampler const:1 --budget 1000/d --seeds 5 --origins 1 --plans gu,cho-gm -o win/res-${y}y" >>"$cmds"
 	done
 	{
 		echo "## Poisson sanity check against the training window"
@@ -148,17 +200,25 @@ window_table() {
 
 What `revisit schedule --validate` measures is in
 [methods: schedule validation](methods.md#schedule-validation): for each
-seed a blind crawler (`--sampler`) replays the first half of every page's
-history, every plan is computed from its estimates at the same budget, and
-each plan's **realised freshness** is measured exactly on the true updates
-of the second half (uniform visit phase), with a 95 % Student-t interval
-over the seeds. `oracle-train` is the `gu` plan on the true `G_U` of the
-training half (no estimation error, planned on the past); `oracle` is `gu`
-on the true `G_U` of the evaluation half itself. "rates vs gu" is the
-median over pages of `|f/f_gu − 1|`. The second table is the budget each
-plan needs to reach a realised freshness of 0.9 (bisection on the budget,
-each plan solved again from the same estimates), the third the realised
-freshness at ¼ … 4 times the budget.
+seed a blind crawler (`--sampler`) replays every page's history from its
+first update to the split (the middle of the span; the quiet time after
+its last update included), every plan is computed from its estimates at
+the same budget (the pages without one on the corpus's prior), and each
+plan's **realised freshness** is measured exactly on the true updates of
+the second half (uniform visit phase), with a 95 % Student-t interval over
+the seeds (which only move a constant crawler's phase). `oracle-train` is
+the `gu` plan on the exact age distributions of each page's training
+window (no estimation error, planned on the past); `oracle` is `gu` on
+those of the evaluation window itself, the optimum of every constant-rate
+plan, whose prediction is its realisation. "rates vs gu" is the median
+over pages of `|f/f_gu − 1|`. The second table is the paired difference
+of `gu` and every other plan, with a 95 % bootstrap interval over the
+pages and the difference at three splits (rolling origins), and the
+verdict; the third says where `gu` gains or loses against the best other
+plan, by how the pages' update rates changed between the windows; the
+fourth is the budget each plan needs to reach a realised freshness of 0.9
+(bisection on the budget, each plan solved again from the same
+estimates), the fifth the realised freshness at ¼ … 4 times the budget.
 
 Every block below is a command run from a scratch directory, `$REAL`
 standing for the real-data root (`../shared/data/real`), followed by what
@@ -192,6 +252,7 @@ if [ $small_only = 0 ]; then
 		echo
 	} >>"$doc"
 	setting full 2000 10
+	choices_table
 	window_table
 	{
 		echo "## Figures"

@@ -21,8 +21,8 @@ func newScheduleCmd(g *globals) *cobra.Command {
 		budget, minRate, importance, hostLimits, method, sampler, unit, out string
 		plans                                                               []string
 		missing                                                             float64
-		validate                                                            string
-		seeds                                                               int
+		validate, trainWindow                                               string
+		seeds, origins, boot                                                int
 		seed                                                                uint64
 		train, target                                                       float64
 		sweep                                                               []float64
@@ -40,9 +40,12 @@ INPUT is
   a replay or estimate output   Ĝ of each page from --method (default: the
                                 scenario's recommended method: M2 with ages,
                                 M4 for constant delays, M6 otherwise) for
-                                --sampler (default: the first in the file)
-  a dataset                     the true G_U of each page's intervals: the
-                                oracle plan
+                                --sampler (default: the first in the file);
+                                a replay of several seeds is pooled (the
+                                mean of their Ĝ and of their λ̂)
+  a dataset                     each page's exact age distribution over the
+                                dataset's span (quiet time included): the
+                                oracle plan of that span
 
 PLANS (--plans, default all):
   gu                  optimal for Ĝ (projected onto concave CDFs first)
@@ -52,7 +55,14 @@ PLANS (--plans, default all):
   proportional        f ∝ λ̂
   uniform             the same rate for every page
 
-Pages that never changed (Ĝ ≡ 0, or no usable estimate) get --min-rate.
+PRIOR (--min-rate prior, the default): a page with no usable estimate,
+or whose estimate saw no change (Ĝ ≡ 0), is planned on the corpus's
+prior: the mean Ĝ of the pages with estimates, stretched in time to the
+rate λ̃ = m/(1 + mE) (m their mean λ̂; E how long the page was watched
+without a change, 0 for a page never watched): the mean rate for a page
+nothing is known of, about one change per watched time for one watched
+long. The tables say how much of each plan's budget these pages get.
+--min-rate R gives them the fixed rate R instead (0: never visited).
 
 IMPORTANCE (--importance FILE): KEY<TAB>IMPORTANCE lines (the Bing
 trace's urlid_imp.txt) or KEY,IMPORTANCE CSV records (quote a key that
@@ -90,14 +100,24 @@ from the input when writing.
 VALIDATION (--validate DATASET): the span of the dataset is cut at --train;
 for each of --seeds seeds a blind crawler (--sampler, replay's syntax;
 --method, default M4 for constant delays, M6 otherwise) replays every page's
-training window, the plans are computed from its estimates, and each plan's
-realised freshness is measured exactly on the true updates of the later
-window (uniform visit phase), with a 95 % interval over the seeds, next to
-the oracle plan made from the true G_U of that window. With
---target-freshness F, each plan's budget to reach realised freshness F is
-found by bisection (each plan solved again at each budget from the same
-estimates, scored as above); with --sweep, each plan's realised freshness at
-those multiples of the budget (a table and a figure; none by default).`,
+training window, from its first update to the split (the quiet time after
+its last update is evidence: the crawler sees it), the plans are computed
+from its estimates, and each plan's realised freshness is measured exactly
+on the true updates of the later window (uniform visit phase), with a 95 %
+interval over the seeds, next to the oracles: gu on the exact age
+distributions of each page's training window (oracle-train) and of the
+evaluation window (oracle: the optimum of every constant-rate plan, its
+prediction its realisation). The paired differences of gu against every
+plan come with a 95 % interval over the pages (--boot resamples) and at
+--origins splits (the one at --train and later ones to the end), and a
+verdict: which plan wins, by how many points, against which it is
+undecided. --train-window F plans from the last fraction F of the
+training span only; auto chooses it per plan by back-testing inside the
+training window. With --target-freshness F, each plan's budget to reach
+realised freshness F is found by bisection (each plan solved again at each
+budget from the same estimates, scored as above); with --sweep, each plan's
+realised freshness at those multiples of the budget (a table and a figure;
+none by default).`,
 		Example: `  revisit schedule out/replay --budget 5000/d -o out/schedule
   revisit schedule out/estimate --budget 200/h --importance urlid_imp.txt --min-rate 0.1/d -o out/schedule
   revisit schedule ds --budget 5000/d --plans gu,cho-gm -o out/oracle
@@ -116,8 +136,10 @@ those multiples of the budget (a table and a figure; none by default).`,
 			if !(opt.Budget > 0) {
 				return usagef("--budget %q: want a rate > 0 such as 5000/d or 200/h", budget)
 			}
-			if opt.MinRate, err = schedule.ParseRate(minRate); err != nil {
-				return usagef("--min-rate: %v", err)
+			if minRate == "prior" {
+				opt.Prior = true
+			} else if opt.MinRate, err = schedule.ParseRate(minRate); err != nil {
+				return usagef("--min-rate: %v (or prior)", err)
 			}
 			if opt.Plans, err = schedule.ParsePlans(plans); err != nil {
 				return usagef("--plans: %v", err)
@@ -154,6 +176,12 @@ those multiples of the budget (a table and a figure; none by default).`,
 			if !(train > 0 && train < 1) || seeds < 1 {
 				return usagef("--train must be in (0, 1) and --seeds ≥ 1")
 			}
+			if origins < 1 || boot < 100 {
+				return usagef("--origins must be ≥ 1 and --boot ≥ 100")
+			}
+			if err := schedule.CheckWindow(trainWindow); err != nil {
+				return usagef("--train-window: %v", err)
+			}
 			if validate != "" {
 				if err := schedule.CheckCrawler(sampler, method); err != nil {
 					return usagef("--sampler, --method: %v", err)
@@ -175,7 +203,7 @@ those multiples of the budget (a table and a figure; none by default).`,
 			if validate != "" {
 				return runValidation(cmd, g, validate, out, schedule.ValidateOptions{
 					Options: opt, Sampler: sampler, Method: method, Train: train, Unit: u, Dataset: validate,
-					Seeds: seedList(seed, seeds), Target: target,
+					Seeds: seedList(seed, seeds), Target: target, Origins: origins, Window: trainWindow, Boot: boot,
 				})
 			}
 			var src *schedule.Source
@@ -252,7 +280,7 @@ those multiples of the budget (a table and a figure; none by default).`,
 	f := cmd.Flags()
 	f.StringVar(&budget, "budget", "", "total visit rate B: visits per day, or B/h, B/d (required)")
 	f.StringSliceVar(&plans, "plans", nil, "plans to compute (comma-separated; default all: gu,cho-gm,lambdacrawl,lambdacrawl-binary,proportional,uniform)")
-	f.StringVar(&minRate, "min-rate", "0", "rate of pages that never changed (visits per day, or R/h)")
+	f.StringVar(&minRate, "min-rate", "prior", "pages without a usable estimate or with no change seen: prior (the corpus's prior, see PRIOR) or a fixed rate (visits per day, or R/h; 0: never visited)")
 	f.StringVar(&importance, "importance", "", "page importances: KEY<TAB>IMPORTANCE or KEY,IMPORTANCE lines, KEY a page's title or id (see IMPORTANCE; default: 1 for every page)")
 	f.Float64Var(&missing, "missing-importance", 1, "importance of pages the --importance file does not name")
 	f.StringVar(&hostLimits, "host-limits", "", "per-host limits: host,RATE lines (RATE as --budget; see HOST LIMITS)")
@@ -265,7 +293,10 @@ those multiples of the budget (a table and a figure; none by default).`,
 	f.StringVar(&validate, "validate", "", "validate the plans on this dataset's true updates (see VALIDATION)")
 	f.IntVar(&seeds, "seeds", 1, "validation: number of replicate crawler seeds")
 	f.Uint64Var(&seed, "seed", 1, "validation: first seed (seeds are seed, seed+1, …)")
-	f.Float64Var(&train, "train", 0.5, "validation: fraction of the dataset's span used for training")
+	f.Float64Var(&train, "train", 0.5, "validation: fraction of the dataset's span used for training (the first split)")
+	f.IntVar(&origins, "origins", 3, "validation: splits (rolling origins): the one at --train and the later ones, evenly spaced to the end")
+	f.StringVar(&trainWindow, "train-window", "all", "validation: training window of the estimated plans: all, the last fraction F of the training span, or auto (chosen per plan by back-testing inside the training window)")
+	f.IntVar(&boot, "boot", 2000, "validation: bootstrap resamples of the pages for the paired differences")
 	f.Float64Var(&target, "target-freshness", 0, "validation: find each plan's budget to reach this realised freshness, in (0, 1) (0: none)")
 	f.StringVarP(&out, "output", "o", "", "write schedule.parquet, schedule.csv (unless --no-csv) and tables under this directory (replaces earlier schedule results there; refuses any other non-empty directory)")
 	return cmd
@@ -337,6 +368,9 @@ func runValidation(cmd *cobra.Command, g *globals, dir, out string, opt schedule
 			printTable(w, t)
 			fmt.Fprintln(w, human.Text("Source: "+t.Source))
 		}
+	}
+	if v.Verdict != "" && g.printsTables(out) {
+		fmt.Fprintln(w, "Verdict:", v.Verdict)
 	}
 	if out == "" {
 		return nil

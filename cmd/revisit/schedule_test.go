@@ -7,14 +7,32 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/revisit-dev/revisit/estimates"
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/pq"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/schedule"
 )
+
+// generateReplay generates n Lomax pages over a year into dir/ds and
+// replays every page with a daily crawler (M4 and cho; replay flags
+// extra) into dir/rp.
+func generateReplay(t *testing.T, dir string, n int, extra ...string) (ds, rp string) {
+	t.Helper()
+	ds, rp = filepath.Join(dir, "ds"), filepath.Join(dir, "rp")
+	if code := execute([]string{"-q", "generate", "--format", "parquet", "--pages", strconv.Itoa(n), "--span", "1y", "--model", "pareto:1.8,{lognormal:3,1}", "--seed", "3", "-o", ds}); code != exitOK {
+		t.Fatalf("generate: exit %d", code)
+	}
+	if code := execute(append([]string{"-q", "replay", ds, "--top", "0", "--sampler", "const:24", "--methods", "M4,cho", "-o", rp}, extra...)); code != exitOK {
+		t.Fatalf("replay: exit %d", code)
+	}
+	return ds, rp
+}
 
 // revisit schedule on a replay output and on a dataset: one CSV row per
 // page (a visits/day column per plan) and one Parquet row per page and
@@ -23,14 +41,7 @@ import (
 // refused and a bad budget is bad usage.
 func TestScheduleCommand(t *testing.T) {
 	dir := t.TempDir()
-	ds := filepath.Join(dir, "ds")
-	if code := execute([]string{"-q", "generate", "--format", "parquet", "--pages", "40", "--span", "1y", "--model", "pareto:1.8,{lognormal:3,1}", "--seed", "3", "-o", ds}); code != exitOK {
-		t.Fatalf("generate: exit %d", code)
-	}
-	rp := filepath.Join(dir, "rp")
-	if code := execute([]string{"-q", "replay", ds, "--top", "0", "--sampler", "const:24", "--methods", "M4,cho", "-o", rp}); code != exitOK {
-		t.Fatalf("replay: exit %d", code)
-	}
+	ds, rp := generateReplay(t, dir, 40)
 	imp := filepath.Join(dir, "imp.txt")
 	if err := os.WriteFile(imp, []byte("1\t5\n2\t0\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -90,13 +101,24 @@ func TestScheduleCommand(t *testing.T) {
 			t.Errorf("%s: tables %+v, %v", in, b, err)
 		}
 	}
-	// Validation: a table with every plan and the two oracles.
+	// Validation: a table with every plan and the two oracles, and the
+	// paired differences of gu against each of them with the verdict.
 	val := filepath.Join(dir, "val")
 	if code := execute([]string{"-q", "schedule", "--validate", ds, "--sampler", "const:24", "--budget", "30/d", "--seeds", "2", "-o", val}); code != exitOK {
 		t.Fatalf("--validate: exit %d", code)
 	}
-	if b, err := tables.Read(val); err != nil || len(b.Tables) != 1 || b.Tables[0].ID != "schedule_validation" || len(b.Tables[0].Rows) != len(schedule.PlanNames)+2 {
+	b, err := tables.Read(val)
+	if err != nil || len(b.Tables) != 3 || b.Tables[0].ID != "schedule_validation" || len(b.Tables[0].Rows) != len(schedule.PlanNames)+2 ||
+		b.Tables[1].ID != "schedule_validation_pairs" || len(b.Tables[1].Rows) != len(schedule.PlanNames)+1 || !strings.HasPrefix(b.Tables[1].Notes[0], "Verdict: ") {
 		t.Errorf("validation tables: %+v, %v", b, err)
+	}
+	// The report's "Revisit schedule" section carries the verdict.
+	rep := filepath.Join(dir, "rep")
+	if code := execute([]string{"-q", "report", val, "-o", rep}); code != exitOK {
+		t.Fatalf("report: exit %d", code)
+	}
+	if md, err := os.ReadFile(filepath.Join(rep, "report.md")); err != nil || !strings.Contains(string(md), "Revisit schedule") || !strings.Contains(string(md), "Verdict: ") {
+		t.Errorf("report.md has no Revisit schedule section with the verdict (%v)", err)
 	}
 	for _, bad := range [][]string{
 		{"--validate", ds, "--budget", "5/d"},                              // no sampler
@@ -203,4 +225,61 @@ func TestScheduleCompactCurves(t *testing.T) {
 		t.Fatal(err)
 	}
 	compare("compact (Plan)", comp, 1e-3, 1e-4)
+}
+
+// A replay of several seeds (--seeds 3) has three independent crawls of
+// every page; schedule pools them explicitly: each page's Ĝ is the mean
+// of the three seeds' Ĝ (the same knots) and its λ̂ the mean of their λ̂,
+// and the plans' source says so. Before, the rows of the seeds were read
+// as one page's: the last seed's Ĝ with the first seed's λ̂, silently.
+func TestSchedulePoolsSeeds(t *testing.T) {
+	_, rp := generateReplay(t, t.TempDir(), 6, "--seeds", "3")
+	type key struct {
+		id   int64
+		seed int
+	}
+	g, rate := map[key][]float64{}, map[key]float64{}
+	if err := estimates.Each(rp, func(e *estimator.Estimate) error {
+		k := key{e.PageID, e.Seed}
+		switch {
+		case e.Method == estimator.MethodM4 && e.Kind == "G":
+			g[k] = slices.Clone(e.CDF.P)
+		case e.Method == estimator.MethodCho && e.Kind == "G":
+			rate[k] = e.Rate
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	in, err := schedule.ReadEstimates(rp, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(in.Source, "pooled over 3 seeds") {
+		t.Errorf("source %q does not say the seeds are pooled", in.Source)
+	}
+	for i, id := range in.IDs {
+		var want []float64
+		wantRate := 0.0
+		for s := range 3 {
+			gs := g[key{id, s}]
+			if want == nil {
+				want = make([]float64, len(gs))
+			}
+			for k, v := range gs {
+				want[k] += v / 3
+			}
+			wantRate += rate[key{id, s}] / 3
+		}
+		got := in.Curves.G[in.Curves.Off[i]:in.Curves.Off[i+1]]
+		want = want[len(want)-len(got):] // the knots x > 0
+		for k := range got {
+			if math.Abs(got[k]-want[k]) > 1e-12 {
+				t.Fatalf("page %d knot %d: Ĝ %g, mean of the seeds %g", id, k, got[k], want[k])
+			}
+		}
+		if math.Abs(in.Lambda[i]-wantRate) > 1e-12*wantRate {
+			t.Errorf("page %d: λ̂ %g, mean of the seeds %g", id, in.Lambda[i], wantRate)
+		}
+	}
 }
