@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/revisit-dev/revisit/estimator"
@@ -38,16 +39,22 @@ func TestVerdict(t *testing.T) {
 // measurement") has κ_p, M5 has κ_p + d5, M3 κ_p + 0.3; κ_p is drawn
 // around 0.01 so that the pages differ.
 func constPages(n int, d5 func(p int) float64) []PageError {
-	r := model.NewRand(3, 3)
+	return pageErrors(n, model.NewRand(3, 3), "const:0.05x", true, 0.01, 0.005, map[string]func(int) float64{
+		"M4": func(int) float64 { return 0 }, "M5": d5, "M3": func(int) float64 { return 0.3 },
+	}, "M4", "M5", "M3")
+}
+
+// pageErrors are the errors of the methods named on n pages under one
+// sampler (one seed): on page p method m has κ_p + offset[m](p), κ_p
+// drawn uniformly in [base, base + spread) so that the pages differ.
+func pageErrors(n int, r *rand.Rand, sampler string, constant bool, base, spread float64, offset map[string]func(int) float64, names ...string) []PageError {
 	var out []PageError
 	for p := range n {
-		k := 0.01 + 0.005*r.Float64()
-		for _, m := range []struct {
-			name string
-			ks   float64
-		}{{"M4", k}, {"M5", k + d5(p)}, {"M3", k + 0.3}} {
-			out = append(out, PageError{PageID: int64(p + 1), Sampler: "const:0.05x", Method: m.name, Kind: "G", Constant: true, Intervals: 500,
-				Error: Error{WMRD: m.ks / 4, KS: m.ks}, Mean: Error{WMRD: m.ks / 4, KS: m.ks}})
+		k := base + spread*r.Float64()
+		for _, name := range names {
+			ks := k + offset[name](p)
+			out = append(out, PageError{PageID: int64(p + 1), Sampler: sampler, Method: name, Kind: "G", Constant: constant, Intervals: 500,
+				Error: Error{WMRD: ks / 4, KS: ks}, Mean: Error{WMRD: ks / 4, KS: ks}})
 		}
 	}
 	return out
@@ -111,19 +118,9 @@ func TestOldM3Allows(t *testing.T) {
 // pages (one seed): M6 has κ_p, G-M4 (biased) κ_p − 0.02, M2 (ages)
 // κ_p − 0.03; κ_p is drawn around 0.05 so that the pages differ.
 func randomPages(n int) []PageError {
-	r := model.NewRand(4, 4)
-	var out []PageError
-	for p := range n {
-		k := 0.05 + 0.01*r.Float64()
-		for _, m := range []struct {
-			name string
-			ks   float64
-		}{{"M6", k}, {"G-M4", k - 0.02}, {"M2", k - 0.03}} {
-			out = append(out, PageError{PageID: int64(p + 1), Sampler: "exp:20x", Method: m.name, Kind: "G", Intervals: 500,
-				Error: Error{WMRD: m.ks / 4, KS: m.ks}, Mean: Error{WMRD: m.ks / 4, KS: m.ks}})
-		}
-	}
-	return out
+	return pageErrors(n, model.NewRand(4, 4), "exp:20x", false, 0.05, 0.01, map[string]func(int) float64{
+		"M6": func(int) float64 { return 0 }, "G-M4": func(int) float64 { return -0.02 }, "M2": func(int) float64 { return -0.03 },
+	}, "M6", "G-M4", "M2")
 }
 
 // Only consistent methods are recommended: under random delays without
