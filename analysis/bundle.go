@@ -45,7 +45,7 @@ func pageStatsColumns(unit string) []tables.Column {
 		{Name: "h_lw_lo", Kind: tables.Float, Doc: "95% interval H ± 1.96·SE"},
 		{Name: "h_lw_hi", Kind: tables.Float},
 		{Name: "h_dfa_p", Kind: tables.Float, Doc: "p-value of DFA-1's H against its shuffled surrogates (docs/methods.md#lrd)"},
-		{Name: "trend_p", Kind: tables.Float, Doc: "p-value of the rank CUSUM test of a change in the rate along the window, tested where both estimators find long memory (docs/methods.md#lrd)"},
+		{Name: "trend_p", Kind: tables.Float, Doc: "p-value of the test of a change in the rate along the window (CUSUMs of the intervals' ranks and of the update times, Bonferroni), tested where both estimators find long memory (docs/methods.md#lrd)"},
 		{Name: "lrd_halves", Kind: tables.Float, Doc: fmt.Sprintf("where trend_p < 0.05: in how many halves of the window (0, 1, 2) both estimators find long memory once the intervals are time-rescaled by their running median (null below %s intervals: halves too short)", human.Comma(2*lrdHalfMin))},
 		{Name: "lrd", Kind: tables.String, Doc: "long memory, no long memory, undecided: trend in the rate, undecided: estimators disagree, undecided: an H outside [0, 1] (docs/methods.md#lrd)"},
 		{Name: "screen_note", Kind: tables.String, Doc: "screened statistics left without a number, and why"},

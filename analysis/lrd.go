@@ -24,16 +24,17 @@ import (
 //   - the rate: a rate that changes over the window (an edit rate that
 //     grows tenfold, a step, a burst) makes both estimators see long
 //     memory in independent intervals. RateChange tests the intervals for
-//     a change of level along the window (a rank CUSUM, which knows
-//     nothing of long memory, so that the test cannot be explained away
-//     by the H it would judge). Where it finds one, each half of the
-//     window is judged on its own, time-rescaled (RescaledHalfLRD: every
-//     interval divided by the running median of the intervals around it,
-//     the estimators restricted to the scales the smoothing leaves
-//     untouched), and long memory is claimed only if both estimators find
-//     it in both halves: stationary long memory shows in every part of
-//     the window, a change of the rate removed by the rescaling leaves at
-//     most a local artefact, which cannot be in both halves at once.
+//     a change of the rate along the window (CUSUMs of their ranks and of
+//     the update times, which know nothing of long memory, so that the
+//     test cannot be explained away by the H it would judge). Where it
+//     finds one, each half of the window is judged on its own,
+//     time-rescaled (RescaledHalfLRD: every interval divided by the
+//     running median of the intervals around it, the estimators
+//     restricted to the scales the smoothing leaves untouched), and long
+//     memory is claimed only if both estimators find it in both halves:
+//     stationary long memory shows in every part of the window, a change
+//     of the rate removed by the rescaling leaves at most a local
+//     artefact, which cannot be in both halves at once.
 //
 // Otherwise the page is undecided (the estimators disagree, or a change
 // of the rate they do not survive), or shows no long memory (neither
@@ -98,7 +99,7 @@ func LongMemory(u []float64, dfa, lw HurstEstimate, r *rand.Rand) LRDCheck {
 	switch {
 	case byLW && byDFA:
 		// only here can a change of the rate change the verdict: tested here only
-		_, c.TrendP = RateChange(u)
+		c.TrendP = RateChange(u)
 		c.Verdict = LRDClaimed
 		if c.TrendP < LRDLevel {
 			c.Verdict = LRDTrend
@@ -153,38 +154,54 @@ func RescaledHalfLRD(x []float64, r *rand.Rand) bool {
 	return dfaSurrogateP(w, logScales(16, k/2, dfaTestScale), r) < LRDLevel
 }
 
-// RateChange tests the intervals u for a change of their level along the
-// window — a rate that grows, falls, steps or bursts — by the CUSUM of
-// their ranks: with R_i the mid-ranks (ties share their mean rank) and
-// s² = Σ(R_i − R̄)²/n, D = max_k |Σ_{i≤k}(R_i − R̄)| / (s√n). For
-// independent, identically distributed intervals (a renewal process of
-// constant rate) D tends in law to the supremum of a Brownian bridge's
-// absolute value (Kolmogorov), whose tail gives p = 2 Σ_{j≥1} (−1)^{j−1}
-// e^{−2j²D²} (Pettitt 1979 is the same statistic for one change). Ranks
-// make it indifferent to heavy tails and to the intervals' distribution;
-// it knows nothing of long memory (long memory rejects it often: that
-// only sends the page to RescaledHalfLRD). NaN below 2 intervals.
-func RateChange(u []float64) (d, p float64) {
-	n := len(u)
-	if n < 2 {
-		return math.NaN(), math.NaN()
+// RateChange tests the intervals u for a change of the rate along the
+// window — a rate that grows, falls, steps or bursts — by two CUSUMs,
+// each D = max_k |Σ_{i≤k}(x_i − x̄)| / (s√n) with s² = Σ(x_i − x̄)²/n:
+//
+//   - of the mid-ranks of the intervals (ties share their mean rank): a
+//     change of level along the sequence of intervals, indifferent to
+//     heavy tails and to the intervals' distribution (Pettitt 1979 is the
+//     same statistic for one change);
+//   - of the intervals themselves: Σ_{i≤k}(u_i − ū) is how far the k-th
+//     update lies from where a constant rate over the window puts it, so
+//     this one sees a change by the time it spans, where the ranks see it
+//     by the number of intervals it spans (a rate 30 times higher in the
+//     second half of the window leaves a few long intervals before the
+//     change, which move a rank CUSUM little and the times a lot).
+//
+// For independent, identically distributed intervals (a renewal process of
+// constant rate; for the second, of finite variance) each D tends in law
+// to the supremum of a Brownian bridge's absolute value (Kolmogorov),
+// whose tail gives p = 2 Σ_{j≥1} (−1)^{j−1} e^{−2j²D²}; the test's p is
+// min(1, 2 min(p_ranks, p_times)) (Bonferroni: level at most 5 % at
+// p < 0.05). Neither knows anything of long memory (long memory rejects
+// them often: that only sends the page to RescaledHalfLRD). NaN below 2
+// intervals.
+func RateChange(u []float64) float64 {
+	if len(u) < 2 {
+		return math.NaN()
 	}
-	rk := midRanks(u)
-	mean := float64(n+1) / 2
-	var ss float64
-	for _, v := range rk {
+	return min(1, 2*min(kolmogorovTail(cusum(midRanks(u))), kolmogorovTail(cusum(u))))
+}
+
+// cusum is max_k |Σ_{i≤k}(x_i − x̄)| / √Σ(x_i − x̄)² (the CUSUM statistic
+// D of RateChange), 0 when every x_i is equal.
+func cusum(x []float64) float64 {
+	var mean float64
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(len(x))
+	var ss, c, d float64
+	for _, v := range x {
 		ss += (v - mean) * (v - mean)
-	}
-	if ss == 0 { // every interval equal: no change of level
-		return 0, 1
-	}
-	var c float64
-	for _, v := range rk {
 		c += v - mean
 		d = max(d, math.Abs(c))
 	}
-	d /= math.Sqrt(ss)
-	return d, kolmogorovTail(d)
+	if ss == 0 {
+		return 0
+	}
+	return d / math.Sqrt(ss)
 }
 
 // kolmogorovTail is P(sup_t |B(t)| > x) for a Brownian bridge B:
