@@ -1,8 +1,8 @@
 // Command statedep runs the state-dependent revisit-timing experiment
 // (docs/methods.md#schedule-statedep) on a dataset: `revisit schedule
 // --validate` with the experiment's rows, which the command does not
-// offer (the plan does not win; docs/schedule-results.md says where and
-// why). It prints the experiment's tables and, with -o, writes every
+// offer (docs/methods.md#schedule-statedep says why;
+// docs/schedule-results.md has the measurements). It prints the experiment's tables and, with -o, writes every
 // table of the validation there (tables/*.json) for jq.
 //
 // Usage: go run ./scripts/statedep --sampler SPEC --budget B[/d|/h] [flags] DATASET
