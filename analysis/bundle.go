@@ -113,8 +113,8 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 	}
 	if len(res.Top) > 0 && res.Top[0].Intervals > 0 {
 		t0 := res.Top[0]
-		b.Tables = append(b.Tables, fitTable("tail_fits_top", fmt.Sprintf("Tail fits (MLE) to the top page, %s", t0.Title), src, res.UnitName, 2, res.TopFits, res.TopFitN, nil))
-		b.Figures = append(b.Figures, tailFigure("tail_top", fmt.Sprintf("Inter-update survival of %s with fitted tails", t0.Title), src, 2, u, res.TopSurvival, res.TopFits, ""))
+		b.Tables = append(b.Tables, fitTable("tail_fits_top", fmt.Sprintf("Tail fits (MLE) to the top page, %s", human.Path(t0.Title)), src, res.UnitName, 2, res.TopFits, res.TopFitN, nil))
+		b.Figures = append(b.Figures, tailFigure("tail_top", fmt.Sprintf("Inter-update survival of %s with fitted tails", human.Path(t0.Title)), src, 2, u, res.TopSurvival, res.TopFits, ""))
 	}
 
 	// 4. Poisson screen.

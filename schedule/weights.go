@@ -71,7 +71,8 @@ func (h header) is(key, value string) bool {
 
 // eachPair reads the lines of a pair file: "KEY<TAB>VALUE" (the Bing
 // trace's urlid_imp.txt) or a CSV record "KEY,VALUE" (quote a key that
-// holds a comma), one per line; blank lines and lines starting with # are
+// holds a comma), one per line, after an optional UTF-8 byte-order mark;
+// blank lines and lines starting with # are
 // passed over, and the first other line is a header if it names the
 // documented columns (h). Any other line must be a key and a value; fn
 // checks the value. Errors are ParseErrors naming the file and line.
@@ -86,7 +87,11 @@ func eachPair(path string, h header, fn func(line int, key, value string) error)
 	line, data := 0, 0
 	for sc.Scan() {
 		line++
-		s := strings.TrimSpace(sc.Text())
+		s := sc.Text()
+		if line == 1 {
+			s = strings.TrimPrefix(s, "\ufeff") // a byte-order mark (spreadsheets' "CSV UTF-8")
+		}
+		s = strings.TrimSpace(s)
 		if s == "" || strings.HasPrefix(s, "#") {
 			continue
 		}

@@ -144,8 +144,8 @@ none by default).`,
 			if opt.Plans, err = schedule.ParsePlans(plans); err != nil {
 				return usagef("--plans: %v", err)
 			}
-			if !(missing >= 0) {
-				return usagef("--missing-importance %g: want ≥ 0", missing)
+			if !(missing >= 0) || math.IsInf(missing, 1) {
+				return usagef("--missing-importance %g: want a finite number ≥ 0, as the file's importances", missing)
 			}
 			opt.MissingWeight = missing
 			for _, m := range sweep {
