@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -516,15 +517,7 @@ func (p *Problem) options(i int, c *ageCurve, fc, dmin float64, fam families, rn
 // hull is the upper concave hull of the points by rate, up to its highest
 // freshness (only rising segments are worth a visit).
 func hull(pts []vertex) []vertex {
-	slices.SortStableFunc(pts, func(a, b vertex) int {
-		switch {
-		case a.rate < b.rate:
-			return -1
-		case a.rate > b.rate:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(pts, func(a, b vertex) int { return cmp.Compare(a.rate, b.rate) })
 	h := pts[:1]
 	for _, v := range pts[1:] {
 		if v.rate == h[len(h)-1].rate {
