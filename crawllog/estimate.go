@@ -538,19 +538,6 @@ func estimateURL(ctx context.Context, j urlJob, cfg estimator.ObservedConfig, ro
 	return r
 }
 
-// referenceMethod is the consistent estimator of G_U a URL's
-// observations allow (docs/methods.md#recommendation): M2 with ages, M4
-// for constant delays, M6 otherwise.
-func referenceMethod(info estimator.ObservedInfo) string {
-	switch {
-	case info.Ages:
-		return estimator.MethodM2
-	case info.Constant:
-		return estimator.MethodM4
-	}
-	return estimator.MethodM6
-}
-
 // findRow is the row of method and kind in est (nil if absent).
 func findRow(est []estimator.Estimate, method, kind string) *estimator.Estimate {
 	for i := range est {
@@ -577,7 +564,7 @@ func summarize(o *visits.Observed, id int64, info estimator.ObservedInfo, est []
 	if info.Constant {
 		s.Delays, s.Delta = "constant", info.Delta
 	}
-	s.Reference = referenceMethod(info)
+	s.Reference = estimator.ReferenceMethod(info.Ages, info.Constant, false)
 	ref := findRow(est, s.Reference, estimator.KindG)
 	pm := findRow(est, estimator.MethodPoissonMLE, estimator.KindG)
 	if pm != nil {
