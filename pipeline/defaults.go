@@ -29,7 +29,7 @@ const (
 	DateOnlyCycle        = "30d"      // download-policy cycle, date-only sources (resolution ≥ 1 d)
 	HashedSites          = "hash:10"  // policy grouping when the dataset has a single group
 	MinPolicyPages       = 20         // fewer pages: the policies are skipped
-	dateOnlyResolution   = 86400      // seconds: a source this coarse is date-only
+	dateOnlyResolution   = units.Day  // seconds: a source this coarse is date-only
 	defaultGrouping      = "group"    // policy grouping by the dataset's group column
 	recoverK, recoverExt = 5, 9       // replay's recovery options in run (RecoverOpt.K, .Extra)
 )

@@ -11,6 +11,7 @@ import (
 
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -52,7 +53,7 @@ func TestShardReadsOwnParts(t *testing.T) {
 		for k := range pages {
 			pages[k].Resolution = 1
 			if c.daily(k) {
-				pages[k].Resolution = 86400
+				pages[k].Resolution = units.Day
 			}
 		}
 		ds := writePartedDataset(t, pages, P)

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -20,7 +21,7 @@ func TestParseRate(t *testing.T) {
 	for _, c := range []struct {
 		s    string
 		want float64
-	}{{"100", 100.0 / 86400}, {"100/d", 100.0 / 86400}, {"24/h", 24.0 / 3600}, {" 3 / s ", 3}, {"0", 0}} {
+	}{{"100", 100.0 / units.Day}, {"100/d", 100.0 / units.Day}, {"24/h", 24.0 / 3600}, {" 3 / s ", 3}, {"0", 0}} {
 		got, err := ParseRate(c.s)
 		if err != nil || math.Abs(got-c.want) > 1e-15 {
 			t.Errorf("ParseRate(%q) = %g, %v; want %g", c.s, got, err, c.want)
@@ -117,7 +118,7 @@ func TestImportanceJoin(t *testing.T) {
 // is refused on any line; Host is the page side of the same rule.
 func TestReadHostLimits(t *testing.T) {
 	l, err := ReadHostLimits(writeFile(t, "hosts.csv", "host,limit\nA.Example,48/d\nhttps://B.example./x,2/h\n"))
-	if err != nil || math.Abs(l.Limit["a.example"]-48.0/86400) > 1e-18 || math.Abs(l.Limit["b.example"]-2.0/3600) > 1e-18 || len(l.Limit) != 2 {
+	if err != nil || math.Abs(l.Limit["a.example"]-48.0/units.Day) > 1e-18 || math.Abs(l.Limit["b.example"]-2.0/3600) > 1e-18 || len(l.Limit) != 2 {
 		t.Errorf("host limits: %v, %v", l, err)
 	}
 	for text, want := range map[string]string{

@@ -7,6 +7,7 @@ import (
 
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // revisit estimate on the Bing change trace as the data set ships it
@@ -32,7 +33,7 @@ func TestEstimateBingTrace(t *testing.T) {
 		filepath.Join(dir, "urlid_offset_history.txt"), "--unit", "d", "--methods", "naive,poisson-mle", "-o", out}); code != exitOK {
 		t.Fatalf("estimate: exit %d", code)
 	}
-	d1, d2 := 95383.0/86400, 127277.0/86400
+	d1, d2 := 95383.0/units.Day, 127277.0/units.Day
 	want := map[[2]string]float64{
 		{"https://example.com/", "naive"}:                     1.0 / 3,
 		{"https://example.com/", "poisson-mle"}:               math.Log(1.5),

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/schedule"
 	"github.com/revisit-dev/revisit/series"
 )
@@ -26,7 +27,7 @@ func hostsDataset(t *testing.T) string {
 	t0 := int64(1_600_000_000)
 	for i := range 12 {
 		var ups []int64
-		for u := t0 + int64(i)*600; u < t0+7*86400; u += int64(3600 * (2 + i%5)) {
+		for u := t0 + int64(i)*600; u < t0+7*units.Day; u += int64(3600 * (2 + i%5)) {
 			ups = append(ups, u)
 		}
 		p := series.Page{ID: int64(i + 1), Source: "test", Title: "https://" + string(rune('a'+i%3)) + ".example/p" + strconv.Itoa(i), Resolution: 1, Updates: ups}

@@ -16,6 +16,7 @@ import (
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/pq"
 	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/schedule"
 )
 
@@ -168,7 +169,7 @@ func TestScheduleCompactCurves(t *testing.T) {
 			t.Fatalf("replay --curves %s: exit %d", c, code)
 		}
 	}
-	opt := schedule.Options{Budget: 40.0 / 86400, Plans: []string{schedule.PlanGU}, Sweep: []float64{}}
+	opt := schedule.Options{Budget: 40.0 / units.Day, Plans: []string{schedule.PlanGU}, Sweep: []float64{}}
 	in, err := schedule.ReadEstimates(outs["full"], "", "")
 	if err != nil {
 		t.Fatal(err)
