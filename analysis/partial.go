@@ -213,7 +213,7 @@ func aggKey(seedHash uint64, page int64, i int) uint64 {
 // An interval below the threshold is appended to buf; when buf holds 2k,
 // it is cut to its k smallest (selectSmallest, O(k)) and the threshold
 // lowered: O(1) amortized per interval that enters, where a heap of k
-// took O(log k) (it was an eighth of analyze's time on 10 M intervals).
+// takes O(log k), a cost that shows over millions of intervals.
 func (b *bottomK) offerKey(key uint64, page int64, i int, v float64) {
 	if b.k <= 0 {
 		return

@@ -32,10 +32,9 @@ func TestFprintDurationColumns(t *testing.T) {
 	}
 }
 
-// A title holding ESC, a tab or a line break reaches the terminal quoted
-// with them escaped ("esc\x1b[2J"), so it cannot act on the terminal or
-// break the table's lines and columns; the title and notes are escaped
-// too. Before, the ESC was printed as it is.
+// A title holding ESC, a tab or a line break reaches the terminal quoted with
+// them escaped ("esc\x1b[2J"), so it cannot act on the terminal or break the
+// table's lines and columns; the title and notes are escaped too.
 func TestFprintEscapesTitles(t *testing.T) {
 	tb := tables.Table{Title: "Top \x1b[31mpages", Notes: []string{"note \x1b[2J"},
 		Columns: []tables.Column{{Name: "title", Kind: tables.String}, {Name: "n", Kind: tables.Int}},

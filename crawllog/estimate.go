@@ -349,8 +349,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	// (batchURLs, batchVisits) and their rows written in read order
 	// (pool.Ordered): the same bytes for any number of workers. A batch
 	// costs a token per batchVisits visits begun, so that a URL of many
-	// visits is estimated alone (its cost clamped to the whole window),
-	// as before the workers.
+	// visits is estimated alone (its cost clamped to the whole window).
 	produce := func(ctx context.Context, send pool.Send[[]urlJob]) error {
 		var b []urlJob
 		visitsHeld := 0

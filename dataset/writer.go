@@ -119,7 +119,7 @@ func newPart(name string, maxUpdates int) (*part, error) {
 
 // pageLayout is how the pages files are written. Dictionaries only where
 // values repeat: hashing every update time and page id for a dictionary
-// cost ~7 % of ingest CPU.
+// costs ingest CPU and saves no bytes on values that do not repeat.
 var pageLayout = pq.Options{Level: 3, MaxRowGroupLength: MaxGroupPages, Dictionary: []string{"source", "group"}}
 
 func (p *part) abort() { p.pw.Abort() }

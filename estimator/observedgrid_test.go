@@ -144,9 +144,9 @@ func TestPairSpanQuantileResolution(t *testing.T) {
 }
 
 // The Wayback CDX of pywb's iana.org crawl: captures seconds to minutes
-// apart over a few minutes. The grid chosen used to be h = span/100 (about
-// 4 s: 96 of 100 bins empty on a URL of 16 captures); it now follows the
-// delays: h at least the 0.1 quantile of the delays between captures and
+// apart over a few minutes. The grid follows the delays, not the span
+// (h = span/100 would be about 4 s: 96 of 100 bins empty on a URL of 16
+// captures): h at least the 0.1 quantile of the delays between captures and
 // at most their median, x_max within the span, at most half the bins
 // empty (counted here over all pairs).
 func TestObservedGridIana(t *testing.T) {

@@ -105,7 +105,7 @@ func mwLine(fields map[string]string) string {
 // that classifies its user — Wikimedia's classification at the edit
 // (event_user_is_bot_by_historical), then as of the dump
 // (event_user_is_bot_by), then --bot-list, then the name pattern — in the
-// manifest and the summary, which no longer credits the name pattern with
+// manifest and the summary, which do not credit the name pattern with
 // what Wikimedia's columns dropped. Counts worked out by hand from the
 // rows below.
 func TestMWHistoryBotRules(t *testing.T) {

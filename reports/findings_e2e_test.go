@@ -214,7 +214,7 @@ func checkHurstCounts(t *testing.T, s string) {
 	}
 }
 
-// Issue 18: on the demo corpus, the real Anarchism history and a Yelp
+// On the demo corpus, the real Anarchism history and a Yelp
 // tips file, every number the Findings state is in the table they link,
 // every method sentence rests on the same pages and says how many, and
 // nothing follows a "too few".

@@ -138,12 +138,11 @@ func TestReadHostLimits(t *testing.T) {
 	}
 }
 
-// ReadTruth: over the span [0, 6 h) of the dataset a page updated at 0,
-// 1 h, 3 h, 6 h has the stretches of ages [0, 1], [0, 2], [0, 3] h (its
-// update at the span's end starts none), so Ĝ(1) = 3/6, Ĝ(2) = 5/6,
-// Ĝ(3) = 1, flat after (the knot at 6), and λ = 3 updates in 6 h; a page
-// updated once at 0 and quiet since has ages [0, 6]: Ĝ(x) = x/6, λ = 1/6
-// (before, it had no interval and no curve).
+// ReadTruth: over the span [0, 6 h) of the dataset a page updated at 0, 1 h, 3
+// h, 6 h has the stretches of ages [0, 1], [0, 2], [0, 3] h (its update at the
+// span's end starts none), so Ĝ(1) = 3/6, Ĝ(2) = 5/6, Ĝ(3) = 1, flat after
+// (the knot at 6), and λ = 3 updates in 6 h; a page updated once at 0 and
+// quiet since has ages [0, 6]: Ĝ(x) = x/6, λ = 1/6.
 func TestReadTruth(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "ds")
 	w, err := dataset.Create(dir)
@@ -184,9 +183,9 @@ func TestReadTruth(t *testing.T) {
 }
 
 // The importance file is not held in memory: after it is read, checked
-// and sorted (on disk), the live heap has not grown with it. A file of
-// 10⁶ lines (14 MB) held as a map, as before, kept about 70 MiB live; the
-// test allows 4 MiB.
+// and sorted (on disk), the live heap has not grown with it: a file of
+// 10⁶ lines (14 MB) held as a map would keep several times its size
+// live; the test allows 4 MiB.
 func TestImportanceNotHeld(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes and sorts a file of 10⁶ lines")

@@ -70,7 +70,7 @@ func TestPlanSourceMatchesSolver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The reference: the in-memory input and the solver as before.
+	// The reference: the input read into memory (ReadTruth) and the solver.
 	in, err := ReadTruth(dir, unit)
 	if err != nil {
 		t.Fatal(err)

@@ -111,10 +111,10 @@ func TestMeanCI(t *testing.T) {
 // M4's Ĝ is the window's exact time-average age distribution (WindowCurve
 // from the first update to the end) up to the hourly grid: the mean over
 // the pages of the largest gap below x = T/2 is under 0.01. Stopping the
-// crawl at the last update, as before, drops the tail from Ĝ (the same
-// gap, measured against the same window, is then above 0.02: the page
+// crawl at the last update would drop the tail from Ĝ (the same
+// gap, measured against the same window, would be above 0.02: the page
 // looks faster than it is), and in the exact curves a page edited twice
-// 75 s apart looked like it changed every 75 s.
+// 75 s apart would look like it changed every 75 s.
 func TestCrawlToSplitCensored(t *testing.T) {
 	cr, err := newCrawler("const:1", "")
 	if err != nil {

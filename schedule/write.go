@@ -40,7 +40,7 @@ var scheduleSchema = arrow.NewSchema([]arrow.Field{
 
 // Row groups of schedule.parquet: at least minGroupRows rows (16 Ki
 // rows, 2,730 pages of six plans, hold about 2 MiB in the record
-// builder, where 128 Ki rows held about 20 MiB at the peak of writing),
+// builder; the peak of writing grows with the group),
 // and at most maxGroups of them: the writer keeps every row group's
 // metadata (about 10 KiB for the ten columns) until it closes the file,
 // 66 MiB for the 6,600 groups of 16 Ki rows of 18 M pages. 1,024 groups

@@ -23,9 +23,8 @@ import (
 //	changed (whole seconds), naive 1/((95383 + 127277)/86400) per day;
 //	d₂/(e^{λd₂} − 1) = d₁, λ = ln(1 + d₂/d₁)/d₂.
 //
-// Before, the offset column was not read (auto-detection failed on the
-// header check, --format trace on the middle column) and without it the
-// first pair was dropped: 0.5 and ln 2 ≈ 0.693 per day for URL 7.
+// Without the offset column the first pair would be dropped: 0.5 and
+// ln 2 ≈ 0.693 per day for URL 7.
 func TestEstimateBingTrace(t *testing.T) {
 	dir := filepath.Join("..", "..", "ingest", "visits", "testdata", "bing")
 	out := filepath.Join(t.TempDir(), "est")

@@ -66,13 +66,9 @@ func hostRates(t *testing.T, out string) map[string]float64 {
 	return got
 }
 
-// The importance and host-limits files of schedule are read strictly: a
-// header is a line that names the documented columns, not any first line
-// whose value does not parse; every other line is used or refused with
-// the file and line. Before, a first line "7<TAB>-1" (or Inf), "x,y" or
-// "a.example,2/dd" was skipped as a header without a word; importance −1
-// and ±Inf on the first line so became 1; a host limit whose host was in
-// another case, or named no page's host, was not applied, silently.
+// The importance and host-limits files of schedule are read strictly: a header
+// is a line that names the documented columns, not any first line whose value
+// does not parse; every other line is used or refused with the file and line.
 func TestScheduleInputFilesStrict(t *testing.T) {
 	ds := hostsDataset(t)
 	dir := t.TempDir()
@@ -119,9 +115,8 @@ func TestScheduleInputFilesStrict(t *testing.T) {
 	}
 }
 
-// A budget that is not a finite number of visits in every unit (1e308/h
-// is +Inf visits per day) is bad usage; before, it was accepted and
-// schedule.csv held +Inf rates.
+// A budget that is not a finite number of visits in every unit (1e308/h is
+// +Inf visits per day) is bad usage.
 func TestScheduleInfiniteBudget(t *testing.T) {
 	ds := hostsDataset(t)
 	for _, b := range []string{"1e308/h", "1e306/s"} {
@@ -142,10 +137,9 @@ func TestScheduleInfiniteBudget(t *testing.T) {
 	}
 }
 
-// Two URL_IDs that the URL file maps to one URL are estimated as two
-// URLs under one page id; schedule plans one rate per page, so it refuses
-// the input and names the page (before, the two were merged into one page
-// without a word and the plan had fewer pages than the estimate).
+// Two URL_IDs that the URL file maps to one URL are estimated as two URLs
+// under one page id; schedule plans one rate per page, so it refuses the input
+// and names the page.
 func TestScheduleSharedURL(t *testing.T) {
 	dir := t.TempDir()
 	file := func(name, s string) string {

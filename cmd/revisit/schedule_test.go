@@ -228,11 +228,10 @@ func TestScheduleCompactCurves(t *testing.T) {
 	compare("compact (Plan)", comp, 1e-3, 1e-4)
 }
 
-// A replay of several seeds (--seeds 3) has three independent crawls of
-// every page; schedule pools them explicitly: each page's Ĝ is the mean
-// of the three seeds' Ĝ (the same knots) and its λ̂ the mean of their λ̂,
-// and the plans' source says so. Before, the rows of the seeds were read
-// as one page's: the last seed's Ĝ with the first seed's λ̂, silently.
+// A replay of several seeds (--seeds 3) has three independent crawls of every
+// page; schedule pools them explicitly: each page's Ĝ is the mean of the three
+// seeds' Ĝ (the same knots) and its λ̂ the mean of their λ̂, and the plans'
+// source says so.
 func TestSchedulePoolsSeeds(t *testing.T) {
 	_, rp := generateReplay(t, t.TempDir(), 6, "--seeds", "3")
 	type key struct {

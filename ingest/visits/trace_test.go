@@ -69,11 +69,9 @@ func TestBingTraceWithCompanions(t *testing.T) {
 	}
 }
 
-// [[1,0],[1,1],[1,0]]: three one-day intervals between four real crawls,
-// one changed. The first pair compares two real crawls and is kept, with
-// or without the offset column; before, the two-column form made the
-// first crawl a reference before an unknown interval and dropped it
-// (Visits at 1, 2, 3 d only: two intervals, 1/2 per day).
+// [[1,0],[1,1],[1,0]]: three one-day intervals between four real crawls, one
+// changed. The first pair compares two real crawls and is kept, with or
+// without the offset column.
 func TestTraceFirstPairKept(t *testing.T) {
 	want := []Visit{{T: 0}, {T: units.Day}, {T: 2 * units.Day, Changed: true}, {T: 3 * units.Day}}
 	for _, line := range []string{"u\t[[1,0],[1,1],[1,0]]\n", "u\t0\t[[1,0],[1,1],[1,0]]\n", "URL_ID\tFirst_crawl_time_offset\tCrawl_and_change_history\nu\t0\t[[1, 0], [1, 1], [1, 0]]\n"} {
@@ -109,8 +107,7 @@ func TestTraceLineCappedAndChecked(t *testing.T) {
 
 // A line is not kept beyond what the cap of captures allows (24 bytes a
 // capture): a trace line longer than that is a bad line while it is read,
-// before its bytes are held; before, it was read whole (up to 64 MiB) and
-// decoded into values (a 63 MB line took 2.27 GB).
+// before its bytes are held.
 func TestTraceLineBytesCapped(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("u\t0\t[")
