@@ -1,6 +1,7 @@
 package estimates
 
 import (
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -8,9 +9,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
 
 	"github.com/revisit-dev/revisit/estimator"
+	"github.com/revisit-dev/revisit/internal/pq"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -24,20 +25,11 @@ func TestSchemaVersionWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	row := estimator.Estimate{PageID: 1, Sampler: "exp:2", Method: estimator.MethodM6, Kind: estimator.KindG, CDF: series.CDF{X: []float64{0}, P: []float64{0}}}
-	if err := w.Write(&row); err != nil {
+	if err := errors.Join(w.Write(&row), w.Close()); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	pf, err := file.OpenParquetFile(name, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pf.Close()
-	v := pf.MetaData().KeyValueMetadata().FindValue(SchemaKey)
-	if v == nil || *v != "4" {
-		t.Fatalf("key-value metadata %s = %v, want 4", SchemaKey, v)
+	if v, ok, err := pq.Value(name, SchemaKey); err != nil || !ok || v != "4" {
+		t.Fatalf("key-value metadata %s = %q (present %v, %v), want 4", SchemaKey, v, ok, err)
 	}
 	if len(generationColumns) != SchemaVersion || generationColumns[SchemaVersion-1] != estimateSchema.NumFields() {
 		t.Fatalf("generation %d has %d columns, the schema %d", SchemaVersion, generationColumns[SchemaVersion-1], estimateSchema.NumFields())
