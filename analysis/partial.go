@@ -420,7 +420,7 @@ func RunShard(ctx context.Context, opt Options, sp shard.Spec) error {
 	if opt.Replay != "" && opt.Estimates == nil {
 		return errorf("replay directory %s given but no reader for it", opt.Replay)
 	}
-	r, err := dataset.Open(opt.Dataset)
+	r, err := dataset.OpenPartial(opt.Dataset) // a node may hold only the shard's own parts
 	if err != nil {
 		return err
 	}
