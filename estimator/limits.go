@@ -10,8 +10,9 @@ import (
 // MaxPairs). Crawling with every method costs tens of nanoseconds a visit
 // and M6 about a nanosecond a pair on one core, so a job at the defaults
 // takes under a minute of CPU for its visits and for M6's pairs
-// (bench/replay-bounds.sh runs jobs at and beyond the bounds). Memory does not grow with either: the observers keep histograms
-// on the grid, and M6 keeps only the visits within x_max of the last one,
+// (bench/replay-bounds.sh runs jobs at and beyond the bounds). Memory
+// does not grow with either: the observers keep histograms on the grid,
+// and M6 keeps only the visits within x_max of the last one,
 // at most about √(2·MaxPairs) of them (16 bytes each, 5 MB).
 const (
 	DefaultMaxVisits int64 = 500_000_000

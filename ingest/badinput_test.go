@@ -157,7 +157,8 @@ func TestSkipBadOpenDamage(t *testing.T) {
 }
 
 // A tar.gz whose trailer CRC was flipped, after the tar end marker: it is
-// an error, or with --skip-bad a counted corrupt record (the member's page, read before the trailer, is kept).
+// an error, or with --skip-bad a counted corrupt record (the member's
+// page, read before the trailer, is kept).
 func TestTarGzTrailerIngest(t *testing.T) {
 	b := readReal(t, "wikipedia/snukky__wikiedits/hiwiki.tar.gz")
 	b[len(b)-8] ^= 0x01 // lowest bit of the gzip CRC-32 (RFC 1952 §2.3.1)

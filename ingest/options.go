@@ -123,9 +123,10 @@ var DefaultNamespaces = []int32{0}
 
 // Default caps on one page and one line. They bound ingest's memory for
 // any input: bench/ingest-bombs.sh measures the worst case (a page at
-// the cap right after a full row group) against 256 MiB of peak RSS. A page's revisions cost 8–10 bytes each as read, then its
-// write 8 in the Arrow builder, 8 in the Parquet writer's conversion to
-// milliseconds and 4 in list levels. The revision filters add, while a
+// the cap right after a full row group) against 256 MiB of peak RSS. A
+// page's revisions cost 8–10 bytes each as read, then its write 8 in the
+// Arrow builder, 8 in the Parquet writer's conversion to milliseconds and
+// 4 in list levels. The revision filters add, while a
 // page is read, 1 byte per revision for --drop-bots and 8 for
 // --drop-reverts (BenchmarkRevisionFlags in ingest/mediawiki), released
 // before the write. The largest pages of the Wikimedia wikis have about
