@@ -29,8 +29,9 @@ type Recommendation struct {
 }
 
 // Recommend applies SPEC §5's rule (estimator.ReferenceMethod) to the
-// scenario and says why the method fits it. summaries (may be nil) are filtered to the methods the
-// scenario allows (Allows) and attached as evidence.
+// scenario and says why the method fits it. summaries (may be nil) are
+// filtered to the methods the scenario allows (Allows) and attached as
+// evidence.
 func Recommend(s Scenario, summaries []MethodSummary) (Recommendation, error) {
 	kind := strings.ToLower(strings.TrimSpace(s.Sampler))
 	switch kind {

@@ -9,8 +9,9 @@
 // merge reproduces an unsharded run byte for byte); analysis and the
 // merges read it with Each, which also reads the earlier generations of
 // its columns (the version in the file's metadata, SchemaKey, or, in
-// files written before it, the columns present). ReadJSON and WriteJSON are the JSON records beside it
-// (replay.json, estimate.json, the shard records).
+// files written before it, the columns present). ReadJSON and WriteJSON
+// are the JSON records beside it (replay.json, estimate.json, the shard
+// records).
 //
 // It sits between estimator (the row type) and its users, so that replay,
 // crawllog and analysis share the format without importing each other.
