@@ -94,7 +94,7 @@ validate() { # NAME DATASET SAMPLER BUDGET
 	"$bin" -q schedule --validate "$2" --sampler "$3" --budget "$4" -o "$tmp/val-$1" >/dev/null
 	"$bin" -q report "$tmp/val-$1" -o "$tmp/rep-$1" >/dev/null
 }
-"$bin" -q ingest "$real/wikipedia/Kevinisagirl__Wikipedia-Revisions-1000-articleid-sample/articlesthatareoldenough.txt.gz" --id 0 --title 1 --time 2 -o "$tmp/enwiki" >/dev/null
+"$bin" -q ingest "$real/wikipedia/Kevinisagirl__Wikipedia-Revisions-1000-articleid-sample/articlesthatareoldenough.txt.gz" --id 0 --title-column 1 --time 2 -o "$tmp/enwiki" >/dev/null
 "$bin" -q ingest "$real/wikipedia/_derived/covid19_editions.csv.gz" --id edition --time timestamp -o "$tmp/covid" >/dev/null
 validate enwiki "$tmp/enwiki" const:24 500/d
 validate covid "$tmp/covid" const:1 100/d

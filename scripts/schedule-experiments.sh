@@ -76,7 +76,7 @@ setting() {
 		echo "revisit -q generate --format parquet --pages $pages --span 2y --model 'pareto:1.5,{lognormal:3,1.5}' --seed 1 -o gen-$s/pareto"
 		echo "revisit -q generate --format parquet --pages $pages --span 2y --model 'onoff:2,(pareto:1.5,1),(pareto:1.2,100)' --seed 1 -o gen-$s/onoff"
 		echo "revisit -q generate --format parquet --pages $pages --span 2y --model 'lrd:0.8,(exp:{lognormal:-3,1})' --seed 1 -o gen-$s/lrd"
-		echo "revisit -q ingest \$REAL/wikipedia/Kevinisagirl__Wikipedia-Revisions-1000-articleid-sample/articlesthatareoldenough.txt.gz --id 0 --title 1 --time 2 -o real-$s/enwiki1000"
+		echo "revisit -q ingest \$REAL/wikipedia/Kevinisagirl__Wikipedia-Revisions-1000-articleid-sample/articlesthatareoldenough.txt.gz --id 0 --title-column 1 --time 2 -o real-$s/enwiki1000"
 		echo "revisit -q ingest \$REAL/wikipedia/_derived/covid19_editions.csv.gz --id edition --time timestamp -o real-$s/covid19"
 	} | run
 	for c in poisson pareto onoff lrd; do

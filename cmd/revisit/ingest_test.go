@@ -104,7 +104,7 @@ func TestIngestStdin(t *testing.T) {
 	}
 }
 
-// --id with several columns and --title (or --title-column) reach the
+// --id with several columns and --title-column reach the
 // generic reader, in ingest and in run: en/X and de/X are two pages, the
 // title comes from the name column (de/X has none, so its id names it).
 func TestIngestSeveralIDsAndTitle(t *testing.T) {
@@ -134,17 +134,11 @@ func TestIngestSeveralIDsAndTitle(t *testing.T) {
 		return ts
 	}
 	want := []string{"Xylophone", "Yak", "de/X"}
-	for _, flag := range []string{"--title", "--title-column"} {
-		out := filepath.Join(dir, "ds"+flag)
-		if code := execute([]string{"-q", "ingest", in, "--id", "lang,article", "--time", "ts", flag, "name", "-o", out}); code != exitOK {
-			t.Fatalf("ingest %s: exit %d", flag, code)
-		}
-		if got := titles(out); !slices.Equal(got, want) {
-			t.Errorf("ingest %s: titles %q, want %q", flag, got, want)
-		}
+	if code := execute([]string{"-q", "ingest", in, "--id", "lang,article", "--time", "ts", "--title-column", "name", "-o", filepath.Join(dir, "ds")}); code != exitOK {
+		t.Fatalf("ingest --title-column: exit %d", code)
 	}
-	if code := execute([]string{"-q", "ingest", in, "--id", "lang,article", "--time", "ts", "--title", "name", "--title-column", "lang", "-o", filepath.Join(dir, "x")}); code != exitUsage {
-		t.Errorf("--title and --title-column differing: exit %d, want %d", code, exitUsage)
+	if got := titles(filepath.Join(dir, "ds")); !slices.Equal(got, want) {
+		t.Errorf("ingest --title-column: titles %q, want %q", got, want)
 	}
 	if code := execute([]string{"-q", "ingest", in, "--id", "lang,,article", "--time", "ts", "-o", filepath.Join(dir, "x")}); code != exitUsage {
 		t.Errorf("--id lang,,article: exit %d, want %d", code, exitUsage)
