@@ -311,7 +311,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	case meta.ConstTol < 0:
 		meta.ConstTol = 0 // exact equality
 	}
-	cfg := estimator.ObservedConfig{Config: estimator.Config{Methods: methods, H: opt.H, XMax: opt.XMax, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt},
+	cfg := estimator.ObservedConfig{Config: estimator.Config{Methods: methods, H: opt.H, XMax: opt.XMax, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt, UnitName: meta.UnitName},
 		Unit: unit, ConstTol: opt.ConstTol, CountEmpty: true}
 	if err := cfg.Prepare(); err != nil {
 		return nil, &OptionError{err}
@@ -527,7 +527,7 @@ func estimateURL(ctx context.Context, j urlJob, cfg estimator.ObservedConfig, ro
 	if r.err != nil || len(r.est) == 0 {
 		return r
 	}
-	r.proj = estimator.Monotone(r.est, ropt)
+	r.proj = estimator.Monotone(r.est, ropt, cfg.UnitName)
 	r.sum = summarize(j.o, j.id, r.info, r.proj, minChanges)
 	if compact {
 		estimates.Compact(r.est, estimates.Knots)

@@ -60,7 +60,7 @@ func TestMonotoneClusteredCaptures(t *testing.T) {
 	if n, _ := decreasing(m6.CDF.P); n == 0 || len(m6.Evidence) != len(m6.CDF.P) {
 		t.Fatalf("raw M6 has %d decreasing steps and %d weights for %d bins: the test needs a non-monotone estimate with its evidence", n, len(m6.Evidence), len(m6.CDF.P))
 	}
-	proj := Monotone(est, RecoverOptions{})
+	proj := Monotone(est, RecoverOptions{}, "h")
 	for i, e := range proj {
 		if !slices.Equal(est[i].CDF.P, raw[i]) && !(allNaN(raw[i])) {
 			t.Errorf("%s %s: Monotone changed the raw row", e.Method, e.Kind)

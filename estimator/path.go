@@ -19,6 +19,9 @@ type Config struct {
 	// Recover adds F_U recovered from M2, M4, M5 and M6 (SPEC §4.2).
 	Recover    bool
 	RecoverOpt RecoverOptions
+	// UnitName names the unit of the times (h, d, …): notes that state a
+	// duration say it ("E[U] = 8.345 h").
+	UnitName string
 	// Registry holds the estimators Methods names; the zero value is
 	// revisit's own (M1 … M6, G-M4, the Poisson baselines).
 	Registry Registry
@@ -185,7 +188,7 @@ func (pr *Path) Finish(visits int) (PathResult, error) {
 				add(m.Name, KindF, series.CDF{X: c.X, P: p, Samples: r.CDF.Samples}, nan, rec.H, err.Error())
 				continue
 			}
-			add(m.Name, KindF, rec.F, 1/rec.MeanU, rec.H, fmt.Sprintf("E[U] = %.6g", rec.MeanU))
+			add(m.Name, KindF, rec.F, 1/rec.MeanU, rec.H, meanNote(rec.MeanU, cfg.UnitName))
 		}
 	}
 	return res, nil

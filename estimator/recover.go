@@ -239,3 +239,12 @@ func slope(g series.CDF, x, h float64, k int) float64 {
 	}
 	return (G(-2) - 8*G(-1) + 8*G(1) - G(2)) / (12 * h)
 }
+
+// meanNote is the note of a recovered F_U: its mean E[U] with the unit
+// unitName, or "in the times' unit" when the unit has no name.
+func meanNote(meanU float64, unitName string) string {
+	if unitName == "" {
+		return fmt.Sprintf("E[U] = %.6g (in the times' unit)", meanU)
+	}
+	return fmt.Sprintf("E[U] = %.6g %s", meanU, unitName)
+}
