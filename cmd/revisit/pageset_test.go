@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,15 +38,7 @@ func TestIngestAndRunKeepOnePageSet(t *testing.T) {
 	}
 	titles := func(file string) []string {
 		t.Helper()
-		f, err := os.Open(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		rows, err := csv.NewReader(f).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
+		rows := readCSV(t, file)
 		col := slices.Index(rows[0], "title")
 		var ts []string
 		for _, r := range rows[1:] {
