@@ -20,7 +20,8 @@ type Config struct {
 	Recover    bool
 	RecoverOpt RecoverOptions
 	// UnitName names the unit of the times (h, d, …): notes that state a
-	// duration say it ("E[U] = 8.345 h").
+	// duration say it ("E[U] = 8.345 h"). EstimateObserved takes the name
+	// of ObservedConfig.Unit when it is empty.
 	UnitName string
 	// Registry holds the estimators Methods names; the zero value is
 	// revisit's own (M1 … M6, G-M4, the Poisson baselines).
