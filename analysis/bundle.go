@@ -22,6 +22,7 @@ func pageStatsColumns(unit string) []tables.Column {
 	return []tables.Column{
 		{Name: "page_id", Kind: tables.Int},
 		{Name: "source", Kind: tables.String},
+		{Name: "source_id", Kind: tables.String, Doc: "the page's id in its source (MediaWiki page id, Yelp business id, a generic log's id values joined by /), to join back to it; empty for datasets written without it"},
 		{Name: "title", Kind: tables.String},
 		{Name: "group", Kind: tables.String},
 		{Name: "n_updates", Kind: tables.Int, Doc: "n"},
@@ -57,7 +58,7 @@ const varianceConvention = "Var[U] is the sample variance of the page's n_U = up
 // pageStatsRow is the page_stats row of a page; sc is its screen (nil:
 // not screened, the screen's cells are null).
 func pageStatsRow(s PageStats, sc *PageScreen) []any {
-	row := []any{s.PageID, s.Source, s.Title, s.Group, int64(s.Updates), s.Mean, s.Var, s.CoV, s.Lifetime, s.First, s.Last}
+	row := []any{s.PageID, s.Source, s.SourceID, s.Title, s.Group, int64(s.Updates), s.Mean, s.Var, s.CoV, s.Lifetime, s.First, s.Last}
 	if sc == nil {
 		nan := math.NaN()
 		return append(row, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, "", "")

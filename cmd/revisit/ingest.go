@@ -96,7 +96,10 @@ Page ids are MediaWiki page ids (or stable 63-bit hashes of string ids,
 which are never shown to people: messages name a page by its title); if two
 sources (two wikis) use the same id, the page read later gets the id
 hash("<source>:<id>") and the summary counts it; the same id twice in one
-source (overlapping dump parts) is bad input.
+source (overlapping dump parts) is bad input. The id as the source spells
+it (MediaWiki page id, Yelp business_id, the --id values) is kept in the
+dataset's source_id column and in analyze's page_stats, to join results
+back to the source.
 
 On a terminal a progress bar shows the stored bytes read of the total (the
 percentage and the ETA), the decompressed bytes and their rate, and pages
