@@ -197,7 +197,7 @@ func Monotone(est []Estimate, opt RecoverOptions, unitName string) []Estimate {
 		e.CDF = MonotoneCDF(rec.F, nil)
 		e.CDF.Method = e.Method
 		e.Rate, e.H = 1/rec.MeanU, rec.H
-		e.Note = meanNote(rec.MeanU, unitName)
+		e.Note = durationNote("E[U]", rec.MeanU, unitName)
 	}
 	return out
 }

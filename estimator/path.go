@@ -121,7 +121,7 @@ type Path struct {
 // Config.Check). gd (nil: none) stops M6's pairing early with its reason.
 func NewPath(s Sampler, cfg *Config, end float64, gd *Guard) *Path {
 	g := newGrid(s.Step(cfg.H), cfg.XMax)
-	c := &Crawl{Sampler: s, X: g.x, Step: g.step, End: end, g: g, gd: gd}
+	c := &Crawl{Sampler: s, X: g.x, Step: g.step, End: end, UnitName: cfg.UnitName, g: g, gd: gd}
 	pr := &Path{cfg: cfg, c: c}
 	for _, name := range cfg.Methods {
 		m, ok := cfg.Registry.Lookup(name)
@@ -189,7 +189,7 @@ func (pr *Path) Finish(visits int) (PathResult, error) {
 				add(m.Name, KindF, series.CDF{X: c.X, P: p, Samples: r.CDF.Samples}, nan, rec.H, err.Error())
 				continue
 			}
-			add(m.Name, KindF, rec.F, 1/rec.MeanU, rec.H, meanNote(rec.MeanU, cfg.UnitName))
+			add(m.Name, KindF, rec.F, 1/rec.MeanU, rec.H, durationNote("E[U]", rec.MeanU, cfg.UnitName))
 		}
 	}
 	return res, nil

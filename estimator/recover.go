@@ -240,11 +240,12 @@ func slope(g series.CDF, x, h float64, k int) float64 {
 	return (G(-2) - 8*G(-1) + 8*G(1) - G(2)) / (12 * h)
 }
 
-// meanNote is the note of a recovered F_U: its mean E[U] with the unit
-// unitName, or "in the times' unit" when the unit has no name.
-func meanNote(meanU float64, unitName string) string {
+// durationNote is a note stating a duration: "E[U] = 8.34487 h", the
+// quantity and its value v with the unit unitName, or "in the times'
+// unit" when the unit has no name.
+func durationNote(quantity string, v float64, unitName string) string {
 	if unitName == "" {
-		return fmt.Sprintf("E[U] = %.6g (in the times' unit)", meanU)
+		return fmt.Sprintf("%s = %.6g (in the times' unit)", quantity, v)
 	}
-	return fmt.Sprintf("E[U] = %.6g %s", meanU, unitName)
+	return fmt.Sprintf("%s = %.6g %s", quantity, v, unitName)
 }

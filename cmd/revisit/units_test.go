@@ -13,7 +13,7 @@ import (
 // Every duration a run writes carries its unit: the CSVs hold the
 // computation unit (README: Units) and say it in the header ("E[U]_h",
 // never "T_years" over the hours of the run), and no note or text states
-// E[U] or x_max as a bare number.
+// E[U], E[D_3] or x_max as a bare number.
 func TestRunOutputsSayTheirUnits(t *testing.T) {
 	dir := t.TempDir()
 	dump := filepath.Join(dir, "gen-stub-meta-history.xml.gz")
@@ -35,15 +35,15 @@ var (
 	// a header cell ending in a time unit: "E[U]_h", "T_years", "x (d)";
 	// ks_d is the KS statistic D, not days
 	headerUnit = regexp.MustCompile(`(?:_|\()(s|min|h|d|w|y|years?|days?|hours?)²?\)?$`)
-	// a duration stated as a bare number: "E[U] = 12.3271" not followed
-	// by a unit
-	bareDuration = regexp.MustCompile(`(E\[U\]|x_max) = [-+0-9.e]+([^-+0-9.e]|$)`)
+	// a duration stated as a bare number: "E[U] = 12.3271" or "E[D_3] =
+	// 8.49" not followed by a unit
+	bareDuration = regexp.MustCompile(`(E\[[UD][^\]]*\]|x_max) = [-+0-9.e]+([^-+0-9.e]|$)`)
 	unitAfter    = regexp.MustCompile(`^ ?(s|min|h|d|w|y)\b`)
 )
 
 // unitlessOutputs walks dir (a run's output) and lists CSV headers that
-// name a time unit other than unit, and text files that state E[U] or
-// x_max without a unit.
+// name a time unit other than unit, and text files that state E[U],
+// E[D_3] or x_max without a unit.
 func unitlessOutputs(t *testing.T, dir, unit string) []string {
 	t.Helper()
 	var bad []string
