@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/revisit-dev/revisit/analysis/nhpp"
 	"github.com/revisit-dev/revisit/analysis/staleness"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
-	"github.com/revisit-dev/revisit/replay/nhpp"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -26,7 +26,7 @@ const DefaultSelectBytes = 48 << 20
 
 // LocalizedOptions switch on the analyses that need whole update series of
 // a selection of pages rather than one streaming pass: localized rates
-// (replay/nhpp) and the cost of assuming Poisson (analysis/staleness).
+// (analysis/nhpp) and the cost of assuming Poisson (analysis/staleness).
 type LocalizedOptions struct {
 	NHPP      bool    // SPEC §4.4 windows, Weibull/Duane fits, prediction
 	Theta     float64 // consistency threshold of the NHPP windows (0 → 0.1)

@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/revisit-dev/revisit/analysis/nhpp"
 	"github.com/revisit-dev/revisit/analysis/staleness"
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/tables"
-	"github.com/revisit-dev/revisit/replay/nhpp"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
