@@ -24,8 +24,8 @@ import (
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/internal/units"
+	"github.com/revisit-dev/revisit/policy"
 	"github.com/revisit-dev/revisit/replay"
-	"github.com/revisit-dev/revisit/replay/policy"
 	"github.com/revisit-dev/revisit/reports"
 	"github.com/revisit-dev/revisit/series"
 )

@@ -13,7 +13,7 @@ import (
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/pipeline"
-	"github.com/revisit-dev/revisit/replay/policy"
+	"github.com/revisit-dev/revisit/policy"
 )
 
 func newPoliciesCmd(g *globals) *cobra.Command {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/revisit-dev/revisit/model"
-	"github.com/revisit-dev/revisit/replay/policy"
+	"github.com/revisit-dev/revisit/policy"
 	"github.com/revisit-dev/revisit/series"
 )
 
