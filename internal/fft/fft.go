@@ -42,7 +42,7 @@ package fft
 // (cos and sin of the same products), with the loops over the blocks and
 // the frequencies exchanged so that each is computed once per pass: the
 // butterflies of one pass read one array and write another, so their
-// order does not change a bit. The ACF of a long series (autocovFFT) is
+// order does not change a bit. The ACF of a long series (analysis.autocovFFT) is
 // the one user: m is up to 4× the series' length.
 
 import (
