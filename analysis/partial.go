@@ -18,6 +18,7 @@ import (
 
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -431,7 +432,7 @@ func RunShard(ctx context.Context, opt Options, sp shard.Spec) error {
 	// Only the shard's own parts of a dataset in a multiple of N parts.
 	src, unit, note := r.ShardSource(sp, opt.Unit, opt.Select)
 	logf(opt.Log, "analyze: %s", note)
-	return WriteResults(ctx, opt.Out, ShardKind, func(tmp string) error {
+	return tables.WriteResults(ctx, opt.Out, ShardKind, func(tmp string) error {
 		f, err := os.Create(filepath.Join(tmp, ShardStatFile))
 		if err != nil {
 			return fmt.Errorf("analyze: %w", err)
@@ -532,7 +533,7 @@ func MergeShards(ctx context.Context, dirs []string, out string, estimates func(
 		}
 	}
 	var res *Result
-	err = WriteResults(ctx, out, "analysis", func(tmp string) error {
+	err = tables.WriteResults(ctx, out, "analysis", func(tmp string) error {
 		if err := mergeStats(ctx, dirs, m.Unit, filepath.Join(tmp, "page_stats")); err != nil {
 			return err
 		}
@@ -589,7 +590,7 @@ func (e *MergeError) Unwrap() error { return e.Err }
 
 // mergeStats writes the shards' page statistics in dataset order.
 func mergeStats(ctx context.Context, dirs []string, unit float64, stem string) error {
-	w, err := newColWriter(stem, pageStatsColumns(transform.UnitName(unit)))
+	w, err := tables.NewFileWriter(stem, pageStatsColumns(transform.UnitName(unit)))
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}

@@ -160,7 +160,7 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 var errStop = errors.New("stop")
 
 // Analyze is Run on any source of pages (Run passes the dataset's Each).
-// The results directory opt.Out is written atomically (WriteResults): it
+// The results directory opt.Out is written atomically (tables.WriteResults): it
 // appears, or replaces an earlier one, only when everything succeeded.
 func Analyze(ctx context.Context, pages PageSource, opt Options) (*Result, error) {
 	opt.defaults()
@@ -171,7 +171,7 @@ func Analyze(ctx context.Context, pages PageSource, opt Options) (*Result, error
 		return nil, fmt.Errorf("analyze: replay directory %s given but no reader for it", opt.Replay)
 	}
 	var res *Result
-	err := WriteResults(ctx, opt.Out, "analysis", func(tmp string) error {
+	err := tables.WriteResults(ctx, opt.Out, "analysis", func(tmp string) error {
 		var err error
 		res, err = analyze(ctx, pages, opt, tmp)
 		return err
@@ -185,7 +185,7 @@ func Analyze(ctx context.Context, pages PageSource, opt Options) (*Result, error
 // analyze computes everything and writes the results into out: one pass
 // over the pages into a Partial (page_stats streamed to out), then finishTables.
 func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*Result, error) {
-	var statsW *colWriter
+	var statsW *tables.FileWriter
 	defer func() {
 		if statsW != nil {
 			statsW.Abort()
@@ -195,7 +195,7 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 	// One Lilliefors null cache for the pass and the closest pages after it.
 	null := NewLillieforsNull(opt.Seed, opt.Reps)
 	p, err := pass(ctx, counted(pages), opt, shard.Spec{}, opt.Unit, null, &rows, func(unitName string) (err error) {
-		statsW, err = newColWriter(filepath.Join(out, "page_stats"), pageStatsColumns(unitName))
+		statsW, err = tables.NewFileWriter(filepath.Join(out, "page_stats"), pageStatsColumns(unitName))
 		return err
 	}, func(_ int64, st PageStats, sc *PageScreen) error {
 		return statsW.Append(pageStatsRow(st, sc))
@@ -607,12 +607,12 @@ func finishTables(ctx context.Context, p *Partial, rows []EstimateRow, opt Optio
 		if t.ID == "page_stats_top" {
 			continue
 		}
-		if err := writeTableFiles(filepath.Join(out, "csv", t.ID), t); err != nil {
+		if err := tables.WriteFiles(filepath.Join(out, "csv", t.ID), t); err != nil {
 			return nil, fmt.Errorf("analyze: %w", err)
 		}
 	}
 	if len(res.PageErrors) > 0 {
-		if err := writeTableFiles(filepath.Join(out, "page_errors"), pageErrorsTable(res, &opt, false)); err != nil {
+		if err := tables.WriteFiles(filepath.Join(out, "page_errors"), pageErrorsTable(res, &opt, false)); err != nil {
 			return nil, fmt.Errorf("analyze: %w", err)
 		}
 	}

@@ -410,7 +410,7 @@ func runPolicies(ctx context.Context, ds *dataset.Reader, c *Config, def Default
 // (atomically, replacing only an earlier one of that kind; nothing once
 // ctx is done).
 func WriteBundle(ctx context.Context, b *tables.Bundle, dir, kind string) error {
-	return analysis.WriteResults(ctx, dir, kind, func(tmp string) error {
+	return tables.WriteResults(ctx, dir, kind, func(tmp string) error {
 		if err := b.Write(tmp); err != nil {
 			return fmt.Errorf("%s %s: %w", kind, dir, err)
 		}

@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/policy"
@@ -173,7 +173,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 			}
 			if out != "" {
 				// Atomically: a failure leaves no half-written results.
-				err := analysis.WriteResults(cmd.Context(), out, "policies", func(tmp string) error {
+				err := tables.WriteResults(cmd.Context(), out, "policies", func(tmp string) error {
 					if err := b.Write(tmp); err != nil {
 						return fmt.Errorf("policies: %w", err)
 					}

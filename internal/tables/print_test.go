@@ -1,20 +1,18 @@
-package analysis
+package tables
 
 import (
 	"bytes"
 	"strings"
 	"testing"
-
-	"github.com/revisit-dev/revisit/internal/tables"
 )
 
 // The terminal table of a slow source shows E[U] in days (median 1,446 h
 // = 60.25 d), and the lifetime T (in years) in years, each column in one
 // unit named in its header.
 func TestFprintDurationColumns(t *testing.T) {
-	tb := tables.Table{Title: "Top pages",
-		Columns: []tables.Column{{Name: "title", Kind: tables.String}, {Name: "E[U]", Unit: "h", Kind: tables.Duration},
-			{Name: "T", Unit: "years", Kind: tables.Duration}, {Name: "span", Kind: tables.Seconds}},
+	tb := Table{Title: "Top pages",
+		Columns: []Column{{Name: "title", Kind: String}, {Name: "E[U]", Unit: "h", Kind: Duration},
+			{Name: "T", Unit: "years", Kind: Duration}, {Name: "span", Kind: Seconds}},
 		Rows: [][]any{{"a", 1446.0, 8.3, 3.0 * 86400}, {"b", 72.0, 2.5, 86400.0}, {"c", 3000.0, 0.5, 2.0 * 86400}}}
 	var b bytes.Buffer
 	if err := Fprint(&b, tb); err != nil {
@@ -36,8 +34,8 @@ func TestFprintDurationColumns(t *testing.T) {
 // break the table's lines and columns; the title and notes are escaped
 // too. Before, the ESC was printed as it is.
 func TestFprintEscapesTitles(t *testing.T) {
-	tb := tables.Table{Title: "Top \x1b[31mpages", Notes: []string{"note \x1b[2J"},
-		Columns: []tables.Column{{Name: "title", Kind: tables.String}, {Name: "n", Kind: tables.Int}},
+	tb := Table{Title: "Top \x1b[31mpages", Notes: []string{"note \x1b[2J"},
+		Columns: []Column{{Name: "title", Kind: String}, {Name: "n", Kind: Int}},
 		Rows:    [][]any{{"esc\x1b[2J", int64(1)}, {"new\nline", int64(2)}, {"a\tb", int64(3)}, {"plain", int64(4)}}}
 	var b bytes.Buffer
 	if err := Fprint(&b, tb); err != nil {
