@@ -418,9 +418,6 @@ func RunShard(ctx context.Context, opt Options, sp shard.Spec) error {
 	if sp.N < 1 {
 		return errors.New("analyze: RunShard needs a shard i/N")
 	}
-	if opt.Replay != "" && opt.Estimates == nil {
-		return fmt.Errorf("analyze: replay directory %s given but no reader for it", opt.Replay)
-	}
 	r, err := dataset.Open(opt.Dataset)
 	if err != nil {
 		return err
@@ -510,7 +507,7 @@ func ReadPartial(dir string) (*Partial, error) {
 // analysis at out, with the same tables and files as Run on the whole
 // dataset (page_stats in dataset order, every table and figure). The
 // replay rows, if the shards used a replay, are read again through
-// estimates (the figures of the top page need them). Memory: one shard's
+// estimates, nil being ReadReplay (the figures of the top page need them). Memory: one shard's
 // Partial at a time and the running selections (partialMerger), the
 // replay rows, and one page-statistics row per shard.
 func MergeShards(ctx context.Context, dirs []string, out string, estimates func(string) ([]EstimateRow, string, error), log io.Writer) (*Result, error) {
@@ -522,12 +519,12 @@ func MergeShards(ctx context.Context, dirs []string, out string, estimates func(
 		return nil, err
 	}
 	opt := m.Opt.options()
+	if estimates == nil {
+		estimates = ReadReplay
+	}
 	opt.Out, opt.Estimates, opt.Log = out, estimates, log
 	var rows []EstimateRow
 	if opt.Replay != "" {
-		if estimates == nil {
-			return nil, fmt.Errorf("merge: the shards used replay %s but no reader was given", opt.Replay)
-		}
 		if rows, _, err = estimates(opt.Replay); err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}

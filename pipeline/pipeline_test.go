@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/analysis/nhpp"
 	"github.com/revisit-dev/revisit/analysis/staleness"
 	"github.com/revisit-dev/revisit/dataset"
@@ -80,7 +81,7 @@ func TestRunStagesAndLocalizedResults(t *testing.T) {
 	}
 	// The rows analysis gets are replay's whole rows: every row of the
 	// constant-delay sampler says so (a field-by-field copy dropped it).
-	rows, _, err := ReadEstimates(filepath.Join(out, "replay"))
+	rows, _, err := analysis.ReadReplay(filepath.Join(out, "replay"))
 	if err != nil {
 		t.Fatal(err)
 	}

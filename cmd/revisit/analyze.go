@@ -126,7 +126,6 @@ tables compare the replay's estimates of the selected pages only.`,
 			if opt.Select, err = sel.selection("analyze"); err != nil {
 				return err
 			}
-			opt.Estimates = pipeline.ReadEstimates
 			out := cmd.OutOrStdout()
 			if recommend {
 				sc, err := scenario(age, sampler, oldM3)
@@ -139,7 +138,7 @@ tables compare the replay's estimates of the selected pages only.`,
 					}
 					var sum []analysis.MethodSummary
 					if len(args) == 1 {
-						rows, _, err := pipeline.ReadEstimates(args[0])
+						rows, _, err := analysis.ReadReplay(args[0])
 						if err != nil {
 							return err
 						}

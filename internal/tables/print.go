@@ -16,7 +16,8 @@ import (
 // and "—" for undefined values; a duration column (Duration,
 // Seconds) in the one unit chosen from its values
 // (Table.DisplayUnit, as the report shows it), named in its header.
-// Machine-readable copies are the JSON, CSV and Parquet files Run writes.
+// Machine-readable copies are the JSON files of the results directory and
+// the CSV and Parquet files of FileWriter.
 func Fprint(w io.Writer, t Table) error {
 	head := make([]string, len(t.Columns))
 	factor := make([]float64, len(t.Columns)) // 0: not a duration

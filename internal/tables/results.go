@@ -40,6 +40,18 @@ func WriteResults(ctx context.Context, dir, kind string, fill func(tmp string) e
 	return out.Commit()
 }
 
+// WriteBundle writes b as a results directory of the given kind at dir
+// (WriteResults: atomically, replacing only an earlier one of that kind;
+// nothing once ctx is done).
+func WriteBundle(ctx context.Context, b *Bundle, dir, kind string) error {
+	return WriteResults(ctx, dir, kind, func(tmp string) error {
+		if err := b.Write(tmp); err != nil {
+			return fmt.Errorf("%s %s: %w", kind, dir, err)
+		}
+		return nil
+	})
+}
+
 // CheckResults reports whether WriteResults could replace dir (see there),
 // so that a command can refuse a wrong -o before its long computation.
 func CheckResults(dir, kind string) error {
