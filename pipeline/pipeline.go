@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -382,11 +381,11 @@ func pagesText(c *Config) string {
 }
 
 // budgetOverPages reports whether budget is a count of downloads per cycle
-// larger than the pages (ParseBudget refuses it; the command line checks
+// larger than the pages (policy.Budget.Exceeds; the command line checks
 // the form before ingest, the count can only be checked after).
 func budgetOverPages(budget string, pages int64) bool {
-	r, err := strconv.Atoi(strings.TrimSpace(budget))
-	return err == nil && int64(r) > pages
+	b, err := policy.ParseBudget(budget)
+	return err == nil && b.Exceeds(pages)
 }
 
 // runPolicies replays the download policies of SPEC §4.5 on every page:
@@ -402,7 +401,11 @@ func runPolicies(ctx context.Context, ds *dataset.Reader, c *Config, def Default
 	if err != nil {
 		return nil, err
 	}
-	r, err := ParseBudget(c.Budget, len(pages))
+	b, err := policy.ParseBudget(c.Budget)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.Downloads(len(pages))
 	if err != nil {
 		return nil, err
 	}

@@ -218,21 +218,6 @@ func TestInputsLabel(t *testing.T) {
 	}
 }
 
-// ParseBudget: a count up to the pages, or a percentage rounded (at least 1).
-func TestParseBudget(t *testing.T) {
-	for _, c := range []struct {
-		s     string
-		pages int
-		want  int
-		bad   bool
-	}{{"10%", 905, 91, false}, {"0.01%", 100, 1, false}, {"5", 10, 5, false}, {"11", 10, 0, true}, {"0%", 10, 0, true}, {"x", 10, 0, true}} {
-		got, err := ParseBudget(c.s, c.pages)
-		if (err != nil) != c.bad || got != c.want {
-			t.Errorf("ParseBudget(%q, %d) = %d, %v", c.s, c.pages, got, err)
-		}
-	}
-}
-
 // A --budget of more pages than the corpus has cannot be run; the policies
 // are then skipped (like on a corpus too small for them), not made fatal at
 // stage 6 after replay and analysis, losing the whole report.

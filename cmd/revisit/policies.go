@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"strings"
 
@@ -12,7 +11,6 @@ import (
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/internal/units"
-	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/policy"
 )
 
@@ -72,7 +70,8 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 			if budget == "" {
 				return usagef("--budget is required (downloads per cycle, or a percentage of the pages such as 2%%)")
 			}
-			if _, err := pipeline.ParseBudget(budget, math.MaxInt); err != nil { // its form; the pages are counted later
+			budgetR, err := policy.ParseBudget(budget) // its form; the pages are counted later
+			if err != nil {
 				return usagef("--budget: %v", err)
 			}
 			for _, b := range budgets {
@@ -139,7 +138,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 			if len(pages) == 0 {
 				return fmt.Errorf("dataset %s: no pages", args[0])
 			}
-			r, err := pipeline.ParseBudget(budget, len(pages))
+			r, err := budgetR.Downloads(len(pages))
 			if err != nil {
 				return usagef("--budget: %v", err)
 			}
@@ -191,7 +190,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&cycle, "cycle", "7d", "cycle length (s, m, h, d, w, y), e.g. 7d")
-	f.StringVar(&budget, "budget", "", "downloads per cycle R in total, or a percentage of the pages (e.g. 2%) (required)")
+	f.StringVar(&budget, "budget", "", "downloads per cycle R in total (R or R/cycle), or a percentage of the pages (e.g. 2%) (required); not a rate per day, which is schedule's --budget")
 	f.StringVar(&grouping, "group", "group", "sites by: group (the dataset's group column), namespace, source, or hash:K (K synthetic sites)")
 	f.StringSliceVar(&names, "policies", nil, "policies to replay (comma-separated; default all: "+strings.Join(policy.Names, ",")+")")
 	f.IntVar(&opt.SampleSize, "sample", 0, "pages sampled per site s by greedy, proportional and subset (0: round(√(N r)))")
