@@ -418,7 +418,7 @@ func RunShard(ctx context.Context, opt Options, sp shard.Spec) error {
 	if sp.N < 1 {
 		return errors.New("analyze: RunShard needs a shard i/N")
 	}
-	r, err := dataset.Open(opt.Dataset)
+	r, err := dataset.OpenPartial(opt.Dataset) // a node may hold only the shard's own parts
 	if err != nil {
 		return err
 	}

@@ -41,6 +41,14 @@ if [ -z "$BIN" ]; then
 fi
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
+# Then the two Poisson baselines together with every other default
+# (`estimate --format trace --methods naive,poisson-mle --unit d`:
+# compact curves, recovery on): median wall and CPU seconds (user + sys,
+# GNU time) against the Python loop's, as revisit ÷ python (the goal is
+# ≤ 0.1), and the peak RSS. BENCH_URLS=18000000 measures the real trace's
+# size (BENCH_CRAWLS=8 keeps the file at 2.4 GB); BENCH_ONLY_DEFAULTS=1
+# runs only the Python loop and this command.
+#
 # Each URL changes as a Poisson process of its own rate (log-uniform over
 # 0.01–2 per day); crawls are daily, with a few longer gaps.
 awk -v n="$urls" -v k="$crawls" 'BEGIN {
@@ -151,17 +159,20 @@ with open(sys.argv[1]) as f:
         n += 1
 print(n)
 PY
-TIMEFORMAT='%R'
-py=""
+TIMEFORMAT='%R %U %S'
+py="" pycpu=""
 if command -v python3 >/dev/null; then
   for i in $(seq "$RUNS"); do { time python3 "$WORK/lambdacrawl.py" "$WORK/trace.txt" >/dev/null; } 2>>"$WORK/py.txt"; done
-  py=$(median <"$WORK/py.txt")
-  echo "  python LambdaCrawl loop: median $py s"
+  py=$(awk '{print $1}' "$WORK/py.txt" | median)
+  pycpu=$(awk '{print $2 + $3}' "$WORK/py.txt" | median)
+  echo "  python LambdaCrawl loop: median $py s wall, $pycpu s CPU"
 fi
 # peak RSS with GNU time when there is one
 gtime=""
 [ -x /usr/bin/time ] && /usr/bin/time -f %M true 2>/dev/null && gtime=/usr/bin/time
-for m in naive poisson-mle; do
+methods="naive poisson-mle"
+[ -n "${BENCH_ONLY_DEFAULTS:-}" ] && methods=""
+for m in $methods; do
   for c in full compact; do
     rm -f "$WORK/t.txt" "$WORK/rss.txt"
     for i in $(seq "$RUNS"); do
@@ -173,7 +184,7 @@ for m in naive poisson-mle; do
         { time "$BIN" -q estimate "$WORK/trace.txt" --format trace --methods "$m" --no-recover --unit d --curves "$c" ${comp[@]+"${comp[@]}"} -o "$WORK/out" >/dev/null; } 2>>"$WORK/t.txt"
       fi
     done
-    t=$(median <"$WORK/t.txt")
+    t=$(awk '{print $1}' "$WORK/t.txt" | median)
     b=$(stat -c %s "$WORK/out/estimates.parquet")
     printf "  %-11s --curves %-7s median %6.2f s, %9d bytes = %6.0f bytes per URL; 18 M URLs ≈ %5.0f s" \
       "$m" "$c" "$t" "$b" "$(echo "$b / $urls" | bc -l)" "$(echo "$t * 18000000 / $urls" | bc -l)"
@@ -182,4 +193,21 @@ for m in naive poisson-mle; do
     echo
   done
 done
+# the issue's command: both baselines, every other option at its default
+rm -f "$WORK/t.txt" "$WORK/rss.txt"
+for i in $(seq "$RUNS"); do
+  rm -rf "$WORK/out"
+  if [ -n "$gtime" ]; then
+    { time $gtime -o "$WORK/rss1.txt" -f %M "$BIN" -q estimate "$WORK/trace.txt" --format trace --methods naive,poisson-mle --unit d ${comp[@]+"${comp[@]}"} -o "$WORK/out" >/dev/null; } 2>>"$WORK/t.txt"
+    cat "$WORK/rss1.txt" >>"$WORK/rss.txt"
+  else
+    { time "$BIN" -q estimate "$WORK/trace.txt" --format trace --methods naive,poisson-mle --unit d ${comp[@]+"${comp[@]}"} -o "$WORK/out" >/dev/null; } 2>>"$WORK/t.txt"
+  fi
+done
+t=$(awk '{print $1}' "$WORK/t.txt" | median)
+tcpu=$(awk '{print $2 + $3}' "$WORK/t.txt" | median)
+printf "  naive,poisson-mle (defaults): median %.2f s wall, %.2f s CPU" "$t" "$tcpu"
+[ -n "$py" ] && printf "; revisit ÷ python = %.3f wall, %.3f CPU (goal ≤ 0.1)" "$(echo "$t / $py" | bc -l)" "$(echo "$tcpu / $pycpu" | bc -l)"
+[ -s "$WORK/rss.txt" ] && printf "; peak RSS %.0f MiB" "$(echo "$(sort -g "$WORK/rss.txt" | tail -1) / 1024" | bc -l)"
+echo
 shards

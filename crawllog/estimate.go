@@ -119,13 +119,14 @@ type URLSummary struct {
 	Delta      float64 `json:"delta,omitempty"`
 	Span       float64 `json:"span"`
 	Rate       float64 `json:"poisson_mle_rate"` // per unit
-	Reference  string  `json:"reference"`        // M2, M4 or M6
+	Reference  string  `json:"reference"`        // M2, M4 or M6 ("" when not among the methods)
 	MedianAge  float64 `json:"median_age"`       // smallest x with Ĝ_U(x) ≥ 1/2 (NaN beyond x_max)
 	KS         float64 `json:"ks"`               // between the reference and the exponential of Rate
 	Verdict    string  `json:"verdict"`
 	// VerdictNote says why a URL is undecided: "3 changes, need 185"
-	// (fewer than MinChanges changes seen), "no estimate" (G_U or λ̂
-	// undefined).
+	// (fewer than MinChanges changes seen), "M6 not among --methods" (the
+	// reference, or poisson-mle, was not asked for), "no estimate" (G_U
+	// or λ̂ undefined).
 	VerdictNote string `json:"verdict_note,omitempty"`
 	// The grid (in units): h, x_max, its bins y_1 … y_N and those without
 	// a pair of visits (estimator.ObservedInfo).
@@ -337,8 +338,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		}
 	}()
 	var (
-		spans = newSpanStats(unit) // of the URLs estimated, for the report's unit
-		tops  []URLSummary         // the URLs of the report's table (keepTop)
+		tops  []URLSummary // the URLs of the report's table (keepTop)
 		drawn []topURL
 		last  = time.Now()
 		count int // URLs read
@@ -388,7 +388,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	work := func(ctx context.Context, b []urlJob) ([]urlResult, error) {
 		out := make([]urlResult, len(b))
 		for i := range b {
-			out[i] = estimateURL(ctx, b[i], cfg, opt.RecoverOpt, minChanges, compact)
+			out[i] = estimateURL(ctx, b[i], cfg, minChanges, compact)
 		}
 		return out, nil
 	}
@@ -433,13 +433,12 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 				meta.FewChanges++
 			}
 			uw.add(&s)
-			spans.add(s.Span)
 			tops = keepTop(tops, s, top)
 			meta.Bins += int64(s.Bins)
 			meta.EmptyBins += int64(s.EmptyBins)
 			sh.add(r.job.seq, s, len(est))
 			if !(len(drawn) >= drawnURLs && drawn[drawnURLs-1].sum.Visits >= s.Visits) { // else keepDrawn would leave it out
-				drawn = keepDrawn(drawn, topURL{s, drawRows(s, r.proj), r.job.seq})
+				drawn = keepDrawn(drawn, topURL{s, estimator.Monotone(r.draw, opt.RecoverOpt), r.job.seq})
 			}
 		}
 		return nil
@@ -470,7 +469,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if err := uw.close(); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}
-	b := estimateBundleOf(meta, spans.displayUnit(meta), tops, drawn)
+	b := estimateBundleOf(meta, tops, drawn)
 	if err := b.Write(out.Path()); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
 	}
@@ -487,7 +486,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if err := out.Commit(); err != nil {
 		return nil, err
 	}
-	logf("estimate: %d URLs estimated (%d with constant delays), %d rows in %.1fs → %s", meta.Estimated, meta.Constant, meta.Rows, meta.ElapsedS, opt.Out)
+	logf("estimate: %s estimated (%s with constant delays), %s in %.1fs → %s", human.Count(int64(meta.Estimated), "URL", "URLs"), human.Comma(int64(meta.Constant)), human.Count(meta.Rows, "row", "rows"), meta.ElapsedS, opt.Out)
 	return meta, nil
 }
 
@@ -506,29 +505,30 @@ type urlJob struct {
 }
 
 // urlResult is a URL estimated (estimateURL): its rows as they are
-// written, their projections (drawn when the URL is), its report line,
-// or the error that left it out.
+// written, the whole raw rows its figures would draw (projected only when
+// the URL is drawn), its report line, or the error that left it out.
 type urlResult struct {
 	job  urlJob
 	est  []estimator.Estimate
-	proj []estimator.Estimate
+	draw []estimator.Estimate
 	info estimator.ObservedInfo
 	err  error
 	sum  URLSummary
 }
 
 // estimateURL estimates one URL with every applicable method
-// (EstimateObserved), its verdict on the whole estimates projected onto
-// distribution functions (kept for the figures), and the rows as written to
-// estimates.parquet: raw, compacted when compact. It only reads cfg.
-func estimateURL(ctx context.Context, j urlJob, cfg estimator.ObservedConfig, ropt estimator.RecoverOptions, minChanges int, compact bool) urlResult {
+// (EstimateObserved), its report line and verdict (summarize, on the
+// projections of the rows it needs), the rows its figures would draw,
+// whole, and the rows as written to estimates.parquet: raw, compacted
+// when compact. It only reads cfg.
+func estimateURL(ctx context.Context, j urlJob, cfg estimator.ObservedConfig, minChanges int, compact bool) urlResult {
 	r := urlResult{job: j}
 	r.est, r.info, r.err = estimator.EstimateObserved(ctx, j.o, cfg)
 	if r.err != nil || len(r.est) == 0 {
 		return r
 	}
-	r.proj = estimator.Monotone(r.est, ropt)
-	r.sum = summarize(j.o, j.id, r.info, r.proj, minChanges)
+	r.sum = summarize(j.o, j.id, r.info, r.est, minChanges)
+	r.draw = drawRows(r.sum, r.est) // copies of the rows: Compact gives est new curves, these keep the whole ones
 	if compact {
 		estimates.Compact(r.est, estimates.Knots)
 	}
@@ -561,12 +561,15 @@ func findRow(est []estimator.Estimate, method, kind string) *estimator.Estimate 
 	return nil
 }
 
-// summarize is a URL's report line with its Poisson verdict: the KS
-// distance, on the URL's grid, between the reference estimate of G_U and
-// the exponential 1 − e^{−λ̂x} of the poisson-mle rate; "Poisson" when
-// it is at most PoissonVerdictKS, "not Poisson" above, "undecided" when
-// either is undefined or fewer than minChanges changes were seen (the
-// KS distance is still given).
+// summarize is a URL's report line with its Poisson verdict, from its raw
+// rows est: the median age on the monotone projection of the reference
+// estimate of G_U, and the KS distance, on the URL's grid, between that
+// projection and the exponential 1 − e^{−λ̂x} of the poisson-mle rate;
+// "Poisson" when it is at most PoissonVerdictKS, "not Poisson" above,
+// "undecided" when either is undefined or fewer than minChanges changes
+// were seen. Only what is shown is computed: the reference's projection
+// when it is among the rows, and the distance only when a verdict can be
+// given (minChanges changes or more).
 func summarize(o *visits.Observed, id int64, info estimator.ObservedInfo, est []estimator.Estimate, minChanges int) URLSummary {
 	s := URLSummary{URL: o.ID, PageID: id, Visits: info.Visits, Detections: info.Detections, Delays: "irregular",
 		Span: info.Span, Rate: math.NaN(), MedianAge: math.NaN(), KS: math.NaN(), Verdict: VerdictUndecided,
@@ -577,26 +580,34 @@ func summarize(o *visits.Observed, id int64, info estimator.ObservedInfo, est []
 	if info.Constant {
 		s.Delays, s.Delta = "constant", info.Delta
 	}
-	s.Reference = referenceMethod(info)
-	ref := findRow(est, s.Reference, estimator.KindG)
+	want := referenceMethod(info)
+	ref := findRow(est, want, estimator.KindG)
+	if ref != nil { // else not among the methods
+		s.Reference = want
+	}
 	pm := findRow(est, estimator.MethodPoissonMLE, estimator.KindG)
 	if pm != nil {
 		s.Rate = pm.Rate
 	}
 	if ref != nil {
-		for i, p := range ref.CDF.P {
+		g := estimator.MonotoneCDF(ref.CDF, ref.Evidence)
+		for i, p := range g.P {
 			if p >= 0.5 {
-				s.MedianAge = ref.CDF.X[i]
+				s.MedianAge = g.X[i]
 				break
 			}
 		}
-		if pm != nil {
-			s.KS = series.KS(ref.CDF.P, pm.CDF.P)
+		if pm != nil && s.Detections >= minChanges {
+			s.KS = series.KS(g.P, estimator.MonotoneCDF(pm.CDF, pm.Evidence).P)
 		}
 	}
 	switch {
 	case s.Detections < minChanges:
 		s.VerdictNote = fmt.Sprintf("%s, need %d", human.Count(int64(s.Detections), "change", "changes"), minChanges)
+	case ref == nil:
+		s.VerdictNote = want + " not among --methods"
+	case pm == nil:
+		s.VerdictNote = estimator.MethodPoissonMLE + " not among --methods"
 	case math.IsNaN(s.KS):
 		s.VerdictNote = "no estimate"
 	case s.KS <= PoissonVerdictKS:
@@ -608,7 +619,7 @@ func summarize(o *visits.Observed, id int64, info estimator.ObservedInfo, est []
 }
 
 // drawRows are the rows of a URL's figures: G_U and F_U of its
-// reference method, G-M4 and poisson-mle.
+// reference method, G-M4 and poisson-mle (copies of the rows of est).
 func drawRows(s URLSummary, est []estimator.Estimate) []estimator.Estimate {
 	var rows []estimator.Estimate
 	for _, meth := range []string{s.Reference, estimator.MethodGM4, estimator.MethodPoissonMLE} {

@@ -190,7 +190,6 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 	// The URLs in the order one process reads them, streamed from the
 	// shards' lines with their rows; the table's and the figures' URLs are
 	// chosen on the way as EstimateLogs chooses them.
-	spans := newSpanStats(meta.Unit)
 	var tops []URLSummary
 	var drawn []topURL
 	top := i0.Options.Top
@@ -227,7 +226,6 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 			}
 			sum := u.summary()
 			uw.add(&sum)
-			spans.add(sum.Span)
 			tops = keepTop(tops, sum, top)
 			drawn = keepDrawn(drawn, topURL{sum: sum, seq: u.Seq})
 		}
@@ -265,7 +263,7 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 	if err := uw.close(); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", out, err)
 	}
-	b := estimateBundleOf(&meta, spans.displayUnit(&meta), tops, drawn)
+	b := estimateBundleOf(&meta, tops, drawn)
 	if err := b.Write(tmp); err != nil {
 		return nil, fmt.Errorf("estimate output %s: %w", out, err)
 	}

@@ -11,56 +11,42 @@ import (
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
-	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // The estimate report: the tables and figures an estimate output holds
 // for `revisit report`, in sections of their own (there is no truth, and
 // the items are URLs): Inputs, Top URLs, Poisson verdict, Estimated G_U
-// and F_U. Times are shown in one unit per estimate chosen from its
-// spans (displayUnit), whatever --unit the estimates are in.
+// and F_U. As in every report, the values are in the estimate's unit
+// (--unit): durations in columns and axes of kind tables.Duration, which
+// `revisit report` shows in a unit chosen per column (and per axis) from
+// their values while its CSVs keep them as they are; rates stay in the
+// estimate's unit.
 
-// displayUnit is the unit, in seconds, the report shows the times of an
-// estimate in: the largest of y, d, h, min and s of which the median span
-// of the URLs (in seconds) is at least one, so that an archive's spans of
-// years read "7.7 y" and not "67,546 h"; the estimate's own unit when
-// no URL was estimated. It is computed by spanStats, which holds no span
-// per URL (EstimateLogs adds them as the URLs are estimated).
-func displayUnit(m *EstimateMeta, sums []URLSummary) float64 {
-	st := newSpanStats(m.Unit)
-	for i := range sums {
-		st.add(sums[i].Span)
-	}
-	return st.displayUnit(m)
-}
-
-// estimateBundleOf is the tables and figures of an estimate output, in
-// the display unit disp (displayUnit), with the URLs of the table, tops
-// (keepTop: the first by visits, stably), and drawn those in the figures
-// (keepDrawn).
-func estimateBundleOf(m *EstimateMeta, disp float64, tops []URLSummary, drawn []topURL) *tables.Bundle {
-	f := m.Unit / disp // display units per estimate unit
-	u := units.Name(disp)
+// estimateBundleOf is the tables and figures of an estimate output, with
+// the URLs of the table, tops (keepTop: the first by visits, stably), and
+// drawn those in the figures (keepDrawn).
+func estimateBundleOf(m *EstimateMeta, tops []URLSummary, drawn []topURL) *tables.Bundle {
+	u := m.UnitName
 	var names []string
 	for _, in := range m.Inputs {
 		names = append(names, filepath.Base(in.Name))
 	}
-	src := fmt.Sprintf("visit logs %v; unit %s (shown in %s); h %s, x_max %s; constant delays within %d s", names, m.UnitName, u,
-		perURL(m.H, m.UnitName), perURL(m.XMax, m.UnitName), m.ConstTol)
+	src := fmt.Sprintf("visit logs %v; unit %s; h %s, x_max %s; constant delays within %d s", names, u,
+		perURL(m.H, u), perURL(m.XMax, u), m.ConstTol)
 	var b tables.Bundle
 	b.Tables = append(b.Tables, inputsTable(m, src))
 	// the top URLs by visits
 	n := len(tops)
-	t := tables.Table{ID: "estimate_urls", Title: fmt.Sprintf("Observed URLs: the %d with the most visits", n), Source: src, Section: tables.SectionTopURLs, Order: 1,
+	t := tables.Table{ID: "estimate_urls", Title: fmt.Sprintf("Observed URLs: the %s with the most visits", human.Count(int64(n), "URL", "URLs")), Source: src, Section: tables.SectionTopURLs, Order: 1,
 		Notes: []string{
 			"No ground truth: what the crawler saw. G_U is estimated by M2 with Last-Modified, M4 for constant delays, M6 otherwise (docs/methods.md#observed); median age and KS on its monotone projection (docs/methods.md#monotone).",
 			fmt.Sprintf("Grids: h and x_max per URL from the capture delays unless given; empty bins are those without a pair of visits, %s of all the URLs' bins (per URL in %s; docs/methods.md#observed-grid).", pct(m.EmptyShare), URLsFile),
 			fmt.Sprintf("Verdict: KS distance between that estimate and the exponential of the poisson-mle rate; Poisson when ≤ %.2g, on %d or more changes seen (docs/methods.md#poisson-verdict).", PoissonVerdictKS, m.MinChanges),
 		},
 		Columns: []tables.Column{{Name: "URL", Kind: tables.String}, {Name: "visits", Kind: tables.Int}, {Name: "changes seen", Kind: tables.Int},
-			{Name: "delays", Kind: tables.String}, {Name: "Δ", Unit: u, Kind: tables.Float}, {Name: "span", Unit: u, Kind: tables.Float},
+			{Name: "delays", Kind: tables.String}, {Name: "Δ", Unit: u, Kind: tables.Duration}, {Name: "span", Unit: u, Kind: tables.Duration},
 			{Name: "poisson-mle λ̂", Unit: "1/" + u, Kind: tables.Float}, {Name: "G_U by", Kind: tables.String},
-			{Name: "median age", Unit: u, Kind: tables.Float, Doc: "smallest grid x with Ĝ_U(x) ≥ 1/2"},
+			{Name: "median age", Unit: u, Kind: tables.Duration, Doc: "smallest grid x with Ĝ_U(x) ≥ 1/2"},
 			{Name: "KS to exponential", Kind: tables.Percent}, {Name: "verdict", Kind: tables.String},
 			{Name: "empty bins", Kind: tables.Percent, Doc: "share of the grid's bins without a pair of visits (M6's W = 0)"}},
 	}
@@ -69,8 +55,8 @@ func estimateBundleOf(m *EstimateMeta, disp float64, tops []URLSummary, drawn []
 		if s.Delays == "constant" {
 			d = s.Delta
 		}
-		t.Rows = append(t.Rows, []any{s.URL, tables.I(s.Visits), tables.I(s.Detections), s.Delays, tables.F(d * f), tables.F(s.Span * f),
-			tables.F(s.Rate / f), s.Reference, tables.F(s.MedianAge * f), tables.F(s.KS), s.VerdictText(), tables.F(emptyShareOf(s))})
+		t.Rows = append(t.Rows, []any{s.URL, tables.I(s.Visits), tables.I(s.Detections), s.Delays, tables.F(d), tables.F(s.Span),
+			tables.F(s.Rate), s.Reference, tables.F(s.MedianAge), tables.F(s.KS), s.VerdictText(), tables.F(emptyShareOf(s))})
 	}
 	b.Tables = append(b.Tables, t)
 	v := tables.Table{ID: "estimate_verdict", Title: "Poisson verdict over the observed URLs", Source: src, Section: tables.SectionVerdict, Order: 10,
@@ -84,41 +70,78 @@ func estimateBundleOf(m *EstimateMeta, disp float64, tops []URLSummary, drawn []
 	}
 	v.Rows = append(v.Rows, []any{fmt.Sprintf("of which fewer than %d changes", m.MinChanges), tables.I(m.FewChanges), share(m.FewChanges)})
 	b.Tables = append(b.Tables, v)
-	scale := func(x []float64) []float64 {
-		out := make([]float64, len(x))
-		for i, v := range x {
-			out[i] = v * f
-		}
-		return out
-	}
 	for i, tu := range drawn {
 		for _, kind := range []string{estimator.KindG, estimator.KindF} {
-			fig := tables.Figure{ID: fmt.Sprintf("estimate_%s_%d", kind, i+1), Section: tables.SectionObservedCurve, Order: 10 + 2*i, Source: src,
-				XLabel: fmt.Sprintf("x (%s)", u), YLabel: kind + "_U(x)", YKind: tables.YProbability}
-			if kind == estimator.KindG {
-				fig.Title = fmt.Sprintf("Estimated G_U of %s (%d visits)", tu.sum.URL, tu.sum.Visits)
-				fig.Caption = "Shown: each estimate's monotone projection onto a distribution function (least-squares non-decreasing fit, M6 weighted by its pairs per bin, clipped to [0, 1]; docs/methods.md#monotone); estimates.parquet holds the raw values."
-			} else {
-				fig.Title = fmt.Sprintf("Recovered F_U of %s (%d visits)", tu.sum.URL, tu.sum.Visits)
-				fig.Caption = "Shown: F_U recovered from the monotone projection of the estimated G_U, then projected itself (docs/methods.md#monotone); estimates.parquet holds F_U recovered from the raw G_U."
-			}
-			for _, meth := range []string{tu.sum.Reference, estimator.MethodGM4, estimator.MethodPoissonMLE} {
-				r := findRow(tu.est, meth, kind)
-				if r == nil {
-					continue
-				}
-				c := tables.Curve{Name: meth, X: scale(r.CDF.X), Y: r.CDF.P, Dashed: meth == estimator.MethodPoissonMLE}
-				if meth == estimator.MethodPoissonMLE {
-					c.Name = fmt.Sprintf("poisson-mle (λ̂ = %.3g/%s)", r.Rate/f, u)
-				}
-				fig.Curves = append(fig.Curves, c)
-			}
-			if len(fig.Curves) > 1 || (kind == estimator.KindG && len(fig.Curves) > 0) {
-				b.Figures = append(b.Figures, fig)
-			}
+			b.Figures = append(b.Figures, curveFigure(m, src, i, tu, kind))
 		}
 	}
 	return &b
+}
+
+// curveFigure is the figure of G_U or F_U (kind) of the i-th URL drawn:
+// its reference estimate's, G-M4's and poisson-mle's projected curves, on
+// [0, 1], the caption saying why any of them is not drawn.
+func curveFigure(m *EstimateMeta, src string, i int, tu topURL, kind string) tables.Figure {
+	u := m.UnitName
+	fig := tables.Figure{ID: fmt.Sprintf("estimate_%s_%d", kind, i+1), Section: tables.SectionObservedCurve, Order: 10 + 2*i, Source: src,
+		XLabel: "x", XUnit: u, YLabel: kind + "_U(x)", YKind: tables.YProbability}
+	if kind == estimator.KindG {
+		fig.Title = fmt.Sprintf("Estimated G_U of %s (%s)", tu.sum.URL, human.Count(int64(tu.sum.Visits), "visit", "visits"))
+		fig.Caption = "Shown: each estimate's monotone projection onto a distribution function (least-squares non-decreasing fit, M6 weighted by its pairs per bin, clipped to [0, 1]; docs/methods.md#monotone); estimates.parquet holds the raw values."
+	} else {
+		fig.Title = fmt.Sprintf("Recovered F_U of %s (%s)", tu.sum.URL, human.Count(int64(tu.sum.Visits), "visit", "visits"))
+		fig.Caption = "Shown: F_U recovered from the monotone projection of the estimated G_U, then projected itself (docs/methods.md#monotone); estimates.parquet holds F_U recovered from the raw G_U."
+	}
+	var absent []string
+	for _, meth := range []string{tu.sum.Reference, estimator.MethodGM4, estimator.MethodPoissonMLE} {
+		if meth == "" {
+			continue
+		}
+		r := findRow(tu.est, meth, kind)
+		if why := notDrawn(m, meth, kind, r, tu.est); why != "" {
+			absent = append(absent, meth+" ("+why+")")
+			continue
+		}
+		c := tables.Curve{Name: meth, X: r.CDF.X, Y: r.CDF.P, Dashed: meth == estimator.MethodPoissonMLE}
+		if meth == estimator.MethodPoissonMLE {
+			c.Name = fmt.Sprintf("poisson-mle (λ̂ = %.3g/%s)", r.Rate, u)
+		}
+		fig.Curves = append(fig.Curves, c)
+	}
+	if tu.sum.Reference == "" {
+		absent = append([]string{"the consistent estimate of G_U (M2 with Last-Modified, M4 for constant delays, M6 otherwise: not among --methods)"}, absent...)
+	}
+	if len(absent) > 0 {
+		fig.Caption += " Not drawn: " + strings.Join(absent, "; ") + "."
+	}
+	return fig
+}
+
+// notDrawn is why the row r of method meth and kind, among a URL's rows
+// est, is not drawn ("" when it is): the method was not asked for, its
+// F_U is not recovered, it does not apply to the URL's visits, or its
+// curve is undefined (its note says why).
+func notDrawn(m *EstimateMeta, meth, kind string, r *estimator.Estimate, est []estimator.Estimate) string {
+	if r == nil {
+		switch d, _ := (estimator.Registry{}).Lookup(meth); {
+		case !slices.Contains(m.Methods, meth):
+			return "not among --methods"
+		case kind == estimator.KindF && findRow(est, meth, estimator.KindG) != nil && d.Recoverable:
+			return "F_U not recovered: --no-recover"
+		case kind == estimator.KindF && findRow(est, meth, estimator.KindG) != nil:
+			return "no F_U: it is recovered from the consistent estimates of G_U only"
+		}
+		return "does not apply to these visits"
+	}
+	for _, p := range r.CDF.P {
+		if !math.IsNaN(p) {
+			return ""
+		}
+	}
+	if r.Note != "" {
+		return "undefined: " + r.Note
+	}
+	return "undefined"
 }
 
 // inputsTable is what the logs held and what became of it: per input its

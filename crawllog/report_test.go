@@ -2,8 +2,11 @@ package crawllog
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,7 +19,11 @@ import (
 // nowhere), put URLs under "Top pages" and curves under "Estimates vs
 // truth" with no truth, and showed spans of years in hours. It now has
 // an Inputs table with what the reader counted, sections named for URLs,
-// and times in a unit chosen from the spans.
+// and, as every report, durations in the estimate's unit in columns and
+// axes of durations (the report shows each in a unit chosen from its
+// values: TestEstimateReportUnits), rates per that unit, and distribution
+// functions on [0, 1]. Before, every value was converted to one unit
+// chosen from the median span (years here), the CSVs too.
 func TestEstimateReportInputsSectionsUnits(t *testing.T) {
 	dir := t.TempDir()
 	log := filepath.Join(dir, "a.cdx")
@@ -71,8 +78,8 @@ func TestEstimateReportInputsSectionsUnits(t *testing.T) {
 	}
 	for _, f := range b.Figures {
 		sections[f.Section] = true
-		if !strings.HasPrefix(f.XLabel, "x (y)") || !strings.Contains(f.Caption, "monotone projection") {
-			t.Errorf("figure %s: x label %q, caption %q; want years and the projection named", f.ID, f.XLabel, f.Caption)
+		if f.XLabel != "x" || f.XUnit != m.UnitName || f.YKind != tables.YProbability || !strings.Contains(f.Caption, "monotone projection") {
+			t.Errorf("figure %s: x label %q in %q, y %q, caption %q; want x in %s, a probability, the projection named", f.ID, f.XLabel, f.XUnit, f.YKind, f.Caption, m.UnitName)
 		}
 	}
 	for _, s := range []tables.Section{tables.SectionTopPages, tables.SectionEstimates, tables.SectionScreen} {
@@ -88,32 +95,71 @@ func TestEstimateReportInputsSectionsUnits(t *testing.T) {
 	if urls == nil {
 		t.Fatal("no estimate_urls table")
 	}
-	// span 2015-01-01 … 2020-06-01: 1978 days = 5.416 y, in a column of years
+	// span 2015-01-01 … 2020-06-01: 1978 days = 47,472 h, in a column of
+	// durations in hours (the estimate's unit), λ̂ per hour
 	for i, c := range urls.Columns {
-		if c.Name == "span" {
-			want := float64(1978) * units.Day / units.Year
-			if got := urls.Rows[0][i].(float64); c.Unit != "y" || got < want-1e-9 || got > want+1e-9 {
-				t.Errorf("span %g %s, want %g y", got, c.Unit, want)
+		switch c.Name {
+		case "span":
+			want := float64(1978) * units.Day / units.Hour
+			if got := urls.Rows[0][i].(float64); c.Unit != "h" || c.Kind != tables.Duration || got != want {
+				t.Errorf("span %g %s (%v), want %g h, a duration", got, c.Unit, c.Kind, want)
+			}
+		case "Δ", "median age":
+			if c.Unit != "h" || c.Kind != tables.Duration {
+				t.Errorf("%s: unit %q, kind %v; want h, a duration", c.Name, c.Unit, c.Kind)
+			}
+		case "poisson-mle λ̂":
+			if c.Unit != "1/h" || c.Kind != tables.Float {
+				t.Errorf("%s: unit %q, kind %v; want 1/h", c.Name, c.Unit, c.Kind)
 			}
 		}
 	}
 }
 
-// displayUnit: the largest unit the median span reaches.
-func TestDisplayUnit(t *testing.T) {
-	for _, c := range []struct {
-		spans []float64 // in hours
-		want  float64
-	}{
-		{[]float64{67546}, units.Year}, {[]float64{0.11, 0.12, 100}, units.Minute}, {[]float64{24, 50}, units.Day},
-		{[]float64{0.0001}, units.Second}, {[]float64{3, 5, 8000, 9000}, units.Day}, // median 4,002.5 h
+// A URL that saw no change is drawn like any other: its G_U and F_U
+// figures both exist, as distribution functions (on [0, 1], not the −1…1
+// a flat 0 gets), and each caption names the curves it does not draw and
+// why (G-M4 without a sample; M6's F_U, which no projection of a flat 0
+// recovers). Before, the F_U figure of one curve was left out and the
+// missing curves went without a word.
+func TestEstimateFiguresOfAURLWithNoChange(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "same.cdx")
+	var b strings.Builder
+	for i, ts := range []string{"20200101000000", "20200101013000", "20200101050000", "20200101053000", "20200101110000", "20200101120000", "20200101190000"} {
+		fmt.Fprintf(&b, "com,same)/ %s http://same.com/ text/html 200 SAME - - 1 %d w\n", ts, i)
+	}
+	if err := os.WriteFile(log, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "est")
+	if _, err := EstimateLogs(context.Background(), EstimateOptions{Inputs: []string{log}, Out: out, Recover: true}); err != nil {
+		t.Fatal(err)
+	}
+	bundle, err := tables.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs := map[string]tables.Figure{}
+	for _, f := range bundle.Figures {
+		figs[f.ID] = f
+	}
+	for id, want := range map[string][]string{
+		"estimate_G_1": {"G-M4 (undefined: no samples)"},
+		"estimate_F_1": {"M6 (undefined: ", "G-M4 (no F_U: "},
 	} {
-		var sums []URLSummary
-		for _, s := range c.spans {
-			sums = append(sums, URLSummary{Span: s})
+		f, ok := figs[id]
+		if !ok {
+			t.Errorf("no figure %s (figures %v)", id, slices.Collect(maps.Keys(figs)))
+			continue
 		}
-		if got := displayUnit(&EstimateMeta{Unit: units.Hour}, sums); got != c.want {
-			t.Errorf("spans %v h: unit %g s, want %g s", c.spans, got, c.want)
+		if f.YKind != tables.YProbability || len(f.Curves) == 0 {
+			t.Errorf("%s: y %q, %d curves", id, f.YKind, len(f.Curves))
+		}
+		for _, w := range want {
+			if !strings.Contains(f.Caption, "Not drawn: ") || !strings.Contains(f.Caption, w) {
+				t.Errorf("%s: caption %q, want %q among the curves not drawn", id, f.Caption, w)
+			}
 		}
 	}
 }

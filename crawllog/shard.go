@@ -87,6 +87,7 @@ type ShardDrawn struct {
 type ShardRow struct {
 	Method string       `json:"method"`
 	Kind   string       `json:"kind"`
+	Note   string       `json:"note,omitempty"`
 	Rate   exactFloat   `json:"rate"`
 	X      []exactFloat `json:"x"`
 	P      []exactFloat `json:"p"`
@@ -112,7 +113,7 @@ func floats(v []exactFloat) []float64 {
 func (d *ShardDrawn) estimates() []estimator.Estimate {
 	var est []estimator.Estimate
 	for _, r := range d.Rows {
-		est = append(est, estimator.Estimate{Method: r.Method, Kind: r.Kind, Rate: float64(r.Rate),
+		est = append(est, estimator.Estimate{Method: r.Method, Kind: r.Kind, Note: r.Note, Rate: float64(r.Rate),
 			CDF: series.CDF{Method: r.Method, X: floats(r.X), P: floats(r.P)}})
 	}
 	return est
@@ -294,7 +295,7 @@ func (sh *estimateShard) done(read int, skipped map[string]int64, stats *visits.
 	for _, t := range drawn {
 		d := ShardDrawn{Seq: t.seq}
 		for _, r := range t.est {
-			d.Rows = append(d.Rows, ShardRow{Method: r.Method, Kind: r.Kind, Rate: exactFloat(r.Rate), X: exactFloats(r.CDF.X), P: exactFloats(r.CDF.P)})
+			d.Rows = append(d.Rows, ShardRow{Method: r.Method, Kind: r.Kind, Note: r.Note, Rate: exactFloat(r.Rate), X: exactFloats(r.CDF.X), P: exactFloats(r.CDF.P)})
 		}
 		sh.info.Drawn = append(sh.info.Drawn, d)
 	}

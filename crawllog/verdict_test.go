@@ -13,9 +13,9 @@ import (
 	"github.com/revisit-dev/revisit/internal/tables"
 )
 
-// urlTable reads the URL, changes seen and verdict columns of the top
+// urlTable reads the URL, changes seen, KS and verdict columns of the top
 // URLs table an estimate wrote into URLSummary values (VerdictNote parsed
-// back from the verdict's text).
+// back from the verdict's text, KS NaN where the table has none).
 func urlTable(t *testing.T, out string) []URLSummary {
 	t.Helper()
 	b, err := tables.Read(out)
@@ -33,7 +33,10 @@ func urlTable(t *testing.T, out string) []URLSummary {
 		var sums []URLSummary
 		for _, r := range tab.Rows {
 			v := r[col["verdict"]].(string)
-			s := URLSummary{URL: r[col["URL"]].(string), Detections: int(r[col["changes seen"]].(int64)), Verdict: v}
+			s := URLSummary{URL: r[col["URL"]].(string), Detections: int(r[col["changes seen"]].(int64)), Verdict: v, KS: math.NaN()}
+			if ks, ok := r[col["KS to exponential"]].(float64); ok {
+				s.KS = ks
+			}
 			if i := strings.Index(v, " ("); i >= 0 {
 				s.Verdict, s.VerdictNote = v[:i], strings.TrimSuffix(v[i+2:], ")")
 			}
@@ -99,7 +102,9 @@ func writeVerdictLog(t *testing.T, dir string) (string, map[string]int) {
 // No verdict without evidence: every "Poisson" verdict of the real runs
 // was a URL with no change seen (rate 0, KS 0). A URL with fewer than K
 // changes seen (--min-changes, DefaultMinChanges by default) is
-// undecided, with the count and K in its note and in the table.
+// undecided, with the count and K in its note and in the table, and its
+// KS distance, which no verdict can use, is not computed (before, it was,
+// with the projections of every row it needs).
 func TestVerdictNeedsMinChanges(t *testing.T) {
 	dir := t.TempDir()
 	log, changes := writeVerdictLog(t, dir)
@@ -139,6 +144,9 @@ func TestVerdictNeedsMinChanges(t *testing.T) {
 			}
 			if got := s.Verdict != VerdictUndecided; got != c.decided[s.URL] {
 				t.Errorf("K %d: %s (%d changes): verdict %q", c.k, s.URL, n, s.VerdictText())
+			}
+			if decided := n >= c.wantK; decided == math.IsNaN(s.KS) {
+				t.Errorf("K %d: %s (%d changes): KS %g", c.k, s.URL, n, s.KS)
 			}
 			if n < c.wantK {
 				few++

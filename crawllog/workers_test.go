@@ -3,6 +3,7 @@ package crawllog
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"math"
@@ -12,6 +13,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -252,4 +254,117 @@ func TestEstimateLogsWorkersErrors(t *testing.T) {
 			t.Errorf("%d workers: cancelled estimate left %s", workers, out)
 		}
 	}
+}
+
+// Leaving methods out changes nothing of the others: the naive and
+// poisson-mle rows of `--methods naive,poisson-mle` are those of every
+// method, bit for bit (curves, rates, notes, grids), and so are each URL's
+// grid, empty bins and changes in urls.csv; only what needs the
+// methods left out (the reference, its median age, the KS distance and
+// the verdict) is not there, and urls.csv names no reference (before, M6
+// or M4, not computed) and says which is missing. Work is skipped, never
+// results changed.
+func TestEstimateFewerMethodsSameRows(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "trace.tsv")
+	writeTrace(t, trace, 120, 26)
+	run := func(name string, methods []string) (map[string][]estimator.Estimate, map[int64]URLSummary) {
+		t.Helper()
+		out := filepath.Join(dir, name)
+		if _, err := EstimateLogs(context.Background(), EstimateOptions{Inputs: []string{trace}, Out: out, Read: visits.Options{Format: "trace"},
+			Unit: transform.Day, Methods: methods, Recover: true, MinChanges: 20}); err != nil {
+			t.Fatal(err)
+		}
+		rows := map[string][]estimator.Estimate{}
+		if err := estimates.Each(out, func(e *estimator.Estimate) error {
+			if e.Method == estimator.MethodNaive || e.Method == estimator.MethodPoissonMLE {
+				rows[e.Title] = append(rows[e.Title], *e)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return rows, readURLsCSV(t, out)
+	}
+	all, allURLs := run("all", nil)
+	few, fewURLs := run("few", []string{"naive", "poisson-mle"})
+	if len(all) == 0 || len(all) != len(few) || len(allURLs) != len(fewURLs) {
+		t.Fatalf("%d and %d URLs with rows, %d and %d in urls.csv", len(all), len(few), len(allURLs), len(fewURLs))
+	}
+	decided := 0
+	for url, want := range all {
+		got := few[url]
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d rows, %d with every method", url, len(got), len(want))
+		}
+		for i := range want {
+			g, w := got[i], want[i]
+			if g.Method != w.Method || g.Kind != w.Kind || g.Sampler != w.Sampler || g.Note != w.Note || g.Visits != w.Visits ||
+				!sameFloats(g.CDF.X, w.CDF.X) || !sameFloats(g.CDF.P, w.CDF.P) || !sameFloats([]float64{g.Rate, g.H}, []float64{w.Rate, w.H}) {
+				t.Errorf("%s %s %s: rate %v, %d points; with every method %v, %d points", url, g.Method, g.Kind, g.Rate, len(g.CDF.P), w.Rate, len(w.CDF.P))
+			}
+		}
+	}
+	for id, w := range allURLs {
+		g := fewURLs[id]
+		if g.URL != w.URL || g.Visits != w.Visits || g.Detections != w.Detections || g.Delays != w.Delays || g.Bins != w.Bins || g.EmptyBins != w.EmptyBins ||
+			!sameFloats([]float64{g.H, g.XMax}, []float64{w.H, w.XMax}) {
+			t.Errorf("URL %s: urls.csv %+v, with every method %+v", w.URL, g, w)
+		}
+		if !math.IsNaN(w.KS) {
+			decided++
+		}
+		if !math.IsNaN(g.KS) || g.Verdict != VerdictUndecided || g.Reference != "" ||
+			g.Detections >= 20 && g.VerdictNote != w.Reference+" not among --methods" {
+			t.Errorf("URL %s without its reference method: reference %q, KS %g, verdict %q", g.URL, g.Reference, g.KS, g.VerdictText())
+		}
+	}
+	if decided == 0 {
+		t.Error("no URL with a KS distance among every method's: the comparison is empty")
+	}
+}
+
+// readURLsCSV reads out/urls.csv into URLSummary values by page id (KS
+// NaN when empty; the verdict's note parsed back from its text).
+func readURLsCSV(t *testing.T, out string) map[int64]URLSummary {
+	t.Helper()
+	f, err := os.Open(filepath.Join(out, URLsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(recs) == 0 || !slices.Equal(recs[0], URLsColumns) {
+		t.Fatalf("%s: %v, header %v", URLsFile, err, recs[:min(len(recs), 1)])
+	}
+	col := map[string]int{}
+	for i, c := range recs[0] {
+		col[c] = i
+	}
+	num := func(r []string, c string) float64 {
+		if r[col[c]] == "" {
+			return math.NaN()
+		}
+		v, err := strconv.ParseFloat(r[col[c]], 64)
+		if err != nil {
+			t.Fatalf("%s: %s %q: %v", URLsFile, c, r[col[c]], err)
+		}
+		return v
+	}
+	sums := map[int64]URLSummary{}
+	for _, r := range recs[1:] {
+		s := URLSummary{URL: r[col["url"]], Delays: r[col["delays"]], Reference: r[col["reference"]], Verdict: r[col["verdict"]],
+			PageID: int64(num(r, "page_id")), Visits: int(num(r, "visits")), Detections: int(num(r, "changes")), H: num(r, "h"), XMax: num(r, "x_max"),
+			Bins: int(num(r, "bins")), EmptyBins: int(num(r, "empty_bins")), KS: num(r, "ks")}
+		if i := strings.Index(s.Verdict, " ("); i >= 0 {
+			s.Verdict, s.VerdictNote = s.Verdict[:i], strings.TrimSuffix(s.Verdict[i+2:], ")")
+		}
+		id, err := strconv.ParseInt(r[col["page_id"]], 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.PageID = id
+		sums[id] = s
+	}
+	return sums
 }

@@ -177,11 +177,12 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 	if !o.Ages { // leave out the methods that need Last-Modified times
 		c.Methods = cfg.methodsNoAge
 	}
+	var t []int64 // the visit times, for the grid's choices and its empty bins
 	if c.H == 0 || c.XMax == 0 {
-		// the visit times once for the grid's choices, and the quantiles'
-		// samples one after the other in scratch (both dropped before the
-		// estimators run: a URL of millions of visits holds 16 B each)
-		t := visitTimes(o)
+		// the quantiles' samples one after the other in scratch (dropped
+		// before the estimators run: a URL of millions of visits holds
+		// 8 B each)
+		t = visitTimes(o)
 		scratch := make([]int64, len(t))
 		h, xmax := observedDefaults(o, t, scratch, unit, info)
 		if c.XMax == 0 {
@@ -259,7 +260,7 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 	if err != nil {
 		return nil, info, err
 	}
-	info.Bins, info.EmptyBins = emptyBinsOf(o, res.Est, info, unit, cfg.CountEmpty)
+	info.Bins, info.EmptyBins = emptyBinsOf(o, t, res.Est, info, unit, cfg.CountEmpty)
 	return res.Est, info, nil
 }
 
@@ -332,9 +333,9 @@ func observedDefaults(o *visits.Observed, t, scratch []int64, unit float64, info
 // emptyBinsOf are the bins n = 1 … N of a URL's grid and those without a
 // pair of visits in them: M6's W(y_n) = 0 when M6 ran (its Evidence);
 // else, for constant delays, the lags L ≥ m (W(L) = m − L); else
-// EmptyBins on the visit times (an upper bound if its work ran out) when
-// count, else 0 bins.
-func emptyBinsOf(o *visits.Observed, est []Estimate, info ObservedInfo, unit float64, count bool) (bins, empty int) {
+// EmptyBins on the visit times t (visitTimes; nil: made here) (an upper
+// bound if its work ran out) when count, else 0 bins.
+func emptyBinsOf(o *visits.Observed, t []int64, est []Estimate, info ObservedInfo, unit float64, count bool) (bins, empty int) {
 	for i := range est {
 		if e := est[i].Evidence; est[i].Method == MethodM6 && est[i].Kind == KindG && len(e) > 1 {
 			for _, w := range e[1:] {
@@ -352,6 +353,9 @@ func emptyBinsOf(o *visits.Observed, est []Estimate, info ObservedInfo, unit flo
 	if !count {
 		return 0, 0
 	}
+	if t == nil {
+		t = visitTimes(o)
+	}
 	work := int64(gridWork)
-	return bins, EmptyBins(visitTimes(o), info.Step*unit, bins, &work)
+	return bins, EmptyBins(t, info.Step*unit, bins, &work)
 }

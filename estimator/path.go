@@ -142,7 +142,7 @@ func (pr *Path) Observe(o *Obs) {
 func (pr *Path) Finish(visits int) (PathResult, error) {
 	s, cfg, c := pr.c.Sampler, pr.cfg, pr.c
 	c.visits = visits
-	res := PathResult{P1: math.NaN(), MeanD3: math.NaN(), Visits: visits}
+	res := PathResult{P1: math.NaN(), MeanD3: math.NaN(), Visits: visits, Est: make([]Estimate, 0, 2*len(pr.run))}
 	if e, ok := c.shared[MethodM1].(*m1); ok {
 		res.P1 = e.p()
 	}
@@ -163,10 +163,12 @@ func (pr *Path) Finish(visits int) (PathResult, error) {
 		if err != nil {
 			return res, err
 		}
-		if m.Class == Baseline {
-			for _, kind := range []string{KindG, KindF} {
-				add(m.Name, kind, ExpCDF(m.Name, r.Rate, c.X), r.Rate, 0, r.Note)
-			}
+		if m.Class == Baseline { // G_U = F_U for exponential U: the same curve, computed once
+			g := ExpCDF(m.Name, r.Rate, c.X)
+			f := g
+			f.P = slices.Clone(g.P)
+			add(m.Name, KindG, g, r.Rate, 0, r.Note)
+			add(m.Name, KindF, f, r.Rate, 0, r.Note)
 			continue
 		}
 		add(m.Name, KindG, r.CDF, nan, r.H, r.Note)

@@ -138,23 +138,32 @@ func IrregularMLE(tauChanged []float64, sumTauSame float64) (float64, string) {
 	for _, t := range tauChanged {
 		sumC += t
 	}
-	// Bracket the root: score > 0 at lo, < 0 at hi.
-	l := float64(len(tauChanged)) / (sumC + sumTauSame)
+	// Bracket the root: score > 0 at lo, < 0 at hi. Both searches and the
+	// first Newton step start at l0: its score is computed once.
+	l0 := float64(len(tauChanged)) / (sumC + sumTauSame)
+	f0, df0 := score(l0)
+	at := func(x float64) (f, df float64) {
+		if x == l0 {
+			return f0, df0
+		}
+		return score(x)
+	}
+	l := l0
 	lo, hi := l, l
 	for i := 0; i < 2100; i++ {
-		if f, _ := score(lo); f > 0 {
+		if f, _ := at(lo); f > 0 {
 			break
 		}
 		lo /= 2
 	}
 	for i := 0; i < 2100; i++ {
-		if f, _ := score(hi); f < 0 {
+		if f, _ := at(hi); f < 0 {
 			break
 		}
 		hi *= 2
 	}
 	for i := 0; i < 200; i++ {
-		f, df := score(l)
+		f, df := at(l)
 		if f == 0 {
 			return l, ""
 		}

@@ -53,6 +53,10 @@ any compression revisit reads, e.g. .gz):
   log-changed, log-digest, log-lastmod
                CSV/TSV with a header: id, time and one of changed, digest,
                last_modified (times: epoch seconds, RFC 3339, HTTP dates)
+A gzip file is read member by member, a member's end ending a line: the
+blocks of a ZipNum shard (.cdx.gz) of cdx or cdxj lines. A ZipNum cluster
+is read from its index: give the .idx; the .loc beside it names the shards
+(without one, the shard files are beside the index, as Common Crawl's).
 A change is a digest different from the previous capture's, a changed bit,
 or a Last-Modified after the previous visit. A capture that saw no page
 (status 404/410, or "-" in a generic log) before a URL's first capture with
@@ -180,7 +184,7 @@ tables and figures; docs/scale-out.md).`,
 	f.Float64Var(&opt.XMax, "x-max", 0, "largest grid point x_max, in units (0: per URL, the 0.99 quantile of the ages, or of the times since the visit before the last change, at most the 0.99 quantile of the spans between two captures)")
 	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of "+strings.Join(estimator.AllMethods, ","))
 	f.Int64Var(&opt.ConstTol, "const-tolerance", estimator.DefaultConstTolerance, "largest spread of the delays, in seconds, still taken as constant (0: exactly equal)")
-	f.IntVar(&opt.MinChanges, "min-changes", crawllog.DefaultMinChanges, "fewest changes seen on which a URL gets a Poisson verdict; fewer: undecided (default: to tell a KS distance of 0.1 from 0 at the 5% level, (1.358/0.1)², docs/methods.md#poisson-verdict)")
+	f.IntVar(&opt.MinChanges, "min-changes", crawllog.DefaultMinChanges, "fewest changes seen on which a URL gets a Poisson verdict; fewer: undecided (so that a KS distance of 0.1 can be told from 0 at the 5% level: (1.358/0.1)², docs/methods.md#poisson-verdict)")
 	f.IntVar(&opt.Top, "top", 10, "URLs with the most visits in the tables (the parquet holds every URL)")
 	f.StringVar(&curves, "curves", string(estimates.CurvesCompact), "curves kept in estimates.parquet: compact ("+fmt.Sprint(estimates.Knots)+" knots of each URL's grid) or full (every grid point)")
 	f.BoolVar(&noRecover, "no-recover", false, "do not recover F_U from M2, M4, M5, M6")
@@ -191,13 +195,21 @@ tables and figures; docs/scale-out.md).`,
 	return cmd
 }
 
-// printEstimateSummary prints what estimate read and concluded.
+// printEstimateSummary prints what estimate read and concluded (a shard
+// that estimated no URL: that, and what it read).
 func printEstimateSummary(w io.Writer, m *crawllog.EstimateMeta, out string) {
-	fmt.Fprintf(w, "estimated %s (%s with constant delays) from %s of %s in %s → %s (%s)\n",
-		human.Count(int64(m.Estimated), "URL", "URLs"), human.Comma(int64(m.Constant)), human.Count(m.Captures, "capture", "captures"),
-		human.Count(m.URLs, "URL", "URLs"), human.Count(int64(len(m.Inputs)), "input", "inputs"), human.Path(out+"/"+estimates.File), human.Count(m.Rows, "row", "rows"))
-	fmt.Fprintf(w, "  grids: %.1f%% of the bins without a pair of visits (%s of %s; per URL in %s)\n", 100*m.EmptyShare,
-		human.Comma(m.EmptyBins), human.Comma(m.Bins), crawllog.URLsFile)
+	if m.Estimated == 0 { // a shard: EstimateLogs refuses an estimate of no URL
+		fmt.Fprintf(w, "shard %s estimated none of the %s read (%s in %s): they are other shards', or left out as counted below; 'revisit merge estimate' of every shard's output writes the estimate → %s\n",
+			m.Shard, human.Count(m.URLs, "URL", "URLs"), human.Count(m.Captures, "capture", "captures"), human.Count(int64(len(m.Inputs)), "input", "inputs"), human.Path(out))
+	} else {
+		fmt.Fprintf(w, "estimated %s (%s with constant delays) from %s of %s in %s → %s (%s)\n",
+			human.Count(int64(m.Estimated), "URL", "URLs"), human.Comma(int64(m.Constant)), human.Count(m.Captures, "capture", "captures"),
+			human.Count(m.URLs, "URL", "URLs"), human.Count(int64(len(m.Inputs)), "input", "inputs"), human.Path(out+"/"+estimates.File), human.Count(m.Rows, "row", "rows"))
+	}
+	if m.Bins > 0 {
+		fmt.Fprintf(w, "  grids: %.1f%% of the bins without a pair of visits (%s of %s; per URL in %s)\n", 100*m.EmptyShare,
+			human.Comma(m.EmptyBins), human.Comma(m.Bins), crawllog.URLsFile)
+	}
 	if m.Bad > 0 {
 		fmt.Fprintf(w, "  skipped %s (--skip-bad; per input in %s)\n", human.Count(m.Bad, "bad line", "bad lines"), crawllog.EstimateMetaFile)
 	}
@@ -211,6 +223,9 @@ func printEstimateSummary(w io.Writer, m *crawllog.EstimateMeta, out string) {
 		fmt.Fprintf(tw, "  skipped\t%s\t%s\n", strings.ReplaceAll(k, "_", " "), human.Comma(m.Skipped[k]))
 	}
 	tw.Flush()
+	if m.Estimated == 0 {
+		return
+	}
 	fmt.Fprintf(w, "Poisson verdict (KS between estimated G_U and the poisson-mle exponential ≤ %s, on %s or more changes seen): %s Poisson, %s not Poisson, %s undecided (%s with fewer than %s changes)\n",
 		human.Float(m.Threshold), human.Comma(int64(m.MinChanges)), human.Comma(int64(m.Verdicts[crawllog.VerdictPoisson])), human.Comma(int64(m.Verdicts[crawllog.VerdictNotPoisson])),
 		human.Comma(int64(m.Verdicts[crawllog.VerdictUndecided])), human.Comma(int64(m.FewChanges)), human.Comma(int64(m.MinChanges)))

@@ -66,9 +66,9 @@ sources such as Yelp tips) are collapsed into one update, then --min-updates.
 
 What counts as an update on a wiki: --drop-reverts leaves out identity
 reverts and the revisions they undo: in XML dumps a revision whose <sha1>
-equals that of one of the 15 revisions before it (--revert-radius; the
-mwreverts definition) with at least one revision in between, which are the
-reverted ones; in mediawiki_history dumps the revisions it marks
+equals that of one of the 16 revisions before it (--revert-radius + 1:
+at most 15 revisions in between, the mwreverts definition) with at least
+one revision in between, which are the reverted ones; in mediawiki_history dumps the revisions it marks
 revision_is_identity_revert or revision_is_identity_reverted. --drop-bots
 leaves out revisions by registered users whose name matches --bot-pattern
 (default: "bot" ending a word, in any case, as Wikipedia's bot policy asks
@@ -318,7 +318,7 @@ func titleFlags(cmd *cobra.Command, opt *ingest.Options, titleCol string) error 
 // addRevisionFilterFlags adds the revision filters ingest and run share:
 // what counts as an update on a wiki.
 func addRevisionFilterFlags(f *pflag.FlagSet, opt *ingest.Options) {
-	f.BoolVar(&opt.DropReverts, "drop-reverts", false, "leave out identity reverts (a revision with the sha1 of one of the previous 15 revisions) and the revisions they undo")
+	f.BoolVar(&opt.DropReverts, "drop-reverts", false, "leave out identity reverts (a revision with the sha1 of one of the previous 16 revisions: --revert-radius + 1) and the revisions they undo")
 	f.BoolVar(&opt.DropBots, "drop-bots", false, "leave out revisions by bots (user names matching --bot-pattern or listed in --bot-list; IP editors are never bots)")
 	f.BoolVar(&opt.DropMinor, "drop-minor", false, "leave out revisions marked minor")
 	f.StringVar(&opt.BotPattern, "bot-pattern", "", "with --drop-bots: regular expression of bot user names (default "+ingest.DefaultBotPattern+": \"bot\" ending a word)")

@@ -51,8 +51,12 @@ var revisitSkips = []string{"", "status_3xx", "status_4xx", "status_5xx", "statu
 // capture records one CDX-family capture. A revisit record (MIME type
 // warc/revisit, or status "-") is held with its digest and resolved when
 // the URL is built; captures with another status than content or absent
-// are counted and held too (when they have a digest) so that a revisit of
-// them is known for what it is.
+// are counted and held too so that a revisit of them is known for what it
+// is (when they have a digest) and their key and original URL are
+// counted (a key of redirects only is a URL without content, and one that
+// may group several original URLs): a redirect, or a revisit of the empty
+// payload, is held without its digest (fNoDigest), which no revisit
+// resolves to.
 func (r *reader) capture(key, ts, stat, digest, mime, original string) (string, error) {
 	if r.opt.Key == KeyURL {
 		if original == "" || original == "-" {
@@ -75,10 +79,11 @@ func (r *reader) capture(key, ts, stat, digest, mime, original string) (string, 
 			return "digest", errors.New("a revisit record without a digest")
 		}
 		if digest == emptyDigest { // a revisit of an empty payload: a redirect's
-			r.in.Records++
-			r.stats.Captures++
-			r.stats.Skipped["revisit_empty_payload"]++
-			return "", nil
+			reason, err := r.add(key, rec{t: t, kind: kindDigest, flags: fSkip | fNoDigest})
+			if err == nil && reason == "" {
+				r.stats.Skipped["revisit_empty_payload"]++
+			}
+			return reason, err
 		}
 		return r.add(key, rec{t: t, kind: kindDigest, flags: fRevisit, v: fnv64(digest)})
 	}
@@ -87,13 +92,15 @@ func (r *reader) capture(key, ts, stat, digest, mime, original string) (string, 
 		return "digest", errors.New("a capture with content but no digest")
 	}
 	if skip != "" {
-		r.stats.Skipped[skip]++
+		rc := rec{t: t, kind: kindDigest, flags: fSkip, why: uint8(slices.Index(revisitSkips, skip)), v: fnv64(digest)}
 		if !hasDigest || digest == emptyDigest {
-			r.in.Records++
-			r.stats.Captures++
-			return "", nil
+			rc.flags, rc.v = fSkip|fNoDigest, 0
 		}
-		return r.add(key, rec{t: t, kind: kindDigest, flags: fSkip, why: uint8(slices.Index(revisitSkips, skip)), v: fnv64(digest)})
+		reason, err := r.add(key, rc)
+		if err == nil && reason == "" {
+			r.stats.Skipped[skip]++
+		}
+		return reason, err
 	}
 	rc := rec{t: t, kind: kindDigest}
 	if absent {

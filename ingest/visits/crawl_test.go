@@ -121,14 +121,15 @@ func TestCDXFieldsMatchLegend(t *testing.T) {
 // (testdata/commoncrawl), given out of order: merged per urlkey in time
 // order. By hand: / on Aug 20 (Q…), Sep 19 (the same), Oct 17 (DT…:
 // changed); /about on Aug 22 (N6…), a 301 on Sep 20 (skipped), Oct 18
-// (N6…, unchanged). Before, this was detected as a generic log and
-// --format cdxj failed on the first line.
+// (N6…, unchanged); the 301's original, http://commoncrawl.org/about, is
+// another of the key's two original URLs. Before, this was detected as a
+// generic log and --format cdxj failed on the first line.
 func TestCommonCrawlIndexJSON(t *testing.T) {
 	dir := filepath.Join("testdata", "commoncrawl")
 	paths := []string{filepath.Join(dir, "CC-MAIN-2017-43.json"), filepath.Join(dir, "CC-MAIN-2017-34.json"), filepath.Join(dir, "CC-MAIN-2017-39.json")}
 	want := []Observed{
 		{ID: "org,commoncrawl)/", Visits: []Visit{{T: unix("2017-08-20T10:15:06Z")}, {T: unix("2017-09-19T12:27:15Z")}, {T: unix("2017-10-17T17:05:51Z"), Changed: true}}},
-		{ID: "org,commoncrawl)/about", Visits: []Visit{{T: unix("2017-08-22T03:15:44Z")}, {T: unix("2017-10-18T09:22:33Z")}}},
+		{ID: "org,commoncrawl)/about", Visits: []Visit{{T: unix("2017-08-22T03:15:44Z")}, {T: unix("2017-10-18T09:22:33Z")}}, Originals: 2},
 	}
 	for _, f := range []string{"", CCJSON, CDXJ} {
 		got, st, err := readAll(t, Options{Format: f}, paths...)
@@ -149,7 +150,11 @@ func TestCommonCrawlIndexJSON(t *testing.T) {
 // the lines themselves: captures are the lines after the legend; a URL
 // has content when one of its captures has status 200; its visits are
 // the distinct seconds of its 200 captures and of its revisits whose
-// digest one of them has (every revisit in the sample repeats a 200).
+// digest one of them has (every revisit in the sample repeats a 200); a
+// key groups the distinct original URLs of all its captures, redirects
+// included (12 keys of 24 originals; before, only the captures with a
+// digest counted: 10 of 20), and a key none of whose captures is a 200 is
+// a URL without content.
 func TestRealPywbIana(t *testing.T) {
 	for _, name := range []string{"iana.cdx", "iana.cdxj"} {
 		p := realdata.Path(t, filepath.Join("crawl", "webrecorder__pywb", name))
@@ -157,7 +162,7 @@ func TestRealPywbIana(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		type line struct{ key, ts, status, digest string }
+		type line struct{ key, ts, status, digest, original string }
 		var lines []line
 		sc := bufio.NewScanner(f)
 		for sc.Scan() {
@@ -168,8 +173,10 @@ func TestRealPywbIana(t *testing.T) {
 			fs := strings.Fields(s)
 			l := line{key: fs[0], ts: fs[1]}
 			if name == "iana.cdx" {
-				l.status, l.digest = fs[4], fs[5]
+				l.status, l.digest, l.original = fs[4], fs[5], fs[2]
 			} else {
+				u := strings.Index(s, `"url": "`)
+				l.original = s[u+8 : u+8+strings.IndexByte(s[u+8:], '"')]
 				if i := strings.Index(s, `"status": "`); i >= 0 {
 					l.status = s[i+11 : i+14]
 				}
@@ -206,6 +213,27 @@ func TestRealPywbIana(t *testing.T) {
 		}
 		if st.Captures != int64(len(lines)) || st.URLs != int64(len(urls)) || visits != len(seconds) || st.Bad != 0 || st.Skipped["revisit_unresolved"] != 0 {
 			t.Errorf("%s: captures %d URLs %d visits %d bad %d unresolved %d; want %d, %d, %d, 0, 0", name, st.Captures, st.URLs, visits, st.Bad, st.Skipped["revisit_unresolved"], len(lines), len(urls), len(seconds))
+		}
+		originals := map[string]map[string]bool{}
+		for _, l := range lines {
+			if originals[l.key] == nil {
+				originals[l.key] = map[string]bool{}
+			}
+			originals[l.key][l.original] = true
+		}
+		var keys, origs, noContent int64
+		for k, o := range originals {
+			if len(o) > 1 {
+				keys++
+				origs += int64(len(o))
+			}
+			if !urls[k] {
+				noContent++
+			}
+		}
+		if keys != 12 || st.MergedKeys != keys || st.MergedOriginals != origs || st.Skipped["no_content"] != noContent {
+			t.Errorf("%s: %d keys of several originals (%d originals), %d without content; the lines have %d (%d), %d",
+				name, st.MergedKeys, st.MergedOriginals, st.Skipped["no_content"], keys, origs, noContent)
 		}
 	}
 }

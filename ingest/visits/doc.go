@@ -13,6 +13,10 @@
 //     mimetype), one row per line; the footer [], ["key"] is passed over;
 //   - cdxj: pywb / Common Crawl CDXJ, "SURT timestamp {json}" with
 //     "digest", "status" and "mime" in the JSON object, usually gzip;
+//   - ZipNum shards and clusters of either (zipnum.go): a gzip file is read
+//     member by member, a member that ends inside a line ending it (a
+//     block); a cluster is read from its .idx, block by block, from the
+//     shards its .loc names;
 //   - cc-json: Common Crawl's index server output=json, one object per line
 //     with urlkey, timestamp, status, digest and mime;
 //   - trace: the Bing change trace "URL_ID<TAB>first_crawl_offset<TAB>

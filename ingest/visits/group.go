@@ -38,9 +38,10 @@ type rec struct {
 }
 
 const (
-	fAbsent  uint8 = 1 << iota // the capture saw no page
-	fRevisit                   // a revisit record: resolved in build
-	fSkip                      // neither content nor absent (counted): held for the revisits of it
+	fAbsent   uint8 = 1 << iota // the capture saw no page
+	fRevisit                    // a revisit record: resolved in build
+	fSkip                       // neither content nor absent (counted): held for the revisits of it
+	fNoDigest                   // with fSkip: no digest (a redirect, a revisit of the empty payload), no revisit's original
 )
 
 type group struct {
@@ -57,14 +58,16 @@ func (r *reader) flush(id string) error {
 	delete(r.groups, id)
 	r.held -= int64(len(g.recs)+len(g.orig)) + urlCost(id)
 	r.noteID(id)
+	if len(g.orig) > 0 { // every key, with content or not
+		r.stats.MergedKeys++
+		r.stats.MergedOriginals += int64(1 + len(g.orig))
+	}
 	o := r.build(id, g)
 	if o == nil {
 		return nil
 	}
 	if len(g.orig) > 0 {
 		o.Originals = 1 + len(g.orig)
-		r.stats.MergedKeys++
-		r.stats.MergedOriginals += int64(o.Originals)
 	}
 	if err := r.companion(o); err != nil {
 		return err
@@ -151,7 +154,7 @@ func (r *reader) build(id string, g *group) *Observed {
 		if rc.flags&fRevisit != 0 {
 			orig = map[uint64]rec{}
 			for _, rc := range recs {
-				if _, seen := orig[rc.v]; !seen && rc.flags&fRevisit == 0 {
+				if _, seen := orig[rc.v]; !seen && rc.flags&(fRevisit|fNoDigest) == 0 {
 					orig[rc.v] = rc
 				}
 			}

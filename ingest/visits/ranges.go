@@ -178,6 +178,9 @@ func (r *reader) firstOf(f *os.File, path string, size int64) (*rangeInput, stri
 		if sniffsCompanions(r.opt.Format) && sniff(string(line)) != "" {
 			return nil, "", nil
 		}
+		if _, ok := parseIdx(string(line)); ok {
+			return nil, path + " is a ZipNum cluster index (its shards are gzip)", nil
+		}
 		if err := r.detect(line, &in.st); err != nil {
 			return nil, path + ": the format of its first line is not known", nil
 		}

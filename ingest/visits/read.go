@@ -119,9 +119,10 @@ type Stats struct {
 	// without any capture with content, counted per URL).
 	Skipped map[string]int64 `json:"skipped,omitempty"`
 	Bad     int64            `json:"bad"` // bad records skipped (SkipBad)
-	// MergedKeys counts the keys (URLs passed on) under which captures of
-	// more than one original URL were grouped (Observed.Originals > 1),
-	// MergedOriginals those original URLs.
+	// MergedKeys counts the keys under which captures of more than one
+	// original URL were grouped (Observed.Originals > 1 for those passed
+	// on), with content or not (redirects only), MergedOriginals those
+	// original URLs.
 	MergedKeys      int64 `json:"merged_keys,omitempty"`
 	MergedOriginals int64 `json:"merged_originals,omitempty"`
 	// RevisitsResolved counts the revisit records used as visits (their
@@ -301,6 +302,14 @@ func (r *reader) companions(paths []string) ([]string, error) {
 }
 
 func (r *reader) readInput(path string) error {
+	if path != "-" { // a named file: a ZipNum index, or gzip read member by member (zipnum.go)
+		if isIdxFile(path) {
+			return r.readCluster(path)
+		}
+		if isGzipFile(path) {
+			return r.readGzip(path)
+		}
+	}
 	dr, err := decompress.Open(path)
 	if err != nil {
 		return fmt.Errorf("observations %s: %w", path, err)
@@ -377,6 +386,7 @@ func (r *reader) scan(src io.Reader, st0 *lineState, base int64) (string, error)
 	sc := linescan.New(src, 1<<20)
 	sc.SetMax(r.maxLine())
 	st := *st0
+	defer func() { *st0 = st }() // the state goes on in the next part of the stream (a ZipNum block)
 	at := func() {
 		r.line, r.offset = sc.Line(), base+sc.Offset()
 		if base < 0 {

@@ -338,9 +338,9 @@ func CheckReplaceable(dir, marker, what string) error {
 		if marker != "" {
 			kind = "no revisit " + marker
 		}
-		return refused(dir, what, fmt.Sprintf("directory exists, is not empty and is not a %s written by revisit (%s in it); refusing to replace it (choose another path or remove it)", what, kind))
+		return refused(dir, what, fmt.Sprintf("directory exists, is not empty and is not %s written by revisit (%s in it); refusing to replace it (choose another path or remove it)", withArticle(what), kind))
 	case list.Marker != marker:
-		return refused(dir, what, fmt.Sprintf("is another kind of revisit output (its marker is %q, a %s's is %q); refusing to replace it (choose another path)", list.Marker, what, marker))
+		return refused(dir, what, fmt.Sprintf("is another kind of revisit output (its marker is %q, %s's is %q); refusing to replace it (choose another path)", list.Marker, withArticle(what), marker))
 	case list.Hash != "" && list.Hash != hashName:
 		return refused(dir, what, fmt.Sprintf("records its files with a %q content hash, which this revisit version cannot check; refusing to replace it: look through it and remove it by hand (rm -r %s), or choose another path", list.Hash, dir))
 	}
@@ -614,4 +614,13 @@ func lockBeside(abs, final, suffix, what string) (parent, base string, lock *hel
 		return "", "", nil, fmt.Errorf("%s %s: lock: %w", what, final, err)
 	}
 	return parent, base, &held{f: f, made: made}, nil
+}
+
+// withArticle is what with its indefinite article: "an estimate output",
+// "a replay output".
+func withArticle(what string) string {
+	if what != "" && strings.ContainsRune("aeiou", rune(what[0])) {
+		return "an " + what
+	}
+	return "a " + what
 }
