@@ -13,10 +13,7 @@ import (
 // directory receives the marked results, which a second run replaces.
 func TestPoliciesOutputAtomic(t *testing.T) {
 	dir := t.TempDir()
-	ds := filepath.Join(dir, "ds")
-	if code := execute([]string{"-q", "generate", "--format", "parquet", "--pages", "30", "--span", "1y", "--model", "exp:0.05", "--seed", "2", "-o", ds}); code != exitOK {
-		t.Fatalf("generate: exit %d", code)
-	}
+	ds := policiesDataset(t, dir)
 	mine := filepath.Join(dir, "notes")
 	os.MkdirAll(mine, 0o755)
 	if err := os.WriteFile(filepath.Join(mine, "todo.txt"), []byte("x"), 0o644); err != nil {
@@ -47,6 +44,16 @@ func TestPoliciesOutputAtomic(t *testing.T) {
 	}
 }
 
+// policiesDataset generates a 30-page Poisson corpus of a year at dir/ds.
+func policiesDataset(t *testing.T, dir string) string {
+	t.Helper()
+	ds := filepath.Join(dir, "ds")
+	if code := execute([]string{"-q", "generate", "--format", "parquet", "--pages", "30", "--span", "1y", "--model", "exp:0.05", "--seed", "2", "-o", ds}); code != exitOK {
+		t.Fatalf("generate: exit %d", code)
+	}
+	return ds
+}
+
 func dirNames(t *testing.T, dir string) []string {
 	t.Helper()
 	es, err := os.ReadDir(dir)
@@ -66,10 +73,7 @@ func dirNames(t *testing.T, dir string) []string {
 // with a message naming both, and policies reads R/cycle as R.
 func TestBudgetMeanings(t *testing.T) {
 	dir := t.TempDir()
-	ds := filepath.Join(dir, "ds")
-	if code := execute([]string{"-q", "generate", "--format", "parquet", "--pages", "30", "--span", "1y", "--model", "exp:0.05", "--seed", "2", "-o", ds}); code != exitOK {
-		t.Fatalf("generate: exit %d", code)
-	}
+	ds := policiesDataset(t, dir)
 	for _, b := range []string{"5/d", "5/h"} {
 		code, stderr := stderrOf(t, "-q", "policies", ds, "--cycle", "7d", "--budget", b, "--no-sweeps")
 		if code != exitUsage || !strings.Contains(stderr, "per download cycle") || !strings.Contains(stderr, "schedule's --budget") {
