@@ -507,9 +507,10 @@ func ReadPartial(dir string) (*Partial, error) {
 // analysis at out, with the same tables and files as Run on the whole
 // dataset (page_stats in dataset order, every table and figure). The
 // replay rows, if the shards used a replay, are read again through
-// estimates, nil being ReadReplay (the figures of the top page need them). Memory: one shard's
-// Partial at a time and the running selections (partialMerger), the
-// replay rows, and one page-statistics row per shard.
+// estimates, nil being ReadReplay (the figures of the top page need
+// them). Memory: one shard's Partial at a time and the running
+// selections (partialMerger), the replay rows, and one page-statistics
+// row per shard.
 func MergeShards(ctx context.Context, dirs []string, out string, estimates func(string) ([]EstimateRow, string, error), log io.Writer) (*Result, error) {
 	if len(dirs) == 0 {
 		return nil, &MergeError{errors.New("merge: no analysis shards")}
