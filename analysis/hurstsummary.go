@@ -31,12 +31,16 @@ type HurstSummary struct {
 
 // LRDSummary counts the long-memory verdicts (LongMemory) over every
 // screened page, read back from page_stats: the pages with a verdict
-// (Pages: at least MinHurstLen intervals), each verdict, and the pages
-// with a trend in the rate whatever the estimators say.
+// (Pages: at least MinHurstLen intervals) and each verdict.
 type LRDSummary struct {
 	Screened, Pages                int64
 	Claimed, None, Trend, Disagree int64
 	Invalid                        int64 // enough intervals, an H outside [0, 1]
+	// Rescaled are the pages of Claimed whose rate changes along the
+	// window: long memory found in both time-rescaled halves. TrendShort
+	// are the pages of Trend too short to judge the halves (fewer than
+	// 2·lrdHalfMin intervals).
+	Rescaled, TrendShort int64
 }
 
 // ScreenCounts are the screen's tests counted over every screened page,
@@ -135,15 +139,16 @@ func summarizeHurst(name string) ([]HurstSummary, error) {
 // every screened page has one).
 func summarizeLRD(name string) (LRDSummary, error) {
 	var s LRDSummary
-	idx, err := columnIndexes(name, []string{"ks_p", "lrd"})
+	idx, err := columnIndexes(name, []string{"ks_p", "lrd", "lrd_halves"})
 	if err != nil {
 		return s, err
 	}
 	err = pq.EachRecordOf(name, 1<<14, idx, func(rec arrow.RecordBatch) error {
 		ks, ok1 := rec.Column(0).(*array.Float64)
 		lrd, ok2 := rec.Column(1).(*array.String)
-		if !ok1 || !ok2 {
-			return fmt.Errorf("columns ks_p, lrd of types %s, %s", rec.Column(0).DataType(), rec.Column(1).DataType())
+		halves, ok3 := rec.Column(2).(*array.Float64)
+		if !ok1 || !ok2 || !ok3 {
+			return fmt.Errorf("columns ks_p, lrd, lrd_halves of types %s, %s, %s", rec.Column(0).DataType(), rec.Column(1).DataType(), rec.Column(2).DataType())
 		}
 		for i := 0; i < int(rec.NumRows()); i++ {
 			if ks.IsNull(i) { // not screened
@@ -161,10 +166,16 @@ func summarizeLRD(name string) (LRDSummary, error) {
 			switch v {
 			case LRDClaimed:
 				s.Claimed++
+				if !halves.IsNull(i) {
+					s.Rescaled++
+				}
 			case LRDNone:
 				s.None++
 			case LRDTrend:
 				s.Trend++
+				if halves.IsNull(i) {
+					s.TrendShort++
+				}
 			case LRDDisagree:
 				s.Disagree++
 			case LRDInvalid:

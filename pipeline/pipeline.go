@@ -60,7 +60,7 @@ type Config struct {
 	PolicyMax     int64 // skip the policies above this many updates
 	MaxVisits     int64
 	MaxPairs      int64
-	Include       []string // other results directories for the report
+	Include       []string // other results directories for the report (each holding tables or figures)
 	Title         string   // report title ("" → from the inputs)
 	Version       string   // recorded in every output
 
@@ -75,6 +75,25 @@ type Config struct {
 	// --in-group) in every stage after ingest: replay, analysis, NHPP,
 	// staleness and policies; nil keeps every page.
 	Select *dataset.Selection
+}
+
+// readIncluded reads the results directories of --include (Config.Include)
+// for the report, before any work: one that holds no table or figure is
+// refused, naming it, as revisit report refuses it (a typo would
+// otherwise leave the report silently without what it was to include).
+func readIncluded(dirs []string) ([]*tables.Bundle, error) {
+	var bs []*tables.Bundle
+	for _, d := range dirs {
+		b, err := tables.Read(d)
+		if err != nil {
+			return nil, fmt.Errorf("run: --include %s: %w", d, err)
+		}
+		if len(b.Tables)+len(b.Figures) == 0 {
+			return nil, fmt.Errorf("run: --include: no tables or figures under %s (expected tables/*.json or figures/*.json, as analyze and simulate write)", d)
+		}
+		bs = append(bs, b)
+	}
+	return bs, nil
 }
 
 // Stages is the number of stages a run goes through (OnStage's n).
@@ -167,6 +186,10 @@ func (s *stageLog) logf(format string, a ...any) {
 // leaves nothing behind. Options that cannot work are *UsageError.
 func Run(ctx context.Context, c Config) (res *Result, err error) {
 	st := &stageLog{w: c.Log, start: time.Now(), onStage: c.OnStage}
+	included, err := readIncluded(c.Include)
+	if err != nil {
+		return nil, err
+	}
 	given, err := DatasetInput(c.Inputs)
 	if err != nil {
 		return nil, err
@@ -334,7 +357,6 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 
 	// 7. Report.
 	st.stage("report")
-	dirs = append(dirs, c.Include...)
 	var bs []*tables.Bundle
 	for _, d := range dirs {
 		b, err := tables.Read(d)
@@ -343,6 +365,7 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 		}
 		bs = append(bs, b)
 	}
+	bs = append(bs, included...)
 	title := c.Title
 	if title == "" {
 		title = "revisit report: " + filepath.Base(c.Inputs[0])

@@ -259,3 +259,35 @@ func TestSetMemoryLimit(t *testing.T) {
 	}
 	restore()
 }
+
+// An --include directory that holds no results (a typo: the simulation's
+// tables/ instead of its directory, or another directory) is refused
+// before any work, naming it, as revisit report refuses it; nothing is
+// written. Before, the run went through every stage and its report
+// silently lacked what was to be included.
+func TestRunIncludeWithoutResultsRefusedFirst(t *testing.T) {
+	dir := t.TempDir()
+	in := writeLog(t, dir, 25, 40)
+	notes := filepath.Join(dir, "notes")
+	if err := os.Mkdir(notes, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(notes, "a.txt"), []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	c := testConfig(in, out)
+	c.Include = []string{notes}
+	stages := 0
+	c.OnStage = func(int) { stages++ }
+	_, err := Run(context.Background(), c)
+	if err == nil || !strings.Contains(err.Error(), notes) || !strings.Contains(err.Error(), "no tables or figures") {
+		t.Fatalf("run --include %s: %v, want a refusal naming it", notes, err)
+	}
+	if stages != 0 {
+		t.Errorf("refused after %d stages, want before any work", stages)
+	}
+	if _, err := os.Lstat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("-o %s exists after the refusal (%v)", out, err)
+	}
+}

@@ -121,6 +121,13 @@ tables compare the replay's estimates of the selected pages only.`,
 			if opt.AggregateMax < 1 || opt.Localized.SelectMax < 1 {
 				return usagef("--aggregate-max and --select-max must be at least 1")
 			}
+			if !recommend {
+				for _, name := range []string{"age", "sampler", "old-m3"} {
+					if cmd.Flags().Changed(name) {
+						return usagef("--%s describes the scenario of --recommend; it does nothing without it", name)
+					}
+				}
+			}
 			opt.Extra = extraOption(opt.Extra)
 			var err error
 			if opt.Select, err = sel.selection("analyze"); err != nil {

@@ -201,3 +201,35 @@ func TestPrintTableEscapesTitles(t *testing.T) {
 		t.Errorf("title or note not escaped:\n%s", s)
 	}
 }
+
+// A page title holding line breaks cannot forge a terminal line: analyze
+// names the top page in the title of its tail-fit table, quoted and
+// escaped as one name (human.Path). Before, the title was printed with
+// its line breaks, so "x\nrevisit: FORGED LINE" printed a line of its own.
+func TestTopPageTitleCannotForgeLines(t *testing.T) {
+	dir := t.TempDir()
+	title := "x\nrevisit: FORGED LINE\ny"
+	recs := [][]string{{"id", "time", "title"}}
+	at := time.Date(2021, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 150 {
+		at = at.Add(time.Duration(1+i*7%11) * time.Hour)
+		recs = append(recs, []string{"p", at.Format(time.RFC3339), title})
+	}
+	log := writeCSVFile(t, dir, "log.csv", recs)
+	ds := filepath.Join(dir, "ds")
+	if code, _, stderr := outputsOf(t, "-q", "ingest", log, "--id", "id", "--time", "time", "--title-column", "title", "-o", ds); code != exitOK {
+		t.Fatalf("ingest: exit %d: %s", code, stderr)
+	}
+	code, stdout, stderr := outputsOf(t, "analyze", ds, "-o", filepath.Join(dir, "an"))
+	if code != exitOK {
+		t.Fatalf("analyze: exit %d: %s", code, stderr)
+	}
+	for _, l := range strings.Split(stdout+stderr, "\n") {
+		if strings.HasPrefix(l, "revisit: FORGED") {
+			t.Errorf("analyze printed a forged line %q:\n%s", l, stdout)
+		}
+	}
+	if !strings.Contains(stdout, `"x\nrevisit: FORGED LINE\ny"`) {
+		t.Errorf("analyze does not name the top page quoted:\n%s", stdout)
+	}
+}

@@ -78,7 +78,9 @@ name get --missing-importance; stderr says how many were named.
 
 HOST LIMITS (--host-limits FILE): host,RATE lines (RATE as --budget;
 header host,limit) cap Σ f_i over the pages of each host (the host name
-of a title that is a URL; a URL in the file counts by its host). Hosts
+of a title that is a URL or a SURT key, as estimate names the URLs of a
+CDX or CDXJ log — archives drop a leading "www." from those keys; a URL
+in the file counts by its host). Hosts
 compare case-insensitively and without a trailing dot, as DNS names do.
 stderr says how many limits applied to how many pages; a limit naming no
 page's host is not applied and named there even with -q, and a file of
@@ -144,8 +146,8 @@ none by default).`,
 			if opt.Plans, err = schedule.ParsePlans(plans); err != nil {
 				return usagef("--plans: %v", err)
 			}
-			if !(missing >= 0) {
-				return usagef("--missing-importance %g: want ≥ 0", missing)
+			if !(missing >= 0) || math.IsInf(missing, 1) {
+				return usagef("--missing-importance %g: want a finite number ≥ 0, as the file's importances", missing)
 			}
 			opt.MissingWeight = missing
 			for _, m := range sweep {

@@ -99,8 +99,11 @@ func TestScheduleInputFilesStrict(t *testing.T) {
 			t.Errorf("%s: exit %d, %q; want exit %d naming %q", c.name, code, stderr, exitBadInput, c.want)
 		}
 	}
-	// Documented headers are headers: Bing's column names, id,importance.
-	for _, text := range []string{"URL_ID\tImportance_score\n1\t2\n", "id,importance\n1,2\n", "title,weight\nhttps://a.example/p0,2\n"} {
+	// Documented headers are headers: Bing's column names, id,importance,
+	// also after a byte-order mark and with CRLF line ends (a
+	// spreadsheet's "CSV UTF-8").
+	for _, text := range []string{"URL_ID\tImportance_score\n1\t2\n", "id,importance\n1,2\n", "title,weight\nhttps://a.example/p0,2\n",
+		"\ufeffid,importance\r\n1,2\r\n", "\ufeff1,2\n"} {
 		p := file("imp-header.txt", text)
 		if code, stderr := stderrOf(t, "-q", "schedule", ds, "--budget", "30/d", "--no-sweep", "--importance", p); code != exitOK {
 			t.Errorf("importance file %q: exit %d: %s", text, code, stderr)
@@ -109,7 +112,7 @@ func TestScheduleInputFilesStrict(t *testing.T) {
 	// Hosts compare case-insensitively (DNS names do), with or without
 	// a trailing dot: the limit of A.EXAMPLE. caps a.example's pages.
 	out := filepath.Join(dir, "out")
-	lim := file("hosts.csv", "host,limit\nA.EXAMPLE.,1/d\n")
+	lim := file("hosts.csv", "\ufeffhost,limit\r\nA.EXAMPLE.,1/d\r\n")
 	if code, stderr := stderrOf(t, "-q", "schedule", ds, "--budget", "30/d", "--no-sweep", "--plans", "gu", "--host-limits", lim, "-o", out); code != exitOK {
 		t.Fatalf("host limits: exit %d: %s", code, stderr)
 	}
@@ -163,5 +166,18 @@ func TestScheduleSharedURL(t *testing.T) {
 	code, stderr := stderrOf(t, "-q", "schedule", est, "--budget", "10/d", "--no-sweep")
 	if code != exitBadInput || !strings.Contains(stderr, "https://example.com/") || !strings.Contains(stderr, "twice") {
 		t.Errorf("two URL_IDs of one URL: exit %d, %q; want exit %d naming the URL", code, stderr, exitBadInput)
+	}
+}
+
+// --missing-importance is an importance like the file's: a finite number
+// ≥ 0. Inf was accepted and gave NaN rates in schedule.csv; it is bad
+// usage, refused before the input is read.
+func TestScheduleMissingImportanceFinite(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "no-input")
+	for _, v := range []string{"Inf", "+Inf", "1e400", "NaN", "-1"} {
+		code, stderr := stderrOf(t, "-q", "schedule", in, "--budget", "30/d", "--no-sweep", "--missing-importance", v)
+		if code != exitUsage || !strings.Contains(stderr, "--missing-importance") {
+			t.Errorf("--missing-importance %s: exit %d (%q), want %d", v, code, stderr, exitUsage)
+		}
 	}
 }

@@ -384,7 +384,7 @@ func (r *reader) readStream(src io.Reader) (string, error) {
 // from its first line (a byte range: lines are located by offset).
 func (r *reader) scan(src io.Reader, st0 *lineState, base int64) (string, error) {
 	sc := linescan.New(src, 1<<20)
-	sc.SetMax(r.maxLine())
+	sc.SetMaxFrom(r.lineCap())
 	st := *st0
 	defer func() { *st0 = st }() // the state goes on in the next part of the stream (a ZipNum block)
 	at := func() {
@@ -458,7 +458,19 @@ func (r *reader) scan(src io.Reader, st0 *lineState, base int64) (string, error)
 // the memory of a long line (a trace line holds a whole URL) too; a longer
 // line is a bad line, line_too_long, and is not kept while it is read.
 func (r *reader) maxLine() int {
-	return int(min(int64(r.opt.MaxLineBytes), max(r.opt.MaxObservations, 1<<16/24)*24))
+	max, _ := r.lineCap()
+	return max
+}
+
+// lineCap is the longest line read, and the option that sets it: a line
+// holds at most --max-observations captures of about 24 bytes each, and
+// never more than MaxLineBytes, which no estimate option changes.
+func (r *reader) lineCap() (int, string) {
+	byObs := max(r.opt.MaxObservations, 1<<16/24) * 24
+	if byObs < int64(r.opt.MaxLineBytes) {
+		return int(byObs), "--max-observations"
+	}
+	return r.opt.MaxLineBytes, ""
 }
 
 // fail is the error of a bad line, or nil (counted) under SkipBad.
