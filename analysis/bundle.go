@@ -10,6 +10,7 @@ import (
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/series"
 )
@@ -106,7 +107,7 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 		Notes: []string{varianceConvention},
 	}
 	for i, s := range res.Top {
-		top.Rows = append(top.Rows, []any{int64(i + 1), s.PageID, s.Title, int64(s.Updates), s.Mean, s.CoV, s.Lifetime * res.Unit / (365.25 * 86400)})
+		top.Rows = append(top.Rows, []any{int64(i + 1), s.PageID, s.Title, int64(s.Updates), s.Mean, s.CoV, s.Lifetime * res.Unit / (units.Year)})
 	}
 	b.Tables = append(b.Tables, top)
 
@@ -174,7 +175,7 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 func countCands(cs []CandidateRow, indep bool) int {
 	n := 0
 	for _, c := range cs {
-		if c.KSP >= screenAlpha && (!indep || c.LjungP >= screenAlpha) {
+		if c.KSP >= Significance && (!indep || c.LjungP >= Significance) {
 			n++
 		}
 	}

@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/revisit-dev/revisit/analysis"
@@ -321,10 +320,7 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 		}}
 	ares, err := analysis.Run(ctx, aopt)
 	if err != nil {
-		if strings.HasPrefix(err.Error(), "analyze: ") { // its NHPP and staleness errors too
-			return nil, fmt.Errorf("run: %w", err)
-		}
-		return nil, fmt.Errorf("run: analyze: %w", err)
+		return nil, analyzeError(err)
 	}
 	for _, lb := range ares.Localized {
 		if err := tables.WriteBundle(ctx, lb.Bundle, dir(lb.Kind), lb.Kind); err != nil {
@@ -433,4 +429,15 @@ func runPolicies(ctx context.Context, ds *dataset.Reader, c *Config, def Default
 		return nil, err
 	}
 	return policy.Run(ctx, pages, policy.Options{Cycle: cyc, Budget: r, Grouping: def.Grouping, Seed: c.Seed, Dataset: ds.Dir, Log: (&stageLog{w: c.Log}).logf})
+}
+
+// analyzeError is run's error for err from analysis.Run: "run: analyze: "
+// before it, once — the analysis's own errors (*analysis.StageError, its
+// NHPP and staleness ones too) name the stage already.
+func analyzeError(err error) error {
+	var ae *analysis.StageError
+	if errors.As(err, &ae) {
+		return fmt.Errorf("run: %w", err)
+	}
+	return fmt.Errorf("run: analyze: %w", err)
 }

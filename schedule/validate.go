@@ -613,7 +613,7 @@ func (v *Validation) pairsTable(src string) tables.Table {
 	ref := v.Pairs[0].A
 	boot := v.Opt.Boot
 	if boot <= 0 {
-		boot = defaultBoot
+		boot = DefaultBoot
 	}
 	t := tables.Table{
 		ID: "schedule_validation_pairs", Title: fmt.Sprintf("Paired differences of realised freshness: %s against each plan", ref),
