@@ -13,7 +13,6 @@ import (
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/replay"
-	"github.com/revisit-dev/revisit/reports"
 )
 
 func newSimulateCmd(g *globals) *cobra.Command {
@@ -119,7 +118,7 @@ func printTable(w io.Writer, t tables.Table) {
 		head = append(head, human.Path(c.Name))
 	}
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
-	for _, cells := range reports.HumanRows(&t) {
+	for _, cells := range tables.HumanRows(&t, tables.Report) {
 		for i, c := range cells {
 			cells[i] = human.Path(c)
 		}

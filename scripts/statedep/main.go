@@ -23,7 +23,6 @@ import (
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/internal/units"
-	"github.com/revisit-dev/revisit/reports"
 	"github.com/revisit-dev/revisit/schedule"
 )
 
@@ -143,7 +142,7 @@ func printTable(w io.Writer, t tables.Table) {
 		head = append(head, c.Name)
 	}
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
-	for _, cells := range reports.HumanRows(&t) {
+	for _, cells := range tables.HumanRows(&t, tables.Report) {
 		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
 	}
 	tw.Flush()
