@@ -1,7 +1,8 @@
 // Package gentest writes small generated datasets for the tests of the
-// stages that read them (replay, analysis). It is imported by tests only;
-// it is not part of internal/stagetest because transform's tests use that
-// package and generate imports transform.
+// stages that read them (replay, analysis): generate's output, beside
+// generate. It is imported by tests only, never by a stage; it is not part
+// of internal/stagetest because transform's tests use that package and
+// generate depends on transform (through dataset).
 package gentest
 
 import (
