@@ -1,4 +1,4 @@
-package visits
+package logs
 
 // Generic visit logs (log-changed, log-digest, log-last-modified): one
 // line id, time, value under a header naming the columns.

@@ -1,4 +1,4 @@
-package visits
+package logs
 
 // A CDX-family capture (from any of cdx, cdx-json, cdxj, cc-json): its
 // timestamp, its HTTP status, revisit records and empty payloads.

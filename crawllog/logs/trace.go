@@ -1,4 +1,4 @@
-package visits
+package logs
 
 // Change-bit traces (Bing's urlid_offset_history.txt, or what revisit
 // writes): recognising them, reading one line, and the in-place scanner of

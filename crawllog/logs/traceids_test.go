@@ -1,4 +1,4 @@
-package visits
+package logs
 
 import (
 	"errors"

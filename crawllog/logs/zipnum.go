@@ -1,4 +1,4 @@
-package visits
+package logs
 
 // Gzip inputs member by member, and ZipNum clusters (pywb's, Common
 // Crawl's): a ZipNum shard (.cdx.gz) is a series of gzip members, each a

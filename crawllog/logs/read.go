@@ -1,4 +1,4 @@
-package visits
+package logs
 
 // Read: its options and counts, the loop over inputs, streams and lines,
 // telling a stream's format from its first line, and passing each line to

@@ -1,4 +1,4 @@
-package visits
+package logs
 
 // Byte ranges: shard i of N reads only its part of the inputs when every
 // input is an uncompressed file whose lines can be cut between URLs —

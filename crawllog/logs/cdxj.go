@@ -1,4 +1,4 @@
-package visits
+package logs
 
 // CDXJ lines (SURT timestamp {json}) and the Common Crawl index server's
 // JSON lines (cc-json), read by the same code.

@@ -1,4 +1,4 @@
-package visits
+package logs
 
 // CDX files (space-separated, with or without the " CDX …" legend line):
 // the legend, the default layout and the reading of one line.

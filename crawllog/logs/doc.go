@@ -1,4 +1,4 @@
-// Package visits reads and writes crawl observation logs: what a crawler
+// Package logs reads and writes crawl observation logs: what a crawler
 // saw of each URL at each visit, without any ground truth
 // (docs/methods.md#observation-formats). Formats:
 //
@@ -46,4 +46,4 @@
 // (PlanRanges says whether inputs allow it). Trace ids are checked
 // against the last one only while they increase, else against 128-bit
 // hashes of them all, counted under MaxObservations (traceids.go).
-package visits
+package logs

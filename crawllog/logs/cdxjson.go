@@ -1,4 +1,4 @@
-package visits
+package logs
 
 // The Wayback CDX server's JSON output (cdx-json): rows of strings, a
 // header row first, one row per line or the whole array on one line.

@@ -1,4 +1,4 @@
-package visits
+package logs
 
 // The streaming join of the Bing trace's companion files: a trace whose
 // URL_IDs come in increasing order (Bing's do) meets each companion file

@@ -1,4 +1,4 @@
-package visits
+package logs
 
 // Fingerprints of the inputs a read read (Stats.Prints): the same name and
 // size do not make the same file — a trace rewritten in place between the

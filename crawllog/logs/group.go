@@ -1,4 +1,4 @@
-package visits
+package logs
 
 // Grouping captures by URL in memory: what one capture and one URL cost
 // (the MaxObservations cap), adding a capture, and building what the crawler
