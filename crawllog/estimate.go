@@ -134,7 +134,7 @@ type URLSummary struct {
 	XMax      float64 `json:"x_max"`
 	Bins      int     `json:"bins"`
 	EmptyBins int     `json:"empty_bins"`
-	// What the reader knew of the URL (logs.Observed): its id in the
+	// What the reader knew of the URL (series.Observed): its id in the
 	// log when a companion file named it (Source), its importance score
 	// (NaN: none; the Bing trace's urlid_imp.txt) and the original URLs
 	// its SURT key grouped when more than one (Originals, else 0).
@@ -364,7 +364,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 			ropt.Range = opt.Shard
 			own = func(int64) bool { return true } // the range read is the shard's
 		}
-		stats, err = logs.Read(ctx, opt.Inputs, ropt, func(o *logs.Observed) error {
+		stats, err = logs.Read(ctx, opt.Inputs, ropt, func(o *series.Observed) error {
 			count++
 			seq := int64(count - 1) // the URL's place among all URLs read (in a byte range: among its URLs)
 			id := generic.PageID(o.ID)
@@ -499,7 +499,7 @@ const (
 
 // urlJob is one URL read, owned by the shard.
 type urlJob struct {
-	o   *logs.Observed
+	o   *series.Observed
 	id  int64 // generic.PageID(o.ID)
 	seq int64 // its place among all URLs read
 }
@@ -570,7 +570,7 @@ func findRow(est []estimator.Estimate, method, kind string) *estimator.Estimate 
 // were seen. Only what is shown is computed: the reference's projection
 // when it is among the rows, and the distance only when a verdict can be
 // given (minChanges changes or more).
-func summarize(o *logs.Observed, id int64, info estimator.ObservedInfo, est []estimator.Estimate, minChanges int) URLSummary {
+func summarize(o *series.Observed, id int64, info estimator.ObservedInfo, est []estimator.Estimate, minChanges int) URLSummary {
 	s := URLSummary{URL: o.ID, PageID: id, Visits: info.Visits, Detections: info.Detections, Delays: "irregular",
 		Span: info.Span, Rate: math.NaN(), MedianAge: math.NaN(), KS: math.NaN(), Verdict: VerdictUndecided,
 		H: info.H, XMax: info.XMax, Bins: info.Bins, EmptyBins: info.EmptyBins, Source: o.Source, Importance: math.NaN(), Originals: o.Originals}

@@ -248,7 +248,7 @@ func (sh *estimateShard) abort() {
 }
 
 // other records a URL read but not estimated (EstimateShardInfo.Others).
-func (sh *estimateShard) other(o *logs.Observed) {
+func (sh *estimateShard) other(o *series.Observed) {
 	if sh == nil || sh.others == nil {
 		return
 	}

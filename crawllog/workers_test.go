@@ -22,6 +22,7 @@ import (
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/ingest/generic"
+	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
 
@@ -144,7 +145,7 @@ func checkRowsAsLoop(t *testing.T, trace, out string, methods []string, recover 
 	cfg := estimator.ObservedConfig{Config: estimator.Config{Methods: methods, Recover: recover}, Unit: transform.Day,
 		ConstTol: estimator.DefaultConstTolerance, CountEmpty: true}
 	var want []estimator.Estimate
-	_, err := logs.Read(context.Background(), []string{trace}, logs.Options{Format: "trace"}, func(o *logs.Observed) error {
+	_, err := logs.Read(context.Background(), []string{trace}, logs.Options{Format: "trace"}, func(o *series.Observed) error {
 		est, _, err := estimator.EstimateObserved(context.Background(), o, cfg)
 		if err != nil {
 			return nil // left out: fewer than 2 visits

@@ -65,7 +65,7 @@ func TestObservedParetoConverges(t *testing.T) {
 		}
 		ksBy := map[string]float64{}
 		_, err = logs.Read(context.Background(), []string{filepath.Join(out, meta.Observations.Files[c.sampler])}, logs.Options{},
-			func(o *logs.Observed) error {
+			func(o *series.Observed) error {
 				est, _, err := estimator.EstimateObserved(context.Background(), o, estimator.ObservedConfig{Config: estimator.Config{Methods: []string{c.method}, H: 0.02, XMax: 6},
 					Unit: transform.Hour, Sampler: c.sampler})
 				if err != nil {

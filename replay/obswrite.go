@@ -7,6 +7,7 @@ import (
 
 	"github.com/revisit-dev/revisit/crawllog/logs"
 	"github.com/revisit-dev/revisit/estimator"
+	"github.com/revisit-dev/revisit/series"
 )
 
 // ObservationsDir is the folder of a replay output that holds the visit
@@ -65,7 +66,7 @@ func newObservationWriters(dir, format string, smp []estimator.Sampler) (*obsWri
 	return ow, nil
 }
 
-func (ow *obsWriters) write(si int, o *logs.Observed) error { return ow.ws[si].Write(o) }
+func (ow *obsWriters) write(si int, o *series.Observed) error { return ow.ws[si].Write(o) }
 
 // finish ends every log and reports the files (nil when none).
 func (ow *obsWriters) finish() (*ObservationFiles, error) {

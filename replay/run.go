@@ -258,7 +258,7 @@ type jobResult struct {
 	full bool
 	est  []estimator.Estimate
 	skip *estimator.LimitError // the job was left out: too much work
-	obs  *logs.Observed        // what the crawler saw (WriteObservations)
+	obs  *series.Observed      // what the crawler saw (WriteObservations)
 	page *series.Page
 	smp  string
 	seed int
@@ -424,7 +424,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		r := model.NewRand(opt.Seed, streamOf(j.page.ID, s.Spec, j.seed))
 		var (
 			est []estimator.Estimate
-			obs *logs.Observed
+			obs *series.Observed
 			res estimator.PathResult
 			err error
 		)

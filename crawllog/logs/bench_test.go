@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/revisit-dev/revisit/series"
 )
 
 // BenchmarkReadCDX reads a Wayback CDX log of 200,000 captures of 1,000
@@ -27,7 +29,7 @@ func BenchmarkReadCDX(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		n := 0
-		if _, err := Read(context.Background(), []string{p}, Options{}, func(o *Observed) error { n += len(o.Visits); return nil }); err != nil || n != 200_000 {
+		if _, err := Read(context.Background(), []string{p}, Options{}, func(o *series.Observed) error { n += len(o.Visits); return nil }); err != nil || n != 200_000 {
 			b.Fatalf("%d visits, %v", n, err)
 		}
 	}
@@ -56,7 +58,7 @@ func BenchmarkReadTrace(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		n := 0
-		if _, err := Read(context.Background(), []string{p}, Options{Format: "trace"}, func(o *Observed) error { n += len(o.Visits); return nil }); err != nil || n != 2000*99 {
+		if _, err := Read(context.Background(), []string{p}, Options{Format: "trace"}, func(o *series.Observed) error { n += len(o.Visits); return nil }); err != nil || n != 2000*99 {
 			b.Fatalf("%d visits, %v", n, err)
 		}
 	}

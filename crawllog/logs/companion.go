@@ -11,6 +11,7 @@ import (
 
 	"github.com/revisit-dev/revisit/ingest/generic/linescan"
 	"github.com/revisit-dev/revisit/internal/decompress"
+	"github.com/revisit-dev/revisit/series"
 )
 
 // Companion files of the Bing change trace (Kolobov et al. 2019, the
@@ -285,7 +286,7 @@ func companionLine(kind string, fs []string) (id, url string, imp float64, err e
 // companion sets o's URL and importance from the companion files: by
 // the streaming join while the ids come in increasing order, from the maps
 // otherwise (companionjoin.go).
-func (r *reader) companion(o *Observed) error {
+func (r *reader) companion(o *series.Observed) error {
 	id := o.ID
 	if len(r.streams) > 0 {
 		if r.looked && !beforeS(r.lastLook, id) {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/series"
 )
 
 // compLine is one line of a generated companion file.
@@ -154,8 +155,8 @@ func naiveCompanions(traceIDs []int, impLines, urlLines []compLine) *compWant {
 }
 
 // observed is what the reference gives for trace id.
-func (w *compWant) observed(id string) Observed {
-	o := Observed{ID: id}
+func (w *compWant) observed(id string) series.Observed {
+	o := series.Observed{ID: id}
 	if v, ok := w.imp[id]; ok {
 		o.Importance, o.HasImportance = v, true
 	}
@@ -166,8 +167,8 @@ func (w *compWant) observed(id string) Observed {
 }
 
 // joined is the part of an Observed the companion files set.
-func joined(o Observed) Observed {
-	return Observed{ID: o.ID, Source: o.Source, Importance: o.Importance, HasImportance: o.HasImportance}
+func joined(o series.Observed) series.Observed {
+	return series.Observed{ID: o.ID, Source: o.Source, Importance: o.Importance, HasImportance: o.HasImportance}
 }
 
 // The streaming join (companion files in increasing order: a cursor;
@@ -236,7 +237,7 @@ func TestCompanionJoin(t *testing.T) {
 		if why, err := PlanRanges([]string{imp, urls, trace}, opt); why != "" || err != nil {
 			t.Fatalf("%s: no byte ranges: %q %v", c.name, why, err)
 		}
-		var all []Observed
+		var all []series.Observed
 		for i := range 3 {
 			got, _, err := readRange(t, opt, shard.Spec{I: i, N: 3}, imp, urls, trace)
 			if err != nil {
@@ -350,7 +351,7 @@ func TestCompanionJoinCancelled(t *testing.T) {
 			cancel() // once the first pass found the file out of order
 		}
 	}
-	_, err := Read(ctx, []string{trace}, Options{Importance: imp, URLs: urls, chunkMem: 500, Log: logf}, func(*Observed) error { return nil })
+	_, err := Read(ctx, []string{trace}, Options{Importance: imp, URLs: urls, chunkMem: 500, Log: logf}, func(*series.Observed) error { return nil })
 	if !sorting || !errors.Is(err, context.Canceled) {
 		t.Fatalf("%v (sorting %v), want context.Canceled while sorting", err, sorting)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/revisit-dev/revisit/internal/realdata"
+	"github.com/revisit-dev/revisit/series"
 )
 
 func day(d string) int64 { return unix("2014-01-" + d + "T00:00:00Z") }
@@ -29,7 +30,7 @@ func TestWaybackPagination(t *testing.T) {
 	}
 	// two originals under the key: http://example.com/ and the 301 of
 	// http://www.example.com/
-	want := []Observed{{ID: "com,example)/", Originals: 2, Visits: []Visit{{T: day("01")}, {T: day("02")}, {T: day("03"), Changed: true}, {T: day("04")}, {T: day("06"), Changed: true}}}}
+	want := []series.Observed{{ID: "com,example)/", Originals: 2, Visits: []series.Visit{{T: day("01")}, {T: day("02")}, {T: day("03"), Changed: true}, {T: day("04")}, {T: day("06"), Changed: true}}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("cdx:\n got %+v\nwant %+v", got, want)
 	}
@@ -40,7 +41,7 @@ func TestWaybackPagination(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want = []Observed{{ID: "com,example)/", Visits: []Visit{{T: day("01")}, {T: day("02"), Changed: true}, {T: day("03")}, {T: day("04"), Changed: true}}}}
+	want = []series.Observed{{ID: "com,example)/", Visits: []series.Visit{{T: day("01")}, {T: day("02"), Changed: true}, {T: day("03")}, {T: day("04"), Changed: true}}}}
 	if !reflect.DeepEqual(got, want) || st.Inputs[0].ResumeKeys != 1 || st.Captures != 4 {
 		t.Errorf("json: %+v, resume keys %d captures %d; want %+v, 1, 4", got, st.Inputs[0].ResumeKeys, st.Captures, want)
 	}
@@ -76,10 +77,10 @@ func TestRevisitRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Observed{
-		{ID: "com,example)/", Visits: []Visit{{T: day("01")}, {T: day("02")}, {T: day("03"), Changed: true}, {T: day("04"), Changed: true}}},
-		{ID: "com,example)/gone", HasPrev: true, Prev: day("02"), FirstChanged: true, Visits: []Visit{{T: day("03")}, {T: day("04")}}},
-		{ID: "com,example)/lost", Visits: []Visit{{T: day("02")}, {T: day("04")}}},
+	want := []series.Observed{
+		{ID: "com,example)/", Visits: []series.Visit{{T: day("01")}, {T: day("02")}, {T: day("03"), Changed: true}, {T: day("04"), Changed: true}}},
+		{ID: "com,example)/gone", HasPrev: true, Prev: day("02"), FirstChanged: true, Visits: []series.Visit{{T: day("03")}, {T: day("04")}}},
+		{ID: "com,example)/lost", Visits: []series.Visit{{T: day("02")}, {T: day("04")}}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)
@@ -102,7 +103,7 @@ func TestCDXFieldsMatchLegend(t *testing.T) {
 		t.Fatalf("%v, want 22 fields at line 3", err)
 	}
 	got, st, err := readAll(t, Options{SkipBad: true}, p)
-	want := []Observed{{ID: "com,example)/", Visits: []Visit{{T: day("01")}, {T: day("04"), Changed: true}}}}
+	want := []series.Observed{{ID: "com,example)/", Visits: []series.Visit{{T: day("01")}, {T: day("04"), Changed: true}}}}
 	if err != nil || !reflect.DeepEqual(got, want) || st.Bad != 2 || st.Inputs[0].Bad["fields"] != 2 || st.Captures != 2 {
 		t.Errorf("--skip-bad: %+v %+v %v", got, st, err)
 	}
@@ -127,9 +128,9 @@ func TestCDXFieldsMatchLegend(t *testing.T) {
 func TestCommonCrawlIndexJSON(t *testing.T) {
 	dir := filepath.Join("testdata", "commoncrawl")
 	paths := []string{filepath.Join(dir, "CC-MAIN-2017-43.json"), filepath.Join(dir, "CC-MAIN-2017-34.json"), filepath.Join(dir, "CC-MAIN-2017-39.json")}
-	want := []Observed{
-		{ID: "org,commoncrawl)/", Visits: []Visit{{T: unix("2017-08-20T10:15:06Z")}, {T: unix("2017-09-19T12:27:15Z")}, {T: unix("2017-10-17T17:05:51Z"), Changed: true}}},
-		{ID: "org,commoncrawl)/about", Visits: []Visit{{T: unix("2017-08-22T03:15:44Z")}, {T: unix("2017-10-18T09:22:33Z")}}, Originals: 2},
+	want := []series.Observed{
+		{ID: "org,commoncrawl)/", Visits: []series.Visit{{T: unix("2017-08-20T10:15:06Z")}, {T: unix("2017-09-19T12:27:15Z")}, {T: unix("2017-10-17T17:05:51Z"), Changed: true}}},
+		{ID: "org,commoncrawl)/about", Visits: []series.Visit{{T: unix("2017-08-22T03:15:44Z")}, {T: unix("2017-10-18T09:22:33Z")}}, Originals: 2},
 	}
 	for _, f := range []string{"", CCJSON, CDXJ} {
 		got, st, err := readAll(t, Options{Format: f}, paths...)
@@ -254,14 +255,14 @@ func TestKeys(t *testing.T) {
 		"com,example)/ 20140104000000 http://www.example.com/ text/html 200 CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC - - 1 0 a.warc.gz\n"
 	p := writeFile(t, "k.cdx", []byte(log))
 	got, st, err := readAll(t, Options{}, p)
-	want := []Observed{{ID: "com,example)/", Originals: 2, Visits: []Visit{{T: day("01")}, {T: day("02")}, {T: day("02") + 1, Changed: true}, {T: day("03"), Changed: true}, {T: day("04"), Changed: true}}}}
+	want := []series.Observed{{ID: "com,example)/", Originals: 2, Visits: []series.Visit{{T: day("01")}, {T: day("02")}, {T: day("02") + 1, Changed: true}, {T: day("03"), Changed: true}, {T: day("04"), Changed: true}}}}
 	if err != nil || !reflect.DeepEqual(got, want) || st.MergedKeys != 1 || st.MergedOriginals != 2 {
 		t.Errorf("surt: %+v %+v %v", got, st, err)
 	}
 	got, st, err = readAll(t, Options{Key: KeyURL}, p)
-	want = []Observed{
-		{ID: "http://www.example.com/", Visits: []Visit{{T: day("02") + 1}, {T: day("04"), Changed: true}}},
-		{ID: "https://example.com/", Visits: []Visit{{T: day("01")}, {T: day("02")}, {T: day("03")}}},
+	want = []series.Observed{
+		{ID: "http://www.example.com/", Visits: []series.Visit{{T: day("02") + 1}, {T: day("04"), Changed: true}}},
+		{ID: "https://example.com/", Visits: []series.Visit{{T: day("01")}, {T: day("02")}, {T: day("03")}}},
 	}
 	if err != nil || !reflect.DeepEqual(got, want) || st.MergedKeys != 0 {
 		t.Errorf("url: %+v %+v %v", got, st, err)

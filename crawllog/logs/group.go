@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/revisit-dev/revisit/series"
 )
 
 // Value kinds of a capture.
@@ -134,9 +136,9 @@ func (r *reader) add(id string, rc rec) (string, error) {
 
 // build turns a URL's captures into what the crawler saw (nil when no
 // capture had content).
-func (r *reader) build(id string, g *group) *Observed {
+func (r *reader) build(id string, g *group) *series.Observed {
 	recs := g.recs
-	o := &Observed{ID: id}
+	o := &series.Observed{ID: id}
 	slices.SortStableFunc(recs, func(a, b rec) int {
 		switch {
 		case a.t < b.t:
@@ -207,7 +209,7 @@ func (r *reader) build(id string, g *group) *Observed {
 			r.stats.Skipped["absent_unused"] += int64(absents) // every one before, too
 			absents = 0
 		}
-		o.Visits = append(o.Visits, Visit{T: rc.t, Changed: kind == kindChanged && rc.v == 1})
+		o.Visits = append(o.Visits, series.Visit{T: rc.t, Changed: kind == kindChanged && rc.v == 1})
 		vals = append(vals, rc.v)
 	}
 	if absents > 1 {

@@ -13,11 +13,12 @@ import (
 	"github.com/zeebo/xxh3"
 
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/series"
 )
 
 // readRange reads byte range i of n of paths: the URLs passed on, in
 // order, with their visits, and the stats.
-func readRange(t *testing.T, opt Options, sp shard.Spec, paths ...string) ([]Observed, *Stats, error) {
+func readRange(t *testing.T, opt Options, sp shard.Spec, paths ...string) ([]series.Observed, *Stats, error) {
 	t.Helper()
 	opt.Range = sp
 	return readAll(t, opt, paths...)
@@ -113,7 +114,7 @@ func TestRangesReadWhatOneReadReads(t *testing.T) {
 			t.Fatalf("%s: %d URLs, %v", c.name, len(want), err)
 		}
 		for _, n := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 17, 31, 64, 113} {
-			var got []Observed
+			var got []series.Observed
 			var captures, urls, bad, records int64
 			var end int64
 			skipped := map[string]int64{}

@@ -18,6 +18,7 @@ import (
 	"github.com/revisit-dev/revisit/internal/decompress"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/series"
 )
 
 // Options configure Read.
@@ -163,7 +164,7 @@ type reader struct {
 	stats  *Stats
 	in     *InputStats
 	name   string
-	fn     func(*Observed) error
+	fn     func(*series.Observed) error
 	line   int64              // the line being read (0: not known, then offset)
 	offset int64              // where the line being read begins in its file
 	rng    *RangeInfo         // reading one byte range (Options.Range)
@@ -202,7 +203,7 @@ func CheckKey(key string) error {
 // URL's id; with Options.Sorted, each URL is passed as soon as the next
 // begins. A bad line is a *BadRecordError naming the file and line,
 // unless SkipBad. fn may keep the Observed.
-func Read(ctx context.Context, paths []string, opt Options, fn func(*Observed) error) (*Stats, error) {
+func Read(ctx context.Context, paths []string, opt Options, fn func(*series.Observed) error) (*Stats, error) {
 	if opt.MaxObservations <= 0 {
 		opt.MaxObservations = DefaultMaxObservations
 	}

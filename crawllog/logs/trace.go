@@ -11,6 +11,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/revisit-dev/revisit/series"
 )
 
 // isTraceLine: "id<TAB>[…" or Bing's "id<TAB>offset<TAB>[…".
@@ -91,7 +93,7 @@ func (r *reader) traceLine(line []byte) (string, error) {
 		r.fnErr = fmt.Errorf("observations %s: trace %.80q has %d crawls, more than the %d captures --max-observations allows in memory (with %d held): raise it, at about 90 bytes of memory per crawl of the line", r.name, id, n, r.opt.MaxObservations, held)
 		return "", nil
 	}
-	o := &Observed{Visits: make([]Visit, 0, n+1)}
+	o := &series.Observed{Visits: make([]series.Visit, 0, n+1)}
 	sc := pairScanner{b: rest}
 	var t, same, pairs int64
 	for i := 0; ; i++ {
@@ -107,24 +109,24 @@ func (r *reader) traceLine(line []byte) (string, error) {
 		switch {
 		case i == 0 && offset:
 			t = t0
-			o.Visits = append(o.Visits, Visit{T: t0})
+			o.Visits = append(o.Visits, series.Visit{T: t0})
 			if gap == 0 {
 				same++
 			} else {
-				o.Visits = append(o.Visits, Visit{T: t0 + gap, Changed: c})
+				o.Visits = append(o.Visits, series.Visit{T: t0 + gap, Changed: c})
 			}
 		case i == 0 && gap == 0: // no crawl before the first
-			o.Visits = append(o.Visits, Visit{T: 0, Changed: c})
+			o.Visits = append(o.Visits, series.Visit{T: 0, Changed: c})
 		case i == 0 && c:
 			o.HasPrev, o.Prev, o.FirstChanged = true, 0, true
-			o.Visits = append(o.Visits, Visit{T: gap, Changed: true})
+			o.Visits = append(o.Visits, series.Visit{T: gap, Changed: true})
 		case i == 0: // an unchanged interval after a real crawl at 0
-			o.Visits = append(o.Visits, Visit{T: 0}, Visit{T: gap})
+			o.Visits = append(o.Visits, series.Visit{T: 0}, series.Visit{T: gap})
 		case gap == 0: // the same second: or-ed into the previous visit
 			o.Visits[len(o.Visits)-1].Changed = o.Visits[len(o.Visits)-1].Changed || c
 			same++
 		default:
-			o.Visits = append(o.Visits, Visit{T: t + gap, Changed: c})
+			o.Visits = append(o.Visits, series.Visit{T: t + gap, Changed: c})
 		}
 		t += gap
 	}

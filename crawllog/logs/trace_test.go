@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/revisit-dev/revisit/series"
 )
 
 // The Bing change trace as the data set ships it (testdata/bing: three
@@ -22,13 +24,13 @@ func TestBingTraceWithCompanions(t *testing.T) {
 	hist := filepath.Join(dir, "urlid_offset_history.txt")
 	imp := filepath.Join(dir, "urlid_imp.txt")
 	urls := filepath.Join(dir, "url_urlid_hostid.txt")
-	want := []Observed{
+	want := []series.Observed{
 		{ID: "http://www.example.org/events/2017", Source: "5", Importance: 0.000153, HasImportance: true,
-			Visits: []Visit{{T: 476436}, {T: 476436 + 95383}, {T: 476436 + 95383 + 127277, Changed: true}}},
+			Visits: []series.Visit{{T: 476436}, {T: 476436 + 95383}, {T: 476436 + 95383 + 127277, Changed: true}}},
 		{ID: "https://example.com/", Source: "7", Importance: 12.5, HasImportance: true,
-			Visits: []Visit{{T: 0}, {T: 86400}, {T: 2 * 86400, Changed: true}, {T: 3 * 86400}}},
+			Visits: []series.Visit{{T: 0}, {T: 86400}, {T: 2 * 86400, Changed: true}, {T: 3 * 86400}}},
 		{ID: "http://example.net/a?b=1", Source: "12", Importance: 3, HasImportance: true,
-			Visits: []Visit{{T: 21600}, {T: 64800, Changed: true}, {T: 237600}}},
+			Visits: []series.Visit{{T: 21600}, {T: 64800, Changed: true}, {T: 237600}}},
 	}
 	for name, c := range map[string]struct {
 		paths []string
@@ -73,7 +75,7 @@ func TestBingTraceWithCompanions(t *testing.T) {
 // first crawl a reference before an unknown interval and dropped it
 // (Visits at 1, 2, 3 d only: two intervals, 1/2 per day).
 func TestTraceFirstPairKept(t *testing.T) {
-	want := []Visit{{T: 0}, {T: 86400}, {T: 2 * 86400, Changed: true}, {T: 3 * 86400}}
+	want := []series.Visit{{T: 0}, {T: 86400}, {T: 2 * 86400, Changed: true}, {T: 3 * 86400}}
 	for _, line := range []string{"u\t[[1,0],[1,1],[1,0]]\n", "u\t0\t[[1,0],[1,1],[1,0]]\n", "URL_ID\tFirst_crawl_time_offset\tCrawl_and_change_history\nu\t0\t[[1, 0], [1, 1], [1, 0]]\n"} {
 		got, _, err := readAll(t, Options{}, writeFile(t, "t.txt", []byte(line)))
 		if err != nil || len(got) != 1 || got[0].HasPrev || !reflect.DeepEqual(got[0].Visits, want) {

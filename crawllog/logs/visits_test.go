@@ -13,12 +13,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/revisit-dev/revisit/series"
 )
 
-func readAll(t *testing.T, opt Options, paths ...string) ([]Observed, *Stats, error) {
+func readAll(t *testing.T, opt Options, paths ...string) ([]series.Observed, *Stats, error) {
 	t.Helper()
-	var out []Observed
-	st, err := Read(context.Background(), paths, opt, func(o *Observed) error {
+	var out []series.Observed
+	st, err := Read(context.Background(), paths, opt, func(o *series.Observed) error {
 		out = append(out, *o)
 		return nil
 	})
@@ -62,14 +64,14 @@ var captures = []capture{
 }
 
 // wantCDX is worked out by hand from captures.
-var wantCDX = []Observed{
-	{ID: "com,example)/", HasPrev: true, Prev: unix("2020-01-01T00:00:00Z"), FirstChanged: true, Visits: []Visit{
+var wantCDX = []series.Observed{
+	{ID: "com,example)/", HasPrev: true, Prev: unix("2020-01-01T00:00:00Z"), FirstChanged: true, Visits: []series.Visit{
 		{T: unix("2020-01-01T01:00:00Z")},
 		{T: unix("2020-01-01T02:00:00Z"), Changed: false},
 		{T: unix("2020-01-01T04:00:00Z"), Changed: true}, // D1 → D3
 		{T: unix("2020-01-01T05:00:00Z"), Changed: false},
 	}},
-	{ID: "org,other)/a", Visits: []Visit{
+	{ID: "org,other)/a", Visits: []series.Visit{
 		{T: unix("2020-01-01T00:00:00Z")},
 		{T: unix("2020-01-02T00:00:00Z"), Changed: true}, // Y → X
 	}},
@@ -133,10 +135,10 @@ func TestTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Observed{
-		{ID: "u1", HasPrev: true, Prev: 0, FirstChanged: true, Visits: []Visit{
+	want := []series.Observed{
+		{ID: "u1", HasPrev: true, Prev: 0, FirstChanged: true, Visits: []series.Visit{
 			{T: 43200, Changed: true}, {T: 129600}, {T: 151200, Changed: true}}},
-		{ID: "u2", Visits: []Visit{{T: 0}, {T: 172800, Changed: true}}},
+		{ID: "u2", Visits: []series.Visit{{T: 0}, {T: 172800, Changed: true}}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)
@@ -156,7 +158,7 @@ func TestGenericLogs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Observed{{ID: "a", Ages: true, HasPrev: true, Prev: unix("2020-01-01T00:00:00Z"), FirstChanged: true, Visits: []Visit{
+	want := []series.Observed{{ID: "a", Ages: true, HasPrev: true, Prev: unix("2020-01-01T00:00:00Z"), FirstChanged: true, Visits: []series.Visit{
 		{T: unix("2020-01-01T01:00:00Z"), LastMod: unix("2020-01-01T00:30:00Z")},
 		{T: unix("2020-01-01T02:00:00Z"), LastMod: unix("2020-01-01T00:30:00Z")},
 		{T: unix("2020-01-01T03:00:00Z"), LastMod: unix("2020-01-01T02:30:00Z"), Changed: true},
@@ -169,7 +171,7 @@ func TestGenericLogs(t *testing.T) {
 	}
 	ch := writeFile(t, "ch.tsv", []byte("id\ttime\tchanged\nb\t100\t1\nb\t200\t0\nb\t300\ttrue\n"))
 	got, _, err = readAll(t, Options{}, ch)
-	want = []Observed{{ID: "b", Visits: []Visit{{T: 100}, {T: 200}, {T: 300, Changed: true}}}} // first bit: a reference
+	want = []series.Observed{{ID: "b", Visits: []series.Visit{{T: 100}, {T: 200}, {T: 300, Changed: true}}}} // first bit: a reference
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("changed log: %+v, %v", got, err)
 	}
@@ -216,7 +218,7 @@ func TestMaxObservations(t *testing.T) {
 // second, the previous visit as an absent capture or a trace's first
 // delay).
 func TestWriteRead(t *testing.T) {
-	o := Observed{ID: "revisit.invalid/page/7", HasPrev: true, Prev: 1_600_000_000 - 37, FirstChanged: true, Visits: []Visit{
+	o := series.Observed{ID: "revisit.invalid/page/7", HasPrev: true, Prev: 1_600_000_000 - 37, FirstChanged: true, Visits: []series.Visit{
 		{T: 1_600_000_000, LastMod: 1_600_000_000 - 5}, {T: 1_600_000_900, LastMod: 1_600_000_000 - 5},
 		{T: 1_600_003_601, LastMod: 1_600_003_000}, {T: 1_600_003_602, LastMod: 1_600_003_602}}}
 	for j := 1; j < len(o.Visits); j++ {
@@ -226,7 +228,7 @@ func TestWriteRead(t *testing.T) {
 		in := o
 		in.Ages = HasAges(f)
 		if !in.Ages {
-			in.Visits = append([]Visit(nil), o.Visits...)
+			in.Visits = append([]series.Visit(nil), o.Visits...)
 			for j := range in.Visits {
 				in.Visits[j].LastMod = 0
 			}
@@ -247,7 +249,7 @@ func TestWriteRead(t *testing.T) {
 		want := in
 		if f == Trace { // a trace's times start at the crawl before the first
 			want.Prev = 0
-			want.Visits = append([]Visit(nil), in.Visits...)
+			want.Visits = append([]series.Visit(nil), in.Visits...)
 			for j := range want.Visits {
 				want.Visits[j].T -= in.Prev
 			}
@@ -269,8 +271,8 @@ func TestWriteRead(t *testing.T) {
 // writes, it would not read back as the same id. The other formats write
 // it as it is and read it back.
 func TestWriteFormulaID(t *testing.T) {
-	o := Observed{ID: "=HYPERLINK(x)", HasPrev: true, Prev: 1_600_000_000 - 37, FirstChanged: true,
-		Visits: []Visit{{T: 1_600_000_000, LastMod: 1_600_000_000 - 5}, {T: 1_600_000_900, LastMod: 1_600_000_000 - 5}}}
+	o := series.Observed{ID: "=HYPERLINK(x)", HasPrev: true, Prev: 1_600_000_000 - 37, FirstChanged: true,
+		Visits: []series.Visit{{T: 1_600_000_000, LastMod: 1_600_000_000 - 5}, {T: 1_600_000_900, LastMod: 1_600_000_000 - 5}}}
 	for _, f := range Formats {
 		in := o
 		in.Ages = HasAges(f)
@@ -310,7 +312,7 @@ func TestSortedStreaming(t *testing.T) {
 	}
 	p := writeFile(t, "s.cdx", []byte(b.String()))
 	var order []string
-	if _, err := Read(context.Background(), []string{p}, Options{Sorted: true, MaxObservations: 9}, func(o *Observed) error {
+	if _, err := Read(context.Background(), []string{p}, Options{Sorted: true, MaxObservations: 9}, func(o *series.Observed) error {
 		order = append(order, fmt.Sprintf("%s:%d", o.ID, len(o.Visits)))
 		return nil
 	}); err != nil || strings.Join(order, " ") != "com,a)/:3 com,b)/:3" {
@@ -355,7 +357,7 @@ func TestCDXJSONOneLineSkipBadKeepsLaterRows(t *testing.T) {
 	if st.Bad != 1 || st.Captures != 3 {
 		t.Errorf("bad %d captures %d, want 1 and 3", st.Bad, st.Captures)
 	}
-	want := []Observed{{ID: "com,ex)/", Visits: []Visit{
+	want := []series.Observed{{ID: "com,ex)/", Visits: []series.Visit{
 		{T: unix("2020-01-01T00:00:00Z")},
 		{T: unix("2020-01-03T00:00:00Z"), Changed: true},
 		{T: unix("2020-01-04T00:00:00Z")},

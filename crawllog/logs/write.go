@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/internal/csvout"
+	"github.com/revisit-dev/revisit/series"
 )
 
 // Writer writes Observed URLs in one format: the observation logs of
@@ -73,7 +74,7 @@ func digestOf(id string, k int) string {
 var absentDigest = func() string { s := sha1.Sum(nil); return base32.StdEncoding.EncodeToString(s[:]) }()
 
 // Write writes one URL.
-func (w *Writer) Write(o *Observed) error {
+func (w *Writer) Write(o *series.Observed) error {
 	if err := o.Check(); err != nil {
 		return fmt.Errorf("observations of %q: %w", o.ID, err)
 	}

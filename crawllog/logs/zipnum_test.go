@@ -12,13 +12,14 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
+	"github.com/revisit-dev/revisit/series"
 )
 
 const zipnumDir = "testdata/zipnum"
 
 // sameRead checks that got (read from name) are the URLs and counts of
 // want (read from the plain lines).
-func sameRead(t *testing.T, name string, got, want []Observed, gst, wst *Stats) {
+func sameRead(t *testing.T, name string, got, want []series.Observed, gst, wst *Stats) {
 	t.Helper()
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("%s: %d URLs %+v\nthe plain lines give %d: %+v", name, len(got), got, len(want), want)
