@@ -44,16 +44,7 @@ every estimator the observations allow (docs/methods.md#observed):
 
 Formats (--format, default auto: detected from each input's first line;
 any compression revisit reads, e.g. .gz):
-  cdx          Wayback CDX: urlkey timestamp original mimetype statuscode digest length
-  cdx-json     the Wayback CDX server's JSON array of arrays, header row first
-  cdxj         Common Crawl CDXJ: SURT timestamp {"digest": …, "status": …}
-  cc-json      Common Crawl's index server output=json, one object per line
-  trace        URL_ID<TAB>first_crawl_offset<TAB>[[days_since_prev_crawl,
-               changed], …] (the Bing change trace) or id<TAB>[[…], …]
-  log-changed, log-digest, log-lastmod
-               CSV/TSV with a header: id, time and one of changed, digest,
-               last_modified (times: epoch seconds, RFC 3339, HTTP dates)
-A gzip file is read member by member, a member's end ending a line: the
+` + logs.FormatHelp() + `A gzip file is read member by member, a member's end ending a line: the
 blocks of a ZipNum shard (.cdx.gz) of cdx or cdxj lines. A ZipNum cluster
 is read from its index: give the .idx; the .loc beside it names the shards
 (without one, the shard files are beside the index, as Common Crawl's).

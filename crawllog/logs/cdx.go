@@ -4,10 +4,38 @@ package logs
 // the legend, the default layout and the reading of one line.
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"strings"
 )
+
+// sniffCDX: a legend line is sure; six fields or more with a numeric
+// second (the timestamp) and a third that is no JSON object (a CDXJ line
+// has its JSON there) are likely.
+func sniffCDX(h head) sniffLevel {
+	switch {
+	case strings.HasPrefix(h.s, "CDX ") || strings.HasPrefix(string(h.line), " CDX"):
+		return sniffSure
+	case len(h.fs) >= 6 && isDigits(h.fs[1]) && !strings.HasPrefix(h.fs[2], "{"):
+		return sniffLikely
+	}
+	return sniffNo
+}
+
+// beginCDX reads the legend, when the first line is one.
+func beginCDX(h head, st *lineState) error {
+	if !isLegend(h.line) {
+		return nil
+	}
+	st.header = true
+	return cdxLegend(h.s, st)
+}
+
+// writeCDX writes one capture as a 7-field CDX line.
+func writeCDX(bw *bufio.Writer, c outCapture) {
+	fmt.Fprintf(bw, "%s %s %s text/html %s %s 1000\n", c.id, cdxTime(c.t), c.url, c.status, c.digest)
+}
 
 // cdxLegendFields are the legend letters revisit reads (the IIPC CDX
 // format): N the massaged URL (SURT urlkey), b the timestamp, a the

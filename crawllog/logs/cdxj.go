@@ -4,11 +4,56 @@ package logs
 // JSON lines (cc-json), read by the same code.
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 )
+
+// sniffCDXJ: a third field that opens a JSON object (SURT timestamp
+// {json}).
+func sniffCDXJ(h head) sniffLevel {
+	if len(h.fs) >= 3 && strings.HasPrefix(h.fs[2], "{") {
+		return sniffLikely
+	}
+	return sniffNo
+}
+
+// sniffCCJSON: a line that opens a JSON object.
+func sniffCCJSON(h head) sniffLevel {
+	if strings.HasPrefix(h.s, "{") {
+		return sniffSure
+	}
+	return sniffNo
+}
+
+// writeCDXJ writes one capture as a CDXJ line.
+func writeCDXJ(bw *bufio.Writer, c outCapture) {
+	b, _ := json.Marshal(struct {
+		URL    string `json:"url"`
+		Mime   string `json:"mime"`
+		Status string `json:"status"`
+		Digest string `json:"digest"`
+		Length string `json:"length"`
+	}{c.url, "text/html", c.status, c.digest, "1000"})
+	fmt.Fprintf(bw, "%s %s %s\n", c.id, cdxTime(c.t), b)
+}
+
+// writeCCJSON writes one capture as the index server's JSON line.
+func writeCCJSON(bw *bufio.Writer, c outCapture) {
+	b, _ := json.Marshal(struct {
+		URLKey    string `json:"urlkey"`
+		Timestamp string `json:"timestamp"`
+		URL       string `json:"url"`
+		Mime      string `json:"mime"`
+		Status    string `json:"status"`
+		Digest    string `json:"digest"`
+		Length    string `json:"length"`
+	}{c.id, cdxTime(c.t), c.url, "text/html", c.status, c.digest, "1000"})
+	bw.Write(b)
+	bw.WriteString("\n")
+}
 
 // cdxjLine reads one CDXJ line (SURT timestamp {json}) or one line of
 // the Common Crawl index server's output=json (urlkey and timestamp

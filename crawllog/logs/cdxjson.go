@@ -4,10 +4,34 @@ package logs
 // header row first, one row per line or the whole array on one line.
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"strings"
 )
+
+// sniffCDXJSON: a line that opens an array.
+func sniffCDXJSON(h head) sniffLevel {
+	if strings.HasPrefix(h.s, "[") {
+		return sniffSure
+	}
+	return sniffNo
+}
+
+// openCDXJSON writes the header row, closeCDXJSON the closing bracket.
+func openCDXJSON(w *Writer) {
+	w.bw.WriteString(`[["urlkey","timestamp","original","mimetype","statuscode","digest","length"]` + "\n")
+}
+
+func closeCDXJSON(w *Writer) { w.bw.WriteString("]\n") }
+
+// writeCDXJSON writes one capture as a row after the header.
+func writeCDXJSON(bw *bufio.Writer, c outCapture) {
+	b, _ := json.Marshal([]string{c.id, cdxTime(c.t), c.url, "text/html", c.status, c.digest, "1000"})
+	bw.WriteString(",")
+	bw.Write(b)
+	bw.WriteString("\n")
+}
 
 // cdxJSONLine reads one line of the CDX server's JSON output: a row, the
 // closing bracket, or the whole array on one line.

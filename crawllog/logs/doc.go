@@ -1,6 +1,12 @@
 // Package logs reads and writes crawl observation logs: what a crawler
-// saw of each URL at each visit, without any ground truth
-// (docs/methods.md#observation-formats). Formats:
+// saw of each URL at each visit (series.Observed), without any ground
+// truth (docs/methods.md#observation-formats). It reads and writes; the
+// estimation of what it reads is package crawllog.
+//
+// Each format is one entry of one table (formats.go: its name, help line,
+// file extension, sniffer, first-line setup, line reader and writer), which
+// detection, Read, Writer, ParseFormat and FormatHelp (`revisit estimate
+// --help`) all consult; a format's code is its own file. Formats:
 //
 //   - cdx: Internet Archive Wayback CDX lines, space-separated
 //     "urlkey timestamp original mimetype statuscode digest length"; a

@@ -188,9 +188,9 @@ func (r *reader) firstOf(f *os.File, path string, size int64) (*rangeInput, stri
 		if in.format == CDX && isLegend(line) {
 			in.legend = string(bytes.TrimSpace(line))
 		}
-		switch in.format {
-		case Trace:
-		case CDX, CDXJ:
+		switch in.st.fm.Ranges {
+		case rangesAlways:
+		case rangesSorted:
 			if !r.opt.Sorted {
 				return nil, path + " is a " + in.format + " index read without --sorted", nil
 			}

@@ -366,10 +366,11 @@ func (r *reader) bad(reason string) {
 // lineState is the format of one stream, found from its first line.
 type lineState struct {
 	format string
+	fm     *Format        // the format named format
 	cols   map[string]int // cdx / cdx-json / generic columns
 	nf     int            // cdx, cdx-json: the fields of every line (the legend's or header's; 0: not known yet)
 	comma  byte
-	header bool // the next line is a generic log's header
+	header bool // the first line, which detect read, is a header or legend: no record
 	blank  bool // the previous line was empty (cdx) or the row [] (cdx-json): a resume key may follow
 }
 
@@ -428,11 +429,8 @@ func (r *reader) scan(src io.Reader, st0 *lineState, base int64) (string, error)
 				}
 				continue
 			}
-			if st.header {
+			if st.header { // a legend or header line
 				st.header = false
-				continue
-			}
-			if st.format == CDX && isLegend(line) { // the legend line
 				continue
 			}
 		}
@@ -494,76 +492,34 @@ func (r *reader) idsErr(id string, err error) error {
 		r.name, r.where(), id, human.Comma(r.traces.n), idMapCost, human.Comma(r.held), r.opt.MaxObservations)
 }
 
-// detect sets st from the first line of a stream.
+// detect sets st from the first line of a stream: the format given, or
+// the one whose sniffer is surest of the line (the first in formatTable
+// on a tie), then the format's begin (a legend, a header).
 func (r *reader) detect(line []byte, st *lineState) error {
 	s := strings.TrimSpace(string(line))
-	f := r.opt.Format
-	if f == "" || f == "auto" {
-		switch {
-		case strings.HasPrefix(s, "["):
-			f = CDXJSON
-		case strings.HasPrefix(s, "{"):
-			f = CCJSON
-		case strings.HasPrefix(s, "CDX ") || strings.HasPrefix(string(line), " CDX"):
-			f = CDX
-		default:
-			if isTraceLine(s) {
-				f = Trace
-				break
+	h := head{line: line, s: s, fs: strings.Fields(s)}
+	f := lookup(r.opt.Format) // nil: "" or auto
+	if f == nil {
+		best := sniffNo
+		for _, g := range formatTable {
+			if g.sniff == nil {
+				continue
 			}
-			if isTraceHeader(s) {
-				f, st.header = Trace, true
-				break
+			if l := g.sniff(h); l > best {
+				f, best = g, l
 			}
-			fs := strings.Fields(s)
-			switch {
-			case len(fs) >= 3 && strings.HasPrefix(fs[2], "{"):
-				f = CDXJ
-			case len(fs) >= 6 && isDigits(fs[1]):
-				f = CDX
-			case strings.ContainsAny(s, ",\t"):
-				f = LogChanged // a generic log; the header says which
-			default:
-				return fmt.Errorf("cannot tell the observation format from the first line %.80q (give --format: %s)", s, strings.Join(Formats, ", "))
-			}
+		}
+		if f == nil {
+			return fmt.Errorf("cannot tell the observation format from the first line %.80q (give --format: %s)", s, strings.Join(Formats, ", "))
 		}
 	}
-	st.format = f
-	switch f {
-	case CDX:
-		if isLegend(line) {
-			return cdxLegend(s, st)
+	st.format = f.Name
+	if f.begin != nil {
+		if err := f.begin(h, st); err != nil {
+			return err
 		}
-	case Trace:
-		st.header = isTraceHeader(s)
-	case LogChanged, LogDigest, LogLastMod:
-		st.comma = ','
-		if strings.Contains(s, "\t") {
-			st.comma = '\t'
-		}
-		st.cols = map[string]int{}
-		for i, c := range splitFields(s, st.comma) {
-			c = strings.ToLower(strings.TrimSpace(c))
-			switch c {
-			case "id", "url", "urlkey", "page", "page_id":
-				st.cols["id"] = i
-			case "time", "timestamp", "visit_time", "crawl_time":
-				st.cols["time"] = i
-			case "changed", "change", "q":
-				st.cols["value"], st.format = i, LogChanged
-			case "digest", "hash", "checksum":
-				st.cols["value"], st.format = i, LogDigest
-			case "last_modified", "last-modified", "lastmod":
-				st.cols["value"], st.format = i, LogLastMod
-			}
-		}
-		for _, c := range []string{"id", "time", "value"} {
-			if _, ok := st.cols[c]; !ok {
-				return fmt.Errorf("visit log header %.80q has no %s column (want id, time and one of changed, digest, last_modified)", s, c)
-			}
-		}
-		st.header = true
 	}
+	st.fm = lookup(st.format) // begin may name another (a generic log's header)
 	return nil
 }
 
@@ -593,18 +549,7 @@ func splitFields(s string, comma byte) []string {
 	return rec
 }
 
-// parseLine reads one line of st.format; on error it returns the reason.
+// parseLine reads one line of st's format; on error it returns the reason.
 func (r *reader) parseLine(line []byte, st *lineState) (string, error) {
-	switch st.format {
-	case CDX:
-		return r.cdxLine(line, st)
-	case CDXJSON:
-		return r.cdxJSONLine(line, st)
-	case CDXJ, CCJSON:
-		return r.cdxjLine(line, st)
-	case Trace:
-		return r.traceLine(line)
-	default:
-		return r.logLine(line, st)
-	}
+	return st.fm.parse(r, line, st)
 }

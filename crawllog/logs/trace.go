@@ -1,8 +1,8 @@
 package logs
 
 // Change-bit traces (Bing's urlid_offset_history.txt, or what revisit
-// writes): recognising them, reading one line, and the in-place scanner of
-// the pair list.
+// writes): recognising them, reading one line, the in-place scanner of
+// the pair list, and writing one.
 
 import (
 	"bytes"
@@ -14,6 +14,49 @@ import (
 
 	"github.com/revisit-dev/revisit/series"
 )
+
+// sniffTrace: a trace line or Bing's header.
+func sniffTrace(h head) sniffLevel {
+	if isTraceLine(h.s) || isTraceHeader(h.s) {
+		return sniffSure
+	}
+	return sniffNo
+}
+
+// parseTrace is traceLine for the format table: a trace line carries no
+// state from the stream.
+func parseTrace(r *reader, line []byte, _ *lineState) (string, error) { return r.traceLine(line) }
+
+// beginTrace passes over Bing's header line.
+func beginTrace(h head, st *lineState) error {
+	st.header = isTraceHeader(h.s)
+	return nil
+}
+
+// writeTrace writes one URL as "id<TAB>[[d, c], …]": the first delay is
+// from the crawl before the first visit (Prev), in days.
+func writeTrace(w *Writer, o *series.Observed) error {
+	if !o.HasPrev {
+		return fmt.Errorf("observations of %q: a trace needs the crawl before the first visit (HasPrev)", o.ID)
+	}
+	w.bw.WriteString(o.ID)
+	w.bw.WriteString("\t[")
+	prev := o.Prev
+	for j, v := range o.Visits {
+		if j > 0 {
+			w.bw.WriteByte(',')
+		}
+		c := 0
+		if o.Q(j) {
+			c = 1
+		}
+		fmt.Fprintf(w.bw, "[%s,%d]", strconv.FormatFloat(float64(v.T-prev)/86400, 'g', -1, 64), c)
+		prev = v.T
+	}
+	w.bw.WriteString("]\n")
+	w.rows++
+	return nil
+}
 
 // isTraceLine: "id<TAB>[…" or Bing's "id<TAB>offset<TAB>[…".
 func isTraceLine(s string) bool {

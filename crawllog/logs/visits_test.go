@@ -242,9 +242,13 @@ func TestWriteRead(t *testing.T) {
 			t.Fatal(err)
 		}
 		w.Close()
-		got, _, err := readAll(t, Options{}, writeFile(t, "o"+Ext(f), buf.Bytes()))
+		got, st, err := readAll(t, Options{}, writeFile(t, "o"+Ext(f), buf.Bytes()))
 		if err != nil || len(got) != 1 {
 			t.Fatalf("%s: %v", f, err)
+		}
+		// detected from its first line as the format written
+		if d := strings.TrimSuffix(st.Inputs[0].Format, "+gzip"); d != f {
+			t.Errorf("%s: read back as %s", f, st.Inputs[0].Format)
 		}
 		want := in
 		if f == Trace { // a trace's times start at the crawl before the first
