@@ -28,15 +28,24 @@ func sniffCCJSON(h head) sniffLevel {
 	return sniffNo
 }
 
+// cdxjJSON is the JSON object of a written CDXJ line; a cc-json line
+// puts the urlkey and timestamp before its fields (encoding/json writes an
+// embedded struct's fields in its place).
+type cdxjJSON struct {
+	URL    string `json:"url"`
+	Mime   string `json:"mime"`
+	Status string `json:"status"`
+	Digest string `json:"digest"`
+	Length string `json:"length"`
+}
+
+func cdxjOf(c outCapture) cdxjJSON {
+	return cdxjJSON{URL: c.url, Mime: "text/html", Status: c.status, Digest: c.digest, Length: "1000"}
+}
+
 // writeCDXJ writes one capture as a CDXJ line.
 func writeCDXJ(bw *bufio.Writer, c outCapture) {
-	b, _ := json.Marshal(struct {
-		URL    string `json:"url"`
-		Mime   string `json:"mime"`
-		Status string `json:"status"`
-		Digest string `json:"digest"`
-		Length string `json:"length"`
-	}{c.url, "text/html", c.status, c.digest, "1000"})
+	b, _ := json.Marshal(cdxjOf(c))
 	fmt.Fprintf(bw, "%s %s %s\n", c.id, cdxTime(c.t), b)
 }
 
@@ -45,12 +54,8 @@ func writeCCJSON(bw *bufio.Writer, c outCapture) {
 	b, _ := json.Marshal(struct {
 		URLKey    string `json:"urlkey"`
 		Timestamp string `json:"timestamp"`
-		URL       string `json:"url"`
-		Mime      string `json:"mime"`
-		Status    string `json:"status"`
-		Digest    string `json:"digest"`
-		Length    string `json:"length"`
-	}{c.id, cdxTime(c.t), c.url, "text/html", c.status, c.digest, "1000"})
+		cdxjJSON
+	}{c.id, cdxTime(c.t), cdxjOf(c)})
 	bw.Write(b)
 	bw.WriteString("\n")
 }
