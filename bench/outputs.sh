@@ -6,12 +6,16 @@
 # runs (default 3), each step timed with /usr/bin/time -v in one run:
 #   read     cat of the dataset's files to /dev/null (the bytes a hash reads)
 #   merge    'revisit merge dataset DS -o NEW': hard links, then the hash of
-#            every file at Commit (the worst case: nothing else to do)
+#            every file at Commit (the worst case: nothing else to do; DS
+#            was linked before, so its list no longer vouches for its files)
+#   fresh    the same from an input whose list still vouches for its files
+#            (written just before, never linked: the first merge of freshly
+#            ingested parts), whose hashes the output takes over unread
 #   replace  the same into the existing output: the check of the earlier
 #            output (untouched: its stamps, no file read), then the merge
 #   copied   the same into a copy of that output (cp -a: other inodes and
 #            times, so the check hashes every file)
-# and the ratios merge ÷ read, replace ÷ merge and copied ÷ merge, plus
+# and the ratios merge ÷ read, fresh ÷ merge, replace ÷ merge and copied ÷ merge, plus
 # SHA-256 against the other standard-library hashes (go test -bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,8 +38,13 @@ wall() {
 }
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
-: >"$WORK/read" ; : >"$WORK/merge" ; : >"$WORK/replace" ; : >"$WORK/copied"
+: >"$WORK/read" ; : >"$WORK/merge" ; : >"$WORK/fresh" ; : >"$WORK/replace" ; : >"$WORK/copied"
+"$BIN" -q merge dataset "$WORK/ds" -o "$WORK/m0" # DS linked once
 for r in $(seq "$runs"); do
+  rm -rf "$WORK/f" "$WORK/g" "$WORK/h"
+  cp -a "$WORK/ds" "$WORK/f"
+  "$BIN" -q merge dataset "$WORK/f" -o "$WORK/g" # g's list vouches for its files
+  wall "$BIN" -q merge dataset "$WORK/g" -o "$WORK/h" >>"$WORK/fresh"
   wall sh -c "cat '$WORK'/ds/* >/dev/null" >>"$WORK/read"
   rm -rf "$WORK/m"
   wall "$BIN" -q merge dataset "$WORK/ds" -o "$WORK/m" >>"$WORK/merge"
@@ -44,11 +53,11 @@ for r in $(seq "$runs"); do
   cp -a "$WORK/m" "$WORK/c"
   wall "$BIN" -q merge dataset "$WORK/ds" -o "$WORK/c" >>"$WORK/copied"
 done
-read=$(median <"$WORK/read"); merge=$(median <"$WORK/merge")
+read=$(median <"$WORK/read"); merge=$(median <"$WORK/merge"); fresh=$(median <"$WORK/fresh")
 replace=$(median <"$WORK/replace"); copied=$(median <"$WORK/copied")
 printf "dataset %d bytes (%d pages), medians of %d runs (wall s)\n" "$bytes" "$pages" "$runs"
-printf "  read %.3f  merge %.3f  replace %.3f  copied %.3f\n" "$read" "$merge" "$replace" "$copied"
-printf "  merge ÷ read %.2f  replace ÷ merge %.2f  copied ÷ merge %.2f  hash rate at commit %.0f MB/s\n" \
-  "$(echo "$merge / $read" | bc -l)" "$(echo "$replace / $merge" | bc -l)" "$(echo "$copied / $merge" | bc -l)" \
+printf "  read %.3f  merge %.3f  fresh %.3f  replace %.3f  copied %.3f\n" "$read" "$merge" "$fresh" "$replace" "$copied"
+printf "  merge ÷ read %.2f  fresh ÷ merge %.2f  replace ÷ merge %.2f  copied ÷ merge %.2f  hash rate at commit %.0f MB/s\n" \
+  "$(echo "$merge / $read" | bc -l)" "$(echo "$fresh / $merge" | bc -l)" "$(echo "$replace / $merge" | bc -l)" "$(echo "$copied / $merge" | bc -l)" \
   "$(echo "$bytes / $merge / 1000000" | bc -l)"
 go test -run '^$' -bench 'ContentHash|Check' ./internal/atomicdir | grep -E '^Benchmark'

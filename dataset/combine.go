@@ -5,9 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"time"
@@ -38,8 +35,9 @@ func CombinedFile(k, j int) string { return fmt.Sprintf("pages-%05d-%05d.parquet
 // Combine makes one dataset at out from datasets ingested separately
 // (one ingest per dump file, run as parallel processes or jobs: see
 // docs/scale-out.md), without decoding a page: their Parquet files are
-// hard-linked (copied across file systems) into out in the order given,
-// and the manifests are combined (inputs in order, counts added). The
+// hard-linked (copied across file systems) into out in the order given
+// (their content hashes taken from the inputs' entry lists where the
+// files are untouched: atomicdir.Dir.Link), and the manifests are combined (inputs in order, counts added). The
 // datasets must have been ingested with the same filters, and no page id
 // may be in two of them (the check reads the page_id columns only, in
 // passes of at most 2²² ids, hashed into buckets: memory ≈ 50 MB whatever
@@ -100,7 +98,7 @@ func Combine(ctx context.Context, dirs []string, out string) (*Manifest, error) 
 	defer o.Abort()
 	for k, r := range rs {
 		for j, f := range r.Files {
-			if err := linkOrCopy(f, filepath.Join(o.Path(), CombinedFile(k, j))); err != nil {
+			if err := o.Link(f, CombinedFile(k, j)); err != nil {
 				return nil, fmt.Errorf("dataset %s: %w", out, err)
 			}
 		}
@@ -164,26 +162,4 @@ func eachPageID(name string, fn func(int64)) error {
 		}
 		return nil
 	})
-}
-
-// linkOrCopy makes dst a hard link to src, or a copy when they are on
-// different file systems.
-func linkOrCopy(src, dst string) error {
-	if err := os.Link(src, dst); err == nil {
-		return nil
-	}
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	outF, err := os.Create(dst)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(outF, in); err != nil {
-		outF.Close()
-		return err
-	}
-	return outF.Close()
 }

@@ -39,6 +39,13 @@ type PartStat struct {
 	// series.Page.Resolution of its pages (0 for an empty part).
 	MinResolution int32 `json:"min_resolution"`
 	MaxResolution int32 `json:"max_resolution"`
+	// Bytes and SHA256 are the part file's size and the SHA-256 of its
+	// bytes, as written: a shard reading only its own parts checks
+	// them (Reader.ForShard), and Identity counts a part that is not
+	// there by them. Absent in manifests written before they were
+	// recorded.
+	Bytes  int64  `json:"bytes,omitempty"`
+	SHA256 string `json:"sha256,omitempty"`
 }
 
 // Input describes one input file.

@@ -2,6 +2,8 @@ package dataset
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -32,16 +34,22 @@ type Reader struct {
 	Manifest *Manifest
 	Files    []string // Parquet files in read order
 
-	all   []string // every Parquet file of the dataset (Identity)
+	all   []string // every Parquet file of the dataset that is there (Identity)
 	base  []int64  // position of each file's first page in the whole dataset (ForShard); nil: counted while reading
 	parts []int    // each file's part number (ForShard)
 	stats *readStats
+	// absent are the dataset's part files that are not there
+	// (OpenPartial): a reader fails on those it reads (the whole
+	// dataset's reader on every one), and needAll says why it reads them.
+	absent  []string
+	needAll string
 }
 
 type readStats struct {
-	mu    sync.Mutex
-	files []string
-	bytes atomic.Int64
+	mu       sync.Mutex
+	files    []string
+	bytes    atomic.Int64
+	verified map[string]bool // parts whose size and SHA-256 were checked (ForShard)
 }
 
 // ReadStats is what a Reader has read so far: the Parquet files it opened
@@ -52,8 +60,24 @@ type ReadStats struct {
 	Bytes int64
 }
 
-// Open opens the dataset at dir and reads its manifest.
+// Open opens the dataset at dir and reads its manifest. Every part file
+// the manifest names must be there.
 func Open(dir string) (*Reader, error) {
+	r, err := OpenPartial(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.complete(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// OpenPartial is Open for a shard on a node that may hold only its own
+// part files: the dataset opens with part files absent, reading the
+// whole dataset fails on the first one absent, and ForShard's reader of
+// the shard's own parts needs only those.
+func OpenPartial(dir string) (*Reader, error) {
 	m, err := ReadManifest(dir)
 	if err != nil {
 		return nil, err
@@ -74,26 +98,47 @@ func Open(dir string) (*Reader, error) {
 	if p := filepath.Join(dir, PagesFile); fileExists(p) {
 		files = append([]string{p}, files...)
 	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("dataset %s: no %s", dir, PagesFile)
+	r := &Reader{Dir: dir, Manifest: m, Files: files, all: files, stats: &readStats{}}
+	there := map[string]bool{}
+	for _, f := range files {
+		there[f] = true
 	}
-	if n := m.Parts; n > 0 {
-		for i := range n {
-			if !fileExists(filepath.Join(dir, PartFile(i, n))) {
-				return nil, fmt.Errorf("dataset %s: part file %s of %d is missing", dir, PartFile(i, n), n)
-			}
+	for i := range m.Parts {
+		if p := filepath.Join(dir, PartFile(i, m.Parts)); !there[p] {
+			r.absent = append(r.absent, p)
 		}
 	}
-	return &Reader{Dir: dir, Manifest: m, Files: files, all: files, stats: &readStats{}}, nil
+	if len(files) == 0 && len(r.absent) == 0 {
+		return nil, fmt.Errorf("dataset %s: no %s", dir, PagesFile)
+	}
+	return r, nil
+}
+
+// complete fails when a part file the reader reads is absent: any for
+// the whole dataset's reader, one of its own for a shard's (ForShard).
+func (r *Reader) complete() error {
+	for _, f := range r.absent {
+		if r.base != nil && !slices.Contains(r.Files, f) {
+			continue
+		}
+		why := ""
+		if r.needAll != "" {
+			why = " (" + r.needAll + ")"
+		}
+		return fmt.Errorf("dataset %s: part file %s of %d is missing%s", r.Dir, filepath.Base(f), r.Manifest.Parts, why)
+	}
+	return nil
 }
 
 // ForShard is the reader of the part files shard s owns: with the
 // dataset in P part files and P a multiple of s.N, shard i owns exactly
 // the parts j with j mod s.N = i (page p is in part SplitMix64(p) mod P,
 // and SplitMix64(p) mod s.N = (SplitMix64(p) mod P) mod s.N), so it needs
-// no other file. Its EachPos numbers the pages as in the whole dataset
-// (from Manifest.PartPages), and each part read is checked against its
-// page count there.
+// no other file: the others may be absent (OpenPartial). Its EachPos
+// numbers the pages as in the whole dataset (from Manifest.PartPages),
+// and each part read is checked against the manifest: its size and
+// SHA-256 before it is read (when the manifest records them; the part
+// is read once more for the hash), its page count after.
 //
 // When the shard cannot read only its parts (not sharded, one file, P
 // not a multiple of s.N, a manifest without part_pages, other Parquet
@@ -110,10 +155,11 @@ func (r *Reader) ForShard(s shard.Spec) (*Reader, string) {
 		return nil, fmt.Sprintf("its %d parts are not a multiple of %d shards", m.Parts, s.N)
 	case len(m.PartPages) != m.Parts:
 		return nil, "its manifest has no part_pages (written before they were recorded)"
-	case len(r.all) != m.Parts:
-		return nil, fmt.Sprintf("it holds %d Parquet files for %d parts", len(r.all), m.Parts)
+	case len(r.all)+len(r.absent) != m.Parts:
+		return nil, fmt.Sprintf("it holds %d Parquet files for %d parts", len(r.all)+len(r.absent), m.Parts)
 	}
-	sub := &Reader{Dir: r.Dir, Manifest: m, all: r.all, stats: r.stats}
+	// The parts of other shards may be absent, not its own (complete).
+	sub := &Reader{Dir: r.Dir, Manifest: m, all: r.all, stats: r.stats, absent: r.absent, needAll: fmt.Sprintf("a part of shard %s", s)}
 	var pos int64
 	for j, st := range m.PartPages {
 		if j%s.N == s.I {
@@ -155,7 +201,9 @@ func (r *Reader) ShardSource(s shard.Spec, unit float64, whole *Selection) (*Rea
 		}
 	}
 	if sub == nil {
-		return r, unit, fmt.Sprintf("shard %s reads every part of %s and skips the pages of other shards: %s", s, r.Dir, why)
+		whole := *r
+		whole.needAll = fmt.Sprintf("shard %s reads every part: %s", s, why)
+		return &whole, unit, fmt.Sprintf("shard %s reads every part of %s and skips the pages of other shards: %s", s, r.Dir, why)
 	}
 	return sub, unit, fmt.Sprintf("shard %s reads %d of the %d parts of %s (the parts ≡ %d mod %d)", s, len(sub.Files), r.Manifest.Parts, r.Dir, s.I, s.N)
 }
@@ -214,10 +262,16 @@ func (r *Reader) EachPos(fn func(pos int64, p *series.Page) error) error {
 // reads; a part read by a ForShard reader is checked against its page
 // count in the manifest.
 func (r *Reader) eachFile(read func(name string, pos *int64) error) error {
+	if err := r.complete(); err != nil {
+		return err
+	}
 	var pos int64
 	for k, name := range r.Files {
 		if r.base != nil {
 			pos = r.base[k]
+			if err := r.verifyPart(name, r.Manifest.PartPages[r.parts[k]]); err != nil {
+				return err
+			}
 		}
 		start := pos
 		if err := read(name, &pos); err != nil {
@@ -242,8 +296,48 @@ func (r *Reader) All() ([]series.Page, error) {
 	return out, err
 }
 
+// verifyPart checks, once per reader family, that part file name has the
+// size and SHA-256 the manifest records for it (nothing to check in a
+// manifest written before they were recorded). Its bytes count as read.
+func (r *Reader) verifyPart(name string, st PartStat) error {
+	if st.Bytes == 0 && st.SHA256 == "" {
+		return nil
+	}
+	r.stats.mu.Lock()
+	done := r.stats.verified[name]
+	r.stats.mu.Unlock()
+	if done {
+		return nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return fmt.Errorf("dataset %s: %w", r.Dir, err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return fmt.Errorf("dataset %s: %w", r.Dir, err)
+	}
+	r.stats.bytes.Add(n)
+	if sum := hex.EncodeToString(h.Sum(nil)); n != st.Bytes || sum != st.SHA256 {
+		return fmt.Errorf("dataset %s: %s is %d bytes with SHA-256 %.12s…, manifest.json says %d bytes with SHA-256 %.12s…: it is not the part this dataset was written with",
+			r.Dir, filepath.Base(name), n, sum, st.Bytes, st.SHA256)
+	}
+	r.stats.mu.Lock()
+	if r.stats.verified == nil {
+		r.stats.verified = map[string]bool{}
+	}
+	r.stats.verified[name] = true
+	r.stats.mu.Unlock()
+	return nil
+}
+
 // NumPages is the number of pages, from the Parquet footers alone.
 func (r *Reader) NumPages() (int64, error) {
+	if err := r.complete(); err != nil {
+		return 0, err
+	}
 	var n int64
 	for _, name := range r.Files {
 		pf, err := file.OpenParquetFile(name, false)

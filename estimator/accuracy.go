@@ -56,7 +56,17 @@ type TruthFunc func(xs []float64) []float64
 // function (series.CDF.At) at the truth's grid points only, against exact
 // there when given, else the truth's grid values.
 func Compare(est, truth series.CDF, xmax float64, step bool, extra int, exact TruthFunc) (Error, error) {
-	var xs []float64
+	xs, g, err := comparePoints(est.Method, truth, xmax, step, extra, exact)
+	if err != nil {
+		return Error{}, err
+	}
+	return compareAt(est, xs, g, step)
+}
+
+// comparePoints is Compare's points xs (the truth's grid inside
+// [0, xmax], refined for a step estimate when exact is given) and the
+// truth g there; method names the estimate in errors.
+func comparePoints(method string, truth series.CDF, xmax float64, step bool, extra int, exact TruthFunc) (xs, g []float64, err error) {
 	for _, x := range truth.X {
 		if xmax > 0 && x > xmax*(1+1e-12) {
 			break
@@ -64,10 +74,7 @@ func Compare(est, truth series.CDF, xmax float64, step bool, extra int, exact Tr
 		xs = append(xs, x)
 	}
 	if len(xs) == 0 {
-		return Error{}, fmt.Errorf("compare %s: truth has no grid point in [0, %g]", est.Method, xmax)
-	}
-	if len(est.X) == 0 {
-		return Error{}, fmt.Errorf("compare %s: empty estimate", est.Method)
+		return nil, nil, fmt.Errorf("compare %s: truth has no grid point in [0, %g]", method, xmax)
 	}
 	if step && extra > 0 && exact != nil {
 		fine := make([]float64, 0, len(xs)*(extra+1))
@@ -82,22 +89,25 @@ func Compare(est, truth series.CDF, xmax float64, step bool, extra int, exact Tr
 		}
 		xs = fine
 	}
-	h := make([]float64, len(xs))
-	for i, x := range xs {
-		if step {
-			h[i] = est.Linear(x)
-		} else {
-			h[i] = est.At(x)
-		}
-	}
-	var g []float64
 	if exact != nil {
 		g = exact(xs)
 	} else {
-		g = make([]float64, len(xs))
-		for i, x := range xs {
-			g[i] = truth.At(x)
-		}
+		g = truth.AtEach(xs)
+	}
+	return xs, g, nil
+}
+
+// compareAt is Compare's errors of est at the points xs where the truth
+// is g.
+func compareAt(est series.CDF, xs, g []float64, step bool) (Error, error) {
+	if len(est.X) == 0 {
+		return Error{}, fmt.Errorf("compare %s: empty estimate", est.Method)
+	}
+	var h []float64
+	if step {
+		h = est.LinearEach(xs)
+	} else {
+		h = est.AtEach(xs)
 	}
 	return Error{WMRD: series.WMRD(h, g), KS: series.KS(h, g), Points: len(xs), XMax: xs[len(xs)-1]}, nil
 }
@@ -111,21 +121,29 @@ func Compare(est, truth series.CDF, xmax float64, step bool, extra int, exact Tr
 // interpolated (Compare). exact is the page's exact G_U when known (used
 // for G_U rows only), else nil.
 func RowError(reg Registry, r *Estimate, truth series.CDF, xmax float64, extra int, exact TruthFunc) (Error, error) {
-	est := r.CDF
-	m, _ := reg.Lookup(r.Method)
-	if m.Class == Baseline && len(est.X) == 0 {
-		if math.IsNaN(r.Rate) || r.Rate <= 0 || math.IsInf(r.Rate, 0) {
-			return NoError(), nil
-		}
-		est = ExpCDF(r.Method, r.Rate, slices.Clone(truth.X))
-	}
-	if len(est.X) == 0 {
+	est, step, ok := comparable(reg, r, truth)
+	if !ok {
 		return NoError(), nil
 	}
 	if r.Kind != KindG {
 		exact = nil
 	}
-	return Compare(est, truth, xmax, m.Step && r.Kind == KindG, extra, exact)
+	return Compare(est, truth, xmax, step, extra, exact)
+}
+
+// comparable is what RowError compares of r: its curve (a Baseline's
+// exponential on the truth's grid) and whether it is interpolated; ok is
+// false when r has nothing to compare (NaN errors).
+func comparable(reg Registry, r *Estimate, truth series.CDF) (est series.CDF, step, ok bool) {
+	est = r.CDF
+	m, _ := reg.Lookup(r.Method)
+	if m.Class == Baseline && len(est.X) == 0 {
+		if math.IsNaN(r.Rate) || r.Rate <= 0 || math.IsInf(r.Rate, 0) {
+			return est, false, false
+		}
+		est = ExpCDF(r.Method, r.Rate, slices.Clone(truth.X))
+	}
+	return est, m.Step && r.Kind == KindG, len(est.X) > 0
 }
 
 // MeanRange is the end of the second, scale-free range of the stored
@@ -151,6 +169,34 @@ func StoreErrors(reg Registry, est []Estimate, exact TruthFunc, meanU float64) e
 			truth[est[i].Kind] = &est[i].CDF
 		}
 	}
+	// The points of each comparison and the truth there, computed once
+	// for all the rows that share them (RowError's, point for point).
+	type key struct {
+		kind  string
+		xmax  float64
+		step  bool
+		exact bool
+	}
+	type pts struct{ xs, g []float64 }
+	memo := map[key]pts{}
+	// points is the comparison's points for r on [0, xmax] (0: the whole
+	// grid).
+	points := func(r *Estimate, tr *series.CDF, est series.CDF, step bool, xmax float64) (pts, error) {
+		ex := exact
+		if r.Kind != KindG {
+			ex = nil
+		}
+		k := key{r.Kind, xmax, step && DefaultExtra > 0 && ex != nil, ex != nil}
+		p, ok := memo[k]
+		if !ok {
+			var err error
+			if p.xs, p.g, err = comparePoints(est.Method, *tr, xmax, step, DefaultExtra, ex); err != nil {
+				return p, err
+			}
+			memo[k] = p
+		}
+		return p, nil
+	}
 	for i := range est {
 		r := &est[i]
 		e, em := NoError(), NoError()
@@ -159,13 +205,27 @@ func StoreErrors(reg Registry, est []Estimate, exact TruthFunc, meanU float64) e
 		if r.Method == MethodTruth || tr == nil {
 			continue
 		}
-		e, err := RowError(reg, r, *tr, 0, DefaultExtra, exact)
+		c, step, ok := comparable(reg, r, *tr)
+		if !ok {
+			continue
+		}
+		p, err := points(r, tr, c, step, 0)
+		if err == nil {
+			e, err = compareAt(c, p.xs, p.g, step)
+		}
 		if err != nil {
 			return fmt.Errorf("%s %s: %w", r.Method, r.Kind, err)
 		}
 		*r.Err = e
 		if meanU > 0 {
-			em, err := RowError(reg, r, *tr, MeanRange*meanU, DefaultExtra, exact)
+			pm, err := points(r, tr, c, step, MeanRange*meanU)
+			switch {
+			case err != nil:
+			case len(pm.xs) == len(p.xs): // x_max ≤ MeanRange·E[U]: the same points
+				em = e
+			default:
+				em, err = compareAt(c, pm.xs, pm.g, step)
+			}
 			if err != nil {
 				return fmt.Errorf("%s %s on x ≤ %d·E[U]: %w", r.Method, r.Kind, MeanRange, err)
 			}

@@ -15,10 +15,19 @@ import (
 // It never compares all Θ(m²) pairs. Only pairs with y° ≤ y_N matter, and
 // visits arrive in time order, so each new visit j is paired with the
 // earlier visits still inside the window [s_j − y_N, s_j) (a sweep whose
-// left edge only moves forward): the cost is O(m + pairs within x_max).
+// left edge only moves forward): the cost is O(m + pairs within x_max),
+// one histogram increment per pair, m6Block visits at a time (sweep).
 // Visits are paired in chunks of m6Chunk, each split over two goroutines
 // with their own histograms (integer counts, summed: exact and
 // deterministic); memory is the window plus one chunk.
+//
+// The pairs cannot be avoided without giving up exactness: the bin of a
+// pair depends on where both visits lie inside their bins, not only on
+// the bins (visits at 0.3h and 1.2h are 1 bin apart, at 0.3h and 1.4h 2
+// bins), so the histogram of the visits' bins and its autocorrelation
+// (an FFT) do not determine W; on a grid k times finer the pairs whose
+// two visits share their position within a bin to 1/k stay undecided,
+// about 1/k of all (docs/methods.md#m6).
 // Q_ij = 1 exactly when s_i and s_j lie in different update cycles, and the
 // earlier visits of j's own cycle are the most recent ones, so the pairs of
 // the window split into a same-cycle run and the rest: each pair costs one
@@ -185,39 +194,120 @@ func (e *m6) flush() {
 // and returns the number of pairs. It only reads e.sig and e.c, so two
 // sweeps over disjoint ranges may run at once. It gives up (ok = false)
 // when the guard's context is done or its pairs exceed budget, checking
-// before every visit.
+// before every block of m6Block visits.
+//
+// Pair (i, j) is same-cycle when i lies in j's run, the maximal stretch
+// of consecutive visits with j's cycle (Q_ij = 0 exactly then). The
+// visits j are taken m6Block at a time, j0 … j1−1, and their pairs fall
+// into three parts: the earlier visits every j of the block pairs with,
+// i ∈ [L, j0) with L = min(lo_{j1−1}, j0) (lo_j is the first visit
+// within x_max of j, which only moves forward); the leading edge of the
+// window, i ∈ [lo_j, L); and the block itself, i ∈ [j0, j). In the first
+// part, i lies in the run of j exactly when i is at or after the start
+// of j0's run and j is in it: pairBlock pairs all 8 visits with the
+// earlier visits before that start (in z) and, when the block stays in
+// j0's run, with those after it (in same); the rest is paired one pair
+// at a time, as are the other two parts (about m6Block²/2 pairs a
+// block).
 func (e *m6) sweep(a, b int, same, z []int64, budget int64) (pairs int64, ok bool) {
 	limit, bits := e.g.n, e.bits
 	sig, cyc := e.sig, e.c
+	one := int64(1)<<(uint(bits)&63) - 1
 	lo := e.head
-	for j := a; j < b; j++ {
+	rs := a // the start of a's run; visits before head pair with none
+	for rs > lo && cyc[rs-1] == cyc[a] {
+		rs--
+	}
+	var adj [m6Block]int64 // q_j + 2^bits − 1 of the block's visits
+	var los, rss [m6Block]int
+	for j0 := a; j0 < b; j0 += m6Block {
 		if pairs > budget || e.gd.cancelled() {
 			return pairs, false
 		}
-		adj := sig[j] + 1<<bits - 1
-		for pairBin(adj, sig[lo], bits) > limit { // lo ≤ j: a visit pairs with itself at bin 0
-			lo++
-		}
-		s, c, cj := sig[lo:j], cyc[lo:j], cyc[j]
-		i := len(s) - 1
-		if bits == qBits { // the usual case: a constant shift keeps the loop tight
-			for ; i >= 0 && c[i] == cj; i-- { // same cycle: Q_ij = 0
-				same[(adj-s[i])>>qBits]++
+		k := min(m6Block, b-j0)
+		for t := range k {
+			j := j0 + t
+			if j > a && cyc[j] != cyc[j-1] {
+				rs = j
 			}
-			for ; i >= 0; i-- { // different cycles: Q_ij = 1
-				z[(adj-s[i])>>qBits]++
+			adj[t] = sig[j] + one
+			for pairBin(adj[t], sig[lo], bits) > limit { // lo ≤ j: a visit pairs with itself at bin 0
+				lo++
+			}
+			los[t], rss[t] = lo, rs
+			pairs += int64(j - lo)
+		}
+		L := min(los[k-1], j0)
+		for t := range k { // [lo_j, L) and [j0, j), before and from j's run
+			j, aj, r := j0+t, adj[t], rss[t]
+			for _, rg := range [2][2]int{{los[t], L}, {max(j0, los[t]), j}} {
+				for i := rg[0]; i < min(r, rg[1]); i++ {
+					z[pairBin(aj, sig[i], bits)]++
+				}
+				for i := max(r, rg[0]); i < rg[1]; i++ {
+					same[pairBin(aj, sig[i], bits)]++
+				}
+			}
+		}
+		if L == j0 {
+			continue
+		}
+		// i ∈ [L, j0): before the start of j0's run every pair is in z;
+		// from it on, the first kk visits of the block (those in j0's
+		// run) count in same.
+		kk := 0
+		for kk < k && rss[kk] == rss[0] {
+			kk++
+		}
+		mid := min(max(rss[0], L), j0)
+		if k == m6Block {
+			pairBlock(z, &adj, sig[L:mid], bits, limit)
+			if kk == m6Block {
+				pairBlock(same, &adj, sig[mid:j0], bits, limit)
+				continue
 			}
 		} else {
-			for ; i >= 0 && c[i] == cj; i-- {
-				same[pairBin(adj, s[i], bits)]++
-			}
-			for ; i >= 0; i-- {
-				z[pairBin(adj, s[i], bits)]++
+			for i := L; i < mid; i++ {
+				for _, aj := range adj[:k] {
+					z[pairBin(aj, sig[i], bits)]++
+				}
 			}
 		}
-		pairs += int64(len(s))
+		for i := mid; i < j0; i++ { // j0's run, which the block leaves
+			for _, aj := range adj[:kk] {
+				same[pairBin(aj, sig[i], bits)]++
+			}
+			for _, aj := range adj[kk:k] {
+				z[pairBin(aj, sig[i], bits)]++
+			}
+		}
 	}
 	return pairs, true
+}
+
+// m6Block is the number of visits sweep pairs with the same earlier
+// visits at once: for each earlier visit the block's pairs fall into a
+// few neighbouring bins, so the histogram is walked once per block
+// rather than once per visit, and the block's times stay in registers.
+const m6Block = 8
+
+// pairBlock adds to h the pairs of the m6Block visits whose
+// q_j + 2^bits − 1 are adj with each earlier visit of sig, all within
+// x_max of every one of them (bin ≤ limit).
+func pairBlock(h []int64, adj *[m6Block]int64, sig []int64, bits, limit int) {
+	h = h[:limit+1]
+	sh := uint(bits) & 63
+	a0, a1, a2, a3, a4, a5, a6, a7 := adj[0], adj[1], adj[2], adj[3], adj[4], adj[5], adj[6], adj[7]
+	for _, si := range sig {
+		h[(a0-si)>>sh]++
+		h[(a1-si)>>sh]++
+		h[(a2-si)>>sh]++
+		h[(a3-si)>>sh]++
+		h[(a4-si)>>sh]++
+		h[(a5-si)>>sh]++
+		h[(a6-si)>>sh]++
+		h[(a7-si)>>sh]++
+	}
 }
 
 // finish completes the counts: the lattice's from its cycle histogram,

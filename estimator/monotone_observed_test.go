@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -24,7 +25,7 @@ func clustered(seed uint64, bursts int) *series.Observed {
 			o.Visits = append(o.Visits, series.Visit{T: t, Changed: changed && k == 0})
 			t += 1 + r.Int64N(600)
 		}
-		t += int64(86400 * (1 + r.ExpFloat64()*60))
+		t += int64(units.Day * (1 + r.ExpFloat64()*60))
 	}
 	return o
 }

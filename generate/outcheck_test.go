@@ -30,7 +30,7 @@ func wantNotOurs(t *testing.T, what string, opt Options) {
 	}
 }
 
-// Issue 16: --truth never replaces a user's file, and the truth file that
+// --truth never replaces a user's file, and the truth file that
 // authorises replacing an output is tied to that output (its path and
 // size), not to a base name.
 func TestTruthTiedToItsOutput(t *testing.T) {
@@ -108,6 +108,41 @@ func TestDirectoryOutputsKeepUserFiles(t *testing.T) {
 				t.Error("replaced an output whose truth.json the user changed")
 			}
 			keep(t, truth, "{}")
+		})
+	}
+}
+
+// A file the user puts at the dump's or the truth's path while generate
+// writes is kept: the outputs are checked again before they are renamed
+// into place, and the run is refused with nothing of it left.
+func TestUserFileWrittenDuringGenerateKept(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ name, path string }{
+		{"new dump", "new.xml.gz"},
+		{"earlier dump", "old.xml.gz"},
+		{"truth", "old.truth.json"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(dir, "old.xml.gz")
+			if c.name == "new dump" {
+				out = filepath.Join(dir, "new.xml.gz")
+			} else {
+				os.Remove(out)
+				os.Remove(filepath.Join(dir, "old.truth.json"))
+				run(t, small(t, FormatMediaWiki, out))
+			}
+			opt := small(t, FormatMediaWiki, out)
+			mine := filepath.Join(dir, c.path)
+			opt.Progress = func(done int, _ int64) {
+				if done == 1 {
+					os.WriteFile(mine, []byte("MY NOTES"), 0o644)
+				}
+			}
+			wantNotOurs(t, c.name+" written during generate", opt)
+			keep(t, mine, "MY NOTES")
+			if left, _ := filepath.Glob(filepath.Join(dir, ".*.tmp-*")); len(left) > 0 {
+				t.Errorf("temporary files left: %v", left)
+			}
 		})
 	}
 }

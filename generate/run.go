@@ -138,6 +138,16 @@ func Run(opt Options) (*Summary, error) {
 	if truthPath != "" && opt.Out != "-" && filepath.Clean(truthPath) == filepath.Clean(opt.Out) {
 		return nil, fmt.Errorf("truth %s: the same path as the output", truthPath)
 	}
+	if opt.Format == FormatMediaWiki && opt.Out != "-" {
+		// A dump is a file of its own: its lock keeps other revisit
+		// writers off it and off every output that contains it (a yelp
+		// or parquet directory takes its lock in atomicdir.Create).
+		release, err := atomicdir.Lock(opt.Out, "output")
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+	}
 	if err := checkOutputs(opt.Format, opt.Out, truthPath); err != nil {
 		return nil, err
 	}
@@ -376,6 +386,11 @@ func Run(opt Options) (*Summary, error) {
 		if err != nil {
 			return fail(fmt.Errorf("output %s: %w", opt.Out, asNotOurs(err)))
 		}
+	}
+	// What the user put at an output path while it was written is theirs:
+	// checked again just before the files are renamed into place.
+	if err := checkOutputs(opt.Format, opt.Out, truthPath); err != nil {
+		return fail(err)
 	}
 	for _, f := range outer {
 		if err := f.commit(); err != nil {

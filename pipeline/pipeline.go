@@ -61,7 +61,7 @@ type Config struct {
 	PolicyMax     int64 // skip the policies above this many updates
 	MaxVisits     int64
 	MaxPairs      int64
-	Include       []string // other results directories for the report
+	Include       []string // other results directories for the report (each holding tables or figures)
 	Title         string   // report title ("" → from the inputs)
 	Version       string   // recorded in every output
 
@@ -76,6 +76,25 @@ type Config struct {
 	// --in-group) in every stage after ingest: replay, analysis, NHPP,
 	// staleness and policies; nil keeps every page.
 	Select *dataset.Selection
+}
+
+// readIncluded reads the results directories of --include (Config.Include)
+// for the report, before any work: one that holds no table or figure is
+// refused, naming it, as revisit report refuses it (a typo would
+// otherwise leave the report silently without what it was to include).
+func readIncluded(dirs []string) ([]*tables.Bundle, error) {
+	var bs []*tables.Bundle
+	for _, d := range dirs {
+		b, err := tables.Read(d)
+		if err != nil {
+			return nil, fmt.Errorf("run: --include %s: %w", d, err)
+		}
+		if len(b.Tables)+len(b.Figures) == 0 {
+			return nil, fmt.Errorf("run: --include: no tables or figures under %s (expected tables/*.json or figures/*.json, as analyze and simulate write)", d)
+		}
+		bs = append(bs, b)
+	}
+	return bs, nil
 }
 
 // Stages is the number of stages a run goes through (OnStage's n).
@@ -168,6 +187,10 @@ func (s *stageLog) logf(format string, a ...any) {
 // leaves nothing behind. Options that cannot work are *UsageError.
 func Run(ctx context.Context, c Config) (res *Result, err error) {
 	st := &stageLog{w: c.Log, start: time.Now(), onStage: c.OnStage}
+	included, err := readIncluded(c.Include)
+	if err != nil {
+		return nil, err
+	}
 	given, err := DatasetInput(c.Inputs)
 	if err != nil {
 		return nil, err
@@ -301,10 +324,7 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 			return WriteBundle(ctx, b, dir(kind), kind)
 		}}
 	if _, err := analysis.Run(ctx, aopt); err != nil {
-		if strings.HasPrefix(err.Error(), "analyze: ") { // its NHPP and staleness errors too
-			return nil, fmt.Errorf("run: %w", err)
-		}
-		return nil, fmt.Errorf("run: analyze: %w", err)
+		return nil, analyzeError(err)
 	}
 
 	// 6. Download policies, when the corpus supports them. When they are
@@ -332,7 +352,6 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 
 	// 7. Report.
 	st.stage("report")
-	dirs = append(dirs, c.Include...)
 	var bs []*tables.Bundle
 	for _, d := range dirs {
 		b, err := tables.Read(d)
@@ -341,6 +360,7 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 		}
 		bs = append(bs, b)
 	}
+	bs = append(bs, included...)
 	title := c.Title
 	if title == "" {
 		title = "revisit report: " + filepath.Base(c.Inputs[0])
@@ -430,4 +450,15 @@ func ReadEstimates(dir string) ([]analysis.EstimateRow, string, error) {
 	// (a field-by-field copy here dropped the constant-delay flag).
 	src := fmt.Sprintf("replay %s: %s", dir, meta.Describe())
 	return est, src, nil
+}
+
+// analyzeError is run's error for err from analysis.Run: "run: analyze: "
+// before it, once — the analysis's own errors (*analysis.StageError, its
+// NHPP and staleness ones too) name the stage already.
+func analyzeError(err error) error {
+	var ae *analysis.StageError
+	if errors.As(err, &ae) {
+		return fmt.Errorf("run: %w", err)
+	}
+	return fmt.Errorf("run: analyze: %w", err)
 }

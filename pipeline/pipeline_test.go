@@ -16,6 +16,7 @@ import (
 	"github.com/revisit-dev/revisit/analysis/staleness"
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/replay/nhpp"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
@@ -178,12 +179,12 @@ func TestRunCancelledAtNHPP(t *testing.T) {
 // The defaults follow the source's resolution and the user's choices.
 func TestDefaultsOf(t *testing.T) {
 	sec := &series.Page{Resolution: 1, Updates: []int64{0, 3600, 7200}}
-	day := &series.Page{Resolution: 86400, Updates: []int64{0, 86400, 3 * 86400}}
+	day := &series.Page{Resolution: units.Day, Updates: []int64{0, units.Day, 3 * units.Day}}
 	c := DefaultConfig()
 	if d := DefaultsOf(&c, sec, true); d.Unit != 3600 || d.UnitName != "h" || d.DateOnly || d.Cycle != "7d" || d.Grouping != "group" || d.Samplers != nil || d.Choice.XMax != 0 || d.Choice.H != 0 {
 		t.Errorf("1-s source: %+v", d)
 	}
-	if d := DefaultsOf(&c, day, false); d.Unit != 86400 || d.UnitName != "d" || !d.DateOnly || d.Cycle != "30d" || d.Grouping != "hash:10" {
+	if d := DefaultsOf(&c, day, false); d.Unit != units.Day || d.UnitName != "d" || !d.DateOnly || d.Cycle != "30d" || d.Grouping != "hash:10" {
 		t.Errorf("date-only source: %+v", d)
 	}
 	c.Rate, c.Cycle, c.Unit, c.XMax, c.H = 4, "3d", 60, 50, 0.5
@@ -272,4 +273,36 @@ func TestSetMemoryLimit(t *testing.T) {
 		t.Errorf("with GOMEMLIMIT set: limit %d, want %d (unchanged)", got, before)
 	}
 	restore()
+}
+
+// An --include directory that holds no results (a typo: the simulation's
+// tables/ instead of its directory, or another directory) is refused
+// before any work, naming it, as revisit report refuses it; nothing is
+// written. Before, the run went through every stage and its report
+// silently lacked what was to be included.
+func TestRunIncludeWithoutResultsRefusedFirst(t *testing.T) {
+	dir := t.TempDir()
+	in := writeLog(t, dir, 25, 40)
+	notes := filepath.Join(dir, "notes")
+	if err := os.Mkdir(notes, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(notes, "a.txt"), []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	c := testConfig(in, out)
+	c.Include = []string{notes}
+	stages := 0
+	c.OnStage = func(int) { stages++ }
+	_, err := Run(context.Background(), c)
+	if err == nil || !strings.Contains(err.Error(), notes) || !strings.Contains(err.Error(), "no tables or figures") {
+		t.Fatalf("run --include %s: %v, want a refusal naming it", notes, err)
+	}
+	if stages != 0 {
+		t.Errorf("refused after %d stages, want before any work", stages)
+	}
+	if _, err := os.Lstat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("-o %s exists after the refusal (%v)", out, err)
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/dataset"
@@ -206,20 +205,13 @@ func checkDatasetOutside(ds, out string) error {
 	if o, err = atomicdir.EvalExisting(o); err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
-	if within(o, a) {
+	if atomicdir.Within(o, a) {
 		return usagef("run: -o %s is inside the dataset %s given as input; run does not write into its input: choose another -o", out, ds)
 	}
-	if within(a, o) && a != filepath.Join(o, "dataset") {
+	if atomicdir.Within(a, o) && a != filepath.Join(o, "dataset") {
 		return usagef("run: the dataset %s is inside -o %s, whose directories run replaces; give a dataset outside it (or %s)", ds, out, filepath.Join(out, "dataset"))
 	}
 	return nil
-}
-
-// within reports whether path p is dir or lies under it (both cleaned,
-// absolute).
-func within(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // givenDataset is run's first stage for a dataset input ds: the dataset

@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"slices"
+
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/estimates"
 )
@@ -37,9 +39,11 @@ func (f *fullCurves) keep(id int64, rank int) bool {
 // replay ranks every eligible page itself (Top, unsharded), so that no
 // pass is needed.
 //
-// With a sample (sample.n > 0) the n busiest pages of the sample keep
-// theirs: a shard finds the whole sample in the same pass (the eligible
-// pages' smallest sampling keys), as the unsharded replay ranks it.
+// With a sample (sample.n > 0), which only a shard asks of it, every page
+// that is among the n busiest of the sample's pages up to its own
+// sampling key keeps its curves whole: a superset of the n busiest of the
+// whole dataset's sample among ds's pages, which is all a shard reading
+// its own parts can know (Merge compacts the others; fullCurvesOf).
 func chooseFullCurves(ds *dataset.Reader, c estimates.Curves, n int, ranked bool, minUpdates int, sample sampleSpec) (*fullCurves, error) {
 	if c == estimates.CurvesFull {
 		return &fullCurves{all: true}, nil
@@ -67,10 +71,20 @@ func chooseFullCurves(ds *dataset.Reader, c estimates.Curves, n int, ranked bool
 	}); err != nil {
 		return nil, err
 	}
-	for _, d := range sampled.vals {
-		keep.offer(d.id, d.updates)
-	}
 	f := &fullCurves{ids: map[int64]bool{}}
+	if sample.n > 0 {
+		// The whole sample's pages among ds's are those of ds's sample
+		// below some sampling key, a prefix of sampled.vals (in key
+		// order), whose busiest are among the pages that enter the
+		// busiest so far as the prefix grows.
+		for _, d := range sampled.vals {
+			keep.offer(d.id, d.updates)
+			if slices.ContainsFunc(keep.top, func(e topID) bool { return e.id == d.id }) {
+				f.ids[d.id] = true
+			}
+		}
+		return f, nil
+	}
 	for _, e := range keep.top {
 		f.ids[e.id] = true
 	}

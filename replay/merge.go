@@ -134,12 +134,7 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 			all = append(all, ref{k, p})
 		}
 	}
-	busiest := func(a, b ref) int { // transform.TopKeeper's ranking
-		if a.page.Updates != b.page.Updates {
-			return b.page.Updates - a.page.Updates
-		}
-		return cmp.Compare(a.page.ID, b.page.ID)
-	}
+	busiest := func(a, b ref) int { return busiestFirst(a.page, b.page) }
 	switch {
 	case m0.Top > 0:
 		slices.SortFunc(all, busiest)
@@ -153,6 +148,11 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 	default:
 		slices.SortFunc(all, func(a, b ref) int { return cmp.Compare(a.page.Pos, b.page.Pos) })
 	}
+	merged := make([]*ShardPage, len(all))
+	for i, r := range all {
+		merged[i] = r.page
+	}
+	full := fullCurvesOf(m0, merged)
 	keep := make([]map[int64]bool, len(dirs))
 	for k := range keep {
 		keep[k] = map[int64]bool{}
@@ -252,6 +252,11 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 					break
 				}
 				s.Next()
+				if full != nil && !full[e.PageID] && !e.Compact {
+					one := []estimator.Estimate{*e}
+					estimates.Compact(one, estimates.Knots)
+					e = &one[0]
+				}
 				if len(group) > 0 && (group[0].Sampler != e.Sampler || group[0].Seed != e.Seed) {
 					flushGroup()
 				}
@@ -282,6 +287,40 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 		return nil, err
 	}
 	return &meta, nil
+}
+
+// fullCurvesOf is, for a replay with compact curves, the pages of the
+// merged pages (in merged order) that keep their whole curves: the
+// FullCurves busiest (most updates, then the smaller id), as Run chooses
+// them (chooseFullCurves, or the first of its own ranking with Top); nil
+// when every curve is whole. A shard that read only its own parts kept
+// its own busiest pages whole, a superset of its pages among these: a
+// page busier than all but fewer than FullCurves pages of the dataset is
+// so among its shard's pages, and among the merged pages, which are every
+// page eligible (or, with Top, every shard's own Top busiest; with Sample,
+// the whole sample, of which each shard kept a superset whole). The pages
+// Run kept whole are among these even with a page selection, where Run
+// ranks the dataset's pages and the shards read every part.
+func fullCurvesOf(m *Meta, pages []*ShardPage) map[int64]bool {
+	if m.Curves != string(estimates.CurvesCompact) {
+		return nil
+	}
+	ranked := slices.Clone(pages)
+	slices.SortFunc(ranked, busiestFirst)
+	full := map[int64]bool{}
+	for _, p := range ranked[:min(len(ranked), m.FullCurves)] {
+		full[p.ID] = true
+	}
+	return full
+}
+
+// busiestFirst orders pages as transform.TopKeeper ranks them: most
+// updates first, then the smaller id.
+func busiestFirst(a, b *ShardPage) int {
+	if a.Updates != b.Updates {
+		return b.Updates - a.Updates
+	}
+	return cmp.Compare(a.ID, b.ID)
 }
 
 // obsFormat is the format of a replay's observation logs ("" for none).

@@ -311,7 +311,14 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	ds, err := dataset.Open(opt.Dataset)
+	// A shard may run on a node that holds only its own part files: it
+	// opens the dataset without the others and needs them only if it
+	// cannot read by parts (dataset.Reader.ShardSource).
+	open := dataset.Open
+	if opt.Shard.Sharded() {
+		open = dataset.OpenPartial
+	}
+	ds, err := open(opt.Dataset)
 	if err != nil {
 		return nil, err
 	}
@@ -383,11 +390,14 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	if curves == estimates.CurvesCompact {
 		meta.FullCurves = opt.FullCurves
 	}
-	fullCurves, err := chooseFullCurves(ds, curves, opt.FullCurves, (opt.Top > 0 || opt.Sample > 0) && !opt.Shard.Sharded(), opt.MinUpdates,
+	// A shard reading only its own parts keeps the whole curves of its
+	// own busiest pages, among which are all of its pages that are the
+	// dataset's busiest; Merge compacts the others.
+	fullCurves, err := chooseFullCurves(src, curves, opt.FullCurves, (opt.Top > 0 || opt.Sample > 0) && !opt.Shard.Sharded(), opt.MinUpdates,
 		sampleSpec{n: opt.Sample, intervals: opt.SampleIntervals, seed: opt.Seed})
 	if err != nil {
 		w.Abort()
-		return nil, fmt.Errorf("replay: %w", err)
+		return nil, err // the dataset's error names it; the command names replay
 	}
 	choices := newChoices(choice, meta.Samplers, len(opt.Samplers) > 0)
 	logf("replay: x_max %s; h %s; samplers %s", choices.XMaxRule, choices.HRule, choices.SamplerRule)
@@ -638,7 +648,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		if opt.Progress != nil {
 			opt.Progress(next, int(total.Load()))
 		}
-		if time.Since(lastLog) > 2*time.Second { // every stage over ~2 s shows progress (issue 18 item 22)
+		if time.Since(lastLog) > 2*time.Second { // every stage over ~2 s shows progress
 			logf("replay: %d page×sampler jobs done (%.0f/s)", next, float64(next)/time.Since(start).Seconds())
 			lastLog = time.Now()
 		}

@@ -143,3 +143,19 @@ func TestSelectMiBSkipsGiantPage(t *testing.T) {
 		}
 	}
 }
+
+// --age, --sampler and --old-m3 describe the scenario of --recommend:
+// given without it, whatever their value, they are bad usage (exit 2),
+// not ignored.
+func TestAnalyzeScenarioFlagsNeedRecommend(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "O")
+	for _, flag := range []string{"--age=bogus", "--age=yes", "--sampler=bogus", "--sampler=constant", "--old-m3"} {
+		code, msg := stderrOf(t, "-q", "analyze", filepath.Join(t.TempDir(), "no-dataset"), flag, "-o", out)
+		if code != exitUsage || !strings.Contains(msg, "--recommend") {
+			t.Errorf("analyze %s without --recommend: exit %d, want %d naming --recommend; stderr: %s", flag, code, exitUsage, msg)
+		}
+		if _, err := os.Lstat(out); err == nil {
+			t.Errorf("analyze %s without --recommend created %s", flag, out)
+		}
+	}
+}

@@ -78,7 +78,7 @@ func TestReadmeExitCodeTable(t *testing.T) {
 	codes := readmeExitCodes(t)
 	want := map[int]string{
 		exitOK: "success", exitBadInput: "bad input", exitUsage: "refused output", exitInternal: "cannot run",
-		exitSIGHUP: "SIGHUP", exitSIGINT: "SIGINT", exitSIGTERM: "SIGTERM", exitSIGKILL: "SIGKILL",
+		exitSIGHUP: "SIGHUP", exitSIGINT: "SIGINT", exitSIGTERM: "SIGTERM", exitSIGKILL: "SIGKILL", exitSIGQUIT: "SIGQUIT",
 		exitStdout: "standard output could not be written",
 	}
 	var got, exp []int
@@ -96,8 +96,8 @@ func TestReadmeExitCodeTable(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(exp) {
 		t.Errorf("README.md lists exit codes %v, main.go uses %v", got, exp)
 	}
-	if exitSIGHUP != 129 || exitSIGINT != 130 || exitSIGTERM != 143 || exitSIGKILL != 137 || exitStdout != 141 {
-		t.Errorf("signal exit codes %d %d %d %d %d, want 129 130 143 137 141", exitSIGHUP, exitSIGINT, exitSIGTERM, exitSIGKILL, exitStdout)
+	if exitSIGHUP != 129 || exitSIGINT != 130 || exitSIGTERM != 143 || exitSIGKILL != 137 || exitStdout != 141 || exitSIGQUIT != 131 {
+		t.Errorf("signal exit codes %d %d %d %d %d %d, want 129 130 143 137 141 131", exitSIGHUP, exitSIGINT, exitSIGTERM, exitSIGKILL, exitStdout, exitSIGQUIT)
 	}
 }
 

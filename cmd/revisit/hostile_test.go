@@ -40,16 +40,13 @@ func formulaStart(c string) bool {
 	return c != "" && c != "-" && strings.ContainsRune("=+-@\t\r", rune(c[0]))
 }
 
-// Every CSV revisit writes, run end to end on pages titled hostileTitles
-// (run: dataset, replay, analysis with page_stats, page_errors and csv/,
-// the report's tables/ and figures/; schedule.csv; replay's observation
-// logs; estimate's urls.csv on URLs named the same): no cell starts as a
-// formula unless it is a number (a negative number stays -0.4), every
-// guarded title is there with its "'", the others exactly as they are.
-// And no command's terminal output holds a control character (the
-// outputs' names hold ESC). Before, schedule.csv, page_stats.csv,
-// page_errors.csv and urls.csv held the titles raw, and run, analyze and
-// schedule printed the ESC of a path.
+// Every CSV revisit writes, run end to end on pages titled hostileTitles (run:
+// dataset, replay, analysis with page_stats, page_errors and csv/, the
+// report's tables/ and figures/; schedule.csv; replay's observation logs;
+// estimate's urls.csv on URLs named the same): no cell starts as a formula
+// unless it is a number (a negative number stays -0.4), every guarded title is
+// there with its "'", the others exactly as they are. And no command's
+// terminal output holds a control character (the outputs' names hold ESC).
 func TestHostileTitlesInEveryCSV(t *testing.T) {
 	dir := t.TempDir()
 	esc := "\x1b[31m"
@@ -174,11 +171,10 @@ func TestHostileTitlesInEveryCSV(t *testing.T) {
 	}
 }
 
-// The terminal tables of schedule, policies and simulate (printTable)
-// quote a cell holding a control character, a tab or a line break with
-// them escaped, and escape the title and notes: the columns stay aligned
-// and nothing reaches the terminal as a command. Before, a title was
-// printed as it is.
+// The terminal tables of schedule, policies and simulate (printTable) quote a
+// cell holding a control character, a tab or a line break with them escaped,
+// and escape the title and notes: the columns stay aligned and nothing reaches
+// the terminal as a command.
 func TestPrintTableEscapesTitles(t *testing.T) {
 	tb := tables.Table{Title: "Sites \x1b[31m", Notes: []string{"from \x1b[2J"},
 		Columns: []tables.Column{{Name: "site", Kind: tables.String}, {Name: "pages", Kind: tables.Int}},
@@ -199,5 +195,37 @@ func TestPrintTableEscapesTitles(t *testing.T) {
 	}
 	if lines[0] != `Sites \x1b[31m` || !strings.Contains(s, `from \x1b[2J`) {
 		t.Errorf("title or note not escaped:\n%s", s)
+	}
+}
+
+// A page title holding line breaks cannot forge a terminal line: analyze
+// names the top page in the title of its tail-fit table, quoted and
+// escaped as one name (human.Path). Before, the title was printed with
+// its line breaks, so "x\nrevisit: FORGED LINE" printed a line of its own.
+func TestTopPageTitleCannotForgeLines(t *testing.T) {
+	dir := t.TempDir()
+	title := "x\nrevisit: FORGED LINE\ny"
+	recs := [][]string{{"id", "time", "title"}}
+	at := time.Date(2021, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 150 {
+		at = at.Add(time.Duration(1+i*7%11) * time.Hour)
+		recs = append(recs, []string{"p", at.Format(time.RFC3339), title})
+	}
+	log := writeCSVFile(t, dir, "log.csv", recs)
+	ds := filepath.Join(dir, "ds")
+	if code, _, stderr := outputsOf(t, "-q", "ingest", log, "--id", "id", "--time", "time", "--title-column", "title", "-o", ds); code != exitOK {
+		t.Fatalf("ingest: exit %d: %s", code, stderr)
+	}
+	code, stdout, stderr := outputsOf(t, "analyze", ds, "-o", filepath.Join(dir, "an"))
+	if code != exitOK {
+		t.Fatalf("analyze: exit %d: %s", code, stderr)
+	}
+	for _, l := range strings.Split(stdout+stderr, "\n") {
+		if strings.HasPrefix(l, "revisit: FORGED") {
+			t.Errorf("analyze printed a forged line %q:\n%s", l, stdout)
+		}
+	}
+	if !strings.Contains(stdout, `"x\nrevisit: FORGED LINE\ny"`) {
+		t.Errorf("analyze does not name the top page quoted:\n%s", stdout)
 	}
 }

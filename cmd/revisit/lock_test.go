@@ -99,6 +99,7 @@ func TestOneLockForTheWholeOutput(t *testing.T) {
 		{"ingest link/OUT/dataset", append(append([]string{"ingest"}, log...), "-o", filepath.Join(p("link"), "OUT", "dataset"))},
 		{"replay linkout/replay", []string{"replay", p("ds"), "--top", "3", "-o", filepath.Join(p("linkout"), "replay")}},
 		{"ingest linkout/x/y", append(append([]string{"ingest"}, log...), "-o", filepath.Join(p("linkout"), "x", "y"))},
+		{"generate OUT/gen.xml.gz", []string{"generate", "--pages", "2", "-o", filepath.Join(out, "gen.xml.gz")}},
 		{"run OUT", append(append([]string{"run"}, log...), "-o", out)},
 		{"run link/OUT", append(append([]string{"run"}, log...), "-o", filepath.Join(p("link"), "OUT"))},
 	} {

@@ -48,6 +48,10 @@ const (
 	exitSIGINT  = 128 + int(syscall.SIGINT)
 	exitSIGTERM = 128 + int(syscall.SIGTERM)
 	exitSIGKILL = 128 + int(syscall.SIGKILL)
+	// exitSIGQUIT: quit by SIGQUIT (Ctrl-\): the Go runtime printed the
+	// goroutines of the process doing the work and ended it (a debugging
+	// aid); outputs are as they were.
+	exitSIGQUIT = 128 + int(syscall.SIGQUIT)
 	// exitStdout: standard output could not be written (a closed pipe, as
 	// '| head' leaves it, or a full disk): the command did its work and
 	// its outputs are complete, but what it printed is cut short. 128 +

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/crawllog"
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay"
@@ -141,18 +143,38 @@ atomically, like every output.`,
 }
 
 // outNotInput refuses an output directory that is one of the inputs
-// (however spelled: the same file by os.SameFile): merge would replace that
-// shard or dataset with the merged output, and a shard lost this way must be
-// computed again.
+// (however spelled: the same file by os.SameFile), lies inside one, or
+// holds one: merge would replace that shard or dataset with the merged
+// output, or write into it (an entry revisit's list of the input does not
+// name, and for datasets hard links to the input's own files), and a
+// shard lost this way must be computed again.
 func outNotInput(out string, inputs []string) error {
-	ost, err := os.Stat(out)
-	if err != nil {
-		return nil // a new path (or one merge reports on later)
-	}
+	ost, statErr := os.Stat(out)
+	o, oErr := resolved(out)
 	for _, in := range inputs {
-		if ist, err := os.Stat(in); err == nil && os.SameFile(ost, ist) {
+		if ist, err := os.Stat(in); statErr == nil && err == nil && os.SameFile(ost, ist) {
 			return usagef("merge: -o %s is the input %s; it would be replaced by the merge: choose another output", out, in)
+		}
+		a, err := resolved(in)
+		if oErr != nil || err != nil {
+			continue // merge reports on it when it reads it
+		}
+		if atomicdir.Within(o, a) {
+			return usagef("merge: -o %s is inside the input %s; merge does not write into its inputs: choose another output", out, in)
+		}
+		if atomicdir.Within(a, o) {
+			return usagef("merge: the input %s is inside -o %s, which the merge replaces: choose another output", in, out)
 		}
 	}
 	return nil
+}
+
+// resolved is p absolute, with the symbolic links of its existing part
+// resolved.
+func resolved(p string) (string, error) {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	return atomicdir.EvalExisting(a)
 }

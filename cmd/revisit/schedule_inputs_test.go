@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/schedule"
 	"github.com/revisit-dev/revisit/series"
 )
@@ -26,7 +27,7 @@ func hostsDataset(t *testing.T) string {
 	t0 := int64(1_600_000_000)
 	for i := range 12 {
 		var ups []int64
-		for u := t0 + int64(i)*600; u < t0+7*86400; u += int64(3600 * (2 + i%5)) {
+		for u := t0 + int64(i)*600; u < t0+7*units.Day; u += int64(3600 * (2 + i%5)) {
 			ups = append(ups, u)
 		}
 		p := series.Page{ID: int64(i + 1), Source: "test", Title: "https://" + string(rune('a'+i%3)) + ".example/p" + strconv.Itoa(i), Resolution: 1, Updates: ups}
@@ -65,13 +66,9 @@ func hostRates(t *testing.T, out string) map[string]float64 {
 	return got
 }
 
-// The importance and host-limits files of schedule are read strictly: a
-// header is a line that names the documented columns, not any first line
-// whose value does not parse; every other line is used or refused with
-// the file and line. Before, a first line "7<TAB>-1" (or Inf), "x,y" or
-// "a.example,2/dd" was skipped as a header without a word; importance −1
-// and ±Inf on the first line so became 1; a host limit whose host was in
-// another case, or named no page's host, was not applied, silently.
+// The importance and host-limits files of schedule are read strictly: a header
+// is a line that names the documented columns, not any first line whose value
+// does not parse; every other line is used or refused with the file and line.
 func TestScheduleInputFilesStrict(t *testing.T) {
 	ds := hostsDataset(t)
 	dir := t.TempDir()
@@ -99,8 +96,11 @@ func TestScheduleInputFilesStrict(t *testing.T) {
 			t.Errorf("%s: exit %d, %q; want exit %d naming %q", c.name, code, stderr, exitBadInput, c.want)
 		}
 	}
-	// Documented headers are headers: Bing's column names, id,importance.
-	for _, text := range []string{"URL_ID\tImportance_score\n1\t2\n", "id,importance\n1,2\n", "title,weight\nhttps://a.example/p0,2\n"} {
+	// Documented headers are headers: Bing's column names, id,importance,
+	// also after a byte-order mark and with CRLF line ends (a
+	// spreadsheet's "CSV UTF-8").
+	for _, text := range []string{"URL_ID\tImportance_score\n1\t2\n", "id,importance\n1,2\n", "title,weight\nhttps://a.example/p0,2\n",
+		"\ufeffid,importance\r\n1,2\r\n", "\ufeff1,2\n"} {
 		p := file("imp-header.txt", text)
 		if code, stderr := stderrOf(t, "-q", "schedule", ds, "--budget", "30/d", "--no-sweep", "--importance", p); code != exitOK {
 			t.Errorf("importance file %q: exit %d: %s", text, code, stderr)
@@ -109,7 +109,7 @@ func TestScheduleInputFilesStrict(t *testing.T) {
 	// Hosts compare case-insensitively (DNS names do), with or without
 	// a trailing dot: the limit of A.EXAMPLE. caps a.example's pages.
 	out := filepath.Join(dir, "out")
-	lim := file("hosts.csv", "host,limit\nA.EXAMPLE.,1/d\n")
+	lim := file("hosts.csv", "\ufeffhost,limit\r\nA.EXAMPLE.,1/d\r\n")
 	if code, stderr := stderrOf(t, "-q", "schedule", ds, "--budget", "30/d", "--no-sweep", "--plans", "gu", "--host-limits", lim, "-o", out); code != exitOK {
 		t.Fatalf("host limits: exit %d: %s", code, stderr)
 	}
@@ -118,9 +118,8 @@ func TestScheduleInputFilesStrict(t *testing.T) {
 	}
 }
 
-// A budget that is not a finite number of visits in every unit (1e308/h
-// is +Inf visits per day) is bad usage; before, it was accepted and
-// schedule.csv held +Inf rates.
+// A budget that is not a finite number of visits in every unit (1e308/h is
+// +Inf visits per day) is bad usage.
 func TestScheduleInfiniteBudget(t *testing.T) {
 	ds := hostsDataset(t)
 	for _, b := range []string{"1e308/h", "1e306/s"} {
@@ -141,10 +140,9 @@ func TestScheduleInfiniteBudget(t *testing.T) {
 	}
 }
 
-// Two URL_IDs that the URL file maps to one URL are estimated as two
-// URLs under one page id; schedule plans one rate per page, so it refuses
-// the input and names the page (before, the two were merged into one page
-// without a word and the plan had fewer pages than the estimate).
+// Two URL_IDs that the URL file maps to one URL are estimated as two URLs
+// under one page id; schedule plans one rate per page, so it refuses the input
+// and names the page.
 func TestScheduleSharedURL(t *testing.T) {
 	dir := t.TempDir()
 	file := func(name, s string) string {
@@ -163,5 +161,18 @@ func TestScheduleSharedURL(t *testing.T) {
 	code, stderr := stderrOf(t, "-q", "schedule", est, "--budget", "10/d", "--no-sweep")
 	if code != exitBadInput || !strings.Contains(stderr, "https://example.com/") || !strings.Contains(stderr, "twice") {
 		t.Errorf("two URL_IDs of one URL: exit %d, %q; want exit %d naming the URL", code, stderr, exitBadInput)
+	}
+}
+
+// --missing-importance is an importance like the file's: a finite number
+// ≥ 0. Inf was accepted and gave NaN rates in schedule.csv; it is bad
+// usage, refused before the input is read.
+func TestScheduleMissingImportanceFinite(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "no-input")
+	for _, v := range []string{"Inf", "+Inf", "1e400", "NaN", "-1"} {
+		code, stderr := stderrOf(t, "-q", "schedule", in, "--budget", "30/d", "--no-sweep", "--missing-importance", v)
+		if code != exitUsage || !strings.Contains(stderr, "--missing-importance") {
+			t.Errorf("--missing-importance %s: exit %d (%q), want %d", v, code, stderr, exitUsage)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -37,6 +38,9 @@ func TestSupervisorChild(t *testing.T) {
 	case "kill":
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		select {}
+	case "block":
+		fmt.Printf("ready %d\n", os.Getpid())
+		select {}
 	}
 }
 
@@ -62,19 +66,11 @@ func TestSupervisedExitCodes(t *testing.T) {
 		cmd.Env = append(os.Environ(), "REVISIT_TEST_CHILD="+c.mode, "REVISIT_TEST_OUT="+t.TempDir()+"/ds")
 		var stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stderr, &stderr
-		// runSupervised writes its own lines to os.Stderr: redirect it.
-		r, w, _ := os.Pipe()
-		saved := os.Stderr
-		os.Stderr = w
-		code, ok := runSupervised(cmd)
-		os.Stderr = saved
-		w.Close()
-		var own bytes.Buffer
-		own.ReadFrom(r)
+		code, ok, own := superviseCaptured(cmd)
 		if !ok {
 			t.Fatalf("%s: child did not start", c.mode)
 		}
-		all := stderr.String() + own.String()
+		all := stderr.String() + own
 		if code != c.code {
 			t.Errorf("%s: exit %d, want %d; stderr:\n%.600s", c.mode, code, c.code, all)
 		}
@@ -280,4 +276,60 @@ func TestSupervisorCannotStartChild(t *testing.T) {
 	if h := limitHintFor(^uint64(0)); h != "" {
 		t.Errorf("hint without a limit: %q", h)
 	}
+}
+
+// Ctrl-\ (SIGQUIT) makes the Go runtime print the goroutines of the
+// process doing the work and end it with exit 2, which is bad usage in
+// revisit's table: the supervisor passes SIGQUIT on to its child (the
+// stack dump, a debugging aid, is the worker's) and exits 128 + 3 = 131,
+// saying so, like a shell reports a program SIGQUIT ended. Before, the
+// supervisor itself died of it with its own stack dump and exit 2, and
+// the child ran on until its parent's death stopped it.
+func TestSupervisorQuit(t *testing.T) {
+	if os.Getenv("REVISIT_TEST_CHILD") != "" {
+		t.Skip("in the child")
+	}
+	quit := make(chan os.Signal, 1)
+	signal.Notify(quit, syscall.SIGQUIT) // this test process survives its own SIGQUIT
+	defer signal.Stop(quit)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSupervisorChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "REVISIT_TEST_CHILD=block")
+	out, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = w, &stderr
+	go func() {
+		var pid int
+		if _, err := fmt.Fscanf(out, "ready %d\n", &pid); err != nil {
+			return
+		}
+		syscall.Kill(os.Getpid(), syscall.SIGQUIT) // as Ctrl-\ reaches the supervisor
+		time.Sleep(20 * time.Second)
+		syscall.Kill(pid, syscall.SIGKILL) // not passed on: end the test
+	}()
+	code, ok, own := superviseCaptured(cmd)
+	w.Close()
+	if !ok {
+		t.Fatal("child did not start")
+	}
+	if code != exitSIGQUIT || !strings.Contains(own, "SIGQUIT") || !strings.Contains(stderr.String(), "goroutine") {
+		t.Errorf("SIGQUIT: exit %d, want %d, the child's goroutines and a line naming it; supervisor said %q, child:\n%.300s", code, exitSIGQUIT, own, stderr.String())
+	}
+}
+
+// superviseCaptured runs cmd under runSupervised, which writes its own lines to
+// os.Stderr, with os.Stderr captured: the exit code, whether the child
+// started, and those lines.
+func superviseCaptured(cmd *exec.Cmd) (code int, ok bool, own string) {
+	r, w, _ := os.Pipe()
+	saved := os.Stderr
+	os.Stderr = w
+	code, ok = runSupervised(cmd)
+	os.Stderr = saved
+	w.Close()
+	var b bytes.Buffer
+	b.ReadFrom(r)
+	return code, ok, b.String()
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -23,7 +24,11 @@ import (
 //	                              kernel's out-of-memory killer, its usual cause)
 //
 // SIGINT, SIGTERM and SIGHUP sent to the parent are passed to the child,
-// which cancels its work and removes its temporary outputs.
+// which cancels its work and removes its temporary outputs. SIGQUIT
+// (Ctrl-\) is passed on too: the Go runtime prints the goroutines of the
+// child, the process doing the work, and ends it with exit 2, which the
+// parent reports as exitSIGQUIT, not as the runtime's death (3) — nor
+// does the parent die of it itself with exit 2, bad usage.
 
 // supervisedEnv is set in the child's environment.
 const supervisedEnv = "REVISIT_SUPERVISED"
@@ -49,7 +54,7 @@ func runSupervised(c *exec.Cmd) (code int, ok bool) {
 	c.Env = append(c.Env, supervisedEnv+"=1")
 	stopWithParent(c) // kill -9 of the parent stops the child's work too
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
 	defer ignoreSIGPIPE()() // a closed standard error must not end the supervisor (and its child with it)
 	if err := c.Start(); err != nil {
@@ -57,10 +62,14 @@ func runSupervised(c *exec.Cmd) (code int, ok bool) {
 		return exitInternal, false
 	}
 	done := make(chan struct{})
+	var quit atomic.Bool // a SIGQUIT was passed on
 	go func() {
 		for {
 			select {
 			case s := <-sigs:
+				if s == syscall.SIGQUIT {
+					quit.Store(true)
+				}
 				c.Process.Signal(s)
 			case <-done:
 				return
@@ -69,6 +78,10 @@ func runSupervised(c *exec.Cmd) (code int, ok bool) {
 	}()
 	err := c.Wait()
 	close(done)
+	if quit.Load() && err != nil {
+		fmt.Fprintf(os.Stderr, "revisit: quit by SIGQUIT (Ctrl-\\): the goroutines of the worker process are printed above; outputs are left as they were. Exit code %d.\n", exitSIGQUIT)
+		return exitSIGQUIT, true
+	}
 	if err == nil {
 		return exitOK, true
 	}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -50,7 +51,7 @@ func writeTrace(w *Writer, o *series.Observed) error {
 		if o.Q(j) {
 			c = 1
 		}
-		fmt.Fprintf(w.bw, "[%s,%d]", strconv.FormatFloat(float64(v.T-prev)/86400, 'g', -1, 64), c)
+		fmt.Fprintf(w.bw, "[%s,%d]", strconv.FormatFloat(float64(v.T-prev)/units.Day, 'g', -1, 64), c)
 		prev = v.T
 	}
 	w.bw.WriteString("]\n")
@@ -120,7 +121,7 @@ func (r *reader) traceLine(line []byte) (string, error) {
 		if err != nil || !(d >= 0) || d > 1e7 {
 			return "fields", fmt.Errorf("trace: first crawl offset %.40q is not a number of days in [0, 10⁷]", off)
 		}
-		t0, offset, rest = int64(math.Round(d*86400)), true, bytes.TrimSpace(pairs)
+		t0, offset, rest = int64(math.Round(d*units.Day)), true, bytes.TrimSpace(pairs)
 	}
 	// an upper bound of the pairs, before any is decoded: every pair opens
 	// a bracket
@@ -148,7 +149,7 @@ func (r *reader) traceLine(line []byte) (string, error) {
 			break
 		}
 		pairs++
-		gap := int64(math.Round(d * 86400))
+		gap := int64(math.Round(d * units.Day))
 		switch {
 		case i == 0 && offset:
 			t = t0

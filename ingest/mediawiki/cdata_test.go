@@ -50,11 +50,10 @@ func cdataDump() string {
 	return b.String()
 }
 
-// CDATA sections are text wherever they stand: the pages and revisions
-// are those encoding/xml finds (refParse), read whole, byte by byte and
-// in halves, with and without the options that read usernames and text;
-// none comes from inside a section. Before, the attack in <text> added
-// revisions of 2031 and 2032.
+// CDATA sections are text wherever they stand: the pages and revisions are
+// those encoding/xml finds (refParse), read whole, byte by byte and in halves,
+// with and without the options that read usernames and text; none comes from
+// inside a section.
 func TestCDATAIsText(t *testing.T) {
 	doc := cdataDump()
 	want := refParse(t, strings.NewReader(doc))
@@ -90,11 +89,9 @@ func TestCDATAIsText(t *testing.T) {
 	}
 }
 
-// The checksum of a text is that of its characters: entities decoded
-// outside CDATA sections and not inside, comments left out, sections
-// split anywhere (a window boundary inside "]]>" included) joined. Before,
-// every text that started with a CDATA section had the checksum of the
-// empty text.
+// The checksum of a text is that of its characters: entities decoded outside
+// CDATA sections and not inside, comments left out, sections split anywhere (a
+// window boundary inside "]]>" included) joined.
 func TestCDATATextChecksums(t *testing.T) {
 	long := strings.Repeat("a]]b]c&amp;<x>", 200_000) // 2.8 MB: several windows, "]" everywhere
 	cases := []struct{ xml, text string }{
@@ -283,6 +280,62 @@ func TestCDATAUnterminated(t *testing.T) {
 			got, err := readAllPages(t, bytes.NewReader([]byte(doc)), Options{Options: source.Options{File: "f.xml"}, SHA1: sha})
 			if err == nil || len(got) != 0 {
 				t.Errorf("sha1 %v, %.60q: %+v, %v; want an error and no page", sha, body, got, err)
+			}
+		}
+	}
+}
+
+// A processing instruction (<?target …?>) is markup whose content is
+// neither text nor tags, up to its "?>": like a comment, it is nothing,
+// wherever it stands — in <text>, in a leaf such as <comment> or <title>,
+// between a revision's elements — and the attack inside one adds no
+// revision, and no character to a text's checksum. Before, a '>' ended it,
+// and the 2031 and 2032 revisions inside one were read.
+func TestProcessingInstructionsAreNothing(t *testing.T) {
+	pi := "<?x " + attack + "?>"
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0"?><mediawiki version="0.4"><siteinfo><dbname>x</dbname></siteinfo>` + "\n")
+	b.WriteString(`<page><title>A` + pi + `B</title><id>7</id>` + "\n")
+	revs := []string{
+		`<text xml:space="preserve">a` + pi + `b</text>`,
+		`<comment>c` + pi + `</comment><text>ab</text>`,
+		pi + `<contributor><ip>1.2.3.4` + pi + `</ip></contributor><text>a<?y >?>b</text>`,
+		`<text><?z ]]> <![CDATA[ </text>?>a<![CDATA[b]]></text>`,
+	}
+	for i, body := range revs {
+		b.WriteString("<revision><id>" + string(rune('1'+i)) + "</id><timestamp>2001-01-0" + string(rune('1'+i)) + "T00:00:00Z</timestamp>" + body + "</revision>\n")
+	}
+	b.WriteString("</page>\n</mediawiki>\n")
+	doc := b.String()
+	want := refParse(t, strings.NewReader(doc))
+	if len(want) != 1 || len(want[0].Revisions) != len(revs) || want[0].Title != "AB" {
+		t.Fatalf("reference: %+v", want)
+	}
+	ab := SHA1Digest([]byte(TextSHA1([]byte("ab"))))
+	for oname, opt := range map[string]Options{"default": {}, "sha1": {SHA1: true}} {
+		for rname, r := range map[string]func() io.Reader{
+			"whole":    func() io.Reader { return strings.NewReader(doc) },
+			"one-byte": func() io.Reader { return iotest.OneByteReader(strings.NewReader(doc)) },
+		} {
+			opt.File = "pi.xml"
+			got, err := readAllPages(t, r(), opt)
+			if err != nil {
+				t.Fatalf("%s/%s: %v", oname, rname, err)
+			}
+			if len(got) != 1 {
+				t.Fatalf("%s/%s: %d pages, want 1", oname, rname, len(got))
+			}
+			p := got[0]
+			g := refPage{ID: p.ID, Title: p.Title, NS: p.Namespace, Redirect: p.Redirect, Revisions: p.Revisions, Anonymous: p.Anonymous, Minor: p.Minor}
+			if !reflect.DeepEqual(g, want[0]) {
+				t.Errorf("%s/%s:\n got %+v\nwant %+v", oname, rname, g, want[0])
+			}
+			if opt.SHA1 {
+				for i, s := range p.SHA1 {
+					if s != ab {
+						t.Errorf("%s/%s: revision %d: text digest %x, want that of \"ab\" %x", oname, rname, i, s, ab)
+					}
+				}
 			}
 		}
 	}

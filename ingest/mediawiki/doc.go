@@ -7,5 +7,6 @@
 // revisions, ids, timestamps, truncation) and ignores everything else, and it
 // never keeps revision text. Character data is read as XML defines it
 // wherever the reader looks at it: CDATA sections are text whatever they
-// hold ('<', '&', tags), comments are nothing.
+// hold ('<', '&', tags); comments and processing instructions are nothing,
+// whatever they hold.
 package mediawiki

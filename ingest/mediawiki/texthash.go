@@ -115,9 +115,10 @@ func unescapeTo(h hash.Hash, b, scratch []byte) []byte {
 // hashText hashes the text of a <text> element after its start tag:
 // its character data with entities decoded, and its CDATA sections as
 // they are (their bytes are the text's; "&amp;" inside one is five
-// characters), comments left out, chunk by chunk through the scanner's
-// window, up to the next tag ("</text>": text holds no other). It returns
-// the text's TextSHA1; ok is false at the end of input.
+// characters), comments and processing instructions left out, chunk by
+// chunk through the scanner's window, up to the next tag ("</text>":
+// text holds no other). It returns the text's TextSHA1; ok is false at
+// the end of input.
 func (r *Reader) hashText() (sum string, ok bool) {
 	s := r.s
 	h := r.textHash
@@ -137,13 +138,14 @@ func (r *Reader) hashText() (sum string, ok bool) {
 				if !r.hashCDATA(h) {
 					return "", false
 				}
-			case bytes.HasPrefix(b, commentStart):
-				s.pos += len(commentStart)
-				if !s.skipPast(commentEnd) {
+			default:
+				skipped, ok := s.skipNothing()
+				if !ok {
 					return "", false
 				}
-			default:
-				return base36(h.Sum(r.sumBuf[:0])), true
+				if !skipped {
+					return base36(h.Sum(r.sumBuf[:0])), true
+				}
 			}
 			continue
 		}

@@ -30,9 +30,9 @@ func (r *Reader) next() (*series.RawPage, error) {
 		if s.end-s.pos < 512 && !s.eof {
 			s.more(s.pos) // keep short tags inside the window
 		}
-		// A CDATA section or a comment is stepped over whole: what it
-		// holds is never markup.
-		if s.has(2) && s.buf[s.pos+1] == '!' {
+		// A CDATA section, a comment or a processing instruction is
+		// stepped over whole: what it holds is never markup.
+		if s.has(2) && (s.buf[s.pos+1] == '!' || s.buf[s.pos+1] == '?') {
 			s.has(len(cdataStart))
 			skipped, ok := s.skipSection()
 			if !ok {
@@ -80,8 +80,6 @@ func (r *Reader) next() (*series.RawPage, error) {
 				return p, err
 			}
 			continue
-		case '?':
-			continue
 		case '!':
 			continue // a declaration (<!DOCTYPE …>)
 		}
@@ -108,37 +106,54 @@ func (r *Reader) content() ([]byte, error) {
 	return c, nil
 }
 
-// The sections of character data XML allows anywhere between tags:
-// CDATA ("<![CDATA[" text "]]>", the text as it is, up to the first
-// "]]>": it may hold '<', '&' and whole tags, which are text) and
-// comments (nothing).
+// The sections XML allows anywhere between tags: CDATA ("<![CDATA["
+// text "]]>", the text as it is, up to the first "]]>": it may hold '<',
+// '&' and whole tags, which are text), comments and processing
+// instructions ("<?target …?>", the XML declaration among them: up to the
+// first "?>", whatever '>' or tags come before it). Comments and
+// processing instructions are nothing: neither text nor markup.
 var (
 	cdataStart   = []byte("<![CDATA[")
 	cdataEnd     = []byte("]]>")
 	commentStart = []byte("<!--")
 	commentEnd   = []byte("-->")
+	piStart      = []byte("<?")
+	piEnd        = []byte("?>")
 )
 
-// skipSection steps over a CDATA section or a comment at pos. skipped is
-// false when pos holds neither (the window must hold len(cdataStart)
-// bytes from pos when the input has them); ok is false when the input
-// ends inside the section.
-func (s *scanner) skipSection() (skipped, ok bool) {
+// skipNothing steps over a comment or a processing instruction at pos
+// (their content is neither text nor markup). skipped is false when pos
+// holds neither (the window must hold len(commentStart) bytes from pos
+// when the input has them); ok is false when the input ends inside it.
+func (s *scanner) skipNothing() (skipped, ok bool) {
 	b := s.buf[s.pos:s.end]
 	switch {
-	case bytes.HasPrefix(b, cdataStart):
-		s.pos += len(cdataStart)
-		return true, s.skipPast(cdataEnd)
 	case bytes.HasPrefix(b, commentStart):
 		s.pos += len(commentStart)
 		return true, s.skipPast(commentEnd)
+	case bytes.HasPrefix(b, piStart):
+		s.pos += len(piStart)
+		return true, s.skipPast(piEnd)
 	}
 	return false, true
 }
 
+// skipSection steps over a CDATA section, a comment or a processing
+// instruction at pos. skipped is false when pos holds none (the window
+// must hold len(cdataStart) bytes from pos when the input has them); ok
+// is false when the input ends inside it.
+func (s *scanner) skipSection() (skipped, ok bool) {
+	if bytes.HasPrefix(s.buf[s.pos:s.end], cdataStart) {
+		s.pos += len(cdataStart)
+		return true, s.skipPast(cdataEnd)
+	}
+	return s.skipNothing()
+}
+
 // charData reads the character data of a leaf element after its start
 // tag — text with its entities decoded, CDATA sections as they are,
-// comments left out — up to the next tag, and consumes "</name>" when
+// comments and processing instructions left out — up to the next tag,
+// and consumes "</name>" when
 // that is the tag. The usual leaf, text up to its closing tag, is
 // returned in place: v is valid until the scanner reads again. ok is
 // false when it was not read: a bad entity or character reference is
@@ -153,7 +168,7 @@ func (r *Reader) charData(off int64, name string) (v []byte, ok bool, err error)
 		if err != nil {
 			return nil, false, err
 		}
-		if !sections && s.pos+1 < s.end && s.buf[s.pos+1] != '!' {
+		if !sections && s.pos+1 < s.end && s.buf[s.pos+1] != '!' && s.buf[s.pos+1] != '?' {
 			// No section follows: the usual case.
 			v := c
 			if bytes.IndexByte(c, '&') >= 0 {
@@ -178,14 +193,15 @@ func (r *Reader) charData(off int64, name string) (v []byte, ok bool, err error)
 			}
 			out = append(out, s.buf[s.pos+len(cdataStart):s.pos+end]...)
 			s.pos += end + len(cdataEnd)
-		case bytes.HasPrefix(b, commentStart):
-			s.pos += len(commentStart)
-			if !s.skipPast(commentEnd) {
+		default:
+			skipped, ok := s.skipNothing()
+			if !ok {
 				return nil, false, r.atEnd()
 			}
-		default:
-			s.closeLeaf(name)
-			return out, true, nil
+			if !skipped {
+				s.closeLeaf(name)
+				return out, true, nil
+			}
 		}
 	}
 }
@@ -195,7 +211,8 @@ var textEnd = []byte("</text>")
 
 // skipText steps over the character data of a <text> element and its
 // closing tag: from '<' to '<' (text holds no other), over CDATA
-// sections and comments (which may hold '<' and "</text>"), up to
+// sections, comments and processing instructions (which may hold '<' and
+// "</text>"), up to
 // "</text>". It is false at the end of input.
 func (s *scanner) skipText() bool {
 	for {
@@ -274,7 +291,8 @@ func attr(tag []byte, name string) string {
 // a stub or full dump repeats in every revision by their first bytes,
 // without parsing tag names. At anything else — <id> and <timestamp> of
 // the revision, </revision>, a tag with attributes it does not know, a
-// CDATA section or comment ("<!", stepped over whole by the main loop),
+// CDATA section, comment or processing instruction ("<!", "<?", stepped
+// over whole by the main loop),
 // the end of the window — it returns with the scanner at that '<' and the
 // main loop takes over, so malformed input is checked there as usual.
 func (r *Reader) revisionBody() {

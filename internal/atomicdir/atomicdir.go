@@ -86,6 +86,8 @@ type Dir struct {
 	lock   *held
 	ctx    context.Context // Commit commits nothing once it is done
 	done   bool
+	known  map[string]recorded   // files whose hash Link took from an input's list, by path
+	inputs map[string]*inputList // the lists Link read, by directory (nil: none usable)
 }
 
 // Create takes the output's lock, checks that final may be replaced,
@@ -182,7 +184,7 @@ func (d *Dir) Commit() error {
 			return fmt.Errorf("%s %s: incomplete output (no %s)", d.what, d.final, d.marker)
 		}
 	}
-	list, err := writeEntries(d.ctx, d.tmp, d.marker)
+	list, err := writeEntries(d.ctx, d.tmp, d.marker, d.known)
 	if err != nil {
 		os.RemoveAll(d.tmp)
 		if d.ctx.Err() != nil {

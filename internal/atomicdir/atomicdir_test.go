@@ -139,7 +139,7 @@ func TestSwapLeavesOneCompleteOutput(t *testing.T) {
 	tmp := filepath.Join(parent, ".out.tmp-123456")
 	os.Mkdir(tmp, 0o755)
 	write(t, filepath.Join(tmp, "m"), MarkerText+" new")
-	if _, err := writeEntries(context.Background(), tmp, "m"); err != nil {
+	if _, err := writeEntries(context.Background(), tmp, "m", nil); err != nil {
 		t.Fatal(err)
 	}
 	replaced, err := swap(tmp, final)

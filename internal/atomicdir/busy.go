@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // One lock for a whole output: a revisit process writing a path P holds
@@ -25,13 +26,44 @@ import (
 // one sees the other.
 
 // lockPIDPrefix starts the line of a lock file naming the process that
-// holds it.
+// holds it, for messages.
 const lockPIDPrefix = "pid "
+
+// lockHolderPrefix starts the line of a lock file that identifies the
+// process holding it (holderID): the locks this process holds are told
+// from others' by that line.
+const lockHolderPrefix = "holder "
+
+// holderID identifies this process among every process that may share a
+// file system with it. Its pid alone does not: a process in another pid
+// namespace (a container, a Kubernetes pod writing the same volume) or on
+// another host of a network file system may have the same pid. So the pid
+// is joined by the pid namespace (Linux: /proc/self/ns/pid), the host's
+// name and the time this process started, in nanoseconds. It is set when
+// the program starts and never changes.
+var holderID = newHolderID()
+
+func newHolderID() string {
+	ns, _ := os.Readlink("/proc/self/ns/pid") // "pid:[4026531836]"; "" elsewhere
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s %s %d %d", ns, strconv.Quote(host), os.Getpid(), time.Now().UnixNano())
+}
 
 // lockContent is the text of the lock file of the output at canon (a
 // resolved absolute path) held by this process.
 func lockContent(canon string) string {
-	return lockText + canon + "\n" + lockPIDPrefix + strconv.Itoa(os.Getpid()) + "\n"
+	return lockText + canon + "\n" + lockPIDPrefix + strconv.Itoa(os.Getpid()) + "\n" + lockHolderPrefix + holderID + "\n"
+}
+
+// ownLock reports whether b, the text of a lock file, is that of a lock
+// this process holds (its holder line is holderID).
+func ownLock(b []byte) bool {
+	for _, line := range strings.Split(string(b), "\n") {
+		if h, ok := strings.CutPrefix(line, lockHolderPrefix); ok && h == holderID {
+			return true
+		}
+	}
+	return false
 }
 
 // lockPID reads the pid line of a lock file's text b (0: none).
@@ -79,8 +111,17 @@ func EvalExisting(p string) (string, error) {
 	}
 }
 
-// busyError is a path another revisit process is writing: it wraps
-// ErrBusy (exit code 2, like a refused output).
+// busyErr is a path another revisit process is writing: it is ErrBusy
+// (errors.Is; exit code 2, like a refused output), said once, naming the
+// process and the path it writes.
+type busyErr struct{ msg string }
+
+func (e *busyErr) Error() string { return e.msg }
+func (e *busyErr) Unwrap() error { return ErrBusy }
+
+// busyError is the busyErr of final (what, as the user wrote it): the
+// process pid (0: not known) is writing it (rel ""), other, which
+// contains it (rel "contains"), or the lock other inside it.
 func busyError(what, final string, pid int, other, rel string) error {
 	who := "another revisit process"
 	if pid > 0 {
@@ -95,7 +136,7 @@ func busyError(what, final string, pid int, other, rel string) error {
 	default:
 		where = "inside this output (its lock " + other + ")"
 	}
-	return fmt.Errorf("%s %s: %w: %s is writing %s (wait for it to finish, or choose another path)", what, final, ErrBusy, who, where)
+	return &busyErr{fmt.Sprintf("%s %s: %s is writing %s (wait for it to finish, or choose another path)", what, final, who, where)}
 }
 
 // CheckBusy refuses (ErrBusy) an output path dir that another revisit
@@ -166,4 +207,12 @@ func insideBusy(canon, what, final string) error {
 		return nil
 	})
 	return busy
+}
+
+// Within reports whether path p is dir or lies under it (both cleaned,
+// absolute; resolve their symbolic links first, EvalExisting, to compare
+// the directories they name).
+func Within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

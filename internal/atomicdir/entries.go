@@ -36,8 +36,9 @@ import (
 // existing file keeps the inode, but not the times), a rename over it
 // (sed -i, an editor's save) brings another inode, and the status-change
 // time cannot be set back (touch -r, cp -p and rsync -t set the
-// modification time only; any of them, and chmod, sets it to now). Any
-// other file is hashed: a copy of the output, a file touched or written
+// modification time only; any of them, and chmod, sets it to now) — but
+// on tmpfs, where a write through a shared memory mapping sets no time,
+// every file is hashed (stampFollowsContent). Any other file is hashed: a copy of the output, a file touched or written
 // back with the same bytes, is accepted when its content is the same. A
 // file whose recorded status-change time is not before the list was
 // written is always hashed (git's "racily clean" rule): a change in the
@@ -116,7 +117,9 @@ func HashFile(p string) (string, error) {
 // it: a file with its size, content hash and stamp (taken before it is
 // read: a file that changes while it is hashed is an error, as nobody but
 // the writer may touch a temporary output), a symlink with its target.
-func record(p, rel string, d fs.DirEntry) (entry, error) {
+// The hash of a file in known with its size and stamp there is taken
+// from known (Link), not read.
+func record(p, rel string, d fs.DirEntry, known map[string]recorded) (entry, error) {
 	e := entry{Path: rel, Type: entryType(d.Type())}
 	switch e.Type {
 	case "file":
@@ -125,6 +128,10 @@ func record(p, rel string, d fs.DirEntry) (entry, error) {
 			return e, err
 		}
 		e.Size, e.stamp = info.Size(), fileStamp(info)
+		if k, ok := known[rel]; ok && e.stamp.known() && k.s == e.stamp && k.size == e.Size {
+			e.SHA256 = k.sum
+			return e, nil
+		}
 		if e.SHA256, err = HashFile(p); err != nil {
 			return e, err
 		}
@@ -146,9 +153,10 @@ func record(p, rel string, d fs.DirEntry) (entry, error) {
 }
 
 // writeEntries writes EntriesFile into dir, listing everything else in it
-// (record, the files hashed on every core, listed in lexical order), and
-// returns the list.
-func writeEntries(ctx context.Context, dir, marker string) (*entryList, error) {
+// (record, the files hashed on every core, listed in lexical order; known
+// gives the hashes of files linked from another output), and returns the
+// list.
+func writeEntries(ctx context.Context, dir, marker string, known map[string]recorded) (*entryList, error) {
 	list := &entryList{Tool: "revisit", Marker: marker, Hash: hashName, Entries: []entry{}}
 	type job struct {
 		p, rel string
@@ -166,7 +174,7 @@ func writeEntries(ctx context.Context, dir, marker string) (*entryList, error) {
 			return send(job{p, filepath.ToSlash(rel), d}, 1)
 		})
 	}
-	work := func(_ context.Context, j job) (entry, error) { return record(j.p, j.rel, j.d) }
+	work := func(_ context.Context, j job) (entry, error) { return record(j.p, j.rel, j.d, known) }
 	sink := func(e entry) error {
 		list.Entries = append(list.Entries, e)
 		return nil
@@ -271,6 +279,7 @@ func foreignEntries(dir string, list *entryList, listInfo os.FileInfo) ([]string
 		known[e.Path] = e
 	}
 	written := fileStamp(listInfo)
+	follows := map[string]bool{} // stampFollowsContent of each directory
 	var foreign []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -291,7 +300,13 @@ func foreignEntries(dir string, list *entryList, listInfo os.FileInfo) ([]string
 			}
 			foreign = append(foreign, rel)
 		case typ == "file":
-			same, err := unchanged(p, e, list.Hash, written)
+			d := filepath.Dir(p)
+			f, ok := follows[d]
+			if !ok {
+				f = stampFollowsContent(d)
+				follows[d] = f
+			}
+			same, err := unchanged(p, e, list.Hash, written, f)
 			if err != nil {
 				return err
 			}
@@ -310,8 +325,10 @@ func foreignEntries(dir string, list *entryList, listInfo os.FileInfo) ([]string
 
 // unchanged reports whether the file p still holds what its entry e
 // records (EntriesFile says how); hash is the list's ("": an earlier
-// version's list, sizes only) and written the stamp of the list's file.
-func unchanged(p string, e entry, hash string, written stamp) (bool, error) {
+// version's list, sizes only), written the stamp of the list's file, and
+// follows whether p's file system changes a stamp with the content
+// (stampFollowsContent): where it does not, the content is always read.
+func unchanged(p string, e entry, hash string, written stamp, follows bool) (bool, error) {
 	info, err := os.Lstat(p)
 	if err != nil {
 		return false, err
@@ -319,13 +336,13 @@ func unchanged(p string, e entry, hash string, written stamp) (bool, error) {
 	if info.Size() != e.Size {
 		return false, nil
 	}
-	now := fileStamp(info)
 	if hash == "" {
 		// Sizes only: unchanged if its status did not change after the
 		// list was written; unknown (no times here): refused.
+		now := fileStamp(info)
 		return now.known() && written.known() && now.CTime <= written.CTime, nil
 	}
-	if now.known() && now == e.stamp && e.CTime < written.MTime {
+	if fastUnchanged(info, e, written, follows) {
 		return true, nil
 	}
 	sum, err := HashFile(p)
@@ -333,4 +350,15 @@ func unchanged(p string, e entry, hash string, written stamp) (bool, error) {
 		return false, err
 	}
 	return sum == e.SHA256, nil
+}
+
+// fastUnchanged reports whether the file whose status is info is
+// unchanged since its entry e was recorded by its status alone (the fast
+// path of unchanged, EntriesFile says why it holds): its size and stamp
+// are as recorded, recorded before the list was written (written: the
+// stamp of the list's file), on a file system whose stamps follow the
+// content (follows).
+func fastUnchanged(info os.FileInfo, e entry, written stamp, follows bool) bool {
+	now := fileStamp(info)
+	return follows && info.Size() == e.Size && now.known() && now == e.stamp && e.CTime < written.MTime
 }

@@ -196,10 +196,15 @@ func TestUnchangedFastPathAndTieBreaker(t *testing.T) {
 		{"other stamp: hashed, differs", entry{Size: info.Size(), SHA256: bad, stamp: stamp{Ino: s.Ino + 1}}, later, false},
 		{"other size", entry{Size: info.Size() + 1, SHA256: good, stamp: s}, later, false},
 	} {
-		got, err := unchanged(p, c.e, hashName, c.written)
+		got, err := unchanged(p, c.e, hashName, c.written, true) // a file system whose stamps follow the content
 		if err != nil || got != c.want {
 			t.Errorf("%s: %v %v, want %v", c.name, got, err, c.want)
 		}
+	}
+	// Where stamps do not follow the content (tmpfs), the recorded stamp
+	// is no proof: the file is read.
+	if got, err := unchanged(p, entry{Size: info.Size(), SHA256: hex.EncodeToString(make([]byte, 32)), stamp: s}, hashName, later, false); err != nil || got {
+		t.Errorf("recorded stamp on a file system whose stamps do not follow the content: %v %v, want the hash read and found to differ", got, err)
 	}
 }
 

@@ -169,7 +169,8 @@ func (l *lockFile) release() {
 // heldElsewhere reports whether path is a revisit lock file that another
 // process holds, and that process's pid when the lock names it (0: not
 // known). A user's file, a symbolic link, a lock nobody holds (left by a
-// killed run) and this process's own locks are not. It takes the lock
+// killed run) and this process's own locks (ownLock: by their holder
+// line, not their pid, which a process elsewhere may share) are not. It takes the lock
 // shared for an instant to see whether it is held, which never blocks.
 func heldElsewhere(path string) (pid int, held bool) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
@@ -188,10 +189,10 @@ func heldElsewhere(path string) (pid int, held bool) {
 	if !bytes.HasPrefix(b, []byte(lockText)) && !making {
 		return 0, false // not revisit's: acquire refuses it where it is an output's own
 	}
-	pid = lockPID(b)
-	if pid == os.Getpid() {
+	if ownLock(b) {
 		return 0, false
 	}
+	pid = lockPID(b)
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); err != nil {
 		return pid, errors.Is(err, syscall.EWOULDBLOCK)
 	}

@@ -20,10 +20,12 @@ import (
 // itself, or s with a leading "'" when it starts with "=", "+", "-", "@",
 // a tab or a carriage return (OWASP's "CSV injection": a spreadsheet
 // would evaluate a page titled `=HYPERLINK(…)`), so that a spreadsheet
-// shows it as text. Strip one leading "'" from a text cell to get the
-// original. Commas, quotes and line breaks need no guard: the CSV quoting
-// keeps them inside the cell; other control characters are kept as they
-// are (a CSV file holds the data, not what a terminal shows).
+// shows it as text, or with "'" itself ("'Allo 'Allo!" is a Wikipedia
+// title), so that the rule for reading a cell back holds for every text:
+// strip one leading "'" from a text cell to get the original. Commas,
+// quotes and line breaks need no guard: the CSV quoting keeps them inside
+// the cell; other control characters are kept as they are (a CSV file
+// holds the data, not what a terminal shows).
 func Text(s string) string {
 	if Guarded(s) {
 		return "'" + s
@@ -32,13 +34,13 @@ func Text(s string) string {
 }
 
 // Guarded reports whether Text changes s: s starts with a character a
-// spreadsheet reads as the start of a formula.
+// spreadsheet reads as the start of a formula, or with the guard "'".
 func Guarded(s string) bool {
 	if s == "" {
 		return false
 	}
 	switch s[0] {
-	case '=', '+', '-', '@', '\t', '\r':
+	case '=', '+', '-', '@', '\t', '\r', '\'':
 		return true
 	}
 	return false

@@ -12,7 +12,7 @@ import (
 var hostile = []string{`=HYPERLINK("http://x","y")`, "+1", "-2", "@SUM(A1)", "\tTab", "\rCR", "a,comma", `a"quote`, "new\nline", "esc\x1b[2J", "", "plain", "'quoted"}
 
 // Text cells read back (encoding/csv) as the original with one "'" in
-// front exactly when the original starts with = + - @ TAB CR; numbers,
+// front exactly when the original starts with = + - @ TAB CR or "'"; numbers,
 // negative ones included, are never prefixed. The expected guard is the
 // OWASP list, written out here rather than taken from Guarded.
 func TestTextAndNumbers(t *testing.T) {
@@ -50,7 +50,7 @@ func TestTextAndNumbers(t *testing.T) {
 		want := s
 		switch {
 		case strings.HasPrefix(s, "="), strings.HasPrefix(s, "+"), strings.HasPrefix(s, "-"), strings.HasPrefix(s, "@"),
-			strings.HasPrefix(s, "\t"), strings.HasPrefix(s, "\r"):
+			strings.HasPrefix(s, "\t"), strings.HasPrefix(s, "\r"), strings.HasPrefix(s, "'"):
 			want = "'" + s
 		}
 		if r[0] != want {
@@ -62,5 +62,22 @@ func TestTextAndNumbers(t *testing.T) {
 	}
 	if last := recs[len(recs)-1]; last[3] != "" || last[2] != "0" {
 		t.Errorf("NaN row %q, want an empty float cell", last)
+	}
+}
+
+// README's rule for reading a text cell back, "strip one leading ' to get
+// the original", holds for every text: also for one that starts with "'"
+// itself (Wikipedia has "'Allo 'Allo!" and "'Tis Pity She's a Whore"),
+// which Text therefore guards too. Before, "'Allo 'Allo!" was written as
+// it is and read back as "Allo 'Allo!".
+func TestTextReadsBackByStrippingOneQuote(t *testing.T) {
+	for _, s := range append(hostile, "'Allo 'Allo!", "'", "''", "'=1+1", "=", "-", "x'") {
+		cell := Text(s)
+		if got := strings.TrimPrefix(cell, "'"); got != s {
+			t.Errorf("Text(%q) = %q reads back as %q", s, cell, got)
+		}
+		if Guarded(s) != (cell != s) {
+			t.Errorf("Guarded(%q) = %v, but Text gives %q", s, Guarded(s), cell)
+		}
 	}
 }

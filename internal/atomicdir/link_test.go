@@ -1,0 +1,106 @@
+package atomicdir
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// linkInto links src into a new output at final as "f" and returns the
+// output's entry for it and whether Link took the hash from src's list.
+func linkInto(t *testing.T, src, final string, between func()) (entry, bool) {
+	t.Helper()
+	d, err := Create(final, "m", "test output")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(d.Path(), "m"), MarkerText+" test")
+	if err := d.Link(src, "f"); err != nil {
+		t.Fatal(err)
+	}
+	_, took := d.known["f"]
+	if between != nil {
+		between()
+	}
+	if err := d.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	list, _, ok := readEntries(filepath.Join(final, EntriesFile))
+	if !ok {
+		t.Fatalf("no entry list in %s", final)
+	}
+	for _, e := range list.Entries {
+		if e.Path == "f" {
+			return e, took
+		}
+	}
+	t.Fatalf("%s lists no f", final)
+	return entry{}, false
+}
+
+// A file linked from an untouched output of revisit takes its recorded
+// hash (the file is not read again); a file changed since it was recorded
+// — same size, its modification time set back, or changed between the
+// link and the commit — is hashed anew, and the list records what it
+// holds.
+func TestLinkTakesRecordedHashOnlyOfUntouchedFile(t *testing.T) {
+	parent := t.TempDir()
+	if !stampFollowsContent(parent) {
+		t.Skip("stamps do not follow the content here (tmpfs): every file is hashed")
+	}
+	in := filepath.Join(parent, "in")
+	src := filepath.Join(in, "f")
+	fresh := func() {
+		os.RemoveAll(in)
+		commitTree(t, in, map[string]string{"f": "revisit's bytes"})
+	}
+	want := func(e entry, content string) {
+		t.Helper()
+		p := filepath.Join(parent, "want")
+		write(t, p, content)
+		sum, err := HashFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.SHA256 != sum {
+			t.Errorf("recorded hash %s, want %s (the hash of %q)", e.SHA256, sum, content)
+		}
+	}
+
+	fresh()
+	e, took := linkInto(t, src, filepath.Join(parent, "o1"), nil)
+	if !took {
+		t.Error("Link of an untouched file of revisit's output did not take its recorded hash")
+	}
+	want(e, "revisit's bytes")
+
+	// Same size, modification time set back (touch -r): the status-change
+	// time tells.
+	fresh()
+	info, _ := os.Stat(src)
+	time.Sleep(10 * time.Millisecond)
+	write(t, src, "REVISIT'S BYTES")
+	os.Chtimes(src, info.ModTime(), info.ModTime())
+	e, took = linkInto(t, src, filepath.Join(parent, "o2"), nil)
+	if took {
+		t.Error("Link took the recorded hash of a file changed since (mtime set back)")
+	}
+	want(e, "REVISIT'S BYTES")
+
+	// Changed through the link before the commit.
+	fresh()
+	e, _ = linkInto(t, src, filepath.Join(parent, "o3"), func() {
+		time.Sleep(10 * time.Millisecond)
+		write(t, src, "changed later!!")
+	})
+	want(e, "changed later!!")
+
+	// Linked twice: the first link set the status-change time, so the
+	// list no longer vouches for the file.
+	fresh()
+	linkInto(t, src, filepath.Join(parent, "o4"), nil)
+	if _, took = linkInto(t, src, filepath.Join(parent, "o5"), nil); took {
+		t.Error("Link took the recorded hash of a file whose status changed after it was recorded")
+	}
+}
