@@ -28,8 +28,11 @@ func beginCDX(h head, st *lineState) error {
 	if !isLegend(h.line) {
 		return nil
 	}
+	if err := cdxLegend(h.s, st); err != nil {
+		return err // a bad legend: the lines after it are read with the default layout
+	}
 	st.header = true
-	return cdxLegend(h.s, st)
+	return nil
 }
 
 // writeCDX writes one capture as a 7-field CDX line.

@@ -89,3 +89,30 @@ func TestFormatHelp(t *testing.T) {
 		t.Errorf("%d lines, want 9 (4 one-line formats, the trace's 2, the logs' 3 and their names):\n%s", lines, h)
 	}
 }
+
+// A first line that names its format but is bad (a CDX legend without a
+// digest column, a log header without a time column) is a bad line under
+// SkipBad, counted once, and the lines after it are read in that format:
+// CDX lines by the default layout, the log's by the columns found. By
+// hand: 2 captures of one URL, the second with another digest (a change).
+func TestBadFirstLineSkipped(t *testing.T) {
+	for name, text := range map[string]string{
+		"cdx": " CDX N b a m s r\n" +
+			"com,example)/ 20200101000000 https://example.com/ text/html 200 AAAA 1000\n" +
+			"com,example)/ 20200102000000 https://example.com/ text/html 200 BBBB 1000\n",
+	} {
+		got, st, err := readAll(t, Options{SkipBad: true}, writeFile(t, name+".txt", []byte(text)))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if st.Inputs[0].Bad["format"] != 1 || st.Captures != 2 || len(got) != 1 || len(got[0].Visits) != 2 || !got[0].Q(1) {
+			t.Errorf("%s: bad %v, captures %d, URLs %+v; want 1 bad first line, 2 captures of one URL, a change", name, st.Inputs[0].Bad, st.Captures, got)
+		}
+	}
+	// the header names no time column: refused, then (SkipBad) its lines
+	// are bad ones, not a crash
+	_, st, err := readAll(t, Options{SkipBad: true}, writeFile(t, "l.csv", []byte("id,when,digest\na,1,x\na,2,y\n")))
+	if err != nil || st.Inputs[0].Bad["format"] != 1 {
+		t.Errorf("log without time column: %v, bad %v; want the header counted as a bad format line", err, st.Inputs[0].Bad)
+	}
+}

@@ -524,14 +524,13 @@ func (r *reader) detect(line []byte, st *lineState) error {
 			return fmt.Errorf("cannot tell the observation format from the first line %.80q (give --format: %s)", s, strings.Join(Formats, ", "))
 		}
 	}
-	st.format = f.Name
-	if f.begin != nil {
-		if err := f.begin(h, st); err != nil {
-			return err
-		}
+	st.format, st.fm = f.Name, f
+	if f.begin == nil {
+		return nil
 	}
+	err := f.begin(h, st)
 	st.fm = lookup(st.format) // begin may name another (a generic log's header)
-	return nil
+	return err                // under SkipBad the stream goes on in st's format
 }
 
 func isDigits(s string) bool {
