@@ -1,6 +1,6 @@
 // Package gentest writes small generated datasets for the tests of the
 // stages that read them (replay, analysis): generate's output, beside
-// generate. It is imported by tests only, never by a stage; it is not part
+// generate, and synthetic Poisson pages. It is imported by tests only, never by a stage; it is not part
 // of internal/stagetest because transform's tests use that package and
 // generate depends on transform (through dataset).
 package gentest
@@ -13,6 +13,7 @@ import (
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/generate"
 	"github.com/revisit-dev/revisit/internal/units"
+	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -41,4 +42,21 @@ func Dataset(t testing.TB, models []string, seed uint64) (string, []series.Page)
 		t.Fatal(err)
 	}
 	return dir, pages
+}
+
+// PoissonPages is n pages of k updates each, Unix seconds from 2001-09-09,
+// one update an hour on average (exponential gaps of at least 1 s), drawn
+// from seed.
+func PoissonPages(seed uint64, n, k int) []series.Page {
+	pages := make([]series.Page, n)
+	for i := range pages {
+		r := model.NewRand(seed, uint64(i))
+		u := make([]int64, k)
+		u[0] = 1_000_000_000
+		for j := 1; j < k; j++ {
+			u[j] = u[j-1] + 1 + int64(r.ExpFloat64()*3600)
+		}
+		pages[i] = series.Page{ID: int64(i + 1), Title: "p", Resolution: 1, Updates: u}
+	}
+	return pages
 }
