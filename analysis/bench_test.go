@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/revisit-dev/revisit/generate/gentest"
 	"github.com/revisit-dev/revisit/internal/shard"
-	"github.com/revisit-dev/revisit/internal/stagetest"
 	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
@@ -79,7 +79,7 @@ func BenchmarkLillieforsPages(b *testing.B) {
 // no page screened (MinUpdates above every page), so that the per-page
 // work every page of a dump pays is what is timed.
 func BenchmarkPass(b *testing.B) {
-	pages := stagetest.PoissonPages(1, 200, 5000)
+	pages := gentest.PoissonPages(1, 200, 5000)
 	each := func(fn func(*series.Page) error) error {
 		for i := range pages {
 			if err := fn(&pages[i]); err != nil {

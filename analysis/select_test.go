@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/revisit-dev/revisit/dataset"
-	"github.com/revisit-dev/revisit/internal/gentest"
+	"github.com/revisit-dev/revisit/generate/gentest"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/stagetest"
 	"github.com/revisit-dev/revisit/series"

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/revisit-dev/revisit/crawllog/logs"
 	"github.com/revisit-dev/revisit/estimates"
-	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/transform"
 )
 
@@ -29,7 +29,7 @@ func BenchmarkEstimateTrace(b *testing.B) {
 			for i := range b.N {
 				out := filepath.Join(b.TempDir(), fmt.Sprint(i))
 				_, err := EstimateLogs(context.Background(), EstimateOptions{Inputs: []string{trace}, Out: out,
-					Read: visits.Options{Format: "trace"}, Unit: transform.Day, Methods: []string{m}, Curves: estimates.CurvesCompact})
+					Read: logs.Options{Format: "trace"}, Unit: transform.Day, Methods: []string{m}, Curves: estimates.CurvesCompact})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -2,12 +2,14 @@
 // real crawl logs, where there is no ground truth: `revisit estimate`.
 //
 // The logs (Wayback CDX and its JSON form, Common Crawl CDXJ, change-bit
-// traces such as the Bing crawl trace, generic CSV/TSV visit logs) are read by package ingest/visits into one visits.Observed per URL
-// — whole-second visit times with Last-Modified times or change bits —
-// and each URL goes through estimator.EstimateObserved: every method its
-// observations allow (M1, M2, age-mle with ages; M3, M4, M5, cho, matloff
-// with constant delays; G-M4, M6, naive, poisson-mle always), on a grid
-// chosen per URL from its capture delays (docs/methods.md#observed-grid). What it writes (estimate.go: EstimateLogs):
+// traces such as the Bing crawl trace, generic CSV/TSV visit logs) are read
+// by package crawllog/logs into one series.Observed per URL — whole-second
+// visit times with Last-Modified times or change bits — and each URL goes
+// through estimator.EstimateObserved: every method its observations allow
+// (M1, M2, age-mle with ages; M3, M4, M5, cho, matloff with constant
+// delays; G-M4, M6, naive, poisson-mle always), on a grid chosen per URL
+// from its capture delays (docs/methods.md#observed-grid). What it writes
+// (estimate.go: EstimateLogs):
 //
 //	OUT/estimates.parquet  replay's schema (package estimates), no truth rows
 //	OUT/estimate.json      EstimateMeta: inputs, options, counts, skips, verdicts,
@@ -29,7 +31,7 @@
 //
 // Sharding (shard.go, merge.go): with EstimateOptions.Shard = i/N a
 // process estimates only the URLs of its shard — its byte range of the
-// inputs when they allow it (visits.PlanRanges), else those whose id
+// inputs when they allow it (logs.PlanRanges), else those whose id
 // hashes to it (EstimateOptions.ShardBy) — and writes estimate-shard.json
 // (EstimateShardInfo: the scheme, the range, the inputs' fingerprints,
 // the counts) and, streamed, estimate-shard-urls.jsonl (each URL's place

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/revisit-dev/revisit/crawllog/logs"
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/ingest/generic"
-	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/pool"
@@ -52,7 +52,7 @@ const (
 const (
 	ShardByAuto  = "auto"
 	ShardByHash  = "hash"  // every shard reads every input; a URL belongs to shard.Of(its page id)
-	ShardByRange = "range" // a shard reads its byte range of the inputs (visits.Options.Range)
+	ShardByRange = "range" // a shard reads its byte range of the inputs (logs.Options.Range)
 )
 
 // SkipNoMethod counts the URLs none of whose selected methods their
@@ -70,7 +70,7 @@ func (e *OptionError) Unwrap() error { return e.Err }
 type EstimateOptions struct {
 	Inputs []string // visit logs ("-": standard input)
 	Out    string
-	Read   visits.Options
+	Read   logs.Options
 	// Unit is seconds per unit (0: hours); H and XMax in units, 0 per URL
 	// (ObservedDefaults).
 	Unit       float64
@@ -99,7 +99,7 @@ type EstimateOptions struct {
 	Shard shard.Spec
 	// ShardBy is how a shard chooses its URLs: ShardByAuto ("" too) reads
 	// only the shard's byte range of the inputs when they allow it
-	// (visits.PlanRanges: uncompressed traces, CDX and CDXJ with --sorted)
+	// (logs.PlanRanges: uncompressed traces, CDX and CDXJ with --sorted)
 	// and otherwise every input, keeping the URLs whose id hashes to the
 	// shard; ShardByHash always does the latter.
 	ShardBy string
@@ -134,7 +134,7 @@ type URLSummary struct {
 	XMax      float64 `json:"x_max"`
 	Bins      int     `json:"bins"`
 	EmptyBins int     `json:"empty_bins"`
-	// What the reader knew of the URL (visits.Observed): its id in the
+	// What the reader knew of the URL (series.Observed): its id in the
 	// log when a companion file named it (Source), its importance score
 	// (NaN: none; the Bing trace's urlid_imp.txt) and the original URLs
 	// its SURT key grouped when more than one (Originals, else 0).
@@ -153,28 +153,28 @@ func (s *URLSummary) VerdictText() string {
 
 // EstimateMeta is estimate.json.
 type EstimateMeta struct {
-	Tool      string              `json:"tool"`
-	Version   string              `json:"version"`
-	Created   time.Time           `json:"created"`
-	Inputs    []visits.InputStats `json:"inputs"`
-	Unit      float64             `json:"unit"`
-	UnitName  string              `json:"unit_name"`
-	H         float64             `json:"h"`     // 0: per URL
-	XMax      float64             `json:"x_max"` // 0: per URL
-	ConstTol  int64               `json:"const_tolerance_s"`
-	Methods   []string            `json:"methods"`
-	Captures  int64               `json:"captures"`
-	URLs      int64               `json:"urls"`      // URLs with a capture with content
-	Estimated int                 `json:"estimated"` // URLs estimated
-	Constant  int                 `json:"constant"`  // of which with constant delays
-	Rows      int64               `json:"rows"`
-	Skipped   map[string]int64    `json:"skipped,omitempty"`
-	Bad       int64               `json:"bad"`
-	Verdicts  map[string]int      `json:"verdicts"`
-	Threshold float64             `json:"verdict_ks_threshold"`
+	Tool      string            `json:"tool"`
+	Version   string            `json:"version"`
+	Created   time.Time         `json:"created"`
+	Inputs    []logs.InputStats `json:"inputs"`
+	Unit      float64           `json:"unit"`
+	UnitName  string            `json:"unit_name"`
+	H         float64           `json:"h"`     // 0: per URL
+	XMax      float64           `json:"x_max"` // 0: per URL
+	ConstTol  int64             `json:"const_tolerance_s"`
+	Methods   []string          `json:"methods"`
+	Captures  int64             `json:"captures"`
+	URLs      int64             `json:"urls"`      // URLs with a capture with content
+	Estimated int               `json:"estimated"` // URLs estimated
+	Constant  int               `json:"constant"`  // of which with constant delays
+	Rows      int64             `json:"rows"`
+	Skipped   map[string]int64  `json:"skipped,omitempty"`
+	Bad       int64             `json:"bad"`
+	Verdicts  map[string]int    `json:"verdicts"`
+	Threshold float64           `json:"verdict_ks_threshold"`
 	// MinChanges is K: URLs with fewer changes seen are undecided, and
 	// FewChanges counts them (of Verdicts["undecided"]).
-	// What the reader counted beyond Skipped (visits.Stats): revisit
+	// What the reader counted beyond Skipped (logs.Stats): revisit
 	// records resolved, SURT keys that grouped several original URLs and
 	// those URLs.
 	RevisitsResolved int64 `json:"revisits_resolved"`
@@ -265,7 +265,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if opt.Shard.Sharded() {
 		switch opt.ShardBy {
 		case "", ShardByAuto:
-			why, err := visits.PlanRanges(opt.Inputs, opt.Read)
+			why, err := logs.PlanRanges(opt.Inputs, opt.Read)
 			if err != nil {
 				return nil, err
 			}
@@ -343,7 +343,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		last  = time.Now()
 		count int // URLs read
 		done  int // URLs sunk
-		stats *visits.Stats
+		stats *logs.Stats
 	)
 	// The URLs are estimated on opt.Workers goroutines in batches
 	// (batchURLs, batchVisits) and their rows written in read order
@@ -363,7 +363,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 			ropt.Range = opt.Shard
 			own = func(int64) bool { return true } // the range read is the shard's
 		}
-		stats, err = visits.Read(ctx, opt.Inputs, ropt, func(o *visits.Observed) error {
+		stats, err = logs.Read(ctx, opt.Inputs, ropt, func(o *series.Observed) error {
 			count++
 			seq := int64(count - 1) // the URL's place among all URLs read (in a byte range: among its URLs)
 			id := generic.PageID(o.ID)
@@ -498,7 +498,7 @@ const (
 
 // urlJob is one URL read, owned by the shard.
 type urlJob struct {
-	o   *visits.Observed
+	o   *series.Observed
 	id  int64 // generic.PageID(o.ID)
 	seq int64 // its place among all URLs read
 }
@@ -556,7 +556,7 @@ func findRow(est []estimator.Estimate, method, kind string) *estimator.Estimate 
 // were seen. Only what is shown is computed: the reference's projection
 // when it is among the rows, and the distance only when a verdict can be
 // given (minChanges changes or more).
-func summarize(o *visits.Observed, id int64, info estimator.ObservedInfo, est []estimator.Estimate, minChanges int) URLSummary {
+func summarize(o *series.Observed, id int64, info estimator.ObservedInfo, est []estimator.Estimate, minChanges int) URLSummary {
 	s := URLSummary{URL: o.ID, PageID: id, Visits: info.Visits, Detections: info.Detections, Delays: "irregular",
 		Span: info.Span, Rate: math.NaN(), MedianAge: math.NaN(), KS: math.NaN(), Verdict: VerdictUndecided,
 		H: info.H, XMax: info.XMax, Bins: info.Bins, EmptyBins: info.EmptyBins, Source: o.Source, Importance: math.NaN(), Originals: o.Originals}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/revisit-dev/revisit/crawllog/logs"
 	"github.com/revisit-dev/revisit/estimates"
-	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/shardmerge"
 	"io"
 	"maps"
@@ -295,7 +295,7 @@ func schemeOf(info *EstimateShardInfo) string {
 // an error.
 func checkRanges(dirs []string, infos []*EstimateShardInfo, byIndex []int) (ordered bool, err error) {
 	var end int64
-	var last *visits.RangeInfo // of the last shard with a URL id
+	var last *logs.RangeInfo // of the last shard with a URL id
 	lastDir := ""
 	ordered = true
 	for i, k := range byIndex {
@@ -313,8 +313,8 @@ func checkRanges(dirs []string, infos []*EstimateShardInfo, byIndex []int) (orde
 		if g.IDs == 0 {
 			continue
 		}
-		if !g.Ordered || last != nil && !visits.Before(g.Order, last.Last, g.First) {
-			if g.Order == visits.OrderLengthBytes { // a trace need not be in order
+		if !g.Ordered || last != nil && !logs.Before(g.Order, last.Last, g.First) {
+			if g.Order == logs.OrderLengthBytes { // a trace need not be in order
 				ordered = false
 				continue
 			}
@@ -558,8 +558,8 @@ func (h *seqHeap) pop() seqAt {
 
 // isCompanion: in is a companion file of the Bing trace, which a shard of
 // byte ranges reads whole.
-func isCompanion(in visits.InputStats) bool {
-	return in.Format == visits.Importance || in.Format == visits.URLs
+func isCompanion(in logs.InputStats) bool {
+	return in.Format == logs.Importance || in.Format == logs.URLs
 }
 
 // sameEstimate checks that two shards estimated the same inputs with the
@@ -594,7 +594,7 @@ func sameEstimate(a *EstimateMeta, ai *EstimateShardInfo, b *EstimateMeta, bi *E
 
 // inputsDiffer describes the first input that differs between shards a
 // and b ("" when none does): other paths, another size or content
-// (their fingerprints, visits.Print), another format, or other counts
+// (their fingerprints, logs.Print), another format, or other counts
 // where both read the whole input (by hash, and a companion file of a
 // trace, which every shard reads whole; a byte range counts its own).
 func inputsDiffer(a *EstimateMeta, ai *EstimateShardInfo, b *EstimateMeta, bi *EstimateShardInfo, ranged bool) string {

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/revisit-dev/revisit/crawllog/logs"
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
-	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/stagetest"
@@ -68,7 +68,7 @@ func testMergeEstimatesEqualsUnsharded(t *testing.T, curves estimates.Curves, by
 	// A fine grid (300 bins), so that compact curves are shorter than the
 	// full ones: the per-URL default grid of these few crawls is coarser
 	// than estimates.Knots and would be kept whole.
-	opt := EstimateOptions{Inputs: []string{log}, Unit: transform.Day, H: 0.01, XMax: 3, Top: 4, Recover: true, Read: visits.Options{Format: "trace"}, Curves: curves}
+	opt := EstimateOptions{Inputs: []string{log}, Unit: transform.Day, H: 0.01, XMax: 3, Top: 4, Recover: true, Read: logs.Options{Format: "trace"}, Curves: curves}
 	opt.Out = filepath.Join(dir, "full")
 	full, err := EstimateLogs(ctx, opt)
 	if err != nil {
@@ -177,7 +177,7 @@ func TestMergeEstimatesRefuses(t *testing.T) {
 	log, other := filepath.Join(dir, "trace.tsv"), filepath.Join(dir, "other.tsv")
 	writeTraceLog(t, log, 9, 1)
 	writeTraceLog(t, other, 9, 2)
-	base := EstimateOptions{Inputs: []string{log}, Unit: transform.Day, Top: 4, Read: visits.Options{Format: "trace"}}
+	base := EstimateOptions{Inputs: []string{log}, Unit: transform.Day, Top: 4, Read: logs.Options{Format: "trace"}}
 	run := func(name string, sp shard.Spec, edit func(*EstimateOptions)) string {
 		t.Helper()
 		o := base

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/revisit-dev/revisit/crawllog/logs"
 	"github.com/revisit-dev/revisit/estimates"
-	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/realdata"
 	"github.com/revisit-dev/revisit/internal/shard"
@@ -52,7 +52,7 @@ func sameAsUnsharded(t *testing.T, opt EstimateOptions, ns []int) {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
-	if why, err := visits.PlanRanges(opt.Inputs, opt.Read); why != "" || err != nil {
+	if why, err := logs.PlanRanges(opt.Inputs, opt.Read); why != "" || err != nil {
 		t.Fatalf("not by byte range: %q, %v", why, err)
 	}
 	full := opt
@@ -109,14 +109,14 @@ func TestRangeShardsMergeToUnsharded(t *testing.T) {
 	base := EstimateOptions{Unit: transform.Day, Top: 5, Methods: []string{"naive", "poisson-mle", "M6"}, Curves: estimates.CurvesCompact}
 	t.Run("trace", func(t *testing.T) {
 		o := base
-		o.Inputs, o.Read = []string{trace}, visits.Options{Format: visits.Trace}
+		o.Inputs, o.Read = []string{trace}, logs.Options{Format: logs.Trace}
 		sameAsUnsharded(t, o, []int{1, 2, 3, 4, 5})
 	})
 	for _, name := range []string{"iana.cdx", "iana.cdxj"} {
 		t.Run(name, func(t *testing.T) {
 			p := realdata.Path(t, filepath.Join("crawl", "webrecorder__pywb", name))
 			o := base
-			o.Inputs, o.Read, o.Unit = []string{p}, visits.Options{Sorted: true}, transform.Hour
+			o.Inputs, o.Read, o.Unit = []string{p}, logs.Options{Sorted: true}, transform.Hour
 			sameAsUnsharded(t, o, []int{1, 2, 3, 4, 5, 9})
 		})
 	}
@@ -155,7 +155,7 @@ func TestRangeShardsRefused(t *testing.T) {
 	if err := os.WriteFile(cdx, []byte(c1.String()+c2.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run := func(name string, in string, sp shard.Spec, by string, read visits.Options) string {
+	run := func(name string, in string, sp shard.Spec, by string, read logs.Options) string {
 		t.Helper()
 		o := EstimateOptions{Inputs: []string{in}, Unit: transform.Day, Methods: []string{"naive"}, Read: read, Shard: sp, ShardBy: by, Out: filepath.Join(dir, name)}
 		if _, err := EstimateLogs(ctx, o); err != nil {
@@ -163,11 +163,11 @@ func TestRangeShardsRefused(t *testing.T) {
 		}
 		return o.Out
 	}
-	tr := visits.Options{Format: visits.Trace}
+	tr := logs.Options{Format: logs.Trace}
 	h0, h1 := run("h0", trace, shard.Spec{I: 0, N: 2}, ShardByHash, tr), run("h1", trace, shard.Spec{I: 1, N: 2}, ShardByHash, tr)
 	r0, r1 := run("r0", trace, shard.Spec{I: 0, N: 2}, "", tr), run("r1", trace, shard.Spec{I: 1, N: 2}, "", tr)
 	d0, d1 := run("d0", dup, shard.Spec{I: 0, N: 2}, "", tr), run("d1", dup, shard.Spec{I: 1, N: 2}, "", tr)
-	srt := visits.Options{Sorted: true}
+	srt := logs.Options{Sorted: true}
 	c0, c1d := run("c0", cdx, shard.Spec{I: 0, N: 2}, "", srt), run("c1", cdx, shard.Spec{I: 1, N: 2}, "", srt)
 	// a shard whose range was edited: the ranges leave a gap
 	info, err := ReadEstimateShardInfo(r1)
@@ -205,7 +205,7 @@ func TestRangeShardsRefused(t *testing.T) {
 			t.Errorf("%s: %v", c, err)
 		}
 	}
-	var be *visits.BadRecordError
+	var be *logs.BadRecordError
 	if _, err := EstimateLogs(ctx, EstimateOptions{Inputs: []string{dup}, Unit: transform.Day, Methods: []string{"naive"}, Read: tr, Out: filepath.Join(dir, "dup-one")}); !errors.As(err, &be) || be.Reason != "duplicate" || be.Line != int64(len(lines)+1) {
 		t.Errorf("unsharded duplicate: %v", err)
 	}
@@ -241,7 +241,7 @@ func TestMergeRefusesInputRewrittenBetweenShards(t *testing.T) {
 			writeBingTrace(t, trace, 300, 3)
 			run := func(name string, i int) string {
 				t.Helper()
-				o := EstimateOptions{Inputs: []string{trace}, Unit: transform.Day, Methods: []string{"naive"}, Read: visits.Options{Format: visits.Trace},
+				o := EstimateOptions{Inputs: []string{trace}, Unit: transform.Day, Methods: []string{"naive"}, Read: logs.Options{Format: logs.Trace},
 					Shard: shard.Spec{I: i, N: 2}, ShardBy: by, Out: filepath.Join(dir, name)}
 				if _, err := EstimateLogs(ctx, o); err != nil {
 					t.Fatalf("%s: %v", name, err)

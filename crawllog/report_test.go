@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/revisit-dev/revisit/ingest/visits"
+	"github.com/revisit-dev/revisit/crawllog/logs"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/internal/units"
 )
@@ -40,7 +40,7 @@ func TestEstimateReportInputsSectionsUnits(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "est")
-	m, err := EstimateLogs(context.Background(), EstimateOptions{Inputs: []string{log}, Out: out, Read: visits.Options{SkipBad: true, Format: "auto", MaxObservations: 1000}})
+	m, err := EstimateLogs(context.Background(), EstimateOptions{Inputs: []string{log}, Out: out, Read: logs.Options{SkipBad: true, Format: "auto", MaxObservations: 1000}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,9 +9,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/revisit-dev/revisit/crawllog/logs"
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
-	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/shardmerge"
 	"github.com/revisit-dev/revisit/series"
 )
@@ -44,12 +44,12 @@ type EstimateShardInfo struct {
 	// Scheme is how the shard chose its URLs: ShardByHash (every shard
 	// reads every input; "" in shards written before byte ranges) or
 	// ShardByRange (the shard read only Range of the inputs).
-	Scheme string            `json:"scheme,omitempty"`
-	Range  *visits.RangeInfo `json:"range,omitempty"`
+	Scheme string          `json:"scheme,omitempty"`
+	Range  *logs.RangeInfo `json:"range,omitempty"`
 	// Prints are the fingerprints of the inputs as the shard read them
-	// (visits.Stats.Prints): the merge refuses shards that read different
+	// (logs.Stats.Prints): the merge refuses shards that read different
 	// contents under the same names and sizes.
-	Prints []visits.Print `json:"prints,omitempty"`
+	Prints []logs.Print `json:"prints,omitempty"`
 	// Read is the number of URLs read from the inputs: by hash every shard
 	// reads them all, so every shard counts the same; by byte range, those
 	// of the shard's range, and what the reader counted (estimate.json's
@@ -248,7 +248,7 @@ func (sh *estimateShard) abort() {
 }
 
 // other records a URL read but not estimated (EstimateShardInfo.Others).
-func (sh *estimateShard) other(o *visits.Observed) {
+func (sh *estimateShard) other(o *series.Observed) {
 	if sh == nil || sh.others == nil {
 		return
 	}
@@ -286,7 +286,7 @@ func (sh *estimateShard) add(seq int64, s URLSummary, rows int) {
 
 // done records the URLs read, the skips (estimate's and the reader's)
 // and the URLs drawn.
-func (sh *estimateShard) done(read int, skipped map[string]int64, stats *visits.Stats, drawn []topURL) {
+func (sh *estimateShard) done(read int, skipped map[string]int64, stats *logs.Stats, drawn []topURL) {
 	if sh == nil {
 		return
 	}

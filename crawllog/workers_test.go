@@ -18,10 +18,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/revisit-dev/revisit/crawllog/logs"
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/ingest/generic"
-	"github.com/revisit-dev/revisit/ingest/visits"
+	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
 
@@ -110,7 +111,7 @@ func TestEstimateLogsWorkersSameOutput(t *testing.T) {
 		for _, workers := range []int{1, 2, 5} {
 			out := filepath.Join(dir, fmt.Sprintf("%s-%d", c.name, workers))
 			m, err := EstimateLogs(context.Background(), EstimateOptions{Inputs: []string{trace}, Out: out,
-				Read: visits.Options{Format: "trace"}, Unit: transform.Day, Methods: c.methods, Curves: c.curves,
+				Read: logs.Options{Format: "trace"}, Unit: transform.Day, Methods: c.methods, Curves: c.curves,
 				Recover: c.name == "all", Workers: workers})
 			if err != nil {
 				t.Fatal(err)
@@ -144,7 +145,7 @@ func checkRowsAsLoop(t *testing.T, trace, out string, methods []string, recover 
 	cfg := estimator.ObservedConfig{Config: estimator.Config{Methods: methods, Recover: recover}, Unit: transform.Day,
 		ConstTol: estimator.DefaultConstTolerance, CountEmpty: true}
 	var want []estimator.Estimate
-	_, err := visits.Read(context.Background(), []string{trace}, visits.Options{Format: "trace"}, func(o *visits.Observed) error {
+	_, err := logs.Read(context.Background(), []string{trace}, logs.Options{Format: "trace"}, func(o *series.Observed) error {
 		est, _, err := estimator.EstimateObserved(context.Background(), o, cfg)
 		if err != nil {
 			return nil // left out: fewer than 2 visits
@@ -234,8 +235,8 @@ func TestEstimateLogsWorkersErrors(t *testing.T) {
 	for _, workers := range []int{1, 2} {
 		out := filepath.Join(dir, fmt.Sprint("bad", workers))
 		_, err := EstimateLogs(context.Background(), EstimateOptions{Inputs: []string{bad}, Out: out,
-			Read: visits.Options{Format: "trace"}, Unit: transform.Day, Methods: []string{"naive"}, Workers: workers})
-		var be *visits.BadRecordError
+			Read: logs.Options{Format: "trace"}, Unit: transform.Day, Methods: []string{"naive"}, Workers: workers})
+		var be *logs.BadRecordError
 		if !errors.As(err, &be) || be.Line != 150 || be.File != bad {
 			t.Errorf("%d workers: %v, want a bad record at %s line 150", workers, err, bad)
 		}
@@ -246,7 +247,7 @@ func TestEstimateLogsWorkersErrors(t *testing.T) {
 		cancel()
 		out = filepath.Join(dir, fmt.Sprint("cancelled", workers))
 		_, err = EstimateLogs(ctx, EstimateOptions{Inputs: []string{trace}, Out: out,
-			Read: visits.Options{Format: "trace"}, Unit: transform.Day, Methods: []string{"naive"}, Workers: workers})
+			Read: logs.Options{Format: "trace"}, Unit: transform.Day, Methods: []string{"naive"}, Workers: workers})
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("%d workers, cancelled: %v", workers, err)
 		}
@@ -270,7 +271,7 @@ func TestEstimateFewerMethodsSameRows(t *testing.T) {
 	run := func(name string, methods []string) (map[string][]estimator.Estimate, map[int64]URLSummary) {
 		t.Helper()
 		out := filepath.Join(dir, name)
-		if _, err := EstimateLogs(context.Background(), EstimateOptions{Inputs: []string{trace}, Out: out, Read: visits.Options{Format: "trace"},
+		if _, err := EstimateLogs(context.Background(), EstimateOptions{Inputs: []string{trace}, Out: out, Read: logs.Options{Format: "trace"},
 			Unit: transform.Day, Methods: methods, Recover: true, MinChanges: 20}); err != nil {
 			t.Fatal(err)
 		}

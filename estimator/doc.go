@@ -14,7 +14,7 @@
 //	    on the grid x_n = nΔ or y_n = nh)                    path.go
 //
 // EstimateObserved (observed.go) is that pass over a real crawler's
-// observations of one URL (visits.Observed: whole-second visit times with
+// observations of one URL (series.Observed: whole-second visit times with
 // Last-Modified times or change bits), with the grid and the constant
 // delays chosen per URL (ObservedDefaults).
 //
@@ -67,6 +67,8 @@
 // The virtual crawler, Run and Simulate are package replay; reading crawl
 // logs and estimating them is package crawllog; the Estimate rows' file,
 // estimates.parquet, is package estimates. This package imports only
-// earlier stages (series, model, transform, ingest/visits for the
-// observation type), so every later one can use it.
+// earlier stages (series, model, transform) and no reader of any input:
+// the observations it estimates are series.Observed, which crawllog/logs
+// reads from real logs and replay's crawlers produce, so every later stage
+// can use it.
 package estimator

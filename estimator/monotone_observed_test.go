@@ -8,22 +8,22 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/units"
+	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
 
 // clustered is an archive's way of capturing a URL: bursts of 2 to 6
 // captures seconds to minutes apart, the bursts days to months apart, the
 // page changing between bursts with probability 0.4 (seeded).
-func clustered(seed uint64, bursts int) *visits.Observed {
+func clustered(seed uint64, bursts int) *series.Observed {
 	r := rand.New(rand.NewPCG(seed, 9))
-	o := &visits.Observed{ID: "clustered"}
+	o := &series.Observed{ID: "clustered"}
 	t := int64(1_300_000_000)
 	for b := range bursts {
 		changed := b > 0 && r.Float64() < 0.4
 		for k := range 2 + r.IntN(5) {
-			o.Visits = append(o.Visits, visits.Visit{T: t, Changed: changed && k == 0})
+			o.Visits = append(o.Visits, series.Visit{T: t, Changed: changed && k == 0})
 			t += 1 + r.Int64N(600)
 		}
 		t += int64(units.Day * (1 + r.ExpFloat64()*60))

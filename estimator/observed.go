@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/revisit-dev/revisit/ingest/visits"
+	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
 
@@ -119,7 +119,7 @@ var ErrFewVisits = errors.New("fewer than 2 visits")
 // M6's update cycles are the runs of visits between detections (Q_ij = 1
 // exactly when some Q_{k−1,k} = 1, i < k ≤ j). A *LimitError is a URL
 // whose grid or M6 pairs exceed the limits.
-func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfig) ([]Estimate, ObservedInfo, error) {
+func EstimateObserved(ctx context.Context, o *series.Observed, cfg ObservedConfig) ([]Estimate, ObservedInfo, error) {
 	var info ObservedInfo
 	if err := o.Check(); err != nil {
 		return nil, info, err
@@ -279,13 +279,13 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 // delays, never below the log's time resolution, at most ObservedMaxBins
 // bins, coarsened until at most MaxEmptyShare of the bins are empty). For
 // constant delays the grid step is Δ and h is not used: h = x_max.
-func ObservedDefaults(o *visits.Observed, unit float64, info ObservedInfo) (h, xmax float64) {
+func ObservedDefaults(o *series.Observed, unit float64, info ObservedInfo) (h, xmax float64) {
 	return observedDefaults(o, visitTimes(o), make([]int64, len(o.Visits)), unit, info)
 }
 
 // observedDefaults is ObservedDefaults with o's visit times t (visitTimes)
 // and scratch space of len(t) for the quantiles.
-func observedDefaults(o *visits.Observed, t, scratch []int64, unit float64, info ObservedInfo) (h, xmax float64) {
+func observedDefaults(o *series.Observed, t, scratch []int64, unit float64, info ObservedInfo) (h, xmax float64) {
 	v := o.Visits
 	// the samples in seconds: their quantile in units is that in seconds
 	// divided by unit (a non-decreasing map)
@@ -338,7 +338,7 @@ func observedDefaults(o *visits.Observed, t, scratch []int64, unit float64, info
 // else, for constant delays, the lags L ≥ m (W(L) = m − L); else
 // EmptyBins on the visit times t (visitTimes; nil: made here) (an upper
 // bound if its work ran out) when count, else 0 bins.
-func emptyBinsOf(o *visits.Observed, t []int64, est []Estimate, info ObservedInfo, unit float64, count bool) (bins, empty int) {
+func emptyBinsOf(o *series.Observed, t []int64, est []Estimate, info ObservedInfo, unit float64, count bool) (bins, empty int) {
 	for i := range est {
 		if e := est[i].Evidence; est[i].Method == MethodM6 && est[i].Kind == KindG && len(e) > 1 {
 			for _, w := range e[1:] {

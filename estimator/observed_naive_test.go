@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/revisit-dev/revisit/ingest/visits"
+	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
 
@@ -15,7 +15,7 @@ import (
 // 1, 3, 7 and 8 h, changes seen at the 3rd and 5th: X = 2 over 8 h,
 // λ̂ = 0.25/h.
 func TestNaiveIrregularAsDocumented(t *testing.T) {
-	o := &visits.Observed{ID: "u", Visits: []visits.Visit{{T: 0}, {T: 3600}, {T: 3 * 3600, Changed: true}, {T: 7 * 3600}, {T: 8 * 3600, Changed: true}}}
+	o := &series.Observed{ID: "u", Visits: []series.Visit{{T: 0}, {T: 3600}, {T: 3 * 3600, Changed: true}, {T: 7 * 3600}, {T: 8 * 3600, Changed: true}}}
 	est, info, err := EstimateObserved(context.Background(), o, ObservedConfig{Config: Config{Methods: []string{MethodNaive}}, Unit: transform.Hour})
 	if err != nil || info.Constant || len(est) == 0 {
 		t.Fatalf("%v, constant %v, %d rows", err, info.Constant, len(est))

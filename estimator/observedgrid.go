@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/revisit-dev/revisit/ingest/visits"
+	"github.com/revisit-dev/revisit/series"
 )
 
 // The grid of a URL seen without ground truth (docs/methods.md#observed-grid).
@@ -258,7 +258,7 @@ func EmptyBins(t []int64, hs float64, N int, work *int64) int {
 }
 
 // visitTimes are o's visit times in seconds.
-func visitTimes(o *visits.Observed) []int64 {
+func visitTimes(o *series.Observed) []int64 {
 	t := make([]int64, len(o.Visits))
 	for j, v := range o.Visits {
 		t[j] = v.T

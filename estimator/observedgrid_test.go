@@ -8,9 +8,10 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/revisit-dev/revisit/ingest/visits"
+	"github.com/revisit-dev/revisit/crawllog/logs"
 	"github.com/revisit-dev/revisit/internal/realdata"
 	"github.com/revisit-dev/revisit/internal/units"
+	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
 
@@ -40,13 +41,13 @@ func naiveEmpty(ts []int64, hs, xs float64) (bins, empty int) {
 // bursts is an archive capturing a URL in bursts: 10 captures 2 to 8
 // minutes apart, the bursts 30 to 90 days apart (seeded), the page
 // changed before each burst after the first.
-func bursts(seed uint64, n int) *visits.Observed {
+func bursts(seed uint64, n int) *series.Observed {
 	r := rand.New(rand.NewPCG(seed, 17))
-	o := &visits.Observed{ID: "bursts"}
+	o := &series.Observed{ID: "bursts"}
 	t := int64(1_400_000_000)
 	for b := range n {
 		for k := range 10 {
-			o.Visits = append(o.Visits, visits.Visit{T: t, Changed: b > 0 && k == 0})
+			o.Visits = append(o.Visits, series.Visit{T: t, Changed: b > 0 && k == 0})
 			t += 120 + r.Int64N(361)
 		}
 		t += units.Day * (30 + r.Int64N(61))
@@ -151,8 +152,8 @@ func TestPairSpanQuantileResolution(t *testing.T) {
 // empty (counted here over all pairs).
 func TestObservedGridIana(t *testing.T) {
 	path := realdata.Path(t, "crawl/webrecorder__pywb/iana.cdx")
-	var urls []*visits.Observed
-	if _, err := visits.Read(context.Background(), []string{path}, visits.Options{}, func(o *visits.Observed) error {
+	var urls []*series.Observed
+	if _, err := logs.Read(context.Background(), []string{path}, logs.Options{}, func(o *series.Observed) error {
 		c := *o
 		urls = append(urls, &c)
 		return nil
@@ -197,9 +198,9 @@ func TestObservedGridIana(t *testing.T) {
 // x_max stays the 0.99 quantile of the ages (not capped by the pair
 // spans), at most ObservedMaxBins bins.
 func TestObservedGridAges(t *testing.T) {
-	o := &visits.Observed{ID: "ages", Ages: true}
+	o := &series.Observed{ID: "ages", Ages: true}
 	for j := range 50 { // hourly visits of a page last modified 30 days before the first
-		o.Visits = append(o.Visits, visits.Visit{T: 1_600_000_000 + int64(j)*3600 + int64(j%3), LastMod: 1_600_000_000 - 30*units.Day})
+		o.Visits = append(o.Visits, series.Visit{T: 1_600_000_000 + int64(j)*3600 + int64(j%3), LastMod: 1_600_000_000 - 30*units.Day})
 	}
 	_, info, err := EstimateObserved(context.Background(), o, ObservedConfig{Unit: transform.Hour})
 	if err != nil {

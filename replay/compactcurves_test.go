@@ -10,7 +10,7 @@ import (
 
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/estimates"
-	"github.com/revisit-dev/revisit/internal/gentest"
+	"github.com/revisit-dev/revisit/generate/gentest"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/transform"
 )

@@ -7,8 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/revisit-dev/revisit/crawllog/logs"
 	"github.com/revisit-dev/revisit/estimator"
-	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -41,7 +41,7 @@ func (r *recorder) Observe(o *estimator.Obs) {
 }
 
 // observePage crawls page p with sampler s as a replay does, and keeps
-// what the crawler saw as format can carry it (visits.Observed, whole
+// what the crawler saw as format can carry it (series.Observed, whole
 // seconds: ⌊s_j⌋, kept inside the visit's update cycle, several visits in
 // one second merged into the last; the previous visit before the first,
 // where the page did not exist yet, so that the first visit detects its
@@ -50,7 +50,7 @@ func (r *recorder) Observe(o *estimator.Obs) {
 // same grid; a crawl without a visit gives the truth rows only and no
 // observations (nil). t and iv are p's update times and intervals in unit
 // (transform.Times, transform.Intervals).
-func observePage(ctx context.Context, p *series.Page, t, iv []float64, unit float64, s estimator.Sampler, cfg *estimator.Config, r *rand.Rand, gd *estimator.Guard, format string) ([]estimator.Estimate, *visits.Observed, error) {
+func observePage(ctx context.Context, p *series.Page, t, iv []float64, unit float64, s estimator.Sampler, cfg *estimator.Config, r *rand.Rand, gd *estimator.Guard, format string) ([]estimator.Estimate, *series.Observed, error) {
 	rec := &recorder{limit: estimator.MaxObservedVisits}
 	n, err := crawl(&sliceUpdates{t: t}, newVisitGen(s, r), t[len(t)-1], []estimator.Observer{rec}, gd)
 	if err != nil {
@@ -61,7 +61,7 @@ func observePage(ctx context.Context, p *series.Page, t, iv []float64, unit floa
 	}
 	u := p.Updates
 	u0 := u[0]
-	o := &visits.Observed{ID: observedID(p.ID), Ages: visits.HasAges(format), HasPrev: true, FirstChanged: true,
+	o := &series.Observed{ID: observedID(p.ID), Ages: logs.HasAges(format), HasPrev: true, FirstChanged: true,
 		Prev: u0 + int64(math.Floor(rec.prev0*unit))}
 	var cyc []int64
 	for j, sj := range rec.s {
@@ -76,7 +76,7 @@ func observePage(ctx context.Context, p *series.Page, t, iv []float64, unit floa
 			o.Visits[k-1].LastMod = u[c]
 			continue
 		}
-		o.Visits = append(o.Visits, visits.Visit{T: ts, LastMod: u[c]})
+		o.Visits = append(o.Visits, series.Visit{T: ts, LastMod: u[c]})
 		cyc = append(cyc, c)
 	}
 	if len(o.Visits) > 0 && o.Prev >= o.Visits[0].T {

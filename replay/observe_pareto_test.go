@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/revisit-dev/revisit/crawllog/logs"
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/estimator"
-	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
@@ -43,9 +43,9 @@ func TestObservedParetoConverges(t *testing.T) {
 		format, sampler, method string
 		small, large            float64 // KS bounds at 200 and 20,000 updates
 	}{
-		{visits.CDX, "exp:20x", estimator.MethodM6, 0.15, 0.03},
-		{visits.CDX, "const:0.05x", estimator.MethodM4, 0.15, 0.03},
-		{visits.LogLastMod, "exp:20x", estimator.MethodM2, 0.15, 0.03},
+		{logs.CDX, "exp:20x", estimator.MethodM6, 0.15, 0.03},
+		{logs.CDX, "const:0.05x", estimator.MethodM4, 0.15, 0.03},
+		{logs.LogLastMod, "exp:20x", estimator.MethodM2, 0.15, 0.03},
 	} {
 		out := filepath.Join(t.TempDir(), "rep")
 		meta, err := Run(context.Background(), Options{Dataset: dir, Out: out, Samplers: []string{c.sampler}, H: 0.02, XMax: 6,
@@ -64,8 +64,8 @@ func TestObservedParetoConverges(t *testing.T) {
 			}
 		}
 		ksBy := map[string]float64{}
-		_, err = visits.Read(context.Background(), []string{filepath.Join(out, meta.Observations.Files[c.sampler])}, visits.Options{},
-			func(o *visits.Observed) error {
+		_, err = logs.Read(context.Background(), []string{filepath.Join(out, meta.Observations.Files[c.sampler])}, logs.Options{},
+			func(o *series.Observed) error {
 				est, _, err := estimator.EstimateObserved(context.Background(), o, estimator.ObservedConfig{Config: estimator.Config{Methods: []string{c.method}, H: 0.02, XMax: 6},
 					Unit: transform.Hour, Sampler: c.sampler})
 				if err != nil {

@@ -6,8 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/revisit-dev/revisit/crawllog/logs"
 	"github.com/revisit-dev/revisit/estimator"
-	"github.com/revisit-dev/revisit/ingest/visits"
+	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
 
@@ -18,7 +19,7 @@ func sameFloat(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNa
 // in-process.
 func TestWriteObservationsRoundTrip(t *testing.T) {
 	ds, _ := writeDataset(t, 4)
-	for _, format := range visits.Formats {
+	for _, format := range logs.Formats {
 		t.Run(format, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "rep")
 			opt := Options{Dataset: ds, Out: out, Samplers: []string{"exp:2", "const:0.5"}, H: 0.1, XMax: 20,
@@ -42,7 +43,7 @@ func TestWriteObservationsRoundTrip(t *testing.T) {
 			methods := map[[2]string]bool{} // (sampler, method) compared
 			for _, spec := range meta.Samplers {
 				file := filepath.Join(out, meta.Observations.Files[spec])
-				_, err := visits.Read(context.Background(), []string{file}, visits.Options{Format: "auto"}, func(o *visits.Observed) error {
+				_, err := logs.Read(context.Background(), []string{file}, logs.Options{Format: "auto"}, func(o *series.Observed) error {
 					got, _, err := estimator.EstimateObserved(context.Background(), o, estimator.ObservedConfig{Config: estimator.Config{H: 0.1, XMax: 20, Recover: true}, Unit: transform.Hour, Sampler: spec})
 					if err != nil {
 						t.Fatalf("%s %s: %v", spec, o.ID, err)
@@ -77,7 +78,7 @@ func TestWriteObservationsRoundTrip(t *testing.T) {
 				want         bool
 			}{{"const:0.5", estimator.MethodM4, true}, {"const:0.5", estimator.MethodMatloff, true}, {"exp:2", estimator.MethodM4, false},
 				{"exp:2", estimator.MethodM6, true}, {"exp:2", estimator.MethodPoissonMLE, true}, {"exp:2", estimator.MethodGM4, true},
-				{"exp:2", estimator.MethodM2, visits.HasAges(format)}, {"const:0.5", estimator.MethodM1, visits.HasAges(format)}} {
+				{"exp:2", estimator.MethodM2, logs.HasAges(format)}, {"const:0.5", estimator.MethodM1, logs.HasAges(format)}} {
 				if methods[[2]string{c.spec, c.method}] != c.want {
 					t.Errorf("%s on %s compared: %v, want %v", c.method, c.spec, !c.want, c.want)
 				}
@@ -95,15 +96,15 @@ func TestWriteObservationsRoundTrip(t *testing.T) {
 //
 // and in both poisson-mle = matloff = −ln(1 − 1/5) per hour over the 5 pairs.
 func TestEstimateObservedFirstCapture(t *testing.T) {
-	base := visits.Observed{ID: "u"}
+	base := series.Observed{ID: "u"}
 	for j := range 6 {
-		base.Visits = append(base.Visits, visits.Visit{T: 1_600_000_000 + int64(j)*3600, Changed: j == 4})
+		base.Visits = append(base.Visits, series.Visit{T: 1_600_000_000 + int64(j)*3600, Changed: j == 4})
 	}
 	created := base
 	created.HasPrev, created.Prev, created.FirstChanged = true, 1_600_000_000-3600, true
 	for _, c := range []struct {
 		name string
-		o    visits.Observed
+		o    series.Observed
 		m4   []float64
 	}{{"reference", base, []float64{0, 0.5, 1, 1}}, {"creation", created, []float64{0, 2.0 / 6, 4.0 / 6, 5.0 / 6}}} {
 		est, info, err := estimator.EstimateObserved(context.Background(), &c.o, estimator.ObservedConfig{Config: estimator.Config{XMax: 3, H: 0.5}, Unit: transform.Hour})
@@ -137,9 +138,9 @@ func TestEstimateObservedFirstCapture(t *testing.T) {
 // of at most 1 h where it may be 100 h). Irregular delays: G-M4's first
 // sample is s_1 − Prev = 100 h, and no M4.
 func TestEstimateObservedFirstDelayCounts(t *testing.T) {
-	o := visits.Observed{ID: "u", HasPrev: true, Prev: 1_600_000_000 - 100*3600, FirstChanged: true}
+	o := series.Observed{ID: "u", HasPrev: true, Prev: 1_600_000_000 - 100*3600, FirstChanged: true}
 	for j := range 6 {
-		o.Visits = append(o.Visits, visits.Visit{T: 1_600_000_000 + int64(j)*3600, Changed: j == 4})
+		o.Visits = append(o.Visits, series.Visit{T: 1_600_000_000 + int64(j)*3600, Changed: j == 4})
 	}
 	est, info, err := estimator.EstimateObserved(context.Background(), &o, estimator.ObservedConfig{Config: estimator.Config{XMax: 200, H: 1}, Unit: transform.Hour})
 	if err != nil {

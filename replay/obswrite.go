@@ -5,8 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/revisit-dev/revisit/crawllog/logs"
 	"github.com/revisit-dev/revisit/estimator"
-	"github.com/revisit-dev/revisit/ingest/visits"
+	"github.com/revisit-dev/revisit/series"
 )
 
 // ObservationsDir is the folder of a replay output that holds the visit
@@ -23,7 +24,7 @@ type ObservationFiles struct {
 type obsWriters struct {
 	format string
 	files  []*os.File
-	ws     []*visits.Writer
+	ws     []*logs.Writer
 	names  map[string]string
 }
 
@@ -35,7 +36,7 @@ func ObservationFile(sampler, format string) string {
 		}
 		return '_'
 	}, sampler)
-	return safe + visits.Ext(format)
+	return safe + logs.Ext(format)
 }
 
 func newObservationWriters(dir, format string, smp []estimator.Sampler) (*obsWriters, error) {
@@ -54,7 +55,7 @@ func newObservationWriters(dir, format string, smp []estimator.Sampler) (*obsWri
 			return nil, err
 		}
 		ow.files = append(ow.files, f)
-		w, err := visits.NewWriter(f, format)
+		w, err := logs.NewWriter(f, format)
 		if err != nil {
 			ow.close()
 			return nil, err
@@ -65,7 +66,7 @@ func newObservationWriters(dir, format string, smp []estimator.Sampler) (*obsWri
 	return ow, nil
 }
 
-func (ow *obsWriters) write(si int, o *visits.Observed) error { return ow.ws[si].Write(o) }
+func (ow *obsWriters) write(si int, o *series.Observed) error { return ow.ws[si].Write(o) }
 
 // finish ends every log and reports the files (nil when none).
 func (ow *obsWriters) finish() (*ObservationFiles, error) {

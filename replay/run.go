@@ -12,10 +12,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/revisit-dev/revisit/crawllog/logs"
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
-	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/pool"
 	"github.com/revisit-dev/revisit/internal/shard"
@@ -93,7 +93,7 @@ type Options struct {
 	Recover    bool // also recover F_U from M2, M4, M5, M6
 	RecoverOpt estimator.RecoverOptions
 
-	// WriteObservations, if set, is a visit-log format (visits.Formats):
+	// WriteObservations, if set, is a visit-log format (logs.Formats):
 	// each sampler's crawler writes what it saw to
 	// observations/SAMPLER.EXT in that format, and the estimates are
 	// computed from exactly those observations (EstimateObserved: whole
@@ -199,7 +199,7 @@ func (o *Options) Validate() ([]estimator.Sampler, []string, error) {
 		return bad(fmt.Errorf("--full-curves must be ≥ 0, got %d", o.FullCurves))
 	}
 	if o.WriteObservations != "" {
-		if _, err := visits.ParseFormat(o.WriteObservations); err != nil {
+		if _, err := logs.ParseFormat(o.WriteObservations); err != nil {
 			return bad(err)
 		}
 	}
@@ -258,7 +258,7 @@ type jobResult struct {
 	full bool
 	est  []estimator.Estimate
 	skip *estimator.LimitError // the job was left out: too much work
-	obs  *visits.Observed      // what the crawler saw (WriteObservations)
+	obs  *series.Observed      // what the crawler saw (WriteObservations)
 	page *series.Page
 	smp  string
 	seed int
@@ -434,7 +434,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		r := model.NewRand(opt.Seed, streamOf(j.page.ID, s.Spec, j.seed))
 		var (
 			est []estimator.Estimate
-			obs *visits.Observed
+			obs *series.Observed
 			res estimator.PathResult
 			err error
 		)

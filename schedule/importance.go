@@ -8,14 +8,14 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/revisit-dev/revisit/ingest/visits"
+	"github.com/revisit-dev/revisit/crawllog/logs"
 	"github.com/revisit-dev/revisit/internal/human"
 )
 
 // importanceJoin gives each page its importance from an importance file
 // in bounded memory, the way estimate joins the Bing trace's companion
-// files (ingest/visits): the file is checked and sorted by key with the
-// same external merge sort (visits.Sorter: runs of 16 MiB in temporary
+// files (crawllog/logs): the file is checked and sorted by key with the
+// same external merge sort (logs.Sorter: runs of 16 MiB in temporary
 // files revisit unlinks at once) before the pages are read; each page's
 // two keys, its title and its decimal id, are sorted the same way as the
 // pages stream by; one merge of the two sorted streams then sets the
@@ -25,10 +25,10 @@ import (
 type importanceJoin struct {
 	file    string
 	missing float64
-	imp     *visits.Sorted
+	imp     *logs.Sorted
 	entries int64
 	first   string // the file's first key, for messages
-	keys    *visits.Sorter
+	keys    *logs.Sorter
 	title   string // the first page's title and id, for messages
 	id      int64
 	pages   int
@@ -44,7 +44,7 @@ const (
 // KEY and an importance, ParseImportance); a key given twice is refused,
 // naming both lines.
 func openImportance(ctx context.Context, path string, missing float64) (*importanceJoin, error) {
-	s := visits.NewSorter("importance file " + path)
+	s := logs.NewSorter("importance file " + path)
 	defer s.Close()
 	j := &importanceJoin{file: path, missing: missing}
 	err := eachPair(path, importanceHeader, func(line int, key, value string) error {
@@ -65,9 +65,9 @@ func openImportance(ctx context.Context, path string, missing float64) (*importa
 		return nil, fmt.Errorf("%s: no importance in the file", path)
 	}
 	// The sort is stable: the first record of a key is its first line.
-	var dup, first *visits.Record
-	var prev visits.Record
-	sorted, err := s.Sorted(ctx, func(r *visits.Record) (bool, error) {
+	var dup, first *logs.Record
+	var prev logs.Record
+	sorted, err := s.Sorted(ctx, func(r *logs.Record) (bool, error) {
 		if prev.Line > 0 && r.Key == prev.Key {
 			if dup == nil || r.Line < dup.Line {
 				d, f := *r, prev
@@ -86,7 +86,7 @@ func openImportance(ctx context.Context, path string, missing float64) (*importa
 		return nil, &ParseError{path, int(dup.Line), fmt.Errorf("%q given twice (first on line %d)", dup.Key, first.Line)}
 	}
 	j.imp = sorted
-	j.keys = visits.NewSorter("the pages' keys for " + path)
+	j.keys = logs.NewSorter("the pages' keys for " + path)
 	return j, nil
 }
 
@@ -148,13 +148,13 @@ func (j *importanceJoin) weights(ctx context.Context, n int) ([]float64, Importa
 	used := false
 	for ea == nil && eb == nil {
 		switch {
-		case visits.KeyLess(a.Key, b.Key):
+		case logs.KeyLess(a.Key, b.Key):
 			if !used {
 				st.Unused++
 			}
 			a, ea = j.imp.Next()
 			used = false
-		case visits.KeyLess(b.Key, a.Key):
+		case logs.KeyLess(b.Key, a.Key):
 			b, eb = keys.Next()
 		default:
 			i := int(b.Num)

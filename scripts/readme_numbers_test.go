@@ -1,5 +1,6 @@
-// Package scripts holds the test of scripts/readme-numbers.sh: the results
-// README.md and docs/methods.md quote are recomputed and checked.
+// Package scripts holds the tests of scripts/readme-numbers.sh (the results
+// README.md and docs/methods.md quote are recomputed and checked) and of
+// compare-outputs.sh's normalisation.
 package scripts
 
 import (

@@ -1,6 +1,8 @@
 // Package series holds the domain types every stage of revisit shares: one
 // object's update series (a Wikipedia page, a Yelp business, a file in a git
-// history) and the tabulated distribution function every estimator returns.
+// history), what a crawler observed of one URL (Observed: its visits, change
+// bits and Last-Modified times, observed.go) and the tabulated distribution
+// function every estimator returns.
 //
 // It is deliberately small and has no dependencies beyond the standard
 // library: ingest produces these values, every later stage consumes them.

@@ -2,6 +2,7 @@ package staleness
 
 import (
 	"context"
+	"github.com/revisit-dev/revisit/generate/gentest"
 	"testing"
 	"time"
 
@@ -11,7 +12,7 @@ import (
 // A cancelled context stops Analyze, already cancelled or cancelled while
 // it works on a large input: it returns context.Canceled and no bundle.
 func TestAnalyzeCancelled(t *testing.T) {
-	pages := stagetest.PoissonPages(9, 2000, 20_000)
+	pages := gentest.PoissonPages(9, 2000, 20_000)
 	stagetest.Stops(t, "staleness.Analyze", 20*time.Millisecond, func(ctx context.Context) (bool, error) {
 		b, err := Analyze(ctx, pages, 3600, Options{Seed: 1})
 		return b != nil, err

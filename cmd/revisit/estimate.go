@@ -11,9 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/crawllog"
+	"github.com/revisit-dev/revisit/crawllog/logs"
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
-	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/units"
@@ -44,16 +44,7 @@ every estimator the observations allow (docs/methods.md#observed):
 
 Formats (--format, default auto: detected from each input's first line;
 any compression revisit reads, e.g. .gz):
-  cdx          Wayback CDX: urlkey timestamp original mimetype statuscode digest length
-  cdx-json     the Wayback CDX server's JSON array of arrays, header row first
-  cdxj         Common Crawl CDXJ: SURT timestamp {"digest": …, "status": …}
-  cc-json      Common Crawl's index server output=json, one object per line
-  trace        URL_ID<TAB>first_crawl_offset<TAB>[[days_since_prev_crawl,
-               changed], …] (the Bing change trace) or id<TAB>[[…], …]
-  log-changed, log-digest, log-lastmod
-               CSV/TSV with a header: id, time and one of changed, digest,
-               last_modified (times: epoch seconds, RFC 3339, HTTP dates)
-A gzip file is read member by member, a member's end ending a line: the
+` + logs.FormatHelp() + `A gzip file is read member by member, a member's end ending a line: the
 blocks of a ZipNum shard (.cdx.gz) of cdx or cdxj lines. A ZipNum cluster
 is read from its index: give the .idx; the .loc beside it names the shards
 (without one, the shard files are beside the index, as Common Crawl's).
@@ -120,11 +111,11 @@ tables and figures; docs/scale-out.md).`,
 				opt.Unit = u
 			}
 			if f := opt.Read.Format; f != "" && f != "auto" {
-				if _, err := visits.ParseFormat(f); err != nil {
+				if _, err := logs.ParseFormat(f); err != nil {
 					return usagef("estimate: --format: %v", err)
 				}
 			}
-			if err := visits.CheckKey(opt.Read.Key); err != nil {
+			if err := logs.CheckKey(opt.Read.Key); err != nil {
 				return usagef("estimate: --key: %v", err)
 			}
 			if opt.Top < 1 {
@@ -171,13 +162,13 @@ tables and figures; docs/scale-out.md).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opt.Read.Format, "format", "auto", "log format: auto, "+strings.Join(visits.Formats, ", "))
+	f.StringVar(&opt.Read.Format, "format", "auto", "log format: auto, "+strings.Join(logs.Formats, ", "))
 	f.BoolVar(&opt.Read.SkipBad, "skip-bad", false, "count and skip bad lines instead of failing")
-	f.StringVar(&opt.Read.Key, "key", visits.KeySURT, "group CDX-family captures by their SURT urlkey (surt, as archives do; merges http/https and www.) or their original URL (url)")
+	f.StringVar(&opt.Read.Key, "key", logs.KeySURT, "group CDX-family captures by their SURT urlkey (surt, as archives do; merges http/https and www.) or their original URL (url)")
 	f.StringVar(&opt.Read.Importance, "importance", "", "Bing trace importance file (urlid_imp.txt: URL_ID<TAB>importance); detected when given as an input")
 	f.StringVar(&opt.Read.URLs, "urls", "", "Bing trace URL file (url_urlid_hostid.txt: URL<TAB>URL_ID<TAB>Host_ID): URLs estimated under their URL; detected when given as an input")
 	f.BoolVar(&opt.Read.Sorted, "sorted", false, "the logs are sorted by URL, across the inputs in the order given (as CDX and CDXJ indexes are): hold one URL at a time instead of grouping in memory")
-	opt.Read.MaxObservations = visits.DefaultMaxObservations
+	opt.Read.MaxObservations = logs.DefaultMaxObservations
 	f.Var((*countFlag)(&opt.Read.MaxObservations), "max-observations", "captures held in memory at once (logs are grouped by URL)")
 	f.StringVar(&unit, "unit", "h", "time unit of λ, h, x_max and the output: s, min, h, d, w, y")
 	f.Float64Var(&opt.H, "h", 0, "bin width h of the grid for irregular delays (M6's bins), in units (0: per URL from the delays between captures, never finer than the log's resolution, at most 400 bins, coarsened until at most half of the bins are without a pair of visits; docs/methods.md#observed-grid)")

@@ -11,7 +11,7 @@ import (
 )
 
 // revisit estimate on the Bing change trace as the data set ships it
-// (ingest/visits/testdata/bing: urlid_offset_history.txt with its
+// (crawllog/logs/testdata/bing: urlid_offset_history.txt with its
 // importance and URL files given as inputs), in days. The rates are
 // worked out by hand from the rows:
 //
@@ -26,7 +26,7 @@ import (
 // Without the offset column the first pair would be dropped: 0.5 and
 // ln 2 ≈ 0.693 per day for URL 7.
 func TestEstimateBingTrace(t *testing.T) {
-	dir := filepath.Join("..", "..", "ingest", "visits", "testdata", "bing")
+	dir := filepath.Join("..", "..", "crawllog", "logs", "testdata", "bing")
 	out := filepath.Join(t.TempDir(), "est")
 	if code := execute([]string{"-q", "estimate", filepath.Join(dir, "urlid_imp.txt"), filepath.Join(dir, "url_urlid_hostid.txt"),
 		filepath.Join(dir, "urlid_offset_history.txt"), "--unit", "d", "--methods", "naive,poisson-mle", "-o", out}); code != exitOK {

@@ -35,7 +35,7 @@ func readURLs(t *testing.T, out string) map[string]map[string]string {
 // The Bing trace's importance scores (urlid_imp.txt) and URL_IDs were read
 // but reached no output; they are urls.csv's importance and source columns.
 func TestEstimateBingImportance(t *testing.T) {
-	dir := filepath.Join("..", "..", "ingest", "visits", "testdata", "bing")
+	dir := filepath.Join("..", "..", "crawllog", "logs", "testdata", "bing")
 	out := filepath.Join(t.TempDir(), "est")
 	if code := execute([]string{"-q", "estimate", filepath.Join(dir, "urlid_imp.txt"), filepath.Join(dir, "url_urlid_hostid.txt"),
 		filepath.Join(dir, "urlid_offset_history.txt"), "--unit", "d", "-o", out}); code != exitOK {

@@ -12,9 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/analysis"
+	"github.com/revisit-dev/revisit/crawllog/logs"
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
-	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/tables"
@@ -209,7 +209,7 @@ found.`,
 	f.StringVar(&curves, "curves", string(estimates.CurvesCompact), "curves kept: compact ("+fmt.Sprint(estimates.Knots)+" knots, errors stored) or full (every grid point)")
 	f.IntVar(&opt.FullCurves, "full-curves", 10, "with --curves compact, the N busiest pages keep their whole curves (for the figures)")
 	f.StringVar(&shardFlag, "shard", "", shardHelp)
-	f.StringVar(&opt.WriteObservations, "write-observations", "", "also write what each sampler's crawler saw to OUT/observations/ as visit logs in `FORMAT` ("+strings.Join(visits.Formats, ", ")+"); the estimates are then computed from exactly those observations, as 'revisit estimate' does")
+	f.StringVar(&opt.WriteObservations, "write-observations", "", "also write what each sampler's crawler saw to OUT/observations/ as visit logs in `FORMAT` ("+strings.Join(logs.Formats, ", ")+"); the estimates are then computed from exactly those observations, as 'revisit estimate' does")
 	f.StringVarP(&opt.Out, "output", "o", "", "output directory (required)")
 	addSelectFlags(f, &sel)
 	return cmd

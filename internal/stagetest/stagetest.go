@@ -1,6 +1,6 @@
 // Package stagetest holds test helpers shared by the stage packages: a
-// check that a stage stops on a cancelled context, and synthetic Poisson
-// pages to give it work. It is imported by tests only.
+// check that a stage stops on a cancelled context, grids, and reading an
+// output tree back. It is imported by tests only, and imports no stage.
 package stagetest
 
 import (
@@ -15,8 +15,6 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/internal/atomicdir"
-	"github.com/revisit-dev/revisit/model"
-	"github.com/revisit-dev/revisit/series"
 )
 
 // Stops runs work twice, with a context cancelled before it starts and
@@ -51,23 +49,6 @@ func Stops(t testing.TB, name string, delay time.Duration, work func(ctx context
 		}
 		cancel()
 	}
-}
-
-// PoissonPages is n pages of k updates each, Unix seconds from 2001-09-09,
-// one update an hour on average (exponential gaps of at least 1 s), drawn
-// from seed.
-func PoissonPages(seed uint64, n, k int) []series.Page {
-	pages := make([]series.Page, n)
-	for i := range pages {
-		r := model.NewRand(seed, uint64(i))
-		u := make([]int64, k)
-		u[0] = 1_000_000_000
-		for j := 1; j < k; j++ {
-			u[j] = u[j-1] + 1 + int64(r.ExpFloat64()*3600)
-		}
-		pages[i] = series.Page{ID: int64(i + 1), Title: "p", Resolution: 1, Updates: u}
-	}
-	return pages
 }
 
 // Grid returns the uniform grid x_n = n·step for n = 0…N with

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/revisit-dev/revisit/internal/gentest"
+	"github.com/revisit-dev/revisit/generate/gentest"
 	"github.com/revisit-dev/revisit/internal/tables"
 )
 
