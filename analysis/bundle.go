@@ -22,6 +22,7 @@ func pageStatsColumns(unit string) []tables.Column {
 	return []tables.Column{
 		{Name: "page_id", Kind: tables.Int},
 		{Name: "source", Kind: tables.String},
+		{Name: "source_id", Kind: tables.String, Doc: "the page's id in its source (MediaWiki page id, Yelp business id, a generic log's id values joined by /), to join back to it; empty for datasets written without it"},
 		{Name: "title", Kind: tables.String},
 		{Name: "group", Kind: tables.String},
 		{Name: "n_updates", Kind: tables.Int, Doc: "n"},
@@ -58,7 +59,7 @@ const varianceConvention = "Var[U] is the sample variance of the page's n_U = up
 // pageStatsRow is the page_stats row of a page; sc is its screen (nil:
 // not screened, the screen's cells are null).
 func pageStatsRow(s PageStats, sc *PageScreen) []any {
-	row := []any{s.PageID, s.Source, s.Title, s.Group, int64(s.Updates), s.Mean, s.Var, s.CoV, s.Lifetime, s.First, s.Last}
+	row := []any{s.PageID, s.Source, s.SourceID, s.Title, s.Group, int64(s.Updates), s.Mean, s.Var, s.CoV, s.Lifetime, s.First, s.Last}
 	if sc == nil {
 		nan := math.NaN()
 		return append(row, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, "", "")
@@ -88,12 +89,12 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 	// 1. corpus summary (what analysis saw).
 	span := math.NaN()
 	if res.Last > res.First {
-		span = float64(res.Last - res.First)
+		span = float64(res.Last-res.First) / res.Unit
 	}
 	b.Tables = append(b.Tables, tables.Table{
 		ID: "analysis_corpus", Title: "Corpus as analysed", Source: src, Section: tables.SectionCorpus, Order: 5,
 		Columns: []tables.Column{{Name: "pages", Kind: tables.Int}, {Name: "updates", Kind: tables.Int}, {Name: "intervals", Kind: tables.Int},
-			{Name: "first", Kind: tables.Time}, {Name: "last", Kind: tables.Time}, {Name: "span", Kind: tables.Seconds}},
+			{Name: "first", Kind: tables.Time}, {Name: "last", Kind: tables.Time}, {Name: "span", Unit: u, Kind: tables.Duration}},
 		Rows: [][]any{{int64(res.Pages), res.Updates, res.Intervals, res.First, res.Last, span}},
 	})
 
@@ -102,11 +103,11 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 		ID: "top_pages", Title: fmt.Sprintf("Top-%d pages by number of updates", len(res.Top)), Source: src, Section: tables.SectionTopPages,
 		Columns: []tables.Column{{Name: "rank", Kind: tables.Int}, {Name: "page_id", Kind: tables.Int}, {Name: "title", Kind: tables.String},
 			{Name: "updates", Kind: tables.Int}, {Name: "E[U]", Unit: u, Kind: tables.Duration}, {Name: "v", Kind: tables.Float, Doc: "CoV sd/E"},
-			{Name: "T", Unit: "years", Kind: tables.Duration, Doc: "lifetime"}},
+			{Name: "T", Unit: u, Kind: tables.Duration, Doc: "lifetime"}},
 		Notes: []string{varianceConvention},
 	}
 	for i, s := range res.Top {
-		top.Rows = append(top.Rows, []any{int64(i + 1), s.PageID, s.Title, int64(s.Updates), s.Mean, s.CoV, s.Lifetime * res.Unit / (365.25 * 86400)})
+		top.Rows = append(top.Rows, []any{int64(i + 1), s.PageID, s.Title, int64(s.Updates), s.Mean, s.CoV, s.Lifetime})
 	}
 	b.Tables = append(b.Tables, top)
 
@@ -537,7 +538,7 @@ func pageErrorsTable(res *Result, o *Options, topOnly bool) tables.Table {
 			{Name: "kind", Kind: tables.String}, {Name: "method", Kind: tables.String},
 			{Name: "seed", Kind: tables.Int, Doc: "the replay's seed index r (0 … R−1 with --seeds R; 0 with one seed), as in estimates.parquet"},
 			{Name: "WMRD", Kind: tables.Float}, {Name: "KS", Kind: tables.Float},
-			{Name: "points", Kind: tables.Int}, {Name: "x_max", Kind: tables.Float, Doc: "the last grid point compared: the page's x_max (the Source line's) rounded up to the sampler's grid step"}, {Name: "note", Kind: tables.String}}}
+			{Name: "points", Kind: tables.Int}, {Name: "x_max", Unit: res.UnitName, Kind: tables.Duration, Doc: "the last grid point compared: the page's x_max (the Source line's) rounded up to the sampler's grid step"}, {Name: "note", Kind: tables.String}}}
 	for _, e := range res.PageErrors {
 		t.Rows = append(t.Rows, []any{e.PageID, e.Title, e.Sampler, e.Kind, e.Method, int64(e.Seed), e.WMRD, e.KS, int64(e.Points), e.XMax, e.Note})
 	}

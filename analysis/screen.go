@@ -18,6 +18,7 @@ import (
 type PageStats struct {
 	PageID    int64
 	Source    string
+	SourceID  string // the page's id in its source (series.Page.SourceID)
 	Title     string
 	Group     string
 	Updates   int     // n, the number of updates
@@ -41,7 +42,7 @@ func Stats(p *series.Page, unit float64) PageStats {
 // unit) already computed, for a caller that needs them as well.
 func statsOf(p *series.Page, unit float64, u []float64) PageStats {
 	s := PageStats{
-		PageID: p.ID, Source: p.Source, Title: p.Title, Group: p.Group,
+		PageID: p.ID, Source: p.Source, SourceID: p.SourceID, Title: p.Title, Group: p.Group,
 		Updates: len(p.Updates), Intervals: len(u),
 		Lifetime: transform.Lifetime(p.Updates, unit),
 		Mean:     math.NaN(), Var: math.NaN(), CoV: math.NaN(),

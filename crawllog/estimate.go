@@ -312,7 +312,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	case meta.ConstTol < 0:
 		meta.ConstTol = 0 // exact equality
 	}
-	cfg := estimator.ObservedConfig{Config: estimator.Config{Methods: methods, H: opt.H, XMax: opt.XMax, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt},
+	cfg := estimator.ObservedConfig{Config: estimator.Config{Methods: methods, H: opt.H, XMax: opt.XMax, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt, UnitName: meta.UnitName},
 		Unit: unit, ConstTol: opt.ConstTol, CountEmpty: true}
 	if err := cfg.Prepare(); err != nil {
 		return nil, &OptionError{err}
@@ -438,7 +438,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 			meta.EmptyBins += int64(s.EmptyBins)
 			sh.add(r.job.seq, s, len(est))
 			if !(len(drawn) >= drawnURLs && drawn[drawnURLs-1].sum.Visits >= s.Visits) { // else keepDrawn would leave it out
-				drawn = keepDrawn(drawn, topURL{s, estimator.Monotone(r.draw, opt.RecoverOpt), r.job.seq})
+				drawn = keepDrawn(drawn, topURL{s, estimator.Monotone(r.draw, opt.RecoverOpt, meta.UnitName), r.job.seq})
 			}
 		}
 		return nil

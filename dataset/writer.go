@@ -190,6 +190,7 @@ func (w *Writer) Write(p *series.Page) error {
 	for _, u := range p.Updates {
 		vb.UnsafeAppend(arrow.Timestamp(u))
 	}
+	b.Field(colSourceID).(*array.StringBuilder).Append(p.SourceID)
 	pt.pages++
 	pt.updates += len(p.Updates)
 	if st := &pt.stat; st.Pages == 0 {

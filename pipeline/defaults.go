@@ -22,7 +22,7 @@ const (
 	DefaultReps          = 999        // Monte-Carlo replicates of the Poisson screen's KS test
 	DefaultNHPPPages     = 200        // busiest pages for NHPP windows and staleness
 	DefaultScreenUpdates = 100        // K of the Poisson screen
-	DefaultMinUpdates    = 2          // ingest's --min-updates in run (an interval needs two updates)
+	DefaultMinUpdates    = 2          // --min-updates of ingest and run, one page set (an interval needs two updates)
 	DefaultBudget        = "10%"      // download-policy budget per cycle
 	DefaultPolicyMax     = 50_000_000 // updates above which the policies (all pages in memory) are skipped
 	DefaultCycle         = "7d"       // download-policy cycle, sources with 1-second timestamps

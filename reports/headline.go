@@ -204,8 +204,14 @@ func corpusFinding(t *tables.Table) string {
 	last, okl := cellInt(r, col(t, "last"))
 	if okf && okl && last > first {
 		s += fmt.Sprintf(", from %s to %s", Human(tables.Time, first)[:10], Human(tables.Time, last)[:10])
-		if span := cellFloat(r, col(t, "span")); finite(span) {
-			s += " (" + human.Seconds(span) + ")"
+		// span is in the column's unit (the run's, or seconds in bundles
+		// written before it was).
+		if j := col(t, "span"); j >= 0 {
+			if per, _, ok := t.Columns[j].SecondsPerValue(); ok {
+				if span := cellFloat(r, j) * per; finite(span) {
+					s += " (" + human.Seconds(span) + ")"
+				}
+			}
 		}
 	}
 	return s + "."

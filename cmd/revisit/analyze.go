@@ -87,6 +87,9 @@ tables compare the replay's estimates of the selected pages only.`,
   revisit analyze data/enwiki -o out/talk --in-group Talk`,
 		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := refuseRenamed(cmd, renamedScreenUpdates); err != nil {
+				return err
+			}
 			if unit != "" {
 				u, err := units.ParseUnit(unit)
 				if err != nil {
@@ -231,10 +234,7 @@ tables compare the replay's estimates of the selected pages only.`,
 	f.StringVar(&unit, "unit", "", "interval unit: s, min, h, d, w, y (default: h, or d for date-only sources)")
 	f.IntVar(&opt.Top, "top", 10, "top-N pages by number of updates")
 	f.IntVar(&opt.MinUpdates, "screen-updates", 100, "K: pages with at least K updates enter the Poisson screen")
-	// --min-updates was this flag's name, but in ingest and run it is the
-	// ingest filter: kept as a deprecated spelling of --screen-updates.
-	f.IntVar(&opt.MinUpdates, "min-updates", 100, "")
-	f.MarkDeprecated("min-updates", "use --screen-updates (in ingest and run, --min-updates is the ingest filter)")
+	addRenamed(f, renamedScreenUpdates)
 	f.Float64Var(&opt.Band, "band", 0.1, "CoV band: candidates have |v − 1| ≤ band")
 	f.IntVar(&opt.MaxLag, "max-lag", 100, "ACF lags 1…max-lag")
 	f.IntVar(&opt.Closest, "closest", 5, "closest-to-Poisson pages given ACF and Hurst tables")

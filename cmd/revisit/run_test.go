@@ -441,9 +441,12 @@ func TestDefaultsSameInReplayAnalyzeRun(t *testing.T) {
 		for i, h := range recs[0] {
 			col[h] = i
 		}
+		if _, ok := col["x_max_h"]; !ok {
+			t.Fatalf("%s: no column x_max_h: %q", f, recs[0])
+		}
 		for _, rec := range recs[1:] {
 			id, _ := strconv.ParseInt(rec[col["page_id"]], 10, 64)
-			x, _ := strconv.ParseFloat(rec[col["x_max"]], 64)
+			x, _ := strconv.ParseFloat(rec[col["x_max_h"]], 64) // in the run's unit, h
 			if x < want[id]-1e-6 || x > 2*want[id] {
 				t.Errorf("%s: page %d %s %s compared up to %g, want the page's x_max %g", f, id, rec[col["sampler"]], rec[col["method"]], x, want[id])
 			}

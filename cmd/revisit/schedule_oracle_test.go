@@ -29,9 +29,9 @@ func TestScheduleOracleIsOptimum(t *testing.T) {
 		args    []string
 		min     float64
 	}{
-		{"covid19", []string{"ingest", filepath.Join(real, "wikipedia/_derived/covid19_editions.csv.gz"), "--id", "edition", "--time", "timestamp"},
+		{"covid19", []string{"ingest", filepath.Join(real, "wikipedia/_derived/covid19_editions.csv.gz"), "--id", "edition", "--time", "timestamp", "--min-updates", "1"},
 			[]string{"--sampler", "const:1", "--budget", "100/d"}, 0.853},
-		{"enwiki1000", []string{"ingest", filepath.Join(real, "wikipedia/Kevinisagirl__Wikipedia-Revisions-1000-articleid-sample/articlesthatareoldenough.txt.gz"), "--id", "0", "--title", "1", "--time", "2"},
+		{"enwiki1000", []string{"ingest", filepath.Join(real, "wikipedia/Kevinisagirl__Wikipedia-Revisions-1000-articleid-sample/articlesthatareoldenough.txt.gz"), "--id", "0", "--title-column", "1", "--time", "2", "--min-updates", "1"},
 			[]string{"--sampler", "const:24", "--budget", "500/d"}, 0},
 		{"onoff", []string{"generate", "--format", "parquet", "--pages", "200", "--span", "2y", "--model", "onoff:2,(pareto:1.5,1),(pareto:1.2,100)", "--seed", "1"},
 			[]string{"--sampler", "const:1", "--budget", "100/d"}, 0},

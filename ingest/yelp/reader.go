@@ -199,6 +199,7 @@ func (r *Reader) Next() (*series.RawPage, error) {
 	p := &series.RawPage{
 		ID:         generic.PageID(b.id),
 		Source:     Source,
+		SourceID:   b.id,
 		Title:      b.id,
 		Resolution: r.resolution(),
 		Revisions:  b.times,
