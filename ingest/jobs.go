@@ -54,11 +54,11 @@ func RunJobs(ctx context.Context, o JobsOptions) (*JobsSummary, error) {
 	inputs, out, jobs := o.Inputs, o.Out, o.Jobs
 	for _, in := range inputs {
 		if in == "-" {
-			return nil, &OptionError{errors.New("ingest: --jobs reads each input in its own process: standard input (-) cannot be one of them")}
+			return nil, &OptionError{Err: errors.New("ingest: --jobs reads each input in its own process: standard input (-) cannot be one of them")}
 		}
 	}
 	if err := atomicdir.CheckReplaceable(out, dataset.ManifestFile, "dataset"); err != nil {
-		return nil, &OptionError{fmt.Errorf("ingest: %v", err)}
+		return nil, &OptionError{Err: fmt.Errorf("ingest: %v", err)}
 	}
 	parent := ctx
 	// .NAME.jobs-DIGITS, not named like atomicdir's temporary directories
@@ -136,7 +136,7 @@ func RunJobs(ctx context.Context, o JobsOptions) (*JobsSummary, error) {
 		}
 		for _, in := range r.Manifest.Inputs {
 			if strings.Contains(in.Format, "yelp") {
-				return nil, &OptionError{fmt.Errorf("ingest: --jobs: %s is a Yelp file; Yelp files must be read in one process (the business file names the businesses of the review files): use --jobs 1", inputs[i])}
+				return nil, &OptionError{Err: fmt.Errorf("ingest: --jobs: %s is a Yelp file; Yelp files must be read in one process (the business file names the businesses of the review files): use --jobs 1", inputs[i])}
 			}
 		}
 	}
@@ -175,7 +175,7 @@ func childError(input string, err error) error {
 	if errors.As(err, &ee) {
 		switch code := ee.ExitCode(); {
 		case code == supervise.ExitUsageChild:
-			return &OptionError{fmt.Errorf("ingest: %s: bad usage (see above)", input)}
+			return &OptionError{Err: fmt.Errorf("ingest: %s: bad usage (see above)", input)}
 		case code == supervise.ExitUsage: // the Go runtime's exit code (see internal/supervise)
 			return supervise.InternalError{Err: fmt.Errorf("stopped by the Go runtime (out of memory, or an internal error: see the message above); exit code 3")}
 		case code == -1: // killed by a signal

@@ -24,6 +24,7 @@ import (
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/internal/units"
+	"github.com/revisit-dev/revisit/internal/usage"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/replay/policy"
 	"github.com/revisit-dev/revisit/reports"
@@ -108,13 +109,11 @@ type Result struct {
 }
 
 // UsageError is a run refused for its options or its output directory
-// (the command line's exit code 2), before or instead of any work.
-type UsageError struct{ Err error }
+// (usage.Error: the command line's exit code 2), before or instead of any
+// work.
+type UsageError = usage.Error
 
-func (e *UsageError) Error() string { return e.Err.Error() }
-func (e *UsageError) Unwrap() error { return e.Err }
-
-func usagef(format string, a ...any) error { return &UsageError{fmt.Errorf(format, a...)} }
+var usagef = usage.Errorf
 
 // IngestMemoryLimit is the soft memory limit (runtime/debug.SetMemoryLimit)
 // of the ingest stage unless GOMEMLIMIT is set: near it the garbage

@@ -170,10 +170,6 @@ out, naming the flag ("1,063 pages below --min-updates 2").`,
 				}
 				sum, err := ingest.RunJobs(cmd.Context(), ingest.JobsOptions{Exe: self, Inputs: args, Out: out, Jobs: jobs,
 					Args: childFlags(cmd.Flags(), map[string]bool{"output": true, "jobs": true, "quiet": true})})
-				var oe *ingest.OptionError
-				if errors.As(err, &oe) {
-					return usageError{err}
-				}
 				if err == nil && !g.quiet {
 					fmt.Fprint(cmd.OutOrStdout(), sum.String())
 				}

@@ -21,7 +21,7 @@ import (
 	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/supervise"
-	"github.com/revisit-dev/revisit/pipeline"
+	"github.com/revisit-dev/revisit/internal/usage"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -43,13 +43,8 @@ const (
 	exitStdout   = supervise.ExitStdout
 )
 
-// usageError marks an error as bad usage (exit code 2) rather than bad input.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+// usagef is bad usage (usage.Error, exit code 2) rather than bad input.
+var usagef = usage.Errorf
 
 // refusedError is an output path that revisit refuses to write (it holds
 // something revisit did not write): exit code 2, like bad usage, but
@@ -60,39 +55,27 @@ func (e refusedError) Error() string { return e.err.Error() }
 func (e refusedError) Unwrap() error { return e.err }
 
 // exitCode is the exit code for err, a command's failure: 2 for bad
-// usage and refused outputs (revisit's own usageError and refusedError,
-// run's pipeline.UsageError, generate's ErrNotOurs, an output another
+// usage and refused outputs (usage.Error, whichever stage returned it;
+// refusedError, generate's ErrNotOurs, an output another
 // revisit process is writing), 3 when revisit could not run, 1 for
 // anything else (bad input). Interruptions are decided before (execute).
 func exitCode(err error) int {
 	var (
 		ie supervise.InternalError
-		ue usageError
+		ue *usage.Error
 		re refusedError
 		ar *atomicdir.RefusedError
-		pe *pipeline.UsageError
 	)
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &ie):
 		return exitInternal
-	case errors.As(err, &ue), errors.As(err, &re), errors.As(err, &ar), errors.As(err, &pe), isCobraUsage(err),
+	case errors.As(err, &ue), errors.As(err, &re), errors.As(err, &ar), isCobraUsage(err),
 		errors.Is(err, generate.ErrNotOurs), errors.Is(err, atomicdir.ErrBusy):
 		return exitUsage
 	}
 	return exitBadInput
-}
-
-// usageIf prefixes err with "name: " and marks it as bad usage (exit 2)
-// when it is or wraps an E (a package's option or merge error), otherwise
-// as bad input (exit 1).
-func usageIf[E error](name string, err error) error {
-	var e E
-	if errors.As(err, &e) {
-		return usagef("%s: %v", name, err)
-	}
-	return fmt.Errorf("%s: %w", name, err)
 }
 
 // logLine prints one progress line on standard error: the Log of the
@@ -150,7 +133,7 @@ Stages: ingest → replay → analyze → report; run does all of them.`,
 	}
 	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "quiet: no progress bars, log lines or summaries (without -o, the tables of schedule, simulate and policies are their result and still printed)")
 	root.SetGlobalNormalizationFunc(normalizeFlag)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usage.Error{Err: err} })
 	root.AddCommand(
 		newIngestCmd(g),
 		newGenerateCmd(g),

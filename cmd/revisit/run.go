@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -120,7 +119,7 @@ remains ingest's group column of generic logs.`,
 			}
 			ds, err := pipeline.DatasetInput(args)
 			if err != nil {
-				return usageError{err}
+				return err
 			} else if ds != "" {
 				if name := changedIngestFlag(cmd); name != "" {
 					return usagef("run: --%s is an ingest option, but %s is a dataset (ingest is skipped): ingest again with 'revisit ingest --%s …' instead", name, ds, name)
@@ -245,10 +244,6 @@ func runPipeline(ctx context.Context, stdout io.Writer, g *globals, c pipeline.C
 	}
 	res, err := pipeline.Run(ctx, c)
 	if err != nil {
-		var ue *pipeline.UsageError
-		if errors.As(err, &ue) {
-			return usageError{err}
-		}
 		return err
 	}
 	if !g.quiet {
