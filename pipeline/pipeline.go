@@ -54,7 +54,7 @@ type Config struct {
 	Top           int
 	NHPPPages     int // busiest pages for NHPP windows and staleness
 	Seed          uint64
-	Seeds         int // R, the replay's independent seeds (0 or 1: one)
+	Seeds         int // R ≥ 1, the replay's independent seeds
 	Reps          int // Monte-Carlo replicates of the Poisson screen
 	Workers       int // replay and analysis workers (0: all cores)
 	ScreenUpdates int // K of the Poisson screen
@@ -150,6 +150,25 @@ func SetMemoryLimit() (restore func()) {
 	return func() { debug.SetMemoryLimit(old) }
 }
 
+// StoreHeadroom is what a growing store's soft memory limit allows above
+// the store (SetStoreMemoryLimit): the buffers of reading and writing.
+const StoreHeadroom = 64 << 20
+
+// SetStoreMemoryLimit is SetMemoryLimit for a command whose live heap is a
+// store that grows with its input to the end (schedule's: about 8 bytes
+// per knot and 27 per page): the limit starts at MemoryLimit and grew,
+// called with the store's bytes as it grows, raises it to the store plus
+// StoreHeadroom, so the collector runs sooner instead of letting the heap
+// double over the store, and never below it (where it would run without
+// pause). With GOMEMLIMIT set it changes nothing and grew is nil.
+func SetStoreMemoryLimit() (grew func(bytes int64), restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return nil, func() {}
+	}
+	old := debug.SetMemoryLimit(MemoryLimit)
+	return func(b int64) { debug.SetMemoryLimit(max(MemoryLimit, b+StoreHeadroom)) }, func() { debug.SetMemoryLimit(old) }
+}
+
 // stageLog prints one line per stage (the whole run's progress display
 // between the ingest bar and the report's path), nothing when quiet.
 type stageLog struct {
@@ -183,8 +202,12 @@ func (s *stageLog) logf(format string, a ...any) {
 // stage directories are replaced, nothing else is touched, a new OUT is
 // removed after a failure before the dataset is written; later failures
 // keep the finished stages). Cancelling ctx stops the running stage, which
-// leaves nothing behind. Options that cannot work are *UsageError.
+// leaves nothing behind. Options that cannot work are *UsageError
+// (Validate, before any work).
 func Run(ctx context.Context, c Config) (res *Result, err error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
 	st := &stageLog{w: c.Log, start: time.Now(), onStage: c.OnStage}
 	included, err := readIncluded(c.Include)
 	if err != nil {
