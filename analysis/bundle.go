@@ -175,7 +175,7 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 func countCands(cs []CandidateRow, indep bool) int {
 	n := 0
 	for _, c := range cs {
-		if c.KSP >= screenAlpha && (!indep || c.LjungP >= screenAlpha) {
+		if c.KSP >= Significance && (!indep || c.LjungP >= Significance) {
 			n++
 		}
 	}

@@ -51,17 +51,13 @@ type ScreenCounts struct {
 	KS, LjungBox, Both int64 // p ≥ 0.05 by KS, by Ljung–Box, by both
 }
 
-// screenAlpha is the level of the screen's tests: a page passes a test
-// with p ≥ screenAlpha.
-const screenAlpha = 0.05
-
 // countScreened reads page_stats.parquet (name) and counts the pages
-// passing each of the screen's tests (ks_p, ljung_box_p ≥ 0.05); pages
+// passing each of the screen's tests (ks_p, ljung_box_p ≥ Significance); pages
 // not screened have null p-values and count for none.
 func countScreened(name string) (ScreenCounts, error) {
 	var c ScreenCounts
 	err := scanColumns(name, []string{"ks_p", "ljung_box_p"}, func(v []float64) {
-		ks, lb := v[0] >= screenAlpha, v[1] >= screenAlpha
+		ks, lb := v[0] >= Significance, v[1] >= Significance
 		if ks {
 			c.KS++
 		}

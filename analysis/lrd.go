@@ -47,7 +47,7 @@ const (
 	LRDTrend    = "undecided: trend in the rate"
 	LRDDisagree = "undecided: estimators disagree"
 	LRDInvalid  = "undecided: an H outside [0, 1]" // enough intervals, but an estimator's H is no Hurst exponent (non-stationary)
-	LRDLevel    = 0.05                             // level of the DFA-1 surrogate test and of the rate-change test
+	LRDLevel    = Significance                     // level of the DFA-1 surrogate test and of the rate-change test
 
 	dfaSurrogate = 99 // shuffled surrogates of the DFA-1 test, at most
 	dfaExceed    = 5  // the sequential test stops after this many surrogates at or above H

@@ -28,10 +28,10 @@ type Recommendation struct {
 	Evidence []MethodSummary
 }
 
-// Recommend applies SPEC §5: age available → M2; constant S with a new
-// measurement → M4; constant S with old M3 traces → M5; random S without
-// age → M6. summaries (may be nil) are filtered to the methods the
-// scenario allows (Allows) and attached as evidence.
+// Recommend applies SPEC §5's rule (estimator.ReferenceMethod) to the
+// scenario and says why the method fits it. summaries (may be nil) are
+// filtered to the methods the scenario allows (Allows) and attached as
+// evidence.
 func Recommend(s Scenario, summaries []MethodSummary) (Recommendation, error) {
 	kind := strings.ToLower(strings.TrimSpace(s.Sampler))
 	switch kind {
@@ -47,20 +47,8 @@ func Recommend(s Scenario, summaries []MethodSummary) (Recommendation, error) {
 		return Recommendation{}, fmt.Errorf("recommend: M3 traces come from a constant revisit interval; --old-m3 needs --sampler=constant")
 	}
 	rec := Recommendation{Scenario: s}
-	switch {
-	case s.Age:
-		rec.Method = "M2"
-		rec.Reason = "ages (Last-Modified) are observed: the ECDF of all ages converges to G_U for any revisit distribution (docs/methods.md#m2)"
-	case kind == "constant" && s.OldM3:
-		rec.Method = "M5"
-		rec.Reason = "constant Δ with traces collected by M3: M5 reuses M3's samples and is Δ-consistent for G_U, where M3 itself is biased"
-	case kind == "constant":
-		rec.Method = "M4"
-		rec.Reason = "constant Δ, comparison only, new measurement: M4 (ECDF of A⁺) is Δ-consistent for G_U"
-	default:
-		rec.Method = "M6"
-		rec.Reason = "random revisit delays, comparison only: M6 (pair counts on the h-grid) is consistent for G_U as h → 0"
-	}
+	rec.Method = estimator.ReferenceMethod(s.Age, kind == "constant", s.OldM3)
+	rec.Reason = referenceReason[rec.Method]
 	for _, m := range summaries {
 		if s.Allows(m) {
 			rec.Evidence = append(rec.Evidence, m)
@@ -70,6 +58,15 @@ func Recommend(s Scenario, summaries []MethodSummary) (Recommendation, error) {
 		return cmpNaNLast(a.MeanWMRD, b.MeanWMRD)
 	})
 	return rec, nil
+}
+
+// referenceReason says, for each method estimator.ReferenceMethod can
+// choose, why it is consistent in its scenario.
+var referenceReason = map[string]string{
+	estimator.MethodM2: "ages (Last-Modified) are observed: the ECDF of all ages converges to G_U for any revisit distribution (docs/methods.md#m2)",
+	estimator.MethodM5: "constant Δ with traces collected by M3: M5 reuses M3's samples and is Δ-consistent for G_U, where M3 itself is biased",
+	estimator.MethodM4: "constant Δ, comparison only, new measurement: M4 (ECDF of A⁺) is Δ-consistent for G_U",
+	estimator.MethodM6: "random revisit delays, comparison only: M6 (pair counts on the h-grid) is consistent for G_U as h → 0",
 }
 
 // samplerKind is "constant" for a sampler with constant delays (as the

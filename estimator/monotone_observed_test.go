@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/revisit-dev/revisit/ingest/visits"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/transform"
 )
 
@@ -25,7 +26,7 @@ func clustered(seed uint64, bursts int) *visits.Observed {
 			o.Visits = append(o.Visits, visits.Visit{T: t, Changed: changed && k == 0})
 			t += 1 + r.Int64N(600)
 		}
-		t += int64(86400 * (1 + r.ExpFloat64()*60))
+		t += int64(units.Day * (1 + r.ExpFloat64()*60))
 	}
 	return o
 }

@@ -647,7 +647,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		if opt.Progress != nil {
 			opt.Progress(next, int(total.Load()))
 		}
-		if time.Since(lastLog) > 2*time.Second { // every stage over ~2 s shows progress (issue 18 item 22)
+		if time.Since(lastLog) > 2*time.Second { // every stage over ~2 s shows progress
 			logf("replay: %d page×sampler jobs done (%.0f/s)", next, float64(next)/time.Since(start).Seconds())
 			lastLog = time.Now()
 		}

@@ -10,7 +10,8 @@
 #             tables read from the runs' JSON with jq (the Poisson sanity
 #             check against the training window, five corpora of 2,000
 #             pages up to 16 years; the training windows and the prior on
-#             the real corpora)
+#             the real corpora; the state-dependent timing experiment,
+#             scripts/statedep-experiments.sh)
 #   -o FILE   the Markdown to write (default docs/schedule-results.md); its
 #             figures go to FILE's directory under schedule-results/
 #
@@ -257,6 +258,7 @@ if [ $small_only = 0 ]; then
 	setting full 2000 10
 	choices_table
 	window_table
+	WORK=$WORK/statedep REVISIT=$REVISIT REVISIT_REAL_DATA=$REAL "$root/scripts/statedep-experiments.sh" >>"$doc"
 	{
 		echo "## Figures"
 		echo

@@ -293,7 +293,7 @@ none by default).`,
 	f.Float64Var(&train, "train", 0.5, "validation: fraction of the dataset's span used for training (the first split)")
 	f.IntVar(&origins, "origins", 3, "validation: splits (rolling origins): the one at --train and the later ones, evenly spaced to the end")
 	f.StringVar(&trainWindow, "train-window", "all", "validation: training window of the estimated plans: all, the last fraction F of the training span, or auto (chosen per plan by back-testing inside the training window)")
-	f.IntVar(&boot, "boot", 2000, "validation: bootstrap resamples of the pages for the paired differences")
+	f.IntVar(&boot, "boot", schedule.DefaultBoot, "validation: bootstrap resamples of the pages for the paired differences")
 	f.Float64Var(&target, "target-freshness", 0, "validation: find each plan's budget to reach this realised freshness, in (0, 1) (0: none)")
 	f.StringVarP(&out, "output", "o", "", "write schedule.parquet, schedule.csv (unless --no-csv) and tables under this directory (replaces earlier schedule results there; refuses any other non-empty directory)")
 	return cmd

@@ -32,9 +32,9 @@ type Options struct {
 	// MaxObservations caps the captures held in memory at once (every
 	// input is grouped by URL before any is estimated: logs need not be
 	// sorted). 0: DefaultMaxObservations. 24 bytes each in the slices,
-	// about 60 bytes of peak RSS each under the commands' soft memory
-	// limit (pipeline.MemoryLimit; 72 without it), as measured with Go's
-	// slice growth and collector (bench/estimate-memory.sh); each URL held counts as
+	// more in peak RSS with Go's slice growth and collector under the
+	// commands' soft memory limit (pipeline.MemoryLimit;
+	// bench/estimate-memory.sh); each URL held counts as
 	// (len(id) + 120)/24 captures more (its id, map entry and group). A
 	// trace line's crawls count too (refused before they are held), and no
 	// line is kept beyond 24 bytes per capture of the cap.
@@ -84,9 +84,8 @@ const (
 // Defaults of Options.
 const (
 	// DefaultMaxObservations keeps `revisit estimate` within 256 MiB of
-	// peak RSS (3·10⁶ captures of 3·10⁴ URLs: 211 MiB measured by
-	// bench/estimate-memory.sh); a larger log is read with Sorted, or with
-	// a raised cap at about 60 bytes per capture.
+	// peak RSS (bench/estimate-memory.sh measures it); a larger
+	// log is read with Sorted, or with a raised cap.
 	DefaultMaxObservations = 3_000_000
 	DefaultMaxLineBytes    = 64 << 20
 )
