@@ -2,11 +2,11 @@ package pipeline
 
 import (
 	"fmt"
-	"math"
 	"os"
 
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/units"
+	"github.com/revisit-dev/revisit/policy"
 )
 
 // Validate refuses, before any work, a run whose options cannot work: no
@@ -51,7 +51,7 @@ func (c Config) Validate() error {
 			return usagef("run: --cycle: %v", err)
 		}
 	}
-	if _, err := ParseBudget(c.Budget, math.MaxInt); err != nil { // its form; the pages are counted after ingest
+	if _, err := policy.ParseBudget(c.Budget); err != nil { // its form; the pages are counted after ingest
 		return usagef("run: --budget: %v", err)
 	}
 	return nil

@@ -1,4 +1,4 @@
-package analysis
+package tables
 
 import (
 	"context"
@@ -38,6 +38,18 @@ func WriteResults(ctx context.Context, dir, kind string, fill func(tmp string) e
 		return fmt.Errorf("%s %s: %w", kind, dir, err)
 	}
 	return out.Commit()
+}
+
+// WriteBundle writes b as a results directory of the given kind at dir
+// (WriteResults: atomically, replacing only an earlier one of that kind;
+// nothing once ctx is done).
+func WriteBundle(ctx context.Context, b *Bundle, dir, kind string) error {
+	return WriteResults(ctx, dir, kind, func(tmp string) error {
+		if err := b.Write(tmp); err != nil {
+			return fmt.Errorf("%s %s: %w", kind, dir, err)
+		}
+		return nil
+	})
 }
 
 // CheckResults reports whether WriteResults could replace dir (see there),
