@@ -111,7 +111,7 @@ type Result struct {
 // work.
 type UsageError = usage.Error
 
-var usagef = usage.Errorf
+func usagef(format string, a ...any) error { return usage.Errorf(format, a...) }
 
 // IngestMemoryLimit is the soft memory limit (runtime/debug.SetMemoryLimit)
 // of the ingest stage unless GOMEMLIMIT is set: near it the garbage

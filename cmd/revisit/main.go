@@ -44,7 +44,7 @@ const (
 )
 
 // usagef is bad usage (usage.Error, exit code 2) rather than bad input.
-var usagef = usage.Errorf
+func usagef(format string, a ...any) error { return usage.Errorf(format, a...) }
 
 // refusedError is an output path that revisit refuses to write (it holds
 // something revisit did not write): exit code 2, like bad usage, but
