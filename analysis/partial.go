@@ -19,6 +19,7 @@ import (
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/internal/usage"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -513,7 +514,7 @@ func ReadPartial(dir string) (*Partial, error) {
 // row per shard.
 func MergeShards(ctx context.Context, dirs []string, out string, estimates func(string) ([]EstimateRow, string, error), log io.Writer) (*Result, error) {
 	if len(dirs) == 0 {
-		return nil, &MergeError{errors.New("merge: no analysis shards")}
+		return nil, &MergeError{Err: errors.New("merge: no analysis shards")}
 	}
 	m, err := mergePartialDirs(ctx, dirs, ReadPartial)
 	if err != nil {
@@ -551,7 +552,7 @@ func MergeShards(ctx context.Context, dirs []string, out string, estimates func(
 // give a MergeError.
 func mergePartialDirs(ctx context.Context, dirs []string, read func(dir string) (*Partial, error)) (*Partial, error) {
 	if len(dirs) == 0 {
-		return nil, &MergeError{errors.New("merge: no analysis shards")}
+		return nil, &MergeError{Err: errors.New("merge: no analysis shards")}
 	}
 	var mg partialMerger
 	var dsID string
@@ -566,25 +567,23 @@ func mergePartialDirs(ctx context.Context, dirs []string, read func(dir string) 
 		if i == 0 {
 			dsID = p.DatasetID
 		} else if p.DatasetID != dsID {
-			return nil, &MergeError{fmt.Errorf("merge: shard %s (%s) and shard %s (%s) were analyzed from different datasets at %s (identity %.12s… ≠ %.12s…: the dataset was written again between them): analyze every shard from the same dataset",
+			return nil, &MergeError{Err: fmt.Errorf("merge: shard %s (%s) and shard %s (%s) were analyzed from different datasets at %s (identity %.12s… ≠ %.12s…: the dataset was written again between them): analyze every shard from the same dataset",
 				mg.p0.Shard, dirs[0], p.Shard, d, p.Opt.Dataset, dsID, p.DatasetID)}
 		}
 		if err := mg.add(p); err != nil {
-			return nil, &MergeError{err}
+			return nil, &MergeError{Err: err}
 		}
 	}
 	m, err := mg.finish(len(dirs))
 	if err != nil {
-		return nil, &MergeError{err}
+		return nil, &MergeError{Err: err}
 	}
 	return m, nil
 }
 
-// MergeError is a set of analysis shards that do not form one analysis.
-type MergeError struct{ Err error }
-
-func (e *MergeError) Error() string { return e.Err.Error() }
-func (e *MergeError) Unwrap() error { return e.Err }
+// MergeError is a set of analysis shards that do not form one analysis:
+// bad usage (usage.Error).
+type MergeError = usage.Error
 
 // mergeStats writes the shards' page statistics in dataset order.
 func mergeStats(ctx context.Context, dirs []string, unit float64, stem string) error {

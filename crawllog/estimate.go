@@ -19,6 +19,7 @@ import (
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/pool"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/usage"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -59,12 +60,9 @@ const (
 // observations allow (estimate.json's skipped).
 const SkipNoMethod = "no_applicable_method"
 
-// OptionError is an invalid option of EstimateLogs (bad usage rather than
-// bad input).
-type OptionError struct{ Err error }
-
-func (e *OptionError) Error() string { return e.Err.Error() }
-func (e *OptionError) Unwrap() error { return e.Err }
+// OptionError is an invalid option of EstimateLogs: bad usage
+// (usage.Error) rather than bad input.
+type OptionError = usage.Error
 
 // EstimateOptions configure EstimateLogs.
 type EstimateOptions struct {
@@ -227,20 +225,20 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if len(opt.Methods) > 0 {
 		var err error
 		if methods, err = estimator.ParseMethods(opt.Methods); err != nil {
-			return nil, &OptionError{err}
+			return nil, &OptionError{Err: err}
 		}
 	}
 	for _, v := range []float64{opt.H, opt.XMax} {
 		if !(v >= 0) || math.IsInf(v, 0) {
-			return nil, &OptionError{fmt.Errorf("--h and --x-max must be > 0 (or 0: per URL), got %g", v)}
+			return nil, &OptionError{Err: fmt.Errorf("--h and --x-max must be > 0 (or 0: per URL), got %g", v)}
 		}
 	}
 	if opt.H > 0 && opt.XMax > 0 && opt.H > opt.XMax {
-		return nil, &OptionError{fmt.Errorf("bin width --h %g is larger than --x-max %g", opt.H, opt.XMax)}
+		return nil, &OptionError{Err: fmt.Errorf("bin width --h %g is larger than --x-max %g", opt.H, opt.XMax)}
 	}
 	if opt.Recover {
 		if err := opt.RecoverOpt.Check(); err != nil {
-			return nil, &OptionError{err}
+			return nil, &OptionError{Err: err}
 		}
 	}
 	minChanges := opt.MinChanges
@@ -248,18 +246,18 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	case minChanges == 0:
 		minChanges = DefaultMinChanges
 	case minChanges < 0:
-		return nil, &OptionError{fmt.Errorf("--min-changes must be ≥ 1, got %d", minChanges)}
+		return nil, &OptionError{Err: fmt.Errorf("--min-changes must be ≥ 1, got %d", minChanges)}
 	}
 	if opt.Workers < 0 {
-		return nil, &OptionError{fmt.Errorf("--workers must be ≥ 0, got %d", opt.Workers)}
+		return nil, &OptionError{Err: fmt.Errorf("--workers must be ≥ 0, got %d", opt.Workers)}
 	}
 	if opt.Out == "" {
-		return nil, &OptionError{errors.New("no output directory (-o)")}
+		return nil, &OptionError{Err: errors.New("no output directory (-o)")}
 	}
 	switch opt.ShardBy {
 	case "", ShardByAuto, ShardByHash:
 	default:
-		return nil, &OptionError{fmt.Errorf("--shard-by %q: want %s or %s", opt.ShardBy, ShardByAuto, ShardByHash)}
+		return nil, &OptionError{Err: fmt.Errorf("--shard-by %q: want %s or %s", opt.ShardBy, ShardByAuto, ShardByHash)}
 	}
 	scheme := ""
 	if opt.Shard.Sharded() {
@@ -284,7 +282,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if opt.Curves != "" {
 		var err error
 		if curves, err = estimates.ParseCurves(string(opt.Curves)); err != nil {
-			return nil, &OptionError{err}
+			return nil, &OptionError{Err: err}
 		}
 	}
 	compact := curves == estimates.CurvesCompact
@@ -315,7 +313,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	cfg := estimator.ObservedConfig{Config: estimator.Config{Methods: methods, H: opt.H, XMax: opt.XMax, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt, UnitName: meta.UnitName},
 		Unit: unit, ConstTol: opt.ConstTol, CountEmpty: true}
 	if err := cfg.Prepare(); err != nil {
-		return nil, &OptionError{err}
+		return nil, &OptionError{Err: err}
 	}
 	uw, err := newURLsWriter(out.Path())
 	if err != nil {

@@ -195,7 +195,7 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 		pageXMax, pageH, pageMean = append(pageXMax, float64(r.page.XMax)), append(pageH, float64(r.page.H)), append(pageMean, float64(r.page.MeanU))
 	}
 	if len(all)*smpN == limited && limited > 0 {
-		return nil, &OptionError{fmt.Errorf("every page × sampler exceeds the work limits (%d left out): raise the limit, lower the sampler's rate or --x-max, or select shorter pages", limited)}
+		return nil, &OptionError{Err: fmt.Errorf("every page × sampler exceeds the work limits (%d left out): raise the limit, lower the sampler's rate or --x-max, or select shorter pages", limited)}
 	}
 	if m0.Choices != nil {
 		ch := *m0.Choices

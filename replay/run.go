@@ -19,6 +19,7 @@ import (
 	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/pool"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/usage"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
@@ -108,16 +109,14 @@ type Options struct {
 	Progress func(done, total int)
 }
 
-// OptionError is an invalid option (bad usage rather than bad input).
-type OptionError struct{ Err error }
-
-func (e *OptionError) Error() string { return e.Err.Error() }
-func (e *OptionError) Unwrap() error { return e.Err }
+// OptionError is an invalid option: bad usage (usage.Error) rather than
+// bad input.
+type OptionError = usage.Error
 
 // Validate checks the options and returns the parsed samplers and methods.
 // Every error it returns is an *OptionError.
 func (o *Options) Validate() ([]estimator.Sampler, []string, error) {
-	bad := func(err error) ([]estimator.Sampler, []string, error) { return nil, nil, &OptionError{err} }
+	bad := func(err error) ([]estimator.Sampler, []string, error) { return nil, nil, &OptionError{Err: err} }
 	specs := o.Samplers
 	if len(specs) == 0 {
 		specs = DefaultSamplers
@@ -662,7 +661,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	}
 	if done == 0 && limited > 0 && !sharded { // a shard may be all left out; Merge checks the whole
 		w.Abort()
-		return nil, &OptionError{fmt.Errorf("every page × sampler exceeds the work limits (%d left out; e.g. page %d %q with %s: %v): raise the limit, lower the sampler's rate or --x-max, or select shorter pages",
+		return nil, &OptionError{Err: fmt.Errorf("every page × sampler exceeds the work limits (%d left out; e.g. page %d %q with %s: %v): raise the limit, lower the sampler's rate or --x-max, or select shorter pages",
 			limited, firstSkip.page.ID, firstSkip.page.Title, firstSkip.smp, firstSkip.skip)}
 	}
 	if limited > 10 {

@@ -130,7 +130,7 @@ type simOut struct {
 // the number of workers.
 func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 	start := time.Now()
-	bad := func(err error) (*SimResult, error) { return nil, &OptionError{err} }
+	bad := func(err error) (*SimResult, error) { return nil, &OptionError{Err: err} }
 	u, err := model.Parse(opt.Update)
 	if err != nil {
 		return bad(fmt.Errorf("--update: %w", err))

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/internal/units"
+	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/schedule"
 )
 
@@ -224,14 +224,9 @@ none by default).`,
 			if !g.quiet {
 				fmt.Fprintf(os.Stderr, "schedule: reading %s…\n", human.Path(args[0]))
 			}
-			if os.Getenv("GOMEMLIMIT") == "" {
-				// A soft limit that follows the store: the collector runs
-				// sooner instead of letting the heap double over the live
-				// store, and never below it (where it would run without
-				// pause).
-				defer debug.SetMemoryLimit(debug.SetMemoryLimit(scheduleMemoryLimit))
-				opt.StoreGrew = func(b int64) { debug.SetMemoryLimit(max(scheduleMemoryLimit, b+scheduleHeadroom)) }
-			}
+			grew, restore := pipeline.SetStoreMemoryLimit()
+			defer restore()
+			opt.StoreGrew = grew
 			res, err := schedule.PlanSource(src, opt)
 			if err != nil {
 				return err
@@ -303,16 +298,6 @@ none by default).`,
 	f.StringVarP(&out, "output", "o", "", "write schedule.parquet, schedule.csv (unless --no-csv) and tables under this directory (replaces earlier schedule results there; refuses any other non-empty directory)")
 	return cmd
 }
-
-// scheduleMemoryLimit is the smallest soft memory limit of schedule
-// (unless GOMEMLIMIT is set); as the store grows the limit is the store
-// plus scheduleHeadroom. The live heap is the store, about 8 bytes per
-// knot and 27 per page, and the buffers of reading and writing; a larger
-// heap is never refused, only collected more often.
-const (
-	scheduleMemoryLimit = 192 << 20
-	scheduleHeadroom    = 64 << 20
-)
 
 // scheduleMethod checks --method and --sampler for a replay or estimate
 // input before it is read, and returns the method's canonical name ("m4"

@@ -24,6 +24,7 @@ import (
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/internal/usage"
 )
 
 // ExactFloat is a float64 in JSON that round-trips exactly, NaN and ±Inf
@@ -52,20 +53,17 @@ func (f *ExactFloat) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Error is a set of shard outputs that do not form one run (bad usage:
-// missing or repeated shards, different options). replay.MergeError and
-// crawllog.MergeError are this type.
-type Error struct{ Err error }
-
-func (e *Error) Error() string { return e.Err.Error() }
-func (e *Error) Unwrap() error { return e.Err }
+// Error is a set of shard outputs that do not form one run: bad usage
+// (usage.Error: missing or repeated shards, different options).
+// replay.MergeError and crawllog.MergeError are this type.
+type Error = usage.Error
 
 // OutNotShard refuses an output that is one of the shards read: the
 // merge would replace that input.
 func OutNotShard(dirs []string, out string) error {
 	for _, d := range dirs {
 		if filepath.Clean(d) == filepath.Clean(out) {
-			return &Error{fmt.Errorf("merge: the output %s is one of the shards", out)}
+			return &Error{Err: fmt.Errorf("merge: the output %s is one of the shards", out)}
 		}
 	}
 	return nil
@@ -184,7 +182,7 @@ type ID struct {
 func Order(dirs []string, ids []ID, what string, same func(k int) error) ([]int, error) {
 	n := ids[0].N
 	if n < 1 {
-		return nil, &Error{fmt.Errorf("merge: %s: shard %q: N must be ≥ 1", dirs[0], ids[0].Spec)}
+		return nil, &Error{Err: fmt.Errorf("merge: %s: shard %q: N must be ≥ 1", dirs[0], ids[0].Spec)}
 	}
 	byIndex := make([]int, n) // shard index → position in dirs
 	for i := range byIndex {
@@ -192,19 +190,19 @@ func Order(dirs []string, ids []ID, what string, same func(k int) error) ([]int,
 	}
 	for k, id := range ids {
 		if id.N != n || id.I < 0 || id.I >= n {
-			return nil, &Error{fmt.Errorf("merge: %s is shard %s, %s is shard %s: not shards of one split", dirs[0], ids[0].Spec, dirs[k], id.Spec)}
+			return nil, &Error{Err: fmt.Errorf("merge: %s is shard %s, %s is shard %s: not shards of one split", dirs[0], ids[0].Spec, dirs[k], id.Spec)}
 		}
 		if j := byIndex[id.I]; j >= 0 {
-			return nil, &Error{fmt.Errorf("merge: shard %s given twice (%s and %s)", id.Spec, dirs[j], dirs[k])}
+			return nil, &Error{Err: fmt.Errorf("merge: shard %s given twice (%s and %s)", id.Spec, dirs[j], dirs[k])}
 		}
 		byIndex[id.I] = k
 		if err := same(k); err != nil {
-			return nil, &Error{fmt.Errorf("merge: %s and %s are not shards of one %s: %v", dirs[0], dirs[k], what, err)}
+			return nil, &Error{Err: fmt.Errorf("merge: %s and %s are not shards of one %s: %v", dirs[0], dirs[k], what, err)}
 		}
 	}
 	for i, k := range byIndex {
 		if k < 0 {
-			return nil, &Error{fmt.Errorf("merge: shard %d/%d is missing (%d of %d given)", i, n, len(dirs), n)}
+			return nil, &Error{Err: fmt.Errorf("merge: shard %d/%d is missing (%d of %d given)", i, n, len(dirs), n)}
 		}
 	}
 	return byIndex, nil
