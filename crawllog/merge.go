@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/ingest/visits"
-	"github.com/revisit-dev/revisit/internal/shardmerge"
+	"github.com/revisit-dev/revisit/internal/shard"
 	"io"
 	"maps"
 	"reflect"
@@ -17,7 +17,7 @@ import (
 // MergeError is a set of estimate shard outputs that do not form one
 // estimate (bad usage: missing or repeated shards, different inputs or
 // options): replay.MergeError, one type for both merges.
-type MergeError = shardmerge.Error
+type MergeError = shard.MergeError
 
 // MergeEstimates combines the estimate outputs of shards 0…N−1 of one
 // estimate (the same inputs and options, EstimateOptions.Shard = i/N)
@@ -45,7 +45,7 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 	if len(dirs) == 0 {
 		return nil, &MergeError{Err: errors.New("merge: no estimate outputs")}
 	}
-	if err := shardmerge.OutNotShard(dirs, out); err != nil {
+	if err := shard.OutNotShard(dirs, out); err != nil {
 		return nil, err
 	}
 	metas := make([]*EstimateMeta, len(dirs))
@@ -60,15 +60,15 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 		}
 	}
 	m0, i0 := metas[0], infos[0]
-	ids := make([]shardmerge.ID, len(infos))
+	ids := make([]shard.ID, len(infos))
 	for k, info := range infos {
-		ids[k] = shardmerge.ID{Spec: info.Shard, I: info.I, N: info.N}
+		ids[k] = shard.ID{Spec: info.Shard, I: info.I, N: info.N}
 		if schemeOf(info) != schemeOf(i0) {
 			return nil, &MergeError{Err: fmt.Errorf("merge: %s chose its URLs by %s, %s by %s: not shards of one estimate (give every shard the same inputs and --shard-by)", dirs[0], schemeOf(i0), dirs[k], schemeOf(info))}
 		}
 	}
 	ranged := schemeOf(i0) == ShardByRange
-	byIndex, err := shardmerge.Order(dirs, ids, "estimate", func(k int) error { return sameEstimate(m0, i0, metas[k], infos[k], ranged) })
+	byIndex, err := shard.Order(dirs, ids, "estimate", func(k int) error { return sameEstimate(m0, i0, metas[k], infos[k], ranged) })
 	if err != nil {
 		return nil, err
 	}
@@ -171,7 +171,7 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 		}
 	}
 
-	mo, err := shardmerge.Open(out, EstimateMetaFile, "estimate output", dirs) // atomicdir.Create cleans out
+	mo, err := estimates.OpenMerge(out, EstimateMetaFile, "estimate output", dirs) // atomicdir.Create cleans out
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/ingest/visits"
-	"github.com/revisit-dev/revisit/internal/shardmerge"
+	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -32,8 +32,8 @@ const (
 )
 
 // exactFloat is a float64 in JSON that round-trips exactly
-// (shardmerge.ExactFloat).
-type exactFloat = shardmerge.ExactFloat
+// (shard.ExactFloat).
+type exactFloat = shard.ExactFloat
 
 // EstimateShardInfo is EstimateShardFile.
 type EstimateShardInfo struct {

@@ -12,7 +12,7 @@ import (
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
-	"github.com/revisit-dev/revisit/internal/shardmerge"
+	"github.com/revisit-dev/revisit/internal/shard"
 )
 
 // ShardFile is written beside estimates.parquet by a replay of one shard
@@ -50,8 +50,8 @@ type ShardPage struct {
 }
 
 // exactFloat is a float64 in JSON that round-trips exactly
-// (shardmerge.ExactFloat).
-type exactFloat = shardmerge.ExactFloat
+// (shard.ExactFloat).
+type exactFloat = shard.ExactFloat
 
 // ReadShardInfo reads dir/shard.json.
 func ReadShardInfo(dir string) (*ShardInfo, error) {
@@ -60,7 +60,7 @@ func ReadShardInfo(dir string) (*ShardInfo, error) {
 
 // MergeError is a set of shard outputs that do not form one replay (bad
 // usage: missing or repeated shards, different options).
-type MergeError = shardmerge.Error
+type MergeError = shard.MergeError
 
 // Merge combines the replay outputs of shards 0…N−1 of one replay (same
 // dataset and options, Options.Shard = i/N) into out, with the same
@@ -84,7 +84,7 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 	if len(dirs) == 0 {
 		return nil, &MergeError{Err: errors.New("merge: no replay outputs")}
 	}
-	if err := shardmerge.OutNotShard(dirs, out); err != nil {
+	if err := shard.OutNotShard(dirs, out); err != nil {
 		return nil, err
 	}
 	metas := make([]*Meta, len(dirs))
@@ -99,11 +99,11 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 		}
 	}
 	m0 := metas[0]
-	ids := make([]shardmerge.ID, len(infos))
+	ids := make([]shard.ID, len(infos))
 	for k, info := range infos {
-		ids[k] = shardmerge.ID{Spec: info.Shard, I: info.I, N: info.N}
+		ids[k] = shard.ID{Spec: info.Shard, I: info.I, N: info.N}
 	}
-	if _, err := shardmerge.Order(dirs, ids, "replay", func(k int) error { return sameReplay(m0, metas[k]) }); err != nil {
+	if _, err := shard.Order(dirs, ids, "replay", func(k int) error { return sameReplay(m0, metas[k]) }); err != nil {
 		return nil, err
 	}
 	for k, info := range infos {
@@ -206,7 +206,7 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 
 	// Rows: each shard's file holds its pages in its ShardInfo order, of
 	// which the merged order takes a subsequence.
-	mo, err := shardmerge.Open(out, MetaFile, "replay output", dirs)
+	mo, err := estimates.OpenMerge(out, MetaFile, "replay output", dirs)
 	if err != nil {
 		return nil, err
 	}
