@@ -107,9 +107,8 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 		return nil, err
 	}
 	for k, info := range infos {
-		if info.DatasetID != infos[0].DatasetID {
-			return nil, &MergeError{Err: fmt.Errorf("merge: shard %s (%s) and shard %s (%s) were replayed from different datasets at %s (identity %.12s… ≠ %.12s…: the dataset was written again between them): replay every shard from the same dataset",
-				infos[0].Shard, dirs[0], info.Shard, dirs[k], m0.Dataset, infos[0].DatasetID, info.DatasetID)}
+		if err := shard.SameDataset("replayed", "replay", m0.Dataset, infos[0].Shard, dirs[0], infos[0].DatasetID, info.Shard, dirs[k], info.DatasetID); err != nil {
+			return nil, err
 		}
 	}
 	if f := obsFormat(m0); f != "" {

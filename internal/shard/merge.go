@@ -1,6 +1,7 @@
 package shard
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -59,36 +60,83 @@ type ID struct {
 	I, N int
 }
 
+// Set checks shard outputs one at a time as a merge reads them: Add each,
+// then Finish. It is what Order does over a whole list, for a merge that
+// folds each shard in and drops it before reading the next (analysis).
+// Every error is a *MergeError (bad usage).
+type Set struct {
+	dirs    []string // given so far, in order
+	first   ID
+	byIndex []int // shard index → position in dirs; −1: not given
+}
+
+// Add checks that id, read from dir, is a shard of the same split as the
+// first one added, not given before.
+func (s *Set) Add(dir string, id ID) error {
+	if s.byIndex == nil {
+		if id.N < 1 {
+			return &MergeError{fmt.Errorf("merge: %s: shard %q: N must be ≥ 1", dir, id.Spec)}
+		}
+		s.first, s.byIndex = id, make([]int, id.N)
+		for i := range s.byIndex {
+			s.byIndex[i] = -1
+		}
+	}
+	if id.N != s.first.N || id.I < 0 || id.I >= s.first.N {
+		d0 := dir
+		if len(s.dirs) > 0 {
+			d0 = s.dirs[0]
+		}
+		return &MergeError{fmt.Errorf("merge: %s is shard %s, %s is shard %s: not shards of one split", d0, s.first.Spec, dir, id.Spec)}
+	}
+	if j := s.byIndex[id.I]; j >= 0 {
+		return &MergeError{fmt.Errorf("merge: shard %s given twice (%s and %s)", id.Spec, s.dirs[j], dir)}
+	}
+	s.byIndex[id.I] = len(s.dirs)
+	s.dirs = append(s.dirs, dir)
+	return nil
+}
+
+// Finish checks that every shard 0…N−1 was added and returns the
+// position (in the order added) of shard i for i = 0…N−1.
+func (s *Set) Finish() ([]int, error) {
+	if s.byIndex == nil {
+		return nil, &MergeError{errors.New("merge: no shards")}
+	}
+	for i, k := range s.byIndex {
+		if k < 0 {
+			return nil, &MergeError{fmt.Errorf("merge: shard %d/%d is missing (%d of %d given)", i, s.first.N, len(s.dirs), s.first.N)}
+		}
+	}
+	return s.byIndex, nil
+}
+
 // Order checks that ids (ids[k] read from dirs[k]) are the shards
-// 0…N−1 of one split, each given once, and that same(k) accepts dirs[k] as
-// a shard of the same run (a `what`: replay, estimate) as dirs[0]; it
-// returns the position in dirs of shard i for i = 0…N−1. Every error is a
-// *MergeError (bad usage).
+// 0…N−1 of one split, each given once (Set), and that same(k) accepts
+// dirs[k] as a shard of the same run (a `what`: replay, estimate) as
+// dirs[0]; it returns the position in dirs of shard i for i = 0…N−1.
+// Every error is a *MergeError (bad usage).
 func Order(dirs []string, ids []ID, what string, same func(k int) error) ([]int, error) {
-	n := ids[0].N
-	if n < 1 {
-		return nil, &MergeError{fmt.Errorf("merge: %s: shard %q: N must be ≥ 1", dirs[0], ids[0].Spec)}
-	}
-	byIndex := make([]int, n) // shard index → position in dirs
-	for i := range byIndex {
-		byIndex[i] = -1
-	}
+	var s Set
 	for k, id := range ids {
-		if id.N != n || id.I < 0 || id.I >= n {
-			return nil, &MergeError{fmt.Errorf("merge: %s is shard %s, %s is shard %s: not shards of one split", dirs[0], ids[0].Spec, dirs[k], id.Spec)}
+		if err := s.Add(dirs[k], id); err != nil {
+			return nil, err
 		}
-		if j := byIndex[id.I]; j >= 0 {
-			return nil, &MergeError{fmt.Errorf("merge: shard %s given twice (%s and %s)", id.Spec, dirs[j], dirs[k])}
-		}
-		byIndex[id.I] = k
 		if err := same(k); err != nil {
 			return nil, &MergeError{fmt.Errorf("merge: %s and %s are not shards of one %s: %v", dirs[0], dirs[k], what, err)}
 		}
 	}
-	for i, k := range byIndex {
-		if k < 0 {
-			return nil, &MergeError{fmt.Errorf("merge: shard %d/%d is missing (%d of %d given)", i, n, len(dirs), n)}
-		}
+	return s.Finish()
+}
+
+// SameDataset checks that the shard spec at dir read the dataset at path
+// with identity id (dataset.Reader.Identity) as shard spec0 at dir0 read
+// it with identity id0: shards of one run read the same dataset, not only
+// the same path. did and do name the stage ("replayed", "replay").
+func SameDataset(did, do, path, spec0, dir0, id0, spec, dir, id string) error {
+	if id == id0 {
+		return nil
 	}
-	return byIndex, nil
+	return &MergeError{fmt.Errorf("merge: shard %s (%s) and shard %s (%s) were %s from different datasets at %s (identity %.12s… ≠ %.12s…: the dataset was written again between them): %s every shard from the same dataset",
+		spec0, dir0, spec, dir, did, path, id0, id, do)}
 }

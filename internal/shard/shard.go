@@ -7,7 +7,7 @@
 //
 // It also owns what every merge of shard outputs checks, whatever was
 // sharded (merge.go): that N outputs are the shards 0…N−1 of one split,
-// each once (Order), that the output is
+// each once, of one dataset (Order, Set, SameDataset), that the output is
 // not one of them (OutNotShard), the bad-usage MergeError, and floats that
 // round-trip exactly through the shard records (ExactFloat). What a merge
 // puts together is the stage's own; the rows of estimate files are
