@@ -329,7 +329,7 @@ func (mg *partialMerger) add(dir string, p *Partial) error {
 		mg.agg = newBottomK(o.AggregateMax, o.Seed)
 	}
 	p0 := mg.p0
-	if err := mg.set.Add(dir, shard.ID{Spec: p.Shard, I: p.I, N: p.N}); err != nil {
+	if err := mg.set.Add(dir, shard.Record{Tool: p.Tool, Shard: p.Shard, I: p.I, N: p.N}); err != nil {
 		return err
 	}
 	if !reflect.DeepEqual(p.Opt, p0.Opt) {

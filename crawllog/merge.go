@@ -60,9 +60,9 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 		}
 	}
 	m0, i0 := metas[0], infos[0]
-	ids := make([]shard.ID, len(infos))
+	ids := make([]shard.Record, len(infos))
 	for k, info := range infos {
-		ids[k] = shard.ID{Spec: info.Shard, I: info.I, N: info.N}
+		ids[k] = info.Record
 		if schemeOf(info) != schemeOf(i0) {
 			return nil, &MergeError{Err: fmt.Errorf("merge: %s chose its URLs by %s, %s by %s: not shards of one estimate (give every shard the same inputs and --shard-by)", dirs[0], schemeOf(i0), dirs[k], schemeOf(info))}
 		}

@@ -22,10 +22,7 @@ const ShardFile = "shard.json"
 
 // ShardInfo is ShardFile.
 type ShardInfo struct {
-	Tool  string      `json:"tool"`  // "revisit"
-	Shard string      `json:"shard"` // "i/N"
-	I     int         `json:"i"`
-	N     int         `json:"n"`
+	shard.Record
 	Read  int64       `json:"read"`  // pages of this shard read from the dataset
 	Pages []ShardPage `json:"pages"` // pages replayed, in the order of estimates.parquet
 	// DatasetID is the dataset's dataset.Reader.Identity: shards of one
@@ -99,9 +96,9 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 		}
 	}
 	m0 := metas[0]
-	ids := make([]shard.ID, len(infos))
+	ids := make([]shard.Record, len(infos))
 	for k, info := range infos {
-		ids[k] = shard.ID{Spec: info.Shard, I: info.I, N: info.N}
+		ids[k] = info.Record
 	}
 	if _, err := shard.Order(dirs, ids, "replay", func(k int) error { return sameReplay(m0, metas[k]) }); err != nil {
 		return nil, err

@@ -692,7 +692,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 				sent[i].Skips = reasons
 			}
 			st := src.Stats()
-			info := &ShardInfo{Tool: "revisit", Shard: opt.Shard.String(), I: opt.Shard.I, N: opt.Shard.N, Read: owned, Pages: sent, DatasetID: dsID,
+			info := &ShardInfo{Record: opt.Shard.Record(), Read: owned, Pages: sent, DatasetID: dsID,
 				DatasetFiles: baseNames(st.Files), DatasetBytes: st.Bytes}
 			if err := estimates.WriteJSON(tmp, ShardFile, info, false); err != nil {
 				return fmt.Errorf("replay output %s: %w", opt.Out, err)

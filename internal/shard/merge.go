@@ -54,10 +54,19 @@ func OutNotShard(dirs []string, out string) error {
 	return nil
 }
 
-// ID is one shard of a split, as a shard output records it.
-type ID struct {
-	Spec string // "i/N"
-	I, N int
+// Record is how a shard output names itself in its JSON record (replay's
+// shard.json, estimate's estimate-shard.json): the program that wrote it
+// and shard I of N. The merges check their shards' Records (Order, Set).
+type Record struct {
+	Tool  string `json:"tool"`  // "revisit"
+	Shard string `json:"shard"` // "i/N"
+	I     int    `json:"i"`
+	N     int    `json:"n"`
+}
+
+// Record is the Record of an output of shard s.
+func (s Spec) Record() Record {
+	return Record{Tool: "revisit", Shard: s.String(), I: s.I, N: s.N}
 }
 
 // Set checks shard outputs one at a time as a merge reads them: Add each,
@@ -66,16 +75,16 @@ type ID struct {
 // Every error is a *MergeError (bad usage).
 type Set struct {
 	dirs    []string // given so far, in order
-	first   ID
+	first   Record
 	byIndex []int // shard index → position in dirs; −1: not given
 }
 
 // Add checks that id, read from dir, is a shard of the same split as the
 // first one added, not given before.
-func (s *Set) Add(dir string, id ID) error {
+func (s *Set) Add(dir string, id Record) error {
 	if s.byIndex == nil {
 		if id.N < 1 {
-			return &MergeError{fmt.Errorf("merge: %s: shard %q: N must be ≥ 1", dir, id.Spec)}
+			return &MergeError{fmt.Errorf("merge: %s: shard %q: N must be ≥ 1", dir, id.Shard)}
 		}
 		s.first, s.byIndex = id, make([]int, id.N)
 		for i := range s.byIndex {
@@ -87,10 +96,10 @@ func (s *Set) Add(dir string, id ID) error {
 		if len(s.dirs) > 0 {
 			d0 = s.dirs[0]
 		}
-		return &MergeError{fmt.Errorf("merge: %s is shard %s, %s is shard %s: not shards of one split", d0, s.first.Spec, dir, id.Spec)}
+		return &MergeError{fmt.Errorf("merge: %s is shard %s, %s is shard %s: not shards of one split", d0, s.first.Shard, dir, id.Shard)}
 	}
 	if j := s.byIndex[id.I]; j >= 0 {
-		return &MergeError{fmt.Errorf("merge: shard %s given twice (%s and %s)", id.Spec, s.dirs[j], dir)}
+		return &MergeError{fmt.Errorf("merge: shard %s given twice (%s and %s)", id.Shard, s.dirs[j], dir)}
 	}
 	s.byIndex[id.I] = len(s.dirs)
 	s.dirs = append(s.dirs, dir)
@@ -116,7 +125,7 @@ func (s *Set) Finish() ([]int, error) {
 // dirs[k] as a shard of the same run (a `what`: replay, estimate) as
 // dirs[0]; it returns the position in dirs of shard i for i = 0…N−1.
 // Every error is a *MergeError (bad usage).
-func Order(dirs []string, ids []ID, what string, same func(k int) error) ([]int, error) {
+func Order(dirs []string, ids []Record, what string, same func(k int) error) ([]int, error) {
 	var s Set
 	for k, id := range ids {
 		if err := s.Add(dirs[k], id); err != nil {

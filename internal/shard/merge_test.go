@@ -9,14 +9,14 @@ import (
 	"testing"
 )
 
-func ids(specs ...string) []ID {
-	var out []ID
+func ids(specs ...string) []Record {
+	var out []Record
 	for _, s := range specs {
 		sp, err := Parse(s, nil)
 		if err != nil {
 			panic(err)
 		}
-		out = append(out, ID{Spec: s, I: sp.I, N: sp.N})
+		out = append(out, sp.Record())
 	}
 	return out
 }
@@ -63,7 +63,7 @@ func TestOrder(t *testing.T) {
 			t.Errorf("%s: Order error %v, want the MergeError %q", c.name, err, c.err)
 		}
 	}
-	if _, err := Order([]string{"d0"}, []ID{{Spec: "0/0"}}, "replay", ok); err == nil || !strings.Contains(err.Error(), "N must be ≥ 1") {
+	if _, err := Order([]string{"d0"}, []Record{{Shard: "0/0"}}, "replay", ok); err == nil || !strings.Contains(err.Error(), "N must be ≥ 1") {
 		t.Errorf("N = 0: %v, want N must be ≥ 1", err)
 	}
 }
@@ -117,5 +117,26 @@ func TestExactFloat(t *testing.T) {
 		if math.Float64bits(float64(got)) != math.Float64bits(v) && !(math.IsNaN(v) && math.IsNaN(float64(got))) {
 			t.Errorf("%v → %s → %v", v, b, float64(got))
 		}
+	}
+}
+
+// A Record embedded at the head of a shard output's record writes the
+// four fields that record has always begun with, in that order (the
+// on-disk form of shard.json and estimate-shard.json), and reads back.
+func TestRecordJSON(t *testing.T) {
+	type info struct {
+		Record
+		Read int64 `json:"read"`
+	}
+	b, err := json.Marshal(info{Record: Spec{I: 1, N: 3}.Record(), Read: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"tool":"revisit","shard":"1/3","i":1,"n":3,"read":5}`; string(b) != want {
+		t.Errorf("%s, want %s", b, want)
+	}
+	var got info
+	if err := json.Unmarshal(b, &got); err != nil || got.Record != (Record{"revisit", "1/3", 1, 3}) || got.Read != 5 {
+		t.Errorf("read back %+v, %v", got, err)
 	}
 }
