@@ -9,9 +9,9 @@
 // merge reproduces an unsharded run byte for byte); analysis and the
 // merges read it with Each, which also reads files written before the
 // constant column. ReadJSON and WriteJSON are the JSON records beside it
-// (replay.json, estimate.json, the shard records); OpenMerge and
-// RowStream (merge.go) the output of a merge of shards' estimate files
-// and one row stream per shard.
+// (replay.json, estimate.json, the shard records); Merge and RowStream
+// (merge.go) write the output of a merge of shards' estimate files from
+// one row stream per shard.
 //
 // It sits between estimator (the row type) and its users, so that replay,
 // crawllog and analysis share the format without importing each other.

@@ -1,68 +1,50 @@
 package estimates
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"iter"
 	"path/filepath"
 
 	"github.com/revisit-dev/revisit/estimator"
-	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/internal/stage"
 )
 
-// MergeOutput is the output of a merge of shards' estimate outputs
-// while it is written: the directory (committed by the caller), its
-// estimates.parquet writer and one row stream per shard read. What a
-// merge puts together, and in which order, belongs to the package whose
-// output it is (replay.Merge, crawllog.MergeEstimates); checking that the
-// outputs are the shards of one split is internal/shard's.
-type MergeOutput struct {
-	out, what string
-	Dir       *atomicdir.Dir
-	W         *Writer
-	Streams   []*RowStream
-}
-
-// OpenMerge creates out (marker and what as atomicdir.Create takes
-// them) with its estimates writer, and opens a row stream on each of dirs.
-// Close releases it all.
-func OpenMerge(out, marker, what string, dirs []string) (*MergeOutput, error) {
-	o, err := atomicdir.Create(out, marker, what)
-	if err != nil {
-		return nil, err
-	}
-	w, err := NewWriter(filepath.Join(o.Path(), File))
-	if err != nil {
-		o.Abort()
-		return nil, fmt.Errorf("%s %s: %w", what, out, err)
-	}
-	m := &MergeOutput{out: out, what: what, Dir: o, W: w, Streams: make([]*RowStream, len(dirs))}
-	for k, d := range dirs {
-		m.Streams[k] = newRowStream(d)
-	}
-	return m, nil
-}
-
-// FinishRows ends estimates.parquet after the rows were written: abandoned
-// when writing failed (werr, returned), closed otherwise.
-func (m *MergeOutput) FinishRows(werr error) error {
-	if werr != nil {
-		m.W.Abort()
-		return werr
-	}
-	if err := m.W.Close(); err != nil {
-		return fmt.Errorf("%s %s: %w", m.what, m.out, err)
-	}
-	return nil
-}
-
-// Close stops the row streams and removes the output unless it was
-// committed.
-func (m *MergeOutput) Close() {
-	for _, s := range m.Streams {
-		s.stop()
-	}
-	m.Dir.Abort()
+// Merge writes o, the merge of the estimate outputs at dirs, on the
+// stage skeleton (stage.Write: put in place only when everything
+// succeeded, nothing after a cancellation): rows writes estimates.parquet
+// through w, reading shard k's rows from streams[k] in order, and may
+// write other files into tmp; finish writes what follows the rows into
+// tmp, with w closed. On an error w is abandoned, the streams stopped and
+// the output removed. What a merge puts together, and in which order,
+// belongs to the package whose output it is (replay.Merge,
+// crawllog.MergeEstimates); checking that dirs are the shards of one
+// split is internal/shard's.
+func Merge(ctx context.Context, o stage.Output, dirs []string, rows func(tmp string, w *Writer, streams []*RowStream) error, finish func(tmp string, w *Writer) error) error {
+	return stage.Write(ctx, o, func(tmp string) error {
+		w, err := NewWriter(filepath.Join(tmp, File))
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", o.What, o.Dir, err)
+		}
+		streams := make([]*RowStream, len(dirs))
+		for k, d := range dirs {
+			streams[k] = newRowStream(d)
+		}
+		defer func() {
+			for _, s := range streams {
+				s.stop()
+			}
+		}()
+		if err := rows(tmp, w, streams); err != nil {
+			w.Abort()
+			return err
+		}
+		if err := w.Close(); err != nil {
+			return fmt.Errorf("%s %s: %w", o.What, o.Dir, err)
+		}
+		return finish(tmp, w)
+	})
 }
 
 // RowStream reads one estimates.parquet row by row, with one row of

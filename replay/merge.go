@@ -13,6 +13,7 @@ import (
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/stage"
 )
 
 // ShardFile is written beside estimates.parquet by a replay of one shard
@@ -202,21 +203,15 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 
 	// Rows: each shard's file holds its pages in its ShardInfo order, of
 	// which the merged order takes a subsequence.
-	mo, err := estimates.OpenMerge(out, MetaFile, "replay output", dirs)
-	if err != nil {
-		return nil, err
-	}
-	defer mo.Close()
-	o, tmp, w, streams := mo.Dir, mo.Dir.Path(), mo.W, mo.Streams
 	sum := newSummary()
-	var group []estimator.Estimate
-	flushGroup := func() {
-		if len(group) > 0 {
-			sum.add(group)
-			group = group[:0]
+	rows := func(_ string, w *estimates.Writer, streams []*estimates.RowStream) error {
+		var group []estimator.Estimate
+		flushGroup := func() {
+			if len(group) > 0 {
+				sum.add(group)
+				group = group[:0]
+			}
 		}
-	}
-	werr := func() error {
 		for _, r := range all {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -264,22 +259,22 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 			flushGroup()
 		}
 		return nil
-	}()
-	if err := mo.FinishRows(werr); err != nil {
-		return nil, err
 	}
-	smp := make([]estimator.Sampler, len(m0.Samplers))
-	for i, spec := range m0.Samplers {
-		smp[i] = estimator.Sampler{Spec: spec}
+	finish := func(tmp string, w *estimates.Writer) error {
+		smp := make([]estimator.Sampler, len(m0.Samplers))
+		for i, spec := range m0.Samplers {
+			smp[i] = estimator.Sampler{Spec: spec}
+		}
+		meta.Summary = sum.result(smp, m0.Methods)
+		meta.Rows = w.Rows()
+		meta.Created = time.Now().UTC()
+		meta.ElapsedS += time.Since(start).Seconds()
+		if err := writeMeta(tmp, &meta); err != nil {
+			return fmt.Errorf("replay output %s: %w", out, err)
+		}
+		return nil
 	}
-	meta.Summary = sum.result(smp, m0.Methods)
-	meta.Rows = w.Rows()
-	meta.Created = time.Now().UTC()
-	meta.ElapsedS += time.Since(start).Seconds()
-	if err := writeMeta(tmp, &meta); err != nil {
-		return nil, fmt.Errorf("replay output %s: %w", out, err)
-	}
-	if err := o.Commit(); err != nil {
+	if err := estimates.Merge(ctx, stage.Output{Dir: out, Marker: MetaFile, What: "replay output"}, dirs, rows, finish); err != nil {
 		return nil, err
 	}
 	return &meta, nil

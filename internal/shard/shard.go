@@ -11,7 +11,7 @@
 // not one of them (OutNotShard), the bad-usage MergeError, and floats that
 // round-trip exactly through the shard records (ExactFloat). What a merge
 // puts together is the stage's own; the rows of estimate files are
-// estimates.OpenMerge's. It imports no stage.
+// estimates.Merge's. It imports no stage.
 package shard
 
 import (
