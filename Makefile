@@ -1,4 +1,6 @@
 # revisit — the two commands that matter: `make demo` and `make test`.
+# BIN is where the binary goes, DEMO the folder the demo writes (both in
+# the checkout unless given: make demo BIN=/tmp/revisit DEMO=/tmp/demo).
 GO      ?= go
 BIN     ?= bin/revisit
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
@@ -47,5 +49,10 @@ fuzz:
 	$(GO) test -run XXX -fuzz=FuzzMediaWiki -fuzztime=3m ./ingest/mediawiki
 	$(GO) test -run XXX -fuzz=FuzzYelp -fuzztime=3m ./ingest/yelp
 
+# Only what build and demo wrote: DEMO may be a folder that holds other
+# files, and BIN's folder other programs.
 clean:
-	rm -rf bin $(DEMO)
+	@test -n "$(DEMO)" -a -n "$(BIN)" || { echo "make clean: BIN and DEMO must not be empty"; exit 2; }
+	rm -f $(BIN)
+	rm -rf $(DEMO)/corpus $(DEMO)/simulate $(DEMO)/simulate.txt $(DEMO)/generated $(DEMO)/anarchism
+	-rmdir $(DEMO) $(dir $(BIN)) 2>/dev/null

@@ -43,17 +43,17 @@ func anarchismPage(t *testing.T) series.Page {
 // 1,311 h), and with every default (const:0.05x, i.e. Δ = E[U]/20 =
 // 0.24 h, and h = E[U]/100 = 0.048 h).
 //
-// Issue 11's must-show: M4, M5 and M6 within 0.3 percentage points of each
-// other in κ, and M2 best. Measured (seed 1) on [0, 1000 h]: κ M2 0.020 %,
-// M4 0.542 %, M5 0.542 %, M6 0.543 %. Before the first visit counted as
-// the detection of the page's creation (replay's comparison estimators),
-// M4 and M5 missed the first interval U_1 = 1,145 h (1.6 % of the
-// lifetime; G_U without it is 1.193 % from G_U) and measured 1.198 % and
-// 1.194 %, while M6, which pairs visits inside the first cycle too, did
-// not suffer. What remains is the interpolation error of G_U itself,
-// max |chord − G_U| on the fine grid = 0.543 % (at x = 0.15 h, where G_U
-// bends most): a floor for every interpolated step estimate, M6's and now
-// M4's and M5's whole κ. M2 (the ages, compared at the grid points) is
+// The claim: M4, M5 and M6 within 0.3 percentage points of each other in
+// κ, and M2 best. Measured (seed 1) on [0, 1000 h]: κ M2 0.020 %, M4
+// 0.542 %, M5 0.542 %, M6 0.543 %. The first visit counts as the detection
+// of the page's creation (replay's comparison estimators): without it M4
+// and M5 would miss the first interval U_1 = 1,145 h (1.6 % of the
+// lifetime; G_U without it is 1.193 % from G_U), which M6, pairing visits
+// inside the first cycle too, does not. What remains is the interpolation
+// error of G_U itself, max |chord − G_U| on the fine grid = 0.543 % (at
+// x = 0.15 h, where G_U bends most): a floor for every interpolated step
+// estimate, the whole κ of M4, M5 and M6. M2 (the ages, compared at the
+// grid points) is
 // best on any range. With every default: κ M2 0.008 %, M4 0.286 %, M5
 // 0.286 %, M6 0.287 % (the floor is lower at the finer Δ).
 func TestAnarchismMethodErrors(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/stagetest"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
@@ -126,7 +127,7 @@ func BenchmarkRun(b *testing.B) {
 // lognormalPages is n Poisson pages over a year, page i's rate per hour
 // exp(N(−5.6, 1.5²)) as bench/analyze-scale.sh's generate model.
 func lognormalPages(n int, seed uint64) []series.Page {
-	const start, span = 1_600_000_000, 365 * 86400
+	const start, span = 1_600_000_000, 365 * units.Day
 	pages := make([]series.Page, n)
 	for i := range pages {
 		r := model.NewRand(seed, uint64(i))

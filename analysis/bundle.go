@@ -22,6 +22,7 @@ func pageStatsColumns(unit string) []tables.Column {
 	return []tables.Column{
 		{Name: "page_id", Kind: tables.Int},
 		{Name: "source", Kind: tables.String},
+		{Name: "source_id", Kind: tables.String, Doc: "the page's id in its source (MediaWiki page id, Yelp business id, a generic log's id values joined by /), to join back to it; empty for datasets written without it"},
 		{Name: "title", Kind: tables.String},
 		{Name: "group", Kind: tables.String},
 		{Name: "n_updates", Kind: tables.Int, Doc: "n"},
@@ -45,8 +46,9 @@ func pageStatsColumns(unit string) []tables.Column {
 		{Name: "h_lw_lo", Kind: tables.Float, Doc: "95% interval H ± 1.96·SE"},
 		{Name: "h_lw_hi", Kind: tables.Float},
 		{Name: "h_dfa_p", Kind: tables.Float, Doc: "p-value of DFA-1's H against its shuffled surrogates (docs/methods.md#lrd)"},
-		{Name: "trend_z", Kind: tables.Float, Doc: "trend in the rate, tested where both estimators find long memory: halves of the intervals' normal scores against stationary long memory; |z| > 1.96 is a trend"},
-		{Name: "lrd", Kind: tables.String, Doc: "long memory, no long memory, undecided: trend in the rate, undecided: estimators disagree (docs/methods.md#lrd)"},
+		{Name: "trend_p", Kind: tables.Float, Doc: "p-value of the test of a change in the rate along the window (CUSUMs of the intervals' ranks and of the update times, Bonferroni), tested where both estimators find long memory (docs/methods.md#lrd)"},
+		{Name: "lrd_halves", Kind: tables.Float, Doc: fmt.Sprintf("where trend_p < 0.05: in how many halves of the window (0, 1, 2) both estimators find long memory once the intervals are time-rescaled by their running median (null below %s intervals: halves too short)", human.Comma(2*lrdHalfMin))},
+		{Name: "lrd", Kind: tables.String, Doc: "long memory, no long memory, undecided: trend in the rate, undecided: estimators disagree, undecided: an H outside [0, 1] (docs/methods.md#lrd)"},
 		{Name: "screen_note", Kind: tables.String, Doc: "screened statistics left without a number, and why"},
 	}
 }
@@ -57,13 +59,17 @@ const varianceConvention = "Var[U] is the sample variance of the page's n_U = up
 // pageStatsRow is the page_stats row of a page; sc is its screen (nil:
 // not screened, the screen's cells are null).
 func pageStatsRow(s PageStats, sc *PageScreen) []any {
-	row := []any{s.PageID, s.Source, s.Title, s.Group, int64(s.Updates), s.Mean, s.Var, s.CoV, s.Lifetime, s.First, s.Last}
+	row := []any{s.PageID, s.Source, s.SourceID, s.Title, s.Group, int64(s.Updates), s.Mean, s.Var, s.CoV, s.Lifetime, s.First, s.Last}
 	if sc == nil {
 		nan := math.NaN()
-		return append(row, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, "", "")
+		return append(row, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, "", "")
+	}
+	halves := math.NaN()
+	if sc.LRD.Halves >= 0 {
+		halves = float64(sc.LRD.Halves)
 	}
 	return append(row, sc.KS, sc.KSP, sc.Rho1, sc.LjungQ, sc.LjungP,
-		sc.DFA.H, sc.DFA.SE, sc.DFA.Lo, sc.DFA.Hi, sc.LW.H, sc.LW.SE, sc.LW.Lo, sc.LW.Hi, sc.LRD.DFAP, sc.LRD.TrendZ, sc.LRD.Verdict, sc.Note)
+		sc.DFA.H, sc.DFA.SE, sc.DFA.Lo, sc.DFA.Hi, sc.LW.H, sc.LW.SE, sc.LW.Lo, sc.LW.Hi, sc.LRD.DFAP, sc.LRD.TrendP, halves, sc.LRD.Verdict, sc.Note)
 }
 
 func (o *Options) source(res *Result) string {
@@ -83,12 +89,12 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 	// 1. corpus summary (what analysis saw).
 	span := math.NaN()
 	if res.Last > res.First {
-		span = float64(res.Last - res.First)
+		span = float64(res.Last-res.First) / res.Unit
 	}
 	b.Tables = append(b.Tables, tables.Table{
 		ID: "analysis_corpus", Title: "Corpus as analysed", Source: src, Section: tables.SectionCorpus, Order: 5,
 		Columns: []tables.Column{{Name: "pages", Kind: tables.Int}, {Name: "updates", Kind: tables.Int}, {Name: "intervals", Kind: tables.Int},
-			{Name: "first", Kind: tables.Time}, {Name: "last", Kind: tables.Time}, {Name: "span", Kind: tables.Seconds}},
+			{Name: "first", Kind: tables.Time}, {Name: "last", Kind: tables.Time}, {Name: "span", Unit: u, Kind: tables.Duration}},
 		Rows: [][]any{{int64(res.Pages), res.Updates, res.Intervals, res.First, res.Last, span}},
 	})
 
@@ -97,11 +103,11 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 		ID: "top_pages", Title: fmt.Sprintf("Top-%d pages by number of updates", len(res.Top)), Source: src, Section: tables.SectionTopPages,
 		Columns: []tables.Column{{Name: "rank", Kind: tables.Int}, {Name: "page_id", Kind: tables.Int}, {Name: "title", Kind: tables.String},
 			{Name: "updates", Kind: tables.Int}, {Name: "E[U]", Unit: u, Kind: tables.Duration}, {Name: "v", Kind: tables.Float, Doc: "CoV sd/E"},
-			{Name: "T", Unit: "years", Kind: tables.Duration, Doc: "lifetime"}},
+			{Name: "T", Unit: u, Kind: tables.Duration, Doc: "lifetime"}},
 		Notes: []string{varianceConvention},
 	}
 	for i, s := range res.Top {
-		top.Rows = append(top.Rows, []any{int64(i + 1), s.PageID, s.Title, int64(s.Updates), s.Mean, s.CoV, s.Lifetime * res.Unit / (365.25 * 86400)})
+		top.Rows = append(top.Rows, []any{int64(i + 1), s.PageID, s.Title, int64(s.Updates), s.Mean, s.CoV, s.Lifetime})
 	}
 	b.Tables = append(b.Tables, top)
 
@@ -169,7 +175,7 @@ func buildBundle(res *Result, o *Options, rows []EstimateRow) *tables.Bundle {
 func countCands(cs []CandidateRow, indep bool) int {
 	n := 0
 	for _, c := range cs {
-		if c.KSP >= screenAlpha && (!indep || c.LjungP >= screenAlpha) {
+		if c.KSP >= Significance && (!indep || c.LjungP >= Significance) {
 			n++
 		}
 	}
@@ -297,8 +303,8 @@ func hurstScreenedTable(res *Result, src string, o *Options) tables.Table {
 			{Name: "long memory by its test", Kind: tables.Int, Doc: "local Whittle: the 95% interval H ± 1.96/(2√m) lies above 0.5; DFA-1: H above its shuffled surrogates, p < 0.05 (docs/methods.md#lrd)"},
 			{Name: "share", Kind: tables.Percent, Doc: "of the pages with H"},
 			{Name: "95% contains 0.5", Kind: tables.Int, Doc: "local Whittle only"}, {Name: "95% below 0.5", Kind: tables.Int, Doc: "local Whittle only: anti-persistent intervals"}},
-		Notes: []string{"every screened page's H, its local Whittle interval, its DFA-1 surrogate p-value, the trend test and the verdict are in page_stats.parquet/.csv (columns h_dfa…, h_lw…, h_dfa_p, trend_z, lrd); quartiles are exact (type 7: linear interpolation between order statistics)",
-			"0.5 is the Hurst exponent of a Poisson process (independent intervals); the OLS error of the DFA-1 slope understates its uncertainty, so DFA-1 is tested against 99 shuffles of the page's intervals instead; alone, neither count is a claim of long memory: lrd_verdict combines them with the trend test"},
+		Notes: []string{"every screened page's H, its local Whittle interval, its DFA-1 surrogate p-value, the rate-change test, the rescaled halves and the verdict are in page_stats.parquet/.csv (columns h_dfa…, h_lw…, h_dfa_p, trend_p, lrd_halves, lrd); quartiles are exact (type 7: linear interpolation between order statistics)",
+			"0.5 is the Hurst exponent of a Poisson process (independent intervals); the OLS error of the DFA-1 slope understates its uncertainty, so DFA-1 is tested against 99 shuffles of the page's intervals instead; alone, neither count is a claim of long memory: lrd_verdict combines them with the test of a change in the rate"},
 	}
 	for _, h := range res.HurstScreened {
 		share := math.NaN()
@@ -330,18 +336,28 @@ func lrdTable(res *Result, src string, o *Options) tables.Table {
 	n := func(name, doc string) tables.Column { return tables.Column{Name: name, Kind: tables.Int, Doc: doc} }
 	return tables.Table{ID: "lrd_verdict", Title: fmt.Sprintf("Long memory over every screened page (≥ %d updates): the verdicts", o.MinUpdates), Source: src, Section: tables.SectionScreen, Order: 3,
 		Columns: []tables.Column{n("screened pages", ""), n("with a verdict", fmt.Sprintf("≥ %d intervals", MinHurstLen)),
-			n(LRDClaimed, "both tests find long memory and the rate shows no trend"),
-			n("undecided", "the three below"),
-			n(LRDTrend, "both tests find long memory, but the rate has a trend: the two cannot be told apart"),
+			n(LRDClaimed, "both tests find long memory, and where the rate changes along the window, both find it again in each half once the change is removed"),
+			n(lrdRescaledCol, "of those, the pages whose rate changes: claimed on the time-rescaled halves"),
+			n("undecided", "the three below (trend, disagree, H outside [0, 1])"),
+			n(LRDTrend, "both tests find long memory, but the rate changes along the window, and they do not both find it in both time-rescaled halves"),
+			n(lrdShortCol, fmt.Sprintf("of those, the pages with < %s intervals: halves too short to remove the change", human.Comma(2*lrdHalfMin))),
 			n(LRDDisagree, "one test finds long memory, the other not"),
 			n(LRDInvalid, "an estimator's H is no Hurst exponent of a stationary series"),
 			n(LRDNone, "neither test finds long memory"),
 			n("local Whittle above 0.5", "its 95% interval lies above 0.5"), n("DFA-1 above surrogates", "p < 0.05 against 99 shuffles")},
-		Rows: [][]any{{l.Screened, l.Pages, l.Claimed, l.Trend + l.Disagree + l.Invalid, l.Trend, l.Disagree, l.Invalid, l.None, lw, dfa}},
-		Notes: []string{"long memory is claimed only where local Whittle's 95% interval lies above 0.5, DFA-1's H lies above its shuffled surrogates (p < 0.05), and the trend test finds no trend in the rate (docs/methods.md#lrd)",
-			"trend test, where both estimators find long memory (elsewhere no trend could change the verdict): the halves of the intervals' normal scores, against what stationary long memory of the H found about a least-squares line produces; |z| > 1.96"},
+		Rows: [][]any{{l.Screened, l.Pages, l.Claimed, l.Rescaled, l.Trend + l.Disagree + l.Invalid, l.Trend, l.TrendShort, l.Disagree, l.Invalid, l.None, lw, dfa}},
+		Notes: []string{"long memory is claimed only where local Whittle's 95% interval lies above 0.5 and DFA-1's H lies above its shuffled surrogates (p < 0.05), and, where the rate changes along the window, only where both still find it in each half of the window once the intervals are time-rescaled (docs/methods.md#lrd)",
+			fmt.Sprintf("change of the rate, tested where both estimators find long memory (elsewhere it could not change the verdict): the CUSUM of the intervals' ranks, p < 0.05 against a Brownian bridge; then each half (≥ %d intervals) is divided by the running median of max(%d, a tenth of the half) intervals, and judged on its normal scores by local Whittle above the smoothed frequencies and by DFA-1 on box sizes below half the smoothing window", lrdHalfMin, lrdSmoothMin)},
 	}
 }
+
+// lrd_verdict's counts of the pages claimed on their time-rescaled
+// halves, and of the pages left undecided by a change of the rate that
+// are too short to remove it.
+const (
+	lrdRescaledCol = "long memory, rate change removed"
+	lrdShortCol    = "trend, too few intervals to remove it"
+)
 
 func hurstTable(cs []Candidate, src string) tables.Table {
 	t := tables.Table{ID: "hurst_closest", Title: "Hurst exponent of the closest-to-Poisson pages, every estimator", Source: src, Section: tables.SectionScreen, Order: 4,
@@ -522,7 +538,7 @@ func pageErrorsTable(res *Result, o *Options, topOnly bool) tables.Table {
 			{Name: "kind", Kind: tables.String}, {Name: "method", Kind: tables.String},
 			{Name: "seed", Kind: tables.Int, Doc: "the replay's seed index r (0 … R−1 with --seeds R; 0 with one seed), as in estimates.parquet"},
 			{Name: "WMRD", Kind: tables.Float}, {Name: "KS", Kind: tables.Float},
-			{Name: "points", Kind: tables.Int}, {Name: "x_max", Kind: tables.Float, Doc: "the last grid point compared: the page's x_max (the Source line's) rounded up to the sampler's grid step"}, {Name: "note", Kind: tables.String}}}
+			{Name: "points", Kind: tables.Int}, {Name: "x_max", Unit: res.UnitName, Kind: tables.Duration, Doc: "the last grid point compared: the page's x_max (the Source line's) rounded up to the sampler's grid step"}, {Name: "note", Kind: tables.String}}}
 	for _, e := range res.PageErrors {
 		t.Rows = append(t.Rows, []any{e.PageID, e.Title, e.Sampler, e.Kind, e.Method, int64(e.Seed), e.WMRD, e.KS, int64(e.Points), e.XMax, e.Note})
 	}
@@ -622,27 +638,31 @@ func (s Scenario) Describe() string {
 }
 
 // recommendTable shows, per scenario and sampler, the recommended method
-// (Choice: the scenario's rule unless another allowed method beats it)
-// with the errors measured on the pages long enough to count (evidence,
-// see EvidenceSummary): its mean WMRD and KS with their intervals over
-// seeds and over pages, the method with the lowest mean WMRD among those
-// the scenario allows (Scenario.Allows) and its WMRD, the pages the
-// errors rest on, the method with the lowest mean KS κ among those
-// allowed and its κ, and the paired comparison of Choice.Versus. A
-// scenario whose samplers were replayed only on shorter pages (all in
-// all) says "too few" instead of a number.
+// (Choice: among the consistent methods the scenario allows, the
+// scenario's rule unless another consistent method beats it) with the
+// errors measured on the pages long enough to count (evidence, see
+// EvidenceSummary): its mean WMRD and KS with their intervals over seeds
+// and over pages, the consistent method with the lowest mean WMRD among
+// those the scenario allows (Scenario.Allows) and its WMRD, the pages
+// the errors rest on, the consistent method with the lowest mean KS κ
+// and its κ, the paired comparison of Choice.Versus, and the method not
+// consistent (biased, or a Poisson baseline) whose mean κ is below the
+// recommended one's, with its class and κ (Choice.Lower). A scenario
+// whose samplers were replayed only on shorter pages (all in all) says
+// "too few" instead of a number.
 func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
 	mr := " (" + rangeMean + ")"
 	t := tables.Table{ID: "recommendation", Title: "Recommended method per scenario, with its measured error", Source: src, Section: tables.SectionMethods, Order: 3,
-		Columns: []tables.Column{{Name: "scenario", Kind: tables.String}, {Name: "method", Kind: tables.String}, {Name: "sampler", Kind: tables.String},
-			{Name: "mean WMRD", Kind: tables.Float}, {Name: "mean KS", Kind: tables.Float}, {Name: "best method measured", Kind: tables.String}, {Name: "its mean WMRD", Kind: tables.Float},
-			{Name: "pages", Kind: tables.Int}, {Name: "lowest KS allowed", Kind: tables.String}, {Name: "its mean KS", Kind: tables.Float},
+		Columns: []tables.Column{{Name: "scenario", Kind: tables.String}, {Name: "method", Kind: tables.String, Doc: "the recommended method: always consistent for G_U (docs/methods.md#recommendation)"}, {Name: "sampler", Kind: tables.String},
+			{Name: "mean WMRD", Kind: tables.Float}, {Name: "mean KS", Kind: tables.Float}, {Name: "lowest WMRD consistent", Kind: tables.String}, {Name: "its mean WMRD", Kind: tables.Float},
+			{Name: "pages", Kind: tables.Int}, {Name: "lowest KS consistent", Kind: tables.String}, {Name: "its mean KS", Kind: tables.Float},
 			{Name: "rule", Kind: tables.String, Doc: "the scenario's method (docs/methods.md#recommendation)"},
-			{Name: "choice", Kind: tables.String, Doc: "lowest: the rule's method has the lowest mean KS allowed; measured best: another allowed method beats it and is recommended; rule kept: another has a lower mean KS, by a difference the interval does not resolve, or resolves as negligible"}},
+			{Name: "choice", Kind: tables.String, Doc: "lowest: the rule's method has the lowest mean KS of the consistent methods allowed; only consistent: it is the only consistent method measured; measured best: another consistent method beats it and is recommended; rule kept: another consistent method has a lower mean KS, by a difference the interval does not resolve, or resolves as negligible"}},
 		Notes: []string{fmt.Sprintf("errors averaged over the replayed pages with ≥ %d intervals; shorter pages are no evidence for a ranking of methods", MinEvidenceIntervals),
-			"allowed: G_U estimates under a sampler of the scenario's kind, methods observing ages only when ages are available, and with old M3 traces only what M3's samples feed (M3, M5); best method measured, lowest KS allowed: the lowest mean WMRD, and the lowest mean KS, among them",
+			"allowed: G_U estimates under a sampler of the scenario's kind, methods observing ages only when ages are available, and with old M3 traces only what M3's samples feed (M3, M5); only consistent methods (M2, M4, M5, M6) are recommended; lowest WMRD consistent, lowest KS consistent: the lowest mean WMRD, and the lowest mean KS, among the consistent methods allowed",
+			"lower biased: the biased method or Poisson baseline allowed with the lowest mean KS, when that is below the recommended method's; it is not recommended, because its bias depends on the update process and the revisit rate: a lower error on these pages does not carry to others",
 			meanRangeNote, seedsNote, pagesNote,
-			"compared with, Δ KS: the recommended method against the rule's when they differ; the rule's against the lowest allowed when the rule is kept with another lower (Δ KS ≥ 0: what keeping the rule costs); else the recommended method against the runner-up. Negative Δ KS: the recommended (or the rule's) method has the lower error; verdict as in method_evidence"}}
+			"compared with, Δ KS: the recommended method against the rule's when they differ; the rule's against the lowest consistent method when the rule is kept with another lower (Δ KS ≥ 0: what keeping the rule costs); else the recommended method against the consistent runner-up, or, when it is the only consistent method, against the lowest of the others. Negative Δ KS: the recommended (or the rule's) method has the lower error; verdict as in method_evidence"}}
 	t.Columns = append(t.Columns, tables.Column{Name: "seeds", Kind: tables.Int}, tables.Column{Name: "mean KS lo", Kind: tables.Float}, tables.Column{Name: "mean KS hi", Kind: tables.Float},
 		tables.Column{Name: "mean WMRD lo", Kind: tables.Float}, tables.Column{Name: "mean WMRD hi", Kind: tables.Float},
 		tables.Column{Name: "resamples", Kind: tables.Int}, tables.Column{Name: "mean KS lo over pages", Kind: tables.Float}, tables.Column{Name: "mean KS hi over pages", Kind: tables.Float},
@@ -650,8 +670,11 @@ func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
 	t.Columns = append(t.Columns, versusColumns("")...)
 	t.Columns = append(t.Columns, tables.Column{Name: "mean KS" + mr, Kind: tables.Float}, tables.Column{Name: "mean KS lo" + mr, Kind: tables.Float}, tables.Column{Name: "mean KS hi" + mr, Kind: tables.Float},
 		tables.Column{Name: "mean KS lo over pages" + mr, Kind: tables.Float}, tables.Column{Name: "mean KS hi over pages" + mr, Kind: tables.Float},
-		tables.Column{Name: "lowest KS allowed" + mr, Kind: tables.String}, tables.Column{Name: "its mean KS" + mr, Kind: tables.Float})
+		tables.Column{Name: "lowest KS consistent" + mr, Kind: tables.String}, tables.Column{Name: "its mean KS" + mr, Kind: tables.Float})
 	t.Columns = append(t.Columns, versusColumns(mr)...)
+	t.Columns = append(t.Columns, tables.Column{Name: "lower biased", Kind: tables.String, Doc: "a method not consistent for G_U (biased, or a Poisson baseline) the scenario allows, of lowest mean KS, when that is below the recommended method's: not recommended"},
+		tables.Column{Name: "lower biased class", Kind: tables.String, Doc: "biased or Poisson baseline"},
+		tables.Column{Name: "lower biased mean KS", Kind: tables.Float})
 	nan := math.NaN()
 	empty := func(s Scenario, method, best string) []any {
 		row := []any{s.Describe(), method, "", nan, nan, best, nan, int64(0), "", nan, method, ""}
@@ -695,10 +718,13 @@ func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
 			bestKS, bk := "", nan
 			self := MethodSummary{WMRD: Interval{nan, nan, nan, 0}, KS: Interval{nan, nan, nan, 0}, KSMean: Interval{nan, nan, nan, 0},
 				ByPageWMRD: Interval{nan, nan, nan, 0}, ByPageKS: Interval{nan, nan, nan, 0}, ByPageKSMean: Interval{nan, nan, nan, 0}, MeanWMRD: nan, MeanKS: nan}
+			cons, _ := splitConsistent(same)
 			for _, e := range same {
 				if e.Method == ch.Method {
 					self = e
 				}
+			}
+			for _, e := range cons { // best mean WMRD first (Recommend's order)
 				if best == "" && !math.IsNaN(e.MeanWMRD) {
 					best, bw = e.Method, e.MeanWMRD
 				}
@@ -710,15 +736,16 @@ func recommendTable(evidence, all []MethodSummary, src string) tables.Table {
 				int64(self.Seeds), self.KS.Lo, self.KS.Hi, self.WMRD.Lo, self.WMRD.Hi,
 				int64(self.Boot.Resamples), self.ByPageKS.Lo, self.ByPageKS.Hi, self.ByPageWMRD.Lo, self.ByPageWMRD.Hi}
 			row = append(row, versusCells(ch.Versus)...)
-			v := versus(same, ch.Method, meanKS)
+			v := versusConsistent(same, ch.Method, meanKS)
 			lowKS := nan
-			for _, e := range same {
+			for _, e := range cons {
 				if e.Method == v.lowest {
 					lowKS = e.KSMean.Mean
 				}
 			}
 			row = append(row, self.KSMean.Mean, self.KSMean.Lo, self.KSMean.Hi, self.ByPageKSMean.Lo, self.ByPageKSMean.Hi, v.lowest, lowKS)
-			t.Rows = append(t.Rows, append(row, versusCells(v)...))
+			row = append(row, versusCells(v)...)
+			t.Rows = append(t.Rows, append(row, ch.Lower, string(ch.LowerClass), ch.LowerKS))
 		}
 	}
 	return t

@@ -2,8 +2,10 @@ package analysis
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
+	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/model"
 )
 
@@ -37,16 +39,22 @@ func TestVerdict(t *testing.T) {
 // measurement") has κ_p, M5 has κ_p + d5, M3 κ_p + 0.3; κ_p is drawn
 // around 0.01 so that the pages differ.
 func constPages(n int, d5 func(p int) float64) []PageError {
-	r := model.NewRand(3, 3)
+	return pageErrors(n, model.NewRand(3, 3), "const:0.05x", true, 0.01, 0.005, map[string]func(int) float64{
+		"M4": func(int) float64 { return 0 }, "M5": d5, "M3": func(int) float64 { return 0.3 },
+	}, "M4", "M5", "M3")
+}
+
+// pageErrors are the errors of the methods named on n pages under one
+// sampler (one seed): on page p method m has κ_p + offset[m](p), κ_p
+// drawn uniformly in [base, base + spread) so that the pages differ.
+func pageErrors(n int, r *rand.Rand, sampler string, constant bool, base, spread float64, offset map[string]func(int) float64, names ...string) []PageError {
 	var out []PageError
 	for p := range n {
-		k := 0.01 + 0.005*r.Float64()
-		for _, m := range []struct {
-			name string
-			ks   float64
-		}{{"M4", k}, {"M5", k + d5(p)}, {"M3", k + 0.3}} {
-			out = append(out, PageError{PageID: int64(p + 1), Sampler: "const:0.05x", Method: m.name, Kind: "G", Constant: true, Intervals: 500,
-				Error: Error{WMRD: m.ks / 4, KS: m.ks}, Mean: Error{WMRD: m.ks / 4, KS: m.ks}})
+		k := base + spread*r.Float64()
+		for _, name := range names {
+			ks := k + offset[name](p)
+			out = append(out, PageError{PageID: int64(p + 1), Sampler: sampler, Method: name, Kind: "G", Constant: constant, Intervals: 500,
+				Error: Error{WMRD: ks / 4, KS: ks}, Mean: Error{WMRD: ks / 4, KS: ks}})
 		}
 	}
 	return out
@@ -101,7 +109,64 @@ func TestOldM3Allows(t *testing.T) {
 	if len(got) != 2 || !(got[0] == "M5" && got[1] == "M3" || got[0] == "M3" && got[1] == "M5") {
 		t.Errorf("old M3 traces allow %v, want M3 and M5", got)
 	}
-	if c := choose(rec.Evidence, rec.Method, defaultKS); c.Method != "M5" || c.Why != ChoiceLowest || c.Versus.rival != "M3" {
-		t.Errorf("old M3 traces: %+v, want M5 the lowest, against M3", c)
+	if c := choose(rec.Evidence, rec.Method, defaultKS); c.Method != "M5" || c.Why != ChoiceOnly || c.Versus.rival != "M3" || c.Lower != "" {
+		t.Errorf("old M3 traces: %+v, want M5 the only consistent method, against M3", c)
+	}
+}
+
+// randomPages are the errors of the methods of a random sampler on n
+// pages (one seed): M6 has κ_p, G-M4 (biased) κ_p − 0.02, M2 (ages)
+// κ_p − 0.03; κ_p is drawn around 0.05 so that the pages differ.
+func randomPages(n int) []PageError {
+	return pageErrors(n, model.NewRand(4, 4), "exp:20x", false, 0.05, 0.01, map[string]func(int) float64{
+		"M6": func(int) float64 { return 0 }, "G-M4": func(int) float64 { return -0.02 }, "M2": func(int) float64 { return -0.03 },
+	}, "M6", "G-M4", "M2")
+}
+
+// Only consistent methods are recommended: under random delays without
+// ages G-M4, biased, beats M6 on every page (κ lower by 0.02), yet M6,
+// the only consistent method the scenario allows, is recommended, and
+// G-M4 is named as the lower biased method with its mean κ and the
+// paired difference κ_M6 − κ_G-M4 = +0.02. With ages M2 is recommended
+// (the lowest of all), and no biased method is lower.
+func TestChooseConsistentOnly(t *testing.T) {
+	sum := Summarize(randomPages(30), 1)
+	var m6, gm4 float64
+	for _, m := range sum {
+		switch m.Method {
+		case "M6":
+			m6 = m.MeanKS
+		case "G-M4":
+			gm4 = m.MeanKS
+		}
+	}
+	rec, err := Recommend(Scenario{Sampler: "random"}, sum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := choose(rec.Evidence, rec.Method, defaultKS)
+	if c.Method != "M6" || c.Why != ChoiceOnly || c.Lower != "G-M4" || c.LowerClass != estimator.Biased || c.LowerKS != gm4 || gm4 >= m6 {
+		t.Errorf("random S, no age: %+v, want M6 (only consistent), G-M4 lower (%g < %g)", c, gm4, m6)
+	}
+	if c.Versus.rival != "G-M4" || math.Abs(c.Versus.pages.Mean-0.02) > 1e-12 || c.Versus.pages.Verdict() != VerdictWorse {
+		t.Errorf("random S, no age: versus %+v, want κ_M6 − κ_G-M4 = +0.02, worse", c.Versus)
+	}
+	rec, err = Recommend(Scenario{Sampler: "random", Age: true}, sum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := choose(rec.Evidence, rec.Method, defaultKS); c.Method != "M2" || c.Why != ChoiceLowest || c.Versus.rival != "M6" || c.Lower != "" || !math.IsNaN(c.LowerKS) {
+		t.Errorf("age available: %+v, want M2 the lowest against M6, nothing lower", c)
+	}
+	// The recommendation table carries the choice and the lower biased method.
+	tb := recommendTable(sum, sum, "src")
+	li, lk, ci := len(tb.Columns)-3, len(tb.Columns)-1, 11
+	if tb.Columns[li].Name != "lower biased" || tb.Columns[lk].Name != "lower biased mean KS" || tb.Columns[ci].Name != "choice" {
+		t.Fatalf("columns %v", tb.Columns)
+	}
+	for _, r := range tb.Rows {
+		if r[0] == "random S, no age" && (r[1] != "M6" || r[ci] != ChoiceOnly || r[li] != "G-M4" || r[li+1] != "biased" || r[lk] != gm4) {
+			t.Errorf("random S, no age row %v", r)
+		}
 	}
 }

@@ -357,6 +357,36 @@ func localWhittle(n int, lam, per []float64) HurstEstimate {
 	return estimate(HurstLW, d+0.5, 1/(2*math.Sqrt(float64(m))), m)
 }
 
+// LocalWhittleBand is local Whittle on the Fourier frequencies λ_j with
+// j0 < j ≤ m = ⌊N^0.65⌋ only (trimmed local Whittle, Robinson 1995): the
+// frequencies below, where a smoothing or a trend removed has changed
+// the spectrum, are left out. Its SE is 1/(2√Σ_j (ν_j − ν̄)²) over the
+// band, ν_j = ln j — the inverse square root of the objective's Fisher
+// information, which is the asymptotic 1/(2√m) for the full band (there
+// Σ(ν_j − ν̄)² ≈ m) and larger for a trimmed one. j0 = 0 is the full band
+// with this finite-sample SE; fewer than 8 frequencies in the band give
+// no estimate.
+func LocalWhittleBand(x []float64, j0 int) HurstEstimate {
+	lam, per := periodogram(x)
+	m := bandwidth(len(x), len(lam))
+	j0 = max(0, j0)
+	if m-j0 < 8 {
+		return nanEstimate(HurstLW)
+	}
+	f, errBound := whittleObjective(lam[j0:m], per[j0:m])
+	d, _, _ := maximizeConcave1D(f, -0.49, 0.99, 148, errBound)
+	var mean, ss float64
+	for j := j0 + 1; j <= m; j++ {
+		mean += math.Log(float64(j))
+	}
+	mean /= float64(m - j0)
+	for j := j0 + 1; j <= m; j++ {
+		v := math.Log(float64(j)) - mean
+		ss += v * v
+	}
+	return estimate(HurstLW, d+0.5, 1/(2*math.Sqrt(ss)), m-j0)
+}
+
 // whittleObjective is −R(d) of local Whittle on the frequencies lam with
 // periodogram per (the first m of each), and a bound of its rounding
 // error (whittleErr).

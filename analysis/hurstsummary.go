@@ -31,12 +31,16 @@ type HurstSummary struct {
 
 // LRDSummary counts the long-memory verdicts (LongMemory) over every
 // screened page, read back from page_stats: the pages with a verdict
-// (Pages: at least MinHurstLen intervals), each verdict, and the pages
-// with a trend in the rate whatever the estimators say.
+// (Pages: at least MinHurstLen intervals) and each verdict.
 type LRDSummary struct {
 	Screened, Pages                int64
 	Claimed, None, Trend, Disagree int64
 	Invalid                        int64 // enough intervals, an H outside [0, 1]
+	// Rescaled are the pages of Claimed whose rate changes along the
+	// window: long memory found in both time-rescaled halves. TrendShort
+	// are the pages of Trend too short to judge the halves (fewer than
+	// 2·lrdHalfMin intervals).
+	Rescaled, TrendShort int64
 }
 
 // ScreenCounts are the screen's tests counted over every screened page,
@@ -47,17 +51,13 @@ type ScreenCounts struct {
 	KS, LjungBox, Both int64 // p ≥ 0.05 by KS, by Ljung–Box, by both
 }
 
-// screenAlpha is the level of the screen's tests: a page passes a test
-// with p ≥ screenAlpha.
-const screenAlpha = 0.05
-
 // countScreened reads page_stats.parquet (name) and counts the pages
-// passing each of the screen's tests (ks_p, ljung_box_p ≥ 0.05); pages
+// passing each of the screen's tests (ks_p, ljung_box_p ≥ Significance); pages
 // not screened have null p-values and count for none.
 func countScreened(name string) (ScreenCounts, error) {
 	var c ScreenCounts
 	err := scanColumns(name, []string{"ks_p", "ljung_box_p"}, func(v []float64) {
-		ks, lb := v[0] >= screenAlpha, v[1] >= screenAlpha
+		ks, lb := v[0] >= Significance, v[1] >= Significance
 		if ks {
 			c.KS++
 		}
@@ -135,15 +135,16 @@ func summarizeHurst(name string) ([]HurstSummary, error) {
 // every screened page has one).
 func summarizeLRD(name string) (LRDSummary, error) {
 	var s LRDSummary
-	idx, err := columnIndexes(name, []string{"ks_p", "lrd"})
+	idx, err := columnIndexes(name, []string{"ks_p", "lrd", "lrd_halves"})
 	if err != nil {
 		return s, err
 	}
 	err = pq.EachRecordOf(name, 1<<14, idx, func(rec arrow.RecordBatch) error {
 		ks, ok1 := rec.Column(0).(*array.Float64)
 		lrd, ok2 := rec.Column(1).(*array.String)
-		if !ok1 || !ok2 {
-			return fmt.Errorf("columns ks_p, lrd of types %s, %s", rec.Column(0).DataType(), rec.Column(1).DataType())
+		halves, ok3 := rec.Column(2).(*array.Float64)
+		if !ok1 || !ok2 || !ok3 {
+			return fmt.Errorf("columns ks_p, lrd, lrd_halves of types %s, %s, %s", rec.Column(0).DataType(), rec.Column(1).DataType(), rec.Column(2).DataType())
 		}
 		for i := 0; i < int(rec.NumRows()); i++ {
 			if ks.IsNull(i) { // not screened
@@ -161,10 +162,16 @@ func summarizeLRD(name string) (LRDSummary, error) {
 			switch v {
 			case LRDClaimed:
 				s.Claimed++
+				if !halves.IsNull(i) {
+					s.Rescaled++
+				}
 			case LRDNone:
 				s.None++
 			case LRDTrend:
 				s.Trend++
+				if halves.IsNull(i) {
+					s.TrendShort++
+				}
 			case LRDDisagree:
 				s.Disagree++
 			case LRDInvalid:

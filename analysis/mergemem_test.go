@@ -68,13 +68,11 @@ func synthPartials(t *testing.T, n, agg, updates int, o PartialOptions) ([]strin
 	return dirs, parts
 }
 
-// TestMergeHoldsOneShard: merge analysis folds the shards in one at a
-// time, keeping only the running selections: the live heap, measured
-// (after a collection) before each shard is read, must not grow with the
-// shards read so far. Before, every shard's Partial (here each about
-// 1 MiB of aggregate sample and series) was held until the end: the heap
-// grew by about 1 MiB a shard. The merged selections are checked against
-// a naive reference: sort the union, cut.
+// TestMergeHoldsOneShard: merge analysis folds the shards in one at a time,
+// keeping only the running selections: the live heap, measured (after a
+// collection) before each shard is read, must not grow with the shards read so
+// far. The merged selections are checked against a naive reference: sort the
+// union, cut.
 func TestMergeHoldsOneShard(t *testing.T) {
 	const n, agg, updates = 24, 1 << 15, 2000
 	o := PartialOptions{Unit: 3600, Top: 4, Closest: 5, AggregateMax: 1000, Seed: 3,

@@ -101,7 +101,7 @@ func TestAnalyzeAtomic(t *testing.T) {
 		t.Fatalf("entries beside the results after a failed run: %v", got)
 	}
 	// The sentinel is not revisit's: a good run refuses to replace the
-	// results holding it (issue 16) …
+	// results holding it …
 	if _, err := Analyze(ctx, sliceSource(smallPages()), Options{Out: out, Unit: 3600}); err == nil {
 		t.Fatal("replaced results holding a file revisit did not write")
 	}

@@ -236,18 +236,28 @@ func TestPageStatsScreen(t *testing.T) {
 		u := transform.Intervals(pg.Updates, transform.Hour)
 		want := LongMemory(u, DFA(u), LocalWhittle(u), model.NewRand(seed, lrdStream(pg.ID)))
 		if len(u) < MinHurstLen {
-			want = LRDCheck{DFAP: math.NaN(), TrendZ: math.NaN()}
+			want = LRDCheck{DFAP: math.NaN(), TrendP: math.NaN(), Halves: -1}
 		}
-		if !near(row["h_dfa_p"].(float64), want.DFAP, 0) || !near(row["trend_z"].(float64), want.TrendZ, 0) || row["lrd"].(string) != want.Verdict {
-			t.Errorf("page %d: p %g z %g %q; LongMemory %+v", pg.ID, row["h_dfa_p"], row["trend_z"], row["lrd"], want)
+		halves := math.NaN()
+		if want.Halves >= 0 {
+			halves = float64(want.Halves)
+		}
+		if !near(row["h_dfa_p"].(float64), want.DFAP, 0) || !near(row["trend_p"].(float64), want.TrendP, 0) || !near(row["lrd_halves"].(float64), halves, 0) || row["lrd"].(string) != want.Verdict {
+			t.Errorf("page %d: p %g trend p %g halves %g %q; LongMemory %+v", pg.ID, row["h_dfa_p"], row["trend_p"], row["lrd_halves"], row["lrd"], want)
 		}
 		switch want.Verdict {
 		case LRDClaimed:
 			lrd.Claimed++
+			if want.Rescaled() {
+				lrd.Rescaled++
+			}
 		case LRDNone:
 			lrd.None++
 		case LRDTrend:
 			lrd.Trend++
+			if want.Halves < 0 {
+				lrd.TrendShort++
+			}
 		case LRDDisagree:
 			lrd.Disagree++
 		}

@@ -213,7 +213,7 @@ func aggKey(seedHash uint64, page int64, i int) uint64 {
 // An interval below the threshold is appended to buf; when buf holds 2k,
 // it is cut to its k smallest (selectSmallest, O(k)) and the threshold
 // lowered: O(1) amortized per interval that enters, where a heap of k
-// took O(log k) (it was an eighth of analyze's time on 10 M intervals).
+// takes O(log k), a cost that shows over millions of intervals.
 func (b *bottomK) offerKey(key uint64, page int64, i int, v float64) {
 	if b.k <= 0 {
 		return
@@ -406,13 +406,13 @@ func (mg *partialMerger) finish() (*Partial, error) {
 func RunShard(ctx context.Context, opt Options, sp shard.Spec) error {
 	opt.defaults()
 	if opt.Out == "" {
-		return errors.New("analyze: no output directory")
+		return errorf("no output directory")
 	}
 	if sp.N < 1 {
-		return errors.New("analyze: RunShard needs a shard i/N")
+		return errorf("RunShard needs a shard i/N")
 	}
 	if opt.Replay != "" && opt.Estimates == nil {
-		return fmt.Errorf("analyze: replay directory %s given but no reader for it", opt.Replay)
+		return errorf("replay directory %s given but no reader for it", opt.Replay)
 	}
 	r, err := dataset.OpenPartial(opt.Dataset) // a node may hold only the shard's own parts
 	if err != nil {
@@ -428,7 +428,7 @@ func RunShard(ctx context.Context, opt Options, sp shard.Spec) error {
 	return WriteResults(ctx, opt.Out, ShardKind, func(tmp string) error {
 		f, err := os.Create(filepath.Join(tmp, ShardStatFile))
 		if err != nil {
-			return fmt.Errorf("analyze: %w", err)
+			return errorf("%w", err)
 		}
 		defer f.Close()
 		bw := bufio.NewWriterSize(f, 1<<16)
@@ -441,10 +441,10 @@ func RunShard(ctx context.Context, opt Options, sp shard.Spec) error {
 			return err
 		}
 		if err := bw.Flush(); err != nil {
-			return fmt.Errorf("analyze: %w", err)
+			return errorf("%w", err)
 		}
 		if err := f.Close(); err != nil {
-			return fmt.Errorf("analyze: %w", err)
+			return errorf("%w", err)
 		}
 		p.DatasetID = dsID
 		st := src.Stats()
@@ -465,16 +465,16 @@ type posStats struct {
 func writeGob(name string, v any) error {
 	f, err := os.Create(name)
 	if err != nil {
-		return fmt.Errorf("analyze: %w", err)
+		return errorf("%w", err)
 	}
 	bw := bufio.NewWriter(f)
 	if err := gob.NewEncoder(bw).Encode(v); err != nil {
 		f.Close()
-		return fmt.Errorf("analyze: %s: %w", name, err)
+		return errorf("%s: %w", name, err)
 	}
 	if err := bw.Flush(); err != nil {
 		f.Close()
-		return fmt.Errorf("analyze: %w", err)
+		return errorf("%w", err)
 	}
 	return f.Close()
 }

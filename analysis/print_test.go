@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // The terminal table of a slow source shows E[U] in days (median 1,446 h
@@ -15,7 +16,7 @@ func TestFprintDurationColumns(t *testing.T) {
 	tb := tables.Table{Title: "Top pages",
 		Columns: []tables.Column{{Name: "title", Kind: tables.String}, {Name: "E[U]", Unit: "h", Kind: tables.Duration},
 			{Name: "T", Unit: "years", Kind: tables.Duration}, {Name: "span", Kind: tables.Seconds}},
-		Rows: [][]any{{"a", 1446.0, 8.3, 3.0 * 86400}, {"b", 72.0, 2.5, 86400.0}, {"c", 3000.0, 0.5, 2.0 * 86400}}}
+		Rows: [][]any{{"a", 1446.0, 8.3, 3.0 * units.Day}, {"b", 72.0, 2.5, units.Day}, {"c", 3000.0, 0.5, 2.0 * units.Day}}}
 	var b bytes.Buffer
 	if err := Fprint(&b, tb); err != nil {
 		t.Fatal(err)
@@ -31,10 +32,9 @@ func TestFprintDurationColumns(t *testing.T) {
 	}
 }
 
-// A title holding ESC, a tab or a line break reaches the terminal quoted
-// with them escaped ("esc\x1b[2J"), so it cannot act on the terminal or
-// break the table's lines and columns; the title and notes are escaped
-// too. Before, the ESC was printed as it is.
+// A title holding ESC, a tab or a line break reaches the terminal quoted with
+// them escaped ("esc\x1b[2J"), so it cannot act on the terminal or break the
+// table's lines and columns; the title and notes are escaped too.
 func TestFprintEscapesTitles(t *testing.T) {
 	tb := tables.Table{Title: "Top \x1b[31mpages", Notes: []string{"note \x1b[2J"},
 		Columns: []tables.Column{{Name: "title", Kind: tables.String}, {Name: "n", Kind: tables.Int}},

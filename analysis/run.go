@@ -165,10 +165,10 @@ var errStop = errors.New("stop")
 func Analyze(ctx context.Context, pages PageSource, opt Options) (*Result, error) {
 	opt.defaults()
 	if opt.Out == "" {
-		return nil, errors.New("analyze: no output directory")
+		return nil, errorf("no output directory")
 	}
 	if opt.Replay != "" && opt.Estimates == nil {
-		return nil, fmt.Errorf("analyze: replay directory %s given but no reader for it", opt.Replay)
+		return nil, errorf("replay directory %s given but no reader for it", opt.Replay)
 	}
 	var res *Result
 	err := WriteResults(ctx, opt.Out, "analysis", func(tmp string) error {
@@ -204,7 +204,7 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 		return nil, err
 	}
 	if err := statsW.Close(); err != nil {
-		return nil, fmt.Errorf("analyze: %w", err)
+		return nil, errorf("%w", err)
 	}
 	return finishTables(ctx, p, rows, opt, null, out)
 }
@@ -242,7 +242,7 @@ func pass(ctx context.Context, pages posSource, opt Options, sp shard.Spec, unit
 		}
 	}
 	if err := begin(transform.UnitName(p.Unit)); err != nil {
-		return nil, fmt.Errorf("analyze: %w", err)
+		return nil, errorf("%w", err)
 	}
 
 	top := transform.NewTopKeeper(opt.Top)
@@ -257,7 +257,7 @@ func pass(ctx context.Context, pages posSource, opt Options, sp shard.Spec, unit
 		var err error
 		*rows, src, err = opt.Estimates(opt.Replay)
 		if err != nil {
-			return nil, fmt.Errorf("analyze: %w", err)
+			return nil, errorf("%w", err)
 		}
 		p.ReplaySource = src
 		replayed = map[int64][]float64{}
@@ -354,7 +354,7 @@ func pass(ctx context.Context, pages posSource, opt Options, sp shard.Spec, unit
 	}
 	err := pool.Ordered(ctx, pool.Options{Workers: workers}, produce, work, sink)
 	if err != nil {
-		return nil, fmt.Errorf("analyze: %w", err)
+		return nil, errorf("%w", err)
 	}
 	p.Top = top.Pages()
 	if keep != nil {
@@ -381,10 +381,10 @@ func pass(ctx context.Context, pages posSource, opt Options, sp shard.Spec, unit
 		}
 		pe, err := PageErrorsFor(opt.Methods, own, opt.XMax, opt.Extra, replayed)
 		if err != nil {
-			return nil, fmt.Errorf("analyze: replay %s: %w", opt.Replay, err)
+			return nil, errorf("replay %s: %w", opt.Replay, err)
 		}
 		if len(pe) != len(idx) {
-			return nil, fmt.Errorf("analyze: replay %s: %d errors for %d estimates", opt.Replay, len(pe), len(idx))
+			return nil, errorf("replay %s: %d errors for %d estimates", opt.Replay, len(pe), len(idx))
 		}
 		for i := range pe {
 			// the page's x_max by the replay's rule (the given one, or the
@@ -545,13 +545,13 @@ func finishTables(ctx context.Context, p *Partial, rows []EstimateRow, opt Optio
 	// out before the tables).
 	var err error
 	if res.HurstScreened, err = summarizeHurst(filepath.Join(out, "page_stats.parquet")); err != nil {
-		return nil, fmt.Errorf("analyze: %w", err)
+		return nil, errorf("%w", err)
 	}
 	if res.ScreenAll, err = countScreened(filepath.Join(out, "page_stats.parquet")); err != nil {
-		return nil, fmt.Errorf("analyze: %w", err)
+		return nil, errorf("%w", err)
 	}
 	if res.LRD, err = summarizeLRD(filepath.Join(out, "page_stats.parquet")); err != nil {
-		return nil, fmt.Errorf("analyze: %w", err)
+		return nil, errorf("%w", err)
 	}
 
 	// Tail fits: the aggregate (hash sample) and the top page.
@@ -565,12 +565,12 @@ func finishTables(ctx context.Context, p *Partial, rows []EstimateRow, opt Optio
 	res.AggregateFitN = len(pos)
 	if len(pos) >= MinFitIntervals {
 		if res.Aggregate, err = FitAll(pos); err != nil {
-			return nil, fmt.Errorf("analyze: aggregate fit: %w", err)
+			return nil, errorf("aggregate fit: %w", err)
 		}
 	}
 	if tp := p.Top; len(tp) > 0 {
 		if res.TopFitN, res.TopSurvival, res.TopFits, err = topPageFits(tp[0].Updates, res.Unit); err != nil {
-			return nil, fmt.Errorf("analyze: %w", err)
+			return nil, errorf("%w", err)
 		}
 	}
 
@@ -595,25 +595,25 @@ func finishTables(ctx context.Context, p *Partial, rows []EstimateRow, opt Optio
 		}
 		lb, err := localizedBundle(ctx, kept, skipped, res.Unit, &opt)
 		if err != nil {
-			return nil, fmt.Errorf("analyze: %w", err)
+			return nil, errorf("%w", err)
 		}
 		res.Bundle.Tables = append(res.Bundle.Tables, lb.Tables...)
 		res.Bundle.Figures = append(res.Bundle.Figures, lb.Figures...)
 	}
 	if err := res.Bundle.Write(out); err != nil {
-		return nil, fmt.Errorf("analyze: %w", err)
+		return nil, errorf("%w", err)
 	}
 	for _, t := range res.Bundle.Tables {
 		if t.ID == "page_stats_top" {
 			continue
 		}
 		if err := writeTableFiles(filepath.Join(out, "csv", t.ID), t); err != nil {
-			return nil, fmt.Errorf("analyze: %w", err)
+			return nil, errorf("%w", err)
 		}
 	}
 	if len(res.PageErrors) > 0 {
 		if err := writeTableFiles(filepath.Join(out, "page_errors"), pageErrorsTable(res, &opt, false)); err != nil {
-			return nil, fmt.Errorf("analyze: %w", err)
+			return nil, errorf("%w", err)
 		}
 	}
 	return res, nil

@@ -18,6 +18,7 @@ import (
 type PageStats struct {
 	PageID    int64
 	Source    string
+	SourceID  string // the page's id in its source (series.Page.SourceID)
 	Title     string
 	Group     string
 	Updates   int     // n, the number of updates
@@ -41,7 +42,7 @@ func Stats(p *series.Page, unit float64) PageStats {
 // unit) already computed, for a caller that needs them as well.
 func statsOf(p *series.Page, unit float64, u []float64) PageStats {
 	s := PageStats{
-		PageID: p.ID, Source: p.Source, Title: p.Title, Group: p.Group,
+		PageID: p.ID, Source: p.Source, SourceID: p.SourceID, Title: p.Title, Group: p.Group,
 		Updates: len(p.Updates), Intervals: len(u),
 		Lifetime: transform.Lifetime(p.Updates, unit),
 		Mean:     math.NaN(), Var: math.NaN(), CoV: math.NaN(),
@@ -271,12 +272,38 @@ func ksExpFitted(s []float64) float64 {
 	return d
 }
 
+// Defaults of the Poisson screen (ScreenOptions), which analyze's flags
+// and run's configuration start from.
+const (
+	// DefaultScreenUpdates is K, SPEC §5's 100 updates (99 intervals): a
+	// page with fewer says too little for the KS and Ljung–Box tests to
+	// tell it from Poisson.
+	DefaultScreenUpdates = 100
+	// DefaultBand is SPEC §5's band |v − 1| ≤ 0.1 around the exponential's
+	// coefficient of variation 1.
+	DefaultBand = 0.1
+	// DefaultMaxLag is the ACF's last lag: about the intervals of the
+	// smallest page screened at DefaultScreenUpdates (99), so that every
+	// lag has pairs on every screened page but the very smallest.
+	DefaultMaxLag = 100
+	// DefaultReps is 999 Monte-Carlo replicates of the Lilliefors test:
+	// with p = (1 + #{D_sim ≥ D})/(reps + 1) the p-values are multiples of
+	// 1/1000, so that Significance is one of them.
+	DefaultReps = 999
+)
+
+// Significance is the level of the analysis's tests — the screen's KS
+// and Ljung–Box (a page passes with p ≥ Significance), DFA-1 against its
+// shuffled surrogates and the trend test (LRDLevel) — the conventional 5 %
+// that the tables and Findings name as "p ≥ 0.05".
+const Significance = 0.05
+
 // ScreenOptions are the knobs of the Poisson screen (SPEC §5).
 type ScreenOptions struct {
-	MinUpdates int     // K: pages with at least this many updates are screened (default 100)
-	Band       float64 // candidates have |v − 1| ≤ Band (default 0.1)
-	MaxLag     int     // ACF lags 1…MaxLag (default 100)
-	Reps       int     // Monte-Carlo replicates of the Lilliefors test (default 999)
+	MinUpdates int     // K: pages with at least this many updates are screened (DefaultScreenUpdates)
+	Band       float64 // candidates have |v − 1| ≤ Band (DefaultBand)
+	MaxLag     int     // ACF lags 1…MaxLag (DefaultMaxLag)
+	Reps       int     // Monte-Carlo replicates of the Lilliefors test (DefaultReps)
 	// Null, when set, supplies the Lilliefors null distributions (shared
 	// across pages, with its own seed and replicates) instead of
 	// simulating one per page from Check's r.
@@ -285,16 +312,16 @@ type ScreenOptions struct {
 
 func (o *ScreenOptions) defaults() {
 	if o.MinUpdates <= 0 {
-		o.MinUpdates = 100
+		o.MinUpdates = DefaultScreenUpdates
 	}
 	if o.Band <= 0 {
-		o.Band = 0.1
+		o.Band = DefaultBand
 	}
 	if o.MaxLag <= 0 {
-		o.MaxLag = 100
+		o.MaxLag = DefaultMaxLag
 	}
 	if o.Reps <= 0 {
-		o.Reps = 999
+		o.Reps = DefaultReps
 	}
 }
 

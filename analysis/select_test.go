@@ -165,9 +165,9 @@ func TestShardMergeSelection(t *testing.T) {
 }
 
 // With a replay of more pages than the analysis selects, the error
-// tables compare the estimates of the selected pages only (they used to
-// fail: a replayed page missing from the pages read looked like a replay
-// of another dataset); a replayed page that is in no way in the dataset
+// tables compare the estimates of the selected pages only (a replayed
+// page missing from the pages read is not taken for a replay of another
+// dataset); a replayed page that is in no way in the dataset
 // is still an error.
 func TestSelectionReplayRows(t *testing.T) {
 	ds, pages := generatedDataset(t)

@@ -16,12 +16,11 @@ import (
 	"github.com/revisit-dev/revisit/transform"
 )
 
-// An analysis shard of a dataset in P parts, P a multiple of N, opens
-// exactly the parts j ≡ i (mod N) (recorded in its Partial), and the
-// merge is the unsharded analysis byte for byte; with N not dividing P
-// every shard opens every part, with the same merge. With N = 3 each
-// shard runs with the other shards' parts taken away (a node that holds
-// only its own; before, "part file … of 6 is missing").
+// An analysis shard of a dataset in P parts, P a multiple of N, opens exactly
+// the parts j ≡ i (mod N) (recorded in its Partial), and the merge is the
+// unsharded analysis byte for byte; with N not dividing P every shard opens
+// every part, with the same merge. With N = 3 each shard runs with the other
+// shards' parts taken away (a node that holds only its own).
 func TestShardReadsOwnParts(t *testing.T) {
 	pages := shardPages()
 	const P = 6

@@ -2,7 +2,7 @@ package analysis
 
 import "fmt"
 
-// Small samples (issue 11, item 4). A statistic computed on too few
+// Small samples. A statistic computed on too few
 // intervals is reported as "too few" with its threshold, and no number:
 // the human tables print the note, the machine-readable cells are empty
 // (NaN → null in JSON, empty in CSV, null in Parquet). n below is the

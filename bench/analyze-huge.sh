@@ -10,8 +10,7 @@
 # page (40 MB, a giant above 6 MiB) is passed over and named in
 # staleness_skipped, the 2,000 ordinary pages after it kept. Printed:
 # wall, CPU, peak RSS, and the skipped table. BASE=path/to/older/revisit
-# analyses the same dataset with that binary too (before the byte bound
-# it kept the huge page). The peak RSS is mostly the huge page's own
+# analyses the same dataset with that binary too, for a comparison. The peak RSS is mostly the huge page's own
 # analysis (its intervals and the screen's ACF by FFT, about 16 bytes per
 # value of the series padded to a power of two ≥ 2n), which the byte
 # bound does not touch. HEAP=1 also measures the heap high-water of that

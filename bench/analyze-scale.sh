@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/analyze-scale.sh — analyze at scale (issue 20 item 3).
+# bench/analyze-scale.sh — analyze at scale.
 #
 # Generates a MediaWiki stub dump of PAGES pages (default 50,000) over SPAN
 # (default 1 y) with Poisson pages whose rates are lognormal (RATE_MU,

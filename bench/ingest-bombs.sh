@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/ingest-bombs.sh — peak RSS of `revisit ingest` on adversarial inputs
-# (issue 10 item 3): memory must not grow with one page or one line. Inputs
+# memory must not grow with one page or one line. Inputs
 # are generated on the fly in TMPDIR by bench/bombgen (and removed at the end):
 #   repeat   a gzip of REPEAT_REVS (default 20M) identical <revision> blocks of
 #            one page (a few MB compressed, GB decompressed), with --skip-bad;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/ingest.sh — ingest benchmarks of issue 2, run by `make bench`.
+# bench/ingest.sh — ingest benchmarks, run by `make bench`.
 # Prints medians of RUNS runs (default 3) and ratios measured in this run:
 #   1. parser alone on plain XML (MB/s): a synthetic stub-meta-history dump
 #      (bench/stubgen, STUB_SIZE, default 200MB) and the real 1 GB full-text

@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
-# bench/replay-bounds.sh: `revisit replay` on the samplers that used to run
-# without bound (issue 10 item 2), and its response to SIGTERM. Each case
+# bench/replay-bounds.sh: `revisit replay` on samplers whose crawls would
+# be unbounded without the work limits, and its response to SIGTERM. Each case
 # prints wall time, peak RSS (GNU time's maximum resident set size) and
 # the outcome; the goal is "refused or bounded, never > 2 GiB", and a stop
 # within a second of SIGTERM.
 #
 #   1. exp:1e6 on a 6-revision page (833 h): 8·10⁸ visits, M6 window 10⁹
-#      (before: 600 s at 200 % CPU, SIGTERM ignored)
 #   2. the absolute samplers exp:1 and const:1 on a page spanning 10¹⁵ s
-#      (2.8·10¹¹ visits; before: 24 GB, OOM-killed); the default samplers
+#      (2.8·10¹¹ visits); the default samplers
 #      are relative (20 visits per mean interval) and replay it at once
 #   3. const:1e-5 --x-max 0.01 --h 0.001 on the 6-revision page (8·10⁷
 #      visits: inside the default limits, so it runs, in bounded memory)

@@ -26,7 +26,7 @@ if [ -z "$BIN" ]; then
 fi
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
-"$BIN" -q ingest "$IN" --id 0 --time 2 --title 1 -o "$WORK/ds" >/dev/null
+"$BIN" -q ingest "$IN" --id 0 --time 2 --title-column 1 -o "$WORK/ds" >/dev/null
 # one: wall s, CPU s, peak KiB of a command, from /usr/bin/time -v
 one() {
   /usr/bin/time -v "$@" >/dev/null 2>"$WORK/time.txt"

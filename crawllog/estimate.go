@@ -307,7 +307,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	case meta.ConstTol < 0:
 		meta.ConstTol = 0 // exact equality
 	}
-	cfg := estimator.ObservedConfig{Config: estimator.Config{Methods: methods, H: opt.H, XMax: opt.XMax, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt},
+	cfg := estimator.ObservedConfig{Config: estimator.Config{Methods: methods, H: opt.H, XMax: opt.XMax, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt, UnitName: meta.UnitName},
 		Unit: unit, ConstTol: opt.ConstTol, CountEmpty: true}
 	openOut := func(tmp string) error {
 		var err error
@@ -348,8 +348,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	// (batchURLs, batchVisits) and their rows written in read order
 	// (pool.Ordered): the same bytes for any number of workers. A batch
 	// costs a token per batchVisits visits begun, so that a URL of many
-	// visits is estimated alone (its cost clamped to the whole window),
-	// as before the workers.
+	// visits is estimated alone (its cost clamped to the whole window).
 	produce := func(ctx context.Context, send pool.Send[[]urlJob]) error {
 		var b []urlJob
 		visitsHeld := 0
@@ -437,7 +436,7 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 			meta.EmptyBins += int64(s.EmptyBins)
 			sh.add(r.job.seq, s, len(est))
 			if !(len(drawn) >= drawnURLs && drawn[drawnURLs-1].sum.Visits >= s.Visits) { // else keepDrawn would leave it out
-				drawn = keepDrawn(drawn, topURL{s, estimator.Monotone(r.draw, opt.RecoverOpt), r.job.seq})
+				drawn = keepDrawn(drawn, topURL{s, estimator.Monotone(r.draw, opt.RecoverOpt, cfg.UnitName), r.job.seq})
 			}
 		}
 		return nil
@@ -541,19 +540,6 @@ func estimateURL(ctx context.Context, j urlJob, cfg estimator.ObservedConfig, mi
 	return r
 }
 
-// referenceMethod is the consistent estimator of G_U a URL's
-// observations allow (docs/methods.md#recommendation): M2 with ages, M4
-// for constant delays, M6 otherwise.
-func referenceMethod(info estimator.ObservedInfo) string {
-	switch {
-	case info.Ages:
-		return estimator.MethodM2
-	case info.Constant:
-		return estimator.MethodM4
-	}
-	return estimator.MethodM6
-}
-
 // findRow is the row of method and kind in est (nil if absent).
 func findRow(est []estimator.Estimate, method, kind string) *estimator.Estimate {
 	for i := range est {
@@ -583,7 +569,7 @@ func summarize(o *visits.Observed, id int64, info estimator.ObservedInfo, est []
 	if info.Constant {
 		s.Delays, s.Delta = "constant", info.Delta
 	}
-	want := referenceMethod(info)
+	want := estimator.ReferenceMethod(info.Ages, info.Constant, false)
 	ref := findRow(est, want, estimator.KindG)
 	if ref != nil { // else not among the methods
 		s.Reference = want

@@ -228,13 +228,10 @@ func flipChanges(t *testing.T, path string) {
 	}
 }
 
-// A trace rewritten between the runs of two shards (the same name, size
-// and ids, another period) is refused by the merge, by byte range and by
-// hash, naming the input and both shards; a trace of another size too,
-// with both sizes. Before, both merges accepted the shards: their counts
-// agree (by byte range nothing else was compared; by hash, the records,
-// captures and URLs are the same), and a size that differed read
-// "inputs differ ([t.tsv] vs [t.tsv])".
+// A trace rewritten between the runs of two shards (the same name, size and
+// ids, another period) is refused by the merge, by byte range and by hash,
+// naming the input and both shards; a trace of another size too, with both
+// sizes.
 func TestMergeRefusesInputRewrittenBetweenShards(t *testing.T) {
 	ctx := context.Background()
 	for _, by := range []string{ShardByAuto, ShardByHash} {

@@ -15,15 +15,13 @@ import (
 	"github.com/revisit-dev/revisit/internal/units"
 )
 
-// The estimate report had no inputs (duplicates and bad lines appeared
-// nowhere), put URLs under "Top pages" and curves under "Estimates vs
-// truth" with no truth, and showed spans of years in hours. It now has
-// an Inputs table with what the reader counted, sections named for URLs,
-// and, as every report, durations in the estimate's unit in columns and
-// axes of durations (the report shows each in a unit chosen from its
-// values: TestEstimateReportUnits), rates per that unit, and distribution
-// functions on [0, 1]. Before, every value was converted to one unit
-// chosen from the median span (years here), the CSVs too.
+// The estimate report has an Inputs table with what the reader counted
+// (duplicates and bad lines included), sections named for URLs (not "Top
+// pages", nor "Estimates vs truth" without a truth), and, as every
+// report, durations in the estimate's unit in columns and axes of
+// durations (the report shows each in a unit chosen from its values:
+// TestEstimateReportUnits), rates per that unit, and distribution
+// functions on [0, 1].
 func TestEstimateReportInputsSectionsUnits(t *testing.T) {
 	dir := t.TempDir()
 	log := filepath.Join(dir, "a.cdx")
@@ -116,12 +114,10 @@ func TestEstimateReportInputsSectionsUnits(t *testing.T) {
 	}
 }
 
-// A URL that saw no change is drawn like any other: its G_U and F_U
-// figures both exist, as distribution functions (on [0, 1], not the −1…1
-// a flat 0 gets), and each caption names the curves it does not draw and
-// why (G-M4 without a sample; M6's F_U, which no projection of a flat 0
-// recovers). Before, the F_U figure of one curve was left out and the
-// missing curves went without a word.
+// A URL that saw no change is drawn like any other: its G_U and F_U figures
+// both exist, as distribution functions (on [0, 1], not the −1…1 a flat 0
+// gets), and each caption names the curves it does not draw and why (G-M4
+// without a sample; M6's F_U, which no projection of a flat 0 recovers).
 func TestEstimateFiguresOfAURLWithNoChange(t *testing.T) {
 	dir := t.TempDir()
 	log := filepath.Join(dir, "same.cdx")

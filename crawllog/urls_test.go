@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/transform"
 )
 
@@ -35,7 +36,7 @@ func TestEstimateEmptyBins(t *testing.T) {
 				times[u] = append(times[u], tt)
 				tt += 60 + r.Int64N(600)
 			}
-			tt += 86400 * (10 + r.Int64N(80))
+			tt += units.Day * (10 + r.Int64N(80))
 		}
 	}
 	log := filepath.Join(dir, "v.csv")

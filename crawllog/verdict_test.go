@@ -99,12 +99,11 @@ func writeVerdictLog(t *testing.T, dir string) (string, map[string]int) {
 	return p, changes
 }
 
-// No verdict without evidence: every "Poisson" verdict of the real runs
-// was a URL with no change seen (rate 0, KS 0). A URL with fewer than K
-// changes seen (--min-changes, DefaultMinChanges by default) is
-// undecided, with the count and K in its note and in the table, and its
-// KS distance, which no verdict can use, is not computed (before, it was,
-// with the projections of every row it needs).
+// No verdict without evidence: every "Poisson" verdict of the real runs was a
+// URL with no change seen (rate 0, KS 0). A URL with fewer than K changes seen
+// (--min-changes, DefaultMinChanges by default) is undecided, with the count
+// and K in its note and in the table, and its KS distance, which no verdict
+// can use, is not computed.
 func TestVerdictNeedsMinChanges(t *testing.T) {
 	dir := t.TempDir()
 	log, changes := writeVerdictLog(t, dir)

@@ -256,14 +256,13 @@ func TestEstimateLogsWorkersErrors(t *testing.T) {
 	}
 }
 
-// Leaving methods out changes nothing of the others: the naive and
-// poisson-mle rows of `--methods naive,poisson-mle` are those of every
-// method, bit for bit (curves, rates, notes, grids), and so are each URL's
-// grid, empty bins and changes in urls.csv; only what needs the
-// methods left out (the reference, its median age, the KS distance and
-// the verdict) is not there, and urls.csv names no reference (before, M6
-// or M4, not computed) and says which is missing. Work is skipped, never
-// results changed.
+// Leaving methods out changes nothing of the others: the naive and poisson-mle
+// rows of `--methods naive,poisson-mle` are those of every method, bit for bit
+// (curves, rates, notes, grids), and so are each URL's grid, empty bins and
+// changes in urls.csv; only what needs the methods left out (the reference,
+// its median age, the KS distance and the verdict) is not there, and urls.csv
+// names no reference and says which is missing. Work is skipped, never results
+// changed.
 func TestEstimateFewerMethodsSameRows(t *testing.T) {
 	dir := t.TempDir()
 	trace := filepath.Join(dir, "trace.tsv")

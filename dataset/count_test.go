@@ -80,7 +80,24 @@ func TestNUpdatesMismatchRefused(t *testing.T) {
 	pages := samplePages(3)
 	writeDS(t, dir, pages, 0, nil)
 	// Rewrite pages.parquet with page 2's n_updates one too many.
-	b := array.NewRecordBuilder(memory.DefaultAllocator, Schema)
+	n := make([]int64, len(pages))
+	for i, p := range pages {
+		n[i] = int64(len(p.Updates))
+	}
+	n[1]++
+	writePagesFile(t, filepath.Join(dir, PagesFile), Schema, pages, n)
+	err := mustOpen(t, dir).Each(func(*series.Page) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "page 2") || !strings.Contains(err.Error(), "n_updates 3") {
+		t.Fatalf("Each: %v, want the mismatch of page 2 named", err)
+	}
+}
+
+// writePagesFile writes pages to name as one record batch of schema
+// (Schema, or a prefix of it: an older dataset's) with the given
+// n_updates, bypassing the Writer.
+func writePagesFile(t *testing.T, name string, schema *arrow.Schema, pages []series.Page, nUpdates []int64) {
+	t.Helper()
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
 	defer b.Release()
 	for i, p := range pages {
 		b.Field(colPageID).(*array.Int64Builder).Append(p.ID)
@@ -88,11 +105,7 @@ func TestNUpdatesMismatchRefused(t *testing.T) {
 		b.Field(colTitle).(*array.StringBuilder).Append(p.Title)
 		b.Field(colNamespace).(*array.Int32Builder).Append(p.Namespace)
 		b.Field(colGroup).(*array.StringBuilder).Append(p.Group)
-		n := int64(len(p.Updates))
-		if i == 1 {
-			n++
-		}
-		b.Field(colNUpdates).(*array.Int64Builder).Append(n)
+		b.Field(colNUpdates).(*array.Int64Builder).Append(nUpdates[i])
 		b.Field(colNCollapsed).(*array.Int64Builder).Append(p.Collapsed)
 		b.Field(colFirst).(*array.TimestampBuilder).Append(arrow.Timestamp(p.Updates[0]))
 		b.Field(colLast).(*array.TimestampBuilder).Append(arrow.Timestamp(p.Updates[len(p.Updates)-1]))
@@ -102,14 +115,17 @@ func TestNUpdatesMismatchRefused(t *testing.T) {
 		for _, u := range p.Updates {
 			lb.ValueBuilder().(*array.TimestampBuilder).Append(arrow.Timestamp(u))
 		}
+		if schema.NumFields() > colSourceID {
+			b.Field(colSourceID).(*array.StringBuilder).Append(p.SourceID)
+		}
 	}
 	rec := b.NewRecordBatch()
 	defer rec.Release()
-	f, err := os.Create(filepath.Join(dir, PagesFile))
+	f, err := os.Create(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := pqarrow.NewFileWriter(Schema, f, nil, pqarrow.DefaultWriterProps())
+	w, err := pqarrow.NewFileWriter(schema, f, nil, pqarrow.DefaultWriterProps())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,9 +134,5 @@ func TestNUpdatesMismatchRefused(t *testing.T) {
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
-	}
-	err = mustOpen(t, dir).Each(func(*series.Page) error { return nil })
-	if err == nil || !strings.Contains(err.Error(), "page 2") || !strings.Contains(err.Error(), "n_updates 3") {
-		t.Fatalf("Each: %v, want the mismatch of page 2 named", err)
 	}
 }

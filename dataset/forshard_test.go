@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -41,7 +42,7 @@ func TestForShardReadsOwnedParts(t *testing.T) {
 	pages := samplePages(3000)
 	for i := range pages { // some daily pages, for the resolution range
 		if i%5 == 0 {
-			pages[i].Resolution = 86400
+			pages[i].Resolution = units.Day
 		}
 	}
 	const P = 12
@@ -74,7 +75,7 @@ func TestForShardReadsOwnedParts(t *testing.T) {
 			t.Errorf("part %d: part_pages %+v, want %+v", j, st, want)
 		}
 	}
-	if lo, hi, ok := r.Resolutions(); !ok || lo != 1 || hi != 86400 {
+	if lo, hi, ok := r.Resolutions(); !ok || lo != 1 || hi != units.Day {
 		t.Errorf("Resolutions() = %d, %d, %v; want 1, 86400, true", lo, hi, ok)
 	}
 	// Positions of the whole dataset read in one go.

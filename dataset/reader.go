@@ -520,6 +520,10 @@ func eachInRecord(name string, rec arrow.RecordBatch, fn func(*series.Page) erro
 	res := rec.Column(colResolution).(*array.Int32)
 	nup := rec.Column(colNUpdates).(*array.Int64)
 	ups := rec.Column(colUpdates).(*array.List)
+	var sid *array.String // nil in a dataset written before source_id
+	if rec.NumCols() > colSourceID {
+		sid = rec.Column(colSourceID).(*array.String)
+	}
 	vals := ups.ListValues().(*array.Timestamp)
 	// Parquet has no second unit: timestamp[s] is stored (and read back) as
 	// milliseconds, other writers may use micro- or nanoseconds.
@@ -544,6 +548,9 @@ func eachInRecord(name string, rec arrow.RecordBatch, fn func(*series.Page) erro
 			Resolution: res.Value(i),
 			Updates:    u,
 		}
+		if sid != nil {
+			p.SourceID = sid.Value(i)
+		}
 		if err := fn(p); err != nil {
 			return err
 		}
@@ -563,12 +570,13 @@ func perSecond(u arrow.TimeUnit) int64 {
 	return 1
 }
 
-// checkSchema accepts Schema up to the unit of the timestamps.
+// checkSchema accepts Schema up to the unit of the timestamps, or Schema
+// without its last column, source_id (datasets written before it).
 func checkSchema(s *arrow.Schema) error {
-	if s.NumFields() != Schema.NumFields() {
+	if n := s.NumFields(); n != Schema.NumFields() && n != colSourceID {
 		return fmt.Errorf("%d columns, want %d (%v)", s.NumFields(), Schema.NumFields(), Schema)
 	}
-	for i, want := range Schema.Fields() {
+	for i, want := range Schema.Fields()[:s.NumFields()] {
 		got := s.Field(i)
 		if got.Name != want.Name || got.Type.ID() != want.Type.ID() {
 			return fmt.Errorf("column %d is %s %s, want %s %s", i, got.Name, got.Type, want.Name, want.Type)

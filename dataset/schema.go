@@ -21,6 +21,10 @@ const (
 	colLast
 	colResolution
 	colUpdates
+	// colSourceID is last: datasets written before it have the columns
+	// above only, and still read (with empty source ids). Its leaf index
+	// is its index too, as updates, a list, has one leaf.
+	colSourceID
 )
 
 // TimestampType is timestamp[s] in UTC, the type of every time column.
@@ -39,4 +43,5 @@ var Schema = arrow.NewSchema([]arrow.Field{
 	{Name: "last", Type: TimestampType},
 	{Name: "resolution_s", Type: arrow.PrimitiveTypes.Int32},
 	{Name: "updates", Type: arrow.ListOfNonNullable(TimestampType)},
+	{Name: "source_id", Type: arrow.BinaryTypes.String},
 }, nil)

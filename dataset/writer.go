@@ -148,7 +148,7 @@ func (w *hashWriter) Close() error { return w.f.Close() }
 
 // pageLayout is how the pages files are written. Dictionaries only where
 // values repeat: hashing every update time and page id for a dictionary
-// cost ~7 % of ingest CPU.
+// costs ingest CPU and saves no bytes on values that do not repeat.
 var pageLayout = pq.Options{Level: 3, MaxRowGroupLength: MaxGroupPages, Dictionary: []string{"source", "group"}}
 
 func (p *part) abort() { p.pw.Abort() }
@@ -190,6 +190,7 @@ func (w *Writer) Write(p *series.Page) error {
 	for _, u := range p.Updates {
 		vb.UnsafeAppend(arrow.Timestamp(u))
 	}
+	b.Field(colSourceID).(*array.StringBuilder).Append(p.SourceID)
 	pt.pages++
 	pt.updates += len(p.Updates)
 	if st := &pt.stat; st.Pages == 0 {

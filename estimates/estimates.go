@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -60,7 +61,24 @@ var estimateSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "wmrd_10mean", Type: arrow.PrimitiveTypes.Float64},
 	{Name: "ks_10mean", Type: arrow.PrimitiveTypes.Float64},
 	{Name: "err_xmax_10mean", Type: arrow.PrimitiveTypes.Float64},
-}, nil)
+}, func() *arrow.Metadata {
+	m := arrow.NewMetadata([]string{SchemaKey}, []string{strconv.Itoa(SchemaVersion)})
+	return &m
+}())
+
+// SchemaKey is the Parquet key-value metadata key under which
+// estimates.parquet records its schema generation (SchemaVersion), so
+// that a reader knows the columns without guessing from their number.
+const SchemaKey = "revisit.estimates.schema"
+
+// SchemaVersion is the generation of estimateSchema: 1 ends with visits
+// (legacyColumns), 2 adds constant (errColumns), 3 the error and compact
+// columns (compactColumns), 4 the seed and second-range error columns.
+// Files before the version was recorded are told apart by their columns.
+const SchemaVersion = 4
+
+// generationColumns[v-1] is the number of columns of schema generation v.
+var generationColumns = [SchemaVersion]int{legacyColumns, errColumns, compactColumns, ecErrXMaxMean + 1}
 
 // legacyColumns is the number of columns of estimates files written
 // before the constant column.
@@ -260,9 +278,13 @@ func ReadJSON[T any](dir, file, what, missing string) (*T, error) {
 // to fn is fresh and may be kept. An error from fn stops the iteration.
 func Each(dir string, fn func(*estimator.Estimate) error) error {
 	name := filepath.Join(dir, File)
+	version, versioned, err := pq.Value(name, SchemaKey)
+	if err != nil {
+		return fmt.Errorf("replay output %s: %w", name, err)
+	}
 	var fnErr error
-	err := pq.EachRecord(name, 1024, func(rec arrow.RecordBatch) error {
-		fnErr = eachEstimateIn(name, rec, fn)
+	err = pq.EachRecord(name, 1024, func(rec arrow.RecordBatch) error {
+		fnErr = eachEstimateIn(name, rec, version, versioned, fn)
 		return fnErr
 	})
 	if err != nil && err != fnErr {
@@ -271,26 +293,16 @@ func Each(dir string, fn func(*estimator.Estimate) error) error {
 	return err
 }
 
-func eachEstimateIn(name string, rec arrow.RecordBatch, fn func(*estimator.Estimate) error) error {
+// eachEstimateIn calls fn for the rows of rec, a batch of file name whose
+// SchemaKey metadata is version (when versioned).
+func eachEstimateIn(name string, rec arrow.RecordBatch, version string, versioned bool, fn func(*estimator.Estimate) error) error {
 	s := rec.Schema()
-	if s.NumFields() < legacyColumns {
-		return fmt.Errorf("replay output %s: %d columns, want %d (%v)", name, s.NumFields(), estimateSchema.NumFields(), estimateSchema)
-	}
-	// Older files end before the constant column (legacyColumns), after
-	// it (errColumns) or after the compact column (compactColumns);
-	// every column they have is checked.
-	have := s.NumFields()
-	switch {
-	case have >= estimateSchema.NumFields() && s.Field(ecErrXMaxMean).Name == "err_xmax_10mean":
-		have = estimateSchema.NumFields()
-	case have >= compactColumns && s.Field(ecCompact).Name == "compact":
-		have = compactColumns
-	case have > ecConstant && s.Field(ecConstant).Name == "constant":
-		have = errColumns
-	default:
-		have = legacyColumns
+	have, err := generationOf(name, s, version, versioned)
+	if err != nil {
+		return err
 	}
 	legacy := have < errColumns
+	// every column of the generation is checked
 	for i, want := range estimateSchema.Fields()[:have] {
 		if got := s.Field(i); got.Name != want.Name || got.Type.ID() != want.Type.ID() {
 			return fmt.Errorf("replay output %s: column %d is %s %s, want %s %s", name, i, got.Name, got.Type, want.Name, want.Type)
@@ -367,6 +379,41 @@ func eachEstimateIn(name string, rec arrow.RecordBatch, fn func(*estimator.Estim
 		}
 	}
 	return nil
+}
+
+// generationOf is the number of columns of s's generation that Each
+// reads: the one the file's SchemaKey metadata names (v, when versioned),
+// else the generation its columns show (files written before the
+// version).
+func generationOf(name string, s *arrow.Schema, v string, versioned bool) (int, error) {
+	if versioned {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return 0, fmt.Errorf("replay output %s: schema version %q (metadata %s) is not a generation", name, v, SchemaKey)
+		}
+		if n > SchemaVersion {
+			return 0, fmt.Errorf("replay output %s: schema version %d, written by a newer revisit (this one reads up to %d)", name, n, SchemaVersion)
+		}
+		if have := generationColumns[n-1]; s.NumFields() < have {
+			return 0, fmt.Errorf("replay output %s: schema version %d has %d columns, the file %d", name, n, have, s.NumFields())
+		}
+		return generationColumns[n-1], nil
+	}
+	if s.NumFields() < legacyColumns {
+		return 0, fmt.Errorf("replay output %s: %d columns, want %d (%v)", name, s.NumFields(), estimateSchema.NumFields(), estimateSchema)
+	}
+	// Older files end before the constant column (legacyColumns), after
+	// it (errColumns) or after the compact column (compactColumns).
+	have := s.NumFields()
+	switch {
+	case have >= estimateSchema.NumFields() && s.Field(ecErrXMaxMean).Name == "err_xmax_10mean":
+		return estimateSchema.NumFields(), nil
+	case have >= compactColumns && s.Field(ecCompact).Name == "compact":
+		return compactColumns, nil
+	case have > ecConstant && s.Field(ecConstant).Name == "constant":
+		return errColumns, nil
+	}
+	return legacyColumns, nil
 }
 
 // legacyConstant tells a constant sampler from its spec, for estimates

@@ -66,12 +66,10 @@ func TestWriterValuesCapacity(t *testing.T) {
 	}
 }
 
-// A row group is bounded by the bytes of its strings too: rows of 4,000-
-// byte titles (URLs used as ids, or a trace's long ids) and short grids
-// end a group every maxGroupStringBytes of titles, so that the writer
-// holds no more of them; before, 12,000 such rows (48 MB of titles) made
-// one group, all held until the file closed. The rows read back are those
-// written.
+// A row group is bounded by the bytes of its strings too: rows of 4,000-byte
+// titles (URLs used as ids, or a trace's long ids) and short grids end a group
+// every maxGroupStringBytes of titles, so that the writer holds no more of
+// them. The rows read back are those written.
 func TestWriterGroupsBoundedByStringBytes(t *testing.T) {
 	name := filepath.Join(t.TempDir(), File)
 	w, err := NewWriter(name)

@@ -15,7 +15,7 @@ import (
 
 // The seed and second-range error columns round-trip; a file written
 // before them (18 columns, ending with compact) reads seed 0 and
-// ErrMean nil, its other columns as before.
+// ErrMean nil, its other columns as written.
 func TestSeedColumns(t *testing.T) {
 	dir := t.TempDir()
 	w, err := NewWriter(filepath.Join(dir, File))

@@ -7,12 +7,12 @@ import (
 )
 
 // Bounds on the work of one page × sampler job (Options.MaxVisits and
-// MaxPairs). Crawling with every method costs about 25 ns a visit and M6
-// about 1 ns a pair on one core (measured on a 6-update page with exp:10⁵,
-// const:10⁻⁵ and exp:100), so a job at the defaults takes at most about
-// 15 s of CPU for its visits and 50 s for M6's pairs (half that when M6
-// gets both cores). Memory does not grow with either: the observers keep histograms
-// on the grid, and M6 keeps only the visits within x_max of the last one,
+// MaxPairs). Crawling with every method costs tens of nanoseconds a visit
+// and M6 about a nanosecond a pair on one core, so a job at the defaults
+// takes under a minute of CPU for its visits and for M6's pairs
+// (bench/replay-bounds.sh runs jobs at and beyond the bounds). Memory
+// does not grow with either: the observers keep histograms on the grid,
+// and M6 keeps only the visits within x_max of the last one,
 // at most about √(2·MaxPairs) of them (16 bytes each, 5 MB).
 const (
 	DefaultMaxVisits int64 = 500_000_000
@@ -20,8 +20,8 @@ const (
 )
 
 // MaxAutoGrid bounds the grid x_max/h of an automatic h, chosen per page
-// (replay's DefaultsOf) or per URL (ObservedDefaults): the old fixed
-// defaults had 1000/0.05 = 20,000 points; a heavy-tailed page whose 0.99
+// (replay's DefaultsOf) or per URL (ObservedDefaults): five times the
+// 1000/0.05 = 20,000 points of x_max = 1000 h at h = 0.05 h; a heavy-tailed page whose 0.99
 // quantile of G_U is 10⁴·E[U] would otherwise need 10⁶.
 const MaxAutoGrid = 100_000
 

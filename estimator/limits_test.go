@@ -5,14 +5,12 @@ import (
 	"testing"
 )
 
-// A constant-delay crawl whose visits all fall into one long update cycle
-// must not hold memory per visit: M6 on the lattice needs only the number
-// of cycles with k visits for k ≤ N (the grid) and two sums over the
-// longer ones. Before, it kept a count for every k up to the longest
-// cycle's visits (8 bytes per visit: 24 GB on a page spanning 10¹⁵ s).
-// W and Z are checked against the closed form of one cycle of m visits
-// (plus one visit in a second cycle): W(L) = m + 1 − L and the same-cycle
-// pairs at lag L are m − L, so Z(L) = 1.
+// A constant-delay crawl whose visits all fall into one long update cycle must
+// not hold memory per visit: M6 on the lattice needs only the number of cycles
+// with k visits for k ≤ N (the grid) and two sums over the longer ones. W and
+// Z are checked against the closed form of one cycle of m visits (plus one
+// visit in a second cycle): W(L) = m + 1 − L and the same-cycle pairs at lag L
+// are m − L, so Z(L) = 1.
 func TestM6LatticeMemoryIndependentOfVisits(t *testing.T) {
 	const m = 4_000_000 // visits in the first cycle
 	g := newGrid(1, 10) // N = 10 lags

@@ -180,8 +180,8 @@ func TestM6LongWindowFineBins(t *testing.T) {
 	}
 }
 
-// sweepPerVisit is M6's sweep as it was before visits were paired in
-// blocks, kept as the reference for larger inputs than naiveM6 can take:
+// sweepPerVisit is M6's sweep without the blocks of visits, the reference
+// for larger inputs than naiveM6 can take:
 // each visit j with every earlier visit within x_max, the same-cycle run
 // first, one increment per pair.
 func sweepPerVisit(q, cyc []int64, n, bits int) (same, z []int64, pairs int64) {

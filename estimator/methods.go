@@ -117,6 +117,9 @@ type Crawl struct {
 	X       []float64 // the grid x_n = n·Step, n = 0 … N, up to x_max
 	Step    float64   // Δ for constant delays, h otherwise
 	End     float64   // the end of the window, in units
+	// UnitName names the units (Config.UnitName), for notes that state
+	// a duration.
+	UnitName string
 
 	g      grid
 	gd     *Guard
@@ -193,7 +196,7 @@ var builtin = []Method{
 		return estimatorFunc(func() (Result, error) {
 			r := Result{CDF: e.m3CDF(), Rate: math.NaN()}
 			if r.CDF.Samples > 0 {
-				r.Note = fmt.Sprintf("E[D_3] = %.6g", e.meanD3())
+				r.Note = durationNote("E[D_3]", e.meanD3(), c.UnitName)
 			}
 			return r, nil
 		})

@@ -1,7 +1,6 @@
 package estimator
 
 import (
-	"fmt"
 	"math"
 	"slices"
 
@@ -155,9 +154,10 @@ func isDistribution(p []float64) bool {
 // F_U rows recovered from G_U (a Recoverable method's) recovered again
 // from the projected G_U with opt, at the bin midpoints for bin means
 // (BinMeans), then projected themselves. A recovery that fails on the
-// projection gives an undefined F_U with the error as its note. est is
-// not modified.
-func Monotone(est []Estimate, opt RecoverOptions) []Estimate {
+// projection gives an undefined F_U with the error as its note; a
+// recovered one says its mean in unitName (Config.UnitName). est is not
+// modified.
+func Monotone(est []Estimate, opt RecoverOptions, unitName string) []Estimate {
 	out := make([]Estimate, len(est))
 	var reg Registry
 	for i := range est {
@@ -197,7 +197,7 @@ func Monotone(est []Estimate, opt RecoverOptions) []Estimate {
 		e.CDF = MonotoneCDF(rec.F, nil)
 		e.CDF.Method = e.Method
 		e.Rate, e.H = 1/rec.MeanU, rec.H
-		e.Note = fmt.Sprintf("E[U] = %.6g", rec.MeanU)
+		e.Note = durationNote("E[U]", rec.MeanU, unitName)
 	}
 	return out
 }

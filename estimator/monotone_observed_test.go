@@ -2,12 +2,14 @@ package estimator
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/revisit-dev/revisit/ingest/visits"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/transform"
 )
 
@@ -24,7 +26,7 @@ func clustered(seed uint64, bursts int) *visits.Observed {
 			o.Visits = append(o.Visits, visits.Visit{T: t, Changed: changed && k == 0})
 			t += 1 + r.Int64N(600)
 		}
-		t += int64(86400 * (1 + r.ExpFloat64()*60))
+		t += int64(units.Day * (1 + r.ExpFloat64()*60))
 	}
 	return o
 }
@@ -60,7 +62,24 @@ func TestMonotoneClusteredCaptures(t *testing.T) {
 	if n, _ := decreasing(m6.CDF.P); n == 0 || len(m6.Evidence) != len(m6.CDF.P) {
 		t.Fatalf("raw M6 has %d decreasing steps and %d weights for %d bins: the test needs a non-monotone estimate with its evidence", n, len(m6.Evidence), len(m6.CDF.P))
 	}
-	proj := Monotone(est, RecoverOptions{})
+	proj := Monotone(est, RecoverOptions{}, "d")
+	// An F_U recovered from M2, M4, M5 or M6 states its mean with the
+	// unit (days here): E[U] = 1/rate, the rate the row holds.
+	checked := 0
+	for _, rows := range [][]Estimate{est, proj} {
+		for _, e := range rows {
+			recovered := slices.Contains([]string{MethodM2, MethodM4, MethodM5, MethodM6}, e.Method)
+			if recovered && e.Kind == KindF && e.Rate > 0 && !math.IsInf(e.Rate, 0) {
+				if want := fmt.Sprintf("E[U] = %.6g d", 1/e.Rate); e.Note != want {
+					t.Errorf("%s F: note %q, want %q", e.Method, e.Note, want)
+				}
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no recovered F_U to check the note of")
+	}
 	for i, e := range proj {
 		if !slices.Equal(est[i].CDF.P, raw[i]) && !(allNaN(raw[i])) {
 			t.Errorf("%s %s: Monotone changed the raw row", e.Method, e.Kind)

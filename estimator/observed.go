@@ -174,6 +174,9 @@ func EstimateObserved(ctx context.Context, o *visits.Observed, cfg ObservedConfi
 	}
 	c := cfg.Config
 	c.Methods = cfg.methods
+	if c.UnitName == "" {
+		c.UnitName = transform.UnitName(unit)
+	}
 	if !o.Ages { // leave out the methods that need Last-Modified times
 		c.Methods = cfg.methodsNoAge
 	}

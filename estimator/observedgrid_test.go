@@ -10,6 +10,7 @@ import (
 
 	"github.com/revisit-dev/revisit/ingest/visits"
 	"github.com/revisit-dev/revisit/internal/realdata"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/transform"
 )
 
@@ -48,7 +49,7 @@ func bursts(seed uint64, n int) *visits.Observed {
 			o.Visits = append(o.Visits, visits.Visit{T: t, Changed: b > 0 && k == 0})
 			t += 120 + r.Int64N(361)
 		}
-		t += 86400 * (30 + r.Int64N(61))
+		t += units.Day * (30 + r.Int64N(61))
 	}
 	return o
 }
@@ -134,7 +135,7 @@ func TestPairSpanQuantileResolution(t *testing.T) {
 			t.Errorf("q %g: %d, want %d", c.q, got, c.want)
 		}
 	}
-	if g := resolution([]int64{0, 86400, 3 * 86400, 10 * 86400}); g != 86400 {
+	if g := resolution([]int64{0, units.Day, 3 * units.Day, 10 * units.Day}); g != units.Day {
 		t.Errorf("resolution of daily visits %d, want 86400", g)
 	}
 	if g := resolution([]int64{5, 11, 20}); g != 3 {
@@ -143,9 +144,9 @@ func TestPairSpanQuantileResolution(t *testing.T) {
 }
 
 // The Wayback CDX of pywb's iana.org crawl: captures seconds to minutes
-// apart over a few minutes. The grid chosen used to be h = span/100 (about
-// 4 s: 96 of 100 bins empty on a URL of 16 captures); it now follows the
-// delays: h at least the 0.1 quantile of the delays between captures and
+// apart over a few minutes. The grid follows the delays, not the span
+// (h = span/100 would be about 4 s: 96 of 100 bins empty on a URL of 16
+// captures): h at least the 0.1 quantile of the delays between captures and
 // at most their median, x_max within the span, at most half the bins
 // empty (counted here over all pairs).
 func TestObservedGridIana(t *testing.T) {
@@ -198,7 +199,7 @@ func TestObservedGridIana(t *testing.T) {
 func TestObservedGridAges(t *testing.T) {
 	o := &visits.Observed{ID: "ages", Ages: true}
 	for j := range 50 { // hourly visits of a page last modified 30 days before the first
-		o.Visits = append(o.Visits, visits.Visit{T: 1_600_000_000 + int64(j)*3600 + int64(j%3), LastMod: 1_600_000_000 - 30*86400})
+		o.Visits = append(o.Visits, visits.Visit{T: 1_600_000_000 + int64(j)*3600 + int64(j%3), LastMod: 1_600_000_000 - 30*units.Day})
 	}
 	_, info, err := EstimateObserved(context.Background(), o, ObservedConfig{Unit: transform.Hour})
 	if err != nil {
@@ -223,7 +224,7 @@ func TestPairSpanQuantileAgainstSort(t *testing.T) {
 		tt := int64(0)
 		for j := range ts {
 			if k%2 == 0 {
-				tt += 86400 * (1 + r.Int64N(3)) // daily lattice: many equal spans
+				tt += units.Day * (1 + r.Int64N(3)) // daily lattice: many equal spans
 			} else {
 				tt += 1 + r.Int64N(100000)
 			}

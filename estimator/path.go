@@ -19,6 +19,10 @@ type Config struct {
 	// Recover adds F_U recovered from M2, M4, M5 and M6 (SPEC §4.2).
 	Recover    bool
 	RecoverOpt RecoverOptions
+	// UnitName names the unit of the times (h, d, …): notes that state a
+	// duration say it ("E[U] = 8.345 h"). EstimateObserved takes the name
+	// of ObservedConfig.Unit when it is empty.
+	UnitName string
 	// Registry holds the estimators Methods names; the zero value is
 	// revisit's own (M1 … M6, G-M4, the Poisson baselines).
 	Registry Registry
@@ -117,7 +121,7 @@ type Path struct {
 // Config.Check). gd (nil: none) stops M6's pairing early with its reason.
 func NewPath(s Sampler, cfg *Config, end float64, gd *Guard) *Path {
 	g := newGrid(s.Step(cfg.H), cfg.XMax)
-	c := &Crawl{Sampler: s, X: g.x, Step: g.step, End: end, g: g, gd: gd}
+	c := &Crawl{Sampler: s, X: g.x, Step: g.step, End: end, UnitName: cfg.UnitName, g: g, gd: gd}
 	pr := &Path{cfg: cfg, c: c}
 	for _, name := range cfg.Methods {
 		m, ok := cfg.Registry.Lookup(name)
@@ -187,7 +191,7 @@ func (pr *Path) Finish(visits int) (PathResult, error) {
 				add(m.Name, KindF, series.CDF{X: c.X, P: p, Samples: r.CDF.Samples}, nan, rec.H, err.Error())
 				continue
 			}
-			add(m.Name, KindF, rec.F, 1/rec.MeanU, rec.H, fmt.Sprintf("E[U] = %.6g", rec.MeanU))
+			add(m.Name, KindF, rec.F, 1/rec.MeanU, rec.H, durationNote("E[U]", rec.MeanU, cfg.UnitName))
 		}
 	}
 	return res, nil

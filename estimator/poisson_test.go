@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // With a constant delay τ the irregular MLE has the closed form of
@@ -133,7 +135,7 @@ func TestIrregularMLEAsLambdaCrawlBisection(t *testing.T) {
 			if r.Float64() < 0.05 {
 				d = float64(2 + r.IntN(3))
 			}
-			d = math.Round((d+(r.Float64()-0.5)*0.02)*86400) / 86400
+			d = math.Round((d+(r.Float64()-0.5)*0.02)*units.Day) / units.Day
 			if r.Float64() < -math.Expm1(-rate*d) {
 				changed = append(changed, d)
 			} else {

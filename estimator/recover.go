@@ -239,3 +239,13 @@ func slope(g series.CDF, x, h float64, k int) float64 {
 	}
 	return (G(-2) - 8*G(-1) + 8*G(1) - G(2)) / (12 * h)
 }
+
+// durationNote is a note stating a duration: "E[U] = 8.34487 h", the
+// quantity and its value v with the unit unitName, or "in the times'
+// unit" when the unit has no name.
+func durationNote(quantity string, v float64, unitName string) string {
+	if unitName == "" {
+		return fmt.Sprintf("%s = %.6g (in the times' unit)", quantity, v)
+	}
+	return fmt.Sprintf("%s = %.6g %s", quantity, v, unitName)
+}

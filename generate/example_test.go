@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/generate"
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // A page updated every 24 hours over a 3-day window: created at the start,
@@ -14,7 +15,7 @@ import (
 func ExampleGenerator() {
 	ms, _ := generate.ParseModels([]string{"const:24"}, 3600)
 	g, err := generate.NewGenerator(generate.Config{Pages: 1, Models: ms, Seed: 1,
-		Start: time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), Span: 3 * 86400, UnitName: "h", Unit: 3600})
+		Start: time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), Span: 3 * units.Day, UnitName: "h", Unit: 3600})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -42,7 +43,7 @@ func ExampleRun() {
 	ms, _ := generate.ParseModels([]string{"const:12"}, 3600)
 	_, err := generate.Run(generate.Options{
 		Config: generate.Config{Pages: 2, Models: ms, Seed: 1,
-			Start: time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), Span: 86400, UnitName: "h", Unit: 3600},
+			Start: time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), Span: units.Day, UnitName: "h", Unit: 3600},
 		Format: generate.FormatParquet, Out: filepath.Join(dir, "ds"),
 	})
 	if err != nil {

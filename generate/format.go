@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // appendTimestamp appends Unix second s as "YYYY-MM-DDTHH:MM:SSZ" (sep 'T',
@@ -11,10 +13,10 @@ import (
 // It is the civil-from-days algorithm (proleptic Gregorian), valid for
 // years 0–9999, and much faster than time.Time.AppendFormat.
 func appendTimestamp(b []byte, s int64, sep byte, zone bool) []byte {
-	days := s / 86400
-	sod := s - days*86400
+	days := s / units.Day
+	sod := s - days*units.Day
 	if sod < 0 {
-		sod += 86400
+		sod += units.Day
 		days--
 	}
 	z := days + 719468

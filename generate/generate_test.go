@@ -18,6 +18,7 @@ import (
 
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/stagetest"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
 )
@@ -33,7 +34,7 @@ func testOptions(t *testing.T, format, out string, models ...string) Options {
 		t.Fatal(err)
 	}
 	return Options{
-		Config: Config{Pages: 60, Models: ms, Start: time.Date(2015, 3, 1, 0, 0, 0, 0, time.UTC), Span: 30 * 86400,
+		Config: Config{Pages: 60, Models: ms, Start: time.Date(2015, 3, 1, 0, 0, 0, 0, time.UTC), Span: 30 * units.Day,
 			UnitName: "h", Unit: 3600, Seed: 42, TalkFraction: 0.2, MaxUpdates: 1_000_000},
 		Format: format, Out: out, Version: "test",
 	}
@@ -348,13 +349,13 @@ func TestParquet(t *testing.T) {
 func TestYelp(t *testing.T) {
 	dir := t.TempDir()
 	opt := testOptions(t, FormatYelp, filepath.Join(dir, "yelp"))
-	opt.UnitName, opt.Unit = "d", 86400
-	ms, err := ParseModels([]string{"exp:{uniform:0.2,2}", "pareto:2,3"}, 86400)
+	opt.UnitName, opt.Unit = "d", units.Day
+	ms, err := ParseModels([]string{"exp:{uniform:0.2,2}", "pareto:2,3"}, units.Day)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opt.Models = ms
-	opt.Span = 365 * 86400
+	opt.Span = 365 * units.Day
 	run(t, opt)
 	want := pages(t, opt)
 	tr, err := ReadTruth(filepath.Join(opt.Out, TruthFile))
@@ -519,7 +520,7 @@ func TestFailureLeavesNothing(t *testing.T) {
 }
 
 func TestParseHelpers(t *testing.T) {
-	for s, want := range map[string]int64{"5y": 5 * 31557600, "90d": 90 * 86400, "1.5h": 5400, "30s": 30, "2w": 14 * 86400} {
+	for s, want := range map[string]int64{"5y": 5 * 31557600, "90d": 90 * units.Day, "1.5h": 5400, "30s": 30, "2w": 14 * units.Day} {
 		if got, err := ParseDuration(s); err != nil || got != want {
 			t.Errorf("ParseDuration(%q) = %d, %v; want %d", s, got, err, want)
 		}

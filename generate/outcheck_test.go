@@ -30,7 +30,7 @@ func wantNotOurs(t *testing.T, what string, opt Options) {
 	}
 }
 
-// Issue 16: --truth never replaces a user's file, and the truth file that
+// --truth never replaces a user's file, and the truth file that
 // authorises replacing an output is tied to that output (its path and
 // size), not to a base name.
 func TestTruthTiedToItsOutput(t *testing.T) {

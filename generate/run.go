@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -337,7 +338,7 @@ func Run(opt Options) (*Summary, error) {
 			if err := nextPage(i); err != nil {
 				return fail(err)
 			}
-			sp := series.Page{ID: page.ID, Source: Source, Title: page.Title, Namespace: page.Namespace,
+			sp := series.Page{ID: page.ID, Source: Source, SourceID: strconv.FormatInt(page.ID, 10), Title: page.Title, Namespace: page.Namespace,
 				Group: NamespaceName(page.Namespace), Collapsed: page.Collapsed, Resolution: 1, Updates: page.Updates}
 			if err := dw.Write(&sp); err != nil {
 				return fail(err)

@@ -34,9 +34,8 @@ func gzipped(s string) string {
 	return b.String()
 }
 
-// A plain tar of a compressed dump (`tar cf x.tar a.xml.gz`) gives the
-// pages of the dump itself: its members are decompressed, then sniffed.
-// Before, it read 0 pages and exited 0.
+// A plain tar of a compressed dump (`tar cf x.tar a.xml.gz`) gives the pages
+// of the dump itself: its members are decompressed, then sniffed.
 func TestTarOfCompressedDump(t *testing.T) {
 	xml, err := os.ReadFile(fixture)
 	if err != nil {

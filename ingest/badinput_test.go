@@ -48,12 +48,12 @@ func writeTar(t *testing.T, p string, hs []*tar.Header, bodies [][]byte) []byte 
 }
 
 // Inputs damaged where they are opened — a corrupt gzip header, a 7z cut
-// before its header (which 7z keeps at the end), an LZMA stream cut inside
-// its range-coder start, an invalid tar header — are, with --skip-bad, one
-// counted bad record each ("corrupt", in the summary and in manifest.json's
-// inputs[].bad) and the run goes on to the good input. Before, the first of
-// them failed the whole run. Without --skip-bad each is an error naming the
-// file (and, for the tar header, its byte offset) and nothing is written.
+// before its header (which 7z keeps at the end), an LZMA stream cut inside its
+// range-coder start, an invalid tar header — are, with --skip-bad, one counted
+// bad record each ("corrupt", in the summary and in manifest.json's
+// inputs[].bad) and the run goes on to the good input. Without --skip-bad each
+// is an error naming the file (and, for the tar header, its byte offset) and
+// nothing is written.
 func TestSkipBadOpenDamage(t *testing.T) {
 	dir := t.TempDir()
 	pyrus := readReal(t, "wikipedia/wikimedia__pywikibot/article-pyrus.xml")
@@ -156,9 +156,9 @@ func TestSkipBadOpenDamage(t *testing.T) {
 	}
 }
 
-// A tar.gz whose trailer CRC was flipped: the tar end marker comes before
-// it, so it used to be accepted. Now it is an error, or with --skip-bad a
-// counted corrupt record (the member's page, read before the trailer, is kept).
+// A tar.gz whose trailer CRC was flipped, after the tar end marker: it is
+// an error, or with --skip-bad a counted corrupt record (the member's
+// page, read before the trailer, is kept).
 func TestTarGzTrailerIngest(t *testing.T) {
 	b := readReal(t, "wikipedia/snukky__wikiedits/hiwiki.tar.gz")
 	b[len(b)-8] ^= 0x01 // lowest bit of the gzip CRC-32 (RFC 1952 §2.3.1)

@@ -161,8 +161,7 @@ func TestMaxLineBytes(t *testing.T) {
 }
 
 // Epoch values beyond what Parquet's millisecond timestamps hold are bad
-// timestamps at their line (before, the write failed after reading, with
-// no file or line, and --skip-bad could not skip them).
+// timestamps at their line.
 func TestEpochBeyondParquet(t *testing.T) {
 	dir := t.TempDir()
 	p := write(t, dir, "e.csv", "id,time\na,1600000000\na,9300000000000000\na,-9300000000000000\na,1600000001\n")

@@ -16,6 +16,7 @@ import (
 	"github.com/revisit-dev/revisit/ingest/source"
 	"github.com/revisit-dev/revisit/internal/decompress"
 	"github.com/revisit-dev/revisit/internal/realdata"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -121,14 +122,14 @@ func sameDataset(t *testing.T, opt Options) []string {
 // 14 MB (150 pages, 3 years; more than decompress holds back) into dir and returns its path.
 func generatedDump(t *testing.T, dir string) string {
 	t.Helper()
-	ms, err := generate.ParseModels([]string{"exp:0.2"}, 86400)
+	ms, err := generate.ParseModels([]string{"exp:0.2"}, units.Day)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(dir, "gen.xml")
 	_, err = generate.Run(generate.Options{
 		Config: generate.Config{Pages: 150, Models: ms, Seed: 7, Start: time.Date(2015, 1, 1, 0, 0, 0, 0, time.UTC),
-			Span: 3 * 365 * 86400, UnitName: "d", Unit: 86400},
+			Span: 3 * 365 * units.Day, UnitName: "d", Unit: units.Day},
 		Format: generate.FormatMediaWiki, Out: p, Truth: filepath.Join(dir, "gen.truth.json"),
 	})
 	if err != nil {

@@ -104,36 +104,27 @@ func (d *driver) badInput(r *decompress.Reader, name string, err error) error {
 
 // skipBadHint adds to the error of an input cut short or damaged (a
 // *source.ParseError of reason "truncated" or "corrupt", or a
-// *decompress.CorruptError) what --skip-bad would do with it, when the
-// message does not say so already.
+// *decompress.CorruptError) what --skip-bad would do with it, unless the
+// reader said so already (a *source.SkipBadHint).
 func (d *driver) skipBadHint(err error) error {
-	if d.opt.SkipBad || strings.Contains(err.Error(), "--skip-bad") {
+	var said *source.SkipBadHint
+	if d.opt.SkipBad || errors.As(err, &said) {
 		return err
 	}
 	const hint = " (--skip-bad keeps what was read before it)"
 	var pe *source.ParseError
 	if errors.As(err, &pe) {
 		if pe.Reason == "truncated" || pe.Reason == "corrupt" {
-			pe.Err = hinted{pe.Err, hint}
+			pe.Err = &source.SkipBadHint{Err: pe.Err, Hint: hint}
 		}
 		return err
 	}
 	var ce *decompress.CorruptError
 	if errors.As(err, &ce) {
-		return hinted{err, hint}
+		return &source.SkipBadHint{Err: err, Hint: hint}
 	}
 	return err
 }
-
-// hinted is an error with a hint after its message, unwrapping to it.
-type hinted struct {
-	err  error
-	hint string
-}
-
-func (e hinted) Error() string { return e.err.Error() + e.hint }
-
-func (e hinted) Unwrap() error { return e.err }
 
 func quoteHead(head []byte) string {
 	if len(head) > 40 {

@@ -11,7 +11,7 @@ import (
 )
 
 // TestSkipLinesDetected: --skip-lines is honoured when the format is
-// detected (no --format): a title line before a CSV header no longer makes
+// detected (no --format): a title line before a CSV header does not make
 // the input an unknown format. Worked by hand: 3 records of 2 objects.
 func TestSkipLinesDetected(t *testing.T) {
 	dir := t.TempDir()

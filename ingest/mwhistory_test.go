@@ -12,6 +12,7 @@ import (
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/ingest/generic"
 	"github.com/revisit-dev/revisit/ingest/mwhistory"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -19,7 +20,7 @@ import (
 // (ingest/mwhistory/testdata/README.md), plain and bzip2: detected without
 // --format, the same pages either way, with the counts worked out by hand.
 func TestMWHistoryRoundTrip(t *testing.T) {
-	const jan1, d, h = 1577836800, 86400, 3600
+	const jan1, d, h = 1577836800, units.Day, 3600
 	var first []dataset.Counts
 	for _, name := range []string{"history76.tsv", "history76.tsv.bz2"} {
 		in := filepath.Join("mwhistory", "testdata", name)
@@ -55,7 +56,7 @@ func TestMWHistoryRoundTrip(t *testing.T) {
 // TestMWHistoryFilters: the dump's own bot and revert columns drive
 // --drop-bots and --drop-reverts; <minor> is revision_minor_edit.
 func TestMWHistoryFilters(t *testing.T) {
-	const jan1, d = 1577836800, 86400
+	const jan1, d = 1577836800, units.Day
 	in := filepath.Join("mwhistory", "testdata", "history76.tsv.bz2")
 	s, ps := run(t, Options{Inputs: []string{in}, DropReverts: true, DropBots: true, DropMinor: true, NoRedirects: true})
 	if len(ps) != 1 || !slices.Equal(ps[0].Updates, []int64{jan1, jan1 + 4*d, jan1 + 5*d}) {
@@ -104,7 +105,7 @@ func mwLine(fields map[string]string) string {
 // that classifies its user — Wikimedia's classification at the edit
 // (event_user_is_bot_by_historical), then as of the dump
 // (event_user_is_bot_by), then --bot-list, then the name pattern — in the
-// manifest and the summary, which no longer credits the name pattern with
+// manifest and the summary, which do not credit the name pattern with
 // what Wikimedia's columns dropped. Counts worked out by hand from the
 // rows below.
 func TestMWHistoryBotRules(t *testing.T) {

@@ -122,19 +122,16 @@ const ProgressInterval = 250 * time.Millisecond
 var DefaultNamespaces = []int32{0}
 
 // Default caps on one page and one line. They bound ingest's memory for
-// any input. A page's revisions cost 8–10 bytes each as read, then its
-// write 8 in the Arrow builder, 8 in the Parquet writer's conversion to
-// milliseconds and 4 in list levels: measured, one page of 4 M revisions
-// right after a full row group (the worst case) peaks at 177 MB of live
-// heap, 230 MiB RSS under revisit ingest's soft memory limit
-// (bench/ingest-bombs.sh). The revision filters add, while a page is read,
-// 1 byte per revision for --drop-bots and 8 for --drop-reverts (10.2 →
-// 19.3 bytes per revision held, BenchmarkRevisionFlags in
-// ingest/mediawiki), released before the write: the at-cap case peaks at
-// 230 MiB RSS with all three filters against 223 MiB without (medians of
-// 3). The largest pages of the Wikimedia wikis have
-// about 1–2 million revisions. A line or CSV record at the line cap costs
-// at most about 4 times its length; real lines (a Yelp review or check-in
+// any input: bench/ingest-bombs.sh measures the worst case (a page at
+// the cap right after a full row group) against 256 MiB of peak RSS. A
+// page's revisions cost 8–10 bytes each as read, then its write 8 in the
+// Arrow builder, 8 in the Parquet writer's conversion to milliseconds and
+// 4 in list levels. The revision filters add, while a
+// page is read, 1 byte per revision for --drop-bots and 8 for
+// --drop-reverts (BenchmarkRevisionFlags in ingest/mediawiki), released
+// before the write. The largest pages of the Wikimedia wikis have about
+// 1–2 million revisions. A line or CSV record at the line cap costs at
+// most about 4 times its length; real lines (a Yelp review or check-in
 // line) are under 1 MiB.
 const (
 	DefaultMaxRevisionsPerPage = 4_000_000

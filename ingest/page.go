@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strconv"
 
 	"github.com/revisit-dev/revisit/ingest/source"
 	"github.com/revisit-dev/revisit/internal/human"
@@ -173,6 +174,9 @@ func (d *driver) page(p *series.RawPage, kind, file string) error {
 		d.addSkip(SkipMinUpdates, 1)
 		d.addSkip(SkipRevisionsOfSkippedPages, nrev)
 		return nil
+	}
+	if pg.SourceID == "" && (kind == KindMediaWiki || kind == KindMWHistory) {
+		pg.SourceID = strconv.FormatInt(pg.ID, 10) // before a clash of ids hashes ID
 	}
 	id, dup := d.ids.claim(pg.Source, pg.ID)
 	if dup {

@@ -37,10 +37,9 @@ func truncatedInManifest(t *testing.T, dir string) []TruncatedPage {
 }
 
 // A dump cut inside its last page, small enough to check by hand: with
-// --skip-bad the page keeps its 2 complete revisions (the third is cut),
-// is kept and listed as truncated in the manifest and the summary, and its
-// window ends at its last complete revision. Before, the page was dropped
-// with its revisions.
+// --skip-bad the page keeps its 2 complete revisions (the third is cut), is
+// kept and listed as truncated in the manifest and the summary, and its window
+// ends at its last complete revision.
 func TestSkipBadKeepsCutPage(t *testing.T) {
 	dir := t.TempDir()
 	doc := xmlHead + xmlPage("Whole", 1, 2) + xmlPage("Cut", 2, 3)

@@ -10,6 +10,7 @@ import (
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/decompress"
 	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -105,7 +106,7 @@ func (d *driver) summary(elapsed time.Duration) *Summary {
 }
 
 // dayResolution is the time resolution (s) of date-only sources.
-const dayResolution = 86400
+const dayResolution = units.Day
 
 // CollapsedPhrase says how many revisions were collapsed into another at
 // the same time, in the sources' resolution: "3 same-second revisions

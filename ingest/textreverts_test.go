@@ -70,9 +70,8 @@ func referenceReverts(sums []string, radius int) (reverts, reverted int) {
 }
 
 // A hand-made dump without <sha1>: texts A, B, A, C. Revision 3 restores
-// revision 1, so it is an identity revert and revision 2 is reverted;
-// A and C are kept. Before, no revision had a checksum and nothing was
-// left out.
+// revision 1, so it is an identity revert and revision 2 is reverted; A and C
+// are kept.
 func TestDropRevertsByText(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`<mediawiki version="0.4"><siteinfo><dbname>x</dbname></siteinfo><page><title>T</title><id>1</id>`)
@@ -93,9 +92,7 @@ func TestDropRevertsByText(t *testing.T) {
 }
 
 // Ten distinct texts, every other one in a CDATA section: nothing is an
-// identity revert, all ten are kept. Before, every CDATA text had the
-// checksum of the empty text, so each restored the one two before it and
-// --drop-reverts cut the page to 2 revisions.
+// identity revert, all ten are kept.
 func TestDropRevertsCDATAText(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`<mediawiki version="0.4"><siteinfo><dbname>x</dbname></siteinfo><page><title>T</title><id>1</id>`)
@@ -144,14 +141,12 @@ func stubRevision(schema string, id, day int, bytes int, sum string) string {
     </revision>`, id, id-1, day, text, sha)
 }
 
-// Stub dumps with and without <sha1>: the texts are A, B, A, C (revision
-// 3 restores revision 1), written as Wikimedia's stub-meta-history. With
-// <sha1> (schema 0.10, 0.11) the revert is found and every revision was
-// checked; without (schema 0.5) nothing can be detected: no revision has
-// a checksum, none is left out, and the summary and manifest say so
-// instead of claiming a check. Before, every stub revision got the
-// checksum of the empty text and the summary said the revisions "were
-// checked for identity reverts by the SHA-1 of their text".
+// Stub dumps with and without <sha1>: the texts are A, B, A, C (revision 3
+// restores revision 1), written as Wikimedia's stub-meta-history. With <sha1>
+// (schema 0.10, 0.11) the revert is found and every revision was checked;
+// without (schema 0.5) nothing can be detected: no revision has a checksum,
+// none is left out, and the summary and manifest say so instead of claiming a
+// check.
 func TestDropRevertsStubs(t *testing.T) {
 	sums := []string{"a000000000000000000000000000001", "b000000000000000000000000000002", "a000000000000000000000000000001", "c000000000000000000000000000003"}
 	for _, schema := range []string{"0.5", "0.10", "0.11"} {
@@ -194,12 +189,10 @@ func TestDropRevertsStubs(t *testing.T) {
 	}
 }
 
-// A dump without <sha1> whose texts are A, a stub's text, B, another
-// stub's, C, and an empty text (bytes="0"): the stubs' texts are unknown,
-// so nothing matches them and nothing is a revert (before, both had the
-// checksum of the empty text: the second "restored" the first and undid
-// B, and the empty text matched them both); the summary counts the two
-// revisions that could not be checked.
+// A dump without <sha1> whose texts are A, a stub's text, B, another stub's,
+// C, and an empty text (bytes="0"): the stubs' texts are unknown, so nothing
+// matches them and nothing is a revert; the summary counts the two revisions
+// that could not be checked.
 func TestDropRevertsStubTextUnknown(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`<mediawiki version="0.4"><siteinfo><dbname>x</dbname></siteinfo><page><title>T</title><id>1</id>`)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -34,7 +35,7 @@ const earlyTime = 631152000
 
 // relativeBelow is the first time below which (and at or after 0) a
 // numeric generic input is taken for relative times: the first day.
-const relativeBelow = 86400
+const relativeBelow = units.Day
 
 // Manifest keys: extra.time_warning (TimeWarning) and extra.time_origin
 // (--time-origin, RFC 3339, when it placed a generic input's times).

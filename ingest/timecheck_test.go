@@ -10,6 +10,7 @@ import (
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/ingest/generic"
 	"github.com/revisit-dev/revisit/internal/realdata"
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // TestRelativeTimes: a log of seconds since the first edit read as epoch
@@ -49,7 +50,7 @@ func TestRelativeTimes(t *testing.T) {
 	out = filepath.Join(dir, "placed")
 	s, ps := run(t, Options{Inputs: []string{in}, Output: out, Generic: g})
 	const o = 1414540800
-	if s.TimeWarning != nil || len(ps) != 2 || !slices.Equal(ps[0].Updates, []int64{o, o + 60, o + 86400}) || !slices.Equal(ps[1].Updates, []int64{o + 30, o + 700000000}) {
+	if s.TimeWarning != nil || len(ps) != 2 || !slices.Equal(ps[0].Updates, []int64{o, o + 60, o + units.Day}) || !slices.Equal(ps[1].Updates, []int64{o + 30, o + 700000000}) {
 		t.Fatalf("warning %+v pages %+v", s.TimeWarning, ps)
 	}
 	if m, err = dataset.ReadManifest(out); err != nil || m.Extra[extraTimeOrigin] != "2014-10-29T00:00:00Z" || m.Extra[extraTimeWarning] != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/revisit-dev/revisit/ingest/generic"
 	"github.com/revisit-dev/revisit/internal/realdata"
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // The real Yelp files of SOURCES.md §2 through the driver: the counts
@@ -31,8 +32,8 @@ func TestRealYelp(t *testing.T) {
 		resolution  int32
 	}{
 		{"alisongh__SIADS-591-592/checkin.json", 100, 11291, 1},
-		{"xiaonanzzz__SnlpProject/yelp_academic_dataset_review.json", 33, 300, 86400},
-		{"shenyy__Resturants/yelp_academic_dataset_tip.json", 1238, 5372, 86400},
+		{"xiaonanzzz__SnlpProject/yelp_academic_dataset_review.json", 33, 300, units.Day},
+		{"shenyy__Resturants/yelp_academic_dataset_tip.json", 1238, 5372, units.Day},
 	} {
 		s, ps := run(t, Options{Inputs: []string{y(c.file)}})
 		if s.Counts.PagesKept != c.pages || s.Counts.RevisionsRead != c.revs || ps[0].Resolution != c.resolution || ps[0].Source != "yelp" {

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // ParseProcess reads an update-process spec. unit is the length of the
@@ -67,7 +69,7 @@ func ParseProcess(spec string, unit float64) (Process, error) {
 				return nil, err
 			}
 		}
-		p := NHPP{Rate: v[0], Trend: v[1], Day: v[2], Week: v[3], DayPeriod: 86400 / unit}
+		p := NHPP{Rate: v[0], Trend: v[1], Day: v[2], Week: v[3], DayPeriod: units.Day / unit}
 		switch {
 		case !(unit > 0):
 			return nil, fmt.Errorf("process %q: time unit must be > 0 seconds", spec)

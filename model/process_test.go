@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // intervals returns the first n intervals of p started at 0 (the window is
@@ -341,7 +343,7 @@ func TestParseProcess(t *testing.T) {
 			t.Errorf("ParseProcess(%q) accepted", s)
 		}
 	}
-	if p, _ := ParseProcess("nhpp:1", 86400); p.(NHPP).DayPeriod != 1 || p.Interval() != (Exponential{Rate: 1}) {
+	if p, _ := ParseProcess("nhpp:1", units.Day); p.(NHPP).DayPeriod != 1 || p.Interval() != (Exponential{Rate: 1}) {
 		t.Errorf("nhpp:1 with unit d: day period %g, want 1; F_U %v, want exp:1 (homogeneous)", p.(NHPP).DayPeriod, p.Interval())
 	}
 	if p, _ := ParseProcess("nhpp:1,0,0.5", 3600); p.Interval() != nil {

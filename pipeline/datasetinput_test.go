@@ -43,7 +43,7 @@ func ingestRows(t *testing.T, out string) [][]any {
 	return nil
 }
 
-// Issue 18.16: run given a dataset directory skips ingest and reads the
+// run given a dataset directory skips ingest and reads the
 // dataset where it is: it is not copied (no OUT/dataset) nor modified,
 // the analysis equals that of the run which ingested it, and the report's
 // ingest counts are the manifest's. Given OUT/dataset of an earlier run it

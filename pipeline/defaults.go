@@ -3,6 +3,7 @@ package pipeline
 import (
 	"strconv"
 
+	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/internal/units"
@@ -16,22 +17,22 @@ import (
 // (replay.DefaultsFor, replay.DefaultSamplers): run, replay and analyze
 // share one definition.
 const (
-	DefaultTop           = 10         // busiest pages of the top-pages table, and of the replay's full curves
-	DefaultSample        = 50         // pages of the method comparison: a seeded random sample of those with enough intervals
-	DefaultSeed          = 1          // seed of every random draw
-	DefaultReps          = 999        // Monte-Carlo replicates of the Poisson screen's KS test
-	DefaultNHPPPages     = 200        // busiest pages for NHPP windows and staleness
-	DefaultScreenUpdates = 100        // K of the Poisson screen
-	DefaultMinUpdates    = 2          // ingest's --min-updates in run (an interval needs two updates)
-	DefaultBudget        = "10%"      // download-policy budget per cycle
-	DefaultPolicyMax     = 50_000_000 // updates above which the policies (all pages in memory) are skipped
-	DefaultCycle         = "7d"       // download-policy cycle, sources with 1-second timestamps
-	DateOnlyCycle        = "30d"      // download-policy cycle, date-only sources (resolution ≥ 1 d)
-	HashedSites          = "hash:10"  // policy grouping when the dataset has a single group
-	MinPolicyPages       = 20         // fewer pages: the policies are skipped
-	dateOnlyResolution   = 86400      // seconds: a source this coarse is date-only
-	defaultGrouping      = "group"    // policy grouping by the dataset's group column
-	recoverK, recoverExt = 5, 9       // replay's recovery options in run (RecoverOpt.K, .Extra)
+	DefaultTop           = 10                            // busiest pages of the top-pages table, and of the replay's full curves
+	DefaultSample        = 50                            // pages of the method comparison: a seeded random sample of those with enough intervals
+	DefaultSeed          = 1                             // seed of every random draw
+	DefaultReps          = analysis.DefaultReps          // Monte-Carlo replicates of the Poisson screen's KS test
+	DefaultNHPPPages     = 200                           // busiest pages for NHPP windows and staleness
+	DefaultScreenUpdates = analysis.DefaultScreenUpdates // K of the Poisson screen
+	DefaultMinUpdates    = 2                             // --min-updates of ingest and run, one page set (an interval needs two updates)
+	DefaultBudget        = "10%"                         // download-policy budget per cycle
+	DefaultPolicyMax     = 50_000_000                    // updates above which the policies (all pages in memory) are skipped
+	DefaultCycle         = "7d"                          // download-policy cycle, sources with 1-second timestamps
+	DateOnlyCycle        = "30d"                         // download-policy cycle, date-only sources (resolution ≥ 1 d)
+	HashedSites          = "hash:10"                     // policy grouping when the dataset has a single group
+	MinPolicyPages       = 20                            // fewer pages: the policies are skipped
+	dateOnlyResolution   = units.Day                     // seconds: a source this coarse is date-only
+	defaultGrouping      = "group"                       // policy grouping by the dataset's group column
+	recoverK, recoverExt = 5, 9                          // replay's recovery options in run (RecoverOpt.K, .Extra)
 )
 
 // DefaultConfig is a Config holding every default (cmd binds its flags to

@@ -11,7 +11,7 @@ import (
 // The report's ingest table speaks of the sources read: a date-only
 // source (Yelp tips) collapses same-day records, not same-second ones, and
 // a dataset of logs with no MediaWiki input names no namespace or redirect
-// filter (issue 18 items 19 and 20).
+// filter.
 func TestIngestTableSpeaksOfItsSource(t *testing.T) {
 	rowsOf := func(sum *ingest.Summary) (map[string]int64, string) {
 		tb := IngestTable(sum)

@@ -324,10 +324,7 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 			return WriteBundle(ctx, b, dir(kind), kind)
 		}}
 	if _, err := analysis.Run(ctx, aopt); err != nil {
-		if strings.HasPrefix(err.Error(), "analyze: ") { // its NHPP and staleness errors too
-			return nil, fmt.Errorf("run: %w", err)
-		}
-		return nil, fmt.Errorf("run: analyze: %w", err)
+		return nil, analyzeError(err)
 	}
 
 	// 6. Download policies, when the corpus supports them. When they are
@@ -453,4 +450,15 @@ func ReadEstimates(dir string) ([]analysis.EstimateRow, string, error) {
 	// (a field-by-field copy here dropped the constant-delay flag).
 	src := fmt.Sprintf("replay %s: %s", dir, meta.Describe())
 	return est, src, nil
+}
+
+// analyzeError is run's error for err from analysis.Run: "run: analyze: "
+// before it, once — the analysis's own errors (*analysis.StageError, its
+// NHPP and staleness ones too) name the stage already.
+func analyzeError(err error) error {
+	var ae *analysis.StageError
+	if errors.As(err, &ae) {
+		return fmt.Errorf("run: %w", err)
+	}
+	return fmt.Errorf("run: analyze: %w", err)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/revisit-dev/revisit/analysis/staleness"
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/replay/nhpp"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
@@ -178,12 +179,12 @@ func TestRunCancelledAtNHPP(t *testing.T) {
 // The defaults follow the source's resolution and the user's choices.
 func TestDefaultsOf(t *testing.T) {
 	sec := &series.Page{Resolution: 1, Updates: []int64{0, 3600, 7200}}
-	day := &series.Page{Resolution: 86400, Updates: []int64{0, 86400, 3 * 86400}}
+	day := &series.Page{Resolution: units.Day, Updates: []int64{0, units.Day, 3 * units.Day}}
 	c := DefaultConfig()
 	if d := DefaultsOf(&c, sec, true); d.Unit != 3600 || d.UnitName != "h" || d.DateOnly || d.Cycle != "7d" || d.Grouping != "group" || d.Samplers != nil || d.Choice.XMax != 0 || d.Choice.H != 0 {
 		t.Errorf("1-s source: %+v", d)
 	}
-	if d := DefaultsOf(&c, day, false); d.Unit != 86400 || d.UnitName != "d" || !d.DateOnly || d.Cycle != "30d" || d.Grouping != "hash:10" {
+	if d := DefaultsOf(&c, day, false); d.Unit != units.Day || d.UnitName != "d" || !d.DateOnly || d.Cycle != "30d" || d.Grouping != "hash:10" {
 		t.Errorf("date-only source: %+v", d)
 	}
 	c.Rate, c.Cycle, c.Unit, c.XMax, c.H = 4, "3d", 60, 50, 0.5

@@ -181,7 +181,7 @@ func TestRunPerPageDefaults(t *testing.T) {
 	}
 }
 
-// With a given x_max and h every page uses them, as before.
+// With a given x_max and h every page uses them.
 func TestRunGivenXMaxH(t *testing.T) {
 	ds, _ := writeDataset(t, 3)
 	out := filepath.Join(t.TempDir(), "rep")
@@ -238,8 +238,8 @@ func TestPerPageWorkBounds(t *testing.T) {
 }
 
 // A slow source computed in hours: the message states x_max and h in the
-// unit their values call for, never in e-notation (it used to read
-// "median 1.354e+04, range … h"). Expected strings by hand: 13,540 h =
+// unit their values call for, never in e-notation ("median 1.354e+04,
+// range … h"). Expected strings by hand: 13,540 h =
 // 13,540/8,766 y = 1.545 y; 8,000 h = 0.9126 y; 20,000 h = 2.282 y; h =
 // 24 h = 1 d (the given value, alone in its unit).
 func TestDescribeSlowSourceUnits(t *testing.T) {

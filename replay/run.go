@@ -417,8 +417,8 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	// result (skip), not an error.
 	work := func(ctx context.Context, j job) (jobResult, error) {
 		s := j.smp
-		cfg := cfg // this page's x_max and h
-		cfg.XMax, cfg.H = j.pd.XMax, j.pd.H
+		cfg := cfg // this page's x_max and h, in the run's unit
+		cfg.XMax, cfg.H, cfg.UnitName = j.pd.XMax, j.pd.H, transform.UnitName(unit)
 		t := j.t
 		skip := func(le *estimator.LimitError) (jobResult, error) {
 			return jobResult{seq: j.seq, skip: le, page: j.page, smp: s.Spec, seed: j.seed}, nil
@@ -648,7 +648,7 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		if opt.Progress != nil {
 			opt.Progress(next, int(total.Load()))
 		}
-		if time.Since(lastLog) > 2*time.Second { // every stage over ~2 s shows progress (issue 18 item 22)
+		if time.Since(lastLog) > 2*time.Second { // every stage over ~2 s shows progress
 			logf("replay: %d page×sampler jobs done (%.0f/s)", next, float64(next)/time.Since(start).Seconds())
 			lastLog = time.Now()
 		}

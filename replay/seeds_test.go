@@ -16,7 +16,8 @@ import (
 )
 
 // Seed 0's stream is the hash of the page id (8 bytes, little-endian) and
-// the sampler spec, as before seeds existed; other seeds differ from it
+// the sampler spec, so that a replay of one seed draws what it drew
+// without --seeds; other seeds differ from it
 // and from each other.
 func TestStreamOfSeedZeroUnchanged(t *testing.T) {
 	h := fnv.New64a()

@@ -14,6 +14,7 @@ import (
 	"github.com/revisit-dev/revisit/dataset/datasettest"
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -41,7 +42,7 @@ func TestShardReadsOwnParts(t *testing.T) {
 		for k := range pages {
 			pages[k].Resolution = 1
 			if c.daily(k) {
-				pages[k].Resolution = 86400
+				pages[k].Resolution = units.Day
 			}
 		}
 		ds := writePartedDataset(t, pages, P)

@@ -38,7 +38,7 @@ func (g *visitGen) next() float64 {
 		return g.start + float64(g.j)*g.s.Delta
 	}
 	if g.j == 0 {
-		u := g.r.Float64() // drawn before S_0, as always: the same streams as before
+		u := g.r.Float64() // drawn before S_0, in every version: a seed's streams stay the same
 		s0 := g.s.Dist.Rand(g.r)
 		g.cur = u * s0
 		g.prev0 = g.cur - s0

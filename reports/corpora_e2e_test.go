@@ -89,6 +89,7 @@ func TestFindingsRealCorpora(t *testing.T) {
 					said["sample"] = true
 				}
 			}
+			checkRecommendation(t, rep, fs)
 			if !said["screen"] {
 				t.Errorf("%s: no screen sentence", cp.name)
 			}
@@ -197,12 +198,71 @@ func checkScreen(t *testing.T, s string, stats []map[string]string) {
 	}
 }
 
+// checkRecommendation checks every row of recommendation.csv against its
+// Findings sentence: the method used is consistent (class unbiased in
+// method_evidence.csv), and the sentence names the row's lower biased
+// method with its mean κ against the method's, and why it is not used,
+// exactly when the row has one.
+func checkRecommendation(t *testing.T, rep string, fs []mdFinding) {
+	t.Helper()
+	class := map[[2]string]string{}
+	for _, r := range csvRows(t, filepath.Join(rep, "tables", "method_evidence.csv")) {
+		if r["kind"] == "G" {
+			class[[2]string{r["sampler"], r["method"]}] = r["class"]
+		}
+	}
+	for _, r := range csvRows(t, filepath.Join(rep, "tables", "recommendation.csv")) {
+		m, sp := r["method"], r["sampler"]
+		if sp == "" || r["mean KS"] == "" {
+			continue
+		}
+		if c := class[[2]string{sp, m}]; c != "unbiased" {
+			t.Errorf("%s, sampler %s: %s recommended, of class %q", r["scenario"], sp, m, c)
+		}
+		var part string
+		for _, f := range fs {
+			if strings.HasPrefix(f.text, "Scenario “"+r["scenario"]+"”") {
+				if i := strings.Index(f.text, "use "+m+" (with sampler "+sp+","); i >= 0 {
+					part = f.text[i:]
+					if j := strings.Index(part[1:], "; use "); j >= 0 {
+						part = part[:j+1]
+					}
+				}
+			}
+		}
+		if part == "" {
+			t.Errorf("%s, sampler %s: no sentence uses %s", r["scenario"], sp, m)
+			continue
+		}
+		low := r["lower biased"]
+		if low == "" {
+			if strings.Contains(part, "has a lower mean κ here") {
+				t.Errorf("%s: no method is lower in recommendation.csv, the sentence names one: %q", r["scenario"], part)
+			}
+			continue
+		}
+		re := regexp.MustCompile(regexp.QuoteMeta(low) + `, (?:biased in general|a Poisson baseline, exact only for Poisson updates) \(docs/methods\.md#` + regexp.QuoteMeta(strings.ToLower(low)) +
+			`\), has a lower mean κ here, ([\d.]+)% against ` + regexp.QuoteMeta(m) + `'s ([\d.]+)%.*; it is not recommended, because its bias depends on the update process and the revisit rate`)
+		g := re.FindStringSubmatch(part)
+		if g == nil {
+			t.Errorf("%s: recommendation.csv has %s lower, the sentence does not say so: %q", r["scenario"], low, part)
+			continue
+		}
+		for i, col := range []string{"lower biased mean KS", "mean KS"} {
+			n := numbers(g[i+1])[0]
+			if p := math.Pow(10, float64(n.dec)); math.Round(100*parse(r[col])*p) != math.Round(n.v*p) {
+				t.Errorf("%s: %s %s%% in the sentence, %s in recommendation.csv", r["scenario"], col, g[i+1], r[col])
+			}
+		}
+	}
+}
+
 // checkLRD recounts the long-memory verdicts of page_stats.csv under the
 // words of the sentence.
 func checkLRD(t *testing.T, s string, stats []map[string]string) {
 	t.Helper()
 	count := map[string]int{}
-	var lw, dfa, with int
+	var lw, dfa, with, rescaled, short int
 	for _, r := range screened(stats) {
 		v := r["lrd"]
 		if v == "" {
@@ -210,6 +270,12 @@ func checkLRD(t *testing.T, s string, stats []map[string]string) {
 		}
 		with++
 		count[v]++
+		if v == "long memory" && parse(r["lrd_halves"]) == 2 {
+			rescaled++
+		}
+		if v == "undecided: trend in the rate" && r["lrd_halves"] == "" {
+			short++
+		}
 		if lo := parse(r["h_lw_lo"]); lo > 0.5 && r["h_lw"] != "" {
 			lw++
 		}
@@ -220,7 +286,9 @@ func checkLRD(t *testing.T, s string, stats []map[string]string) {
 	for re, want := range map[string]int{
 		`claimed on ([\d,]+) of the`:                           count["long memory"],
 		`of the ([\d,]+) with enough intervals`:                with,
-		`([\d,]+) with a trend in the rate`:                    count["undecided: trend in the rate"],
+		`time-rescaled: ([\d,]+) of them\)`:                    rescaled,
+		`([\d,]+) where the rate changes along the window`:     count["undecided: trend in the rate"],
+		`([\d,]+) of them with fewer than 1,024 intervals`:     short,
 		`([\d,]+) where the two estimators disagree`:           count["undecided: estimators disagree"],
 		`([\d,]+) where an estimator's H lies outside`:         count["undecided: an H outside [0, 1]"],
 		`no long memory on ([\d,]+)`:                           count["no long memory"],

@@ -56,7 +56,7 @@ func runHostile(t *testing.T) string {
 	return res.Report
 }
 
-// Issue 16 item 8: a page title holding HTML reaches report.md and
+// A page title holding HTML reaches report.md and
 // tables/*.md escaped (&lt;img …), never as raw HTML, and pipes and
 // backticks cannot break a table cell; in tables/*.csv a title that a
 // spreadsheet would evaluate is prefixed with "'", while negative numbers

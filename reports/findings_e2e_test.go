@@ -13,6 +13,7 @@ import (
 
 	"github.com/revisit-dev/revisit/generate"
 	"github.com/revisit-dev/revisit/internal/realdata"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/pipeline"
 )
 
@@ -44,7 +45,7 @@ func demoCorpus(t *testing.T) string {
 	}
 	out := filepath.Join(t.TempDir(), "enwiki-gen-stub-meta-history.xml.gz")
 	_, err = generate.Run(generate.Options{Format: generate.FormatMediaWiki, Out: out, Config: generate.Config{
-		Pages: 120, Models: models, Start: time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), Span: 3 * 365 * 86400,
+		Pages: 120, Models: models, Start: time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), Span: 3 * 365 * units.Day,
 		UnitName: "h", Unit: 3600, Seed: 1, TalkFraction: 0.1}})
 	if err != nil {
 		t.Fatal(err)
@@ -213,7 +214,7 @@ func checkHurstCounts(t *testing.T, s string) {
 	}
 }
 
-// Issue 18: on the demo corpus, the real Anarchism history and a Yelp
+// On the demo corpus, the real Anarchism history and a Yelp
 // tips file, every number the Findings state is in the table they link,
 // every method sentence rests on the same pages and says how many, and
 // nothing follows a "too few".

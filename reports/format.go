@@ -10,6 +10,7 @@ import (
 
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // dash is printed for a missing value (NaN, null).
@@ -32,7 +33,7 @@ func Human(k tables.Kind, v any) string {
 	case tables.Time:
 		if n, ok := asInt(v); ok {
 			t := time.Unix(n, 0).UTC()
-			if n%86400 == 0 {
+			if n%units.Day == 0 {
 				return t.Format("2006-01-02")
 			}
 			return t.Format("2006-01-02 15:04:05")
@@ -267,7 +268,7 @@ func HumanRows(t *tables.Table) [][]string {
 		}
 		dateOnly[j] = true
 		for _, r := range t.Rows {
-			if n, ok := asInt(cell(r, j)); ok && n%86400 != 0 {
+			if n, ok := asInt(cell(r, j)); ok && n%units.Day != 0 {
 				dateOnly[j] = false
 				break
 			}

@@ -33,9 +33,11 @@ type finding struct {
 //   - tail_fits_aggregate (and tail_fits_top when it disagrees): which tail
 //     family fits best by AIC, its lead, and the exponential's ΔAIC;
 //   - recommendation (with method_evidence): the method for each scenario
-//     and sampler (the scenario's, or the measured best that beats it),
-//     its mean KS κ (the paper's ranking) with its interval, how it
-//     compares with the other methods the scenario allows, its mean WMRD
+//     and sampler, always consistent for G_U (the scenario's, or the
+//     consistent measured best that beats it), its mean KS κ (the paper's
+//     ranking) with its interval, how it compares with the other methods
+//     the scenario allows (a biased one with a lower κ is named, with why
+//     it is not recommended), its mean WMRD
 //     on the range of x that method_evidence states, and the pages it
 //     rests on;
 //   - method_evidence: the three methods of lowest mean κ per sampler and
@@ -202,8 +204,14 @@ func corpusFinding(t *tables.Table) string {
 	last, okl := cellInt(r, col(t, "last"))
 	if okf && okl && last > first {
 		s += fmt.Sprintf(", from %s to %s", Human(tables.Time, first)[:10], Human(tables.Time, last)[:10])
-		if span := cellFloat(r, col(t, "span")); finite(span) {
-			s += " (" + human.Seconds(span) + ")"
+		// span is in the column's unit (the run's, or seconds in bundles
+		// written before it was).
+		if j := col(t, "span"); j >= 0 {
+			if per, _, ok := t.Columns[j].SecondsPerValue(); ok {
+				if span := cellFloat(r, j) * per; finite(span) {
+					s += " (" + human.Seconds(span) + ")"
+				}
+			}
 		}
 	}
 	return s + "."
@@ -282,12 +290,20 @@ func lrdFinding(t, hs *tables.Table) string {
 	if with == 0 {
 		return fmt.Sprintf("Long memory: none of the %s has enough intervals for the Hurst estimators: undecided.", pages)
 	}
-	s := fmt.Sprintf("Long memory, over the %s: long memory is claimed on %s of the %s with enough intervals (local Whittle's 95%% interval above 0.5, DFA-1 above its shuffled surrogates at p < 0.05, and no trend in the rate)",
-		pages, human.Comma(c.n(lrdClaimedCol)), human.Comma(with))
+	s := fmt.Sprintf("Long memory, over the %s: long memory is claimed on %s of the %s with enough intervals (local Whittle's 95%% interval above 0.5 and DFA-1 above its shuffled surrogates at p < 0.05; where the rate changes along the window, both again in each half once the intervals are time-rescaled: %s of them)",
+		pages, human.Comma(c.n(lrdClaimedCol)), human.Comma(with), human.Comma(c.n(lrdRescaledCol)))
 	if u := c.n("undecided"); u > 0 {
 		var why []string
+		trend := "where the rate changes along the window and long memory is not found in both halves once the change is removed"
+		if short := c.n(lrdShortCol); short > 0 {
+			few := "too short"
+			if m := shortLimit.FindStringSubmatch(t.Columns[col(t, lrdShortCol)].Doc); m != nil {
+				few = "with fewer than " + m[1] + " intervals: halves too short"
+			}
+			trend += fmt.Sprintf(" (%s of them %s to remove it)", human.Comma(short), few)
+		}
 		for _, w := range []struct{ col, text string }{
-			{lrdTrendCol, "with a trend in the rate, which long memory cannot be told apart from on one series"},
+			{lrdTrendCol, trend},
 			{lrdDisagreeCol, "where the two estimators disagree"},
 			{lrdInvalidCol, "where an estimator's H lies outside [0, 1] (no stationary series has it)"},
 		} {
@@ -318,9 +334,15 @@ func lrdFinding(t, hs *tables.Table) string {
 	return s + "."
 }
 
+// shortLimit reads, in the doc of lrd_verdict's column lrdShortCol,
+// the number of intervals below which the halves are too short.
+var shortLimit = regexp.MustCompile(`< ([\d,]+) intervals`)
+
 // The verdict columns of lrd_verdict (analysis.LRDClaimed …).
 const (
 	lrdClaimedCol  = "long memory"
+	lrdRescaledCol = "long memory, rate change removed"
+	lrdShortCol    = "trend, too few intervals to remove it"
 	lrdTrendCol    = "undecided: trend in the rate"
 	lrdDisagreeCol = "undecided: estimators disagree"
 	lrdNoneCol     = "no long memory"
@@ -668,18 +690,20 @@ var (
 )
 
 // recommendFindings gives one sentence per scenario and sampler of the
-// recommendation table: the method (analysis' Choice: the scenario's
-// rule, or the measured best when another allowed method beats it), its
-// mean KS κ with its interval, how it compares with the other allowed
-// methods (the lowest mean; or measured better than the rule's method;
-// or the rule kept, why, and what keeping it costs), its mean WMRD on
-// the range ev states, the second range, and the pages the errors rest
-// on. A scenario whose evidence is too few gives no claim: its
-// sentence, in tooFew, only says so (one sentence when every scenario is
-// too few).
+// recommendation table: the method (analysis' Choice: among the
+// consistent methods the scenario allows, the scenario's rule, or the
+// measured best when another consistent method beats it), its mean KS κ
+// with its interval, how it compares with the other methods (the lowest
+// mean, or the only consistent one; or measured better than the rule's
+// method; or the rule kept, why, and what keeping it costs), the biased
+// method or Poisson baseline with a lower mean κ, if any, with its κ and
+// why it is not recommended, its mean WMRD on the range ev states, the
+// second range, and the pages the errors rest on. A scenario whose
+// evidence is too few gives no claim: its sentence, in tooFew, only says
+// so (one sentence when every scenario is too few).
 func recommendFindings(t *tables.Table, ev *tables.Table) (said, tooFew []string) {
-	si, mi, spi, wi, ki, bi := col(t, "scenario"), col(t, "method"), col(t, "sampler"), col(t, "mean WMRD"), col(t, "mean KS"), col(t, "best method measured")
-	bki, bkv, pgi := col(t, "lowest KS allowed"), col(t, "its mean KS"), col(t, "pages")
+	si, mi, spi, wi, ki, bi := col(t, "scenario"), col(t, "method"), col(t, "sampler"), col(t, "mean WMRD"), col(t, "mean KS"), col(t, "lowest WMRD consistent")
+	bki, bkv, pgi := col(t, "lowest KS consistent"), col(t, "its mean KS"), col(t, "pages")
 	if si < 0 || mi < 0 || (wi < 0 && ki < 0) {
 		return nil, nil
 	}
@@ -710,11 +734,7 @@ func recommendFindings(t *tables.Table, ev *tables.Table) (said, tooFew []string
 			var p []string
 			mr := " (" + rangeMean + ")"
 			if finite(k) {
-				e := "mean KS κ = " + errPercent(k) + c.interval("mean KS", "") + choiceText(c, method, cellString(r, bki), cellFloat(r, bkv), k)
-				if c.s("choice") == "measured best" && classOf(ev, cellString(r, spi), method) == "biased" {
-					e += fmt.Sprintf(" (%s is biased in general, docs/methods.md#%s: on these pages, at this sampler's rate, its bias costs less than the others' error)", method, strings.ToLower(method))
-				}
-				p = append(p, e)
+				p = append(p, "mean KS κ = "+errPercent(k)+c.interval("mean KS", "")+choiceText(c, method, cellString(r, bki), cellFloat(r, bkv), k))
 			}
 			if finite(w) {
 				e := "mean WMRD " + errPercent(w)
@@ -725,7 +745,7 @@ func recommendFindings(t *tables.Table, ev *tables.Table) (said, tooFew []string
 			}
 			if km := c.f("mean KS" + mr); finite(km) {
 				e := fmt.Sprintf("on %s: mean KS κ = %s%s", rangeMean, errPercent(km), c.interval("mean KS", mr))
-				best, low := cellString(r, bki), c.s("lowest KS allowed"+mr)
+				best, low := cellString(r, bki), c.s("lowest KS consistent"+mr)
 				if low != "" && best != "" && low != best {
 					e += fmt.Sprintf(", and the ranking by κ flips: on this range %s's is the lowest (%s), on the default range %s's", low, errPercent(c.f("its mean KS"+mr)), best)
 				}
@@ -776,55 +796,73 @@ func recommendFindings(t *tables.Table, ev *tables.Table) (said, tooFew []string
 	return said, tooFew
 }
 
-// classOf is the class (unbiased, biased, Poisson baseline) method_evidence
-// gives method under sampler, "" when unknown.
-func classOf(ev *tables.Table, sampler, method string) string {
-	if ev == nil {
-		return ""
-	}
-	for _, r := range ev.Rows {
-		if cellString(r, col(ev, "sampler")) == sampler && cellString(r, col(ev, "method")) == method && cellString(r, col(ev, "kind")) == "G" {
-			return cellString(r, col(ev, "class"))
-		}
-	}
-	return ""
-}
-
 // choiceText says how the recommended method compares with the other
-// methods the scenario allows (the row's "choice", "rule" and paired
-// comparison): ", the lowest mean among …: M2 beats M6 (…)"; for a
-// measured best, that the scenario's rule names another method and this
-// one beats it; for a rule kept, that another's mean is lower, why the
-// rule is kept (the difference is unresolved or negligible) and what it
-// costs. best and bk are the lowest mean κ allowed and its method.
+// methods the scenario allows (the row's "choice", "rule", paired
+// comparison and "lower biased"): ", the lowest mean among the
+// consistent methods …: M2 beats M6 (…)"; ", the only consistent method
+// …"; for a measured best, that the scenario's rule names another method
+// and this one beats it; for a rule kept, that another's mean is lower,
+// why the rule is kept (the difference is unresolved or negligible) and
+// what it costs; then lowerText. best and bk are the lowest mean κ of the
+// consistent methods and its method.
 func choiceText(c *rowCtx, method, best string, bk, k float64) string {
 	pair, paired := c.pair(method, "")
-	rule := c.s("rule")
+	lower := c.s("lower biased")
+	if paired && lower != "" && c.s("compared with") == lower {
+		paired = false // the pair is lowerText's
+	}
+	var s string
 	switch c.s("choice") {
 	case "measured best":
-		s := fmt.Sprintf(", the lowest mean among the methods this scenario allows; its rule names %s (docs/methods.md#recommendation), but %s is measured better here", rule, method)
+		s = fmt.Sprintf(", the lowest mean among the consistent methods this scenario allows; its rule names %s (docs/methods.md#recommendation), but %s is measured better here", c.s("rule"), method)
 		if paired {
 			s += ": " + pair
 		}
-		return s
 	case "rule kept":
-		s := fmt.Sprintf(" (%s's mean κ is lower, %s)", best, errPercent(bk))
+		s = fmt.Sprintf(" (%s's mean κ is lower, %s)", best, errPercent(bk))
 		if paired {
 			s += fmt.Sprintf(": %s; %s, the scenario's method (docs/methods.md#recommendation), is kept because the data do not show %s better, and keeping it costs %s of κ on average", pair, method, best, errPercent(c.cost()))
 		} else {
 			s += fmt.Sprintf(": with no interval to tell them apart, %s, the scenario's method (docs/methods.md#recommendation), is kept", method)
 		}
-		return s
+	case "only consistent":
+		s = ", the only consistent method this scenario allows"
+		if paired {
+			s += ": " + pair
+		}
+	default:
+		switch {
+		case paired:
+			s = ", the lowest mean among the consistent methods this scenario allows: " + pair
+		case best == method || (best != "" && finite(bk) && bk >= k):
+			s = ", the lowest among the consistent methods this scenario allows"
+		case best != "" && finite(bk):
+			s = fmt.Sprintf(" (the lowest among the consistent methods this scenario allows is %s's, %s)", best, errPercent(bk))
+		}
 	}
-	switch {
-	case paired:
-		return ", the lowest mean among the methods this scenario allows: " + pair
-	case best == method || (best != "" && finite(bk) && bk >= k):
-		return ", the lowest among the methods this scenario allows"
-	case best != "" && finite(bk):
-		return fmt.Sprintf(" (the lowest among the methods this scenario allows is %s's, %s)", best, errPercent(bk))
+	return s + lowerText(c, method, k)
+}
+
+// lowerText is the clause on the row's "lower biased" method, a biased
+// method or Poisson baseline whose mean κ is below the recommended one's
+// (k): what it is, its κ against k, its paired comparison when the row
+// holds it, and why it is not recommended; "" without one.
+func lowerText(c *rowCtx, method string, k float64) string {
+	lower := c.s("lower biased")
+	if lower == "" {
+		return ""
 	}
-	return ""
+	what := "biased in general"
+	if c.s("lower biased class") == "Poisson baseline" {
+		what = "a Poisson baseline, exact only for Poisson updates"
+	}
+	s := fmt.Sprintf("; %s, %s (docs/methods.md#%s), has a lower mean κ here, %s against %s's %s", lower, what, strings.ToLower(lower), errPercent(c.f("lower biased mean KS")), method, errPercent(k))
+	if c.s("compared with") == lower {
+		if pair, ok := c.pair(method, ""); ok {
+			s += ": " + pair
+		}
+	}
+	return s + "; it is not recommended, because its bias depends on the update process and the revisit rate: a lower error on these pages does not carry to others"
 }
 
 // rankingFinding reads method_evidence: per sampler, its three methods

@@ -565,7 +565,7 @@ func TestHTMLWideTableSaysSo(t *testing.T) {
 	}
 }
 
-// Issue 18 item 9: the truth is drawn after (on top of) the estimates,
+// The truth is drawn after (on top of) the estimates,
 // dashed so that an estimate lying on it shows through; the legend keeps
 // the figure's order; and a legend with no free corner goes below the
 // plot instead of over the data.
@@ -608,7 +608,7 @@ func TestTruthOnTopLegendOffData(t *testing.T) {
 	}
 }
 
-// Issue 18 item 13: a curve with a band (greedy's ChangeRatio ± SD over
+// A curve with a band (greedy's ChangeRatio ± SD over
 // cycles) is drawn shaded, and the y axis spans the band, not only the
 // means (0.0324–0.0336 while the SD is 0.066); its CSV carries the band.
 func TestBandShadedAndInRange(t *testing.T) {

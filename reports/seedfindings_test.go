@@ -22,6 +22,8 @@ type recRow struct {
 	dSeeds, dPages               [3]float64 // mean, lo, hi
 	lowMR, rivalMR, verdictMR    string     // x ≤ 10·E[U]
 	dPagesMR                     [3]float64
+	lower, lowerClass            string // a biased method with a lower mean κ
+	lowerKS                      float64
 }
 
 func recTable(rows ...recRow) *tables.Bundle {
@@ -33,13 +35,14 @@ func recTable(rows ...recRow) *tables.Bundle {
 		return []tables.Column{str("compared with" + s), flt("Δ KS" + s), flt("Δ KS lo" + s), flt("Δ KS hi" + s),
 			flt("Δ KS over pages" + s), flt("Δ KS lo over pages" + s), flt("Δ KS hi over pages" + s), str("interval over" + s), str("verdict" + s)}
 	}
-	cols := []tables.Column{str("scenario"), str("method"), str("sampler"), flt("mean WMRD"), flt("mean KS"), str("best method measured"), flt("its mean WMRD"),
-		num("pages"), str("lowest KS allowed"), flt("its mean KS"), str("rule"), str("choice"),
+	cols := []tables.Column{str("scenario"), str("method"), str("sampler"), flt("mean WMRD"), flt("mean KS"), str("lowest WMRD consistent"), flt("its mean WMRD"),
+		num("pages"), str("lowest KS consistent"), flt("its mean KS"), str("rule"), str("choice"),
 		num("seeds"), flt("mean KS lo"), flt("mean KS hi"), flt("mean WMRD lo"), flt("mean WMRD hi"),
 		num("resamples"), flt("mean KS lo over pages"), flt("mean KS hi over pages"), flt("mean WMRD lo over pages"), flt("mean WMRD hi over pages")}
 	cols = append(cols, versus("")...)
-	cols = append(cols, flt("mean KS"+mr), flt("mean KS lo"+mr), flt("mean KS hi"+mr), flt("mean KS lo over pages"+mr), flt("mean KS hi over pages"+mr), str("lowest KS allowed"+mr), flt("its mean KS"+mr))
+	cols = append(cols, flt("mean KS"+mr), flt("mean KS lo"+mr), flt("mean KS hi"+mr), flt("mean KS lo over pages"+mr), flt("mean KS hi over pages"+mr), str("lowest KS consistent"+mr), flt("its mean KS"+mr))
 	cols = append(cols, versus(mr)...)
+	cols = append(cols, str("lower biased"), str("lower biased class"), flt("lower biased mean KS"))
 	nan := math.NaN()
 	var out [][]any
 	for _, r := range rows {
@@ -49,7 +52,8 @@ func recTable(rows ...recRow) *tables.Bundle {
 			int64(2000), pIv[0], pIv[1], pIv[0] / 6, pIv[1] / 6,
 			r.rival, r.dSeeds[0], r.dSeeds[1], r.dSeeds[2], r.dPages[0], r.dPages[1], r.dPages[2], r.over, r.verdict,
 			0.0012, sIv[0] / 10, sIv[1] / 10, pIv[0] / 10, pIv[1] / 10, r.lowMR, 0.0010,
-			r.rivalMR, nan, nan, nan, r.dPagesMR[0], r.dPagesMR[1], r.dPagesMR[2], "pages", r.verdictMR}
+			r.rivalMR, nan, nan, nan, r.dPagesMR[0], r.dPagesMR[1], r.dPagesMR[2], "pages", r.verdictMR,
+			r.lower, r.lowerClass, r.lowerKS}
 		out = append(out, row)
 	}
 	return &tables.Bundle{Tables: []tables.Table{{ID: "recommendation", Columns: cols, Rows: out}}}
@@ -92,7 +96,7 @@ func TestFindingsIntervals(t *testing.T) {
 	r.verdict, r.dPages = "indistinguishable", [3]float64{-0.001, -0.003, 0.001}
 	s := one(t, recTable(r))
 	has(t, "interval includes 0", s, "use M4 (with sampler const:0.05x, on 50 pages: mean KS κ = 1.2% (95% interval 1.1% to 1.3% over pages (bootstrap, 2,000 resamples of the 50 pages, each averaged over 5 seeds))",
-		"the lowest mean among the methods this scenario allows: M4 is indistinguishable from M5 (κ_M4 − κ_M5 = −0.10%, 95% interval −0.30% to 0.10% over pages, which includes 0)",
+		"the lowest mean among the consistent methods this scenario allows: M4 is indistinguishable from M5 (κ_M4 − κ_M5 = −0.10%, 95% interval −0.30% to 0.10% over pages, which includes 0)",
 		"mean WMRD 0.20% (95% interval 0.18% to 0.22% over pages)")
 	if strings.Count(s, "bootstrap") != 1 || strings.Contains(s, "% over 5 seeds") {
 		t.Errorf("the bootstrap is described once and the seeds' interval not quoted where pages have one: %q", s)
@@ -142,31 +146,52 @@ func TestFindingsIntervals(t *testing.T) {
 	has(t, "flip", one(t, recTable(r)), "the ranking by κ flips: on this range M5's is the lowest (0.10%), on the default range M4's", "M5 beats M4 (κ_M5 − κ_M4 = −0.20%")
 }
 
-// A recommendation follows the measurement: when another allowed method
-// beats the rule's, that one is used and the sentence says the rule
-// named another; when the rule is kept with another lower, it says why
-// and what keeping it costs (κ_rule − κ_lowest, written so).
+// A recommendation follows the measurement among the consistent
+// methods: when another consistent method beats the rule's, that one is
+// used and the sentence says the rule named another; when the rule is
+// kept with another lower, it says why and what keeping it costs
+// (κ_rule − κ_lowest, written so). A biased method with a lower mean κ
+// is never the one used: the sentence names it with its κ, the paired
+// comparison when the row holds it, and why it is not recommended.
 func TestFindingsRecommendationChoice(t *testing.T) {
+	nan3 := [3]float64{math.NaN(), math.NaN(), math.NaN()}
 	r := recRow{method: "M5", rule: "M4", choice: "measured best", lowest: "M5", lowestKS: 0.012, seeds: 1, pages: 50,
 		seedIv: [2]float64{math.NaN(), math.NaN()}, pageIv: [2]float64{0.011, 0.013},
-		rival: "M4", over: "pages", verdict: "better", dPages: [3]float64{-0.002, -0.003, -0.001}, dSeeds: [3]float64{math.NaN(), math.NaN(), math.NaN()}}
-	has(t, "measured best", one(t, recTable(r)), "use M5 (", "its rule names M4 (docs/methods.md#recommendation), but M5 is measured better here: M5 beats M4 (κ_M5 − κ_M4 = −0.20%")
-	// a biased method measured best is said to be biased in general
-	b := recTable(r)
-	b.Tables = append(b.Tables, tables.Table{ID: "method_evidence", Columns: []tables.Column{{Name: "sampler", Kind: tables.String}, {Name: "kind", Kind: tables.String},
-		{Name: "method", Kind: tables.String}, {Name: "class", Kind: tables.String}}, Rows: [][]any{{"const:0.05x", "G", "M5", "biased"}}})
-	var rec string
-	for _, h := range Headline(b) {
-		if strings.HasPrefix(h, "Scenario") {
-			rec = h
-		}
+		rival: "M4", over: "pages", verdict: "better", dPages: [3]float64{-0.002, -0.003, -0.001}, dSeeds: nan3, lowerKS: math.NaN()}
+	s := one(t, recTable(r))
+	has(t, "measured best", s, "use M5 (", "the lowest mean among the consistent methods this scenario allows; its rule names M4 (docs/methods.md#recommendation), but M5 is measured better here: M5 beats M4 (κ_M5 − κ_M4 = −0.20%")
+	if strings.Contains(s, "biased") {
+		t.Errorf("no biased method is lower: %q", s)
 	}
-	has(t, "biased measured best", rec, "(M5 is biased in general, docs/methods.md#m5: on these pages, at this sampler's rate, its bias costs less than the others' error)")
+
+	// Random delays, no ages: G-M4 (biased) beats M6, the only consistent
+	// method; M6 is used and G-M4 said lower, and why it is not used.
+	r = recRow{method: "M6", rule: "M6", choice: "only consistent", lowest: "M6", lowestKS: 0.054, seeds: 1, pages: 50,
+		seedIv: [2]float64{math.NaN(), math.NaN()}, pageIv: [2]float64{0.048, 0.059},
+		rival: "G-M4", over: "pages", verdict: "worse", dPages: [3]float64{0.026, 0.021, 0.032}, dSeeds: nan3,
+		lower: "G-M4", lowerClass: "biased", lowerKS: 0.0078}
+	s = one(t, recTable(r))
+	has(t, "biased lower", s, "use M6 (", "the only consistent method this scenario allows; G-M4, biased in general (docs/methods.md#g-m4), has a lower mean κ here, 0.78% against M6's 1.2%: G-M4 beats M6 (κ_G-M4 − κ_M6 = −2.6%, 95% interval −3.2% to −2.1% over pages); it is not recommended, because its bias depends on the update process and the revisit rate: a lower error on these pages does not carry to others")
+	if strings.Contains(s, "use G-M4") || strings.Count(s, "G-M4 beats M6") != 1 {
+		t.Errorf("biased lower: %q", s)
+	}
+	// A Poisson baseline lower, compared with another consistent method.
+	r = recRow{method: "M2", rule: "M2", choice: "lowest", lowest: "M2", lowestKS: 0.012, seeds: 1, pages: 50,
+		seedIv: [2]float64{math.NaN(), math.NaN()}, pageIv: [2]float64{0.011, 0.013},
+		rival: "M6", over: "pages", verdict: "better", dPages: [3]float64{-0.002, -0.003, -0.001}, dSeeds: nan3,
+		lower: "naive", lowerClass: "Poisson baseline", lowerKS: 0.009}
+	has(t, "baseline lower", one(t, recTable(r)), "the lowest mean among the consistent methods this scenario allows: M2 beats M6 (κ_M2 − κ_M6 = −0.20%",
+		"; naive, a Poisson baseline, exact only for Poisson updates (docs/methods.md#naive), has a lower mean κ here, 0.90% against M2's 1.2%; it is not recommended")
+	// With old M3 traces M5 is the only consistent method, compared with M3.
+	r = recRow{method: "M5", rule: "M5", choice: "only consistent", lowest: "M5", lowestKS: 0.012, seeds: 1, pages: 50,
+		seedIv: [2]float64{math.NaN(), math.NaN()}, pageIv: [2]float64{0.011, 0.013},
+		rival: "M3", over: "pages", verdict: "better", dPages: [3]float64{-0.29, -0.32, -0.27}, dSeeds: nan3, lowerKS: math.NaN()}
+	has(t, "old M3", one(t, recTable(r)), "the only consistent method this scenario allows: M5 beats M3 (κ_M5 − κ_M3 = −29%")
 
 	r = recRow{method: "M4", rule: "M4", choice: "rule kept", lowest: "M5", lowestKS: 0.0119, seeds: 1, pages: 50,
 		seedIv: [2]float64{math.NaN(), math.NaN()}, pageIv: [2]float64{0.011, 0.013},
-		rival: "M5", over: "pages", verdict: "negligible", dPages: [3]float64{1.9e-6, 1.8e-6, 2.0e-6}, dSeeds: [3]float64{math.NaN(), math.NaN(), math.NaN()}}
-	s := one(t, recTable(r))
+		rival: "M5", over: "pages", verdict: "negligible", dPages: [3]float64{1.9e-6, 1.8e-6, 2.0e-6}, dSeeds: nan3, lowerKS: math.NaN()}
+	s = one(t, recTable(r))
 	has(t, "rule kept", s, "use M4 (", "(M5's mean κ is lower, 1.2%)", "M4 and M5 differ consistently but negligibly (κ_M4 − κ_M5 = 0.00019%",
 		"M4, the scenario's method (docs/methods.md#recommendation), is kept because the data do not show M5 better, and keeping it costs 0.00019% of κ on average")
 }
@@ -200,18 +225,20 @@ func TestFindingsLongMemory(t *testing.T) {
 	num := func(n string) tables.Column { return tables.Column{Name: n, Kind: tables.Int} }
 	flt := func(n string) tables.Column { return tables.Column{Name: n, Kind: tables.Float} }
 	lrd := tables.Table{ID: "lrd_verdict", Title: "Long memory over every screened page (≥ 100 updates): the verdicts",
-		Columns: []tables.Column{num("screened pages"), num("with a verdict"), num("long memory"), num("undecided"), num("undecided: trend in the rate"),
+		Columns: []tables.Column{num("screened pages"), num("with a verdict"), num("long memory"), num("long memory, rate change removed"), num("undecided"), num("undecided: trend in the rate"),
+			{Name: "trend, too few intervals to remove it", Kind: tables.Int, Doc: "of those, the pages with < 1,024 intervals: halves too short to remove the change"},
 			num("undecided: estimators disagree"), num("undecided: an H outside [0, 1]"), num("no long memory"), num("local Whittle above 0.5"), num("DFA-1 above surrogates")},
-		Rows: [][]any{{int64(352), int64(304), int64(120), int64(148), int64(8), int64(93), int64(47), int64(36), int64(226), int64(135)}}}
+		Rows: [][]any{{int64(352), int64(304), int64(120), int64(70), int64(148), int64(8), int64(6), int64(93), int64(47), int64(36), int64(226), int64(135)}}}
 	hs := tables.Table{ID: "hurst_screened", Columns: []tables.Column{{Name: "estimator", Kind: tables.String}, flt("Q1"), flt("median"), flt("Q3")},
 		Rows: [][]any{{"DFA-1", 0.53, 0.6912, 0.81}, {"local Whittle", 0.69, 0.77, 0.87}}}
 	s := one(t, &tables.Bundle{Tables: []tables.Table{lrd, hs}})
 	has(t, "long memory", s, "Long memory, over the 352 pages with ≥ 100 updates: long memory is claimed on 120 of the 304 with enough intervals (",
-		"undecided on 148: 8 with a trend in the rate, which long memory cannot be told apart from on one series, 93 where the two estimators disagree, 47 where an estimator's H lies outside [0, 1]",
+		"where the rate changes along the window, both again in each half once the intervals are time-rescaled: 70 of them)",
+		"undecided on 148: 8 where the rate changes along the window and long memory is not found in both halves once the change is removed (6 of them with fewer than 1,024 intervals: halves too short to remove it), 93 where the two estimators disagree, 47 where an estimator's H lies outside [0, 1]",
 		"no long memory on 36; 48 have fewer intervals",
 		"local Whittle's interval lies above 0.5 on 226, DFA-1 lies above its surrogates on 135; median H",
 		"median H: DFA-1 0.69 (quartiles 0.53–0.81), local Whittle 0.77 (quartiles 0.69–0.87).")
-	lrd.Rows[0] = []any{int64(5), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0)}
+	lrd.Rows[0] = []any{int64(5), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0)}
 	if s := one(t, &tables.Bundle{Tables: []tables.Table{lrd}}); !strings.Contains(s, "none of the 5 pages with ≥ 100 updates has enough intervals") || strings.Contains(s, "claimed") {
 		t.Errorf("no page with H: %q", s)
 	}

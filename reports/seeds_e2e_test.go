@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/generate"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/pipeline"
 )
 
@@ -66,7 +67,7 @@ func TestSeedsOneCurvePerMethod(t *testing.T) {
 	}
 	in := filepath.Join(t.TempDir(), "gen-stub-meta-history.xml.gz")
 	if _, err := generate.Run(generate.Options{Format: generate.FormatMediaWiki, Out: in, Config: generate.Config{
-		Pages: 12, Models: models, Start: time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), Span: 365 * 86400,
+		Pages: 12, Models: models, Start: time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), Span: 365 * units.Day,
 		UnitName: "h", Unit: 3600, Seed: 3}}); err != nil {
 		t.Fatal(err)
 	}

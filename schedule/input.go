@@ -52,23 +52,6 @@ type Input struct {
 // order λ̂ is taken from them.
 var rateMethods = []string{estimator.MethodAgeMLE, estimator.MethodCho, estimator.MethodPoissonMLE, estimator.MethodNaive, estimator.MethodMatloff}
 
-// recommended is SPEC §5's choice for a sampler given the methods its
-// rows have: ages observed → M2; constant Δ → M4 (M5 if only it); random
-// delays → M6.
-func recommended(have map[string]bool, constant bool) string {
-	switch {
-	case have[estimator.MethodM2]:
-		return estimator.MethodM2
-	case constant && have[estimator.MethodM4]:
-		return estimator.MethodM4
-	case constant && have[estimator.MethodM5]:
-		return estimator.MethodM5
-	case have[estimator.MethodM6]:
-		return estimator.MethodM6
-	}
-	return ""
-}
-
 // IsEstimates reports whether dir is a replay or estimate output.
 func IsEstimates(dir string) bool {
 	_, err := os.Stat(filepath.Join(dir, estimates.File))
@@ -314,7 +297,7 @@ func (s *Source) Each(fn PageFunc) error {
 				have[r.Method] = true
 			}
 		}
-		s.Method = recommended(have, constant)
+		s.Method = estimator.ReferenceAmong(func(m string) bool { return have[m] }, constant)
 		if s.Method == "" {
 			return fmt.Errorf("no method for G_U among the estimates of sampler %s (want M2, M4, M5 or M6; choose one with --method)", s.Sampler)
 		}
@@ -423,10 +406,7 @@ func newCrawler(spec, method string) (*crawler, error) {
 		c.rateMethod = estimator.MethodCho
 	}
 	if c.method == "" {
-		c.method = estimator.MethodM6
-		if s.Constant() {
-			c.method = estimator.MethodM4
-		}
+		c.method = estimator.ReferenceMethod(false, s.Constant(), false)
 	}
 	if _, err := estimator.ParseMethods([]string{c.method}); err != nil {
 		return nil, err

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -20,7 +21,7 @@ func TestParseRate(t *testing.T) {
 	for _, c := range []struct {
 		s    string
 		want float64
-	}{{"100", 100.0 / 86400}, {"100/d", 100.0 / 86400}, {"24/h", 24.0 / 3600}, {" 3 / s ", 3}, {"0", 0}} {
+	}{{"100", 100.0 / units.Day}, {"100/d", 100.0 / units.Day}, {"24/h", 24.0 / 3600}, {" 3 / s ", 3}, {"0", 0}} {
 		got, err := ParseRate(c.s)
 		if err != nil || math.Abs(got-c.want) > 1e-15 {
 			t.Errorf("ParseRate(%q) = %g, %v; want %g", c.s, got, err, c.want)
@@ -117,7 +118,7 @@ func TestImportanceJoin(t *testing.T) {
 // is refused on any line; Host is the page side of the same rule.
 func TestReadHostLimits(t *testing.T) {
 	l, err := ReadHostLimits(writeFile(t, "hosts.csv", "host,limit\nA.Example,48/d\nhttps://B.example./x,2/h\n"))
-	if err != nil || math.Abs(l.Limit["a.example"]-48.0/86400) > 1e-18 || math.Abs(l.Limit["b.example"]-2.0/3600) > 1e-18 || len(l.Limit) != 2 {
+	if err != nil || math.Abs(l.Limit["a.example"]-48.0/units.Day) > 1e-18 || math.Abs(l.Limit["b.example"]-2.0/3600) > 1e-18 || len(l.Limit) != 2 {
 		t.Errorf("host limits: %v, %v", l, err)
 	}
 	for text, want := range map[string]string{
@@ -137,12 +138,11 @@ func TestReadHostLimits(t *testing.T) {
 	}
 }
 
-// ReadTruth: over the span [0, 6 h) of the dataset a page updated at 0,
-// 1 h, 3 h, 6 h has the stretches of ages [0, 1], [0, 2], [0, 3] h (its
-// update at the span's end starts none), so Ĝ(1) = 3/6, Ĝ(2) = 5/6,
-// Ĝ(3) = 1, flat after (the knot at 6), and λ = 3 updates in 6 h; a page
-// updated once at 0 and quiet since has ages [0, 6]: Ĝ(x) = x/6, λ = 1/6
-// (before, it had no interval and no curve).
+// ReadTruth: over the span [0, 6 h) of the dataset a page updated at 0, 1 h, 3
+// h, 6 h has the stretches of ages [0, 1], [0, 2], [0, 3] h (its update at the
+// span's end starts none), so Ĝ(1) = 3/6, Ĝ(2) = 5/6, Ĝ(3) = 1, flat after
+// (the knot at 6), and λ = 3 updates in 6 h; a page updated once at 0 and
+// quiet since has ages [0, 6]: Ĝ(x) = x/6, λ = 1/6.
 func TestReadTruth(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "ds")
 	w, err := dataset.Create(dir)
@@ -183,9 +183,9 @@ func TestReadTruth(t *testing.T) {
 }
 
 // The importance file is not held in memory: after it is read, checked
-// and sorted (on disk), the live heap has not grown with it. A file of
-// 10⁶ lines (14 MB) held as a map, as before, kept about 70 MiB live; the
-// test allows 4 MiB.
+// and sorted (on disk), the live heap has not grown with it: a file of
+// 10⁶ lines (14 MB) held as a map would keep several times its size
+// live; the test allows 4 MiB.
 func TestImportanceNotHeld(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes and sorts a file of 10⁶ lines")

@@ -434,16 +434,13 @@ func TestSolveWarmStart(t *testing.T) {
 	}
 }
 
-// Under Ĝ the gu plan is the optimum over all rates with Σ f ≤ B (F is
-// concave in f for every CDF): it spends the whole budget and no other
-// plan, nor any random split of the budget, predicts more freshness, at
-// budgets from one visit a month in all to many per page, with
-// importances and with host limits. A page whose Ĝ reaches its last
-// value at a finite age has a flat marginal value below the rate 1/x*
-// there; before, the bisection stepped over the jump of the demand
-// there, and gu left up to a third of the budget unspent (20 pages at
-// 50/d: 46.3 spent, freshness 45.3 % under Ĝ, below lambdacrawl-binary's
-// 45.4 %) or, at small budgets, visited no page at all.
+// Under Ĝ the gu plan is the optimum over all rates with Σ f ≤ B (F is concave
+// in f for every CDF): it spends the whole budget and no other plan, nor any
+// random split of the budget, predicts more freshness, at budgets from one
+// visit a month in all to many per page, with importances and with host
+// limits. A page whose Ĝ reaches its last value at a finite age has a flat
+// marginal value below the rate 1/x* there, a jump of the demand that the
+// bisection must not step over.
 func TestGUSpendsBudgetAndIsBest(t *testing.T) {
 	dir := writeDataset(t, 20)
 	r := rand.New(rand.NewPCG(8, 1))

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
 )
@@ -77,14 +78,14 @@ func TestPriorPages(t *testing.T) {
 func TestPriorNewPages(t *testing.T) {
 	var pages []series.Page
 	t0 := 1_500_000_000.0
-	span := 200 * 86400.0
+	span := 200 * units.Day
 	for i := range 30 {
 		r := model.NewRand(9, uint64(i))
 		rate := 0.05 * math.Exp(r.NormFloat64()) / 3600
 		p := series.Page{ID: int64(i + 1), Title: "p", Resolution: 1}
 		start := t0
 		if i >= 20 {
-			start = t0 + span/2 + 86400*float64(i-19)
+			start = t0 + span/2 + units.Day*float64(i-19)
 		}
 		for t := start; t < t0+span; t += r.ExpFloat64() / rate {
 			p.Updates = append(p.Updates, int64(t))
@@ -93,7 +94,7 @@ func TestPriorNewPages(t *testing.T) {
 	}
 	run := func(prior bool) *Validation {
 		opt := ValidateOptions{
-			Options: Options{Budget: 30.0 / 86400, Prior: prior, Plans: []string{PlanGU, PlanUniform}},
+			Options: Options{Budget: 30.0 / units.Day, Prior: prior, Plans: []string{PlanGU, PlanUniform}},
 			Sampler: "const:1", Train: 0.5, Seeds: []uint64{1}, Unit: 3600,
 		}
 		v, err := Validate(context.Background(), pages, opt)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // writeFile writes s to a new file in a test's temporary directory.
@@ -32,10 +34,10 @@ func TestPlanHostsAndImportance(t *testing.T) {
 		Curves: *p.Curves, Lambda: lambdas, Unit: 3600,
 	}
 	opt := Options{
-		Budget:        48.0 / 86400, // 2 visits an hour
+		Budget:        48.0 / units.Day, // 2 visits an hour
 		Importance:    writeFile(t, "imp.txt", "https://a.example/1\t2\n12\t3\n"),
 		MissingWeight: 0.5,
-		HostLimits:    &HostLimitSet{File: "hosts", Limit: map[string]float64{"a.example": 12.0 / 86400}}, // 0.5 an hour
+		HostLimits:    &HostLimitSet{File: "hosts", Limit: map[string]float64{"a.example": 12.0 / units.Day}}, // 0.5 an hour
 		Sweep:         []float64{},
 	}
 	res, err := Plan(in, opt)

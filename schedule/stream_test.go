@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -54,11 +55,11 @@ func TestPlanSourceMatchesSolver(t *testing.T) {
 	dir := writeDataset(t, 300)
 	const unit = 3600
 	opt := Options{
-		Budget:        200.0 / 86400,
-		MinRate:       0.5 / 86400,
+		Budget:        200.0 / units.Day,
+		MinRate:       0.5 / units.Day,
 		Importance:    writeFile(t, "imp.csv", "title,importance\nhttps://h1.example/p1,5\n107,0\nhttps://h2.example/p8,2\nnot-a-page,7\n"),
 		MissingWeight: 1,
-		HostLimits:    &HostLimitSet{File: "hosts", Limit: map[string]float64{"h0.example": 30.0 / 86400}},
+		HostLimits:    &HostLimitSet{File: "hosts", Limit: map[string]float64{"h0.example": 30.0 / units.Day}},
 		Sweep:         []float64{0.5, 2},
 	}
 	src, err := OpenTruth(dir, unit)
@@ -69,7 +70,7 @@ func TestPlanSourceMatchesSolver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The reference: the in-memory input and the solver as before.
+	// The reference: the input read into memory (ReadTruth) and the solver.
 	in, err := ReadTruth(dir, unit)
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +95,7 @@ func TestPlanSourceMatchesSolver(t *testing.T) {
 		t.Fatalf("%d pages, weights %v; want %d, %v", res.N, res.W, n, w)
 	}
 	ref := &Problem{Curves: &in.Curves, Lambda: in.Lambda, W: w, Budget: opt.Budget * unit, MinRate: opt.MinRate * unit,
-		Limits: &Limits{Host: host, Limit: []float64{30.0 / 86400 * unit}}}
+		Limits: &Limits{Host: host, Limit: []float64{30.0 / units.Day * unit}}}
 	if err := ref.Prepare(); err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
 )
@@ -86,7 +87,7 @@ func identicalPoisson(n int, rate, span float64, seed uint64) []series.Page {
 // target.
 func TestValidateTargetPoisson(t *testing.T) {
 	const n, rate = 40, 1.0 // per hour
-	pages := identicalPoisson(n, rate, 2*365*86400, 7)
+	pages := identicalPoisson(n, rate, 2*365*units.Day, 7)
 	want := n * rate / xFor(0.9) / 3600 // visits per second
 	opt := ValidateOptions{
 		Options: Options{Budget: want / 3, Plans: []string{PlanGU, PlanUniform}},

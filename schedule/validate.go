@@ -53,6 +53,11 @@ type ValidateOptions struct {
 	// Boot is the number of resamples of the pages for the paired
 	// differences' intervals (0: 2,000).
 	Boot int
+	// StateDep, when not empty, runs the state-dependent experiment too
+	// (Validation.StateDep; statedep.go) with these families of rules
+	// besides constant timing: "backoff" (the plan's), "threshold", both
+	// comma-separated, or "none". Experimental, not a plan of the command.
+	StateDep string
 }
 
 // ValidationRow is one plan's realised freshness over the seeds.
@@ -122,6 +127,8 @@ type Validation struct {
 	// the windows.
 	Where   []Where
 	WhereOf [2]string
+	// StateDep is the state-dependent experiment (ValidateOptions.StateDep).
+	StateDep *StateDep
 }
 
 // Validate replays a blind crawler (opt.Sampler) over the training window
@@ -190,6 +197,11 @@ func Validate(ctx context.Context, pages []series.Page, opt ValidateOptions) (*V
 		}
 	}
 	e := &validation{v: v, pages: pages, all: all, cr: cr, win: win, popt: popt, names: names}
+	if opt.StateDep != "" {
+		if e.sd, err = newStateDep(cr, opt); err != nil {
+			return nil, err
+		}
+	}
 	for k, split := range v.Origins {
 		if err := e.origin(ctx, k, float64(split-lo)/unit, float64(hi-lo)/unit); err != nil {
 			return nil, err
@@ -217,6 +229,10 @@ func Validate(ctx context.Context, pages []series.Page, opt ValidateOptions) (*V
 		v.Where = v.where(gu, other, all, float64(v.Split-lo)/unit, float64(hi-lo)/unit, popt.weights)
 		v.WhereOf = [2]string{gu.Plan, other.Plan}
 	}
+	if e.sd != nil {
+		e.sd.finish(v, all, float64(v.Split-lo)/unit, float64(hi-lo)/unit, popt.weights)
+		v.StateDep = e.sd.res
+	}
 	return v, nil
 }
 
@@ -229,6 +245,7 @@ type validation struct {
 	win   window
 	popt  Options
 	names []string
+	sd    *stateDep // the state-dependent experiment, or nil
 }
 
 // row is the row of plan name, added at the first origin.
@@ -325,6 +342,15 @@ func (e *validation) origin(ctx context.Context, k int, t0, t1 float64) error {
 			r.Spread = append(r.Spread, spread)
 			extra(r, q.prob, pr.Name)
 		}
+		if e.sd != nil {
+			probs := map[string]*Problem{}
+			for _, q := range sp.plans {
+				probs[q.pr.Name] = q.prob
+			}
+			if err := e.sd.run(e, k, seed, len(opt.Seeds), PlanStateDep, sp.res.prob, e.names, probs, res.W, t0, t1); err != nil {
+				return err
+			}
+		}
 	}
 	// The oracles: gu on the exact age distributions of each page's
 	// training window (its first update to the split; the pages created
@@ -360,6 +386,11 @@ func (e *validation) origin(ctx context.Context, k int, t0, t1 float64) error {
 			return fmt.Errorf("schedule: %s: %w", o.name, err)
 		}
 		sc.w = res.W
+		if e.sd != nil && o.inTest {
+			if err := e.sd.run(e, k, opt.Seeds[0], 1, PlanStateDepOracle, res.prob, []string{PlanGU}, map[string]*Problem{PlanGU: res.prob}, res.W, t0, t1); err != nil {
+				return err
+			}
+		}
 		fresh := PageFreshness(e.all, res.Plans[0].F, t0, t1)
 		r := e.row(o.name)
 		addPage(r, fresh, 1)
@@ -567,6 +598,9 @@ func (v *Validation) Bundle() *tables.Bundle {
 		b.Tables = append(b.Tables, st)
 		b.Figures = append(b.Figures, fig)
 	}
+	if v.StateDep != nil {
+		b.Tables = append(b.Tables, v.StateDep.tables(v, src)...)
+	}
 	return b
 }
 
@@ -579,7 +613,7 @@ func (v *Validation) pairsTable(src string) tables.Table {
 	ref := v.Pairs[0].A
 	boot := v.Opt.Boot
 	if boot <= 0 {
-		boot = defaultBoot
+		boot = DefaultBoot
 	}
 	t := tables.Table{
 		ID: "schedule_validation_pairs", Title: fmt.Sprintf("Paired differences of realised freshness: %s against each plan", ref),

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
 )
@@ -39,7 +40,7 @@ func poissonPages(n int, span float64, seed uint64) ([]series.Page, float64) {
 // pages are stationary). Same seeds, same numbers; the 95 % interval
 // holds the mean.
 func TestValidatePoisson(t *testing.T) {
-	pages, sumRate := poissonPages(30, 2*365*86400, 4)
+	pages, sumRate := poissonPages(30, 2*365*units.Day, 4)
 	opt := ValidateOptions{
 		Options: Options{Budget: 0.3 * sumRate / 3600, Plans: []string{PlanGU, PlanChoGM, PlanUniform}},
 		Sampler: "const:0.25", Train: 0.5, Seeds: []uint64{1, 2, 3}, Unit: 3600,
@@ -110,10 +111,10 @@ func TestMeanCI(t *testing.T) {
 // M4's Ĝ is the window's exact time-average age distribution (WindowCurve
 // from the first update to the end) up to the hourly grid: the mean over
 // the pages of the largest gap below x = T/2 is under 0.01. Stopping the
-// crawl at the last update, as before, drops the tail from Ĝ (the same
-// gap, measured against the same window, is then above 0.02: the page
+// crawl at the last update would drop the tail from Ĝ (the same
+// gap, measured against the same window, would be above 0.02: the page
 // looks faster than it is), and in the exact curves a page edited twice
-// 75 s apart looked like it changed every 75 s.
+// 75 s apart would look like it changed every 75 s.
 func TestCrawlToSplitCensored(t *testing.T) {
 	cr, err := newCrawler("const:1", "")
 	if err != nil {
@@ -184,7 +185,7 @@ func gAtG(x, g []float64, at float64) float64 {
 // A page without any update (a dataset may hold one) is a page with no
 // estimate, not a crash: planned on the prior, scored as always fresh.
 func TestValidatePageWithoutUpdates(t *testing.T) {
-	pages, sumRate := poissonPages(10, 60*86400, 3)
+	pages, sumRate := poissonPages(10, 60*units.Day, 3)
 	pages = append(pages, series.Page{ID: 99, Title: "empty", Resolution: 1})
 	v, err := Validate(context.Background(), pages, ValidateOptions{
 		Options: Options{Budget: 0.3 * sumRate / 3600, Prior: true, Plans: []string{PlanGU}},

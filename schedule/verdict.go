@@ -9,9 +9,11 @@ import (
 	"github.com/revisit-dev/revisit/model"
 )
 
-// defaultBoot is the resamples of the pages for a paired difference's
-// interval when ValidateOptions.Boot is 0.
-const defaultBoot = 2000
+// DefaultBoot is the resamples of the pages for a paired difference's
+// interval when ValidateOptions.Boot is 0 (schedule's --boot): 2,000
+// leave 50 resamples beyond each end of the 95 % percentile interval, so
+// that its ends move little from one seed to another.
+const DefaultBoot = 2000
 
 // pair is the paired difference a − b of two rows' realised freshness
 // per page (mean over the seeds), importance-weighted: at the first
@@ -30,7 +32,7 @@ func (v *Validation) pair(a, b *ValidationRow, w []float64) Pair {
 	p.Diff = p.AtOrigin[0]
 	boot := v.Opt.Boot
 	if boot <= 0 {
-		boot = defaultBoot
+		boot = DefaultBoot
 	}
 	r := model.NewRand(v.Opt.Seeds[0], 0xb007)
 	n := len(a.page[0])

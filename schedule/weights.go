@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net"
 	"net/url"
 	"os"
 	"slices"
@@ -183,9 +184,13 @@ func ReadHostLimits(path string) (*HostLimitSet, error) {
 	return hl, nil
 }
 
-// Host is the host name of a page title that is a URL ("" otherwise),
+// Host is the host name of a page title that is a URL or a SURT key (the
+// urlkey of a Wayback CDX or Common Crawl CDXJ estimate), "" otherwise,
 // NormalHost: the unit of the politeness limits.
 func Host(title string) string {
+	if h, ok := surtHost(title); ok {
+		return h
+	}
 	if !strings.Contains(title, "://") {
 		return ""
 	}
@@ -194,6 +199,45 @@ func Host(title string) string {
 		return ""
 	}
 	return NormalHost(u.Hostname())
+}
+
+// surtHost reads the host of a SURT key: the labels of the host name in
+// reverse order, comma-separated, an optional :port, then ")" and the path
+// ("com,example,www)/a?b" → www.example.com), also in its long form
+// "http://(com,example,www,)/a". Archives canonicalise a leading "www."
+// away in their keys (pywb, the Wayback Machine), so such a key has the
+// host without it.
+func surtHost(key string) (string, bool) {
+	if i := strings.Index(key, "://("); i >= 0 && !strings.ContainsAny(key[:i], "/?#()") {
+		key = key[i+len("://("):]
+	}
+	end := strings.IndexByte(key, ')')
+	if end <= 0 {
+		return "", false
+	}
+	host := key[:end]
+	if rest := key[end+1:]; rest != "" && rest[0] != '/' {
+		return "", false
+	}
+	if p := strings.IndexByte(host, ':'); p >= 0 {
+		host = host[:p]
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.To4() != nil && !strings.Contains(host, ",") {
+		return host, true // an IPv4 address is kept as it is
+	}
+	labels := strings.Split(strings.TrimSuffix(host, ","), ",")
+	if len(labels) < 2 {
+		return "", false // a bare word before ")" is no host (a title like "Foo (band)/b")
+	}
+	for _, l := range labels {
+		if l == "" || strings.Trim(strings.ToLower(l), "abcdefghijklmnopqrstuvwxyz0123456789-_") != "" {
+			return "", false
+		}
+	}
+	for i, j := 0, len(labels)-1; i < j; i, j = i+1, j-1 {
+		labels[i], labels[j] = labels[j], labels[i]
+	}
+	return NormalHost(strings.Join(labels, ".")), true
 }
 
 // NormalHost is a host name as hosts compare: lower case, without a

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
 )
@@ -19,7 +20,7 @@ import (
 // planned from the whole training window; on pages that do not change,
 // auto costs little.
 func TestAutoWindow(t *testing.T) {
-	const span = 400 * 86400.0
+	const span = 400 * units.Day
 	mk := func(change bool) []series.Page {
 		var pages []series.Page
 		t0 := 1_500_000_000.0
@@ -46,7 +47,7 @@ func TestAutoWindow(t *testing.T) {
 	}
 	run := func(pages []series.Page, w string) *Validation {
 		opt := ValidateOptions{
-			Options: Options{Budget: 10.0 / 86400, Prior: true, Plans: []string{PlanGU, PlanUniform}},
+			Options: Options{Budget: 10.0 / units.Day, Prior: true, Plans: []string{PlanGU, PlanUniform}},
 			Sampler: "const:2", Train: 0.5, Seeds: []uint64{1}, Unit: 3600, Window: w,
 		}
 		v, err := Validate(context.Background(), pages, opt)

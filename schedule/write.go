@@ -14,6 +14,7 @@ import (
 	"github.com/revisit-dev/revisit/internal/csvout"
 	"github.com/revisit-dev/revisit/internal/pq"
 	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // Output file names.
@@ -39,7 +40,7 @@ var scheduleSchema = arrow.NewSchema([]arrow.Field{
 
 // Row groups of schedule.parquet: at least minGroupRows rows (16 Ki
 // rows, 2,730 pages of six plans, hold about 2 MiB in the record
-// builder, where 128 Ki rows held about 20 MiB at the peak of writing),
+// builder; the peak of writing grows with the group),
 // and at most maxGroups of them: the writer keeps every row group's
 // metadata (about 10 KiB for the ten columns) until it closes the file,
 // 66 MiB for the 6,600 groups of 16 Ki rows of 18 M pages. 1,024 groups
@@ -113,7 +114,7 @@ func (r *Result) writeRows(dir string, withCSV bool) (err error) {
 		if r.W != nil {
 			w = r.W[i]
 		}
-		lambdaDay := r.Lambda(i) / in.Unit * 86400
+		lambdaDay := r.Lambda(i) / in.Unit * units.Day
 		note := r.Note(i)
 		if cw != nil {
 			cw.Int(id)
@@ -125,7 +126,7 @@ func (r *Result) writeRows(dir string, withCSV bool) (err error) {
 		for _, p := range r.Plans {
 			f := p.Rate(i)
 			fg, fp := r.Predicted(i, f)
-			perDay := f / in.Unit * 86400
+			perDay := f / in.Unit * units.Day
 			delta := in.Unit / f
 			b.Field(0).(*array.Int64Builder).Append(id)
 			b.Field(1).(*array.StringBuilder).Append(title)
@@ -216,15 +217,15 @@ func (r *Result) Bundle() *tables.Bundle {
 	if r.OnPrior > 0 {
 		pr := r.prob.prior
 		plans.Notes = append(plans.Notes, fmt.Sprintf("%d of %d pages have no usable estimate or showed no change: they are planned on the corpus's prior, the mean Ĝ of %d pages with estimates (mean λ̂ %.4g visits/day), stretched to the rate λ̃ = m/(1 + mE) of a page watched a time E without a change (docs/methods.md#schedule-prior); the last column is the share of each plan's budget they get.",
-			r.OnPrior, r.N, pr.pages, pr.m/in.Unit*86400))
+			r.OnPrior, r.N, pr.pages, pr.m/in.Unit*units.Day))
 	}
 	for _, p := range r.Plans {
 		if p.Used < r.prob.Budget*(1-1e-9) {
-			plans.Notes = append(plans.Notes, fmt.Sprintf("%s spends %.4g of the %.4g visits/day: every page it would visit more is at its host's limit or never changes (saturated).", p.Name, p.Used/in.Unit*86400, PerDay(r.Budget)))
+			plans.Notes = append(plans.Notes, fmt.Sprintf("%s spends %.4g of the %.4g visits/day: every page it would visit more is at its host's limit or never changes (saturated).", p.Name, p.Used/in.Unit*units.Day, PerDay(r.Budget)))
 		}
 	}
 	for _, p := range r.Plans {
-		plans.Rows = append(plans.Rows, []any{p.Name, p.Visited, p.Used / in.Unit * 86400, p.MeanG, p.MeanPoisson, p.FastShare, p.PriorShare})
+		plans.Rows = append(plans.Rows, []any{p.Name, p.Visited, p.Used / in.Unit * units.Day, p.MeanG, p.MeanPoisson, p.FastShare, p.PriorShare})
 	}
 	b := &tables.Bundle{Tables: []tables.Table{plans}}
 	if len(r.Sweep) == 0 {

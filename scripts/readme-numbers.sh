@@ -38,7 +38,7 @@ echo "anarchism-m3-wmrd $(pct "$(csv_field "$me" const:0.05x,G,M3, 5)")"
 echo "anarchism-m4-wmrd $(pct "$(csv_field "$me" const:0.05x,G,M4, 5)")"
 echo "anarchism-m3-ks $(pct "$(csv_field "$me" const:0.05x,G,M3, 7)")"
 echo "anarchism-m4-ks $(pct "$(csv_field "$me" const:0.05x,G,M4, 7)")"
-# top_pages: rank,page_id,title,updates,E[U] (h),v,T (years); Δ = E[U]/20.
+# top_pages: rank,page_id,title,updates,E[U]_h,v,T_h; Δ = E[U]/20.
 top=$tmp/run/analysis/csv/top_pages.csv
 echo "anarchism-const-delta-h $(awk -v e="$(csv_field "$top" 1, 5)" 'BEGIN { printf "%.10g\n", e / 20 }')"
 
@@ -47,7 +47,7 @@ echo "anarchism-const-delta-h $(awk -v e="$(csv_field "$top" 1, 5)" 'BEGIN { pri
 # same run: its curves (truth, M3, M4; 1 − G at x > 0) must end there.
 pe=$tmp/run/analysis/page_errors.csv
 xmax=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	$c["sampler"] == "const:0.05x" && $c["kind"] == "G" && $c["method"] == "M4" { print $c["x_max"]; exit }' "$pe")
+	$c["sampler"] == "const:0.05x" && $c["kind"] == "G" && $c["method"] == "M4" { print $c["x_max_h"]; exit }' "$pe")
 fig=$tmp/run/report/figures/top_g_m3_m4
 for curve in truth M4; do
 	end=$(awk -F, -v m="$curve" '$1 == m { x = $2 } END { print x }' "$fig.csv")
@@ -94,8 +94,8 @@ validate() { # NAME DATASET SAMPLER BUDGET
 	"$bin" -q schedule --validate "$2" --sampler "$3" --budget "$4" -o "$tmp/val-$1" >/dev/null
 	"$bin" -q report "$tmp/val-$1" -o "$tmp/rep-$1" >/dev/null
 }
-"$bin" -q ingest "$real/wikipedia/Kevinisagirl__Wikipedia-Revisions-1000-articleid-sample/articlesthatareoldenough.txt.gz" --id 0 --title 1 --time 2 -o "$tmp/enwiki" >/dev/null
-"$bin" -q ingest "$real/wikipedia/_derived/covid19_editions.csv.gz" --id edition --time timestamp -o "$tmp/covid" >/dev/null
+"$bin" -q ingest "$real/wikipedia/Kevinisagirl__Wikipedia-Revisions-1000-articleid-sample/articlesthatareoldenough.txt.gz" --id 0 --title-column 1 --time 2 --min-updates 1 -o "$tmp/enwiki" >/dev/null
+"$bin" -q ingest "$real/wikipedia/_derived/covid19_editions.csv.gz" --id edition --time timestamp --min-updates 1 -o "$tmp/covid" >/dev/null
 validate enwiki "$tmp/enwiki" const:24 500/d
 validate covid "$tmp/covid" const:1 100/d
 neg() { awk -v v="$1" 'BEGIN { printf "%.10g\n", -v }'; }

@@ -10,7 +10,8 @@
 #             tables read from the runs' JSON with jq (the Poisson sanity
 #             check against the training window, five corpora of 2,000
 #             pages up to 16 years; the training windows and the prior on
-#             the real corpora)
+#             the real corpora; the state-dependent timing experiment,
+#             scripts/statedep-experiments.sh)
 #   -o FILE   the Markdown to write (default docs/schedule-results.md); its
 #             figures go to FILE's directory under schedule-results/
 #
@@ -68,6 +69,9 @@ run() {
 }
 
 # setting NAME PAGES SEEDS: every corpus and dataset of one setting.
+# The real datasets keep every page (--min-updates 1, not ingest's default
+# 2): a plan covers every page the crawler knows, also one seen to change
+# once, which gets the --min-rate prior.
 setting() {
 	local s=$1 pages=$2 seeds=$3 budget=$(($2 / 2))
 	local common="--seeds $seeds --target-freshness 0.9 --sweep 0.25,0.5,1,2,4"
@@ -76,8 +80,8 @@ setting() {
 		echo "revisit -q generate --format parquet --pages $pages --span 2y --model 'pareto:1.5,{lognormal:3,1.5}' --seed 1 -o gen-$s/pareto"
 		echo "revisit -q generate --format parquet --pages $pages --span 2y --model 'onoff:2,(pareto:1.5,1),(pareto:1.2,100)' --seed 1 -o gen-$s/onoff"
 		echo "revisit -q generate --format parquet --pages $pages --span 2y --model 'lrd:0.8,(exp:{lognormal:-3,1})' --seed 1 -o gen-$s/lrd"
-		echo "revisit -q ingest \$REAL/wikipedia/Kevinisagirl__Wikipedia-Revisions-1000-articleid-sample/articlesthatareoldenough.txt.gz --id 0 --title 1 --time 2 -o real-$s/enwiki1000"
-		echo "revisit -q ingest \$REAL/wikipedia/_derived/covid19_editions.csv.gz --id edition --time timestamp -o real-$s/covid19"
+		echo "revisit -q ingest \$REAL/wikipedia/Kevinisagirl__Wikipedia-Revisions-1000-articleid-sample/articlesthatareoldenough.txt.gz --id 0 --title-column 1 --time 2 --min-updates 1 -o real-$s/enwiki1000"
+		echo "revisit -q ingest \$REAL/wikipedia/_derived/covid19_editions.csv.gz --id edition --time timestamp --min-updates 1 -o real-$s/covid19"
 	} | run
 	for c in poisson pareto onoff lrd; do
 		echo "### $c ($pages pages)" >>"$doc"
@@ -254,6 +258,7 @@ if [ $small_only = 0 ]; then
 	setting full 2000 10
 	choices_table
 	window_table
+	WORK=$WORK/statedep REVISIT=$REVISIT REVISIT_REAL_DATA=$REAL "$root/scripts/statedep-experiments.sh" >>"$doc"
 	{
 		echo "## Figures"
 		echo

@@ -16,8 +16,13 @@ import (
 // Page is one object's update series after ingest: the metadata SPEC §2 keeps
 // and the sorted, unique update times. Times are Unix seconds (UTC).
 type Page struct {
-	ID        int64
-	Source    string // enwiki, yelp, generated, …
+	ID     int64
+	Source string // enwiki, yelp, generated, …
+	// SourceID is the page's id as its source spells it (a MediaWiki page
+	// id in decimal, a Yelp business id, a generic log's id values joined
+	// by "/"), to join results back to the source: ID may be a hash of
+	// it. Empty in datasets written before it was kept.
+	SourceID  string
 	Title     string
 	Namespace int32
 	Group     string // namespace name, a business's city, a site: the unit policies group by
@@ -82,6 +87,7 @@ func (p *Page) Validate() error {
 type RawPage struct {
 	ID         int64
 	Source     string
+	SourceID   string // Page.SourceID; ingest fills it from ID for MediaWiki pages
 	Title      string
 	Namespace  int32
 	Group      string
@@ -166,6 +172,7 @@ func (r *RawPage) page(ups []int64, collapsed int) Page {
 	return Page{
 		ID:         r.ID,
 		Source:     r.Source,
+		SourceID:   r.SourceID,
 		Title:      r.Title,
 		Namespace:  r.Namespace,
 		Group:      r.Group,

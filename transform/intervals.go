@@ -26,7 +26,7 @@ func UnitName(unit float64) string { return units.Name(unit) }
 // DefaultUnit is hours for sources with 1-second resolution (Wikipedia, git
 // logs) and days for date-only sources (Yelp), as SPEC §3 says.
 func DefaultUnit(p *series.Page) float64 {
-	if p.Resolution >= 86400 {
+	if p.Resolution >= units.Day {
 		return Day
 	}
 	return Hour

@@ -19,6 +19,7 @@ import (
 
 	"github.com/dustin/go-humanize"
 
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/model"
 )
 
@@ -83,9 +84,9 @@ func write(w *bufio.Writer, size int64, seed uint64) error {
 			b.WriteString("    <redirect title=\"Somewhere &amp; else\" />\n")
 		}
 		c.s(b.String())
-		t := start + rng.Int64N(86400*365*10)
+		t := start + rng.Int64N(units.Day*365*10)
 		for j := 0; j < nrev; j++ {
-			t += 1 + int64(rng.ExpFloat64()*86400*3)
+			t += 1 + int64(rng.ExpFloat64()*units.Day*3)
 			b.Reset()
 			fmt.Fprintf(&b, "    <revision>\n      <id>%d</id>\n", rev)
 			if j > 0 {

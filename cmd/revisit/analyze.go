@@ -87,6 +87,9 @@ tables compare the replay's estimates of the selected pages only.`,
   revisit analyze data/enwiki -o out/talk --in-group Talk`,
 		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := refuseRenamed(cmd, renamedScreenUpdates); err != nil {
+				return err
+			}
 			if unit != "" {
 				u, err := units.ParseUnit(unit)
 				if err != nil {
@@ -230,18 +233,15 @@ tables compare the replay's estimates of the selected pages only.`,
 	f.StringVarP(&opt.Out, "out", "o", "", "output directory")
 	f.StringVar(&unit, "unit", "", "interval unit: s, min, h, d, w, y (default: h, or d for date-only sources)")
 	f.IntVar(&opt.Top, "top", 10, "top-N pages by number of updates")
-	f.IntVar(&opt.MinUpdates, "screen-updates", 100, "K: pages with at least K updates enter the Poisson screen")
-	// --min-updates was this flag's name, but in ingest and run it is the
-	// ingest filter: kept as a deprecated spelling of --screen-updates.
-	f.IntVar(&opt.MinUpdates, "min-updates", 100, "")
-	f.MarkDeprecated("min-updates", "use --screen-updates (in ingest and run, --min-updates is the ingest filter)")
-	f.Float64Var(&opt.Band, "band", 0.1, "CoV band: candidates have |v − 1| ≤ band")
-	f.IntVar(&opt.MaxLag, "max-lag", 100, "ACF lags 1…max-lag")
+	f.IntVar(&opt.MinUpdates, "screen-updates", analysis.DefaultScreenUpdates, "K: pages with at least K updates enter the Poisson screen")
+	addRenamed(f, renamedScreenUpdates)
+	f.Float64Var(&opt.Band, "band", analysis.DefaultBand, "CoV band: candidates have |v − 1| ≤ band")
+	f.IntVar(&opt.MaxLag, "max-lag", analysis.DefaultMaxLag, "ACF lags 1…max-lag")
 	f.IntVar(&opt.Closest, "closest", 5, "closest-to-Poisson pages given ACF and Hurst tables")
 	f.Float64Var(&opt.XMax, "x-max", 0, "errors on [0, x-max] in --unit (0: each page on its own replay grid, i.e. the replay's x_max of that page)")
 	f.IntVar(&opt.Extra, "extra", analysis.DefaultExtra, "points inserted per step when comparing step estimates (docs/methods.md#errors)")
 	f.Uint64Var(&opt.Seed, "seed", 1, "seed of every Monte-Carlo draw")
-	f.IntVar(&opt.Reps, "reps", 999, "Monte-Carlo replicates of the Lilliefors KS test")
+	f.IntVar(&opt.Reps, "reps", analysis.DefaultReps, "Monte-Carlo replicates of the Lilliefors KS test")
 	f.IntVar(&opt.Workers, "workers", 0, "pages analysed in parallel (0: all cores); the results do not depend on it")
 	f.IntVar(&opt.AggregateMax, "aggregate-max", 1<<18, "intervals sampled (uniformly, seeded) for the aggregate tail fits")
 	f.BoolVar(&opt.Localized.NHPP, "nhpp", false, "localized rates (docs/methods.md#nhpp): consistent windows, Weibull/Duane fits, next-update prediction")

@@ -52,12 +52,13 @@ func TestExtraZeroMeansNone(t *testing.T) {
 }
 
 // --min-updates is the ingest filter in ingest and run; the Poisson
-// screen's K is --screen-updates everywhere (analyze keeps --min-updates as
-// a deprecated spelling), and run passes it to analyze.
+// screen's K is --screen-updates everywhere (analyze refuses its old
+// spelling --min-updates: TestRenamedFlagsRefused), and run passes it to
+// analyze.
 func TestScreenUpdatesFlag(t *testing.T) {
 	a := newAnalyzeCmd(&globals{})
-	if a.Flags().Lookup("screen-updates") == nil || a.Flags().Lookup("min-updates").Deprecated == "" {
-		t.Error("analyze: --screen-updates missing or --min-updates not deprecated")
+	if a.Flags().Lookup("screen-updates") == nil || !a.Flags().Lookup("min-updates").Hidden {
+		t.Error("analyze: --screen-updates missing or --min-updates shown in the help")
 	}
 	r := newRunCmd(&globals{})
 	if r.Flags().Lookup("screen-updates") == nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // revisit estimate on the Bing change trace as the data set ships it
@@ -22,9 +23,8 @@ import (
 //	changed (whole seconds), naive 1/((95383 + 127277)/86400) per day;
 //	d₂/(e^{λd₂} − 1) = d₁, λ = ln(1 + d₂/d₁)/d₂.
 //
-// Before, the offset column was not read (auto-detection failed on the
-// header check, --format trace on the middle column) and without it the
-// first pair was dropped: 0.5 and ln 2 ≈ 0.693 per day for URL 7.
+// Without the offset column the first pair would be dropped: 0.5 and
+// ln 2 ≈ 0.693 per day for URL 7.
 func TestEstimateBingTrace(t *testing.T) {
 	dir := filepath.Join("..", "..", "ingest", "visits", "testdata", "bing")
 	out := filepath.Join(t.TempDir(), "est")
@@ -32,7 +32,7 @@ func TestEstimateBingTrace(t *testing.T) {
 		filepath.Join(dir, "urlid_offset_history.txt"), "--unit", "d", "--methods", "naive,poisson-mle", "-o", out}); code != exitOK {
 		t.Fatalf("estimate: exit %d", code)
 	}
-	d1, d2 := 95383.0/86400, 127277.0/86400
+	d1, d2 := 95383.0/units.Day, 127277.0/units.Day
 	want := map[[2]string]float64{
 		{"https://example.com/", "naive"}:                     1.0 / 3,
 		{"https://example.com/", "poisson-mle"}:               math.Log(1.5),

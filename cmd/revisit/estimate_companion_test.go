@@ -20,8 +20,8 @@ import (
 // companions in increasing URL_ID order (joined by a cursor) and the same
 // lines shuffled (sorted first) give the same output byte for byte
 // (estimate.json but for its times), and so do three byte-range shards
-// merged; a trace out of order (the companions held in maps, as before the
-// streaming join) gives the same urls.csv rows.
+// merged; a trace out of order (the companions held in maps, not joined
+// as they stream) gives the same urls.csv rows.
 func TestEstimateCompanionJoin(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 8))
 	dir := t.TempDir()

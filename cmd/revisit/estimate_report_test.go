@@ -12,13 +12,12 @@ import (
 	"time"
 )
 
-// The estimate report follows the units of every report: the CSVs keep
-// the estimate's unit (h), and people read each duration column in the
-// largest unit its values reach. A URL captured every 12 h for 3 years
-// (span 2,199 × 12 = 26,388 h): in estimate_urls.md Δ reads in h, the span
-// in y, the median age in the unit its value reaches, λ̂ per hour; in the
-// CSV all three are hours. Before, one unit chosen from the median span
-// (y) was used for every column, the CSVs too ("median age 0.003819 y").
+// The estimate report follows the units of every report: the CSVs keep the
+// estimate's unit (h), and people read each duration column in the largest
+// unit its values reach. A URL captured every 12 h for 3 years (span 2,199 ×
+// 12 = 26,388 h): in estimate_urls.md Δ reads in h, the span in y, the median
+// age in the unit its value reaches, λ̂ per hour; in the CSV all three are
+// hours.
 func TestEstimateReportUnits(t *testing.T) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(3, 1))

@@ -61,10 +61,10 @@ Any number may be {DIST}: drawn per page from DIST, e.g. exp:{lognormal:-3,1.5}
 gives heavy-tailed update counts across pages. Prefix W* to mix models over
 pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1.2,100)'.`,
 		Example: `  # a gzip MediaWiki dump of 10,000 pages over 5 years, and its truth
-  revisit generate --pages 10000 --span 5y -o gen-stub-meta-history.xml.gz
+  revisit generate --page-count 10000 --span 5y -o gen-stub-meta-history.xml.gz
 
   # straight into ingest
-  revisit generate --pages 1000 -o - --truth truth.json | revisit ingest - -o ds --all-namespaces
+  revisit generate --page-count 1000 -o - --truth truth.json | revisit ingest - -o ds --all-namespaces
 
   # a Parquet dataset of Poisson pages with lognormal rates
   revisit generate --format parquet --model 'exp:{lognormal:-3,1.5}' -o ds
@@ -73,6 +73,9 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
   revisit generate --format yelp --unit d --model 'lrd:0.8,(exp:0.2)' -o yelp-gen`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := refuseRenamed(cmd, renamedPageCount); err != nil {
+				return err
+			}
 			unitS, ok := units.Short(unit)
 			if !ok {
 				return usagef("--unit %q: want s, m, h, d, w or y", unit)
@@ -169,7 +172,8 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
 	f := cmd.Flags()
 	f.Float64Var(&injReverts, "inject-reverts", 0, "MediaWiki: probability per gap between two updates of an injected identity-revert pair (1–3 IP edits, then a revert restoring the earlier <sha1>); not updates, listed in truth.json")
 	f.Float64Var(&injBots, "inject-bots", 0, "MediaWiki: probability per gap (when no revert pair) of an injected bot edit (user name ending in bot); not updates, listed in truth.json")
-	f.IntVar(&pages, "pages", 1000, "number of pages (businesses)")
+	f.IntVar(&pages, "page-count", 1000, "number of pages (businesses)")
+	addRenamed(f, renamedPageCount)
 	f.StringArrayVar(&models, "model", []string{"pareto:1.5,{lognormal:3,1.5}"}, "update model `SPEC`, [WEIGHT*]SPEC, repeatable (see above)")
 	f.StringVar(&span, "span", "1y", "length of the window (s, m, h, d, w, y)")
 	f.StringVar(&start, "start", "2020-01-01", "start of the window (UTC): YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ")

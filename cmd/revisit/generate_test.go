@@ -59,7 +59,7 @@ func TestGenerateExitCodes(t *testing.T) {
 	}
 }
 
-// generate replaces only what an earlier generate wrote (issue 10.1): a
+// generate replaces only what an earlier generate wrote: a
 // user's file at -o or at the truth path, or a non-empty directory for
 // --format yelp, is refused with exit 2 and left as it was; its own
 // earlier output is replaced.
@@ -125,7 +125,7 @@ func TestGenerateNeverOverwritesUserFiles(t *testing.T) {
 		}
 	}
 
-	// Issue 16: --truth never replaces a user's file, even with -o -.
+	// --truth never replaces a user's file, even with -o -.
 	notes := filepath.Join(dir, "notes.json")
 	os.WriteFile(notes, []byte("notes\n"), 0o644)
 	stdout := os.Stdout

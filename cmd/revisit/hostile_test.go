@@ -40,16 +40,13 @@ func formulaStart(c string) bool {
 	return c != "" && c != "-" && strings.ContainsRune("=+-@\t\r", rune(c[0]))
 }
 
-// Every CSV revisit writes, run end to end on pages titled hostileTitles
-// (run: dataset, replay, analysis with page_stats, page_errors and csv/,
-// the report's tables/ and figures/; schedule.csv; replay's observation
-// logs; estimate's urls.csv on URLs named the same): no cell starts as a
-// formula unless it is a number (a negative number stays -0.4), every
-// guarded title is there with its "'", the others exactly as they are.
-// And no command's terminal output holds a control character (the
-// outputs' names hold ESC). Before, schedule.csv, page_stats.csv,
-// page_errors.csv and urls.csv held the titles raw, and run, analyze and
-// schedule printed the ESC of a path.
+// Every CSV revisit writes, run end to end on pages titled hostileTitles (run:
+// dataset, replay, analysis with page_stats, page_errors and csv/, the
+// report's tables/ and figures/; schedule.csv; replay's observation logs;
+// estimate's urls.csv on URLs named the same): no cell starts as a formula
+// unless it is a number (a negative number stays -0.4), every guarded title is
+// there with its "'", the others exactly as they are. And no command's
+// terminal output holds a control character (the outputs' names hold ESC).
 func TestHostileTitlesInEveryCSV(t *testing.T) {
 	dir := t.TempDir()
 	esc := "\x1b[31m"
@@ -174,11 +171,10 @@ func TestHostileTitlesInEveryCSV(t *testing.T) {
 	}
 }
 
-// The terminal tables of schedule, policies and simulate (printTable)
-// quote a cell holding a control character, a tab or a line break with
-// them escaped, and escape the title and notes: the columns stay aligned
-// and nothing reaches the terminal as a command. Before, a title was
-// printed as it is.
+// The terminal tables of schedule, policies and simulate (printTable) quote a
+// cell holding a control character, a tab or a line break with them escaped,
+// and escape the title and notes: the columns stay aligned and nothing reaches
+// the terminal as a command.
 func TestPrintTableEscapesTitles(t *testing.T) {
 	tb := tables.Table{Title: "Sites \x1b[31m", Notes: []string{"from \x1b[2J"},
 		Columns: []tables.Column{{Name: "site", Kind: tables.String}, {Name: "pages", Kind: tables.Int}},

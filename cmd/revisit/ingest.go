@@ -26,7 +26,7 @@ const maxBadShown = 10
 
 func newIngestCmd(g *globals) *cobra.Command {
 	var (
-		fl   = ingestFlags{titleAlias: true}
+		fl   ingestFlags
 		out  string
 		jobs int
 	)
@@ -52,7 +52,7 @@ parallel), zstd, xz, LZMA-alone (.lzma), 7z, or none; tar archives (.tar,
     id and the timestamp are (--format forces it). --id takes several
     columns separated by commas (--id language,article): the object is then
     the tuple of their values (en/X and de/X are two objects), titled by the
-    values joined by "/" ("en/X"). --title (or --title-column) names a
+    values joined by "/" ("en/X"). --title-column names a
     column holding the object's title: its first non-empty value per object
     is kept (records with another value later are counted in the summary).
     Columns are names or 0-based indexes (JSON arrays need indexes).
@@ -96,7 +96,10 @@ Page ids are MediaWiki page ids (or stable 63-bit hashes of string ids,
 which are never shown to people: messages name a page by its title); if two
 sources (two wikis) use the same id, the page read later gets the id
 hash("<source>:<id>") and the summary counts it; the same id twice in one
-source (overlapping dump parts) is bad input.
+source (overlapping dump parts) is bad input. The id as the source spells
+it (MediaWiki page id, Yelp business_id, the --id values) is kept in the
+dataset's source_id column and in analyze's page_stats, to join results
+back to the source.
 
 On a terminal a progress bar shows the stored bytes read of the total (the
 percentage and the ETA), the decompressed bytes and their rate, and pages
@@ -138,6 +141,9 @@ out, naming the flag ("1,063 pages below --min-updates 2").`,
 			}
 			if out == "" {
 				return usagef("ingest: -o DATASET_DIR is required")
+			}
+			if err := refuseRenamed(cmd, renamedTitle); err != nil {
+				return err
 			}
 			opt, err := fl.options(cmd)
 			if err != nil {
@@ -185,8 +191,8 @@ out, naming the flag ("1,063 pages below --min-updates 2").`,
 	f.StringVarP(&out, "output", "o", "", "dataset directory to write (replaced atomically if it holds a dataset)")
 	f.IntVar(&jobs, "jobs", 1, "read up to K inputs at once, each in its own process (≤ 256 MiB each), then join the datasets; the inputs must hold different pages (the parts of a Wikipedia dump), not Yelp files")
 	f.IntVar(&fl.opt.Parts, "parts", 0, "write the dataset as N part files partitioned by page-id hash, the rule of --shard (docs/scale-out.md; 0: one pages.parquet)")
-	addIngestFlags(f, &fl, 0)
-	f.StringVar(&fl.opt.Generic.Title, "title", "", titleHelp)
+	addIngestFlags(f, &fl)
+	addRenamed(f, renamedTitle)
 	return cmd
 }
 
@@ -208,19 +214,16 @@ type ingestFlags struct {
 	timeOrigin   string
 	allNS        bool
 	titleCol     string
-	// titleAlias: --title is the title column too (ingest); in run
-	// --title is the report's title and only --title-column names the column.
-	titleAlias bool
 }
 
-// addIngestFlags defines the shared ingest flags on f; minUpdates is the
-// default of --min-updates (0 in ingest, 2 in run: an interval needs two
-// updates).
-func addIngestFlags(f *pflag.FlagSet, fl *ingestFlags, minUpdates int) {
+// addIngestFlags defines the shared ingest flags on f. --min-updates
+// defaults to pipeline.DefaultMinUpdates in both commands, so that
+// 'ingest' then 'analyze' and 'run' keep the same pages.
+func addIngestFlags(f *pflag.FlagSet, fl *ingestFlags) {
 	opt := &fl.opt
 	f.StringVar(&fl.nsList, "namespaces", "0", "MediaWiki namespaces to keep, comma-separated (0 = articles, 1 = talk, …)")
 	f.BoolVar(&fl.allNS, "all-namespaces", false, "keep pages of every namespace")
-	f.IntVar(&opt.MinUpdates, "min-updates", minUpdates, "drop pages with fewer updates at ingest (after the time range and collapsing)")
+	f.IntVar(&opt.MinUpdates, "min-updates", pipeline.DefaultMinUpdates, "drop pages with fewer updates at ingest (after the time range and collapsing)")
 	f.StringVar(&fl.since, "since", "", "keep revisions at or after this time (RFC 3339 or YYYY-MM-DD, UTC)")
 	f.StringVar(&fl.until, "until", "", "keep revisions before this time (RFC 3339 or YYYY-MM-DD, UTC)")
 	f.BoolVar(&opt.NoRedirects, "no-redirects", false, "drop MediaWiki redirect pages")
@@ -270,13 +273,7 @@ func (fl *ingestFlags) options(cmd *cobra.Command) (ingest.Options, error) {
 	default:
 		return opt, usagef("%s: --time-origin places numeric times: --time-layout %s is not numeric (want auto, epoch or epochms)", name, l)
 	}
-	if fl.titleAlias {
-		if err := titleFlags(cmd, &opt, fl.titleCol); err != nil {
-			return opt, err
-		}
-	} else {
-		opt.Generic.Title = fl.titleCol
-	}
+	opt.Generic.Title = fl.titleCol
 	if err := revisionFilterFlags(cmd, &opt); err != nil {
 		return opt, err
 	}
@@ -298,20 +295,6 @@ func checkIngest(opt ingest.Options) error {
 		}
 		return err
 	}
-	return nil
-}
-
-// titleFlags takes --title-column into opt (the spelling revisit run has,
-// whose --title is the report's title); given with a different --title it
-// is bad usage.
-func titleFlags(cmd *cobra.Command, opt *ingest.Options, titleCol string) error {
-	if !cmd.Flags().Changed("title-column") {
-		return nil
-	}
-	if cmd.Flags().Changed("title") && opt.Generic.Title != titleCol {
-		return usagef("%s: --title %q and --title-column %q differ", cmd.Name(), opt.Generic.Title, titleCol)
-	}
-	opt.Generic.Title = titleCol
 	return nil
 }
 

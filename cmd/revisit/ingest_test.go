@@ -43,7 +43,7 @@ func TestIngestExitCodes(t *testing.T) {
 		{"truncated", []string{"-q", "ingest", truncated, "-o", out}, exitBadInput},
 		{"unknown format", []string{"-q", "ingest", junk, "-o", out}, exitBadInput},
 		{"truncated, skip bad", []string{"-q", "ingest", truncated, "-o", out, "--skip-bad"}, exitOK},
-		{"ok", []string{"-q", "ingest", fixture, "-o", out, "--all-namespaces", "--since", "2001-01-02", "--until", "2011-01-01T00:00:00Z"}, exitOK},
+		{"ok", []string{"-q", "ingest", fixture, "-o", out, "--all-namespaces", "--since", "2001-01-02", "--until", "2011-01-01T00:00:00Z", "--min-updates", "1"}, exitOK},
 	} {
 		os.RemoveAll(out)
 		if got := execute(c.args); got != c.code {
@@ -57,8 +57,9 @@ func TestIngestExitCodes(t *testing.T) {
 			t.Errorf("%s: no dataset written", c.name)
 		}
 	}
-	// The last run: since 2001-01-02, until 2011: Alpha keeps 2010-01-01,
-	// Talk:Alpha its 2001-01-02, Old name both, Beta its 2009-12-31, Single its one.
+	// The last run: since 2001-01-02, until 2011, pages with one update
+	// kept: Alpha keeps 2010-01-01, Talk:Alpha its 2001-01-02, Old name
+	// both, Beta its 2009-12-31, Single its one.
 	r, err := dataset.Open(out)
 	if err != nil {
 		t.Fatal(err)
@@ -90,7 +91,7 @@ func TestIngestStdin(t *testing.T) {
 	os.Stdin = f
 	defer func() { os.Stdin = old }()
 	out := filepath.Join(dir, "ds")
-	if code := execute([]string{"-q", "ingest", "-", "-o", out}); code != exitOK {
+	if code := execute([]string{"-q", "ingest", "-", "-o", out, "--min-updates", "1"}); code != exitOK {
 		t.Fatalf("exit %d", code)
 	}
 	r, err := dataset.Open(out)
@@ -98,13 +99,14 @@ func TestIngestStdin(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := r.Manifest.Inputs
-	// filters.xml: 3 pages in namespace 0 (Alpha, Old name, Single).
+	// filters.xml: 3 pages in namespace 0 (Alpha, Old name, Single; Single
+	// has one update, kept by --min-updates 1).
 	if n, _ := r.NumPages(); n != 3 || len(in) != 1 || in[0].Name != "<stdin>" || in[0].Format != "mediawiki+gzip" || in[0].Size != int64(buf.Len()) {
 		t.Fatalf("%d pages, inputs %+v", n, in)
 	}
 }
 
-// --id with several columns and --title (or --title-column) reach the
+// --id with several columns and --title-column reach the
 // generic reader, in ingest and in run: en/X and de/X are two pages, the
 // title comes from the name column (de/X has none, so its id names it).
 func TestIngestSeveralIDsAndTitle(t *testing.T) {
@@ -134,17 +136,11 @@ func TestIngestSeveralIDsAndTitle(t *testing.T) {
 		return ts
 	}
 	want := []string{"Xylophone", "Yak", "de/X"}
-	for _, flag := range []string{"--title", "--title-column"} {
-		out := filepath.Join(dir, "ds"+flag)
-		if code := execute([]string{"-q", "ingest", in, "--id", "lang,article", "--time", "ts", flag, "name", "-o", out}); code != exitOK {
-			t.Fatalf("ingest %s: exit %d", flag, code)
-		}
-		if got := titles(out); !slices.Equal(got, want) {
-			t.Errorf("ingest %s: titles %q, want %q", flag, got, want)
-		}
+	if code := execute([]string{"-q", "ingest", in, "--id", "lang,article", "--time", "ts", "--title-column", "name", "-o", filepath.Join(dir, "ds")}); code != exitOK {
+		t.Fatalf("ingest --title-column: exit %d", code)
 	}
-	if code := execute([]string{"-q", "ingest", in, "--id", "lang,article", "--time", "ts", "--title", "name", "--title-column", "lang", "-o", filepath.Join(dir, "x")}); code != exitUsage {
-		t.Errorf("--title and --title-column differing: exit %d, want %d", code, exitUsage)
+	if got := titles(filepath.Join(dir, "ds")); !slices.Equal(got, want) {
+		t.Errorf("ingest --title-column: titles %q, want %q", got, want)
 	}
 	if code := execute([]string{"-q", "ingest", in, "--id", "lang,,article", "--time", "ts", "-o", filepath.Join(dir, "x")}); code != exitUsage {
 		t.Errorf("--id lang,,article: exit %d, want %d", code, exitUsage)

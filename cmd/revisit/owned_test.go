@@ -25,7 +25,7 @@ func ownedCSV(t *testing.T, dir string) string {
 	return p
 }
 
-// Issue 16: files a user put inside an earlier output (at its top or in a
+// Files a user put inside an earlier output (at its top or in a
 // subdirectory) make every command refuse to replace it, and survive; an
 // untouched earlier output is replaced. (The exit code of the refusal is
 // the one of an *atomicdir.RefusedError.)

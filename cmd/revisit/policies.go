@@ -29,7 +29,7 @@ func newPoliciesCmd(g *globals) *cobra.Command {
 		Short: "Replay download policies under a budget of R downloads per cycle and compare their ChangeRatio",
 		Long: `policies replays download policies on a dataset's real update series
 (docs/methods.md#policies). Pages are grouped into sites (the dataset's group column:
-Wikipedia namespace or wiki, Yelp city; --group picks another grouping), time
+Wikipedia namespace or wiki, Yelp city; --sites picks another grouping), time
 is cut into cycles of --cycle, and every cycle the crawler downloads exactly
 --budget pages in total. A page is "changed" in a cycle if it has an update
 since the crawler's last download of it; the crawler holds a copy of every
@@ -58,12 +58,15 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
   revisit policies ds --cycle 7d --budget 500
 
   # 2 % of the pages a day, 20 synthetic sites, tables for revisit report
-  revisit policies ds --cycle 1d --budget 2% --group hash:20 -o results/policies
+  revisit policies ds --cycle 1d --budget 2% --sites hash:20 -o results/policies
 
   # only the sampling policies, fixed sample size, a given period
   revisit policies ds --cycle 30d --budget 100 --policies greedy,proportional,adaptive --sample 4 --start 2005-01-01 --end 2008-01-01`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := refuseRenamed(cmd, renamedSites); err != nil {
+				return err
+			}
 			c, err := units.ParseDuration(cycle)
 			if err != nil {
 				return usagef("--cycle: %v", err)
@@ -81,7 +84,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 				}
 			}
 			if _, err := policy.SiteKey(grouping); err != nil {
-				return usagef("--group: %v", err)
+				return usagef("--sites: %v", err)
 			}
 			opt.Grouping = grouping
 			for _, n := range names {
@@ -192,7 +195,8 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 	f := cmd.Flags()
 	f.StringVar(&cycle, "cycle", "7d", "cycle length (s, m, h, d, w, y), e.g. 7d")
 	f.StringVar(&budget, "budget", "", "downloads per cycle R in total, or a percentage of the pages (e.g. 2%) (required)")
-	f.StringVar(&grouping, "group", "group", "sites by: group (the dataset's group column), namespace, source, or hash:K (K synthetic sites)")
+	f.StringVar(&grouping, "sites", "group", "sites by: group (the dataset's group column), namespace, source, or hash:K (K synthetic sites)")
+	addRenamed(f, renamedSites)
 	f.StringSliceVar(&names, "policies", nil, "policies to replay (comma-separated; default all: "+strings.Join(policy.Names, ",")+")")
 	f.IntVar(&opt.SampleSize, "sample", 0, "pages sampled per site s by greedy, proportional and subset (0: round(√(N r)))")
 	f.IntVar(&opt.K, "k", 5, "adaptive: pages sampled per site per round")

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -102,6 +103,9 @@ remains ingest's group column of generic logs.`,
 			if !(c.Rate >= 0) || !(c.H >= 0) || !(c.XMax >= 0) || c.Top < 0 || c.Sample < 0 {
 				return usagef("run: --rate, --h and --x-max must be ≥ 0 (0: automatic), --top and --sample ≥ 0")
 			}
+			if err := reportTitle(cmd, c.Title); err != nil {
+				return err
+			}
 			if err := topOrSample(cmd, &c.Top, &c.Sample); err != nil {
 				return err
 			}
@@ -190,20 +194,34 @@ remains ingest's group column of generic logs.`,
 	f.Var((*countFlag)(&c.MaxVisits), "max-visits", maxVisitsHelp)
 	f.Var((*countFlag)(&c.MaxPairs), "max-pairs", maxPairsHelp)
 	f.StringArrayVar(&c.Include, "include", nil, "another results `DIR` to render in the report (e.g. from revisit simulate), repeatable")
-	f.StringVar(&c.Title, "title", "", "report title (default: revisit report on the inputs' names; --title-column names a generic log's title column)")
+	f.StringVar(&c.Title, "title", "", "report title, as in revisit report (default: revisit report on the inputs' names); a generic log's title column is --title-column")
 	f.IntVar(&c.ScreenUpdates, "screen-updates", c.ScreenUpdates, "K: pages with at least K updates enter the Poisson screen (analyze's --screen-updates)")
 	// ingest's filters, caps and generic-log options, defined once for
 	// both commands: anything 'revisit ingest' reads 'revisit run' reads too.
-	addIngestFlags(f, &rf.ingest, pipeline.DefaultMinUpdates)
+	addIngestFlags(f, &rf.ingest)
 	addSelectFlags(f, &rf.sel)
 	return cmd
+}
+
+// reportTitle refuses a --title that reads as a column, a whole number
+// such as "1": in run --title is the report's title, and a generic log's
+// title column (a name or a 0-based index, as --id and --time) is
+// --title-column; ingest once spelled that --title.
+func reportTitle(cmd *cobra.Command, title string) error {
+	if !cmd.Flags().Changed("title") {
+		return nil
+	}
+	if _, err := strconv.Atoi(strings.TrimSpace(title)); err == nil {
+		return usagef("run: --title %s would title the report %q: --title is the report's title; a generic log's title column is --title-column %s", quoteArg(title), title, quoteArg(strings.TrimSpace(title)))
+	}
+	return nil
 }
 
 // changedIngestFlag is the first ingest flag (addIngestFlags) given on
 // cmd's command line, or "".
 func changedIngestFlag(cmd *cobra.Command) string {
 	fs := pflag.NewFlagSet("ingest", pflag.ContinueOnError)
-	addIngestFlags(fs, &ingestFlags{}, pipeline.DefaultMinUpdates)
+	addIngestFlags(fs, &ingestFlags{})
 	name := ""
 	fs.VisitAll(func(f *pflag.Flag) {
 		if name == "" && cmd.Flags().Changed(f.Name) {

@@ -441,9 +441,12 @@ func TestDefaultsSameInReplayAnalyzeRun(t *testing.T) {
 		for i, h := range recs[0] {
 			col[h] = i
 		}
+		if _, ok := col["x_max_h"]; !ok {
+			t.Fatalf("%s: no column x_max_h: %q", f, recs[0])
+		}
 		for _, rec := range recs[1:] {
 			id, _ := strconv.ParseInt(rec[col["page_id"]], 10, 64)
-			x, _ := strconv.ParseFloat(rec[col["x_max"]], 64)
+			x, _ := strconv.ParseFloat(rec[col["x_max_h"]], 64) // in the run's unit, h
 			if x < want[id]-1e-6 || x > 2*want[id] {
 				t.Errorf("%s: page %d %s %s compared up to %g, want the page's x_max %g", f, id, rec[col["sampler"]], rec[col["method"]], x, want[id])
 			}
@@ -465,7 +468,7 @@ func readCSV(t *testing.T, path string) [][]string {
 	return recs
 }
 
-// run writes only where revisit wrote before (issue 10.1): a stage
+// run writes only where revisit wrote before: a stage
 // directory or an OUT that revisit did not make is refused with exit 2 and
 // left as it was, a user's own file beside a run's outputs survives the
 // next run, and a run that fails leaves no empty OUT behind.
@@ -527,7 +530,7 @@ func TestRunNeverTouchesUserFiles(t *testing.T) {
 	mustRead(filepath.Join(o, "notes.txt"), "mine")
 
 	// Files the user put inside an earlier run's stage directories keep
-	// them (issue 16): the run is refused and nothing is removed.
+	// them: the run is refused and nothing is removed.
 	os.WriteFile(filepath.Join(o, "report", "NOTES.md"), []byte("notes"), 0o644)
 	os.WriteFile(filepath.Join(o, "dataset", "extra.csv"), []byte("x"), 0o644)
 	if code := run(o); code != exitUsage {

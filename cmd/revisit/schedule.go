@@ -78,7 +78,9 @@ name get --missing-importance; stderr says how many were named.
 
 HOST LIMITS (--host-limits FILE): host,RATE lines (RATE as --budget;
 header host,limit) cap Σ f_i over the pages of each host (the host name
-of a title that is a URL; a URL in the file counts by its host). Hosts
+of a title that is a URL or a SURT key, as estimate names the URLs of a
+CDX or CDXJ log — archives drop a leading "www." from those keys; a URL
+in the file counts by its host). Hosts
 compare case-insensitively and without a trailing dot, as DNS names do.
 stderr says how many limits applied to how many pages; a limit naming no
 page's host is not applied and named there even with -q, and a file of
@@ -296,7 +298,7 @@ none by default).`,
 	f.Float64Var(&train, "train", 0.5, "validation: fraction of the dataset's span used for training (the first split)")
 	f.IntVar(&origins, "origins", 3, "validation: splits (rolling origins): the one at --train and the later ones, evenly spaced to the end")
 	f.StringVar(&trainWindow, "train-window", "all", "validation: training window of the estimated plans: all, the last fraction F of the training span, or auto (chosen per plan by back-testing inside the training window)")
-	f.IntVar(&boot, "boot", 2000, "validation: bootstrap resamples of the pages for the paired differences")
+	f.IntVar(&boot, "boot", schedule.DefaultBoot, "validation: bootstrap resamples of the pages for the paired differences")
 	f.Float64Var(&target, "target-freshness", 0, "validation: find each plan's budget to reach this realised freshness, in (0, 1) (0: none)")
 	f.StringVarP(&out, "output", "o", "", "write schedule.parquet, schedule.csv (unless --no-csv) and tables under this directory (replaces earlier schedule results there; refuses any other non-empty directory)")
 	return cmd

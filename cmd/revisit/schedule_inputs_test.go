@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/schedule"
 	"github.com/revisit-dev/revisit/series"
 )
@@ -26,7 +27,7 @@ func hostsDataset(t *testing.T) string {
 	t0 := int64(1_600_000_000)
 	for i := range 12 {
 		var ups []int64
-		for u := t0 + int64(i)*600; u < t0+7*86400; u += int64(3600 * (2 + i%5)) {
+		for u := t0 + int64(i)*600; u < t0+7*units.Day; u += int64(3600 * (2 + i%5)) {
 			ups = append(ups, u)
 		}
 		p := series.Page{ID: int64(i + 1), Source: "test", Title: "https://" + string(rune('a'+i%3)) + ".example/p" + strconv.Itoa(i), Resolution: 1, Updates: ups}
@@ -65,13 +66,9 @@ func hostRates(t *testing.T, out string) map[string]float64 {
 	return got
 }
 
-// The importance and host-limits files of schedule are read strictly: a
-// header is a line that names the documented columns, not any first line
-// whose value does not parse; every other line is used or refused with
-// the file and line. Before, a first line "7<TAB>-1" (or Inf), "x,y" or
-// "a.example,2/dd" was skipped as a header without a word; importance −1
-// and ±Inf on the first line so became 1; a host limit whose host was in
-// another case, or named no page's host, was not applied, silently.
+// The importance and host-limits files of schedule are read strictly: a header
+// is a line that names the documented columns, not any first line whose value
+// does not parse; every other line is used or refused with the file and line.
 func TestScheduleInputFilesStrict(t *testing.T) {
 	ds := hostsDataset(t)
 	dir := t.TempDir()
@@ -121,9 +118,8 @@ func TestScheduleInputFilesStrict(t *testing.T) {
 	}
 }
 
-// A budget that is not a finite number of visits in every unit (1e308/h
-// is +Inf visits per day) is bad usage; before, it was accepted and
-// schedule.csv held +Inf rates.
+// A budget that is not a finite number of visits in every unit (1e308/h is
+// +Inf visits per day) is bad usage.
 func TestScheduleInfiniteBudget(t *testing.T) {
 	ds := hostsDataset(t)
 	for _, b := range []string{"1e308/h", "1e306/s"} {
@@ -144,10 +140,9 @@ func TestScheduleInfiniteBudget(t *testing.T) {
 	}
 }
 
-// Two URL_IDs that the URL file maps to one URL are estimated as two
-// URLs under one page id; schedule plans one rate per page, so it refuses
-// the input and names the page (before, the two were merged into one page
-// without a word and the plan had fewer pages than the estimate).
+// Two URL_IDs that the URL file maps to one URL are estimated as two URLs
+// under one page id; schedule plans one rate per page, so it refuses the input
+// and names the page.
 func TestScheduleSharedURL(t *testing.T) {
 	dir := t.TempDir()
 	file := func(name, s string) string {

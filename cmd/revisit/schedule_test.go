@@ -16,6 +16,7 @@ import (
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/pq"
 	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/schedule"
 )
 
@@ -168,7 +169,7 @@ func TestScheduleCompactCurves(t *testing.T) {
 			t.Fatalf("replay --curves %s: exit %d", c, code)
 		}
 	}
-	opt := schedule.Options{Budget: 40.0 / 86400, Plans: []string{schedule.PlanGU}, Sweep: []float64{}}
+	opt := schedule.Options{Budget: 40.0 / units.Day, Plans: []string{schedule.PlanGU}, Sweep: []float64{}}
 	in, err := schedule.ReadEstimates(outs["full"], "", "")
 	if err != nil {
 		t.Fatal(err)
@@ -227,11 +228,10 @@ func TestScheduleCompactCurves(t *testing.T) {
 	compare("compact (Plan)", comp, 1e-3, 1e-4)
 }
 
-// A replay of several seeds (--seeds 3) has three independent crawls of
-// every page; schedule pools them explicitly: each page's Ĝ is the mean
-// of the three seeds' Ĝ (the same knots) and its λ̂ the mean of their λ̂,
-// and the plans' source says so. Before, the rows of the seeds were read
-// as one page's: the last seed's Ĝ with the first seed's λ̂, silently.
+// A replay of several seeds (--seeds 3) has three independent crawls of every
+// page; schedule pools them explicitly: each page's Ĝ is the mean of the three
+// seeds' Ĝ (the same knots) and its λ̂ the mean of their λ̂, and the plans'
+// source says so.
 func TestSchedulePoolsSeeds(t *testing.T) {
 	_, rp := generateReplay(t, t.TempDir(), 6, "--seeds", "3")
 	type key struct {

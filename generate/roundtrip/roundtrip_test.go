@@ -11,6 +11,7 @@ import (
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/generate"
 	"github.com/revisit-dev/revisit/ingest"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -22,7 +23,7 @@ func options(t *testing.T, format, out string) generate.Options {
 		t.Fatal(err)
 	}
 	return generate.Options{
-		Config: generate.Config{Pages: 80, Models: ms, Start: time.Date(2012, 6, 1, 0, 0, 0, 0, time.UTC), Span: 120 * 86400,
+		Config: generate.Config{Pages: 80, Models: ms, Start: time.Date(2012, 6, 1, 0, 0, 0, 0, time.UTC), Span: 120 * units.Day,
 			UnitName: "h", Unit: 3600, Seed: 11, TalkFraction: 0.25, MaxUpdates: 1_000_000},
 		Format: format, Out: out, Version: "test",
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/ingest/source"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -171,7 +172,7 @@ func TestJSONLFixture(t *testing.T) {
 	}
 	// A numeric id is taken as its digits; one date-only time → day resolution.
 	if len(pages) != 2 || pages[0].Title != "42" || pages[1].Title != "Main" || pages[1].Group != "en" ||
-		pages[0].Revisions[0] != unix(2020, 1, 2, 0, 0, 0) || pages[0].Resolution != 86400 {
+		pages[0].Revisions[0] != unix(2020, 1, 2, 0, 0, 0) || pages[0].Resolution != units.Day {
 		t.Fatalf("pages %+v %+v", pages[0], pages[1])
 	}
 	if st := rd.Stats(); st.Blank != 1 || st.Records != 2 || st.Lines != 3 || st.DateOnly != 1 {

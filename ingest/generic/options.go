@@ -35,7 +35,7 @@ type Options struct {
 	// distinct keys and keys sort in tuple order), its page id PageID(key)
 	// and its title the values joined by "/" ("en/X"; only a name for
 	// people, which may be ambiguous where the key is not). With one
-	// column the key is the value itself, as before. An empty value in any
+	// column the key is the value itself. An empty value in any
 	// id column makes the record bad ("missing-field").
 	ID string
 	// Title is an optional column (name or index) holding the object's

@@ -162,6 +162,7 @@ func (r *Reader) Next() (*series.RawPage, error) {
 	p := &series.RawPage{
 		ID:         PageID(o.id),
 		Source:     r.opt.Source,
+		SourceID:   keyTitle(o.id, r.several),
 		Title:      r.title(o),
 		Group:      o.group,
 		Resolution: r.tp.resolution(),

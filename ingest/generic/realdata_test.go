@@ -18,6 +18,7 @@ import (
 
 	"github.com/revisit-dev/revisit/ingest/source"
 	"github.com/revisit-dev/revisit/internal/realdata"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -522,7 +523,7 @@ func TestRealEarlYelpCSV(t *testing.T) {
 	}
 	sameSeries(t, "earl", pages, ref)
 	// SOURCES.md §2: 365 reviews, 21 businesses, date-only.
-	if st.Records != 365 || len(pages) != 21 || total(ref) != 365 || st.Bad != 0 || pages[firstKey(ref)].Resolution != 86400 {
+	if st.Records != 365 || len(pages) != 21 || total(ref) != 365 || st.Bad != 0 || pages[firstKey(ref)].Resolution != units.Day {
 		t.Errorf("stats %+v, %d pages, reference %d; SOURCES.md says 365 / 21", st, len(pages), total(ref))
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/ingest/source"
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // TestTimeOrigin: relative seconds are placed after --time-origin. The
@@ -28,7 +29,7 @@ func TestTimeOrigin(t *testing.T) {
 		{"auto", "0.0", o, true}, // auto takes small numbers with an origin
 		{"auto", "4514.9", o + 4514, true},
 		{"auto", "390499200", o + 390499200, true}, // any size: seconds after the origin
-		{"epoch", "86400", o + 86400, true},
+		{"epoch", "86400", o + units.Day, true},
 		{"epochms", "1500", o + 1, true},
 		{"auto", "2014-10-29", 0, false}, // a date is no relative time
 		{"auto", "x", 0, false},

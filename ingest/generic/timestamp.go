@@ -220,7 +220,7 @@ func (p *timeParser) parse(b []byte) (int64, error) {
 // its date-only updates are known only to the day.
 func (p *timeParser) resolution() int32 {
 	if p.dateOnly > 0 {
-		return 86400
+		return units.Day
 	}
 	return 1
 }

@@ -128,8 +128,9 @@ func (r *Reader) atEnd() error {
 // complete revisions --skip-bad keeps.
 func (r *Reader) salvage(off int64, reason string, cause error) error {
 	if !r.opt.SkipBad {
-		return r.perr(off, reason, fmt.Errorf("%w, after %s of the page (--skip-bad keeps them, with the pages before, and marks the page truncated)",
-			cause, human.Count(r.nrev, "complete revision", "complete revisions")))
+		return r.perr(off, reason, &source.SkipBadHint{Err: fmt.Errorf("%w, after %s of the page",
+			cause, human.Count(r.nrev, "complete revision", "complete revisions")),
+			Hint: " (--skip-bad keeps them, with the pages before, and marks the page truncated)"})
 	}
 	if err := r.opt.Bad(r.perr(off, reason, fmt.Errorf("%w; the page's %s before it are kept and the page is marked truncated",
 		cause, human.Count(r.nrev, "complete revision", "complete revisions")))); err != nil {

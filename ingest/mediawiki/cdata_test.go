@@ -50,11 +50,10 @@ func cdataDump() string {
 	return b.String()
 }
 
-// CDATA sections are text wherever they stand: the pages and revisions
-// are those encoding/xml finds (refParse), read whole, byte by byte and
-// in halves, with and without the options that read usernames and text;
-// none comes from inside a section. Before, the attack in <text> added
-// revisions of 2031 and 2032.
+// CDATA sections are text wherever they stand: the pages and revisions are
+// those encoding/xml finds (refParse), read whole, byte by byte and in halves,
+// with and without the options that read usernames and text; none comes from
+// inside a section.
 func TestCDATAIsText(t *testing.T) {
 	doc := cdataDump()
 	want := refParse(t, strings.NewReader(doc))
@@ -90,11 +89,9 @@ func TestCDATAIsText(t *testing.T) {
 	}
 }
 
-// The checksum of a text is that of its characters: entities decoded
-// outside CDATA sections and not inside, comments left out, sections
-// split anywhere (a window boundary inside "]]>" included) joined. Before,
-// every text that started with a CDATA section had the checksum of the
-// empty text.
+// The checksum of a text is that of its characters: entities decoded outside
+// CDATA sections and not inside, comments left out, sections split anywhere (a
+// window boundary inside "]]>" included) joined.
 func TestCDATATextChecksums(t *testing.T) {
 	long := strings.Repeat("a]]b]c&amp;<x>", 200_000) // 2.8 MB: several windows, "]" everywhere
 	cases := []struct{ xml, text string }{

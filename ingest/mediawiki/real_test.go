@@ -105,7 +105,7 @@ func TestRealDumpsMatchGolden(t *testing.T) {
 			want := golden[name]
 			for _, w := range want {
 				// The golden CSV takes ns from <ns>, which schema 0.3/0.4
-				// dumps lack (it then says 0). SPEC §1.1/issue 2 derive it
+				// dumps lack (it then says 0). SPEC §1.1 derives it
 				// from the title prefix and <siteinfo>: small.xml.lzma lists
 				// <namespace key="1">Talk</namespace>, so "Talk:Pilsbury
 				// Block" is in namespace 1. Every other old-schema title in

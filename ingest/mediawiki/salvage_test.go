@@ -10,12 +10,11 @@ import (
 	"github.com/revisit-dev/revisit/ingest/source"
 )
 
-// A dump cut at any byte: with SkipBad the page being read at the cut
-// keeps its complete revisions (those whose </revision> is before the
-// cut, counted here on the cut text) and is marked truncated; the cut is
-// one bad record that drops nothing. Without SkipBad the cut is an error
-// that says how many complete revisions --skip-bad keeps. Before, the page
-// was dropped with all its revisions.
+// A dump cut at any byte: with SkipBad the page being read at the cut keeps
+// its complete revisions (those whose </revision> is before the cut, counted
+// here on the cut text) and is marked truncated; the cut is one bad record
+// that drops nothing. Without SkipBad the cut is an error that says how many
+// complete revisions --skip-bad keeps.
 func TestSalvageCutPage(t *testing.T) {
 	times := []string{"2001-01-01T00:00:00Z", "2002-02-02T00:00:00Z", "2003-03-03T00:00:00Z"}
 	var body strings.Builder

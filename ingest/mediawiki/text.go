@@ -23,7 +23,7 @@ func parseTimestamp(b []byte) (int64, error) {
 		mi, ok5 := digits(b[14:16])
 		s, ok6 := digits(b[17:19])
 		if ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && mo >= 1 && mo <= 12 && d >= 1 && int64(d) <= units.DaysIn(int64(y), int64(mo)) && h < 24 && mi < 60 && s < 60 {
-			return units.DaysFromCivil(int64(y), int64(mo), int64(d))*86400 + int64(h*3600+mi*60+s), nil
+			return units.DaysFromCivil(int64(y), int64(mo), int64(d))*units.Day + int64(h*3600+mi*60+s), nil
 		}
 		return 0, errors.New("bad timestamp " + strconv.Quote(string(b)))
 	}

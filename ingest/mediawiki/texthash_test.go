@@ -19,10 +19,9 @@ func TestTextSHA1(t *testing.T) {
 	}
 }
 
-// A dump without <sha1> (schema 0.4): the checksums are those of the
-// texts, unescaped (so "a &amp; b" and "a &#38; b" are the same text), and
-// a text split across the scanner's window is hashed whole. Before, every
-// checksum was 0 and no revert could be found.
+// A dump without <sha1> (schema 0.4): the checksums are those of the texts,
+// unescaped (so "a &amp; b" and "a &#38; b" are the same text), and a text
+// split across the scanner's window is hashed whole.
 func TestTextChecksumsWithoutSHA1(t *testing.T) {
 	long := strings.Repeat("x&amp;y ", 300_000) // 2.4 MB: several windows
 	texts := []string{"a &amp; b", "vandal", "a &#38; b", long, "c", long, "", "gone"}

@@ -384,5 +384,5 @@ func ParseTimestamp(b []byte) (int64, error) {
 	if int64(d) > units.DaysIn(int64(y), int64(mo)) {
 		return 0, errors.New("not a valid date and time")
 	}
-	return units.DaysFromCivil(int64(y), int64(mo), int64(d))*86400 + int64(h*3600+mi*60+s), nil
+	return units.DaysFromCivil(int64(y), int64(mo), int64(d))*units.Day + int64(h*3600+mi*60+s), nil
 }

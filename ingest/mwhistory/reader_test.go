@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/revisit-dev/revisit/ingest/source"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -88,7 +89,7 @@ func TestSchema70(t *testing.T) {
 	defer f.Close()
 	ps := readAll(t, NewReader(f, Options{}))
 	const jun1 = 1117620000 // 2005-06-01T10:00:00Z
-	if len(ps) != 1 || ps[0].Source != "oldwiki" || ps[0].Title != "Seven" || !slices.Equal(ps[0].Revisions, []int64{jun1, jun1 + 86400}) {
+	if len(ps) != 1 || ps[0].Source != "oldwiki" || ps[0].Title != "Seven" || !slices.Equal(ps[0].Revisions, []int64{jun1, jun1 + units.Day}) {
 		t.Fatalf("pages %+v", ps)
 	}
 }

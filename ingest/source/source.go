@@ -43,6 +43,19 @@ type ParseError struct {
 	Revisions int64
 }
 
+// SkipBadHint is an error whose message ends with Hint, what --skip-bad
+// would do with it: a reader that says it itself wraps its error in one,
+// so that ingest, which adds a general hint to errors of inputs cut short,
+// tells by type that the message says it already.
+type SkipBadHint struct {
+	Err  error
+	Hint string
+}
+
+func (e *SkipBadHint) Error() string { return e.Err.Error() + e.Hint }
+
+func (e *SkipBadHint) Unwrap() error { return e.Err }
+
 // maxPageInError is the most bytes of ParseError.Page a message shows: a
 // generic log's id can be as long as --max-line-bytes.
 const maxPageInError = 200

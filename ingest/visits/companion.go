@@ -79,7 +79,7 @@ func firstLine(path string) (string, error) {
 // size bytes.
 func firstLineOf(src io.Reader, size int) (string, error) {
 	sc := linescan.New(src, size)
-	sc.SetMax(1 << 20)
+	sc.SetMaxFrom(1<<20, "")
 	for {
 		line, err := sc.Next()
 		if err != nil {
@@ -212,7 +212,7 @@ func (c *compLines) next() (e compEntry, reason string, perr error, err error) {
 				return e, "", nil, fmt.Errorf("%s file %s: %w", c.kind, c.path, err)
 			}
 			c.sc = linescan.New(c.dr, 1<<20)
-			c.sc.SetMax(c.max)
+			c.sc.SetMaxFrom(c.max, "")
 		}
 		line, err := c.sc.Next()
 		if err == io.EOF {

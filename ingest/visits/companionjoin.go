@@ -85,7 +85,7 @@ func (r *reader) logf(format string, a ...any) {
 
 // addCompanion reads a companion file: joined by a cursor (prepared by
 // prepareCompanion) unless it is standard input or a second file of its
-// kind, which go to the maps as before.
+// kind, which go to the maps.
 func (r *reader) addCompanion(path, kind string) error {
 	same := r.imp != nil
 	if kind == URLs {

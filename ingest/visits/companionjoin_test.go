@@ -320,7 +320,7 @@ func TestCompanionJoinRefuses(t *testing.T) {
 }
 
 // A trace out of order falls back to the maps, which --max-observations
-// caps as before: refused, naming the companion file.
+// caps: refused, naming the companion file.
 func TestCompanionJoinFallbackCap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	trace, imp, urls, _, _, _ := genCompanions(t, rng, 2000, true, false, false, false)

@@ -14,14 +14,13 @@ import (
 
 func day(d string) int64 { return unix("2014-01-" + d + "T00:00:00Z") }
 
-// The Wayback CDX server's pages (testdata/wayback/paged.cdx, the default
-// 7 fields without a legend): each page ends with an empty line and the
-// resume key alone, and a second page follows. By hand: captures on the
-// 1st (A), 2nd (A), 3rd (B), 4th (B), 5th (301, skipped), 6th (D): 5
-// visits, changes on the 3rd and 6th; 2 resume keys. The JSON form
-// (paged.json): rows [] then ["key"], a second page's header row again:
-// A, B, B, C on the 1st to 4th, changes on the 2nd and 4th. Before, the
-// resume key was "1 fields" (exit 1 unless --skip-bad).
+// The Wayback CDX server's pages (testdata/wayback/paged.cdx, the default 7
+// fields without a legend): each page ends with an empty line and the resume
+// key alone, and a second page follows. By hand: captures on the 1st (A), 2nd
+// (A), 3rd (B), 4th (B), 5th (301, skipped), 6th (D): 5 visits, changes on the
+// 3rd and 6th; 2 resume keys. The JSON form (paged.json): rows [] then
+// ["key"], a second page's header row again: A, B, B, C on the 1st to 4th,
+// changes on the 2nd and 4th.
 func TestWaybackPagination(t *testing.T) {
 	got, st, err := readAll(t, Options{}, filepath.Join("testdata", "wayback", "paged.cdx"))
 	if err != nil {
@@ -70,7 +69,7 @@ func TestWaybackPagination(t *testing.T) {
 //	/lost  revisit of X, whose original is not in the log (skipped),
 //	       Y (2nd), revisit of Z, not in the log either (skipped), Y (4th)
 //	/old   301 (1st), its revisit (2nd), two revisits of the empty
-//	       payload: no content; before, its revisits were 3 visits.
+//	       payload: no content, so its revisits are no visits.
 func TestRevisitRecords(t *testing.T) {
 	got, st, err := readAll(t, Options{}, filepath.Join("testdata", "wayback", "revisits.cdx"))
 	if err != nil {
@@ -91,10 +90,9 @@ func TestRevisitRecords(t *testing.T) {
 }
 
 // A line with other fields than the legend's is bad, located
-// (testdata/wayback/extra-fields.cdx: line 3 holds two records, 22
-// fields; line 5 has 7 under the 11-field legend); before, line 3 gave
-// its first record and dropped the second, uncounted. Under --skip-bad:
-// A on the 1st and B on the 4th, 2 bad lines.
+// (testdata/wayback/extra-fields.cdx: line 3 holds two records, 22 fields;
+// line 5 has 7 under the 11-field legend). Under --skip-bad: A on the 1st and
+// B on the 4th, 2 bad lines.
 func TestCDXFieldsMatchLegend(t *testing.T) {
 	p := filepath.Join("testdata", "wayback", "extra-fields.cdx")
 	var be *BadRecordError
@@ -122,8 +120,7 @@ func TestCDXFieldsMatchLegend(t *testing.T) {
 // order. By hand: / on Aug 20 (Q…), Sep 19 (the same), Oct 17 (DT…:
 // changed); /about on Aug 22 (N6…), a 301 on Sep 20 (skipped), Oct 18
 // (N6…, unchanged); the 301's original, http://commoncrawl.org/about, is
-// another of the key's two original URLs. Before, this was detected as a
-// generic log and --format cdxj failed on the first line.
+// another of the key's two original URLs.
 func TestCommonCrawlIndexJSON(t *testing.T) {
 	dir := filepath.Join("testdata", "commoncrawl")
 	paths := []string{filepath.Join(dir, "CC-MAIN-2017-43.json"), filepath.Join(dir, "CC-MAIN-2017-34.json"), filepath.Join(dir, "CC-MAIN-2017-39.json")}
@@ -146,15 +143,12 @@ func TestCommonCrawlIndexJSON(t *testing.T) {
 }
 
 // pywb's real sample crawl of www.iana.org (SOURCES.md: 171 captures, 29
-// URLs), as CDX and as CDXJ. The expected counts are computed here from
-// the lines themselves: captures are the lines after the legend; a URL
-// has content when one of its captures has status 200; its visits are
-// the distinct seconds of its 200 captures and of its revisits whose
-// digest one of them has (every revisit in the sample repeats a 200); a
-// key groups the distinct original URLs of all its captures, redirects
-// included (12 keys of 24 originals; before, only the captures with a
-// digest counted: 10 of 20), and a key none of whose captures is a 200 is
-// a URL without content.
+// URLs), as CDX and as CDXJ. The expected counts are computed here from the
+// lines themselves: captures are the lines after the legend; a URL has content
+// when one of its captures has status 200; its visits are the distinct seconds
+// of its 200 captures and of its revisits whose digest one of them has (every
+// revisit in the sample repeats a 200); a key groups the distinct original
+// URLs of all its captures, redirects included (12 keys of 24 originals.
 func TestRealPywbIana(t *testing.T) {
 	for _, name := range []string{"iana.cdx", "iana.cdxj"} {
 		p := realdata.Path(t, filepath.Join("crawl", "webrecorder__pywb", name))

@@ -163,7 +163,7 @@ func (r *reader) firstOf(f *os.File, path string, size int64) (*rangeInput, stri
 	}
 	in := &rangeInput{path: path, size: size}
 	sc := linescan.New(io.NewSectionReader(f, 0, size), 4096)
-	sc.SetMax(r.maxLine())
+	sc.SetMaxFrom(r.lineCap())
 	for {
 		line, err := sc.Next()
 		if err == io.EOF {

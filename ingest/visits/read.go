@@ -32,9 +32,9 @@ type Options struct {
 	// MaxObservations caps the captures held in memory at once (every
 	// input is grouped by URL before any is estimated: logs need not be
 	// sorted). 0: DefaultMaxObservations. 24 bytes each in the slices,
-	// about 60 bytes of peak RSS each under the commands' soft memory
-	// limit (pipeline.MemoryLimit; 72 without it), as measured with Go's
-	// slice growth and collector (bench/estimate-memory.sh); each URL held counts as
+	// more in peak RSS with Go's slice growth and collector under the
+	// commands' soft memory limit (pipeline.MemoryLimit;
+	// bench/estimate-memory.sh); each URL held counts as
 	// (len(id) + 120)/24 captures more (its id, map entry and group). A
 	// trace line's crawls count too (refused before they are held), and no
 	// line is kept beyond 24 bytes per capture of the cap.
@@ -84,9 +84,8 @@ const (
 // Defaults of Options.
 const (
 	// DefaultMaxObservations keeps `revisit estimate` within 256 MiB of
-	// peak RSS (3·10⁶ captures of 3·10⁴ URLs: 211 MiB measured by
-	// bench/estimate-memory.sh); a larger log is read with Sorted, or with
-	// a raised cap at about 60 bytes per capture.
+	// peak RSS (bench/estimate-memory.sh measures it); a larger
+	// log is read with Sorted, or with a raised cap.
 	DefaultMaxObservations = 3_000_000
 	DefaultMaxLineBytes    = 64 << 20
 )
@@ -384,7 +383,7 @@ func (r *reader) readStream(src io.Reader) (string, error) {
 // from its first line (a byte range: lines are located by offset).
 func (r *reader) scan(src io.Reader, st0 *lineState, base int64) (string, error) {
 	sc := linescan.New(src, 1<<20)
-	sc.SetMax(r.maxLine())
+	sc.SetMaxFrom(r.lineCap())
 	st := *st0
 	defer func() { *st0 = st }() // the state goes on in the next part of the stream (a ZipNum block)
 	at := func() {
@@ -458,7 +457,19 @@ func (r *reader) scan(src io.Reader, st0 *lineState, base int64) (string, error)
 // the memory of a long line (a trace line holds a whole URL) too; a longer
 // line is a bad line, line_too_long, and is not kept while it is read.
 func (r *reader) maxLine() int {
-	return int(min(int64(r.opt.MaxLineBytes), max(r.opt.MaxObservations, 1<<16/24)*24))
+	max, _ := r.lineCap()
+	return max
+}
+
+// lineCap is the longest line read, and the option that sets it: a line
+// holds at most --max-observations captures of about 24 bytes each, and
+// never more than MaxLineBytes, which no estimate option changes.
+func (r *reader) lineCap() (int, string) {
+	byObs := max(r.opt.MaxObservations, 1<<16/24) * 24
+	if byObs < int64(r.opt.MaxLineBytes) {
+		return int(byObs), "--max-observations"
+	}
+	return r.opt.MaxLineBytes, ""
 }
 
 // fail is the error of a bad line, or nil (counted) under SkipBad.

@@ -11,6 +11,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // isTraceLine: "id<TAB>[…" or Bing's "id<TAB>offset<TAB>[…".
@@ -75,7 +77,7 @@ func (r *reader) traceLine(line []byte) (string, error) {
 		if err != nil || !(d >= 0) || d > 1e7 {
 			return "fields", fmt.Errorf("trace: first crawl offset %.40q is not a number of days in [0, 10⁷]", off)
 		}
-		t0, offset, rest = int64(math.Round(d*86400)), true, bytes.TrimSpace(pairs)
+		t0, offset, rest = int64(math.Round(d*units.Day)), true, bytes.TrimSpace(pairs)
 	}
 	// an upper bound of the pairs, before any is decoded: every pair opens
 	// a bracket
@@ -103,7 +105,7 @@ func (r *reader) traceLine(line []byte) (string, error) {
 			break
 		}
 		pairs++
-		gap := int64(math.Round(d * 86400))
+		gap := int64(math.Round(d * units.Day))
 		switch {
 		case i == 0 && offset:
 			t = t0

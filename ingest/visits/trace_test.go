@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // The Bing change trace as the data set ships it (testdata/bing: three
@@ -26,7 +28,7 @@ func TestBingTraceWithCompanions(t *testing.T) {
 		{ID: "http://www.example.org/events/2017", Source: "5", Importance: 0.000153, HasImportance: true,
 			Visits: []Visit{{T: 476436}, {T: 476436 + 95383}, {T: 476436 + 95383 + 127277, Changed: true}}},
 		{ID: "https://example.com/", Source: "7", Importance: 12.5, HasImportance: true,
-			Visits: []Visit{{T: 0}, {T: 86400}, {T: 2 * 86400, Changed: true}, {T: 3 * 86400}}},
+			Visits: []Visit{{T: 0}, {T: units.Day}, {T: 2 * units.Day, Changed: true}, {T: 3 * units.Day}}},
 		{ID: "http://example.net/a?b=1", Source: "12", Importance: 3, HasImportance: true,
 			Visits: []Visit{{T: 21600}, {T: 64800, Changed: true}, {T: 237600}}},
 	}
@@ -67,13 +69,11 @@ func TestBingTraceWithCompanions(t *testing.T) {
 	}
 }
 
-// [[1,0],[1,1],[1,0]]: three one-day intervals between four real crawls,
-// one changed. The first pair compares two real crawls and is kept, with
-// or without the offset column; before, the two-column form made the
-// first crawl a reference before an unknown interval and dropped it
-// (Visits at 1, 2, 3 d only: two intervals, 1/2 per day).
+// [[1,0],[1,1],[1,0]]: three one-day intervals between four real crawls, one
+// changed. The first pair compares two real crawls and is kept, with or
+// without the offset column.
 func TestTraceFirstPairKept(t *testing.T) {
-	want := []Visit{{T: 0}, {T: 86400}, {T: 2 * 86400, Changed: true}, {T: 3 * 86400}}
+	want := []Visit{{T: 0}, {T: units.Day}, {T: 2 * units.Day, Changed: true}, {T: 3 * units.Day}}
 	for _, line := range []string{"u\t[[1,0],[1,1],[1,0]]\n", "u\t0\t[[1,0],[1,1],[1,0]]\n", "URL_ID\tFirst_crawl_time_offset\tCrawl_and_change_history\nu\t0\t[[1, 0], [1, 1], [1, 0]]\n"} {
 		got, _, err := readAll(t, Options{}, writeFile(t, "t.txt", []byte(line)))
 		if err != nil || len(got) != 1 || got[0].HasPrev || !reflect.DeepEqual(got[0].Visits, want) {
@@ -107,8 +107,7 @@ func TestTraceLineCappedAndChecked(t *testing.T) {
 
 // A line is not kept beyond what the cap of captures allows (24 bytes a
 // capture): a trace line longer than that is a bad line while it is read,
-// before its bytes are held; before, it was read whole (up to 64 MiB) and
-// decoded into values (a 63 MB line took 2.27 GB).
+// before its bytes are held.
 func TestTraceLineBytesCapped(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("u\t0\t[")

@@ -191,13 +191,11 @@ func longIDsTrace(t *testing.T, n, size int, seed uint64) string {
 	return writeFile(t, "long-ids.tsv", []byte(b.String()))
 }
 
-// The trace ids held to refuse a duplicate once they come out of order
-// count under --max-observations, whatever their length: 3,000 ids of
-// 3,000 bytes (9 MB of ids) in no order are refused under a cap of 2,000
-// captures, naming the cap, how to raise it and how to hold none
-// (sorting the trace), and read under a cap of 7,000 (each id held costs
-// at most 2 captures, not its bytes). Before, the ids were held whole and
-// uncounted: 9 MB under a cap promising about 48 KB.
+// The trace ids held to refuse a duplicate once they come out of order count
+// under --max-observations, whatever their length: 3,000 ids of 3,000 bytes (9
+// MB of ids) in no order are refused under a cap of 2,000 captures, naming the
+// cap, how to raise it and how to hold none (sorting the trace), and read
+// under a cap of 7,000 (each id held costs at most 2 captures, not its bytes).
 func TestTraceIDsOutOfOrderCapped(t *testing.T) {
 	p := longIDsTrace(t, 3000, 3000, 1)
 	_, _, err := readAll(t, Options{MaxObservations: 2000}, p)

@@ -370,12 +370,10 @@ func TestCDXJSONOneLineSkipBadKeepsLaterRows(t *testing.T) {
 	}
 }
 
-// --max-observations bounds memory also when every URL has one capture:
-// a URL held costs (len(id) + 120)/24 captures more. 100 URLs of 30 bytes
-// cost 100·(1 + ⌈150/24⌉) = 100·8 = 800, which a cap of 799 refuses and
-// a cap of 800 holds. Before, the URLs
-// were not counted: a cap of 100 held them, at about 15 times the memory
-// the cap promised.
+// --max-observations bounds memory also when every URL has one capture: a URL
+// held costs (len(id) + 120)/24 captures more. 100 URLs of 30 bytes cost
+// 100·(1 + ⌈150/24⌉) = 100·8 = 800, which a cap of 799 refuses and a cap of
+// 800 holds.
 func TestMaxObservationsCountsURLs(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("url,time,changed\n")

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/internal/csvout"
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // Writer writes Observed URLs in one format: the observation logs of
@@ -152,7 +153,7 @@ func (w *Writer) Write(o *Observed) error {
 			if o.Q(j) {
 				c = 1
 			}
-			fmt.Fprintf(w.bw, "[%s,%d]", strconv.FormatFloat(float64(v.T-prev)/86400, 'g', -1, 64), c)
+			fmt.Fprintf(w.bw, "[%s,%d]", strconv.FormatFloat(float64(v.T-prev)/units.Day, 'g', -1, 64), c)
 			prev = v.T
 		}
 		w.bw.WriteString("]\n")

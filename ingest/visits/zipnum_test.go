@@ -30,12 +30,10 @@ func sameRead(t *testing.T, name string, got, want []Observed, gst, wst *Stats) 
 	}
 }
 
-// A ZipNum shard is read as pywb reads it, block by block: each gzip
-// member's last line, which has no newline, ends at the member's end.
-// The shard of testdata/zipnum gives the URLs and counts of its 22 lines
-// written out plainly. Before, the members were one stream: a block's last
-// line and the next block's first were one line of 21 fields (a bad line:
-// exit 1, or 8 of 22 captures lost under --skip-bad).
+// A ZipNum shard is read as pywb reads it, block by block: each gzip member's
+// last line, which has no newline, ends at the member's end. The shard of
+// testdata/zipnum gives the URLs and counts of its 22 lines written out
+// plainly.
 func TestZipNumShardEndsLinesAtBlocks(t *testing.T) {
 	want, wst, err := readAll(t, Options{}, filepath.Join(zipnumDir, "example.cdx"))
 	if err != nil || wst.Inputs[0].Records != 22 {
@@ -193,12 +191,10 @@ func TestZipNumCluster(t *testing.T) {
 	}
 }
 
-// The key-level counts take every capture: testdata/zipnum's keys by hand
-// — "/" groups http and https (content), "/moved" http and https (302s
-// and a revisit of the empty payload only), "/redir" example.org and
-// www.example.org (301s only) — 3 keys of 6 original URLs, 2 of them
-// without content, 5 with. Before, the redirects never reached their key:
-// 1 key of 2 originals, and no URL without content.
+// The key-level counts take every capture: testdata/zipnum's keys by hand —
+// "/" groups http and https (content), "/moved" http and https (302s and a
+// revisit of the empty payload only), "/redir" example.org and www.example.org
+// (301s only) — 3 keys of 6 original URLs, 2 of them without content, 5 with.
 func TestKeyCountsEveryCapture(t *testing.T) {
 	got, st, err := readAll(t, Options{}, filepath.Join(zipnumDir, "example.cdx"))
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/revisit-dev/revisit/ingest/generic/linescan"
 	"github.com/revisit-dev/revisit/ingest/source"
 	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -159,7 +160,7 @@ func (r *Reader) Stats() Stats {
 
 func (r *Reader) resolution() int32 {
 	if r.stats.DateOnly > 0 {
-		return 86400
+		return units.Day
 	}
 	return 1
 }
@@ -199,6 +200,7 @@ func (r *Reader) Next() (*series.RawPage, error) {
 	p := &series.RawPage{
 		ID:         generic.PageID(b.id),
 		Source:     Source,
+		SourceID:   b.id,
 		Title:      b.id,
 		Resolution: r.resolution(),
 		Revisions:  b.times,

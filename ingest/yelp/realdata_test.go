@@ -14,6 +14,7 @@ import (
 	"github.com/revisit-dev/revisit/ingest/generic"
 	"github.com/revisit-dev/revisit/ingest/source"
 	"github.com/revisit-dev/revisit/internal/realdata"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -125,8 +126,8 @@ func TestRealYelpFiles(t *testing.T) {
 	}{
 		{"yelp/alisongh__SIADS-591-592/checkin.json", KindCheckin, 11291, 100, 100, 1,
 			map[string]int{"--UNNdnHRhsyFUbDgumdtQ": 2324, "--hkbIWgBKBOZq4VcNwdhQ": 1204}},
-		{"yelp/xiaonanzzz__SnlpProject/yelp_academic_dataset_review.json", KindReview, 300, 300, 33, 86400, nil},
-		{"yelp/shenyy__Resturants/yelp_academic_dataset_tip.json", KindTip, 5372, 5372, 1238, 86400, nil},
+		{"yelp/xiaonanzzz__SnlpProject/yelp_academic_dataset_review.json", KindReview, 300, 300, 33, units.Day, nil},
+		{"yelp/shenyy__Resturants/yelp_academic_dataset_tip.json", KindTip, 5372, 5372, 1238, units.Day, nil},
 	}
 	for _, c := range cases {
 		path := realdata.Path(t, c.rel)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/revisit-dev/revisit/ingest/generic"
 	"github.com/revisit-dev/revisit/ingest/source"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -88,13 +89,13 @@ func TestFixtures(t *testing.T) {
 			// "B\u0031" is "B1": three reviews in input order, one same-second pair kept.
 			{"B1", "", []int64{unix(2018, 10, 4, 12, 0, 0), unix(2018, 10, 3, 23, 59, 59), unix(2018, 10, 4, 12, 0, 0)}},
 		}},
-		{"review_old.json", KindReview, 86400, []want{
+		{"review_old.json", KindReview, units.Day, []want{
 			{"vcNAWiLM4dR7D2nwwJ7nCA", "", []int64{unix(2007, 5, 17, 0, 0, 0), unix(2010, 2, 28, 0, 0, 0)}},
 		}},
 		{"tip_new.json", KindTip, 1, []want{
 			{"A0", "", []int64{unix(2012, 5, 18, 2, 17, 21), unix(2013, 2, 5, 18, 35, 10)}},
 		}},
-		{"tip_old.json", KindTip, 86400, []want{{"A0", "", []int64{unix(2011, 2, 9, 0, 0, 0)}}}},
+		{"tip_old.json", KindTip, units.Day, []want{{"A0", "", []int64{unix(2011, 2, 9, 0, 0, 0)}}}},
 		// No trailing newline: B1's line is the last and must be read.
 		{"checkin_new.json", KindCheckin, 1, []want{
 			{"A0", "", []int64{unix(2010, 10, 8, 22, 21, 20), unix(2010, 11, 1, 21, 29, 14), unix(2011, 4, 8, 17, 14, 59)}},
@@ -225,7 +226,7 @@ func TestBadRecords(t *testing.T) {
 		}
 	}
 	// Lines 1 and 7 remain; one date-only date makes the file's resolution a day.
-	check(t, "bad", pages, 86400, []want{
+	check(t, "bad", pages, units.Day, []want{
 		{"A", "", []int64{unix(2018, 1, 1, 0, 0, 0)}},
 		{"B", "", []int64{unix(2018, 1, 1, 0, 0, 0)}},
 	})

@@ -86,7 +86,8 @@ func (r *Reader) corrupt(err error, name, format string, offset int64) *CorruptE
 	// The parallel bzip2 decoder looks for the stream's trailer before it
 	// delivers the first block, so a cut file fails here, at offset 0.
 	// (Files are checked for it first and read sequentially when it is
-	// missing; standard input cannot be.)
+	// missing; standard input cannot be.) pbzip2 gives that error no type
+	// or sentinel, so its text is the only mark of it.
 	noTrailer := r.format == Bzip2 && strings.Contains(err.Error(), "failed to find trailer")
 	truncated := errors.Is(err, io.ErrUnexpectedEOF) || noTrailer
 	if noTrailer {

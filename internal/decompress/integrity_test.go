@@ -90,11 +90,9 @@ func readMembers(p string) (map[string][]byte, error) {
 	}
 }
 
-// A compressed tar is checked to the end of its compressed stream, not only
-// to the tar end marker: the gzip trailer's CRC-32 (the 8 bytes at the end:
-// CRC-32, then the size mod 2^32, RFC 1952 §2.3.1) and the xz index and
-// check. Before, a flipped CRC bit or a changed digit in a stored-block
-// (level 0) tar.gz was read without error and the changed digit delivered.
+// A compressed tar is checked to the end of its compressed stream, not only to
+// the tar end marker: the gzip trailer's CRC-32 (the 8 bytes at the end:
+// CRC-32, then the size mod 2^32, RFC 1952 §2.3.1) and the xz index and check.
 func TestCompressedTarTrailerChecked(t *testing.T) {
 	body := pagesXML(20)
 	plain := tarOf(t, map[string][]byte{"a.xml": body}, "a.xml")
@@ -222,10 +220,8 @@ func lzmaDC(t *testing.T, tool string, b []byte) ([]byte, bool) {
 
 // An LZMA-alone stream cut short delivers every byte decoded before the
 // cut — what `lzma -dc` writes for the same cut file — and then a
-// truncation error whose offset is that number of bytes. Before, the
-// decoder's dictionary-sized read-ahead was lost with the error: a cut
-// anywhere in this 190 kB file gave 0 bytes (and a 1-byte cut of a real
-// dump kept 215 of 300 pages).
+// truncation error whose offset is that number of bytes: the decoder's
+// dictionary-sized read-ahead is not lost with the error.
 //
 // The document is pagesXML(300) (551,838 bytes), compressed in-process
 // with ulikunitz/xz/lzma (196,936 bytes). Measured by hand with
@@ -421,10 +417,9 @@ func TestTarSpecialMembersCounted(t *testing.T) {
 
 // An xz file cut short delivers every byte decoded before the cut — what
 // `xz -dc` writes for the same cut file — and then a truncation error at
-// that offset. Before, the decoded part of the LZMA2 chunk being cut was
-// lost (ulikunitz/xz decodes a chunk, up to 2 MiB, in one go and keeps its
-// error): 184,568 bytes instead of 276,726 for the half file below, 14
-// pages fewer than xz -dc on a real dump at every cut.
+// that offset, the decoded part of the LZMA2 chunk being cut included
+// (ulikunitz/xz decodes a chunk, up to 2 MiB, in one go and keeps its
+// error).
 //
 // The document is pagesXML(300) (551,838 bytes), compressed in-process
 // with ulikunitz/xz (197,012 bytes). Measured by hand with xz-utils 5.4.1,

@@ -75,8 +75,6 @@ func compressed(t *testing.T, f string, data []byte) []byte {
 
 // A plain tar of compressed members (`tar cf x.tar a.xml.gz`): each member
 // reads as its decompressed bytes, with its compression in MemberFormat.
-// Before, the member's compressed bytes were handed out as they are, and
-// ingest found no format in them (0 pages, exit 0).
 func TestTarOfCompressedMembers(t *testing.T) {
 	dir := t.TempDir()
 	plain := bytes.Repeat([]byte("<page>some content</page>\n"), 5000)

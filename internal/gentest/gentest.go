@@ -11,6 +11,7 @@ import (
 
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/generate"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -26,7 +27,7 @@ func Dataset(t testing.TB, models []string, seed uint64) (string, []series.Page)
 	}
 	dir := filepath.Join(t.TempDir(), "ds")
 	opt := generate.Options{Config: generate.Config{Pages: 30, Models: ms, Start: time.Date(2015, 1, 1, 0, 0, 0, 0, time.UTC),
-		Span: 10 * 86400, UnitName: "h", Unit: 3600, Seed: seed, TalkFraction: 0.25}, Format: generate.FormatParquet, Out: dir, Version: "test"}
+		Span: 10 * units.Day, UnitName: "h", Unit: 3600, Seed: seed, TalkFraction: 0.25}, Format: generate.FormatParquet, Out: dir, Version: "test"}
 	if _, err := generate.Run(opt); err != nil {
 		t.Fatal(err)
 	}

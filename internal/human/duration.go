@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	"github.com/dustin/go-humanize"
+
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // Display units of durations for people, from the largest: a value
@@ -14,7 +16,7 @@ import (
 var displayUnits = [...]struct {
 	name string
 	s    float64
-}{{"y", 365.25 * 86400}, {"d", 86400}, {"h", 3600}, {"min", 60}, {"s", 1}}
+}{{"y", units.Year}, {"d", units.Day}, {"h", 3600}, {"min", 60}, {"s", 1}}
 
 // DisplayUnit is the unit in which people read durations whose typical
 // magnitude is typ seconds: the largest of y, d, h, min and s of which typ

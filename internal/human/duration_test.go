@@ -3,6 +3,8 @@ package human
 import (
 	"math"
 	"testing"
+
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // Expected values are worked out by hand from the rule: the largest of
@@ -13,10 +15,10 @@ func TestDisplayUnit(t *testing.T) {
 		name string
 		s    float64
 	}{
-		{1446 * 3600, "d", 86400}, // 60.25 d
-		{13540 * 3600, "y", 365.25 * 86400},
-		{365.25 * 86400, "y", 365.25 * 86400}, {365 * 86400, "d", 86400},
-		{86400, "d", 86400}, {86399, "h", 3600},
+		{1446 * 3600, "d", units.Day}, // 60.25 d
+		{13540 * 3600, "y", units.Year},
+		{units.Year, "y", units.Year}, {365 * units.Day, "d", units.Day},
+		{units.Day, "d", units.Day}, {86399, "h", 3600},
 		{-7200, "h", 3600}, {60, "min", 60}, {59.9, "s", 1}, {0.5, "s", 1},
 		{0, "s", 1}, {math.NaN(), "s", 1}, {math.Inf(1), "s", 1},
 	} {
@@ -72,14 +74,14 @@ func TestDuration(t *testing.T) {
 		want string
 	}{
 		{13540 * 3600, "1.545 y"}, // 13,540 h / 8,766 h
-		{1.25 * 3600, "1.25 h"}, {564 * 86400, "1.544 y"}, {300 * 86400, "300 d"},
+		{1.25 * 3600, "1.25 h"}, {564 * units.Day, "1.544 y"}, {300 * units.Day, "300 d"},
 		{90, "1.5 min"}, {0, "0 s"}, {math.NaN(), "—"},
 	} {
 		if got := Duration(c.secs); got != c.want {
 			t.Errorf("Duration(%g) = %q, want %q", c.secs, got, c.want)
 		}
 	}
-	if got := DurationIn(48600, "d", 86400); got != "0.5625 d" {
+	if got := DurationIn(48600, "d", units.Day); got != "0.5625 d" {
 		t.Errorf("DurationIn(48600 s, d) = %q, want 0.5625 d", got)
 	}
 }

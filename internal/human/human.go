@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/dustin/go-humanize"
+
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // Dash is printed for a missing value (NaN, null).
@@ -80,7 +82,7 @@ func durationUnit(a float64) (name string, s float64) {
 	for _, u := range [...]struct {
 		name string
 		s    float64
-	}{{"y", 365.25 * 86400}, {"d", 86400}, {"h", 3600}, {"min", 60}, {"s", 1}, {"ms", 1e-3}} {
+	}{{"y", units.Year}, {"d", units.Day}, {"h", 3600}, {"min", 60}, {"s", 1}, {"ms", 1e-3}} {
 		if a >= u.s {
 			return u.name, u.s
 		}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 // Expected strings are written by hand from the rules in the doc comments.
@@ -54,9 +56,9 @@ func TestSeconds(t *testing.T) {
 		want string
 	}{
 		{0, "0 s"}, {17280, "4.8 h"}, {276480, "3.2 d"}, // 4.8 × 3600, 3.2 × 86,400
-		{8.3 * 365.25 * 86400, "8.3 y"}, {2700, "45 min"}, {59.99, "60 s"},
+		{8.3 * units.Year, "8.3 y"}, {2700, "45 min"}, {59.99, "60 s"},
 		{0.0042, "4.2 ms"}, {3e-7, "0.3 µs"}, {-7200, "−2.0 h"},
-		{365.25 * 86400 * 12345, "12,345 y"},
+		{units.Year * 12345, "12,345 y"},
 		{math.NaN(), "—"}, {math.Inf(1), "∞"},
 	} {
 		if got := Seconds(c.s); got != c.want {

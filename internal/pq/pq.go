@@ -23,6 +23,20 @@ func EachRecord(name string, batch int64, fn func(arrow.RecordBatch) error) erro
 	return EachRecordOf(name, batch, nil, fn)
 }
 
+// Value is the Parquet key-value metadata of file name under key, and
+// whether the file has it; only the footer is read.
+func Value(name, key string) (string, bool, error) {
+	pf, err := file.OpenParquetFile(name, false)
+	if err != nil {
+		return "", false, err
+	}
+	defer pf.Close()
+	if v := pf.MetaData().KeyValueMetadata().FindValue(key); v != nil {
+		return *v, true, nil
+	}
+	return "", false, nil
+}
+
 // EachRecordOf is EachRecord reading only the given leaf columns (by
 // index; nil: all), so a pass over one column does not decode the others.
 func EachRecordOf(name string, batch int64, cols []int, fn func(arrow.RecordBatch) error) error {

@@ -3,6 +3,8 @@ package tables
 import (
 	"math"
 	"testing"
+
+	"github.com/revisit-dev/revisit/internal/units"
 )
 
 func TestUnitSeconds(t *testing.T) {
@@ -11,7 +13,7 @@ func TestUnitSeconds(t *testing.T) {
 		s    float64
 		ok   bool
 	}{
-		{"h", 3600, true}, {"d", 86400, true}, {"years", 365.25 * 86400, true}, {"min", 60, true},
+		{"h", 3600, true}, {"d", units.Day, true}, {"years", units.Year, true}, {"min", 60, true},
 		{"1m30s", 90, true}, {"90 s", 90, true}, {"1.5 s", 1.5, true},
 		{"h²", 0, false}, {"1/h", 0, false}, {"", 0, false}, {"pages", 0, false},
 	} {
@@ -37,8 +39,8 @@ func TestDisplayUnit(t *testing.T) {
 			{Name: "var", Unit: "h²", Kind: Duration},
 		},
 		Rows: [][]any{
-			{1440.0, 0.5, 30.0, 20.0, 3.0 * 86400, int64(1), 1.0},
-			{1500.0, 0.25, 10.0, math.NaN(), 5.0 * 86400, int64(2), 2.0},
+			{1440.0, 0.5, 30.0, 20.0, 3.0 * units.Day, int64(1), 1.0},
+			{1500.0, 0.25, 10.0, math.NaN(), 5.0 * units.Day, int64(2), 2.0},
 			{3.0, 0.75, 12.0, 9.0, nil, int64(3), 3.0},
 		},
 	}
@@ -47,11 +49,11 @@ func TestDisplayUnit(t *testing.T) {
 		name   string
 		factor float64
 	}{
-		{0, "d", 1.0 / 24},    // median 1,440 h = 60 d
-		{1, "min", 60},        // median 0.5 h = 30 min
-		{2, "h", 1},           // group g: 30, 10, 12, 20, 9 h → median 12 h
-		{3, "h", 1},           // the same unit as its group
-		{4, "d", 1.0 / 86400}, // seconds: median 4 d
+		{0, "d", 1.0 / 24},        // median 1,440 h = 60 d
+		{1, "min", 60},            // median 0.5 h = 30 min
+		{2, "h", 1},               // group g: 30, 10, 12, 20, 9 h → median 12 h
+		{3, "h", 1},               // the same unit as its group
+		{4, "d", 1.0 / units.Day}, // seconds: median 4 d
 	} {
 		name, f, ok := tb.DisplayUnit(c.j)
 		if !ok || name != c.name || math.Abs(f-c.factor) > 1e-15*c.factor {

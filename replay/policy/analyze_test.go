@@ -7,6 +7,7 @@ import (
 
 	"github.com/revisit-dev/revisit/internal/realdata"
 	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/replay/policy/traces"
 	"github.com/revisit-dev/revisit/series"
 )
@@ -64,9 +65,9 @@ func TestRealTraces(t *testing.T) {
 		read       func(string) ([]series.Page, error)
 		opt        Options
 	}{
-		{"help-scraper by top directory, 7d", traces.HelpScraper, traces.GitFiles, Options{Cycle: 7 * 86400, Budget: 200}},
-		{"Kevinisagirl enwiki, hash:20, 30d", traces.Kevinisagirl, traces.Kevin, Options{Cycle: 30 * 86400, Budget: 50, Grouping: "hash:20"}},
-		{"COVID-19 editions, hash:8, 1d", traces.CovidEditions, traces.Covid, Options{Cycle: 86400, Budget: 10, Grouping: "hash:8"}},
+		{"help-scraper by top directory, 7d", traces.HelpScraper, traces.GitFiles, Options{Cycle: 7 * units.Day, Budget: 200}},
+		{"Kevinisagirl enwiki, hash:20, 30d", traces.Kevinisagirl, traces.Kevin, Options{Cycle: 30 * units.Day, Budget: 50, Grouping: "hash:20"}},
+		{"COVID-19 editions, hash:8, 1d", traces.CovidEditions, traces.Covid, Options{Cycle: units.Day, Budget: 10, Grouping: "hash:8"}},
 	} {
 		if testing.Short() && s.path != traces.CovidEditions {
 			continue

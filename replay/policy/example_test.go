@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/replay/policy"
 	"github.com/revisit-dev/revisit/series"
@@ -15,7 +16,7 @@ import (
 // spends its first cycle on site a (changed) and its second on site a's
 // other two pages (changed as well: they were never downloaded).
 func Example() {
-	const week = 7 * 86400
+	const week = 7 * units.Day
 	var pages []series.Page
 	for i := 0; i < 8; i++ {
 		p := series.Page{ID: int64(i + 1), Group: "a", Updates: []int64{0}}

@@ -19,6 +19,7 @@ type Scanner struct {
 	br     *bufio.Reader
 	long   []byte // accumulates a line longer than the buffer
 	max    int    // longest line returned (0: no cap)
+	flag   string // the option that sets max (TooLongError.Flag)
 	line   int64  // number of the line last returned
 	offset int64  // offset of the line last returned
 	next   int64  // offset of the next line
@@ -31,10 +32,15 @@ type Scanner struct {
 type TooLongError struct {
 	Length int64 // bytes of the line without its terminator (the whole line, counted while passing over it)
 	Max    int
+	Flag   string // the option that sets Max, named in the message; "" when no option does
 }
 
 func (e *TooLongError) Error() string {
-	return fmt.Sprintf("line of %s bytes is longer than the limit of %s bytes (--max-line-bytes)", human.Comma(e.Length), human.Comma(int64(e.Max)))
+	msg := fmt.Sprintf("line of %s bytes is longer than the limit of %s bytes", human.Comma(e.Length), human.Comma(int64(e.Max)))
+	if e.Flag != "" {
+		msg += " (" + e.Flag + ")"
+	}
+	return msg
 }
 
 // New returns a Scanner reading r through a buffer of size bytes (at least
@@ -43,8 +49,17 @@ func New(r io.Reader, size int) *Scanner {
 	if size < 4096 {
 		size = 4096
 	}
-	return &Scanner{br: bufio.NewReaderSize(r, size)}
+	return &Scanner{br: bufio.NewReaderSize(r, size), flag: MaxLineFlag}
 }
+
+// MaxLineFlag is the option that sets the cap in the ingest readers, named
+// by a *TooLongError unless SetMaxFrom names another.
+const MaxLineFlag = "--max-line-bytes"
+
+// SetMaxFrom caps the length of a line like SetMax, the cap being set by
+// the option flag (named in a *TooLongError; "" for a fixed cap that no
+// option changes).
+func (s *Scanner) SetMaxFrom(max int, flag string) { s.max, s.flag = max, flag }
 
 // SetMax caps the length of a line (without its terminator) at max bytes;
 // 0 is no cap. A longer line makes Next return a *TooLongError; memory is
@@ -93,7 +108,7 @@ func (s *Scanner) Next() ([]byte, error) {
 	s.offset = s.next
 	s.next += total
 	if over {
-		return nil, &TooLongError{Length: total - terminator(frag), Max: s.max}
+		return nil, &TooLongError{Length: total - terminator(frag), Max: s.max, Flag: s.flag}
 	}
 	if s.line == 1 && bytes.HasPrefix(line, bom) {
 		line = line[len(bom):]
@@ -105,7 +120,7 @@ func (s *Scanner) Next() ([]byte, error) {
 		}
 	}
 	if s.max > 0 && len(line) > s.max {
-		return nil, &TooLongError{Length: int64(len(line)), Max: s.max}
+		return nil, &TooLongError{Length: int64(len(line)), Max: s.max, Flag: s.flag}
 	}
 	return line, nil
 }
