@@ -3,6 +3,8 @@ package analysis
 import (
 	"math"
 
+	"github.com/revisit-dev/revisit/internal/fft"
+
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -56,7 +58,7 @@ func ACF(x []float64, maxLag int) []float64 {
 // autocovFFT returns Σ_t d_t d_{t+k} for k = 0…maxLag, d_t = x_t − mean,
 // by the Wiener–Khinchin route: |FFT(d padded)|², inverse FFT, divided
 // by m, the padded length (a power of two, 2n ≤ m < 4n). It runs in
-// place (pow2FFT): the padded d, written straight from x, becomes its
+// place (fft.Pow2): the padded d, written straight from x, becomes its
 // power spectrum and then the autocovariances, with one scratch array:
 // 2m values (16 bytes per m) at the peak, where
 // fourier.FFT's Coefficients and Sequence needed separate arrays for d,
@@ -71,8 +73,8 @@ func autocovFFT(x []float64, mean float64, maxLag int) []float64 {
 	for i, v := range x {
 		c[i] = v - mean
 	}
-	fft := newPow2FFT(m)
-	fft.forward(c)
+	tr := fft.NewPow2(m)
+	tr.Forward(c)
 	// |coefficient|² in the packed order, as fourier.FFT's Coefficients
 	// (the complex coefficients), the squares and Sequence (back to the
 	// packed order, the imaginary parts 0) would leave them.
@@ -83,7 +85,7 @@ func autocovFFT(x []float64, mean float64, maxLag int) []float64 {
 		c[2*i-1], c[2*i] = re*re+im*im, 0
 	}
 	c[m-1] = c[m-1]*c[m-1] + im*im
-	fft.backward(c)
+	tr.Backward(c)
 	out := make([]float64, maxLag+1)
 	for k := range out {
 		out[k] = c[k] / float64(m)

@@ -7,5 +7,8 @@
 //
 // It does not replay crawlers or estimate G_U itself (that is replay) and
 // it does not render anything (that is reports): it reads a dataset and an
-// optional replay directory and writes tables, figures, Parquet and CSV.
+// optional replay directory (ReadReplay) and puts its tables and figures
+// in a results directory through internal/tables (tables.WriteResults,
+// FileWriter), returning the NHPP and staleness bundles to a caller that
+// writes them apart (Options.LocalizedApart).
 package analysis

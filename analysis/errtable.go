@@ -8,6 +8,7 @@ import (
 
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
+	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/transform"
 )
 
@@ -15,6 +16,18 @@ import (
 // replay's estimates file, whose type replay owns (estimator.Estimate, read
 // by replay.ReadEstimates).
 type EstimateRow = estimator.Estimate
+
+// ReadReplay reads a replay output directory (replay.ReadEstimates) into
+// its rows and a provenance line for the tables' Source: the directory and
+// the replay's samplers, x_max and h with how they were chosen, seed and
+// unit (replay.Meta.Describe).
+func ReadReplay(dir string) ([]EstimateRow, string, error) {
+	meta, est, err := replay.ReadEstimates(dir)
+	if err != nil {
+		return nil, "", err
+	}
+	return est, fmt.Sprintf("replay %s: %s", dir, meta.Describe()), nil
+}
 
 // PageError is the error of one method on one page under one sampler.
 type PageError struct {

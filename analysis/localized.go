@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/revisit-dev/revisit/analysis/nhpp"
 	"github.com/revisit-dev/revisit/analysis/staleness"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
-	"github.com/revisit-dev/revisit/replay/nhpp"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -26,7 +26,7 @@ const DefaultSelectBytes = 48 << 20
 
 // LocalizedOptions switch on the analyses that need whole update series of
 // a selection of pages rather than one streaming pass: localized rates
-// (replay/nhpp) and the cost of assuming Poisson (analysis/staleness).
+// (analysis/nhpp) and the cost of assuming Poisson (analysis/staleness).
 type LocalizedOptions struct {
 	NHPP      bool    // SPEC §4.4 windows, Weibull/Duane fits, prediction
 	Theta     float64 // consistency threshold of the NHPP windows (0 → 0.1)
@@ -40,25 +40,31 @@ type LocalizedOptions struct {
 	SelectBytes int64
 
 	// Start, if set, is called before each enabled analysis with its kind
-	// ("nhpp", then "staleness") and the number of pages it covers.
+	// ("nhpp", then "staleness") and the number of pages it covers: the
+	// caller's progress line (revisit run names the stage as it begins,
+	// and these two take most of analyze's time on a large corpus). It
+	// is a report of progress only; the results are returned.
 	Start func(kind string, pages int) `json:"-"`
-	// Separate, if set, receives each analysis's bundle, by kind, instead
-	// of the analysis bundle taking its tables and figures (revisit run
-	// writes them as results directories of their own); an error stops
-	// the analysis.
-	Separate func(kind string, b *tables.Bundle) error `json:"-"`
+}
+
+// KindBundle is the tables and figures of one localized analysis, by kind
+// ("nhpp", "staleness"): Result.Localized with Options.LocalizedApart.
+type KindBundle struct {
+	Kind   string
+	Bundle *tables.Bundle
 }
 
 func (o LocalizedOptions) enabled() bool { return o.NHPP || o.Staleness }
 
-// localizedBundle runs the enabled analyses on the kept pages and returns
-// their tables and figures (SPEC §7 item 7). skipped are the busiest
-// pages the byte budget left out (Skipped): each analysis's tables then
-// say so in a note, and its bundle has a table KIND_skipped naming them.
-func localizedBundle(ctx context.Context, pages []series.Page, skipped []PageRank, unit float64, opt *Options) (*tables.Bundle, error) {
-	b := &tables.Bundle{}
+// localizedBundles runs the enabled analyses on the kept pages and returns
+// their tables and figures, one bundle per analysis in the order they ran
+// (SPEC §7 item 7). skipped are the busiest pages the byte budget left out
+// (Skipped): each analysis's tables then say so in a note, and its bundle
+// has a table KIND_skipped naming them.
+func localizedBundles(ctx context.Context, pages []series.Page, skipped []PageRank, unit float64, opt *Options) ([]KindBundle, error) {
+	var bs []KindBundle
 	lo := opt.Localized
-	add := func(kind string, kb *tables.Bundle) error {
+	add := func(kind string, kb *tables.Bundle) {
 		if len(skipped) > 0 {
 			note := skippedNote(skipped, opt) + "; they are listed in the table " + kind + "_skipped"
 			for i := range kb.Tables {
@@ -66,12 +72,7 @@ func localizedBundle(ctx context.Context, pages []series.Page, skipped []PageRan
 			}
 			kb.Tables = append(kb.Tables, skippedTable(kind, skipped, opt))
 		}
-		if lo.Separate != nil {
-			return lo.Separate(kind, kb)
-		}
-		b.Tables = append(b.Tables, kb.Tables...)
-		b.Figures = append(b.Figures, kb.Figures...)
-		return nil
+		bs = append(bs, KindBundle{Kind: kind, Bundle: kb})
 	}
 	start := func(kind string) {
 		if lo.Start != nil {
@@ -84,9 +85,7 @@ func localizedBundle(ctx context.Context, pages []series.Page, skipped []PageRan
 		if err != nil {
 			return nil, fmt.Errorf("nhpp: %w", err)
 		}
-		if err := add("nhpp", nb); err != nil {
-			return nil, err
-		}
+		add("nhpp", nb)
 	}
 	if lo.Staleness {
 		start("staleness")
@@ -94,11 +93,9 @@ func localizedBundle(ctx context.Context, pages []series.Page, skipped []PageRan
 		if err != nil {
 			return nil, fmt.Errorf("staleness: %w", err)
 		}
-		if err := add("staleness", sb); err != nil {
-			return nil, err
-		}
+		add("staleness", sb)
 	}
-	return b, nil
+	return bs, nil
 }
 
 // selectLimits are the count and byte bounds of the busiest pages kept,

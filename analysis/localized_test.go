@@ -353,3 +353,74 @@ func TestBusiestKeeperMergeBar(t *testing.T) {
 		t.Fatalf("merge skipped %v, want %v", got, wantSkipped)
 	}
 }
+
+// With LocalizedApart the NHPP and staleness tables and figures come back
+// in Result.Localized, one bundle per analysis in the order they ran, and
+// the analysis bundle written to Out holds none of them; together they
+// are exactly what one bundle holds without it (the caller writes them).
+func TestLocalizedApart(t *testing.T) {
+	dir := writeDataset(t, shardPages())
+	opt := Options{Dataset: dir, Reps: 19, MinUpdates: 40, Top: 3, MaxLag: 10, Seed: 4, Workers: 2,
+		Localized: LocalizedOptions{NHPP: true, Staleness: true, SelectMax: 5}}
+	tmp := t.TempDir()
+	one := opt
+	one.Out = filepath.Join(tmp, "one")
+	whole, err := Run(context.Background(), one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	apart := opt
+	apart.Out, apart.LocalizedApart = filepath.Join(tmp, "apart"), true
+	res, err := Run(context.Background(), apart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(whole.Localized) != 0 {
+		t.Fatalf("without LocalizedApart, Result.Localized has %d bundles", len(whole.Localized))
+	}
+	var kinds []string
+	ids := func(b *tables.Bundle) (ts, fs []string) {
+		for _, tb := range b.Tables {
+			ts = append(ts, tb.ID)
+		}
+		for _, f := range b.Figures {
+			fs = append(fs, f.ID)
+		}
+		return ts, fs
+	}
+	gotT, gotF := ids(res.Bundle)
+	for _, lb := range res.Localized {
+		kinds = append(kinds, lb.Kind)
+		ts, fs := ids(lb.Bundle)
+		if len(ts) == 0 {
+			t.Errorf("%s: no table", lb.Kind)
+		}
+		for _, id := range ts {
+			if !strings.HasPrefix(id, lb.Kind) {
+				t.Errorf("%s bundle holds table %s", lb.Kind, id)
+			}
+		}
+		gotT, gotF = append(gotT, ts...), append(gotF, fs...)
+	}
+	if !slices.Equal(kinds, []string{"nhpp", "staleness"}) {
+		t.Fatalf("Result.Localized kinds %v, want nhpp then staleness", kinds)
+	}
+	analysisT, analysisF := ids(res.Bundle)
+	for _, id := range append(analysisT, analysisF...) {
+		if strings.HasPrefix(id, "nhpp") || strings.HasPrefix(id, "staleness") {
+			t.Errorf("the analysis bundle keeps %s", id)
+		}
+	}
+	wantT, wantF := ids(whole.Bundle)
+	if !slices.Equal(gotT, wantT) || !slices.Equal(gotF, wantF) {
+		t.Errorf("apart: tables %v figures %v; in one bundle: tables %v figures %v", gotT, gotF, wantT, wantF)
+	}
+	written, err := tables.Read(apart.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt, _ := ids(written) // tables.Read orders them by section
+	if slices.Sort(wt); !slices.Equal(wt, slices.Sorted(slices.Values(analysisT))) {
+		t.Errorf("written analysis tables %v, want those of %v", wt, analysisT)
+	}
+}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -411,9 +412,6 @@ func RunShard(ctx context.Context, opt Options, sp shard.Spec) error {
 	if sp.N < 1 {
 		return errorf("RunShard needs a shard i/N")
 	}
-	if opt.Replay != "" && opt.Estimates == nil {
-		return errorf("replay directory %s given but no reader for it", opt.Replay)
-	}
 	r, err := dataset.OpenPartial(opt.Dataset) // a node may hold only the shard's own parts
 	if err != nil {
 		return err
@@ -425,7 +423,7 @@ func RunShard(ctx context.Context, opt Options, sp shard.Spec) error {
 	// Only the shard's own parts of a dataset in a multiple of N parts.
 	src, unit, note := r.ShardSource(sp, opt.Unit, opt.Select)
 	logf(opt.Log, "analyze: %s", note)
-	return WriteResults(ctx, opt.Out, ShardKind, func(tmp string) error {
+	return tables.WriteResults(ctx, opt.Out, ShardKind, func(tmp string) error {
 		f, err := os.Create(filepath.Join(tmp, ShardStatFile))
 		if err != nil {
 			return errorf("%w", err)
@@ -503,9 +501,10 @@ func ReadPartial(dir string) (*Partial, error) {
 // analysis at out, with the same tables and files as Run on the whole
 // dataset (page_stats in dataset order, every table and figure). The
 // replay rows, if the shards used a replay, are read again through
-// estimates (the figures of the top page need them). Memory: one shard's
-// Partial at a time and the running selections (partialMerger), the
-// replay rows, and one page-statistics row per shard.
+// estimates, nil being ReadReplay (the figures of the top page need
+// them). Memory: one shard's Partial at a time and the running
+// selections (partialMerger), the replay rows, and one page-statistics
+// row per shard.
 func MergeShards(ctx context.Context, dirs []string, out string, estimates func(string) ([]EstimateRow, string, error), log io.Writer) (*Result, error) {
 	if len(dirs) == 0 {
 		return nil, &MergeError{Err: errors.New("merge: no analysis shards")}
@@ -515,18 +514,18 @@ func MergeShards(ctx context.Context, dirs []string, out string, estimates func(
 		return nil, err
 	}
 	opt := m.Opt.options()
+	if estimates == nil {
+		estimates = ReadReplay
+	}
 	opt.Out, opt.Estimates, opt.Log = out, estimates, log
 	var rows []EstimateRow
 	if opt.Replay != "" {
-		if estimates == nil {
-			return nil, fmt.Errorf("merge: the shards used replay %s but no reader was given", opt.Replay)
-		}
 		if rows, _, err = estimates(opt.Replay); err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
 	}
 	var res *Result
-	err = WriteResults(ctx, out, "analysis", func(tmp string) error {
+	err = tables.WriteResults(ctx, out, "analysis", func(tmp string) error {
 		if err := mergeStats(ctx, dirs, m.Unit, filepath.Join(tmp, "page_stats")); err != nil {
 			return err
 		}
@@ -590,7 +589,7 @@ func asMergeError(err error) error {
 
 // mergeStats writes the shards' page statistics in dataset order.
 func mergeStats(ctx context.Context, dirs []string, unit float64, stem string) error {
-	w, err := newColWriter(stem, pageStatsColumns(transform.UnitName(unit)))
+	w, err := tables.NewFileWriter(stem, pageStatsColumns(transform.UnitName(unit)))
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/stagetest"
+	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
@@ -163,11 +164,11 @@ func TestColWriterDeterministic(t *testing.T) {
 	var first []byte
 	for k := range 8 {
 		stem := filepath.Join(t.TempDir(), "page_stats")
-		w, err := newColWriter(stem, pageStatsColumns("h"))
+		w, err := tables.NewFileWriter(stem, pageStatsColumns("h"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i := range 1 << 16 { // colWriterGroup-row groups; 2.6 MB of distinct titles and sources in all
+		for i := range 1 << 16 { // tables.FileWriter row groups of 16 Ki rows; 2.6 MB of distinct titles and sources in all
 			st := PageStats{PageID: int64(i), Title: fmt.Sprintf("a page title long enough, number %08d", i), Source: fmt.Sprintf("source %040d", i), Updates: 3, Intervals: 2, Mean: float64(i) * 1.000001, Var: 1, CoV: 1, Lifetime: 2, First: 1, Last: 3}
 			if err := w.Append(pageStatsRow(st, nil)); err != nil {
 				t.Fatal(err)

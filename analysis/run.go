@@ -46,9 +46,8 @@ type Options struct {
 	// in shards.
 	AggregateMax int
 
-	// Estimates reads a replay directory into rows and a provenance line.
-	// The command line passes replay.ReadEstimates through ReplayReader;
-	// nil with Replay set is an error.
+	// Estimates reads a replay directory into rows and a provenance line;
+	// nil is ReadReplay (tests pass hand-made rows).
 	Estimates func(dir string) ([]EstimateRow, string, error)
 	// Methods is the method registry the estimates' methods are looked
 	// up in (class, step interpolation, rank); the zero value is
@@ -57,6 +56,10 @@ type Options struct {
 
 	// Localized adds the NHPP and staleness analyses on the busiest pages.
 	Localized LocalizedOptions
+	// LocalizedApart returns their tables and figures in Result.Localized,
+	// one bundle per analysis, instead of adding them to the analysis
+	// bundle (revisit run writes them as results directories of their own).
+	LocalizedApart bool
 
 	// Select keeps only the pages it selects (--pages, --match, --group),
 	// before the shard test; nil analyses every page. What it selected is
@@ -89,6 +92,9 @@ func (o *Options) defaults() {
 	}
 	if o.AggregateMax <= 0 {
 		o.AggregateMax = 1 << 18
+	}
+	if o.Estimates == nil {
+		o.Estimates = ReadReplay
 	}
 }
 
@@ -124,7 +130,8 @@ type Result struct {
 	ReplaySource  string
 	Selection     *dataset.SelectionSummary // the page selection, nil without one
 
-	Bundle *tables.Bundle
+	Bundle    *tables.Bundle
+	Localized []KindBundle // with Options.LocalizedApart: the NHPP and staleness bundles, in the order they ran
 }
 
 // PageSource calls fn for every page (dataset.Reader.Each has this shape).
@@ -160,18 +167,15 @@ func Run(ctx context.Context, opt Options) (*Result, error) {
 var errStop = errors.New("stop")
 
 // Analyze is Run on any source of pages (Run passes the dataset's Each).
-// The results directory opt.Out is written atomically (WriteResults): it
+// The results directory opt.Out is written atomically (tables.WriteResults): it
 // appears, or replaces an earlier one, only when everything succeeded.
 func Analyze(ctx context.Context, pages PageSource, opt Options) (*Result, error) {
 	opt.defaults()
 	if opt.Out == "" {
 		return nil, errorf("no output directory")
 	}
-	if opt.Replay != "" && opt.Estimates == nil {
-		return nil, errorf("replay directory %s given but no reader for it", opt.Replay)
-	}
 	var res *Result
-	err := WriteResults(ctx, opt.Out, "analysis", func(tmp string) error {
+	err := tables.WriteResults(ctx, opt.Out, "analysis", func(tmp string) error {
 		var err error
 		res, err = analyze(ctx, pages, opt, tmp)
 		return err
@@ -185,7 +189,7 @@ func Analyze(ctx context.Context, pages PageSource, opt Options) (*Result, error
 // analyze computes everything and writes the results into out: one pass
 // over the pages into a Partial (page_stats streamed to out), then finishTables.
 func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*Result, error) {
-	var statsW *colWriter
+	var statsW *tables.FileWriter
 	defer func() {
 		if statsW != nil {
 			statsW.Abort()
@@ -195,7 +199,7 @@ func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*R
 	// One Lilliefors null cache for the pass and the closest pages after it.
 	null := NewLillieforsNull(opt.Seed, opt.Reps)
 	p, err := pass(ctx, counted(pages), opt, shard.Spec{}, opt.Unit, null, &rows, func(unitName string) (err error) {
-		statsW, err = newColWriter(filepath.Join(out, "page_stats"), pageStatsColumns(unitName))
+		statsW, err = tables.NewFileWriter(filepath.Join(out, "page_stats"), pageStatsColumns(unitName))
 		return err
 	}, func(_ int64, st PageStats, sc *PageScreen) error {
 		return statsW.Append(pageStatsRow(st, sc))
@@ -593,12 +597,18 @@ func finishTables(ctx context.Context, p *Partial, rows []EstimateRow, opt Optio
 		if len(skipped) > 0 {
 			logf(opt.Log, "analyze: %s", skippedNote(skipped, &opt))
 		}
-		lb, err := localizedBundle(ctx, kept, skipped, res.Unit, &opt)
+		lbs, err := localizedBundles(ctx, kept, skipped, res.Unit, &opt)
 		if err != nil {
 			return nil, errorf("%w", err)
 		}
-		res.Bundle.Tables = append(res.Bundle.Tables, lb.Tables...)
-		res.Bundle.Figures = append(res.Bundle.Figures, lb.Figures...)
+		if opt.LocalizedApart {
+			res.Localized = lbs
+		} else {
+			for _, lb := range lbs {
+				res.Bundle.Tables = append(res.Bundle.Tables, lb.Bundle.Tables...)
+				res.Bundle.Figures = append(res.Bundle.Figures, lb.Bundle.Figures...)
+			}
+		}
 	}
 	if err := res.Bundle.Write(out); err != nil {
 		return nil, errorf("%w", err)
@@ -607,12 +617,12 @@ func finishTables(ctx context.Context, p *Partial, rows []EstimateRow, opt Optio
 		if t.ID == "page_stats_top" {
 			continue
 		}
-		if err := writeTableFiles(filepath.Join(out, "csv", t.ID), t); err != nil {
+		if err := tables.WriteFiles(filepath.Join(out, "csv", t.ID), t); err != nil {
 			return nil, errorf("%w", err)
 		}
 	}
 	if len(res.PageErrors) > 0 {
-		if err := writeTableFiles(filepath.Join(out, "page_errors"), pageErrorsTable(res, &opt, false)); err != nil {
+		if err := tables.WriteFiles(filepath.Join(out, "page_errors"), pageErrorsTable(res, &opt, false)); err != nil {
 			return nil, errorf("%w", err)
 		}
 	}

@@ -2,9 +2,7 @@ package pipeline
 
 import (
 	"fmt"
-	"math"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/revisit-dev/revisit/ingest"
@@ -68,25 +66,4 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
-}
-
-// ParseBudget reads a download-policy budget R per cycle as a count of
-// pages or as a percentage of the pages (at least 1).
-func ParseBudget(s string, pages int) (int, error) {
-	s = strings.TrimSpace(s)
-	if p, ok := strings.CutSuffix(s, "%"); ok {
-		v, err := strconv.ParseFloat(p, 64)
-		if err != nil || !(v > 0 && v <= 100) {
-			return 0, fmt.Errorf("%q: want a percentage in (0, 100]", s)
-		}
-		return max(1, int(math.Round(v/100*float64(pages)))), nil
-	}
-	r, err := strconv.Atoi(s)
-	if err != nil || r < 1 {
-		return 0, fmt.Errorf("%q: want a positive number of downloads or a percentage", s)
-	}
-	if r > pages {
-		return 0, fmt.Errorf("%d downloads per cycle exceeds the %d pages", r, pages)
-	}
-	return r, nil
 }

@@ -13,8 +13,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/revisit-dev/revisit/analysis"
@@ -24,8 +22,8 @@ import (
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/internal/units"
+	"github.com/revisit-dev/revisit/policy"
 	"github.com/revisit-dev/revisit/replay"
-	"github.com/revisit-dev/revisit/replay/policy"
 	"github.com/revisit-dev/revisit/reports"
 	"github.com/revisit-dev/revisit/series"
 )
@@ -248,7 +246,7 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 	if given != "" {
 		it.Notes = append(it.Notes, fmt.Sprintf("the dataset %s was run's input: ingest was skipped, and these counts are those of its manifest", given))
 	}
-	if err := WriteBundle(ctx, &tables.Bundle{Tables: []tables.Table{it}}, dir("ingest"), "ingest"); err != nil {
+	if err := tables.WriteBundle(ctx, &tables.Bundle{Tables: []tables.Table{it}}, dir("ingest"), "ingest"); err != nil {
 		return nil, err
 	}
 
@@ -313,18 +311,21 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 	// busiest pages, each written as a results directory of its own.
 	st.stage("analyze")
 	aopt := analysis.Options{Dataset: dsDir, Replay: dir("replay"), Out: dir("analysis"), Unit: def.Unit, Top: max(c.Top, DefaultTop),
-		XMax: def.Choice.XMax, Seed: c.Seed, Reps: c.Reps, MinUpdates: c.ScreenUpdates, Workers: c.Workers, Estimates: ReadEstimates}
+		XMax: def.Choice.XMax, Seed: c.Seed, Reps: c.Reps, MinUpdates: c.ScreenUpdates, Workers: c.Workers, LocalizedApart: true}
 	aopt.Log, aopt.Select = c.Log, c.Select
 	aopt.Localized = analysis.LocalizedOptions{NHPP: true, Staleness: true, SelectMax: c.NHPPPages,
 		Start: func(kind string, pages int) {
 			what := map[string]string{"nhpp": "NHPP windows", "staleness": "staleness"}[kind]
 			st.stage(fmt.Sprintf("%s on %s pages", what, human.Comma(int64(pages))))
-		},
-		Separate: func(kind string, b *tables.Bundle) error {
-			return WriteBundle(ctx, b, dir(kind), kind)
 		}}
-	if _, err := analysis.Run(ctx, aopt); err != nil {
+	ares, err := analysis.Run(ctx, aopt)
+	if err != nil {
 		return nil, analyzeError(err)
+	}
+	for _, lb := range ares.Localized {
+		if err := tables.WriteBundle(ctx, lb.Bundle, dir(lb.Kind), lb.Kind); err != nil {
+			return nil, err
+		}
 	}
 
 	// 6. Download policies, when the corpus supports them. When they are
@@ -344,7 +345,7 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 		if err != nil {
 			return nil, fmt.Errorf("run: policies: %w", err)
 		}
-		if err := WriteBundle(ctx, pb, dir("policies"), "policies"); err != nil {
+		if err := tables.WriteBundle(ctx, pb, dir("policies"), "policies"); err != nil {
 			return nil, err
 		}
 		dirs = append(dirs, dir("policies"))
@@ -399,11 +400,11 @@ func pagesText(c *Config) string {
 }
 
 // budgetOverPages reports whether budget is a count of downloads per cycle
-// larger than the pages (ParseBudget refuses it; the command line checks
+// larger than the pages (policy.Budget.Exceeds; the command line checks
 // the form before ingest, the count can only be checked after).
 func budgetOverPages(budget string, pages int64) bool {
-	r, err := strconv.Atoi(strings.TrimSpace(budget))
-	return err == nil && int64(r) > pages
+	b, err := policy.ParseBudget(budget)
+	return err == nil && b.Exceeds(pages)
 }
 
 // runPolicies replays the download policies of SPEC §4.5 on every page:
@@ -419,37 +420,15 @@ func runPolicies(ctx context.Context, ds *dataset.Reader, c *Config, def Default
 	if err != nil {
 		return nil, err
 	}
-	r, err := ParseBudget(c.Budget, len(pages))
+	b, err := policy.ParseBudget(c.Budget)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.Downloads(len(pages))
 	if err != nil {
 		return nil, err
 	}
 	return policy.Run(ctx, pages, policy.Options{Cycle: cyc, Budget: r, Grouping: def.Grouping, Seed: c.Seed, Dataset: ds.Dir, Log: (&stageLog{w: c.Log}).logf})
-}
-
-// WriteBundle writes b as a results directory of the given kind at dir
-// (atomically, replacing only an earlier one of that kind; nothing once
-// ctx is done).
-func WriteBundle(ctx context.Context, b *tables.Bundle, dir, kind string) error {
-	return analysis.WriteResults(ctx, dir, kind, func(tmp string) error {
-		if err := b.Write(tmp); err != nil {
-			return fmt.Errorf("%s %s: %w", kind, dir, err)
-		}
-		return nil
-	})
-}
-
-// ReadEstimates adapts replay.ReadEstimates to analysis.EstimateRow and a
-// provenance line (samplers, how x_max and h were chosen and their
-// values, seed, unit: replay.Meta.Describe): analysis.Options.Estimates.
-func ReadEstimates(dir string) ([]analysis.EstimateRow, string, error) {
-	meta, est, err := replay.ReadEstimates(dir)
-	if err != nil {
-		return nil, "", err
-	}
-	// analysis.EstimateRow is estimator.Estimate: the rows go through whole
-	// (a field-by-field copy here dropped the constant-delay flag).
-	src := fmt.Sprintf("replay %s: %s", dir, meta.Describe())
-	return est, src, nil
 }
 
 // analyzeError is run's error for err from analysis.Run: "run: analyze: "

@@ -13,11 +13,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/revisit-dev/revisit/analysis"
+	"github.com/revisit-dev/revisit/analysis/nhpp"
 	"github.com/revisit-dev/revisit/analysis/staleness"
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/internal/units"
-	"github.com/revisit-dev/revisit/replay/nhpp"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -81,7 +82,7 @@ func TestRunStagesAndLocalizedResults(t *testing.T) {
 	}
 	// The rows analysis gets are replay's whole rows: every row of the
 	// constant-delay sampler says so (a field-by-field copy dropped it).
-	rows, _, err := ReadEstimates(filepath.Join(out, "replay"))
+	rows, _, err := analysis.ReadReplay(filepath.Join(out, "replay"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,21 +215,6 @@ func TestInputsLabel(t *testing.T) {
 	} {
 		if got := inputsLabel(c.in); got != c.want {
 			t.Errorf("inputsLabel(%v) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
-
-// ParseBudget: a count up to the pages, or a percentage rounded (at least 1).
-func TestParseBudget(t *testing.T) {
-	for _, c := range []struct {
-		s     string
-		pages int
-		want  int
-		bad   bool
-	}{{"10%", 905, 91, false}, {"0.01%", 100, 1, false}, {"5", 10, 5, false}, {"11", 10, 0, true}, {"0%", 10, 0, true}, {"x", 10, 0, true}} {
-		got, err := ParseBudget(c.s, c.pages)
-		if (err != nil) != c.bad || got != c.want {
-			t.Errorf("ParseBudget(%q, %d) = %d, %v", c.s, c.pages, got, err)
 		}
 	}
 }

@@ -6,10 +6,10 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/replay"
 )
 
@@ -33,7 +33,7 @@ func stageMarker(sub string) string {
 	case "replay":
 		return replay.MetaFile
 	default: // ingest, analysis, nhpp, staleness, policies, report
-		return analysis.ResultsMarker(sub)
+		return tables.ResultsMarker(sub)
 	}
 }
 

@@ -34,6 +34,18 @@ func TestParseRate(t *testing.T) {
 	}
 }
 
+// A budget of downloads per download cycle or a percentage of the pages
+// (the download policies' budget) is not a rate: the error says which
+// command reads it.
+func TestParseRatePolicyBudget(t *testing.T) {
+	for _, s := range []string{"500/cycle", "2%", " 10 % "} {
+		_, err := ParseRate(s)
+		if err == nil || !strings.Contains(err.Error(), "revisit policies --budget") {
+			t.Errorf("ParseRate(%q): %v, want an error naming policies' budget", s, err)
+		}
+	}
+}
+
 // Importance files: the Bing layout (tab) with its column names as a
 // header, CSV with a documented header, comments, keys in any order;
 // each page gets the importance of its title, else of its decimal id (a

@@ -6,7 +6,7 @@ import (
 
 	"github.com/revisit-dev/revisit/analysis/staleness"
 	"github.com/revisit-dev/revisit/internal/realdata"
-	"github.com/revisit-dev/revisit/replay/policy/traces"
+	"github.com/revisit-dev/revisit/policy/traces"
 	"github.com/revisit-dev/revisit/transform"
 )
 

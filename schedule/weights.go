@@ -23,6 +23,9 @@ import (
 // so that no plan holds +Inf rates: 1e308/h is refused.
 func ParseRate(s string) (float64, error) {
 	num, per, ok := strings.Cut(strings.TrimSpace(s), "/")
+	if strings.TrimSpace(per) == "cycle" || strings.HasSuffix(strings.TrimSpace(s), "%") {
+		return 0, fmt.Errorf("rate %q: a visit rate is visits per unit of time (B, B/d, B/h); downloads per download cycle or a percentage of the pages is the download policies' budget (revisit policies --budget)", s)
+	}
 	u := units.Day
 	if ok {
 		var known bool

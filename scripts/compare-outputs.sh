@@ -72,7 +72,7 @@ norm() {
       jq -S '.entries |= map({path, type})' "$1" ;;
     *.json)
       jq -S 'walk(if type == "object" then del(.created, .elapsed_s, .version) else . end)' "$1" ;;
-    */simulate.txt) sed -E '1s/, [0-9.]+ (µs|ms|s)$//' "$1" ;;
+    */simulate.txt) sed -E '1s/, ([0-9]+ ms|([0-9]+h)?([0-9]+m)?[0-9.]+s)$//' "$1" ;;  # human.Elapsed: "780 ms", "2s", "2m5.1s"
     *) cat "$1" ;;
   esac
 }

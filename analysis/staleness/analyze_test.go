@@ -9,7 +9,7 @@ import (
 	"github.com/revisit-dev/revisit/internal/realdata"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/model"
-	"github.com/revisit-dev/revisit/replay/policy/traces"
+	"github.com/revisit-dev/revisit/policy/traces"
 	"github.com/revisit-dev/revisit/series"
 )
 

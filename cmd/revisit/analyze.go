@@ -13,6 +13,7 @@ import (
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/pipeline"
 )
@@ -135,7 +136,6 @@ tables compare the replay's estimates of the selected pages only.`,
 			if opt.Select, err = sel.selection("analyze"); err != nil {
 				return err
 			}
-			opt.Estimates = pipeline.ReadEstimates
 			out := cmd.OutOrStdout()
 			if recommend {
 				sc, err := scenario(age, sampler, oldM3)
@@ -148,7 +148,7 @@ tables compare the replay's estimates of the selected pages only.`,
 					}
 					var sum []analysis.MethodSummary
 					if len(args) == 1 {
-						rows, _, err := pipeline.ReadEstimates(args[0])
+						rows, _, err := analysis.ReadReplay(args[0])
 						if err != nil {
 							return err
 						}
@@ -216,7 +216,7 @@ tables compare the replay's estimates of the selected pages only.`,
 				switch t.ID {
 				case "top_pages", "tail_fits_aggregate", "tail_fits_top", "poisson_screen", "screen_closest", "method_errors", "recommendation":
 					if len(t.Rows) > 0 {
-						if err := printSafe(out, func(w io.Writer) error { return analysis.Fprint(w, t) }); err != nil {
+						if err := printSafe(out, func(w io.Writer) error { return tables.Fprint(w, t) }); err != nil {
 							return err
 						}
 					}

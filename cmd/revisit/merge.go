@@ -92,7 +92,7 @@ atomically, like every output.`,
 				if !g.quiet {
 					log = os.Stderr
 				}
-				_, err := analysis.MergeShards(cmd.Context(), args[1:], out, pipeline.ReadEstimates, log)
+				_, err := analysis.MergeShards(cmd.Context(), args[1:], out, analysis.ReadReplay, log)
 				if err != nil {
 					var me *analysis.MergeError
 					if errors.As(err, &me) {

@@ -5,8 +5,8 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/internal/tables"
 )
 
 // checkOutput refuses, before any work, an output path dir that command
@@ -21,9 +21,9 @@ func checkOutput(name, dir, marker, what string) error {
 }
 
 // checkResults is checkOutput for a results directory of the given kind
-// (analysis.WriteResults: analyze, policies, simulate, report).
+// (tables.WriteResults: analyze, policies, simulate, report).
 func checkResults(name, dir, kind string) error {
-	if err := analysis.CheckResults(dir, kind); err != nil {
+	if err := tables.CheckResults(dir, kind); err != nil {
 		return refusedError{fmt.Errorf("%s: %w", name, err)}
 	}
 	return nil

@@ -2,18 +2,16 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/internal/units"
-	"github.com/revisit-dev/revisit/pipeline"
-	"github.com/revisit-dev/revisit/replay/policy"
+	"github.com/revisit-dev/revisit/policy"
 )
 
 func newPoliciesCmd(g *globals) *cobra.Command {
@@ -75,7 +73,8 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 			if budget == "" {
 				return usagef("--budget is required (downloads per cycle, or a percentage of the pages such as 2%%)")
 			}
-			if _, err := pipeline.ParseBudget(budget, math.MaxInt); err != nil { // its form; the pages are counted later
+			budgetR, err := policy.ParseBudget(budget) // its form; the pages are counted later
+			if err != nil {
 				return usagef("--budget: %v", err)
 			}
 			for _, b := range budgets {
@@ -142,7 +141,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 			if len(pages) == 0 {
 				return fmt.Errorf("dataset %s: no pages", args[0])
 			}
-			r, err := pipeline.ParseBudget(budget, len(pages))
+			r, err := budgetR.Downloads(len(pages))
 			if err != nil {
 				return usagef("--budget: %v", err)
 			}
@@ -176,7 +175,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 			}
 			if out != "" {
 				// Atomically: a failure leaves no half-written results.
-				err := analysis.WriteResults(cmd.Context(), out, "policies", func(tmp string) error {
+				err := tables.WriteResults(cmd.Context(), out, "policies", func(tmp string) error {
 					if err := b.Write(tmp); err != nil {
 						return fmt.Errorf("policies: %w", err)
 					}
@@ -194,7 +193,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&cycle, "cycle", "7d", "cycle length (s, m, h, d, w, y), e.g. 7d")
-	f.StringVar(&budget, "budget", "", "downloads per cycle R in total, or a percentage of the pages (e.g. 2%) (required)")
+	f.StringVar(&budget, "budget", "", "downloads per cycle R in total (R or R/cycle), or a percentage of the pages (e.g. 2%) (required); not a rate per day, which is schedule's --budget")
 	f.StringVar(&grouping, "sites", "group", "sites by: group (the dataset's group column), namespace, source, or hash:K (K synthetic sites)")
 	addRenamed(f, renamedSites)
 	f.StringSliceVar(&names, "policies", nil, "policies to replay (comma-separated; default all: "+strings.Join(policy.Names, ",")+")")

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -11,10 +13,7 @@ import (
 // directory receives the marked results, which a second run replaces.
 func TestPoliciesOutputAtomic(t *testing.T) {
 	dir := t.TempDir()
-	ds := filepath.Join(dir, "ds")
-	if code := execute([]string{"-q", "generate", "--format", "parquet", "--pages", "30", "--span", "1y", "--model", "exp:0.05", "--seed", "2", "-o", ds}); code != exitOK {
-		t.Fatalf("generate: exit %d", code)
-	}
+	ds := policiesDataset(t, dir)
 	mine := filepath.Join(dir, "notes")
 	os.MkdirAll(mine, 0o755)
 	if err := os.WriteFile(filepath.Join(mine, "todo.txt"), []byte("x"), 0o644); err != nil {
@@ -45,6 +44,16 @@ func TestPoliciesOutputAtomic(t *testing.T) {
 	}
 }
 
+// policiesDataset generates a 30-page Poisson corpus of a year at dir/ds.
+func policiesDataset(t *testing.T, dir string) string {
+	t.Helper()
+	ds := filepath.Join(dir, "ds")
+	if code := execute([]string{"-q", "generate", "--format", "parquet", "--pages", "30", "--span", "1y", "--model", "exp:0.05", "--seed", "2", "-o", ds}); code != exitOK {
+		t.Fatalf("generate: exit %d", code)
+	}
+	return ds
+}
+
 func dirNames(t *testing.T, dir string) []string {
 	t.Helper()
 	es, err := os.ReadDir(dir)
@@ -56,4 +65,52 @@ func dirNames(t *testing.T, dir string) []string {
 		n = append(n, e.Name())
 	}
 	return n
+}
+
+// Two budgets, two meanings: policies' --budget is downloads per cycle
+// (R, R/cycle or a percentage of the pages), schedule's is visits per
+// day (B, B/d, B/h). Each command refuses the other's form as bad usage
+// with a message naming both, and policies reads R/cycle as R.
+func TestBudgetMeanings(t *testing.T) {
+	dir := t.TempDir()
+	ds := policiesDataset(t, dir)
+	for _, b := range []string{"5/d", "5/h"} {
+		code, stderr := stderrOf(t, "-q", "policies", ds, "--cycle", "7d", "--budget", b, "--no-sweeps")
+		if code != exitUsage || !strings.Contains(stderr, "per download cycle") || !strings.Contains(stderr, "schedule's --budget") {
+			t.Errorf("policies --budget %s: exit %d, %q; want %d and a message naming both budgets", b, code, stderr, exitUsage)
+		}
+	}
+	for _, b := range []string{"5/cycle", "2%"} {
+		code, stderr := stderrOf(t, "-q", "schedule", ds, "--budget", b, "--no-sweep")
+		if code != exitUsage || !strings.Contains(stderr, "revisit policies --budget") {
+			t.Errorf("schedule --budget %s: exit %d, %q; want %d and a message naming policies' budget", b, code, stderr, exitUsage)
+		}
+	}
+	read := func(out string) map[string][]byte {
+		files := map[string][]byte{}
+		for _, e := range dirNames(t, filepath.Join(out, "tables")) {
+			b, err := os.ReadFile(filepath.Join(out, "tables", e))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[e] = b
+		}
+		return files
+	}
+	outs := map[string]string{}
+	for _, b := range []string{"5", "5/cycle"} {
+		outs[b] = filepath.Join(dir, "pol-"+strings.ReplaceAll(b, "/", "-"))
+		if code, stderr := stderrOf(t, "-q", "policies", ds, "--cycle", "7d", "--budget", b, "--no-sweeps", "-o", outs[b]); code != exitOK {
+			t.Fatalf("policies --budget %s: exit %d, %q", b, code, stderr)
+		}
+	}
+	plain, unit := read(outs["5"]), read(outs["5/cycle"])
+	if len(plain) == 0 || len(plain) != len(unit) {
+		t.Fatalf("tables of --budget 5: %d, of 5/cycle: %d", len(plain), len(unit))
+	}
+	for name, b := range plain {
+		if !bytes.Equal(b, unit[name]) {
+			t.Errorf("%s differs between --budget 5 and 5/cycle", name)
+		}
+	}
 }

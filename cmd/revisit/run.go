@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -22,6 +21,7 @@ import (
 	"github.com/revisit-dev/revisit/internal/progress"
 	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/pipeline"
+	"github.com/revisit-dev/revisit/policy"
 	"github.com/revisit-dev/revisit/replay"
 )
 
@@ -162,7 +162,7 @@ remains ingest's group column of generic logs.`,
 					return usagef("run: --cycle: %v", err)
 				}
 			}
-			if _, err := pipeline.ParseBudget(c.Budget, math.MaxInt); err != nil { // its form; the pages are counted after ingest
+			if _, err := policy.ParseBudget(c.Budget); err != nil { // its form; the pages are counted after ingest
 				return usagef("run: --budget: %v", err)
 			}
 			if rf.unit != "" {
@@ -188,7 +188,7 @@ remains ingest's group column of generic logs.`,
 	f.IntVar(&c.Reps, "reps", c.Reps, "Monte-Carlo replicates of the Poisson screen's KS test")
 	f.IntVar(&c.NHPPPages, "nhpp-pages", c.NHPPPages, "pages (most updates first) analysed for NHPP windows and staleness")
 	f.StringVar(&c.Cycle, "cycle", "", "download-policy cycle (e.g. 7d; default "+pipeline.DefaultCycle+", or "+pipeline.DateOnlyCycle+" for date-only sources)")
-	f.StringVar(&c.Budget, "budget", c.Budget, "download-policy budget per cycle: pages, or a percentage of the pages")
+	f.StringVar(&c.Budget, "budget", c.Budget, "download-policy budget: downloads per cycle (R or R/cycle), or a percentage of the pages")
 	f.Int64Var(&c.PolicyMax, "policy-max-updates", c.PolicyMax, "skip the download policies above this many updates (they hold every page in memory)")
 	f.IntVar(&c.Workers, "workers", 0, "parallel replay and analysis workers (0: all cores)")
 	f.Var((*countFlag)(&c.MaxVisits), "max-visits", maxVisitsHelp)

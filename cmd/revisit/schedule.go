@@ -8,10 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/schedule"
 )
@@ -260,7 +260,7 @@ none by default).`,
 			if out == "" {
 				return nil
 			}
-			err = analysis.WriteResults(cmd.Context(), out, "schedule", func(tmp string) error {
+			err = tables.WriteResults(cmd.Context(), out, "schedule", func(tmp string) error {
 				if err := res.Write(tmp, !noCSV); err != nil {
 					return fmt.Errorf("schedule: %w", err)
 				}
@@ -377,7 +377,7 @@ func runValidation(cmd *cobra.Command, g *globals, dir, out string, opt schedule
 	if out == "" {
 		return nil
 	}
-	return analysis.WriteResults(cmd.Context(), out, "schedule", func(tmp string) error {
+	return tables.WriteResults(cmd.Context(), out, "schedule", func(tmp string) error {
 		if err := b.Write(tmp); err != nil {
 			return fmt.Errorf("schedule: %w", err)
 		}

@@ -12,7 +12,6 @@ import (
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
-	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/reports"
 )
@@ -83,7 +82,7 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 				}
 			}
 			if out != "" {
-				if err := pipeline.WriteBundle(cmd.Context(), b, out, "simulate"); err != nil {
+				if err := tables.WriteBundle(cmd.Context(), b, out, "simulate"); err != nil {
 					return fmt.Errorf("simulate: %w", err)
 				}
 				if !g.quiet {

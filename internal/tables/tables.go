@@ -4,7 +4,12 @@
 // Figure is named curves with axis labels and scales. Both are stored as
 // JSON in a results directory (tables/*.json, figures/*.json) so that
 // `revisit report` can render any of them as Markdown, CSV, LaTeX, HTML
-// and SVG without knowing what they mean.
+// and SVG without knowing what they mean. The package also owns writing
+// them: a results directory, atomically and with its marker (WriteResults,
+// WriteBundle), a table as Parquet and CSV files (FileWriter) and a table
+// for the terminal (Fprint).
+//
+// It computes nothing and renders no document: that is reports.
 package tables
 
 import (

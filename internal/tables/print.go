@@ -1,4 +1,4 @@
-package analysis
+package tables
 
 import (
 	"fmt"
@@ -9,16 +9,16 @@ import (
 	"unicode/utf8"
 
 	"github.com/revisit-dev/revisit/internal/human"
-	"github.com/revisit-dev/revisit/internal/tables"
 )
 
 // Fprint writes a table for people: aligned columns, thousands
 // separators, 4 significant digits, dates, durations in the natural unit
-// and "—" for undefined values; a duration column (tables.Duration,
-// tables.Seconds) in the one unit chosen from its values
-// (tables.Table.DisplayUnit, as the report shows it), named in its header.
-// Machine-readable copies are the JSON, CSV and Parquet files Run writes.
-func Fprint(w io.Writer, t tables.Table) error {
+// and "—" for undefined values; a duration column (Duration,
+// Seconds) in the one unit chosen from its values
+// (Table.DisplayUnit, as the report shows it), named in its header.
+// Machine-readable copies are the JSON files of the results directory and
+// the CSV and Parquet files of FileWriter.
+func Fprint(w io.Writer, t Table) error {
 	head := make([]string, len(t.Columns))
 	factor := make([]float64, len(t.Columns)) // 0: not a duration
 	for i, c := range t.Columns {
@@ -56,7 +56,7 @@ func Fprint(w io.Writer, t tables.Table) error {
 	for k, r := range cells {
 		for i, c := range r {
 			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
-			if t.Columns[i].Kind == tables.String {
+			if t.Columns[i].Kind == String {
 				b.WriteString(c + pad)
 			} else {
 				b.WriteString(pad + c)
@@ -86,7 +86,7 @@ func Fprint(w io.Writer, t tables.Table) error {
 }
 
 // Cell formats one cell of the given kind for people.
-func Cell(k tables.Kind, c any) string {
+func Cell(k Kind, c any) string {
 	switch v := c.(type) {
 	case nil:
 		return "—"
@@ -94,9 +94,9 @@ func Cell(k tables.Kind, c any) string {
 		return v
 	case int64:
 		switch k {
-		case tables.Time:
+		case Time:
 			return time.Unix(v, 0).UTC().Format("2006-01-02")
-		case tables.Bytes:
+		case Bytes:
 			return human.Bytes(max(v, 0))
 		}
 		return human.Comma(v)
@@ -107,9 +107,9 @@ func Cell(k tables.Kind, c any) string {
 			return "—"
 		}
 		switch k {
-		case tables.Percent:
+		case Percent:
 			return fmt.Sprintf("%.1f%%", 100*v)
-		case tables.Seconds:
+		case Seconds:
 			return human.Seconds(v)
 		}
 		if math.Abs(v) >= 1e4 && math.Abs(v) < 1e15 {

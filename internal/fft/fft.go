@@ -1,4 +1,4 @@
-package analysis
+package fft
 
 // The code translated from gonum's fftpack is under gonum's licence:
 //
@@ -42,7 +42,7 @@ package analysis
 // (cos and sin of the same products), with the loops over the blocks and
 // the frequencies exchanged so that each is computed once per pass: the
 // butterflies of one pass read one array and write another, so their
-// order does not change a bit. The ACF of a long series (autocovFFT) is
+// order does not change a bit. The ACF of a long series (analysis.autocovFFT) is
 // the one user: m is up to 4× the series' length.
 
 import (
@@ -50,27 +50,27 @@ import (
 	"math/cmplx"
 )
 
-// pow2FFT is the real FFT of one power-of-two length n ≥ 2.
-type pow2FFT struct {
+// Pow2 is the real FFT of one power-of-two length n ≥ 2.
+type Pow2 struct {
 	n    int
 	ch   []float64 // scratch, n values
 	ifac [15]int
 }
 
-// newPow2FFT prepares the FFT of length n (a power of two, ≥ 2).
-func newPow2FFT(n int) *pow2FFT {
-	t := &pow2FFT{n: n, ch: make([]float64, n)}
+// NewPow2 prepares the FFT of length n (a power of two, ≥ 2).
+func NewPow2(n int) *Pow2 {
+	t := &Pow2{n: n, ch: make([]float64, n)}
 	fpInit(n, t.ifac[:])
 	return t
 }
 
-// forward replaces c (length n) by its Fourier coefficients in FFTPACK's
+// Forward replaces c (length n) by its Fourier coefficients in FFTPACK's
 // packed order: c[0] the sum, then the real and imaginary parts of
 // coefficients 1…n/2−1, then coefficient n/2 (real).
-func (t *pow2FFT) forward(c []float64) { fpForward(t.n, c[:t.n], t.ch, t.ifac[:]) }
+func (t *Pow2) Forward(c []float64) { fpForward(t.n, c[:t.n], t.ch, t.ifac[:]) }
 
-// backward is the unnormalized inverse of forward, in place.
-func (t *pow2FFT) backward(c []float64) { fpBackward(t.n, c[:t.n], t.ch, t.ifac[:]) }
+// Backward is the unnormalized inverse of Forward, in place.
+func (t *Pow2) Backward(c []float64) { fpBackward(t.n, c[:t.n], t.ch, t.ifac[:]) }
 
 // fpSwap returns c with the real and imaginary parts swapped.
 func fpSwap(c complex128) complex128 {

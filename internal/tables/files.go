@@ -1,4 +1,4 @@
-package analysis
+package tables
 
 import (
 	"fmt"
@@ -12,17 +12,16 @@ import (
 
 	"github.com/revisit-dev/revisit/internal/csvout"
 	"github.com/revisit-dev/revisit/internal/pq"
-	"github.com/revisit-dev/revisit/internal/tables"
 )
 
-// colWriterGroup is the number of rows per Parquet row group: the writer
+// fileWriterGroup is the number of rows per Parquet row group: the writer
 // holds at most this many rows in memory. The arrow builders take about
 // 1 KB per page_stats row (25 columns, capacity doubling): 16 Ki rows
 // keep that under 20 MB, where 64 Ki rows made page_stats the largest
 // part of analyze's memory.
-const colWriterGroup = 1 << 14
+const fileWriterGroup = 1 << 14
 
-// colWriter streams rows of typed cells to stem.parquet and stem.csv at
+// FileWriter streams rows of typed cells to stem.parquet and stem.csv at
 // once, so per-page results can be loaded by DuckDB, pandas or a
 // spreadsheet without revisit. The schema is derived from the columns:
 // String → string, Int/Bytes → int64, Time → timestamp[s] (UTC),
@@ -30,8 +29,8 @@ const colWriterGroup = 1 << 14
 // CSV is csvout's (text cells guarded against formula evaluation).
 // Files are written under temporary names and renamed by Close; Abort
 // removes them.
-type colWriter struct {
-	cols    []tables.Column
+type FileWriter struct {
+	cols    []Column
 	stem    string
 	pqTmp   string
 	csvTmp  string
@@ -43,19 +42,19 @@ type colWriter struct {
 	closed  bool
 }
 
-func arrowType(k tables.Kind) arrow.DataType {
+func arrowType(k Kind) arrow.DataType {
 	switch k {
-	case tables.String:
+	case String:
 		return arrow.BinaryTypes.String
-	case tables.Int, tables.Bytes:
+	case Int, Bytes:
 		return arrow.PrimitiveTypes.Int64
-	case tables.Time:
+	case Time:
 		return &arrow.TimestampType{Unit: arrow.Second, TimeZone: "UTC"}
 	}
 	return arrow.PrimitiveTypes.Float64
 }
 
-func newColWriter(stem string, cols []tables.Column) (*colWriter, error) {
+func NewFileWriter(stem string, cols []Column) (*FileWriter, error) {
 	if err := os.MkdirAll(filepath.Dir(stem), 0o755); err != nil {
 		return nil, err
 	}
@@ -64,7 +63,7 @@ func newColWriter(stem string, cols []tables.Column) (*colWriter, error) {
 		fields[i] = arrow.Field{Name: c.Name, Type: arrowType(c.Kind), Nullable: true}
 	}
 	schema := arrow.NewSchema(fields, nil)
-	w := &colWriter{cols: cols, stem: stem}
+	w := &FileWriter{cols: cols, stem: stem}
 	var err error
 	if w.pqFile, err = os.CreateTemp(filepath.Dir(stem), "."+filepath.Base(stem)+".parquet.tmp-"); err != nil {
 		return nil, err
@@ -78,7 +77,7 @@ func newColWriter(stem string, cols []tables.Column) (*colWriter, error) {
 	w.csvTmp = w.csvFile.Name()
 	// No dictionaries (pq.Options): the same rows always give the same
 	// bytes.
-	if w.pw, err = pq.NewWriter(w.pqFile, schema, pq.Options{MaxRowGroupLength: colWriterGroup}); err != nil {
+	if w.pw, err = pq.NewWriter(w.pqFile, schema, pq.Options{MaxRowGroupLength: fileWriterGroup}); err != nil {
 		w.pqFile.Close()
 		w.csvFile.Close()
 		os.Remove(w.pqTmp)
@@ -102,7 +101,7 @@ func newColWriter(stem string, cols []tables.Column) (*colWriter, error) {
 
 // Append writes one row; cells are typed as the columns say (int64 for
 // Int/Bytes/Time, float64 for Float/Percent/Seconds, string for String).
-func (w *colWriter) Append(row []any) error {
+func (w *FileWriter) Append(row []any) error {
 	if len(row) != len(w.cols) {
 		return fmt.Errorf("%s: row has %d cells, want %d", w.stem, len(row), len(w.cols))
 	}
@@ -110,15 +109,15 @@ func (w *colWriter) Append(row []any) error {
 	for i, c := range w.cols {
 		fb := b.Field(i)
 		switch c.Kind {
-		case tables.String:
+		case String:
 			s, _ := row[i].(string)
 			fb.(*array.StringBuilder).Append(s)
 			w.csv.Text(s)
-		case tables.Int, tables.Bytes:
+		case Int, Bytes:
 			v := toInt64(row[i])
 			fb.(*array.Int64Builder).Append(v)
 			w.csv.Int(v)
-		case tables.Time:
+		case Time:
 			v := toInt64(row[i])
 			fb.(*array.TimestampBuilder).Append(arrow.Timestamp(v))
 			w.csv.Value(time.Unix(v, 0).UTC().Format(time.RFC3339))
@@ -137,7 +136,7 @@ func (w *colWriter) Append(row []any) error {
 		return fmt.Errorf("%s.csv: %w", w.stem, err)
 	}
 	w.rows++
-	if w.pw.Pending() >= colWriterGroup {
+	if w.pw.Pending() >= fileWriterGroup {
 		return w.flush()
 	}
 	return nil
@@ -157,7 +156,7 @@ func toInt64(c any) int64 {
 	return 0
 }
 
-func (w *colWriter) flush() error {
+func (w *FileWriter) flush() error {
 	if err := w.pw.Flush(); err != nil {
 		return fmt.Errorf("%s.parquet: %w", w.stem, err)
 	}
@@ -165,7 +164,7 @@ func (w *colWriter) flush() error {
 }
 
 // Close finishes both files and renames them to stem.parquet and stem.csv.
-func (w *colWriter) Close() (err error) {
+func (w *FileWriter) Close() (err error) {
 	defer func() {
 		if err != nil {
 			w.Abort()
@@ -191,7 +190,7 @@ func (w *colWriter) Close() (err error) {
 }
 
 // Abort removes the temporary files.
-func (w *colWriter) Abort() {
+func (w *FileWriter) Abort() {
 	if !w.closed {
 		w.closed = true
 		w.pw.Abort()
@@ -201,9 +200,9 @@ func (w *colWriter) Abort() {
 	os.Remove(w.csvTmp)
 }
 
-// writeTableFiles writes a whole table as stem.parquet and stem.csv.
-func writeTableFiles(stem string, t tables.Table) error {
-	w, err := newColWriter(stem, t.Columns)
+// WriteFiles writes a whole table as stem.parquet and stem.csv.
+func WriteFiles(stem string, t Table) error {
+	w, err := NewFileWriter(stem, t.Columns)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package analysis
+package tables
 
 import (
 	"context"
@@ -32,6 +32,18 @@ func WriteResults(ctx context.Context, dir, kind string, fill func(tmp string) e
 		}
 		msg := fmt.Sprintf("written by revisit %s; this directory is replaced by the next %s results written here\n", kind, kind)
 		if err := os.WriteFile(filepath.Join(tmp, markerPrefix+kind), []byte(msg), 0o644); err != nil {
+			return fmt.Errorf("%s %s: %w", kind, dir, err)
+		}
+		return nil
+	})
+}
+
+// WriteBundle writes b as a results directory of the given kind at dir
+// (WriteResults: atomically, replacing only an earlier one of that kind;
+// nothing once ctx is done).
+func WriteBundle(ctx context.Context, b *Bundle, dir, kind string) error {
+	return WriteResults(ctx, dir, kind, func(tmp string) error {
+		if err := b.Write(tmp); err != nil {
 			return fmt.Errorf("%s %s: %w", kind, dir, err)
 		}
 		return nil

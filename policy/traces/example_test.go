@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/revisit-dev/revisit/replay/policy/traces"
+	"github.com/revisit-dev/revisit/policy/traces"
 )
 
 // A git history in the derived CSV layout: one page per file, grouped by

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/revisit-dev/revisit/replay/nhpp"
+	"github.com/revisit-dev/revisit/analysis/nhpp"
 )
 
 // Fit a power-law process to a window whose updates come ever faster:

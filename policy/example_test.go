@@ -6,7 +6,7 @@ import (
 
 	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/model"
-	"github.com/revisit-dev/revisit/replay/policy"
+	"github.com/revisit-dev/revisit/policy"
 	"github.com/revisit-dev/revisit/series"
 )
 

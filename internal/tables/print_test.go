@@ -1,11 +1,10 @@
-package analysis
+package tables
 
 import (
 	"bytes"
 	"strings"
 	"testing"
 
-	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/internal/units"
 )
 
@@ -13,9 +12,9 @@ import (
 // = 60.25 d), and the lifetime T (in years) in years, each column in one
 // unit named in its header.
 func TestFprintDurationColumns(t *testing.T) {
-	tb := tables.Table{Title: "Top pages",
-		Columns: []tables.Column{{Name: "title", Kind: tables.String}, {Name: "E[U]", Unit: "h", Kind: tables.Duration},
-			{Name: "T", Unit: "years", Kind: tables.Duration}, {Name: "span", Kind: tables.Seconds}},
+	tb := Table{Title: "Top pages",
+		Columns: []Column{{Name: "title", Kind: String}, {Name: "E[U]", Unit: "h", Kind: Duration},
+			{Name: "T", Unit: "years", Kind: Duration}, {Name: "span", Kind: Seconds}},
 		Rows: [][]any{{"a", 1446.0, 8.3, 3.0 * units.Day}, {"b", 72.0, 2.5, units.Day}, {"c", 3000.0, 0.5, 2.0 * units.Day}}}
 	var b bytes.Buffer
 	if err := Fprint(&b, tb); err != nil {
@@ -36,8 +35,8 @@ func TestFprintDurationColumns(t *testing.T) {
 // them escaped ("esc\x1b[2J"), so it cannot act on the terminal or break the
 // table's lines and columns; the title and notes are escaped too.
 func TestFprintEscapesTitles(t *testing.T) {
-	tb := tables.Table{Title: "Top \x1b[31mpages", Notes: []string{"note \x1b[2J"},
-		Columns: []tables.Column{{Name: "title", Kind: tables.String}, {Name: "n", Kind: tables.Int}},
+	tb := Table{Title: "Top \x1b[31mpages", Notes: []string{"note \x1b[2J"},
+		Columns: []Column{{Name: "title", Kind: String}, {Name: "n", Kind: Int}},
 		Rows:    [][]any{{"esc\x1b[2J", int64(1)}, {"new\nline", int64(2)}, {"a\tb", int64(3)}, {"plain", int64(4)}}}
 	var b bytes.Buffer
 	if err := Fprint(&b, tb); err != nil {
