@@ -9,7 +9,7 @@ import (
 	"github.com/revisit-dev/revisit/crawllog"
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/ingest"
-	"github.com/revisit-dev/revisit/internal/shardmerge"
+	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/usage"
 	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay"
@@ -30,7 +30,7 @@ func TestEveryUsageErrorExitsTwo(t *testing.T) {
 		"dataset.CombineError":   &dataset.CombineError{Err: msg},
 		"dataset.SelectionError": &dataset.SelectionError{Err: msg},
 		"pipeline.UsageError":    &pipeline.UsageError{Err: msg},
-		"shardmerge.Error":       &shardmerge.Error{Err: msg},
+		"shard.MergeError":       &shard.MergeError{Err: msg},
 		"usagef":                 usagef("bad option"),
 	} {
 		wrapped := fmt.Errorf("stage: %w", err)
