@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -48,13 +49,7 @@ INPUT is
                                 oracle plan of that span
 
 PLANS (--plans, default all):
-  gu                  optimal for Ĝ (projected onto concave CDFs first)
-  cho-gm              Cho & Garcia-Molina's optimum for Poisson pages of rate λ̂
-  lambdacrawl         LambdaCrawl (Kolobov et al. 2019), harmonic staleness cost
-  lambdacrawl-binary  its binary-cost variant
-  proportional        f ∝ λ̂
-  uniform             the same rate for every page
-
+` + schedule.PlanHelp() + `
 PRIOR (--min-rate prior, the default): a page with no usable estimate,
 or whose estimate saw no change (Ĝ ≡ 0), is planned on the corpus's
 prior: the mean Ĝ of the pages with estimates, stretched in time to the
@@ -276,7 +271,7 @@ none by default).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&budget, "budget", "", "total visit rate B: visits per day, or B/h, B/d (required)")
-	f.StringSliceVar(&plans, "plans", nil, "plans to compute (comma-separated; default all: gu,cho-gm,lambdacrawl,lambdacrawl-binary,proportional,uniform)")
+	f.StringSliceVar(&plans, "plans", nil, "plans to compute (comma-separated; default all: "+strings.Join(schedule.PlanNames, ",")+")")
 	f.StringVar(&minRate, "min-rate", "prior", "pages without a usable estimate or with no change seen: prior (the corpus's prior, see PRIOR) or a fixed rate (visits per day, or R/h; 0: never visited)")
 	f.StringVar(&importance, "importance", "", "page importances: KEY<TAB>IMPORTANCE or KEY,IMPORTANCE lines, KEY a page's title or id (see IMPORTANCE; default: 1 for every page)")
 	f.Float64Var(&missing, "missing-importance", 1, "importance of pages the --importance file does not name")
