@@ -282,12 +282,12 @@ func MergePartials(parts []*Partial) (*Partial, error) {
 		return nil, errors.New("merge: no analysis shards")
 	}
 	var mg partialMerger
-	for _, p := range parts {
-		if err := mg.add(p); err != nil {
+	for k, p := range parts {
+		if err := mg.add(fmt.Sprintf("part %d", k), p); err != nil {
 			return nil, err
 		}
 	}
-	return mg.finish(len(parts))
+	return mg.finish()
 }
 
 // partialMerger folds the Partials of shards 0…N−1 in one at a time
@@ -306,16 +306,17 @@ func MergePartials(parts []*Partial) (*Partial, error) {
 type partialMerger struct {
 	p0   *Partial // the first shard's (options, unit, replay); its selections are not kept
 	m    *Partial
-	seen []bool
+	set  shard.Set
 	top  *transform.TopKeeper
 	keep *busiestKeeper
 	agg  *bottomK
 }
 
-// add checks that p belongs to the same split and options as the first
-// shard added and folds it in. p is not kept, but the merge keeps the
-// series of its pages that enter the top or busiest selection.
-func (mg *partialMerger) add(p *Partial) error {
+// add checks that p, read from dir, belongs to the same split and
+// options as the first shard added and folds it in. p is not kept, but
+// the merge keeps the series of its pages that enter the top or busiest
+// selection.
+func (mg *partialMerger) add(dir string, p *Partial) error {
 	if mg.m == nil {
 		if p.N < 1 {
 			return errors.New("merge: not the analysis of a shard (analyze --shard i/N)")
@@ -323,20 +324,15 @@ func (mg *partialMerger) add(p *Partial) error {
 		o := p.Opt
 		mg.p0 = &Partial{Shard: p.Shard, N: p.N, Opt: p.Opt, Unit: p.Unit, ReplaySource: p.ReplaySource}
 		mg.m = &Partial{Tool: "revisit", Format: PartialFormat, Opt: o, Unit: p.Unit, ReplaySource: p.ReplaySource, Selection: p.Selection, Bins: survBins{}}
-		mg.seen = make([]bool, p.N)
 		mg.top = transform.NewTopKeeper(o.Top)
 		oo := o.options()
 		mg.keep = newLocalizedKeeper(&oo)
 		mg.agg = newBottomK(o.AggregateMax, o.Seed)
 	}
-	p0, n := mg.p0, mg.p0.N
-	if p.N != n || p.I < 0 || p.I >= n {
-		return fmt.Errorf("merge: shard %s and shard %s are not shards of one split", p0.Shard, p.Shard)
+	p0 := mg.p0
+	if err := mg.set.Add(dir, shard.Record{Tool: p.Tool, Shard: p.Shard, I: p.I, N: p.N}); err != nil {
+		return err
 	}
-	if mg.seen[p.I] {
-		return fmt.Errorf("merge: shard %s given twice", p.Shard)
-	}
-	mg.seen[p.I] = true
 	if !reflect.DeepEqual(p.Opt, p0.Opt) {
 		return fmt.Errorf("merge: shards %s and %s were analyzed with different options (%+v vs %+v)", p0.Shard, p.Shard, p0.Opt, p.Opt)
 	}
@@ -381,16 +377,14 @@ func (mg *partialMerger) add(p *Partial) error {
 	return nil
 }
 
-// finish checks that every shard was added (given is the number of
-// shards offered, for the message) and returns the merged Partial.
-func (mg *partialMerger) finish(given int) (*Partial, error) {
+// finish checks that every shard was added and returns the merged
+// Partial.
+func (mg *partialMerger) finish() (*Partial, error) {
 	if mg.m == nil {
 		return nil, errors.New("merge: no analysis shards")
 	}
-	for i, ok := range mg.seen {
-		if !ok {
-			return nil, fmt.Errorf("merge: shard %d/%d is missing (%d of %d given)", i, mg.p0.N, given, mg.p0.N)
-		}
+	if _, err := mg.set.Finish(); err != nil {
+		return nil, err
 	}
 	m := mg.m
 	slices.SortStableFunc(m.Candidates, func(a, b PosCandidate) int { return cmp.Compare(a.Pos, b.Pos) })
@@ -513,7 +507,7 @@ func ReadPartial(dir string) (*Partial, error) {
 // row per shard.
 func MergeShards(ctx context.Context, dirs []string, out string, estimates func(string) ([]EstimateRow, string, error), log io.Writer) (*Result, error) {
 	if len(dirs) == 0 {
-		return nil, &MergeError{errors.New("merge: no analysis shards")}
+		return nil, &MergeError{Err: errors.New("merge: no analysis shards")}
 	}
 	m, err := mergePartialDirs(ctx, dirs, ReadPartial)
 	if err != nil {
@@ -551,7 +545,7 @@ func MergeShards(ctx context.Context, dirs []string, out string, estimates func(
 // give a MergeError.
 func mergePartialDirs(ctx context.Context, dirs []string, read func(dir string) (*Partial, error)) (*Partial, error) {
 	if len(dirs) == 0 {
-		return nil, &MergeError{errors.New("merge: no analysis shards")}
+		return nil, &MergeError{Err: errors.New("merge: no analysis shards")}
 	}
 	var mg partialMerger
 	var dsID string
@@ -565,26 +559,33 @@ func mergePartialDirs(ctx context.Context, dirs []string, read func(dir string) 
 		}
 		if i == 0 {
 			dsID = p.DatasetID
-		} else if p.DatasetID != dsID {
-			return nil, &MergeError{fmt.Errorf("merge: shard %s (%s) and shard %s (%s) were analyzed from different datasets at %s (identity %.12s… ≠ %.12s…: the dataset was written again between them): analyze every shard from the same dataset",
-				mg.p0.Shard, dirs[0], p.Shard, d, p.Opt.Dataset, dsID, p.DatasetID)}
+		} else if err := shard.SameDataset("analyzed", "analyze", p.Opt.Dataset, mg.p0.Shard, dirs[0], dsID, p.Shard, d, p.DatasetID); err != nil {
+			return nil, err
 		}
-		if err := mg.add(p); err != nil {
-			return nil, &MergeError{err}
+		if err := mg.add(d, p); err != nil {
+			return nil, asMergeError(err)
 		}
 	}
-	m, err := mg.finish(len(dirs))
+	m, err := mg.finish()
 	if err != nil {
-		return nil, &MergeError{err}
+		return nil, asMergeError(err)
 	}
 	return m, nil
 }
 
-// MergeError is a set of analysis shards that do not form one analysis.
-type MergeError struct{ Err error }
+// MergeError is a set of analysis shards that do not form one analysis
+// (bad usage): shard.MergeError, one type for every merge.
+type MergeError = shard.MergeError
 
-func (e *MergeError) Error() string { return e.Err.Error() }
-func (e *MergeError) Unwrap() error { return e.Err }
+// asMergeError is err as a *MergeError (the split checks of shard.Set
+// already are).
+func asMergeError(err error) error {
+	var me *MergeError
+	if errors.As(err, &me) {
+		return err
+	}
+	return &MergeError{Err: err}
+}
 
 // mergeStats writes the shards' page statistics in dataset order.
 func mergeStats(ctx context.Context, dirs []string, unit float64, stem string) error {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/revisit-dev/revisit/internal/shard"
@@ -144,6 +145,12 @@ func TestShardMergeEqualsAnalyze(t *testing.T) {
 			var me *MergeError
 			if !errors.As(err, &me) {
 				t.Errorf("merge of 2 of 3 shards: %v, want a MergeError", err)
+			}
+			// The split is checked as every merge checks it
+			// (shard.Set): the message names both directories.
+			_, err = MergeShards(context.Background(), []string{dirs[0], dirs[1], dirs[0]}, filepath.Join(tmp, "bad"), read, nil)
+			if !errors.As(err, &me) || !strings.Contains(err.Error(), "given twice ("+dirs[0]+" and "+dirs[0]+")") {
+				t.Errorf("merge with shard %s twice: %v, want a MergeError naming its directory twice", dirs[0], err)
 			}
 		}
 	}

@@ -39,7 +39,7 @@
 // unsharded estimate writes, estimates.parquet byte for byte. The
 // mechanics shared with replay's Merge (checking the split, streaming the
 // shards' rows, the output directory, exact floats in JSON, MergeError)
-// live in internal/shardmerge; what is merged and how it is checked — the
+// live in internal/shard (the split) and estimates (the rows); what is merged and how it is checked — the
 // URL order, the counts, the bundle — is this package's own, as replay's
 // page order and WMRD/KS summary are replay's.
 //

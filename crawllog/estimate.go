@@ -15,10 +15,11 @@ import (
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/ingest/generic"
-	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/pool"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/stage"
+	"github.com/revisit-dev/revisit/internal/usage"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
 )
@@ -59,12 +60,9 @@ const (
 // observations allow (estimate.json's skipped).
 const SkipNoMethod = "no_applicable_method"
 
-// OptionError is an invalid option of EstimateLogs (bad usage rather than
-// bad input).
-type OptionError struct{ Err error }
-
-func (e *OptionError) Error() string { return e.Err.Error() }
-func (e *OptionError) Unwrap() error { return e.Err }
+// OptionError is an invalid option of EstimateLogs: bad usage
+// (usage.Error) rather than bad input.
+type OptionError = usage.Error
 
 // EstimateOptions configure EstimateLogs.
 type EstimateOptions struct {
@@ -227,20 +225,20 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if len(opt.Methods) > 0 {
 		var err error
 		if methods, err = estimator.ParseMethods(opt.Methods); err != nil {
-			return nil, &OptionError{err}
+			return nil, &OptionError{Err: err}
 		}
 	}
 	for _, v := range []float64{opt.H, opt.XMax} {
 		if !(v >= 0) || math.IsInf(v, 0) {
-			return nil, &OptionError{fmt.Errorf("--h and --x-max must be > 0 (or 0: per URL), got %g", v)}
+			return nil, &OptionError{Err: fmt.Errorf("--h and --x-max must be > 0 (or 0: per URL), got %g", v)}
 		}
 	}
 	if opt.H > 0 && opt.XMax > 0 && opt.H > opt.XMax {
-		return nil, &OptionError{fmt.Errorf("bin width --h %g is larger than --x-max %g", opt.H, opt.XMax)}
+		return nil, &OptionError{Err: fmt.Errorf("bin width --h %g is larger than --x-max %g", opt.H, opt.XMax)}
 	}
 	if opt.Recover {
 		if err := opt.RecoverOpt.Check(); err != nil {
-			return nil, &OptionError{err}
+			return nil, &OptionError{Err: err}
 		}
 	}
 	minChanges := opt.MinChanges
@@ -248,18 +246,18 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	case minChanges == 0:
 		minChanges = DefaultMinChanges
 	case minChanges < 0:
-		return nil, &OptionError{fmt.Errorf("--min-changes must be ≥ 1, got %d", minChanges)}
+		return nil, &OptionError{Err: fmt.Errorf("--min-changes must be ≥ 1, got %d", minChanges)}
 	}
 	if opt.Workers < 0 {
-		return nil, &OptionError{fmt.Errorf("--workers must be ≥ 0, got %d", opt.Workers)}
+		return nil, &OptionError{Err: fmt.Errorf("--workers must be ≥ 0, got %d", opt.Workers)}
 	}
 	if opt.Out == "" {
-		return nil, &OptionError{errors.New("no output directory (-o)")}
+		return nil, &OptionError{Err: errors.New("no output directory (-o)")}
 	}
 	switch opt.ShardBy {
 	case "", ShardByAuto, ShardByHash:
 	default:
-		return nil, &OptionError{fmt.Errorf("--shard-by %q: want %s or %s", opt.ShardBy, ShardByAuto, ShardByHash)}
+		return nil, &OptionError{Err: fmt.Errorf("--shard-by %q: want %s or %s", opt.ShardBy, ShardByAuto, ShardByHash)}
 	}
 	scheme := ""
 	if opt.Shard.Sharded() {
@@ -284,25 +282,20 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	if opt.Curves != "" {
 		var err error
 		if curves, err = estimates.ParseCurves(string(opt.Curves)); err != nil {
-			return nil, &OptionError{err}
+			return nil, &OptionError{Err: err}
 		}
 	}
 	compact := curves == estimates.CurvesCompact
-	out, err := atomicdir.CreateContext(ctx, filepath.Clean(opt.Out), EstimateMetaFile, "estimate output")
-	if err != nil {
-		return nil, err
-	}
-	defer out.Abort()
-	w, err := estimates.NewWriter(filepath.Join(out.Path(), estimates.File))
-	if err != nil {
-		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
-	}
-	written := false
-	defer func() {
-		if !written {
-			w.Abort()
-		}
-	}()
+	// The writers, created in the output by openOut (below) and released
+	// by abort unless finish closed them.
+	var (
+		w          *estimates.Writer
+		written    bool
+		uw         *urlsWriter
+		urlsClosed bool
+		sh         *estimateShard // nil unless sharded
+		shardDone  bool
+	)
 	meta := &EstimateMeta{Tool: "revisit", Version: opt.Version, Unit: unit, UnitName: transform.UnitName(unit),
 		H: opt.H, XMax: opt.XMax, ConstTol: opt.ConstTol, Methods: methods, Skipped: map[string]int64{},
 		Verdicts: map[string]int{}, Threshold: PoissonVerdictKS, MinChanges: minChanges, Curves: string(curves)}
@@ -314,29 +307,33 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 	}
 	cfg := estimator.ObservedConfig{Config: estimator.Config{Methods: methods, H: opt.H, XMax: opt.XMax, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt, UnitName: meta.UnitName},
 		Unit: unit, ConstTol: opt.ConstTol, CountEmpty: true}
-	if err := cfg.Prepare(); err != nil {
-		return nil, &OptionError{err}
+	openOut := func(tmp string) error {
+		var err error
+		if w, err = estimates.NewWriter(filepath.Join(tmp, estimates.File)); err != nil {
+			return fmt.Errorf("estimate output %s: %w", opt.Out, err)
+		}
+		if err := cfg.Prepare(); err != nil {
+			return &OptionError{Err: err}
+		}
+		if uw, err = newURLsWriter(tmp); err != nil {
+			return fmt.Errorf("estimate output %s: %w", opt.Out, err)
+		}
+		if sh, err = newEstimateShard(opt, top, scheme, tmp); err != nil {
+			return fmt.Errorf("estimate output %s: %w", opt.Out, err)
+		}
+		return nil
 	}
-	uw, err := newURLsWriter(out.Path())
-	if err != nil {
-		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
-	}
-	urlsClosed := false
-	defer func() {
-		if !urlsClosed {
+	abort := func() {
+		if w != nil && !written {
+			w.Abort()
+		}
+		if uw != nil && !urlsClosed {
 			uw.f.Close()
 		}
-	}()
-	sh, err := newEstimateShard(opt, top, scheme, out.Path()) // nil unless sharded
-	if err != nil {
-		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
-	}
-	shardDone := false
-	defer func() {
 		if !shardDone {
 			sh.abort()
 		}
-	}()
+	}
 	var (
 		tops  []URLSummary // the URLs of the report's table (keepTop)
 		drawn []topURL
@@ -442,47 +439,51 @@ func EstimateLogs(ctx context.Context, opt EstimateOptions) (*EstimateMeta, erro
 		}
 		return nil
 	}
-	if err := pool.Ordered(ctx, pool.Options{Workers: opt.Workers}, produce, work, sink); err != nil {
-		return nil, err
-	}
-	if g := stats.Range; g != nil {
-		logf("estimate: shard %s read bytes %d…%d of the inputs' %d (%s): %d URLs", opt.Shard, g.Start, g.End, g.Total, pct(float64(g.End-g.Start)/float64(max(g.Total, 1))), count)
-	}
-	sh.done(count, meta.Skipped, stats, drawn)
-	meta.Inputs, meta.Captures, meta.URLs, meta.Bad = stats.Inputs, stats.Captures, stats.URLs, stats.Bad
-	meta.RevisitsResolved, meta.MergedKeys, meta.MergedOriginals = stats.RevisitsResolved, stats.MergedKeys, stats.MergedOriginals
-	for k, v := range stats.Skipped {
-		meta.Skipped[k] += v
-	}
-	if meta.Estimated == 0 && sh == nil { // a shard may own no URL: the merge checks
-		return nil, noURLError(len(opt.Inputs), meta)
-	}
-	if err := w.Close(); err != nil {
+	finish := func(tmp string) error {
+		if g := stats.Range; g != nil {
+			logf("estimate: shard %s read bytes %d…%d of the inputs' %d (%s): %d URLs", opt.Shard, g.Start, g.End, g.Total, pct(float64(g.End-g.Start)/float64(max(g.Total, 1))), count)
+		}
+		sh.done(count, meta.Skipped, stats, drawn)
+		meta.Inputs, meta.Captures, meta.URLs, meta.Bad = stats.Inputs, stats.Captures, stats.URLs, stats.Bad
+		meta.RevisitsResolved, meta.MergedKeys, meta.MergedOriginals = stats.RevisitsResolved, stats.MergedKeys, stats.MergedOriginals
+		for k, v := range stats.Skipped {
+			meta.Skipped[k] += v
+		}
+		if meta.Estimated == 0 && sh == nil { // a shard may own no URL: the merge checks
+			return noURLError(len(opt.Inputs), meta)
+		}
+		if err := w.Close(); err != nil {
+			written = true
+			return fmt.Errorf("estimate output %s: %w", opt.Out, err)
+		}
 		written = true
-		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
+		meta.Rows = w.Rows()
+		meta.EmptyShare = emptyShare(meta.Bins, meta.EmptyBins)
+		urlsClosed = true
+		if err := uw.close(); err != nil {
+			return fmt.Errorf("estimate output %s: %w", opt.Out, err)
+		}
+		b := estimateBundleOf(meta, tops, drawn)
+		if err := b.Write(tmp); err != nil {
+			return fmt.Errorf("estimate output %s: %w", opt.Out, err)
+		}
+		meta.Created = time.Now().UTC()
+		meta.ElapsedS = time.Since(start).Seconds()
+		meta.Shard = opt.Shard.String()
+		shardDone = true
+		if err := sh.write(tmp); err != nil {
+			return fmt.Errorf("estimate output %s: %w", opt.Out, err)
+		}
+		if err := estimates.WriteJSON(tmp, EstimateMetaFile, meta, true); err != nil {
+			return fmt.Errorf("estimate output %s: %w", opt.Out, err)
+		}
+		return nil
 	}
-	written = true
-	meta.Rows = w.Rows()
-	meta.EmptyShare = emptyShare(meta.Bins, meta.EmptyBins)
-	urlsClosed = true
-	if err := uw.close(); err != nil {
-		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
-	}
-	b := estimateBundleOf(meta, tops, drawn)
-	if err := b.Write(out.Path()); err != nil {
-		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
-	}
-	meta.Created = time.Now().UTC()
-	meta.ElapsedS = time.Since(start).Seconds()
-	meta.Shard = opt.Shard.String()
-	shardDone = true
-	if err := sh.write(out.Path()); err != nil {
-		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
-	}
-	if err := estimates.WriteJSON(out.Path(), EstimateMetaFile, meta, true); err != nil {
-		return nil, fmt.Errorf("estimate output %s: %w", opt.Out, err)
-	}
-	if err := out.Commit(); err != nil {
+	err := stage.Run(ctx, stage.Output{Dir: filepath.Clean(opt.Out), Marker: EstimateMetaFile, What: "estimate output"}, stage.Stage[[]urlJob, []urlResult]{
+		Pool: pool.Options{Workers: opt.Workers},
+		Open: openOut, Produce: produce, Work: work, Sink: sink, Finish: finish, Abort: abort,
+	})
+	if err != nil {
 		return nil, err
 	}
 	logf("estimate: %s estimated (%s with constant delays), %s in %.1fs → %s", human.Count(int64(meta.Estimated), "URL", "URLs"), human.Comma(int64(meta.Constant)), human.Count(meta.Rows, "row", "rows"), meta.ElapsedS, opt.Out)

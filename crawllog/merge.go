@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"github.com/revisit-dev/revisit/crawllog/logs"
 	"github.com/revisit-dev/revisit/estimates"
-	"github.com/revisit-dev/revisit/internal/shardmerge"
+	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/stage"
 	"io"
 	"maps"
 	"reflect"
@@ -17,7 +18,7 @@ import (
 // MergeError is a set of estimate shard outputs that do not form one
 // estimate (bad usage: missing or repeated shards, different inputs or
 // options): replay.MergeError, one type for both merges.
-type MergeError = shardmerge.Error
+type MergeError = shard.MergeError
 
 // MergeEstimates combines the estimate outputs of shards 0…N−1 of one
 // estimate (the same inputs and options, EstimateOptions.Shard = i/N)
@@ -45,7 +46,7 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 	if len(dirs) == 0 {
 		return nil, &MergeError{Err: errors.New("merge: no estimate outputs")}
 	}
-	if err := shardmerge.OutNotShard(dirs, out); err != nil {
+	if err := shard.OutNotShard(dirs, out); err != nil {
 		return nil, err
 	}
 	metas := make([]*EstimateMeta, len(dirs))
@@ -60,15 +61,15 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 		}
 	}
 	m0, i0 := metas[0], infos[0]
-	ids := make([]shardmerge.ID, len(infos))
+	ids := make([]shard.Record, len(infos))
 	for k, info := range infos {
-		ids[k] = shardmerge.ID{Spec: info.Shard, I: info.I, N: info.N}
+		ids[k] = info.Record
 		if schemeOf(info) != schemeOf(i0) {
 			return nil, &MergeError{Err: fmt.Errorf("merge: %s chose its URLs by %s, %s by %s: not shards of one estimate (give every shard the same inputs and --shard-by)", dirs[0], schemeOf(i0), dirs[k], schemeOf(info))}
 		}
 	}
 	ranged := schemeOf(i0) == ShardByRange
-	byIndex, err := shardmerge.Order(dirs, ids, "estimate", func(k int) error { return sameEstimate(m0, i0, metas[k], infos[k], ranged) })
+	byIndex, err := shard.Order(dirs, ids, "estimate", func(k int) error { return sameEstimate(m0, i0, metas[k], infos[k], ranged) })
 	if err != nil {
 		return nil, err
 	}
@@ -171,29 +172,33 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 		}
 	}
 
-	mo, err := shardmerge.Open(out, EstimateMetaFile, "estimate output", dirs) // atomicdir.Create cleans out
-	if err != nil {
-		return nil, err
-	}
-	defer mo.Close()
-	o, tmp, w, streams := mo.Dir, mo.Dir.Path(), mo.W, mo.Streams
-	uw, err := newURLsWriter(tmp)
-	if err != nil {
-		return nil, fmt.Errorf("estimate output %s: %w", out, err)
-	}
-	urlsClosed := false
-	defer func() {
-		if !urlsClosed {
-			uw.f.Close()
-		}
-	}()
 	// The URLs in the order one process reads them, streamed from the
 	// shards' lines with their rows; the table's and the figures' URLs are
 	// chosen on the way as EstimateLogs chooses them.
-	var tops []URLSummary
-	var drawn []topURL
+	var (
+		uw         *urlsWriter
+		urlsClosed bool
+		tops       []URLSummary
+		drawn      []topURL
+	)
+	// closeURLs closes the URL list after a failure, inside the output
+	// being removed.
+	closeURLs := func() {
+		if uw != nil && !urlsClosed {
+			uw.f.Close()
+			urlsClosed = true
+		}
+	}
 	top := i0.Options.Top
-	werr := func() error {
+	rows := func(tmp string, w *estimates.Writer, streams []*estimates.RowStream) (err error) {
+		defer func() {
+			if err != nil {
+				closeURLs()
+			}
+		}()
+		if uw, err = newURLsWriter(tmp); err != nil {
+			return fmt.Errorf("estimate output %s: %w", out, err)
+		}
 		urls, err := newMergedURLs(dirs, infos, byIndex, seqOff, ranged)
 		if err != nil {
 			return err
@@ -238,41 +243,43 @@ func MergeEstimates(ctx context.Context, dirs []string, out string) (*EstimateMe
 			}
 		}
 		return nil
-	}()
-	if err := mo.FinishRows(werr); err != nil {
-		return nil, err
 	}
-	// The rows of the URLs drawn, as their shards recorded them
-	// (estimates.parquet holds the raw rows only).
-	for i := range drawn {
-		found := false
-		for _, info := range infos {
-			for k := range info.Drawn {
-				if d := &info.Drawn[k]; d.Seq == drawn[i].seq {
-					drawn[i].est, found = d.estimates(), true
+	finish := func(tmp string, w *estimates.Writer) error {
+		defer closeURLs()
+		// The rows of the URLs drawn, as their shards recorded them
+		// (estimates.parquet holds the raw rows only).
+		for i := range drawn {
+			found := false
+			for _, info := range infos {
+				for k := range info.Drawn {
+					if d := &info.Drawn[k]; d.Seq == drawn[i].seq {
+						drawn[i].est, found = d.estimates(), true
+					}
 				}
 			}
+			if !found {
+				return fmt.Errorf("merge: no shard's %s has the curves of %s, drawn in the figures", EstimateShardFile, drawn[i].sum.URL)
+			}
 		}
-		if !found {
-			return nil, fmt.Errorf("merge: no shard's %s has the curves of %s, drawn in the figures", EstimateShardFile, drawn[i].sum.URL)
+		meta.Rows = w.Rows()
+		meta.EmptyShare = emptyShare(meta.Bins, meta.EmptyBins)
+		urlsClosed = true
+		if err := uw.close(); err != nil {
+			return fmt.Errorf("estimate output %s: %w", out, err)
 		}
+		b := estimateBundleOf(&meta, tops, drawn)
+		if err := b.Write(tmp); err != nil {
+			return fmt.Errorf("estimate output %s: %w", out, err)
+		}
+		meta.Created = time.Now().UTC()
+		meta.ElapsedS += time.Since(start).Seconds()
+		if err := estimates.WriteJSON(tmp, EstimateMetaFile, &meta, true); err != nil {
+			return fmt.Errorf("estimate output %s: %w", out, err)
+		}
+		return nil
 	}
-	meta.Rows = w.Rows()
-	meta.EmptyShare = emptyShare(meta.Bins, meta.EmptyBins)
-	urlsClosed = true
-	if err := uw.close(); err != nil {
-		return nil, fmt.Errorf("estimate output %s: %w", out, err)
-	}
-	b := estimateBundleOf(&meta, tops, drawn)
-	if err := b.Write(tmp); err != nil {
-		return nil, fmt.Errorf("estimate output %s: %w", out, err)
-	}
-	meta.Created = time.Now().UTC()
-	meta.ElapsedS += time.Since(start).Seconds()
-	if err := estimates.WriteJSON(tmp, EstimateMetaFile, &meta, true); err != nil {
-		return nil, fmt.Errorf("estimate output %s: %w", out, err)
-	}
-	if err := o.Commit(); err != nil {
+	// stage.Write cleans the path out (atomicdir.CreateContext)
+	if err := estimates.Merge(ctx, stage.Output{Dir: out, Marker: EstimateMetaFile, What: "estimate output"}, dirs, rows, finish); err != nil {
 		return nil, err
 	}
 	return &meta, nil

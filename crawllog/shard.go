@@ -12,7 +12,7 @@ import (
 	"github.com/revisit-dev/revisit/crawllog/logs"
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
-	"github.com/revisit-dev/revisit/internal/shardmerge"
+	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -32,15 +32,12 @@ const (
 )
 
 // exactFloat is a float64 in JSON that round-trips exactly
-// (shardmerge.ExactFloat).
-type exactFloat = shardmerge.ExactFloat
+// (shard.ExactFloat).
+type exactFloat = shard.ExactFloat
 
 // EstimateShardInfo is EstimateShardFile.
 type EstimateShardInfo struct {
-	Tool  string `json:"tool"`  // "revisit"
-	Shard string `json:"shard"` // "i/N"
-	I     int    `json:"i"`
-	N     int    `json:"n"`
+	shard.Record
 	// Scheme is how the shard chose its URLs: ShardByHash (every shard
 	// reads every input; "" in shards written before byte ranges) or
 	// ShardByRange (the shard read only Range of the inputs).
@@ -223,7 +220,7 @@ func newEstimateShard(opt EstimateOptions, top int, scheme, dir string) (*estima
 	if !opt.Shard.Sharded() {
 		return nil, nil
 	}
-	sh := &estimateShard{info: EstimateShardInfo{Tool: "revisit", Shard: opt.Shard.String(), I: opt.Shard.I, N: opt.Shard.N, Scheme: scheme,
+	sh := &estimateShard{info: EstimateShardInfo{Record: opt.Shard.Record(), Scheme: scheme,
 		Options: EstimateShardOptions{Top: top, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt, Format: opt.Read.Format,
 			SkipBad: opt.Read.SkipBad, Sorted: opt.Read.Sorted, MaxObservations: opt.Read.MaxObservations, MaxLineBytes: opt.Read.MaxLineBytes}}}
 	var err error

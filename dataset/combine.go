@@ -15,14 +15,12 @@ import (
 	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/pq"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/usage"
 )
 
-// CombineError is a set of datasets that cannot form one (bad usage:
-// different filters, or a page in two of them).
-type CombineError struct{ Err error }
-
-func (e *CombineError) Error() string { return e.Err.Error() }
-func (e *CombineError) Unwrap() error { return e.Err }
+// CombineError is a set of datasets that cannot form one: bad usage
+// (usage.Error: different filters, or a page in two of them).
+type CombineError = usage.Error
 
 // combineIDsPerPass bounds the page ids held at once by Combine's
 // duplicate check (12 bytes each).
@@ -44,7 +42,7 @@ func CombinedFile(k, j int) string { return fmt.Sprintf("pages-%05d-%05d.parquet
 // the size). The datasets given are never modified.
 func Combine(ctx context.Context, dirs []string, out string) (*Manifest, error) {
 	if len(dirs) == 0 {
-		return nil, &CombineError{errors.New("no datasets to combine")}
+		return nil, &CombineError{Err: errors.New("no datasets to combine")}
 	}
 	rs := make([]*Reader, len(dirs))
 	var total int64
@@ -66,7 +64,7 @@ func Combine(ctx context.Context, dirs []string, out string) (*Manifest, error) 
 	for k, r := range rs {
 		rm := r.Manifest
 		if !reflect.DeepEqual(rm.Filters, m.Filters) {
-			return nil, &CombineError{fmt.Errorf("datasets %s and %s were ingested with different filters (%+v vs %+v)", dirs[0], dirs[k], m.Filters, rm.Filters)}
+			return nil, &CombineError{Err: fmt.Errorf("datasets %s and %s were ingested with different filters (%+v vs %+v)", dirs[0], dirs[k], m.Filters, rm.Filters)}
 		}
 		m.Inputs = append(m.Inputs, rm.Inputs...)
 		c := rm.Counts
@@ -142,7 +140,7 @@ func checkDisjoint(ctx context.Context, dirs []string, rs []*Reader, total, perP
 		slices.SortFunc(ids, func(a, b idAt) int { return cmp.Or(cmp.Compare(a.id, b.id), cmp.Compare(a.ds, b.ds)) })
 		for i := 1; i < len(ids); i++ {
 			if ids[i].id == ids[i-1].id {
-				return &CombineError{fmt.Errorf("page id %d is in %s and in %s (overlapping inputs?)", ids[i].id, dirs[ids[i-1].ds], dirs[ids[i].ds])}
+				return &CombineError{Err: fmt.Errorf("page id %d is in %s and in %s (overlapping inputs?)", ids[i].id, dirs[ids[i-1].ds], dirs[ids[i].ds])}
 			}
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/revisit-dev/revisit/internal/usage"
 	"github.com/revisit-dev/revisit/series"
 )
 
@@ -84,13 +85,10 @@ type SelectionSummary struct {
 const MaxUnmatchedListed = 5
 
 // SelectionError is a selection that cannot be built from its flags: a
-// regular expression that does not compile or an empty group (bad usage).
-// A page list that cannot be read or parsed is a plain error naming the
-// file and line.
-type SelectionError struct{ Err error }
-
-func (e *SelectionError) Error() string { return e.Err.Error() }
-func (e *SelectionError) Unwrap() error { return e.Err }
+// regular expression that does not compile or an empty group (bad usage,
+// usage.Error). A page list that cannot be read or parsed is a plain
+// error naming the file and line.
+type SelectionError = usage.Error
 
 // NewSelection builds the selection of --pages pagesFile, --match match
 // and --in-group groups; all empty is no selection (nil, nil).
@@ -102,7 +100,7 @@ func NewSelection(pagesFile, match string, groups []string) (*Selection, error) 
 	if match != "" {
 		re, err := regexp.Compile(match)
 		if err != nil {
-			return nil, &SelectionError{fmt.Errorf("--match %q: %w", match, err)}
+			return nil, &SelectionError{Err: fmt.Errorf("--match %q: %w", match, err)}
 		}
 		s.match, s.spec.Match = re, match
 	}
@@ -110,7 +108,7 @@ func NewSelection(pagesFile, match string, groups []string) (*Selection, error) 
 		s.groups = map[string]bool{}
 		for _, g := range groups {
 			if g == "" {
-				return nil, &SelectionError{errors.New("--in-group: empty value (give comma-separated values of the dataset's group column)")}
+				return nil, &SelectionError{Err: errors.New("--in-group: empty value (give comma-separated values of the dataset's group column)")}
 			}
 			if !s.groups[g] {
 				s.groups[g] = true

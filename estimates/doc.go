@@ -11,7 +11,8 @@
 // its columns (the version in the file's metadata, SchemaKey, or, in
 // files written before it, the columns present). ReadJSON and WriteJSON
 // are the JSON records beside it (replay.json, estimate.json, the shard
-// records).
+// records); Merge and RowStream (merge.go) write the output of a merge of
+// shards' estimate files from one row stream per shard.
 //
 // It sits between estimator (the row type) and its users, so that replay,
 // crawllog and analysis share the format without importing each other.

@@ -4,7 +4,9 @@
 // lines, a generic CSV/JSON log), streams the objects of the matching reader
 // through the filters of SPEC §1 — with the revision filters of
 // wikifilter.go, what counts as an update on a wiki — and writes the Parquet
-// dataset of SPEC §2 with its manifest.
+// dataset of SPEC §2 with its manifest. RunJobs reads several inputs at
+// once, each in a child process of the revisit program, and joins their
+// datasets (ingest --jobs).
 //
 // It holds no format parsing itself (that is in ingest/mediawiki,
 // ingest/mwhistory, ingest/yelp and ingest/generic) and no terminal output (the caller passes

@@ -13,15 +13,12 @@ import (
 	"github.com/revisit-dev/revisit/ingest/source"
 	"github.com/revisit-dev/revisit/internal/decompress"
 	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/internal/usage"
 )
 
-// OptionError is a problem with the options rather than the input (exit
-// code 2 in the CLI).
-type OptionError struct{ Err error }
-
-func (e *OptionError) Error() string { return e.Err.Error() }
-
-func (e *OptionError) Unwrap() error { return e.Err }
+// OptionError is a problem with the options rather than the input:
+// usage.Error (exit code 2 in the CLI).
+type OptionError = usage.Error
 
 // FormatError is an input whose content no reader recognises.
 type FormatError struct {

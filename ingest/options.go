@@ -207,7 +207,7 @@ func (o *Options) check() error {
 // later (revisit run) checks its flags with it first.
 func (o *Options) Check() error {
 	if err := o.check(); err != nil {
-		return &OptionError{err}
+		return &OptionError{Err: err}
 	}
 	return nil
 }

@@ -119,7 +119,7 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	}
 	specs, err := opt.parseInputs()
 	if err != nil {
-		return nil, &OptionError{err}
+		return nil, &OptionError{Err: err}
 	}
 	// Every input must exist before anything is written.
 	total := int64(0)

@@ -39,7 +39,7 @@ const (
 // these values); Inputs and Out are left empty.
 func DefaultConfig() Config {
 	return Config{
-		Sample: DefaultSample, Seed: DefaultSeed, Reps: DefaultReps, NHPPPages: DefaultNHPPPages,
+		Sample: DefaultSample, Seed: DefaultSeed, Seeds: 1, Reps: DefaultReps, NHPPPages: DefaultNHPPPages,
 		ScreenUpdates: DefaultScreenUpdates, Budget: DefaultBudget, PolicyMax: DefaultPolicyMax,
 		MaxVisits: estimator.DefaultMaxVisits, MaxPairs: estimator.DefaultMaxPairs,
 		Methods: []string{"all"},

@@ -22,6 +22,7 @@ import (
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/internal/units"
+	"github.com/revisit-dev/revisit/internal/usage"
 	"github.com/revisit-dev/revisit/policy"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/reports"
@@ -51,7 +52,7 @@ type Config struct {
 	Top           int
 	NHPPPages     int // busiest pages for NHPP windows and staleness
 	Seed          uint64
-	Seeds         int // R, the replay's independent seeds (0 or 1: one)
+	Seeds         int // R ≥ 1, the replay's independent seeds
 	Reps          int // Monte-Carlo replicates of the Poisson screen
 	Workers       int // replay and analysis workers (0: all cores)
 	ScreenUpdates int // K of the Poisson screen
@@ -106,13 +107,11 @@ type Result struct {
 }
 
 // UsageError is a run refused for its options or its output directory
-// (the command line's exit code 2), before or instead of any work.
-type UsageError struct{ Err error }
+// (usage.Error: the command line's exit code 2), before or instead of any
+// work.
+type UsageError = usage.Error
 
-func (e *UsageError) Error() string { return e.Err.Error() }
-func (e *UsageError) Unwrap() error { return e.Err }
-
-func usagef(format string, a ...any) error { return &UsageError{fmt.Errorf(format, a...)} }
+func usagef(format string, a ...any) error { return usage.Errorf(format, a...) }
 
 // IngestMemoryLimit is the soft memory limit (runtime/debug.SetMemoryLimit)
 // of the ingest stage unless GOMEMLIMIT is set: near it the garbage
@@ -149,6 +148,25 @@ func SetMemoryLimit() (restore func()) {
 	return func() { debug.SetMemoryLimit(old) }
 }
 
+// StoreHeadroom is what a growing store's soft memory limit allows above
+// the store (SetStoreMemoryLimit): the buffers of reading and writing.
+const StoreHeadroom = 64 << 20
+
+// SetStoreMemoryLimit is SetMemoryLimit for a command whose live heap is a
+// store that grows with its input to the end (schedule's: about 8 bytes
+// per knot and 27 per page): the limit starts at MemoryLimit and grew,
+// called with the store's bytes as it grows, raises it to the store plus
+// StoreHeadroom, so the collector runs sooner instead of letting the heap
+// double over the store, and never below it (where it would run without
+// pause). With GOMEMLIMIT set it changes nothing and grew is nil.
+func SetStoreMemoryLimit() (grew func(bytes int64), restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return nil, func() {}
+	}
+	old := debug.SetMemoryLimit(MemoryLimit)
+	return func(b int64) { debug.SetMemoryLimit(max(MemoryLimit, b+StoreHeadroom)) }, func() { debug.SetMemoryLimit(old) }
+}
+
 // stageLog prints one line per stage (the whole run's progress display
 // between the ingest bar and the report's path), nothing when quiet.
 type stageLog struct {
@@ -182,8 +200,12 @@ func (s *stageLog) logf(format string, a ...any) {
 // stage directories are replaced, nothing else is touched, a new OUT is
 // removed after a failure before the dataset is written; later failures
 // keep the finished stages). Cancelling ctx stops the running stage, which
-// leaves nothing behind. Options that cannot work are *UsageError.
+// leaves nothing behind. Options that cannot work are *UsageError
+// (Validate, before any work).
 func Run(ctx context.Context, c Config) (res *Result, err error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
 	st := &stageLog{w: c.Log, start: time.Now(), onStage: c.OnStage}
 	included, err := readIncluded(c.Include)
 	if err != nil {

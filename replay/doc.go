@@ -17,7 +17,7 @@
 //     estimator/theory.go.
 //   - Merge (merge.go) puts the outputs of shards of one replay back into
 //     the unsharded output; the mechanics it shares with crawllog's merge
-//     are internal/shardmerge.
+//     are internal/shard (the split) and estimates (the rows).
 //
 // The estimators themselves are package estimator; real crawl logs are
 // estimated by package crawllog. Replay does not compute the analysis

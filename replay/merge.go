@@ -12,7 +12,8 @@ import (
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
-	"github.com/revisit-dev/revisit/internal/shardmerge"
+	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/stage"
 )
 
 // ShardFile is written beside estimates.parquet by a replay of one shard
@@ -22,10 +23,7 @@ const ShardFile = "shard.json"
 
 // ShardInfo is ShardFile.
 type ShardInfo struct {
-	Tool  string      `json:"tool"`  // "revisit"
-	Shard string      `json:"shard"` // "i/N"
-	I     int         `json:"i"`
-	N     int         `json:"n"`
+	shard.Record
 	Read  int64       `json:"read"`  // pages of this shard read from the dataset
 	Pages []ShardPage `json:"pages"` // pages replayed, in the order of estimates.parquet
 	// DatasetID is the dataset's dataset.Reader.Identity: shards of one
@@ -50,8 +48,8 @@ type ShardPage struct {
 }
 
 // exactFloat is a float64 in JSON that round-trips exactly
-// (shardmerge.ExactFloat).
-type exactFloat = shardmerge.ExactFloat
+// (shard.ExactFloat).
+type exactFloat = shard.ExactFloat
 
 // ReadShardInfo reads dir/shard.json.
 func ReadShardInfo(dir string) (*ShardInfo, error) {
@@ -60,7 +58,7 @@ func ReadShardInfo(dir string) (*ShardInfo, error) {
 
 // MergeError is a set of shard outputs that do not form one replay (bad
 // usage: missing or repeated shards, different options).
-type MergeError = shardmerge.Error
+type MergeError = shard.MergeError
 
 // Merge combines the replay outputs of shards 0…N−1 of one replay (same
 // dataset and options, Options.Shard = i/N) into out, with the same
@@ -84,7 +82,7 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 	if len(dirs) == 0 {
 		return nil, &MergeError{Err: errors.New("merge: no replay outputs")}
 	}
-	if err := shardmerge.OutNotShard(dirs, out); err != nil {
+	if err := shard.OutNotShard(dirs, out); err != nil {
 		return nil, err
 	}
 	metas := make([]*Meta, len(dirs))
@@ -99,17 +97,16 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 		}
 	}
 	m0 := metas[0]
-	ids := make([]shardmerge.ID, len(infos))
+	ids := make([]shard.Record, len(infos))
 	for k, info := range infos {
-		ids[k] = shardmerge.ID{Spec: info.Shard, I: info.I, N: info.N}
+		ids[k] = info.Record
 	}
-	if _, err := shardmerge.Order(dirs, ids, "replay", func(k int) error { return sameReplay(m0, metas[k]) }); err != nil {
+	if _, err := shard.Order(dirs, ids, "replay", func(k int) error { return sameReplay(m0, metas[k]) }); err != nil {
 		return nil, err
 	}
 	for k, info := range infos {
-		if info.DatasetID != infos[0].DatasetID {
-			return nil, &MergeError{Err: fmt.Errorf("merge: shard %s (%s) and shard %s (%s) were replayed from different datasets at %s (identity %.12s… ≠ %.12s…: the dataset was written again between them): replay every shard from the same dataset",
-				infos[0].Shard, dirs[0], info.Shard, dirs[k], m0.Dataset, infos[0].DatasetID, info.DatasetID)}
+		if err := shard.SameDataset("replayed", "replay", m0.Dataset, infos[0].Shard, dirs[0], infos[0].DatasetID, info.Shard, dirs[k], info.DatasetID); err != nil {
+			return nil, err
 		}
 	}
 	if f := obsFormat(m0); f != "" {
@@ -195,7 +192,7 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 		pageXMax, pageH, pageMean = append(pageXMax, float64(r.page.XMax)), append(pageH, float64(r.page.H)), append(pageMean, float64(r.page.MeanU))
 	}
 	if len(all)*smpN == limited && limited > 0 {
-		return nil, &OptionError{fmt.Errorf("every page × sampler exceeds the work limits (%d left out): raise the limit, lower the sampler's rate or --x-max, or select shorter pages", limited)}
+		return nil, &OptionError{Err: fmt.Errorf("every page × sampler exceeds the work limits (%d left out): raise the limit, lower the sampler's rate or --x-max, or select shorter pages", limited)}
 	}
 	if m0.Choices != nil {
 		ch := *m0.Choices
@@ -206,21 +203,15 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 
 	// Rows: each shard's file holds its pages in its ShardInfo order, of
 	// which the merged order takes a subsequence.
-	mo, err := shardmerge.Open(out, MetaFile, "replay output", dirs)
-	if err != nil {
-		return nil, err
-	}
-	defer mo.Close()
-	o, tmp, w, streams := mo.Dir, mo.Dir.Path(), mo.W, mo.Streams
 	sum := newSummary()
-	var group []estimator.Estimate
-	flushGroup := func() {
-		if len(group) > 0 {
-			sum.add(group)
-			group = group[:0]
+	rows := func(_ string, w *estimates.Writer, streams []*estimates.RowStream) error {
+		var group []estimator.Estimate
+		flushGroup := func() {
+			if len(group) > 0 {
+				sum.add(group)
+				group = group[:0]
+			}
 		}
-	}
-	werr := func() error {
 		for _, r := range all {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -268,22 +259,22 @@ func Merge(ctx context.Context, dirs []string, out string) (*Meta, error) {
 			flushGroup()
 		}
 		return nil
-	}()
-	if err := mo.FinishRows(werr); err != nil {
-		return nil, err
 	}
-	smp := make([]estimator.Sampler, len(m0.Samplers))
-	for i, spec := range m0.Samplers {
-		smp[i] = estimator.Sampler{Spec: spec}
+	finish := func(tmp string, w *estimates.Writer) error {
+		smp := make([]estimator.Sampler, len(m0.Samplers))
+		for i, spec := range m0.Samplers {
+			smp[i] = estimator.Sampler{Spec: spec}
+		}
+		meta.Summary = sum.result(smp, m0.Methods)
+		meta.Rows = w.Rows()
+		meta.Created = time.Now().UTC()
+		meta.ElapsedS += time.Since(start).Seconds()
+		if err := writeMeta(tmp, &meta); err != nil {
+			return fmt.Errorf("replay output %s: %w", out, err)
+		}
+		return nil
 	}
-	meta.Summary = sum.result(smp, m0.Methods)
-	meta.Rows = w.Rows()
-	meta.Created = time.Now().UTC()
-	meta.ElapsedS += time.Since(start).Seconds()
-	if err := writeMeta(tmp, &meta); err != nil {
-		return nil, fmt.Errorf("replay output %s: %w", out, err)
-	}
-	if err := o.Commit(); err != nil {
+	if err := estimates.Merge(ctx, stage.Output{Dir: out, Marker: MetaFile, What: "replay output"}, dirs, rows, finish); err != nil {
 		return nil, err
 	}
 	return &meta, nil

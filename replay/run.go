@@ -16,9 +16,10 @@ import (
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
-	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/pool"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/stage"
+	"github.com/revisit-dev/revisit/internal/usage"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
@@ -108,16 +109,14 @@ type Options struct {
 	Progress func(done, total int)
 }
 
-// OptionError is an invalid option (bad usage rather than bad input).
-type OptionError struct{ Err error }
-
-func (e *OptionError) Error() string { return e.Err.Error() }
-func (e *OptionError) Unwrap() error { return e.Err }
+// OptionError is an invalid option: bad usage (usage.Error) rather than
+// bad input.
+type OptionError = usage.Error
 
 // Validate checks the options and returns the parsed samplers and methods.
 // Every error it returns is an *OptionError.
 func (o *Options) Validate() ([]estimator.Sampler, []string, error) {
-	bad := func(err error) ([]estimator.Sampler, []string, error) { return nil, nil, &OptionError{err} }
+	bad := func(err error) ([]estimator.Sampler, []string, error) { return nil, nil, &OptionError{Err: err} }
 	specs := o.Samplers
 	if len(specs) == 0 {
 		specs = DefaultSamplers
@@ -337,22 +336,13 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		src, unit0, note = ds.ShardSource(opt.Shard, opt.Unit, opt.Select)
 		logf("replay: %s", note)
 	}
-	out, err := atomicdir.CreateContext(ctx, opt.Out, MetaFile, "replay output")
-	if err != nil {
-		return nil, err
-	}
-	defer out.Abort() // no-op after Commit
-	tmp := out.Path()
-	w, err := estimates.NewWriter(filepath.Join(tmp, estimates.File))
-	if err != nil {
-		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
-	}
-	ow, err := newObservationWriters(tmp, opt.WriteObservations, smp)
-	if err != nil {
-		w.Abort()
-		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
-	}
-	defer ow.close()
+	// The writers, created in the output by open (below).
+	var (
+		w          *estimates.Writer
+		wClosed    bool
+		ow         *obsWriters
+		fullCurves *fullCurves
+	)
 	workers := opt.Workers
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -390,17 +380,26 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 	if curves == estimates.CurvesCompact {
 		meta.FullCurves = opt.FullCurves
 	}
-	// A shard reading only its own parts keeps the whole curves of its
-	// own busiest pages, among which are all of its pages that are the
-	// dataset's busiest; Merge compacts the others.
-	fullCurves, err := chooseFullCurves(src, curves, opt.FullCurves, (opt.Top > 0 || opt.Sample > 0) && !opt.Shard.Sharded(), opt.MinUpdates,
-		sampleSpec{n: opt.Sample, intervals: opt.SampleIntervals, seed: opt.Seed})
-	if err != nil {
-		w.Abort()
-		return nil, err // the dataset's error names it; the command names replay
-	}
 	choices := newChoices(choice, meta.Samplers, len(opt.Samplers) > 0)
-	logf("replay: x_max %s; h %s; samplers %s", choices.XMaxRule, choices.HRule, choices.SamplerRule)
+	openOut := func(tmp string) error {
+		var err error
+		if w, err = estimates.NewWriter(filepath.Join(tmp, estimates.File)); err != nil {
+			return fmt.Errorf("replay output %s: %w", opt.Out, err)
+		}
+		if ow, err = newObservationWriters(tmp, opt.WriteObservations, smp); err != nil {
+			return fmt.Errorf("replay output %s: %w", opt.Out, err)
+		}
+		// A shard reading only its own parts keeps the whole curves of its
+		// own busiest pages, among which are all of its pages that are the
+		// dataset's busiest; Merge compacts the others.
+		fullCurves, err = chooseFullCurves(src, curves, opt.FullCurves, (opt.Top > 0 || opt.Sample > 0) && !opt.Shard.Sharded(), opt.MinUpdates,
+			sampleSpec{n: opt.Sample, intervals: opt.SampleIntervals, seed: opt.Seed})
+		if err != nil {
+			return err // the dataset's error names it; the command names replay
+		}
+		logf("replay: x_max %s; h %s; samplers %s", choices.XMaxRule, choices.HRule, choices.SamplerRule)
+		return nil
+	}
 	cfg := estimator.Config{Methods: methods, Recover: opt.Recover, RecoverOpt: opt.RecoverOpt}
 
 	unit := unit0
@@ -654,56 +653,66 @@ func Run(ctx context.Context, opt Options) (*Meta, error) {
 		}
 		return nil
 	}
+	finish := func(tmp string) (err error) {
+		if done == 0 && limited > 0 && !sharded { // a shard may be all left out; Merge checks the whole
+			return &OptionError{Err: fmt.Errorf("every page × sampler exceeds the work limits (%d left out; e.g. page %d %q with %s: %v): raise the limit, lower the sampler's rate or --x-max, or select shorter pages",
+				limited, firstSkip.page.ID, firstSkip.page.Title, firstSkip.smp, firstSkip.skip)}
+		}
+		if limited > 10 {
+			logf("replay: %d page × sampler jobs left out by --max-visits/--max-pairs in all", limited)
+		}
+		wClosed = true
+		if err := w.Close(); err != nil {
+			return fmt.Errorf("replay output %s: %w", opt.Out, err)
+		}
+		if meta.Observations, err = ow.finish(); err != nil {
+			return fmt.Errorf("replay output %s: %w", opt.Out, err)
+		}
+		if unit == 0 {
+			unit = transform.Hour
+		}
+		meta.Unit, meta.UnitName = unit, transform.UnitName(unit)
+		meta.Pages, meta.Rows = pages-emptyPages, w.Rows()
+		for k, v := range limitSkips {
+			meta.Skipped[k] += v
+		}
+		meta.Summary = sum.result(smp, methods)
+		meta.Selection = sel.Summary()
+		choices.MeanU, choices.XMax, choices.H = SpreadOf(pageMean), SpreadOf(pageXMax), SpreadOf(pageH)
+		meta.Choices = &choices
+		logf("replay: %s", choices.Describe(meta.UnitName))
+		meta.Created = time.Now().UTC()
+		meta.ElapsedS = time.Since(start).Seconds()
+		if err := writeMeta(tmp, meta); err != nil {
+			return fmt.Errorf("replay output %s: %w", opt.Out, err)
+		}
+		if sharded {
+			for i, reasons := range jobSkips {
+				sent[i].Skips = reasons
+			}
+			st := src.Stats()
+			info := &ShardInfo{Record: opt.Shard.Record(), Read: owned, Pages: sent, DatasetID: dsID,
+				DatasetFiles: baseNames(st.Files), DatasetBytes: st.Bytes}
+			if err := estimates.WriteJSON(tmp, ShardFile, info, false); err != nil {
+				return fmt.Errorf("replay output %s: %w", opt.Out, err)
+			}
+		}
+		return nil
+	}
 	// The reorder buffer: 4 tokens per worker (jobTokens).
-	werr := pool.Ordered(ctx, pool.Options{Workers: workers, Window: 4 * workers}, produce, work, sink)
-	if werr != nil {
-		w.Abort()
-		return nil, werr
-	}
-	if done == 0 && limited > 0 && !sharded { // a shard may be all left out; Merge checks the whole
-		w.Abort()
-		return nil, &OptionError{fmt.Errorf("every page × sampler exceeds the work limits (%d left out; e.g. page %d %q with %s: %v): raise the limit, lower the sampler's rate or --x-max, or select shorter pages",
-			limited, firstSkip.page.ID, firstSkip.page.Title, firstSkip.smp, firstSkip.skip)}
-	}
-	if limited > 10 {
-		logf("replay: %d page × sampler jobs left out by --max-visits/--max-pairs in all", limited)
-	}
-	if err := w.Close(); err != nil {
-		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
-	}
-	if meta.Observations, err = ow.finish(); err != nil {
-		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
-	}
-	if unit == 0 {
-		unit = transform.Hour
-	}
-	meta.Unit, meta.UnitName = unit, transform.UnitName(unit)
-	meta.Pages, meta.Rows = pages-emptyPages, w.Rows()
-	for k, v := range limitSkips {
-		meta.Skipped[k] += v
-	}
-	meta.Summary = sum.result(smp, methods)
-	meta.Selection = sel.Summary()
-	choices.MeanU, choices.XMax, choices.H = SpreadOf(pageMean), SpreadOf(pageXMax), SpreadOf(pageH)
-	meta.Choices = &choices
-	logf("replay: %s", choices.Describe(meta.UnitName))
-	meta.Created = time.Now().UTC()
-	meta.ElapsedS = time.Since(start).Seconds()
-	if err := writeMeta(tmp, meta); err != nil {
-		return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
-	}
-	if sharded {
-		for i, reasons := range jobSkips {
-			sent[i].Skips = reasons
-		}
-		st := src.Stats()
-		info := &ShardInfo{Tool: "revisit", Shard: opt.Shard.String(), I: opt.Shard.I, N: opt.Shard.N, Read: owned, Pages: sent, DatasetID: dsID,
-			DatasetFiles: baseNames(st.Files), DatasetBytes: st.Bytes}
-		if err := estimates.WriteJSON(tmp, ShardFile, info, false); err != nil {
-			return nil, fmt.Errorf("replay output %s: %w", opt.Out, err)
-		}
-	}
-	if err := out.Commit(); err != nil {
+	err = stage.Run(ctx, stage.Output{Dir: opt.Out, Marker: MetaFile, What: "replay output"}, stage.Stage[job, jobResult]{
+		Pool: pool.Options{Workers: workers, Window: 4 * workers},
+		Open: openOut, Produce: produce, Work: work, Sink: sink, Finish: finish,
+		Abort: func() {
+			if w != nil && !wClosed {
+				w.Abort()
+			}
+			if ow != nil {
+				ow.close()
+			}
+		},
+	})
+	if err != nil {
 		return nil, err
 	}
 	logf("replay: %d pages × %d samplers%s, %d rows in %.1fs → %s", pages, len(smp), seedsText(seeds), meta.Rows, meta.ElapsedS, opt.Out)

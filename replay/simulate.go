@@ -11,6 +11,7 @@ import (
 
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/pool"
+	"github.com/revisit-dev/revisit/internal/stage"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/model"
 )
@@ -130,7 +131,7 @@ type simOut struct {
 // the number of workers.
 func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 	start := time.Now()
-	bad := func(err error) (*SimResult, error) { return nil, &OptionError{err} }
+	bad := func(err error) (*SimResult, error) { return nil, &OptionError{Err: err} }
 	u, err := model.Parse(opt.Update)
 	if err != nil {
 		return bad(fmt.Errorf("--update: %w", err))
@@ -311,9 +312,13 @@ func Simulate(ctx context.Context, opt SimOptions) (*SimResult, error) {
 			lastLog = time.Now()
 		}
 	}
-	if err := pool.Ordered(ctx, pool.Options{Workers: opt.Workers}, produce, work, func(o simOut) error {
-		fold(o)
-		return nil
+	// A simulation writes no output directory: its result is returned.
+	if err := stage.Run(ctx, stage.Output{}, stage.Stage[simJob, simOut]{
+		Pool: pool.Options{Workers: opt.Workers}, Produce: produce, Work: work,
+		Sink: func(o simOut) error {
+			fold(o)
+			return nil
+		},
 	}); err != nil {
 		return nil, err
 	}

@@ -20,6 +20,27 @@ const (
 // PlanNames lists every plan, in the order of the outputs.
 var PlanNames = []string{PlanGU, PlanChoGM, PlanLambda, PlanLambdaBinary, PlanProportional, PlanUniform}
 
+// planHelp is each plan's line in the command's help, by name.
+var planHelp = map[string]string{
+	PlanGU:           "optimal for Ĝ (projected onto concave CDFs first)",
+	PlanChoGM:        "Cho & Garcia-Molina's optimum for Poisson pages of rate λ̂",
+	PlanLambda:       "LambdaCrawl (Kolobov et al. 2019), harmonic staleness cost",
+	PlanLambdaBinary: "its binary-cost variant",
+	PlanProportional: "f ∝ λ̂",
+	PlanUniform:      "the same rate for every page",
+}
+
+// PlanHelp is the help text's list of plans, a line each ("  NAME  what it
+// is"), in the order of PlanNames: the command prints it, so that a plan is
+// added here alone.
+func PlanHelp() string {
+	var b strings.Builder
+	for _, n := range PlanNames {
+		fmt.Fprintf(&b, "  %-18s  %s\n", n, planHelp[n])
+	}
+	return b.String()
+}
+
 // ParsePlans checks a list of plan names (empty: all).
 func ParsePlans(names []string) ([]string, error) {
 	if len(names) == 0 {

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/pipeline"
+
+	"github.com/revisit-dev/revisit/internal/usage"
 )
 
 // Ctrl-C or SIGTERM (both cancel the context execute gives the command)
@@ -58,7 +60,7 @@ func TestRunCancelledInLateStages(t *testing.T) {
 		cancel()
 		ents0, _ := os.ReadDir(out)
 		t.Logf("cancelled in %s: %v; left %v", name, err, ents0)
-		var ue usageError
+		var ue *usage.Error
 		if !errors.Is(err, context.Canceled) || errors.As(err, &ue) {
 			t.Errorf("cancelled in %s: %v, want context.Canceled (exit 1)", name, err)
 		}

@@ -153,7 +153,7 @@ tables and figures; docs/scale-out.md).`,
 			defer pipeline.SetMemoryLimit()()
 			meta, err := crawllog.EstimateLogs(cmd.Context(), opt)
 			if err != nil {
-				return usageIf[*crawllog.OptionError]("estimate", err)
+				return fmt.Errorf("estimate: %w", err)
 			}
 			if !g.quiet {
 				printEstimateSummary(cmd.OutOrStdout(), meta, opt.Out)

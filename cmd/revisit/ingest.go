@@ -164,7 +164,16 @@ out, naming the flag ("1,063 pages below --min-updates 2").`,
 				if opt.Parts > 0 {
 					return usagef("ingest: --jobs and --parts exclude each other (each job writes one dataset; they are joined file by file)")
 				}
-				return ingestParallel(cmd.Context(), cmd, g.quiet, args, out, jobs)
+				self, err := os.Executable()
+				if err != nil {
+					return fmt.Errorf("ingest --jobs: %w", err)
+				}
+				sum, err := ingest.RunJobs(cmd.Context(), ingest.JobsOptions{Exe: self, Inputs: args, Out: out, Jobs: jobs,
+					Args: childFlags(cmd.Flags(), map[string]bool{"output": true, "jobs": true, "quiet": true})})
+				if err == nil && !g.quiet {
+					fmt.Fprint(cmd.OutOrStdout(), sum.String())
+				}
+				return err
 			}
 			defer pipeline.SetIngestMemoryLimit()()
 			disp := progress.New(os.Stderr, "ingest", g.quiet)
@@ -387,4 +396,23 @@ func badRecordPrinter(quiet bool) func(*source.ParseError) {
 			fmt.Fprintf(os.Stderr, "revisit: (only the first %d skipped records are shown; the summary counts all)\n", maxBadShown)
 		}
 	}
+}
+
+// childFlags are the flags set on the command line, as arguments that give
+// a child process the same settings; skip names the flags left out.
+func childFlags(fs *pflag.FlagSet, skip map[string]bool) []string {
+	var args []string
+	fs.Visit(func(f *pflag.Flag) {
+		if skip[f.Name] {
+			return
+		}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			for _, v := range sv.GetSlice() {
+				args = append(args, "--"+f.Name+"="+v)
+			}
+			return
+		}
+		args = append(args, "--"+f.Name+"="+f.Value.String())
+	})
+	return args
 }

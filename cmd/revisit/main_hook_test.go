@@ -4,6 +4,8 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+
+	"github.com/revisit-dev/revisit/internal/supervise"
 )
 
 // TestMain lets this test binary stand in for revisit itself when a command
@@ -20,7 +22,7 @@ func TestMain(m *testing.M) {
 			// again, REVISIT_SUPERVISED set) that does the work
 			os.Exit(mainCode(os.Args[1:]))
 		}
-		os.Exit(childExit(execute(os.Args[1:])))
+		os.Exit(supervise.ChildExit(execute(os.Args[1:])))
 	}
 	os.Exit(m.Run())
 }

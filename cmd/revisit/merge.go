@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/internal/usage"
 	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay"
 )
@@ -73,12 +73,7 @@ atomically, like every output.`,
 				}
 				meta, err := replay.Merge(cmd.Context(), args[1:], out)
 				if err != nil {
-					var me *replay.MergeError
-					var oe *replay.OptionError
-					if errors.As(err, &me) || errors.As(err, &oe) {
-						return usagef("%v", err)
-					}
-					return fmt.Errorf("merge: %w", err)
+					return mergeError(err)
 				}
 				if !g.quiet {
 					printReplaySummary(cmd.OutOrStdout(), meta, out)
@@ -94,11 +89,7 @@ atomically, like every output.`,
 				}
 				_, err := analysis.MergeShards(cmd.Context(), args[1:], out, analysis.ReadReplay, log)
 				if err != nil {
-					var me *analysis.MergeError
-					if errors.As(err, &me) {
-						return usagef("%v", err)
-					}
-					return fmt.Errorf("merge: %w", err)
+					return mergeError(err)
 				}
 				if !g.quiet {
 					fmt.Fprintf(cmd.OutOrStdout(), "merged %d analysis shards → %s\n", len(args)-1, human.Path(out))
@@ -111,11 +102,7 @@ atomically, like every output.`,
 				}
 				meta, err := crawllog.MergeEstimates(cmd.Context(), args[1:], out)
 				if err != nil {
-					var me *crawllog.MergeError
-					if errors.As(err, &me) {
-						return usagef("%v", err)
-					}
-					return fmt.Errorf("merge: %w", err)
+					return mergeError(err)
 				}
 				if !g.quiet {
 					printEstimateSummary(cmd.OutOrStdout(), meta, out)
@@ -127,7 +114,7 @@ atomically, like every output.`,
 				}
 				m, err := dataset.Combine(cmd.Context(), args[1:], out)
 				if err != nil {
-					return usageIf[*dataset.CombineError]("merge", err)
+					return fmt.Errorf("merge: %w", err)
 				}
 				if !g.quiet {
 					fmt.Fprintf(cmd.OutOrStdout(), "combined %d datasets → %s (%s, %s)\n", len(args)-1, human.Path(out), human.Count(m.Counts.PagesKept, "page", "pages"), human.Count(m.Counts.Updates, "update", "updates"))
@@ -140,6 +127,16 @@ atomically, like every output.`,
 	}
 	cmd.Flags().StringP("output", "o", "", "output directory (required)")
 	return cmd
+}
+
+// mergeError is err, a merge's failure: bad usage (shards that do not form
+// one run, a usage.Error) as the merge said it, anything else prefixed
+// with "merge: ".
+func mergeError(err error) error {
+	if usage.Is(err) {
+		return err
+	}
+	return fmt.Errorf("merge: %w", err)
 }
 
 // outNotInput refuses an output directory that is one of the inputs

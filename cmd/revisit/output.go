@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"path/filepath"
 
 	"github.com/revisit-dev/revisit/internal/atomicdir"
@@ -28,35 +27,3 @@ func checkResults(name, dir, kind string) error {
 	}
 	return nil
 }
-
-// stdoutWriter is standard output as every command writes it (the root
-// command's SetOut): the summaries and tables a command prints, and what
-// it was asked to print (generate -o -). A write that fails (a closed pipe:
-// the reader of '| head' left; a full disk) is remembered, returned as a
-// *stdoutError, and every later write fails at once without a system call.
-// The failure never stops a command's work or its outputs: revisit ignores
-// SIGPIPE (execute), commands print their summaries after committing or
-// ignore the error, and execute turns it into exitStdout once the command
-// is done.
-type stdoutWriter struct {
-	w   io.Writer
-	err *stdoutError
-}
-
-func (s *stdoutWriter) Write(p []byte) (int, error) {
-	if s.err != nil {
-		return 0, s.err
-	}
-	n, err := s.w.Write(p)
-	if err != nil {
-		s.err = &stdoutError{err}
-		return n, s.err
-	}
-	return n, nil
-}
-
-// stdoutError is a write to standard output that failed.
-type stdoutError struct{ err error }
-
-func (e *stdoutError) Error() string { return "standard output: " + e.err.Error() }
-func (e *stdoutError) Unwrap() error { return e.err }

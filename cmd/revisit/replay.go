@@ -179,7 +179,7 @@ found.`,
 				bar.Finish()
 			}
 			if err != nil {
-				return usageIf[*replay.OptionError]("replay", err)
+				return fmt.Errorf("replay: %w", err)
 			}
 			if !g.quiet {
 				printReplaySummary(cmd.OutOrStdout(), meta, opt.Out)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,7 +20,6 @@ import (
 	"github.com/revisit-dev/revisit/internal/progress"
 	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/pipeline"
-	"github.com/revisit-dev/revisit/policy"
 	"github.com/revisit-dev/revisit/replay"
 )
 
@@ -94,14 +92,9 @@ remains ingest's group column of generic logs.`,
   revisit run ds -o out-lists --match '^List of' --top 0`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("run: no INPUT given")
-			}
-			if c.Out == "" {
-				return usagef("run: -o OUT is required")
-			}
-			if !(c.Rate >= 0) || !(c.H >= 0) || !(c.XMax >= 0) || c.Top < 0 || c.Sample < 0 {
-				return usagef("run: --rate, --h and --x-max must be ≥ 0 (0: automatic), --top and --sample ≥ 0")
+			c.Inputs = args
+			if err := c.Validate(); err != nil {
+				return err
 			}
 			if err := reportTitle(cmd, c.Title); err != nil {
 				return err
@@ -109,18 +102,9 @@ remains ingest's group column of generic logs.`,
 			if err := topOrSample(cmd, &c.Top, &c.Sample); err != nil {
 				return err
 			}
-			if c.MaxVisits < 1 || c.MaxPairs < 1 {
-				return usagef("run: --max-visits and --max-pairs must be ≥ 1")
-			}
-			if c.ScreenUpdates < 1 || c.Reps < 1 || c.Seeds < 1 || c.NHPPPages < 1 {
-				return usagef("run: --screen-updates, --reps, --seeds and --nhpp-pages must be at least 1")
-			}
-			if c.PolicyMax < 0 || c.Workers < 0 {
-				return usagef("run: --policy-max-updates and --workers must be ≥ 0")
-			}
 			ds, err := pipeline.DatasetInput(args)
 			if err != nil {
-				return usageError{err}
+				return err
 			} else if ds != "" {
 				if name := changedIngestFlag(cmd); name != "" {
 					return usagef("run: --%s is an ingest option, but %s is a dataset (ingest is skipped): ingest again with 'revisit ingest --%s …' instead", name, ds, name)
@@ -141,30 +125,6 @@ remains ingest's group column of generic logs.`,
 			if c.Select, err = rf.sel.selection("run"); err != nil {
 				return err
 			}
-			for _, s := range c.Samplers {
-				if _, err := estimator.ParseSampler(s); err != nil {
-					return usagef("run: --sampler %q: %v", s, err)
-				}
-			}
-			// Checked here, not after an ingest that may take an hour.
-			if _, err := estimator.ParseMethods(c.Methods); err != nil {
-				return usagef("run: --methods: %v", err)
-			}
-			for _, d := range c.Include {
-				if st, err := os.Stat(d); err != nil {
-					return fmt.Errorf("run: --include: %w", err)
-				} else if !st.IsDir() {
-					return fmt.Errorf("run: --include %s is not a directory (give a results directory, e.g. what revisit simulate -o wrote)", d)
-				}
-			}
-			if c.Cycle != "" {
-				if _, err := units.ParseDuration(c.Cycle); err != nil {
-					return usagef("run: --cycle: %v", err)
-				}
-			}
-			if _, err := policy.ParseBudget(c.Budget); err != nil { // its form; the pages are counted after ingest
-				return usagef("run: --budget: %v", err)
-			}
 			if rf.unit != "" {
 				if c.Unit, err = units.ParseUnit(rf.unit); err != nil {
 					return usagef("run: --unit: %v", err)
@@ -184,7 +144,7 @@ remains ingest's group column of generic logs.`,
 	f.Float64Var(&c.H, "h", 0, "bin width h for random delays, in units (0: per page, E[U]/100 but never finer than the source's time resolution)")
 	f.Float64Var(&c.XMax, "x-max", 0, "errors and estimates on [0, x_max], in units (0: per page, the 0.99 quantile of its G_U)")
 	f.Uint64Var(&c.Seed, "seed", c.Seed, "seed of every random draw")
-	f.IntVar(&c.Seeds, "seeds", 1, "replay every page × sampler with R independent seeds: every error with a 95% interval (not --reps; docs/methods.md#seeds)")
+	f.IntVar(&c.Seeds, "seeds", c.Seeds, "replay every page × sampler with R independent seeds: every error with a 95% interval (not --reps; docs/methods.md#seeds)")
 	f.IntVar(&c.Reps, "reps", c.Reps, "Monte-Carlo replicates of the Poisson screen's KS test")
 	f.IntVar(&c.NHPPPages, "nhpp-pages", c.NHPPPages, "pages (most updates first) analysed for NHPP windows and staleness")
 	f.StringVar(&c.Cycle, "cycle", "", "download-policy cycle (e.g. 7d; default "+pipeline.DefaultCycle+", or "+pipeline.DateOnlyCycle+" for date-only sources)")
@@ -245,10 +205,6 @@ func runPipeline(ctx context.Context, stdout io.Writer, g *globals, c pipeline.C
 	}
 	res, err := pipeline.Run(ctx, c)
 	if err != nil {
-		var ue *pipeline.UsageError
-		if errors.As(err, &ue) {
-			return usageError{err}
-		}
 		return err
 	}
 	if !g.quiet {

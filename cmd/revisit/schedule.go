@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -13,6 +13,7 @@ import (
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/internal/units"
+	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/schedule"
 )
 
@@ -48,13 +49,7 @@ INPUT is
                                 oracle plan of that span
 
 PLANS (--plans, default all):
-  gu                  optimal for Ĝ (projected onto concave CDFs first)
-  cho-gm              Cho & Garcia-Molina's optimum for Poisson pages of rate λ̂
-  lambdacrawl         LambdaCrawl (Kolobov et al. 2019), harmonic staleness cost
-  lambdacrawl-binary  its binary-cost variant
-  proportional        f ∝ λ̂
-  uniform             the same rate for every page
-
+` + schedule.PlanHelp() + `
 PRIOR (--min-rate prior, the default): a page with no usable estimate,
 or whose estimate saw no change (Ĝ ≡ 0), is planned on the corpus's
 prior: the mean Ĝ of the pages with estimates, stretched in time to the
@@ -224,14 +219,9 @@ none by default).`,
 			if !g.quiet {
 				fmt.Fprintf(os.Stderr, "schedule: reading %s…\n", human.Path(args[0]))
 			}
-			if os.Getenv("GOMEMLIMIT") == "" {
-				// A soft limit that follows the store: the collector runs
-				// sooner instead of letting the heap double over the live
-				// store, and never below it (where it would run without
-				// pause).
-				defer debug.SetMemoryLimit(debug.SetMemoryLimit(scheduleMemoryLimit))
-				opt.StoreGrew = func(b int64) { debug.SetMemoryLimit(max(scheduleMemoryLimit, b+scheduleHeadroom)) }
-			}
+			grew, restore := pipeline.SetStoreMemoryLimit()
+			defer restore()
+			opt.StoreGrew = grew
 			res, err := schedule.PlanSource(src, opt)
 			if err != nil {
 				return err
@@ -281,7 +271,7 @@ none by default).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&budget, "budget", "", "total visit rate B: visits per day, or B/h, B/d (required)")
-	f.StringSliceVar(&plans, "plans", nil, "plans to compute (comma-separated; default all: gu,cho-gm,lambdacrawl,lambdacrawl-binary,proportional,uniform)")
+	f.StringSliceVar(&plans, "plans", nil, "plans to compute (comma-separated; default all: "+strings.Join(schedule.PlanNames, ",")+")")
 	f.StringVar(&minRate, "min-rate", "prior", "pages without a usable estimate or with no change seen: prior (the corpus's prior, see PRIOR) or a fixed rate (visits per day, or R/h; 0: never visited)")
 	f.StringVar(&importance, "importance", "", "page importances: KEY<TAB>IMPORTANCE or KEY,IMPORTANCE lines, KEY a page's title or id (see IMPORTANCE; default: 1 for every page)")
 	f.Float64Var(&missing, "missing-importance", 1, "importance of pages the --importance file does not name")
@@ -303,16 +293,6 @@ none by default).`,
 	f.StringVarP(&out, "output", "o", "", "write schedule.parquet, schedule.csv (unless --no-csv) and tables under this directory (replaces earlier schedule results there; refuses any other non-empty directory)")
 	return cmd
 }
-
-// scheduleMemoryLimit is the smallest soft memory limit of schedule
-// (unless GOMEMLIMIT is set); as the store grows the limit is the store
-// plus scheduleHeadroom. The live heap is the store, about 8 bytes per
-// knot and 27 per page, and the buffers of reading and writing; a larger
-// heap is never refused, only collected more often.
-const (
-	scheduleMemoryLimit = 192 << 20
-	scheduleHeadroom    = 64 << 20
-)
 
 // scheduleMethod checks --method and --sampler for a replay or estimate
 // input before it is read, and returns the method's canonical name ("m4"

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/spf13/pflag"
@@ -42,11 +41,7 @@ differently.`
 // cannot be read is bad input (exit 1) naming the file and line.
 func (sf *selectFlags) selection(cmd string) (*dataset.Selection, error) {
 	s, err := dataset.NewSelection(sf.pages, sf.match, sf.groups)
-	var se *dataset.SelectionError
-	switch {
-	case errors.As(err, &se):
-		return nil, usagef("%s: %v", cmd, err)
-	case err != nil:
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}
 	return s, nil

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/revisit-dev/revisit/internal/supervise"
 )
 
 // lockedBuffer is a bytes.Buffer that a child's output is copied into
@@ -188,7 +190,7 @@ func TestSignalExitCodes(t *testing.T) {
 }
 
 // A command that cannot notice the signal (here ingest, blocked reading
-// a FIFO whose writer stays silent) is ended stopDeadline after it, with
+// a FIFO whose writer stays silent) is ended supervise.StopDeadline after it, with
 // the signal's exit code and a line saying so: the bound holds for every
 // command whatever its code watches; a second Ctrl-C, a second or more
 // after the first, ends it at once. It leaves its temporary directory,
@@ -224,14 +226,14 @@ func TestSignalDeadline(t *testing.T) {
 			sent := time.Now()
 			cmd.Process.Signal(syscall.SIGINT)
 			if second {
-				time.Sleep(forceGap + 200*time.Millisecond)
+				time.Sleep(supervise.ForceGap + 200*time.Millisecond)
 				cmd.Process.Signal(syscall.SIGINT)
 			}
 			done := make(chan struct{})
 			go func() { cmd.Wait(); close(done) }()
 			select {
 			case <-done:
-			case <-time.After(stopDeadline + 30*time.Second):
+			case <-time.After(supervise.StopDeadline + 30*time.Second):
 				cmd.Process.Kill()
 				<-done
 				t.Fatalf("not ended %s after SIGINT; stderr:\n%s", time.Since(sent), stderr.String())
@@ -242,10 +244,10 @@ func TestSignalDeadline(t *testing.T) {
 				t.Errorf("exit %d, want %d; stderr:\n%s", code, exitSIGINT, msg)
 			}
 			switch {
-			case !second && (took < stopDeadline || !strings.Contains(msg, "did not stop within")):
-				t.Errorf("ended after %s (deadline %s); stderr:\n%s", took, stopDeadline, msg)
-			case second && (took >= stopDeadline || !strings.Contains(msg, "again: stopping at once")):
-				t.Errorf("ended after %s by the second Ctrl-C (deadline %s); stderr:\n%s", took, stopDeadline, msg)
+			case !second && (took < supervise.StopDeadline || !strings.Contains(msg, "did not stop within")):
+				t.Errorf("ended after %s (deadline %s); stderr:\n%s", took, supervise.StopDeadline, msg)
+			case second && (took >= supervise.StopDeadline || !strings.Contains(msg, "again: stopping at once")):
+				t.Errorf("ended after %s by the second Ctrl-C (deadline %s); stderr:\n%s", took, supervise.StopDeadline, msg)
 			}
 			if _, err := os.Stat(out); !os.IsNotExist(err) {
 				t.Errorf("output %s exists (%v)", out, err)

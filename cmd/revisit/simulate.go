@@ -68,7 +68,7 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 			}
 			res, err := replay.Simulate(cmd.Context(), opt)
 			if err != nil {
-				return usageIf[*replay.OptionError]("simulate", err)
+				return fmt.Errorf("simulate: %w", err)
 			}
 			b := res.Bundle()
 			if w := cmd.OutOrStdout(); g.printsTables(out) {

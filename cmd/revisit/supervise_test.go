@@ -4,7 +4,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/revisit-dev/revisit/internal/supervise"
 )
 
 // TestSupervisorChild is not a test: it is the child process of
@@ -32,9 +33,9 @@ func TestSupervisorChild(t *testing.T) {
 		b[len(b)-1] = 1
 		os.Exit(int(b[0]))
 	case "usage":
-		os.Exit(childExit(execute([]string{"run"}))) // no INPUT: bad usage
+		os.Exit(supervise.ChildExit(execute([]string{"run"}))) // no INPUT: bad usage
 	case "badinput":
-		os.Exit(childExit(execute([]string{"-q", "ingest", "/nonexistent/x.xml", "-o", os.Getenv("REVISIT_TEST_OUT")})))
+		os.Exit(supervise.ChildExit(execute([]string{"-q", "ingest", "/nonexistent/x.xml", "-o", os.Getenv("REVISIT_TEST_OUT")})))
 	case "kill":
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		select {}
@@ -79,25 +80,6 @@ func TestSupervisedExitCodes(t *testing.T) {
 				t.Errorf("%s: stderr lacks %q:\n%.600s", c.mode, s, all)
 			}
 		}
-	}
-}
-
-// A child ingest (ingest --jobs) that the Go runtime ended (exit 2: out of
-// memory or a crash) is not bad usage: its exit code 2 is the runtime's,
-// a child's bad usage is exitUsageChild.
-func TestChildErrorRuntimeDeathIsNotUsage(t *testing.T) {
-	err := exec.Command("sh", "-c", "exit 2").Run()
-	got := childError("part1.xml", err)
-	var ue usageError
-	if errors.As(got, &ue) {
-		t.Fatalf("a child ended by the Go runtime (exit 2) is reported as bad usage: %v", got)
-	}
-	if !strings.Contains(got.Error(), "out of memory") {
-		t.Errorf("message does not say the runtime ended the child: %v", got)
-	}
-	err = exec.Command("sh", "-c", fmt.Sprintf("exit %d", exitUsageChild)).Run()
-	if got := childError("part1.xml", err); !errors.As(got, &ue) {
-		t.Errorf("a child's bad usage (exit %d) is not bad usage: %v", exitUsageChild, got)
 	}
 }
 
@@ -258,7 +240,7 @@ func TestSupervisorCannotStartChild(t *testing.T) {
 	r, w, _ := os.Pipe()
 	saved := os.Stderr
 	os.Stderr = w
-	code, ok := runSupervised(exec.Command(filepath.Join(t.TempDir(), "no-such-revisit")))
+	code, ok := supervise.Run(exec.Command(filepath.Join(t.TempDir(), "no-such-revisit")))
 	os.Stderr = saved
 	w.Close()
 	var out bytes.Buffer
@@ -269,12 +251,6 @@ func TestSupervisorCannotStartChild(t *testing.T) {
 	}
 	if strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "cannot start the worker process") || !strings.Contains(msg, "Exit code 3") {
 		t.Errorf("want one line saying the worker could not start, got %q", msg)
-	}
-	if h := limitHintFor(900 << 20); !strings.Contains(h, "ulimit -v") || !strings.Contains(h, "900 MiB") {
-		t.Errorf("hint under a 900 MiB limit: %q", h)
-	}
-	if h := limitHintFor(^uint64(0)); h != "" {
-		t.Errorf("hint without a limit: %q", h)
 	}
 }
 
@@ -326,7 +302,7 @@ func superviseCaptured(cmd *exec.Cmd) (code int, ok bool, own string) {
 	r, w, _ := os.Pipe()
 	saved := os.Stderr
 	os.Stderr = w
-	code, ok = runSupervised(cmd)
+	code, ok = supervise.Run(cmd)
 	os.Stderr = saved
 	w.Close()
 	var b bytes.Buffer

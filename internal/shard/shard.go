@@ -4,6 +4,14 @@
 // pages are and whatever order they are read in. A shard is given as
 // "i/N" (0 ≤ i < N) or, on a cluster, as "N" with the index i taken from
 // the job array's environment (FromEnv).
+//
+// It also owns what every merge of shard outputs checks, whatever was
+// sharded (merge.go): that N outputs are the shards 0…N−1 of one split,
+// each once, of one dataset (Order, Set, SameDataset), that the output is
+// not one of them (OutNotShard), the bad-usage MergeError, and floats that
+// round-trip exactly through the shard records (ExactFloat). What a merge
+// puts together is the stage's own; the rows of estimate files are
+// estimates.Merge's. It imports no stage.
 package shard
 
 import (

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/internal/stage"
 )
 
 // markerPrefix names the file that marks a results directory as written
@@ -23,21 +24,18 @@ const markerPrefix = ".revisit-"
 // changed since (atomicdir.CheckReplaceable); anything else is refused, so
 // a typo in -o, or a file of the user's inside earlier results, is never
 // destroyed. Once ctx is done (Ctrl-C) nothing is put in place, however
-// far fill got (atomicdir.CreateContext).
+// far fill got (stage.Write).
 func WriteResults(ctx context.Context, dir, kind string, fill func(tmp string) error) error {
-	out, err := atomicdir.CreateContext(ctx, filepath.Clean(dir), markerPrefix+kind, kind)
-	if err != nil {
-		return err
-	}
-	defer out.Abort() // no-op after Commit
-	if err := fill(out.Path()); err != nil {
-		return err
-	}
-	msg := fmt.Sprintf("written by revisit %s; this directory is replaced by the next %s results written here\n", kind, kind)
-	if err := os.WriteFile(filepath.Join(out.Path(), markerPrefix+kind), []byte(msg), 0o644); err != nil {
-		return fmt.Errorf("%s %s: %w", kind, dir, err)
-	}
-	return out.Commit()
+	return stage.Write(ctx, stage.Output{Dir: filepath.Clean(dir), Marker: markerPrefix + kind, What: kind}, func(tmp string) error {
+		if err := fill(tmp); err != nil {
+			return err
+		}
+		msg := fmt.Sprintf("written by revisit %s; this directory is replaced by the next %s results written here\n", kind, kind)
+		if err := os.WriteFile(filepath.Join(tmp, markerPrefix+kind), []byte(msg), 0o644); err != nil {
+			return fmt.Errorf("%s %s: %w", kind, dir, err)
+		}
+		return nil
+	})
 }
 
 // WriteBundle writes b as a results directory of the given kind at dir

@@ -1,0 +1,6 @@
+// Package supervise runs revisit's work in a child process and maps how
+// that process ended to SPEC §8's exit codes, passes the interrupting
+// signals on, turns them into a cancelled context, and notices a standard
+// output that can no longer be written. It is not a command line: it knows
+// no flag and no stage, only processes, signals and exit codes.
+package supervise
