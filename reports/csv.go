@@ -17,18 +17,18 @@ func WriteCSV(w io.Writer, t *tables.Table) error {
 	cw := csvout.NewWriter(w)
 	head := make([]string, len(t.Columns))
 	for j, c := range t.Columns {
-		head[j] = machineHeader(c)
+		head[j] = tables.MachineHeader(c)
 	}
 	if err := cw.Header(head...); err != nil {
 		return err
 	}
 	for _, r := range t.Rows {
 		for j, c := range t.Columns {
-			v := cell(r, j)
+			v := tables.CellAt(r, j)
 			if _, text := v.(string); text {
-				cw.Text(Machine(c.Kind, v))
+				cw.Text(tables.Machine(c.Kind, v))
 			} else {
-				cw.Value(Machine(c.Kind, v))
+				cw.Value(tables.Machine(c.Kind, v))
 			}
 		}
 		if err := cw.End(); err != nil {
@@ -76,12 +76,12 @@ func WriteCurvesCSV(w io.Writer, f *tables.Figure) error {
 	write := func(c tables.Curve, seed string) error {
 		for i := range min(len(c.X), len(c.Y)) {
 			cw.Text(c.Name)
-			cw.Value(machineFloat(c.X[i]))
-			cw.Value(machineFloat(c.Y[i]))
+			cw.Value(tables.MachineFloat(c.X[i]))
+			cw.Value(tables.MachineFloat(c.Y[i]))
 			if band {
 				lo, hi := "", ""
 				if c.HasBand() {
-					lo, hi = machineFloat(c.YLo[i]), machineFloat(c.YHi[i])
+					lo, hi = tables.MachineFloat(c.YLo[i]), tables.MachineFloat(c.YHi[i])
 				}
 				cw.Value(lo)
 				cw.Value(hi)

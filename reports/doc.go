@@ -3,8 +3,9 @@
 // directory: index.html with inline SVG figures, and one Markdown, CSV and
 // LaTeX (booktabs) file per table plus an SVG and a CSV per figure (SPEC §7).
 //
-// It computes no statistics. It prints cells by their column's Kind
-// (humanized for people, full precision in CSV) and plots curves by the
+// It computes no statistics and decides no number's look: it prints cells
+// with the one cell formatter of internal/tables (tables.HumanRows for
+// people, tables.Machine in CSV) and plots curves by the
 // figure's flags, with three exceptions that read table contents: the
 // report opens with Headline's findings, sentences computed from the
 // tables it recognises by ID (poisson_screen, lrd_verdict,

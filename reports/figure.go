@@ -247,17 +247,17 @@ func buildPlot(f *tables.Figure) (*plot.Plot, legendPlan, []string, error) {
 		curves = append(curves, curvePoints{c, xys})
 	}
 	if outside > 0 {
-		notes = append(notes, fmt.Sprintf("lines cut where they leave [−1, 1], the range of a correlation (%s points beyond it not shown)", Human(tables.Int, int64(outside))))
+		notes = append(notes, fmt.Sprintf("lines cut where they leave [−1, 1], the range of a correlation (%s points beyond it not shown)", tables.Human(tables.Int, int64(outside))))
 	}
 	if droppedX > 0 {
-		notes = append(notes, fmt.Sprintf("%s of %s points with x ≤ 0 not shown on the logarithmic x axis", Human(tables.Int, int64(droppedX)), Human(tables.Int, int64(total))))
+		notes = append(notes, fmt.Sprintf("%s of %s points with x ≤ 0 not shown on the logarithmic x axis", tables.Human(tables.Int, int64(droppedX)), tables.Human(tables.Int, int64(total))))
 	}
 	if droppedY > 0 {
 		what := "points"
 		if f.Bars {
 			what = "bins"
 		}
-		notes = append(notes, fmt.Sprintf("%s of %s %s with y ≤ 0 not shown on the logarithmic y axis", Human(tables.Int, int64(droppedY)), Human(tables.Int, int64(total)), what))
+		notes = append(notes, fmt.Sprintf("%s of %s %s with y ≤ 0 not shown on the logarithmic y axis", tables.Human(tables.Int, int64(droppedY)), tables.Human(tables.Int, int64(total)), what))
 	}
 	kept := 0
 	for _, c := range curves {
@@ -463,3 +463,5 @@ func distinct(xys plotter.XYs) int {
 	}
 	return len(seen)
 }
+
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

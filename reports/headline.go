@@ -158,35 +158,17 @@ func col(t *tables.Table, name string) int {
 }
 
 func cellFloat(r []any, j int) float64 {
-	if f, ok := asFloat(cell(r, j)); ok {
+	if f, ok := tables.AsFloat(tables.CellAt(r, j)); ok {
 		return f
 	}
 	return math.NaN()
 }
 
-func cellInt(r []any, j int) (int64, bool) { return asInt(cell(r, j)) }
+func cellInt(r []any, j int) (int64, bool) { return tables.AsInt(tables.CellAt(r, j)) }
 
 func cellString(r []any, j int) string {
-	s, _ := cell(r, j).(string)
+	s, _ := tables.CellAt(r, j).(string)
 	return s
-}
-
-// sig2 prints f rounded to two significant digits, in plain decimals
-// with thousands separators (0.62, 1.4, 12, 7,300); 0.9989 prints as 1.0.
-func sig2(f float64) string {
-	if !finite(f) {
-		return human.Float(f)
-	}
-	if f == 0 {
-		return "0"
-	}
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', 2, 64), 64)
-	a := math.Abs(r)
-	if a >= 100 {
-		return human.Float(r)
-	}
-	dec := max(0, 1-int(math.Floor(math.Log10(a))))
-	return strings.Replace(strconv.FormatFloat(r, 'f', dec, 64), "-", "−", 1)
 }
 
 func corpusFinding(t *tables.Table) string {
@@ -203,7 +185,7 @@ func corpusFinding(t *tables.Table) string {
 	first, okf := cellInt(r, col(t, "first"))
 	last, okl := cellInt(r, col(t, "last"))
 	if okf && okl && last > first {
-		s += fmt.Sprintf(", from %s to %s", Human(tables.Time, first)[:10], Human(tables.Time, last)[:10])
+		s += fmt.Sprintf(", from %s to %s", tables.Human(tables.Time, first)[:10], tables.Human(tables.Time, last)[:10])
 		// span is in the column's unit (the run's, or seconds in bundles
 		// written before it was).
 		if j := col(t, "span"); j >= 0 {
@@ -386,11 +368,11 @@ func hurstScreenedFinding(t *tables.Table) string {
 		}
 		if len(parts) == 0 {
 			parts = append(parts, fmt.Sprintf("%s gives a Hurst exponent on %s of the %s: median H = %s%s, and its 95%% interval lies above 0.5, the value of a Poisson process, on %s of them (%s%%: long-range dependent intervals), below it on %s",
-				cellString(r, ei), human.Comma(n), pages, hurst2(med), q, human.Comma(above), sig2(100*share), human.Comma(below)))
+				cellString(r, ei), human.Comma(n), pages, hurst2(med), q, human.Comma(above), tables.Sig2(100*share), human.Comma(below)))
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("%s on %s: median H = %s%s, above 0.5 on %s (%s%%), below on %s",
-			cellString(r, ei), human.Comma(n), hurst2(med), q, human.Comma(above), sig2(100*share), human.Comma(below)))
+			cellString(r, ei), human.Comma(n), hurst2(med), q, human.Comma(above), tables.Sig2(100*share), human.Comma(below)))
 	}
 	if len(parts) == 0 {
 		return fmt.Sprintf("Long memory, over every screened page: none of the %s has enough intervals for a Hurst exponent.", pages)
@@ -427,7 +409,7 @@ func hurstFromLong(t *tables.Table) []hurstPage {
 	var pages []hurstPage
 	index := map[string]int{}
 	for _, r := range t.Rows {
-		key := fmt.Sprint(cell(r, idi), "\x00", cellString(r, ti))
+		key := fmt.Sprint(tables.CellAt(r, idi), "\x00", cellString(r, ti))
 		k, ok := index[key]
 		if !ok {
 			k = len(pages)
@@ -618,7 +600,7 @@ func tailFinding(t *tables.Table, what string) (s, best string) {
 	b := fits[0]
 	s = fmt.Sprintf("Tails: the %s family fits %s best by AIC", b.family, what)
 	if b.params != "" {
-		s += " (" + humanParams(b.params) + ")"
+		s += " (" + tables.HumanParams(b.params) + ")"
 	}
 	if len(fits) > 1 {
 		s += fmt.Sprintf(", ahead of %s by ΔAIC = %s", fits[1].family, human.Float(fits[1].aic-b.aic))
@@ -734,20 +716,20 @@ func recommendFindings(t *tables.Table, ev *tables.Table) (said, tooFew []string
 			var p []string
 			mr := " (" + rangeMean + ")"
 			if finite(k) {
-				p = append(p, "mean KS κ = "+errPercent(k)+c.interval("mean KS", "")+choiceText(c, method, cellString(r, bki), cellFloat(r, bkv), k))
+				p = append(p, "mean KS κ = "+tables.ErrPercent(k)+c.interval("mean KS", "")+choiceText(c, method, cellString(r, bki), cellFloat(r, bkv), k))
 			}
 			if finite(w) {
-				e := "mean WMRD " + errPercent(w)
+				e := "mean WMRD " + tables.ErrPercent(w)
 				if rng != "" {
 					e += " on " + rng
 				}
 				p = append(p, e+c.interval("mean WMRD", ""))
 			}
 			if km := c.f("mean KS" + mr); finite(km) {
-				e := fmt.Sprintf("on %s: mean KS κ = %s%s", rangeMean, errPercent(km), c.interval("mean KS", mr))
+				e := fmt.Sprintf("on %s: mean KS κ = %s%s", rangeMean, tables.ErrPercent(km), c.interval("mean KS", mr))
 				best, low := cellString(r, bki), c.s("lowest KS consistent"+mr)
 				if low != "" && best != "" && low != best {
-					e += fmt.Sprintf(", and the ranking by κ flips: on this range %s's is the lowest (%s), on the default range %s's", low, errPercent(c.f("its mean KS"+mr)), best)
+					e += fmt.Sprintf(", and the ranking by κ flips: on this range %s's is the lowest (%s), on the default range %s's", low, tables.ErrPercent(c.f("its mean KS"+mr)), best)
 				}
 				if pair, ok := c.pair(method, mr); ok {
 					e += ": " + pair
@@ -819,9 +801,9 @@ func choiceText(c *rowCtx, method, best string, bk, k float64) string {
 			s += ": " + pair
 		}
 	case "rule kept":
-		s = fmt.Sprintf(" (%s's mean κ is lower, %s)", best, errPercent(bk))
+		s = fmt.Sprintf(" (%s's mean κ is lower, %s)", best, tables.ErrPercent(bk))
 		if paired {
-			s += fmt.Sprintf(": %s; %s, the scenario's method (docs/methods.md#recommendation), is kept because the data do not show %s better, and keeping it costs %s of κ on average", pair, method, best, errPercent(c.cost()))
+			s += fmt.Sprintf(": %s; %s, the scenario's method (docs/methods.md#recommendation), is kept because the data do not show %s better, and keeping it costs %s of κ on average", pair, method, best, tables.ErrPercent(c.cost()))
 		} else {
 			s += fmt.Sprintf(": with no interval to tell them apart, %s, the scenario's method (docs/methods.md#recommendation), is kept", method)
 		}
@@ -837,7 +819,7 @@ func choiceText(c *rowCtx, method, best string, bk, k float64) string {
 		case best == method || (best != "" && finite(bk) && bk >= k):
 			s = ", the lowest among the consistent methods this scenario allows"
 		case best != "" && finite(bk):
-			s = fmt.Sprintf(" (the lowest among the consistent methods this scenario allows is %s's, %s)", best, errPercent(bk))
+			s = fmt.Sprintf(" (the lowest among the consistent methods this scenario allows is %s's, %s)", best, tables.ErrPercent(bk))
 		}
 	}
 	return s + lowerText(c, method, k)
@@ -856,7 +838,7 @@ func lowerText(c *rowCtx, method string, k float64) string {
 	if c.s("lower biased class") == "Poisson baseline" {
 		what = "a Poisson baseline, exact only for Poisson updates"
 	}
-	s := fmt.Sprintf("; %s, %s (docs/methods.md#%s), has a lower mean κ here, %s against %s's %s", lower, what, strings.ToLower(lower), errPercent(c.f("lower biased mean KS")), method, errPercent(k))
+	s := fmt.Sprintf("; %s, %s (docs/methods.md#%s), has a lower mean κ here, %s against %s's %s", lower, what, strings.ToLower(lower), tables.ErrPercent(c.f("lower biased mean KS")), method, tables.ErrPercent(k))
 	if c.s("compared with") == lower {
 		if pair, ok := c.pair(method, ""); ok {
 			s += ": " + pair
@@ -899,7 +881,7 @@ func rankingFinding(t *tables.Table) string {
 		var ms []string
 		for _, r := range rs[:min(3, len(rs))] {
 			c := row(t, r)
-			ms = append(ms, fmt.Sprintf("%s %s%s", cellString(r, mi), errPercent(cellFloat(r, ksi)), c.interval("mean KS", "")))
+			ms = append(ms, fmt.Sprintf("%s %s%s", cellString(r, mi), tables.ErrPercent(cellFloat(r, ksi)), c.interval("mean KS", "")))
 		}
 		p := fmt.Sprintf("with sampler %s, %s", sp, strings.Join(ms, ", "))
 		if len(rs) > 3 {
@@ -977,9 +959,9 @@ func baselineFinding(t *tables.Table) string {
 		}
 		bc, oc := row(t, b.row), row(t, o.row)
 		bi := bc.interval("mean KS", "")
-		p := fmt.Sprintf("with sampler %s the best Poisson baseline (%s) has mean KS κ = %s%s against %s%s for %s", sp, b.method, errPercent(b.k), bi, errPercent(o.k), oc.interval("mean KS", ""), o.method)
+		p := fmt.Sprintf("with sampler %s the best Poisson baseline (%s) has mean KS κ = %s%s against %s%s for %s", sp, b.method, tables.ErrPercent(b.k), bi, tables.ErrPercent(o.k), oc.interval("mean KS", ""), o.method)
 		if o.k > 0 && b.k > o.k {
-			p += fmt.Sprintf(", %s× larger", sig2(b.k/o.k))
+			p += fmt.Sprintf(", %s× larger", tables.Sig2(b.k/o.k))
 		}
 		// the paired comparison of the two, from the row compared with the other
 		for _, c := range []struct {
@@ -994,7 +976,7 @@ func baselineFinding(t *tables.Table) string {
 			}
 		}
 		if finite(b.w) && finite(o.w) {
-			p += fmt.Sprintf(" (mean WMRD %s against %s)", errPercent(b.w), errPercent(o.w))
+			p += fmt.Sprintf(" (mean WMRD %s against %s)", tables.ErrPercent(b.w), tables.ErrPercent(o.w))
 		}
 		parts = append(parts, p)
 	}
@@ -1033,7 +1015,7 @@ func fRecoveryFinding(t *tables.Table) string {
 	var clauses []clause
 	poor := false
 	var pages int64
-	cells := HumanRows(t) // shares as the table prints them
+	cells := tables.HumanRows(t, tables.Report) // shares as the table prints them
 	share := func(i int) string { return cells[i][col(t, "median share < h")] }
 	for i, r := range t.Rows {
 		c := row(t, r)
@@ -1042,7 +1024,7 @@ func fRecoveryFinding(t *tables.Table) string {
 			continue
 		}
 		pages = max(pages, c.n("pages"))
-		key := fmt.Sprintf("%s|%s|%s|%s|%s|%s|%s|%s", errPercent(k), c.s("sampler"), errPercent(c.f("mean KS lo")), errPercent(c.f("mean KS hi")), c.s("interval over"),
+		key := fmt.Sprintf("%s|%s|%s|%s|%s|%s|%s|%s", tables.ErrPercent(k), c.s("sampler"), tables.ErrPercent(c.f("mean KS lo")), tables.ErrPercent(c.f("mean KS hi")), c.s("interval over"),
 			durationIn(t, "median h", c.f("median h")), share(i), c.s("quality"))
 		if n := len(clauses); n > 0 && clauses[n-1].key == key {
 			clauses[n-1].methods = append(clauses[n-1].methods, c.s("method"))
@@ -1056,9 +1038,9 @@ func fRecoveryFinding(t *tables.Table) string {
 	var parts []string
 	for _, cl := range clauses {
 		c := cl.c
-		p := fmt.Sprintf("%s %s with sampler %s", strings.Join(cl.methods, ", "), errPercent(c.f("mean KS")), c.s("sampler"))
+		p := fmt.Sprintf("%s %s with sampler %s", strings.Join(cl.methods, ", "), tables.ErrPercent(c.f("mean KS")), c.s("sampler"))
 		if lo, hi, over := c.f("mean KS lo"), c.f("mean KS hi"), c.s("interval over"); finite(lo) && finite(hi) && over != "" {
-			p += fmt.Sprintf(" (95%% interval %s to %s %s)", errPercent(lo), errPercent(hi), c.over(over))
+			p += fmt.Sprintf(" (95%% interval %s to %s %s)", tables.ErrPercent(lo), tables.ErrPercent(hi), c.over(over))
 		}
 		if c.s("quality") == "poor" {
 			poor = true
@@ -1110,14 +1092,14 @@ func stalenessFinding(t *tables.Table) string {
 		if n < 2 || !finite(lo) || !finite(hi) {
 			return ""
 		}
-		return fmt.Sprintf(" (10–90%% of pages: %s–%s×)", sig2(lo), sig2(hi))
+		return fmt.Sprintf(" (10–90%% of pages: %s–%s×)", tables.Sig2(lo), tables.Sig2(hi))
 	}
 	where := "at the median page"
 	if n == 1 {
 		where = "on the one page measured"
 	}
 	s := fmt.Sprintf("Cost of assuming Poisson for a crawler (%s): %s the real staleness is %s× what the Poisson model predicts%s, and the longest revisit interval that keeps staleness within ε is %s× the Poisson model's%s",
-		human.Count(int64(n), "page", "pages"), where, sig2(ms), rng(si), sig2(md), rng(di))
+		human.Count(int64(n), "page", "pages"), where, tables.Sig2(ms), rng(si), tables.Sig2(md), rng(di))
 	// Within 5 % of 1 the direction is noise: say nothing about it.
 	switch {
 	case md > 1.05:

@@ -200,8 +200,8 @@ func TestErrPercent(t *testing.T) {
 		0: "0%", 1.8: "180%", 9.73e-06: "0.00097%", math.NaN(): "—",
 	}
 	for f, want := range cases {
-		if got := errPercent(f); got != want {
-			t.Errorf("errPercent(%g) = %q, want %q", f, got, want)
+		if got := tables.ErrPercent(f); got != want {
+			t.Errorf("tables.ErrPercent(%g) = %q, want %q", f, got, want)
 		}
 	}
 }
@@ -250,7 +250,7 @@ func TestMethodTableRankedForPeople(t *testing.T) {
 	if w := "G M2,G age-mle,G naive,G M6,F M2"; strings.Join(order, ",") != w {
 		t.Errorf("order %q, want %q", strings.Join(order, ","), w)
 	}
-	h := HumanRows(got)
+	h := tables.HumanRows(got, tables.Report)
 	if h[0][4] != "0.20%" || h[0][6] != "1.0%" || h[1][4] != "7.0%" || h[3][4] != "—" {
 		t.Errorf("cells %q", h[:4])
 	}

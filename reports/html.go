@@ -182,9 +182,9 @@ func htmlView(it *item, opt Options) htmlItem {
 	if it.table != nil {
 		t := forPeople(it.table)
 		v := htmlItem{IsTable: true, Anchor: "t-" + it.stem, Stem: it.stem, Title: titleOf(t), Source: t.Source, Notes: t.Notes}
-		human := HumanRows(t)
+		human := tables.HumanRows(t, tables.Report)
 		for j, c := range t.Columns {
-			v.Head = append(v.Head, htmlHead{Text: humanHeader(t, j, c), Doc: c.Doc, Num: numeric(c.Kind), Txt: freeText(c, human, j)})
+			v.Head = append(v.Head, htmlHead{Text: tables.HumanHead(t, j), Doc: c.Doc, Num: tables.Numeric(c.Kind), Txt: freeText(c, human, j)})
 		}
 		rows := t.Rows
 		if len(rows) > opt.MaxHTMLRows {
@@ -195,7 +195,7 @@ func htmlView(it *item, opt Options) htmlItem {
 		for i := range rows {
 			cells := make([]htmlCell, len(t.Columns))
 			for j, c := range t.Columns {
-				cells[j] = htmlCell{Text: human[i][j], Num: numeric(c.Kind), Txt: v.Head[j].Txt}
+				cells[j] = htmlCell{Text: human[i][j], Num: tables.Numeric(c.Kind), Txt: v.Head[j].Txt}
 			}
 			v.Rows = append(v.Rows, cells)
 		}

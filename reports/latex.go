@@ -26,20 +26,20 @@ func WriteLaTeX(w io.Writer, t *tables.Table) error {
 	fmt.Fprintf(bw, "  \\label{tab:%s}\n", texLabel(t.ID))
 	var spec strings.Builder
 	for _, c := range t.Columns {
-		if numeric(c.Kind) {
+		if tables.Numeric(c.Kind) {
 			spec.WriteByte('r')
 		} else {
 			spec.WriteByte('l')
 		}
 	}
 	fmt.Fprintf(bw, "  \\begin{tabular}{%s}\n    \\toprule\n", spec.String())
-	heads := make([]string, len(t.Columns))
-	for j, c := range t.Columns {
-		heads[j] = texText(humanHeader(t, j, c))
+	heads := tables.HumanHeads(t)
+	for j, h := range heads {
+		heads[j] = texText(h)
 	}
 	fmt.Fprintf(bw, "    %s \\\\\n    \\midrule\n", strings.Join(heads, " & "))
 	cells := make([]string, len(t.Columns))
-	for _, r := range HumanRows(t) {
+	for _, r := range tables.HumanRows(t, tables.Report) {
 		for j, c := range r {
 			cells[j] = texNumber(c)
 		}

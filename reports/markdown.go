@@ -24,19 +24,19 @@ func writeMarkdown(w io.Writer, t *tables.Table, level int) error {
 	}
 	if len(t.Columns) > 0 {
 		bw.WriteString("|")
-		for j, c := range t.Columns {
-			fmt.Fprintf(bw, " %s |", mdCell(humanHeader(t, j, c)))
+		for _, h := range tables.HumanHeads(t) {
+			fmt.Fprintf(bw, " %s |", mdCell(h))
 		}
 		bw.WriteString("\n|")
 		for _, c := range t.Columns {
-			if numeric(c.Kind) {
+			if tables.Numeric(c.Kind) {
 				bw.WriteString("---:|")
 			} else {
 				bw.WriteString(":---|")
 			}
 		}
 		bw.WriteString("\n")
-		for _, r := range HumanRows(t) {
+		for _, r := range tables.HumanRows(t, tables.Report) {
 			bw.WriteString("|")
 			for _, c := range r {
 				fmt.Fprintf(bw, " %s |", mdCell(c))

@@ -8,12 +8,6 @@ import (
 	"github.com/revisit-dev/revisit/internal/tables"
 )
 
-// errorPercent is the kind reports gives, in the tables it shows people, to
-// the error columns of a method table: a Float fraction printed by
-// errPercent. It never leaves this package (the CSV keeps the producer's
-// kind and values).
-const errorPercent tables.Kind = "reports-error-percent"
-
 // methodColumn is the index of a table's "method" (or "estimator")
 // column, or -1: such a table compares methods.
 func methodColumn(t *tables.Table) int {
@@ -76,10 +70,10 @@ func hiddenColumns(t *tables.Table) map[int]bool {
 	}
 	hashed, titled := false, false
 	for _, r := range t.Rows {
-		if n, ok := asInt(cell(r, id)); ok && (n >= 1e15 || n <= -1e15) {
+		if n, ok := tables.AsInt(tables.CellAt(r, id)); ok && (n >= 1e15 || n <= -1e15) {
 			hashed = true
 		}
-		if s, _ := cell(r, ti).(string); s != "" {
+		if s, _ := tables.CellAt(r, ti).(string); s != "" {
 			titled = true
 		}
 	}
@@ -106,7 +100,7 @@ func dropColumns(t *tables.Table, hide map[int]bool) *tables.Table {
 		var row []any
 		for j := range t.Columns {
 			if !hide[j] {
-				row = append(row, cell(r, j))
+				row = append(row, tables.CellAt(r, j))
 			}
 		}
 		out.Rows[i] = row
@@ -133,7 +127,7 @@ func forPeople(t *tables.Table) *tables.Table {
 	out.Columns = slices.Clone(t.Columns)
 	for j, c := range out.Columns {
 		if errorColumn(c) {
-			out.Columns[j].Kind = errorPercent
+			out.Columns[j].Kind = tables.ErrorPercent
 		}
 	}
 	si := sortColumn(t)
@@ -148,7 +142,7 @@ func forPeople(t *tables.Table) *tables.Table {
 		if _, ok := group[k]; !ok {
 			group[k] = len(group)
 		}
-		m := k + "\x01" + humanOther(cell(r, mi))
+		m := k + "\x01" + tables.Human(tables.String, tables.CellAt(r, mi))
 		if seen[m] {
 			return &out // a method twice in a group: not a ranking
 		}
@@ -156,7 +150,7 @@ func forPeople(t *tables.Table) *tables.Table {
 	}
 	rows := slices.Clone(t.Rows)
 	errOf := func(r []any) (float64, bool) {
-		f, ok := asFloat(cell(r, si))
+		f, ok := tables.AsFloat(tables.CellAt(r, si))
 		return f, ok && finite(f)
 	}
 	sort.SliceStable(rows, func(a, b int) bool {
@@ -181,7 +175,7 @@ func groupKey(t *tables.Table, mi int, r []any) string {
 	var b strings.Builder
 	for j := 0; j < mi && j < len(t.Columns); j++ {
 		if k := t.Columns[j].Kind; k == tables.String || k == tables.Int {
-			b.WriteString(humanOther(cell(r, j)))
+			b.WriteString(tables.Human(tables.String, tables.CellAt(r, j)))
 			b.WriteByte(0)
 		}
 	}

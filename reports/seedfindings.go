@@ -93,10 +93,10 @@ func (c *rowCtx) over(basis string) string {
 // does in a table with seeds; "" in a table without.
 func (c *rowCtx) interval(name, suffix string) string {
 	if lo, hi := c.f(name+" lo over pages"+suffix), c.f(name+" hi over pages"+suffix); finite(lo) && finite(hi) {
-		return fmt.Sprintf(" (95%% interval %s to %s %s)", errPercent(lo), errPercent(hi), c.over("pages"))
+		return fmt.Sprintf(" (95%% interval %s to %s %s)", tables.ErrPercent(lo), tables.ErrPercent(hi), c.over("pages"))
 	}
 	if lo, hi := c.f(name+" lo"+suffix), c.f(name+" hi"+suffix); finite(lo) && finite(hi) && c.seeds() > 1 {
-		return fmt.Sprintf(" (95%% interval %s to %s %s)", errPercent(lo), errPercent(hi), c.over("seeds"))
+		return fmt.Sprintf(" (95%% interval %s to %s %s)", tables.ErrPercent(lo), tables.ErrPercent(hi), c.over("seeds"))
 	}
 	if c.seeds() >= 1 {
 		return " (" + noInterval + ")"
@@ -131,7 +131,7 @@ func (c *rowCtx) pair(method, suffix string) (s string, ok bool) {
 	if d == 0 && lo == 0 && hi == 0 {
 		return fmt.Sprintf("%s and %s give the same κ on every page and seed", a, b), true
 	}
-	iv := fmt.Sprintf("κ_%s − κ_%s = %s, 95%% interval %s to %s %s", a, b, errPercent(d), errPercent(lo), errPercent(hi), c.over(basis))
+	iv := fmt.Sprintf("κ_%s − κ_%s = %s, 95%% interval %s to %s %s", a, b, tables.ErrPercent(d), tables.ErrPercent(lo), tables.ErrPercent(hi), c.over(basis))
 	switch verdict {
 	case verdictBetter, verdictWorse:
 		return fmt.Sprintf("%s beats %s (%s)", a, b, iv), true

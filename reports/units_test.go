@@ -129,8 +129,8 @@ func TestParamsWithoutENotation(t *testing.T) {
 		{"k = 0.94, ν = 1.9 h", "k = 0.94, ν = 1.9 h"},
 		{"β = 3 furlongs", "β = 3 furlongs"},
 	} {
-		if got := humanParams(c.in); got != c.want {
-			t.Errorf("humanParams(%q) = %q, want %q", c.in, got, c.want)
+		if got := tables.HumanParams(c.in); got != c.want {
+			t.Errorf("tables.HumanParams(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 	tb := tables.Table{Columns: []tables.Column{{Name: "parameters", Kind: tables.String}}, Rows: [][]any{{"β = 1.354e+04 h"}}}

@@ -101,7 +101,7 @@ DOC
 	echo "revisit -q generate --format parquet --pages 200 --span 2y --model 'pareto:1.5,{lognormal:3,1.5}' --seed 1 -o gen/pareto"
 	echo "revisit -q generate --format parquet --pages 200 --span 2y --model 'onoff:2,(pareto:1.5,1),(pareto:1.2,100)' --seed 1 -o gen/onoff"
 	echo "revisit -q generate --format parquet --pages 200 --span 2y --model 'lrd:0.8,(exp:{lognormal:-3,1})' --seed 1 -o gen/lrd"
-	echo "revisit -q ingest \$REAL/wikipedia/Kevinisagirl__Wikipedia-Revisions-1000-articleid-sample/articlesthatareoldenough.txt.gz --id 0 --title 1 --time 2 -o real/enwiki1000"
+	echo "revisit -q ingest \$REAL/wikipedia/Kevinisagirl__Wikipedia-Revisions-1000-articleid-sample/articlesthatareoldenough.txt.gz --id 0 --title-column 1 --time 2 -o real/enwiki1000"
 	echo "revisit -q ingest \$REAL/wikipedia/_derived/covid19_editions.csv.gz --id edition --time timestamp -o real/covid19"
 } | run
 common="--seeds 5 --origins 3 --rules backoff,threshold"

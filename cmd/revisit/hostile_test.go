@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 	"unicode"
-
-	"github.com/revisit-dev/revisit/internal/tables"
 )
 
 // hostileTitles are titles a spreadsheet would evaluate (= + - @ TAB
@@ -168,33 +166,6 @@ func TestHostileTitlesInEveryCSV(t *testing.T) {
 	}
 	if len(titled) > 0 || files < 30 || negatives == 0 {
 		t.Errorf("files not written: %v; %d CSV files, %d negative numbers", titled, files, negatives)
-	}
-}
-
-// The terminal tables of schedule, policies and simulate (printTable) quote a
-// cell holding a control character, a tab or a line break with them escaped,
-// and escape the title and notes: the columns stay aligned and nothing reaches
-// the terminal as a command.
-func TestPrintTableEscapesTitles(t *testing.T) {
-	tb := tables.Table{Title: "Sites \x1b[31m", Notes: []string{"from \x1b[2J"},
-		Columns: []tables.Column{{Name: "site", Kind: tables.String}, {Name: "pages", Kind: tables.Int}},
-		Rows:    [][]any{{"esc\x1b[2J", int64(1)}, {"new\nline", int64(2)}, {"a\tb", int64(3)}}}
-	var b strings.Builder
-	printTable(&b, tb)
-	s := b.String()
-	for _, r := range s {
-		if r != '\n' && unicode.IsControl(r) {
-			t.Fatalf("%q reaches the terminal:\n%q", r, s)
-		}
-	}
-	lines := strings.Split(s, "\n")
-	for i, want := range []string{`"esc\x1b[2J" 1`, `"new\nline" 2`, `"a\tb" 3`} {
-		if got := strings.Join(strings.Fields(lines[2+i]), " "); got != want {
-			t.Errorf("row %d = %q, want %q", i, got, want)
-		}
-	}
-	if lines[0] != `Sites \x1b[31m` || !strings.Contains(s, `from \x1b[2J`) {
-		t.Errorf("title or note not escaped:\n%s", s)
 	}
 }
 

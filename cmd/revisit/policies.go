@@ -167,7 +167,7 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 						t.Rows = t.Rows[:15]
 						t.Notes = append([]string{"(first 15 sites; all in the written table)"}, t.Notes...)
 					}
-					printTable(w, t)
+					tables.Fprint(w, t) // a failed write is standard output's, reported at exit (stdoutError)
 				}
 				if len(b.Tables) > 0 {
 					fmt.Fprintln(w, human.Text("Source: "+b.Tables[0].Source))

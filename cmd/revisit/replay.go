@@ -7,7 +7,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -18,6 +17,7 @@ import (
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay"
@@ -293,15 +293,15 @@ func printReplaySummary(w io.Writer, m *replay.Meta, out string) {
 	for _, na := range m.NotApplicable {
 		fmt.Fprintf(w, "  not run: %s\n", na)
 	}
-	fmt.Fprintln(w, "mean WMRD and KS against each page's true G_U (kind G) or F_U (kind F):")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "sampler\tmethod\tkind\tpages\tundefined\tmean WMRD\tmean KS\t")
+	t := tables.Table{Title: "Mean WMRD and KS against each page's true G_U (kind G) or F_U (kind F)",
+		Columns: []tables.Column{{Name: "sampler", Kind: tables.String}, {Name: "method", Kind: tables.String}, {Name: "kind", Kind: tables.String},
+			{Name: "pages", Kind: tables.Int}, {Name: "undefined", Kind: tables.Int}, {Name: "mean WMRD", Kind: tables.Float}, {Name: "mean KS", Kind: tables.Float}}}
 	for _, s := range m.Summary {
-		wm, k := "—", "—"
+		var wm, k any // nil: no page with a defined estimate, printed "—"
 		if s.WMRD != nil {
-			wm, k = human.Float(*s.WMRD), human.Float(*s.KS)
+			wm, k = *s.WMRD, *s.KS
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", s.Sampler, s.Method, s.Kind, human.Comma(int64(s.Pages)), human.Comma(int64(s.Undefined)), wm, k)
+		t.Rows = append(t.Rows, []any{s.Sampler, s.Method, s.Kind, int64(s.Pages), int64(s.Undefined), wm, k})
 	}
-	tw.Flush()
+	tables.Fprint(w, t) // a failed write is standard output's, reported at exit (stdoutError)
 }

@@ -241,7 +241,7 @@ none by default).`,
 			w := cmd.OutOrStdout()
 			for _, t := range b.Tables {
 				if g.printsTables(out) {
-					printTable(w, t)
+					tables.Fprint(w, t) // a failed write is standard output's, reported at exit (stdoutError)
 				}
 			}
 			if len(b.Tables) > 0 && g.printsTables(out) {
@@ -347,7 +347,7 @@ func runValidation(cmd *cobra.Command, g *globals, dir, out string, opt schedule
 	w := cmd.OutOrStdout()
 	for _, t := range b.Tables {
 		if g.printsTables(out) {
-			printTable(w, t)
+			tables.Fprint(w, t) // a failed write is standard output's, reported at exit (stdoutError)
 			fmt.Fprintln(w, human.Text("Source: "+t.Source))
 		}
 	}

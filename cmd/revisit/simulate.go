@@ -2,10 +2,8 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -13,7 +11,6 @@ import (
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/replay"
-	"github.com/revisit-dev/revisit/reports"
 )
 
 func newSimulateCmd(g *globals) *cobra.Command {
@@ -78,7 +75,7 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 				fmt.Fprintf(w, "simulate: update %s (E[U] = %s), h = %s, x_max = %s, %s per T, %s\n\n",
 					res.Update, human.Float(res.EU), human.Float(res.H), human.Float(res.XMax), human.Count(int64(res.Paths), "path", "paths"), human.Elapsed(res.Elapsed))
 				for _, t := range b.Tables {
-					printTable(w, t)
+					tables.Fprint(w, t) // a failed write is standard output's, reported at exit (stdoutError)
 				}
 			}
 			if out != "" {
@@ -105,29 +102,4 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 	f.IntVar(&opt.Workers, "workers", 0, "parallel workers (0: all cores)")
 	f.StringVarP(&out, "output", "o", "", "also write tables and figures (JSON) under this directory")
 	return cmd
-}
-
-// printTable prints a table as aligned text for the terminal: a cell
-// holding a control character, a tab or a line break (a title from the
-// data) is quoted with them escaped (human.Path), the title and notes are
-// escaped in place (human.Text).
-func printTable(w io.Writer, t tables.Table) {
-	fmt.Fprintln(w, human.Text(t.Title))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	var head []string
-	for _, c := range t.Columns {
-		head = append(head, human.Path(c.Name))
-	}
-	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
-	for _, cells := range reports.HumanRows(&t) {
-		for i, c := range cells {
-			cells[i] = human.Path(c)
-		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
-	}
-	tw.Flush()
-	for _, n := range t.Notes {
-		fmt.Fprintln(w, human.Text("  "+n))
-	}
-	fmt.Fprintln(w)
 }

@@ -1,5 +1,6 @@
 // Package human is revisit's one formatter of numbers for people: the
-// cells of report tables (reports.Human builds on it) and every summary
+// cells of every table (tables.Human builds on it, for the report and the
+// terminal alike) and every summary
 // printed in the terminal (ingest, generate, replay, estimate, policies,
 // simulate, analyze). It imports nothing of revisit, so that every stage
 // can use it (a stage never imports a later one: ingest cannot import

@@ -56,3 +56,67 @@ func TestFprintEscapesTitles(t *testing.T) {
 		t.Errorf("title or note not escaped:\n%s", s)
 	}
 }
+
+// The terminal prints a value as the report does: 1234.6 as "1,235"
+// (4 significant digits, thousands separators from 1,000), percentages with
+// one number of decimals per column chosen from its smallest value (0.0025
+// → "0.25%", so the column reads 25.00% and 0.25%), a time not at
+// midnight with its time of day (Anarchism's first revision, date -u -d
+// @1002831527), an identifier in plain digits, fitted parameters in
+// their display unit (ν = 0.7993 h = 47.96 min); only the minus sign
+// differs, ASCII on the terminal (see Style).
+func TestFprintCellsAsTheReport(t *testing.T) {
+	tb := Table{Title: "t", Columns: []Column{
+		{Name: "page_id", Kind: Int}, {Name: "x", Kind: Float}, {Name: "share", Kind: Percent},
+		{Name: "first", Kind: Time}, {Name: "parameters", Kind: String}, {Name: "title", Kind: String}},
+		Rows: [][]any{
+			{int64(1663608137959423511), 1234.6, 0.25, int64(1002831527), "k = 1.003, ν = 0.7993 h", "a − b"},
+			{int64(12), -0.5, 0.0025, int64(1704067200), "μ = -0.7986 (ln h)", "c"},
+		}}
+	var b bytes.Buffer
+	if err := Fprint(&b, tb); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	want := [][]string{
+		{"1663608137959423511", "1,235", "25.00%", "2001-10-11 20:18:47", "k = 1.003, ν = 47.96 min", "a − b"},
+		{"12", "-0.5", "0.25%", "2024-01-01 00:00:00", "μ = -0.7986 (ln h)", "c"},
+	}
+	for i, w := range want {
+		if got, w := strings.Join(strings.Fields(lines[3+i]), " "), strings.Join(w, " "); got != w {
+			t.Errorf("row %d = %q, want %q", i, got, w)
+		}
+	}
+	report := HumanRows(&tb, Report)
+	for i, w := range want {
+		for j := range w {
+			if strings.ReplaceAll(report[i][j], "−", "-") != strings.ReplaceAll(w[j], "−", "-") {
+				t.Errorf("row %d col %d: report %q, terminal %q", i, j, report[i][j], w[j])
+			}
+		}
+	}
+	if report[1][1] != "−0.5" || report[1][4] != "μ = −0.7986 (ln h)" || report[0][5] != "a − b" {
+		t.Errorf("report style lost its minus sign, or the title was changed: %q", report)
+	}
+}
+
+// Numbers are aligned right and text left, under a line of dashes as wide
+// as each column: the layout of every table the commands print.
+func TestFprintLayout(t *testing.T) {
+	tb := Table{Title: "Sites", Notes: []string{"two sites"},
+		Columns: []Column{{Name: "site", Kind: String}, {Name: "pages", Kind: Int}, {Name: "KS", Kind: Float}},
+		Rows:    [][]any{{"en.wikipedia.org", int64(15180), -0.25}, {"x", int64(3), nil}}}
+	var b bytes.Buffer
+	if err := Fprint(&b, tb); err != nil {
+		t.Fatal(err)
+	}
+	want := "Sites\n" +
+		"site               pages     KS\n" +
+		"----------------  ------  -----\n" +
+		"en.wikipedia.org  15,180  -0.25\n" +
+		"x                      3      —\n" +
+		"  note: two sites\n\n"
+	if got := b.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -6,8 +6,10 @@
 // `revisit report` can render any of them as Markdown, CSV, LaTeX, HTML
 // and SVG without knowing what they mean. The package also owns writing
 // them: a results directory, atomically and with its marker (WriteResults,
-// WriteBundle), a table as Parquet and CSV files (FileWriter) and a table
-// for the terminal (Fprint).
+// WriteBundle), a table as Parquet and CSV files (FileWriter), and how a
+// table looks: the one cell formatter (Human, HumanRows, HumanHeads for
+// people, in the Report or Terminal style; Machine for CSV) and the one
+// table printer for the terminal (Fprint).
 //
 // It computes nothing and renders no document: that is reports.
 package tables

@@ -17,13 +17,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/revisit-dev/revisit/dataset"
-	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/internal/units"
-	"github.com/revisit-dev/revisit/reports"
 	"github.com/revisit-dev/revisit/schedule"
 )
 
@@ -112,7 +109,9 @@ func run(args []string, w io.Writer) error {
 	bundle := v.Bundle()
 	for _, t := range bundle.Tables {
 		if strings.HasPrefix(t.ID, "schedule_validation_statedep") {
-			printTable(w, t)
+			if err := tables.Fprint(w, t); err != nil {
+				return err
+			}
 		}
 	}
 	if *out == "" {
@@ -132,23 +131,4 @@ func run(args []string, w io.Writer) error {
 		return err
 	}
 	return nil
-}
-
-// printTable prints a table for people, as `revisit` does.
-func printTable(w io.Writer, t tables.Table) {
-	fmt.Fprintln(w, human.Text(t.Title))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	var head []string
-	for _, c := range t.Columns {
-		head = append(head, c.Name)
-	}
-	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
-	for _, cells := range reports.HumanRows(&t) {
-		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
-	}
-	tw.Flush()
-	for _, n := range t.Notes {
-		fmt.Fprintln(w, human.Text("  "+n))
-	}
-	fmt.Fprintln(w)
 }

@@ -1,4 +1,4 @@
-package reports
+package tables
 
 import (
 	"fmt"
@@ -9,54 +9,72 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/internal/human"
-	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/internal/units"
 )
 
-// dash is printed for a missing value (NaN, null).
-const dash = human.Dash
+// Style is the reader a table's cells are formatted for (HumanRows). The
+// cells are the same in both, but for the minus sign.
+type Style uint8
+
+const (
+	// Report is a document's reader (Markdown, HTML, LaTeX, figures): a
+	// negative number takes the true minus sign U+2212 (−0.5), which
+	// typesets as wide as "+".
+	Report Style = iota
+	// Terminal is a reader of the terminal, who also pipes the table to
+	// sort, awk or grep and pastes it into a spreadsheet: a negative number
+	// takes the ASCII hyphen-minus (-0.5), the only minus those tools read
+	// as one; text from the data (a page title) is left as it is.
+	Terminal
+)
+
+// ErrorPercent is the kind reports gives, in the tables it shows people,
+// to the error columns of a method table (WMRD, KS): a Float fraction
+// printed by ErrPercent. Tables are never written with it (the CSV keeps
+// the producer's kind and values).
+const ErrorPercent Kind = "reports-error-percent"
 
 // Human formats one cell for people, by its column's kind: thousands
 // separators for Int, about 4 significant digits for Float, a percentage for
 // Percent, the natural unit for Seconds ("4.8 h", "3.2 d", "8.3 y"), SI sizes
 // for Bytes, a UTC date for Time; NaN and missing cells print as "—".
-func Human(k tables.Kind, v any) string {
+func Human(k Kind, v any) string {
 	switch k {
-	case tables.Int:
-		if n, ok := asInt(v); ok {
+	case Int:
+		if n, ok := AsInt(v); ok {
 			return human.Comma(n)
 		}
-	case tables.Bytes:
-		if n, ok := asInt(v); ok {
+	case Bytes:
+		if n, ok := AsInt(v); ok {
 			return human.Bytes(n)
 		}
-	case tables.Time:
-		if n, ok := asInt(v); ok {
+	case Time:
+		if n, ok := AsInt(v); ok {
 			t := time.Unix(n, 0).UTC()
 			if n%units.Day == 0 {
 				return t.Format("2006-01-02")
 			}
 			return t.Format("2006-01-02 15:04:05")
 		}
-	case tables.Float:
-		if f, ok := asFloat(v); ok {
+	case Float:
+		if f, ok := AsFloat(v); ok {
 			return human.Float(f)
 		}
-	case tables.Percent:
-		if f, ok := asFloat(v); ok {
+	case Percent:
+		if f, ok := AsFloat(v); ok {
 			if !finite(f) {
 				return human.Float(f)
 			}
 			return human.Float(100*f) + "%"
 		}
-	case tables.Seconds:
-		if f, ok := asFloat(v); ok {
+	case Seconds:
+		if f, ok := AsFloat(v); ok {
 			return human.Seconds(f)
 		}
-	case tables.Duration:
+	case Duration:
 		// Alone, a cell does not say its unit: HumanRows prints a
 		// Duration column in the unit chosen for it.
-		if f, ok := asFloat(v); ok {
+		if f, ok := AsFloat(v); ok {
 			return human.Plain(f)
 		}
 	}
@@ -68,7 +86,7 @@ func Human(k tables.Kind, v any) string {
 func humanOther(v any) string {
 	switch x := v.(type) {
 	case nil:
-		return dash
+		return human.Dash
 	case string:
 		return x
 	case float64:
@@ -87,14 +105,14 @@ func humanOther(v any) string {
 // shortest representation that reads back to the same float64, Percent as
 // the fraction, Seconds in seconds, Time as RFC 3339 UTC, NaN and missing
 // cells as the empty field.
-func Machine(k tables.Kind, v any) string {
+func Machine(k Kind, v any) string {
 	switch k {
-	case tables.Time:
-		if n, ok := asInt(v); ok {
+	case Time:
+		if n, ok := AsInt(v); ok {
 			return time.Unix(n, 0).UTC().Format(time.RFC3339)
 		}
-	case tables.Int, tables.Bytes:
-		if n, ok := asInt(v); ok {
+	case Int, Bytes:
+		if n, ok := AsInt(v); ok {
 			return strconv.FormatInt(n, 10)
 		}
 	}
@@ -112,7 +130,7 @@ func Machine(k tables.Kind, v any) string {
 		case math.IsInf(x, -1):
 			return "-Inf"
 		}
-		return machineFloat(x)
+		return MachineFloat(x)
 	case int64:
 		return strconv.FormatInt(x, 10)
 	case int:
@@ -121,21 +139,21 @@ func Machine(k tables.Kind, v any) string {
 	return fmt.Sprint(v)
 }
 
-// machineHeader names a CSV column with the unit its raw values are in.
-func machineHeader(c tables.Column) string {
+// MachineHeader names a CSV column with the unit its raw values are in.
+func MachineHeader(c Column) string {
 	unit := c.Unit
 	switch c.Kind {
-	case tables.Percent:
+	case Percent:
 		unit = "fraction"
-	case tables.Seconds:
+	case Seconds:
 		unit = "s"
-	case tables.Duration:
+	case Duration:
 		if unit == "" {
 			unit = "s"
 		}
-	case tables.Bytes:
+	case Bytes:
 		unit = "bytes"
-	case tables.Time:
+	case Time:
 		unit = "UTC"
 	}
 	if unit == "" {
@@ -147,22 +165,24 @@ func machineHeader(c tables.Column) string {
 // HumanHeads names the columns of t for people: each with its unit when
 // the printed cells do not already carry one, a duration column
 // (Duration, Seconds) with the unit HumanRows prints it in, chosen from
-// its values (tables.Table.DisplayUnit): "E[U] (d)" for intervals of
+// its values (Table.DisplayUnit): "E[U] (d)" for intervals of
 // about 60 days computed in hours.
-func HumanHeads(t *tables.Table) []string {
+func HumanHeads(t *Table) []string {
 	heads := make([]string, len(t.Columns))
-	for j, c := range t.Columns {
-		heads[j] = humanHeader(t, j, c)
+	for j := range t.Columns {
+		heads[j] = HumanHead(t, j)
 	}
 	return heads
 }
 
-func humanHeader(t *tables.Table, j int, c tables.Column) string {
+// HumanHead is the header of column j of t for people (see HumanHeads).
+func HumanHead(t *Table, j int) string {
+	c := t.Columns[j]
 	if name, _, ok := t.DisplayUnit(j); ok {
 		return c.Name + " (" + name + ")"
 	}
 	switch c.Kind {
-	case tables.Percent, tables.Bytes, tables.Time:
+	case Percent, Bytes, Time:
 		return c.Name
 	}
 	if c.Unit == "" {
@@ -171,25 +191,28 @@ func humanHeader(t *tables.Table, j int, c tables.Column) string {
 	return c.Name + " (" + c.Unit + ")"
 }
 
-// numeric reports whether a column is right-aligned.
-func numeric(k tables.Kind) bool {
+// Numeric reports whether a column of kind k holds numbers, which every
+// rendering for people right-aligns.
+func Numeric(k Kind) bool {
 	switch k {
-	case tables.Int, tables.Float, tables.Percent, tables.Seconds, tables.Duration, tables.Bytes, errorPercent:
+	case Int, Float, Percent, Seconds, Duration, Bytes, ErrorPercent:
 		return true
 	}
 	return false
 }
 
-// cell returns row[j], or nil when the row is short or j < 0 (a column
+// CellAt returns row[j], or nil when the row is short or j < 0 (a column
 // col did not find).
-func cell(row []any, j int) any {
+func CellAt(row []any, j int) any {
 	if j >= 0 && j < len(row) {
 		return row[j]
 	}
 	return nil
 }
 
-func asInt(v any) (int64, bool) {
+// AsInt is v as an integer: an integer type, or a float64 without a
+// fractional part.
+func AsInt(v any) (int64, bool) {
 	switch x := v.(type) {
 	case int64:
 		return x, true
@@ -205,7 +228,8 @@ func asInt(v any) (int64, bool) {
 	return 0, false
 }
 
-func asFloat(v any) (float64, bool) {
+// AsFloat is v as a float64: a float or an integer type.
+func AsFloat(v any) (float64, bool) {
 	switch x := v.(type) {
 	case float64:
 		return x, true
@@ -219,20 +243,19 @@ func asFloat(v any) (float64, bool) {
 	return 0, false
 }
 
-func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
-
-// machineFloat is the shortest decimal that reads back to the same float64:
+// MachineFloat is the shortest decimal that reads back to the same float64:
 // fixed notation from 10⁻⁴ to 10²¹ (262250660, 0.254), exponent notation
 // outside (1.2346e-05).
-func machineFloat(x float64) string {
+func MachineFloat(x float64) string {
 	if a := math.Abs(x); a == 0 || a >= 1e-4 && a < 1e21 {
 		return strconv.FormatFloat(x, 'f', -1, 64)
 	}
 	return strconv.FormatFloat(x, 'g', -1, 64)
 }
 
-// HumanRows formats every cell of t for people (see Human), as every
-// table of a report and the terminal print them, column by
+// HumanRows formats every cell of t for people in style s (see Human and
+// Style), as every table of a report (Report) and the terminal (Terminal,
+// Fprint) print them, column by
 // column: a Time column whose values all fall on midnight UTC prints dates
 // only, otherwise every cell shows date and time; a Float column of
 // non-negative values with one below 10⁻³ (and none from 1,000 up) prints
@@ -247,10 +270,10 @@ func machineFloat(x float64) string {
 // prints plain decimals, "< 0.001" below 10⁻³ (see pValue); fitted
 // parameters print with a true minus sign; a duration column (Duration,
 // Seconds) prints every value in one unit chosen from the column's values
-// (tables.Table.DisplayUnit; HumanHeads names it), never in e-notation:
+// (Table.DisplayUnit; HumanHeads names it), never in e-notation:
 // intervals of about 60 days computed in hours print as 60.25, under
 // "E[U] (d)", where the CSV keeps 1446 under "E[U] (h)".
-func HumanRows(t *tables.Table) [][]string {
+func HumanRows(t *Table, s Style) [][]string {
 	dateOnly := make([]bool, len(t.Columns))
 	sci := make([]bool, len(t.Columns))
 	pctDec := make([]int, len(t.Columns))
@@ -259,16 +282,16 @@ func HumanRows(t *tables.Table) [][]string {
 		if _, f, ok := t.DisplayUnit(j); ok {
 			durFactor[j] = f
 		}
-		sci[j] = c.Kind == tables.Float && sciColumn(t.Rows, j)
-		if c.Kind == tables.Percent {
+		sci[j] = c.Kind == Float && sciColumn(t.Rows, j)
+		if c.Kind == Percent {
 			pctDec[j] = percentDecimals(t.Rows, j)
 		}
-		if c.Kind != tables.Time {
+		if c.Kind != Time {
 			continue
 		}
 		dateOnly[j] = true
 		for _, r := range t.Rows {
-			if n, ok := asInt(cell(r, j)); ok && n%units.Day != 0 {
+			if n, ok := AsInt(CellAt(r, j)); ok && n%units.Day != 0 {
 				dateOnly[j] = false
 				break
 			}
@@ -278,56 +301,63 @@ func HumanRows(t *tables.Table) [][]string {
 	for i, r := range t.Rows {
 		row := make([]string, len(t.Columns))
 		for j, c := range t.Columns {
-			v := cell(r, j)
+			v := CellAt(r, j)
 			if durFactor[j] != 0 {
-				if f, ok := asFloat(v); ok {
+				if f, ok := AsFloat(v); ok {
 					row[j] = human.Plain(f * durFactor[j])
 					continue
 				}
 			}
-			if c.Kind == tables.Time && !dateOnly[j] {
-				if n, ok := asInt(v); ok {
+			if c.Kind == Time && !dateOnly[j] {
+				if n, ok := AsInt(v); ok {
 					row[j] = time.Unix(n, 0).UTC().Format("2006-01-02 15:04:05")
 					continue
 				}
 			}
-			if c.Kind == tables.Int && idColumn(c.Name) {
-				if n, ok := asInt(v); ok {
+			if c.Kind == Int && idColumn(c.Name) {
+				if n, ok := AsInt(v); ok {
 					row[j] = strconv.FormatInt(n, 10)
 					continue
 				}
 			}
-			if c.Kind == tables.Percent {
-				if f, ok := asFloat(v); ok && finite(f) {
+			if c.Kind == Percent {
+				if f, ok := AsFloat(v); ok && finite(f) {
 					row[j] = percent(f, pctDec[j])
 					continue
 				}
 			}
-			if c.Kind == tables.String && c.Name == "parameters" {
+			if c.Kind == String && c.Name == "parameters" {
 				if str, ok := v.(string); ok {
-					row[j] = humanParams(str)
+					row[j] = HumanParams(str)
 					continue
 				}
 			}
-			if c.Kind == tables.Float && pColumn(c.Name) {
-				if f, ok := asFloat(v); ok && finite(f) {
+			if c.Kind == Float && pColumn(c.Name) {
+				if f, ok := AsFloat(v); ok && finite(f) {
 					row[j] = pValue(f)
 					continue
 				}
 			}
-			if c.Kind == errorPercent {
-				if f, ok := asFloat(v); ok {
-					row[j] = errPercent(f)
+			if c.Kind == ErrorPercent {
+				if f, ok := AsFloat(v); ok {
+					row[j] = ErrPercent(f)
 					continue
 				}
 			}
 			if sci[j] {
-				if f, ok := asFloat(v); ok && finite(f) && f != 0 {
+				if f, ok := AsFloat(v); ok && finite(f) && f != 0 {
 					row[j] = sciFloat(f)
 					continue
 				}
 			}
 			row[j] = Human(c.Kind, v)
+		}
+		if s == Terminal {
+			for j, c := range t.Columns {
+				if _, text := CellAt(r, j).(string); !text || c.Name == "parameters" {
+					row[j] = strings.ReplaceAll(row[j], "−", "-")
+				}
+			}
 		}
 		out[i] = row
 	}
@@ -342,7 +372,7 @@ func HumanRows(t *tables.Table) [][]string {
 func sciColumn(rows [][]any, j int) bool {
 	tiny := false
 	for _, r := range rows {
-		f, ok := asFloat(cell(r, j))
+		f, ok := AsFloat(CellAt(r, j))
 		if !ok || !finite(f) || f == 0 {
 			continue
 		}
@@ -377,7 +407,7 @@ func idColumn(name string) bool {
 func percentDecimals(rows [][]any, j int) int {
 	lo := math.Inf(1)
 	for _, r := range rows {
-		if f, ok := asFloat(cell(r, j)); ok && finite(f) && f != 0 {
+		if f, ok := AsFloat(CellAt(r, j)); ok && finite(f) && f != 0 {
 			lo = math.Min(lo, math.Abs(100*f))
 		}
 	}
@@ -411,28 +441,28 @@ func percent(f float64, dec int) string {
 	return s + "%"
 }
 
-// errPercent prints an error (a WMRD or KS distance, a fraction) as a
+// ErrPercent prints an error (a WMRD or KS distance, a fraction) as a
 // percentage with two significant digits in plain decimals, never in
 // e-notation: 0.000973 → "0.097%", 0.0083 → "0.83%", 0.0803 → "8.0%",
 // 0.43 → "43%"; 0 → "0%", NaN → "—".
-func errPercent(f float64) string {
+func ErrPercent(f float64) string {
 	if !finite(f) {
 		return human.Float(f)
 	}
-	return sig2(100*f) + "%"
+	return Sig2(100*f) + "%"
 }
 
-// humanParams prints fitted parameters ("μ = -1.296 (ln h)") for people:
+// HumanParams prints fitted parameters ("μ = -1.296 (ln h)") for people:
 // a scale parameter that is a duration (β, ν) in its own display unit
 // (human.Duration: "ν = 2510 h" → "ν = 104.6 d"), other values in
 // e-notation in plain digits (human.Plain: "λ = 7.386e-05 /h" → "λ =
 // 0.00007386 /h"; rates and μ stay in the computation unit), and a true
 // minus sign (U+2212); the CSV keeps the text as the fit wrote it.
-func humanParams(s string) string {
+func HumanParams(s string) string {
 	s = paramDuration.ReplaceAllStringFunc(s, func(m string) string {
 		sub := paramDuration.FindStringSubmatch(m)
 		f, err := strconv.ParseFloat(sub[2], 64)
-		per, ok := tables.UnitSeconds(sub[3])
+		per, ok := UnitSeconds(sub[3])
 		if err != nil || !ok || !finite(f) {
 			return m
 		}
@@ -471,4 +501,22 @@ func pValue(p float64) string {
 		return "< 0.001"
 	}
 	return strconv.FormatFloat(p, 'g', 4, 64)
+}
+
+// Sig2 prints f rounded to two significant digits, in plain decimals
+// with thousands separators (0.62, 1.4, 12, 7,300); 0.9989 prints as 1.0.
+func Sig2(f float64) string {
+	if !finite(f) {
+		return human.Float(f)
+	}
+	if f == 0 {
+		return "0"
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', 2, 64), 64)
+	a := math.Abs(r)
+	if a >= 100 {
+		return human.Float(r)
+	}
+	dec := max(0, 1-int(math.Floor(math.Log10(a))))
+	return strings.Replace(strconv.FormatFloat(r, 'f', dec, 64), "-", "−", 1)
 }
