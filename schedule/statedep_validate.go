@@ -273,21 +273,10 @@ func (s *StateDep) tables(v *Validation, src string) []tables.Table {
 			"Verdict: " + s.Verdict,
 			fmt.Sprintf("statedep − plan in points of realised freshness, the same pages under both (importance-weighted, each page's mean over the seeds); the interval is over the pages (percentile bootstrap) at the first split; the same difference at each split (rolling origins %s). It wins where the interval is above 0 and it is ahead at every origin.", strings.Join(origins, ", ")),
 		},
-		Columns: []tables.Column{
-			{Name: "pair", Kind: tables.String},
-			{Name: "difference (points)", Kind: tables.Float},
-			{Name: "95% low", Kind: tables.Float},
-			{Name: "95% high", Kind: tables.Float},
-			{Name: "at each origin (points)", Kind: tables.String},
-			{Name: "ahead at", Kind: tables.String},
-		},
+		Columns: pairColumns("pair", "difference (points)"),
 	}
 	for _, p := range s.Pairs {
-		at := make([]string, len(p.AtOrigin))
-		for k, d := range p.AtOrigin {
-			at[k] = fmt.Sprintf("%+.2f", 100*d)
-		}
-		pairs.Rows = append(pairs.Rows, []any{p.A + " − " + p.B, 100 * p.Diff, 100 * p.Lo, 100 * p.Hi, strings.Join(at, " "), fmt.Sprintf("%d of %d", p.Ahead, len(p.AtOrigin))})
+		pairs.Rows = append(pairs.Rows, p.cells(p.A+" − "+p.B))
 	}
 	out := []tables.Table{rows, pairs}
 	if len(s.Where) > 0 {

@@ -104,6 +104,29 @@ type Pair struct {
 	Ahead    int
 }
 
+// pairColumns are the columns of a paired-difference table, in the order
+// of Pair.cells: first names the pair's column, diff the difference's.
+func pairColumns(first, diff string) []tables.Column {
+	return []tables.Column{
+		{Name: first, Kind: tables.String},
+		{Name: diff, Kind: tables.Float},
+		{Name: "95% low", Kind: tables.Float},
+		{Name: "95% high", Kind: tables.Float},
+		{Name: "at each origin (points)", Kind: tables.String},
+		{Name: "ahead at", Kind: tables.String},
+	}
+}
+
+// cells is p's row of a paired-difference table (pairColumns), in points,
+// named by name.
+func (p Pair) cells(name string) []any {
+	at := make([]string, len(p.AtOrigin))
+	for k, d := range p.AtOrigin {
+		at[k] = fmt.Sprintf("%+.2f", 100*d)
+	}
+	return []any{name, 100 * p.Diff, 100 * p.Lo, 100 * p.Hi, strings.Join(at, " "), fmt.Sprintf("%d of %d", p.Ahead, len(p.AtOrigin))}
+}
+
 // Validation is the result of Validate.
 type Validation struct {
 	Rows             []ValidationRow
@@ -622,21 +645,10 @@ func (v *Validation) pairsTable(src string) tables.Table {
 			"Verdict: " + v.Verdict,
 			fmt.Sprintf("%s − plan in points of realised freshness, the same pages under both (importance-weighted, each page's mean over the seeds); the interval is over the pages (%d bootstrap resamples, percentiles 2.5 and 97.5) at the first split; the same difference at each split (rolling origins %s, each trained on what lies before it and evaluated to %s). A win is decided when the interval is above 0 and the plan is ahead at every origin.", ref, boot, strings.Join(origins, ", "), unixDate(v.End)),
 		},
-		Columns: []tables.Column{
-			{Name: "plan", Kind: tables.String},
-			{Name: ref + " − plan (points)", Kind: tables.Float},
-			{Name: "95% low", Kind: tables.Float},
-			{Name: "95% high", Kind: tables.Float},
-			{Name: "at each origin (points)", Kind: tables.String},
-			{Name: "ahead at", Kind: tables.String},
-		},
+		Columns: pairColumns("plan", ref+" − plan (points)"),
 	}
 	for _, p := range v.Pairs {
-		at := make([]string, len(p.AtOrigin))
-		for k, d := range p.AtOrigin {
-			at[k] = fmt.Sprintf("%+.2f", 100*d)
-		}
-		t.Rows = append(t.Rows, []any{p.B, 100 * p.Diff, 100 * p.Lo, 100 * p.Hi, strings.Join(at, " "), fmt.Sprintf("%d of %d", p.Ahead, len(p.AtOrigin))})
+		t.Rows = append(t.Rows, p.cells(p.B))
 	}
 	return t
 }
