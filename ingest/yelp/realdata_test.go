@@ -151,9 +151,12 @@ func TestRealYelpFiles(t *testing.T) {
 				t.Errorf("%s: %s has %d, SOURCES.md says %d", c.rel, id, len(pages[id].Revisions), n)
 			}
 		}
-		for _, p := range pages {
+		for id, p := range pages {
 			if p.Resolution != c.resolution {
 				t.Fatalf("%s: page resolution %d, want %d", c.rel, p.Resolution, c.resolution)
+			}
+			if p.SourceID != id { // the business_id, to join results back to Yelp's files
+				t.Fatalf("%s: page %q has source id %q, want its business_id", c.rel, id, p.SourceID)
 			}
 		}
 	}

@@ -147,6 +147,9 @@ func TestBusinessJoin(t *testing.T) {
 		pages[1].ID != generic.PageID("B1") || rd.Stats().Joined != 2 {
 		t.Errorf("joined pages %+v %+v, stats %+v", pages[0], pages[1], rd.Stats())
 	}
+	if pages[0].SourceID != "A0" || pages[1].SourceID != "B1" { // titled by name, the business_id kept
+		t.Errorf("joined pages' source ids %q, %q, want A0, B1", pages[0].SourceID, pages[1].SourceID)
+	}
 	old, err := ReadBusinesses(open(t, "business_old.json"), source.Options{})
 	if err != nil {
 		t.Fatal(err)
