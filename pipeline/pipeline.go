@@ -9,9 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"time"
 
@@ -20,6 +18,7 @@ import (
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/internal/memlimit"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/internal/usage"
@@ -113,60 +112,6 @@ type UsageError = usage.Error
 
 func usagef(format string, a ...any) error { return usage.Errorf(format, a...) }
 
-// IngestMemoryLimit is the soft memory limit (runtime/debug.SetMemoryLimit)
-// of the ingest stage unless GOMEMLIMIT is set: near it the garbage
-// collector runs sooner instead of letting the heap double, which keeps
-// peak RSS under 256 MiB for any input up to the caps
-// (bench/ingest-bombs.sh). It is soft: a larger live heap (a generic log of
-// tens of millions of records, held until the end) is never refused, only
-// collected more often.
-const IngestMemoryLimit = 192 << 20
-
-// SetIngestMemoryLimit applies IngestMemoryLimit unless the user chose a
-// limit with GOMEMLIMIT, and returns a function that restores the limit
-// before it (run's later stages may need a larger heap, where a soft limit
-// would only make the collector run without end).
-func SetIngestMemoryLimit() (restore func()) { return SetMemoryLimit() }
-
-// MemoryLimit is the soft memory limit of the commands that work in
-// bounded memory, one stage per process: ingest (IngestMemoryLimit),
-// replay, analyze, estimate and merge. Their live heap stays well below
-// it at the defaults (bench/scale.sh measures each), and the limit keeps
-// the collector from letting the heap grow to twice the live size, so
-// that peak RSS stays under 256 MiB. Like IngestMemoryLimit it is soft:
-// a larger live heap (a replay of pages with huge grids, an estimate with
-// a raised --max-observations) is collected more often, never refused.
-const MemoryLimit = IngestMemoryLimit
-
-// SetMemoryLimit applies MemoryLimit unless the user chose a limit with
-// GOMEMLIMIT, and returns a function that restores the limit before it.
-func SetMemoryLimit() (restore func()) {
-	if os.Getenv("GOMEMLIMIT") != "" {
-		return func() {}
-	}
-	old := debug.SetMemoryLimit(MemoryLimit)
-	return func() { debug.SetMemoryLimit(old) }
-}
-
-// StoreHeadroom is what a growing store's soft memory limit allows above
-// the store (SetStoreMemoryLimit): the buffers of reading and writing.
-const StoreHeadroom = 64 << 20
-
-// SetStoreMemoryLimit is SetMemoryLimit for a command whose live heap is a
-// store that grows with its input to the end (schedule's: about 8 bytes
-// per knot and 27 per page): the limit starts at MemoryLimit and grew,
-// called with the store's bytes as it grows, raises it to the store plus
-// StoreHeadroom, so the collector runs sooner instead of letting the heap
-// double over the store, and never below it (where it would run without
-// pause). With GOMEMLIMIT set it changes nothing and grew is nil.
-func SetStoreMemoryLimit() (grew func(bytes int64), restore func()) {
-	if os.Getenv("GOMEMLIMIT") != "" {
-		return nil, func() {}
-	}
-	old := debug.SetMemoryLimit(MemoryLimit)
-	return func(b int64) { debug.SetMemoryLimit(max(MemoryLimit, b+StoreHeadroom)) }, func() { debug.SetMemoryLimit(old) }
-}
-
 // stageLog prints one line per stage (the whole run's progress display
 // between the ingest bar and the report's path), nothing when quiet.
 type stageLog struct {
@@ -240,7 +185,7 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 		st.stage("ingest " + inputsLabel(c.Inputs))
 		iopt := c.Ingest
 		iopt.Inputs, iopt.Output, iopt.Version = c.Inputs, dir("dataset"), c.Version
-		restoreLimit := SetIngestMemoryLimit()
+		restoreLimit := memlimit.Set()
 		sum, err = ingest.Run(ctx, iopt)
 		restoreLimit()
 		if err != nil {

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -238,27 +237,6 @@ func TestRunBudgetOverPagesSkipsPolicies(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "policies")); !os.IsNotExist(err) {
 		t.Errorf("policies/ written with a budget over the pages (%v)", err)
 	}
-}
-
-// SetMemoryLimit sets the soft limit MemoryLimit and restores the one
-// before it; with GOMEMLIMIT set it leaves the user's limit alone.
-func TestSetMemoryLimit(t *testing.T) {
-	t.Setenv("GOMEMLIMIT", "")
-	before := debug.SetMemoryLimit(-1)
-	restore := SetMemoryLimit()
-	if got := debug.SetMemoryLimit(-1); got != MemoryLimit {
-		t.Errorf("limit %d, want %d", got, MemoryLimit)
-	}
-	restore()
-	if got := debug.SetMemoryLimit(-1); got != before {
-		t.Errorf("limit %d after restore, want %d", got, before)
-	}
-	t.Setenv("GOMEMLIMIT", "1GiB")
-	restore = SetMemoryLimit()
-	if got := debug.SetMemoryLimit(-1); got != before {
-		t.Errorf("with GOMEMLIMIT set: limit %d, want %d (unchanged)", got, before)
-	}
-	restore()
 }
 
 // An --include directory that holds no results (a typo: the simulation's

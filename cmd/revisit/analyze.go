@@ -11,11 +11,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/analysis"
+	"github.com/revisit-dev/revisit/internal/console"
 	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/internal/memlimit"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/internal/units"
-	"github.com/revisit-dev/revisit/pipeline"
 )
 
 func newAnalyzeCmd(g *globals) *cobra.Command {
@@ -195,7 +196,7 @@ tables compare the replay's estimates of the selected pages only.`,
 				if err := checkResults("analyze", opt.Out, analysis.ShardKind); err != nil {
 					return err
 				}
-				defer pipeline.SetMemoryLimit()()
+				defer memlimit.Set()()
 				if err := analysis.RunShard(cmd.Context(), opt, sp); err != nil {
 					return err
 				}
@@ -204,7 +205,7 @@ tables compare the replay's estimates of the selected pages only.`,
 				}
 				return nil
 			}
-			defer pipeline.SetMemoryLimit()()
+			defer memlimit.Set()()
 			res, err := runAnalyze(cmd.Context(), g, &opt, args)
 			if err != nil {
 				return err
@@ -216,7 +217,7 @@ tables compare the replay's estimates of the selected pages only.`,
 				switch t.ID {
 				case "top_pages", "tail_fits_aggregate", "tail_fits_top", "poisson_screen", "screen_closest", "method_errors", "recommendation":
 					if len(t.Rows) > 0 {
-						if err := printSafe(out, func(w io.Writer) error { return tables.Fprint(w, t) }); err != nil {
+						if err := console.PrintSafe(out, func(w io.Writer) error { return tables.Fprint(w, t) }); err != nil {
 							return err
 						}
 					}

@@ -15,9 +15,9 @@ import (
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/internal/memlimit"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/units"
-	"github.com/revisit-dev/revisit/pipeline"
 )
 
 func newEstimateCmd(g *globals) *cobra.Command {
@@ -148,9 +148,9 @@ tables and figures; docs/scale-out.md).`,
 			opt.Curves = c
 			opt.Version = version
 			if !g.quiet {
-				opt.Log = logLine
+				opt.Log = g.console(cmd).Log()
 			}
-			defer pipeline.SetMemoryLimit()()
+			defer memlimit.Set()()
 			meta, err := crawllog.EstimateLogs(cmd.Context(), opt)
 			if err != nil {
 				return fmt.Errorf("estimate: %w", err)

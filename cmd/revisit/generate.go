@@ -12,6 +12,7 @@ import (
 	"github.com/revisit-dev/revisit/generate"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/units"
+	"github.com/revisit-dev/revisit/internal/usage"
 )
 
 func newGenerateCmd(g *globals) *cobra.Command {
@@ -125,7 +126,7 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
 				}
 			}
 			var bar *progressbar.ProgressBar
-			if !g.quiet && isTerminal(os.Stderr) {
+			if g.console(cmd).ErrIsTerminal() && !g.quiet {
 				bar = progressbar.NewOptions(pages, progressbar.OptionSetWriter(os.Stderr),
 					progressbar.OptionSetDescription("generate"), progressbar.OptionShowCount(),
 					progressbar.OptionShowIts(), progressbar.OptionSetItsString("pages"),
@@ -141,7 +142,7 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
 				bar.Finish()
 			}
 			if errors.Is(err, generate.ErrNotOurs) {
-				return refusedError{fmt.Errorf("generate: %w", err)}
+				return &usage.Refused{Err: fmt.Errorf("generate: %w", err)}
 			}
 			if err != nil {
 				return fmt.Errorf("generate: %w", err)
@@ -187,10 +188,4 @@ pages: --model '0.7*pareto:1.5,20' --model '0.3*onoff:2,(pareto:1.5,1),(pareto:1
 	f.Float64Var(&talk, "talk", 0.1, "fraction of pages that are talk pages (namespace 1)")
 	f.IntVar(&maxUpdates, "max-updates", 10_000_000, "fail when a page would get more updates than this (0: no limit)")
 	return cmd
-}
-
-// isTerminal reports whether f is a character device (a terminal).
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/ingest/source"
 	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/internal/memlimit"
 	"github.com/revisit-dev/revisit/internal/progress"
 	"github.com/revisit-dev/revisit/pipeline"
 )
@@ -175,7 +176,7 @@ out, naming the flag ("1,063 pages below --min-updates 2").`,
 				}
 				return err
 			}
-			defer pipeline.SetIngestMemoryLimit()()
+			defer memlimit.Set()()
 			disp := progress.New(os.Stderr, "ingest", g.quiet)
 			opt.Progress = disp
 			opt.OnBad = badRecordPrinter(g.quiet)

@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/revisit-dev/revisit/generate"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/internal/console"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/supervise"
 	"github.com/revisit-dev/revisit/internal/usage"
@@ -33,7 +33,7 @@ var version = "dev"
 const (
 	exitOK       = supervise.ExitOK
 	exitBadInput = supervise.ExitBadInput
-	exitUsage    = supervise.ExitUsage // bad usage, or an output revisit refuses to replace (refusedError)
+	exitUsage    = supervise.ExitUsage // bad usage, or an output revisit refuses to replace (usage.Refused)
 	exitInternal = supervise.ExitInternal
 	exitSIGHUP   = supervise.ExitSIGHUP
 	exitSIGINT   = supervise.ExitSIGINT
@@ -46,24 +46,15 @@ const (
 // usagef is bad usage (usage.Error, exit code 2) rather than bad input.
 func usagef(format string, a ...any) error { return usage.Errorf(format, a...) }
 
-// refusedError is an output path that revisit refuses to write (it holds
-// something revisit did not write): exit code 2, like bad usage, but
-// without the pointer to --help.
-type refusedError struct{ err error }
-
-func (e refusedError) Error() string { return e.err.Error() }
-func (e refusedError) Unwrap() error { return e.err }
-
 // exitCode is the exit code for err, a command's failure: 2 for bad
 // usage and refused outputs (usage.Error, whichever stage returned it;
-// refusedError, generate's ErrNotOurs, an output another
+// usage.Refused, generate's ErrNotOurs, an output another
 // revisit process is writing), 3 when revisit could not run, 1 for
 // anything else (bad input). Interruptions are decided before (execute).
 func exitCode(err error) int {
 	var (
 		ie supervise.InternalError
 		ue *usage.Error
-		re refusedError
 		ar *atomicdir.RefusedError
 	)
 	switch {
@@ -71,44 +62,29 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.As(err, &ie):
 		return exitInternal
-	case errors.As(err, &ue), errors.As(err, &re), errors.As(err, &ar), isCobraUsage(err),
+	case errors.As(err, &ue), usage.IsRefused(err), errors.As(err, &ar), isCobraUsage(err),
 		errors.Is(err, generate.ErrNotOurs), errors.Is(err, atomicdir.ErrBusy):
 		return exitUsage
 	}
 	return exitBadInput
 }
 
-// logLine prints one progress line on standard error: the Log of the
-// options of replay, estimate, simulate and report when not -q.
-func logLine(format string, a ...any) { fmt.Fprintln(os.Stderr, human.Text(fmt.Sprintf(format, a...))) }
-
-// printSafe writes what print writes to w with its control characters
-// escaped (human.Text): tables and summaries that hold page titles, file
-// names or URLs from the input.
-func printSafe(w io.Writer, print func(io.Writer) error) error {
-	var b strings.Builder
-	err := print(&b)
-	if _, werr := io.WriteString(w, human.Text(b.String())); err == nil {
-		err = werr
-	}
-	return err
-}
-
 // globals are the flags every subcommand shares.
 type globals struct {
 	// quiet (-q): a successful command prints nothing, on standard output
-	// or error, but its result when that is printed (printsTables).
+	// or error, but its result when that is printed
+	// (console.Console.PrintsTables).
 	quiet bool
 	// onStage, if set, is called as run enters each stage (1 ingest …
 	// 7 report); tests cancel a run there.
 	onStage func(n int)
 }
 
-// printsTables reports whether a command that can print its tables on
-// standard output (schedule, simulate, policies) prints them: always
-// without -o, where they are its only result, and with -o unless -q, where
-// they summarise the files written.
-func (g *globals) printsTables(out string) bool { return !g.quiet || out == "" }
+// console is where cmd speaks: its standard output (checked at exit,
+// supervise.StdoutWriter), standard error, -q.
+func (g *globals) console(cmd *cobra.Command) console.Console {
+	return console.Console{Out: cmd.OutOrStdout(), Err: os.Stderr, Quiet: g.quiet}
+}
 
 func newRoot() *cobra.Command {
 	g := &globals{}
@@ -209,11 +185,8 @@ func execute(args []string) int {
 	} else {
 		fmt.Fprintln(os.Stderr, human.Text("revisit: "+err.Error()))
 	}
-	var (
-		re refusedError
-		ar *atomicdir.RefusedError
-	)
-	if code == exitUsage && !errors.As(err, &re) && !errors.As(err, &ar) && !errors.Is(err, generate.ErrNotOurs) && !errors.Is(err, atomicdir.ErrBusy) {
+	var ar *atomicdir.RefusedError
+	if code == exitUsage && !usage.IsRefused(err) && !errors.As(err, &ar) && !errors.Is(err, generate.ErrNotOurs) && !errors.Is(err, atomicdir.ErrBusy) {
 		fmt.Fprintln(os.Stderr, usageHint(cmd))
 	}
 	return code

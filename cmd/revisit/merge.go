@@ -13,8 +13,8 @@ import (
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/internal/memlimit"
 	"github.com/revisit-dev/revisit/internal/usage"
-	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay"
 )
 
@@ -65,7 +65,7 @@ atomically, like every output.`,
 			if err := outNotInput(out, args[1:]); err != nil {
 				return err
 			}
-			defer pipeline.SetMemoryLimit()()
+			defer memlimit.Set()()
 			switch args[0] {
 			case "replay":
 				if err := checkOutput("merge", out, replay.MetaFile, "replay output"); err != nil {

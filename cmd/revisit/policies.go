@@ -155,13 +155,13 @@ and every policy's ChangeRatio against the budget (R/8 … 4R).`,
 			opt.Dataset = args[0]
 			if !g.quiet {
 				fmt.Fprintf(os.Stderr, "policies: %s, cycle %s, R = %s per cycle…\n", human.Count(int64(len(pages)), "page", "pages"), cycle, human.Comma(int64(r)))
-				opt.Log = logLine // a progress line every policy.LogEvery
+				opt.Log = g.console(cmd).Log() // a progress line every policy.LogEvery
 			}
 			b, err := policy.Run(cmd.Context(), pages, opt)
 			if err != nil {
 				return err
 			}
-			if w := cmd.OutOrStdout(); g.printsTables(out) {
+			if w := cmd.OutOrStdout(); g.console(cmd).PrintsTables(out) {
 				for _, t := range b.Tables {
 					if t.ID == "policy_sites" && len(t.Rows) > 15 {
 						t.Rows = t.Rows[:15]

@@ -16,10 +16,10 @@ import (
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/internal/memlimit"
 	"github.com/revisit-dev/revisit/internal/shard"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/internal/units"
-	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay"
 )
 
@@ -157,7 +157,7 @@ found.`,
 			var bar *progressbar.ProgressBar
 			switch {
 			case g.quiet:
-			case isTerminal(os.Stderr):
+			case g.console(cmd).ErrIsTerminal():
 				bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(os.Stderr),
 					progressbar.OptionSetDescription("replay"), progressbar.OptionShowCount(),
 					progressbar.OptionShowIts(), progressbar.OptionSetItsString("page×sampler"),
@@ -171,9 +171,9 @@ found.`,
 					bar.Set(done)
 				}
 			default:
-				opt.Log = logLine
+				opt.Log = g.console(cmd).Log()
 			}
-			defer pipeline.SetMemoryLimit()()
+			defer memlimit.Set()()
 			meta, err := replay.Run(cmd.Context(), opt)
 			if bar != nil {
 				bar.Finish()

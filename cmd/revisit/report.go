@@ -65,7 +65,7 @@ directory is left alone.`,
 			b := reports.Merge(bs...)
 			opt := reports.Options{Title: title, Inputs: args, Version: version, Context: cmd.Context()}
 			if !g.quiet {
-				opt.Log = logLine
+				opt.Log = g.console(cmd).Log()
 			}
 			if err := reports.Write(b, out, opt); err != nil {
 				return err

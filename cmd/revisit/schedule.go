@@ -11,9 +11,9 @@ import (
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/internal/memlimit"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/internal/units"
-	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/schedule"
 )
 
@@ -219,7 +219,7 @@ none by default).`,
 			if !g.quiet {
 				fmt.Fprintf(os.Stderr, "schedule: reading %s…\n", human.Path(args[0]))
 			}
-			grew, restore := pipeline.SetStoreMemoryLimit()
+			grew, restore := memlimit.SetStore()
 			defer restore()
 			opt.StoreGrew = grew
 			res, err := schedule.PlanSource(src, opt)
@@ -240,11 +240,11 @@ none by default).`,
 			b := res.Bundle()
 			w := cmd.OutOrStdout()
 			for _, t := range b.Tables {
-				if g.printsTables(out) {
+				if g.console(cmd).PrintsTables(out) {
 					tables.Fprint(w, t) // a failed write is standard output's, reported at exit (stdoutError)
 				}
 			}
-			if len(b.Tables) > 0 && g.printsTables(out) {
+			if len(b.Tables) > 0 && g.console(cmd).PrintsTables(out) {
 				fmt.Fprintln(w, human.Text("Source: "+b.Tables[0].Source))
 			}
 			if out == "" {
@@ -346,12 +346,12 @@ func runValidation(cmd *cobra.Command, g *globals, dir, out string, opt schedule
 	b := v.Bundle()
 	w := cmd.OutOrStdout()
 	for _, t := range b.Tables {
-		if g.printsTables(out) {
+		if g.console(cmd).PrintsTables(out) {
 			tables.Fprint(w, t) // a failed write is standard output's, reported at exit (stdoutError)
 			fmt.Fprintln(w, human.Text("Source: "+t.Source))
 		}
 	}
-	if v.Verdict != "" && g.printsTables(out) {
+	if v.Verdict != "" && g.console(cmd).PrintsTables(out) {
 		fmt.Fprintln(w, "Verdict:", v.Verdict)
 	}
 	if out == "" {

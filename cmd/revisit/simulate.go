@@ -64,14 +64,14 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 				}
 			}
 			if !g.quiet {
-				opt.Log = logLine
+				opt.Log = g.console(cmd).Log()
 			}
 			res, err := replay.Simulate(cmd.Context(), opt)
 			if err != nil {
 				return fmt.Errorf("simulate: %w", err)
 			}
 			b := res.Bundle()
-			if w := cmd.OutOrStdout(); g.printsTables(out) {
+			if w := cmd.OutOrStdout(); g.console(cmd).PrintsTables(out) {
 				fmt.Fprintf(w, "simulate: update %s (E[U] = %s), h = %s, x_max = %s, %s per T, %s\n\n",
 					res.Update, human.Float(res.EU), human.Float(res.H), human.Float(res.XMax), human.Count(int64(res.Paths), "path", "paths"), human.Elapsed(res.Elapsed))
 				for _, t := range b.Tables {

@@ -34,7 +34,7 @@ type Options struct {
 	// input is grouped by URL before any is estimated: logs need not be
 	// sorted). 0: DefaultMaxObservations. 24 bytes each in the slices,
 	// more in peak RSS with Go's slice growth and collector under the
-	// commands' soft memory limit (pipeline.MemoryLimit;
+	// commands' soft memory limit (memlimit.Limit;
 	// bench/estimate-memory.sh); each URL held counts as
 	// (len(id) + 120)/24 captures more (its id, map entry and group). A
 	// trace line's crawls count too (refused before they are held), and no

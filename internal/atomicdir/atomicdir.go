@@ -32,6 +32,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/revisit-dev/revisit/internal/usage"
 )
 
 // ErrBusy is returned by Create when another process is writing the same
@@ -306,6 +308,16 @@ func (d *Dir) Abort() {
 	d.done = true
 	os.RemoveAll(d.tmp)
 	d.lock.release()
+}
+
+// CheckOutput is CheckReplaceable as a command checks its -o before any
+// work: any error (the path holds something revisit did not write, or it
+// cannot be examined) is a usage.Refused naming the command, exit code 2.
+func CheckOutput(command, dir, marker, what string) error {
+	if err := CheckReplaceable(filepath.Clean(dir), marker, what); err != nil {
+		return &usage.Refused{Err: fmt.Errorf("%s: %w", command, err)}
+	}
+	return nil
 }
 
 // CheckReplaceable accepts a path that does not exist, an empty directory,

@@ -56,6 +56,12 @@ func CheckResults(dir, kind string) error {
 	return atomicdir.CheckReplaceable(filepath.Clean(dir), markerPrefix+kind, kind)
 }
 
+// CheckResultsOutput is CheckResults as a command checks its -o before any
+// work (atomicdir.CheckOutput): a usage.Refused naming the command.
+func CheckResultsOutput(command, dir, kind string) error {
+	return atomicdir.CheckOutput(command, dir, markerPrefix+kind, kind)
+}
+
 // ResultsMarker is the name of the marker file WriteResults puts in a
 // results directory of the given kind (the report uses the same
 // convention: ".revisit-report").
