@@ -1,0 +1,121 @@
+package replay
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/revisit-dev/revisit/estimator"
+	"github.com/revisit-dev/revisit/internal/console"
+	"github.com/revisit-dev/revisit/internal/usage"
+)
+
+// The replay summary's table is printed by the one table printer
+// (tables.Fprint), as analyze, schedule, policies and simulate print
+// theirs: names left-aligned under a line of dashes, numbers in the
+// report's format with an ASCII minus, "—" where no page had a defined
+// estimate. A WMRD below 10⁻³ puts its column in scientific notation;
+// the KS column, none below, keeps 4 significant digits.
+func TestReplaySummaryTable(t *testing.T) {
+	wm, ks := 7.451e-4, 0.002349
+	m := &Meta{Pages: 10, Samplers: []string{"exp:20x"}, UnitName: "h", Seed: 1, Rows: 20,
+		Summary: []MethodSummary{
+			{Sampler: "exp:20x", Method: "M2", Kind: "G", Pages: 10, WMRD: &wm, KS: &ks},
+			{Sampler: "exp:20x", Method: "M3", Kind: "G", Undefined: 1234},
+		}}
+	var b strings.Builder
+	m.WriteSummary(&b, "out")
+	s := b.String()
+	want := "Mean WMRD and KS against each page's true G_U (kind G) or F_U (kind F)\n" +
+		"sampler  method  kind  pages  undefined  mean WMRD   mean KS\n" +
+		"-------  ------  ----  -----  ---------  ---------  --------\n" +
+		"exp:20x  M2      G        10          0  7.451e-04  0.002349\n" +
+		"exp:20x  M3      G         0      1,234          —         —\n\n"
+	if !strings.HasSuffix(s, want) {
+		t.Errorf("got\n%s\nwant it to end with\n%s", s, want)
+	}
+}
+
+// The one given of --top and --sample replaces the other's default; both
+// given is bad usage.
+func TestTopOrSample(t *testing.T) {
+	for _, c := range []struct {
+		top, sample           int
+		topGiven, sampleGiven bool
+		wantTop, wantSample   int
+		bad                   bool
+	}{
+		{10, 0, false, false, 10, 0, false},
+		{0, 0, true, false, 0, 0, false},
+		{3, 7, true, false, 3, 0, false},
+		{10, 7, false, true, 0, 7, false},
+		{10, 7, true, true, 10, 7, true},
+	} {
+		top, sample := c.top, c.sample
+		err := TopOrSample(&top, &sample, c.topGiven, c.sampleGiven)
+		if (err != nil) != c.bad || (err != nil && !usage.Is(err)) {
+			t.Errorf("%+v: error %v", c, err)
+		}
+		if !c.bad && (top != c.wantTop || sample != c.wantSample) {
+			t.Errorf("%+v: top %d, sample %d", c, top, sample)
+		}
+	}
+}
+
+// Command refuses bad options before it opens the dataset (which does
+// not exist here), in the command's order (--unit first) and words, as
+// bad usage.
+func TestCommandRefusesBeforeWork(t *testing.T) {
+	dir := t.TempDir()
+	base := Options{Dataset: filepath.Join(dir, "missing"), Out: filepath.Join(dir, "out"),
+		MaxVisits: estimator.DefaultMaxVisits, MaxPairs: estimator.DefaultMaxPairs, Seeds: 1,
+		Flags: Flags{Curves: "compact"}}
+	for _, c := range []struct {
+		set  func(o *Options)
+		want string
+	}{
+		{func(o *Options) { o.Flags.Unit, o.Flags.TopGiven, o.Flags.SampleGiven = "zz", true, true },
+			`--unit: unknown time unit "zz" (want s, min, h, d, w or y)`},
+		{func(o *Options) { o.Top, o.Sample, o.Flags.TopGiven, o.Flags.SampleGiven = 3, 4, true, true },
+			"--top 3 and --sample 4: give one (the busiest pages, or a random sample)"},
+		{func(o *Options) { o.Flags.Shard = "3/3" }, `replay: --shard: shard "3/3": i must be a whole number in 0…2`},
+		{func(o *Options) { o.Flags.Curves = "most" }, `replay: --curves "most": want compact or full`},
+		{func(o *Options) { o.Seeds = 0 }, "replay: --max-visits, --max-pairs and --seeds must be ≥ 1"},
+		{func(o *Options) { o.H = -1 }, "replay: bin width h must be > 0 (or 0: per page), got -1"},
+		{func(o *Options) { o.Flags.Match = "(" }, "replay: --match"},
+	} {
+		o := base
+		c.set(&o)
+		var out, errw strings.Builder
+		err := Command(context.Background(), o, console.Console{Out: &out, Err: &errw})
+		if !usage.Is(err) || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("error %v, want bad usage %q", err, c.want)
+		}
+		if out.Len() != 0 || errw.Len() != 0 {
+			t.Errorf("%q: printed %q, %q", c.want, out.String(), errw.String())
+		}
+	}
+}
+
+// Simulate's command line: --T is parsed when no windows are given, and
+// negative workers are refused, as bad usage named for the flag.
+func TestSimOptionsValidate(t *testing.T) {
+	o := SimOptions{TsText: "1e2..1e4"}
+	if err := o.Validate(); err != nil || !slices.Equal(o.Ts, []float64{100, 1000, 10000}) {
+		t.Errorf("Ts %v, %v; want 100, 1000, 10000", o.Ts, err)
+	}
+	for _, c := range []struct {
+		o    SimOptions
+		want string
+	}{
+		{SimOptions{}, `--T: window length "": want a number > 0`},
+		{SimOptions{TsText: "1e3..1e2"}, `--T: window lengths "1e3..1e2": 1000 > 100`},
+		{SimOptions{Ts: []float64{1}, Workers: -1}, "--workers -1: want 0 (all cores) or more"},
+	} {
+		if err := c.o.Validate(); !usage.Is(err) || err.Error() != c.want {
+			t.Errorf("error %v, want bad usage %q", err, c.want)
+		}
+	}
+}
