@@ -94,10 +94,10 @@ func Command(ctx context.Context, opt Options, con console.Console) error {
 	if err := f.parse(&opt); err != nil {
 		return err
 	}
-	if _, _, err := opt.Validate(); err != nil {
+	smp, methods, err := opt.Validate()
+	if err != nil {
 		return usage.Errorf("replay: %v", err)
 	}
-	var err error
 	if opt.Select, err = dataset.NewSelection(f.Pages, f.Match, f.InGroups); err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}
@@ -124,7 +124,7 @@ func Command(ctx context.Context, opt Options, con console.Console) error {
 		opt.Log = con.Log()
 	}
 	defer memlimit.Set()()
-	meta, err := Run(ctx, opt)
+	meta, err := run(ctx, opt, smp, methods)
 	if bar != nil {
 		bar.Finish()
 	}
