@@ -2,6 +2,8 @@ package replay
 
 import (
 	"context"
+	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -117,5 +119,84 @@ func TestSimOptionsValidate(t *testing.T) {
 		if err := c.o.Validate(); !usage.Is(err) || err.Error() != c.want {
 			t.Errorf("error %v, want bad usage %q", err, c.want)
 		}
+	}
+}
+
+// Command speaks on its console: log lines on Err when it is not a
+// terminal, and on Out the summary of what it wrote (the Meta read back
+// from replay.json); under Quiet nothing, and the same output is
+// written. An output it wrote is replaced, and a directory it did not
+// write is refused (usage.Refused) before the dataset is read.
+func TestCommandSpeaks(t *testing.T) {
+	ds, _ := writeDataset(t, 4)
+	for _, quiet := range []bool{false, true} {
+		out := filepath.Join(t.TempDir(), "out")
+		opt := Options{Dataset: ds, Out: out, Samplers: []string{"exp:2"}, Methods: []string{"M2"}, Top: 10,
+			MaxVisits: estimator.DefaultMaxVisits, MaxPairs: estimator.DefaultMaxPairs, Seeds: 1, Workers: 2,
+			Flags: Flags{Curves: "compact"}}
+		for range 2 { // the second replaces the first
+			var o, e strings.Builder
+			if err := Command(context.Background(), opt, console.Console{Out: &o, Err: &e, Quiet: quiet}); err != nil {
+				t.Fatal(err)
+			}
+			m, err := ReadMeta(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want strings.Builder
+			m.WriteSummary(&want, out)
+			switch {
+			case quiet && (o.Len() != 0 || e.Len() != 0):
+				t.Errorf("quiet: printed %q, %q", o.String(), e.String())
+			case !quiet && o.String() != want.String():
+				t.Errorf("summary\n%s\nwant\n%s", o.String(), want.String())
+			case !quiet && !strings.Contains(e.String(), "replay: x_max "):
+				t.Errorf("no log line on Err: %q", e.String())
+			}
+		}
+	}
+	notOurs := t.TempDir()
+	if err := os.WriteFile(filepath.Join(notOurs, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Dataset: filepath.Join(t.TempDir(), "missing"), Out: notOurs, MaxVisits: 1, MaxPairs: 1, Seeds: 1, Flags: Flags{Curves: "full"}}
+	if err := Command(context.Background(), opt, console.Console{Out: io.Discard, Err: io.Discard}); !usage.IsRefused(err) {
+		t.Errorf("an output revisit did not write: %v, want it refused", err)
+	}
+}
+
+// SimulateCommand prints its header line and tables without -o whatever
+// Quiet says (they are its result), with -o only without Quiet, and then
+// says on Err what it wrote; a -o revisit did not write is refused
+// before the simulation.
+func TestSimulateCommandSpeaks(t *testing.T) {
+	for _, c := range []struct {
+		quiet, out, tables, line bool
+	}{{false, false, true, false}, {true, false, true, false}, {false, true, true, true}, {true, true, false, false}} {
+		opt := SimOptions{Update: "exp:1", Samplers: []string{"const:0.5"}, TsText: "100", Paths: 2, Methods: []string{"M2"}, Seed: 1}
+		if c.out {
+			opt.Out = filepath.Join(t.TempDir(), "sim")
+		}
+		var o, e strings.Builder
+		if err := SimulateCommand(context.Background(), opt, console.Console{Out: &o, Err: &e, Quiet: c.quiet}); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.HasPrefix(o.String(), "simulate: update exp:1 (E[U] = 1)") && strings.Contains(o.String(), "\n\n"); got != c.tables {
+			t.Errorf("%+v: tables printed %v:\n%s", c, got, o.String())
+		}
+		if got := strings.HasPrefix(e.String(), "simulate: ") && strings.Contains(e.String(), " figures → "+opt.Out+"\n"); got != c.line {
+			t.Errorf("%+v: stderr %q", c, e.String())
+		}
+		if _, err := os.Stat(opt.Out); c.out && err != nil {
+			t.Errorf("%+v: %v", c, err)
+		}
+	}
+	notOurs := t.TempDir()
+	if err := os.WriteFile(filepath.Join(notOurs, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt := SimOptions{Update: "exp:1", Samplers: []string{"const:0.5"}, TsText: "1e9", Paths: 1000, Out: notOurs}
+	if err := SimulateCommand(context.Background(), opt, console.Console{Out: io.Discard, Err: io.Discard}); !usage.IsRefused(err) {
+		t.Errorf("an output revisit did not write: %v, want it refused", err)
 	}
 }
