@@ -6,8 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/revisit-dev/revisit/replay"
 	"github.com/spf13/cobra"
+
+	"github.com/revisit-dev/revisit/replay"
 )
 
 // shardHelp is the help of --shard, shared by replay and analyze.
