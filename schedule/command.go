@@ -101,7 +101,7 @@ func (o *CommandOptions) Validate() error {
 	if o.Origins < 1 || o.Boot < 100 {
 		return usage.Errorf("--origins must be ≥ 1 and --boot ≥ 100")
 	}
-	if err := CheckWindow(o.Window); err != nil {
+	if _, err := parseWindow(o.Window); err != nil {
 		return usage.Errorf("--train-window: %v", err)
 	}
 	if !validating {
@@ -227,7 +227,7 @@ func planCommand(ctx context.Context, o CommandOptions, con console.Console) err
 // misspelt host is a limit not applied.
 func (r *Result) writeSummary(con console.Console) {
 	if !con.Quiet {
-		con.Logf("schedule: %s, %s; store %.1f MiB", human.Count(int64(r.N), "page", "pages"), human.Text(r.In.Source), float64(r.StoreBytes())/(1<<20))
+		con.Logf("schedule: %s, %s; store %.1f MiB", human.Count(int64(r.N), "page", "pages"), r.In.Source, float64(r.StoreBytes())/(1<<20))
 		if s := r.ImportanceStats.Summary(); s != "" {
 			fmt.Fprintf(con.Err, "schedule: %s\n", s)
 		}
