@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -132,12 +133,30 @@ func planMethod(method, sampler string) (string, error) {
 	if method == "" || method == estimator.MethodTruth {
 		return method, nil
 	}
-	ms, err := estimator.ParseMethods([]string{method})
+	m, err := oneMethod(method)
+	if errors.Is(err, errNotOne) {
+		return "", usage.Errorf("--method %q: want one method (or %s)", method, estimator.MethodTruth)
+	}
 	if err != nil {
 		return "", usage.Errorf("--method: %v", err)
 	}
+	return m, nil
+}
+
+// errNotOne is oneMethod's error for a name that is several methods.
+var errNotOne = errors.New("want one method")
+
+// oneMethod is the canonical name of one estimation method, as estimates
+// name it ("m6" is M6, "gm4" G-M4: a name compared as the user wrote it
+// would match no estimate); "all" or a list of methods is refused
+// (errNotOne).
+func oneMethod(name string) (string, error) {
+	ms, err := estimator.ParseMethods([]string{name})
+	if err != nil {
+		return "", err
+	}
 	if len(ms) != 1 {
-		return "", usage.Errorf("--method %q: want one method (or %s)", method, estimator.MethodTruth)
+		return "", fmt.Errorf("method %q: %w", name, errNotOne)
 	}
 	return ms[0], nil
 }
