@@ -37,8 +37,8 @@ type CommandOptions struct {
 	// HostLimitsFile is --host-limits (ReadHostLimits), read once -o has
 	// been checked.
 	HostLimitsFile string
-	// SeedCount replicate crawler seeds FirstSeed, FirstSeed+1, … (the
-	// seeds of a validation).
+	// SeedCount is --seeds and FirstSeed --seed: a validation replays
+	// SeedCount crawlers, seeded FirstSeed, FirstSeed+1, …
 	SeedCount int
 	FirstSeed uint64
 	// NoSweep skips the freshness-vs-budget table; NoCSV writes
@@ -48,7 +48,8 @@ type CommandOptions struct {
 
 // Validate checks every option before any work and parses the text ones
 // into their values: an option no work can come of is bad usage
-// (usage.Error), named by its flag.
+// (usage.Error), named by its flag. (The package's function Validate is
+// the validation itself.)
 func (o *CommandOptions) Validate() error {
 	if o.BudgetText == "" {
 		return usage.Errorf("--budget is required (visits per day, or B/h)")
@@ -241,18 +242,17 @@ func planCommand(ctx context.Context, o CommandOptions, con console.Console) err
 }
 
 // writeSummary says on con.Err how many pages were planned from what, the
-// store's size, and how the importance and host-limits files applied.
-// Host limits that name no page's host are said even when con.Quiet: a
-// misspelt host is a limit not applied.
+// store's size, and how the importance and host-limits files applied,
+// escaped (the lines hold file names and hosts). Host limits that name
+// no page's host are said even when con.Quiet: a misspelt host is a
+// limit not applied.
 func (r *Result) writeSummary(con console.Console) {
-	if !con.Quiet {
-		con.Logf("schedule: %s, %s; store %.1f MiB", human.Count(int64(r.N), "page", "pages"), r.In.Source, float64(r.StoreBytes())/(1<<20))
-		if s := r.ImportanceStats.Summary(); s != "" {
-			fmt.Fprintf(con.Err, "schedule: %s\n", s)
-		}
+	con.Logf("schedule: %s, %s; store %.1f MiB", human.Count(int64(r.N), "page", "pages"), r.In.Source, float64(r.StoreBytes())/(1<<20))
+	if s := r.ImportanceStats.Summary(); s != "" {
+		con.Logf("schedule: %s", s)
 	}
 	if s := r.HostStats.Summary(); s != "" && (!con.Quiet || r.HostStats.NUnused > 0) {
-		fmt.Fprintf(con.Err, "schedule: %s\n", s)
+		fmt.Fprintln(con.Err, human.Text("schedule: "+s))
 	}
 }
 

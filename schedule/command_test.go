@@ -192,3 +192,30 @@ func TestCommandValidateConsole(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// The summary lines name the importance and host-limits files as the
+// user did, with their control characters escaped: a file name holding
+// ESC [2J does not clear the terminal.
+func TestCommandSummaryEscaped(t *testing.T) {
+	ds := writeDataset(t, 12)
+	dir := t.TempDir()
+	imp := filepath.Join(dir, "imp\x1b[2J.csv")
+	hosts := filepath.Join(dir, "hosts\x1b[2J.csv")
+	for p, text := range map[string]string{imp: "100,2\n", hosts: "h0.example,5/d\nnowhere.example,1/d\n"} {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := flagDefaults(ds)
+	o.Importance, o.HostLimitsFile, o.NoSweep, o.Plans = imp, hosts, true, []string{"gu"}
+	for _, quiet := range []bool{false, true} {
+		con, _, stderr := testConsole(quiet)
+		if err := Command(context.Background(), o, con); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(stderr.String(), "\x1b") || !strings.Contains(stderr.String(), `hosts\x1b[2J.csv`) ||
+			!quiet && !strings.Contains(stderr.String(), `imp\x1b[2J.csv`) {
+			t.Errorf("quiet %v: stderr %q", quiet, stderr)
+		}
+	}
+}
