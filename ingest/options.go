@@ -98,7 +98,7 @@ type Options struct {
 	Given func(flag string) bool
 	// Jobs > 1 has Command read several inputs at once (RunJobs), each in
 	// a child process given JobArgs: the command line's flags but -o,
-	// --jobs and -q. Run reads every input in its own process.
+	// --jobs and -q. Run ignores them and reads every input itself.
 	Jobs    int
 	JobArgs []string
 

@@ -2,8 +2,8 @@
 // calendar dates: the unit names of --unit (ParseUnit, Name, Label), the
 // durations of --span and --cycle (ParseDuration), and the proleptic
 // Gregorian calendar of the readers (IsLeap, DaysIn, DaysFromCivil,
-// ParseISO, ParseStart, ParseBound). It imports nothing of revisit, so that every
-// stage can use it.
+// ParseISO, ParseStart, ParseBound). It imports nothing of revisit, so
+// that every stage can use it.
 package units
 
 import (
