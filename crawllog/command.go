@@ -24,8 +24,8 @@ import (
 // default explicit (Top, MinChanges and Read.MaxObservations at least 1,
 // ConstTol at least 0 seconds, an output directory), and resolves the
 // command line's text: UnitText into Unit, ShardText into Shard (an index
-// left to the job array's environment read from os.Environ), Curves to
-// its canonical name. Every error is a *usage.Error, its message the
+// left to the job array is read from the process's environment), Curves
+// to its canonical name. Every error is a *usage.Error, its message the
 // flag's; Validate touches no file. It may be called again on what it
 // resolved.
 func (o *EstimateOptions) Validate() error {
@@ -74,14 +74,14 @@ func (o *EstimateOptions) Validate() error {
 	return nil
 }
 
-// Command is `revisit estimate`: it estimates the update distributions of
-// the URLs of real crawl logs, where there is no ground truth (SPEC §2:
-// real crawl logs → observations → estimates), and writes opt.Out
-// (EstimateLogs). The options are the command line's (Validate): a
-// ConstTol of 0 there is exact equality. It refuses bad options and an
-// output it would not replace before it reads any input (exit code 2),
-// works under the soft memory limit (memlimit.Set), logs on con unless
-// Quiet, and prints the summary (EstimateMeta.WriteSummary) unless Quiet.
+// Command is `revisit estimate`: real crawl logs (CDX, CDXJ, Common Crawl
+// JSON, Bing trace, generic) → observations → estimates, no truth (the
+// estimate stage of SPEC's table), written to opt.Out by EstimateLogs.
+// The options are the command line's (Validate): a ConstTol of 0 there is
+// exact equality. It refuses bad options and an output it would not
+// replace before it reads any input (exit code 2), works under the soft
+// memory limit (memlimit.Set), logs on con and prints the summary
+// (EstimateMeta.WriteSummary) unless Quiet.
 func Command(ctx context.Context, opt EstimateOptions, con console.Console) error {
 	if err := opt.Validate(); err != nil {
 		return err
