@@ -26,17 +26,23 @@ func linkInto(t *testing.T, src, final string, between func()) (entry, bool) {
 	if err := d.Commit(); err != nil {
 		t.Fatal(err)
 	}
+	return listed(t, final, "f"), took
+}
+
+// listed is the entry of the output at final for the file name.
+func listed(t *testing.T, final, name string) entry {
+	t.Helper()
 	list, _, ok := readEntries(filepath.Join(final, EntriesFile))
 	if !ok {
 		t.Fatalf("no entry list in %s", final)
 	}
 	for _, e := range list.Entries {
-		if e.Path == "f" {
-			return e, took
+		if e.Path == name {
+			return e
 		}
 	}
-	t.Fatalf("%s lists no f", final)
-	return entry{}, false
+	t.Fatalf("%s lists no %s", final, name)
+	return entry{}
 }
 
 // A file linked from an untouched output of revisit takes its recorded
@@ -130,17 +136,7 @@ func TestHashedIsRecordedUnlessChanged(t *testing.T) {
 		if err := d.Commit(); err != nil {
 			t.Fatal(err)
 		}
-		list, _, ok := readEntries(filepath.Join(final, EntriesFile))
-		if !ok {
-			t.Fatalf("no entry list in %s", final)
-		}
-		for _, e := range list.Entries {
-			if e.Path == "f" {
-				return e
-			}
-		}
-		t.Fatalf("%s lists no f", final)
-		return entry{}
+		return listed(t, final, "f")
 	}
 	if e := commitHashed(filepath.Join(parent, "o1"), nil); e.SHA256 != given {
 		t.Errorf("recorded %s, want the hash the writer gave", e.SHA256)
