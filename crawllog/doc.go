@@ -20,6 +20,12 @@
 //	                       the inputs, the top URLs by visits, the Poisson
 //	                       verdict, G_U and F_U of the 3 URLs drawn
 //
+// `revisit estimate` is Command (command.go): EstimateOptions.Validate
+// checks the options as the command line gives them and parses its text
+// (the unit, the shard), the output is refused before any input is read,
+// and EstimateMeta.WriteSummary prints what was read and concluded (also
+// after `revisit merge estimate`).
+//
 // The Poisson verdict of a URL compares its consistent estimate of G_U
 // (M2 with ages, M4 for constant delays, M6 otherwise) with the
 // exponential of its poisson-mle rate: "Poisson" when their KS distance is

@@ -70,8 +70,10 @@ type EstimateOptions struct {
 	Out    string
 	Read   logs.Options
 	// Unit is seconds per unit (0: hours); H and XMax in units, 0 per URL
-	// (ObservedDefaults).
+	// (ObservedDefaults). UnitText, when given, is the unit as the user
+	// wrote it ("d"; --unit), which Validate parses into Unit.
 	Unit       float64
+	UnitText   string
 	H, XMax    float64
 	Methods    []string
 	ConstTol   int64 // seconds (0: DefaultConstTolerance)
@@ -94,7 +96,11 @@ type EstimateOptions struct {
 	// Shard estimates only the URLs of one shard (shard.Spec.Owns of
 	// generic.PageID(url)) and writes EstimateShardFile beside the
 	// estimates, for MergeEstimates; the zero Spec estimates every URL.
-	Shard shard.Spec
+	// ShardText, when given, is the shard as the user wrote it ("2/7", or
+	// "7" with the index in the job array's environment; --shard), which
+	// Validate parses into Shard.
+	Shard     shard.Spec
+	ShardText string
 	// ShardBy is how a shard chooses its URLs: ShardByAuto ("" too) reads
 	// only the shard's byte range of the inputs when they allow it
 	// (logs.PlanRanges: uncompressed traces, CDX and CDXJ with --sorted)

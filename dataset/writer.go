@@ -44,6 +44,7 @@ type Writer struct {
 // part is one Parquet file of a dataset: pages.parquet, or one of the
 // part files of CreateParts.
 type part struct {
+	name      string // in the dataset's directory
 	f         *hashWriter
 	pw        *pq.Writer
 	b         *array.RecordBuilder // pw's builder
@@ -93,7 +94,7 @@ func CreateParts(dir string, n int) (*Writer, error) {
 		}
 	}
 	for _, name := range names {
-		p, err := newPart(filepath.Join(out.Path(), name), MaxGroupUpdates/max(1, n), n > 0)
+		p, err := newPart(out.Path(), name, MaxGroupUpdates/max(1, n), n > 0)
 		if err != nil {
 			w.closed = true
 			for _, q := range w.parts {
@@ -107,10 +108,11 @@ func CreateParts(dir string, n int) (*Writer, error) {
 	return w, nil
 }
 
-// newPart creates a part file; hashed says whether to hash its bytes as
-// they are written (the manifest records the hash of part files only).
-func newPart(name string, maxUpdates int, hashed bool) (*part, error) {
-	f, err := os.Create(name)
+// newPart creates the part file name in dir; hashed says whether to hash
+// its bytes as they are written (the manifest records the hash of part
+// files only, and the output's entry list takes it: atomicdir.Dir.Hashed).
+func newPart(dir, name string, maxUpdates int, hashed bool) (*part, error) {
+	f, err := os.Create(filepath.Join(dir, name))
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +125,7 @@ func newPart(name string, maxUpdates int, hashed bool) (*part, error) {
 		f.Close()
 		return nil, err
 	}
-	return &part{f: hw, pw: pw, b: pw.Builder(), maxUpdate: max(maxUpdates, 1<<16)}, nil
+	return &part{name: name, f: hw, pw: pw, b: pw.Builder(), maxUpdate: max(maxUpdates, 1<<16)}, nil
 }
 
 // hashWriter writes a part file and, with a hash h, hashes what it writes
@@ -256,6 +258,9 @@ func (w *Writer) Close(m *Manifest) (err error) {
 			st := pt.stat
 			st.Bytes, st.SHA256 = pt.f.n, hex.EncodeToString(pt.f.h.Sum(nil))
 			m.PartPages = append(m.PartPages, st)
+			if err := w.out.Hashed(pt.name, st.SHA256); err != nil {
+				return fmt.Errorf("dataset %s: %w", w.dir, err)
+			}
 		}
 	}
 	if m.Tool == "" {

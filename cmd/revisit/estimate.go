@@ -2,11 +2,7 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"os"
-	"sort"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -14,19 +10,12 @@ import (
 	"github.com/revisit-dev/revisit/crawllog/logs"
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
-	"github.com/revisit-dev/revisit/internal/human"
-	"github.com/revisit-dev/revisit/internal/memlimit"
-	"github.com/revisit-dev/revisit/internal/shard"
-	"github.com/revisit-dev/revisit/internal/units"
 )
 
 func newEstimateCmd(g *globals) *cobra.Command {
 	var (
-		opt       crawllog.EstimateOptions
-		unit      string
+		opt       = crawllog.EstimateOptions{Version: version}
 		noRecover bool
-		curves    string
-		shardFlag string
 	)
 	cmd := &cobra.Command{
 		Use:   "estimate LOG... -o OUT",
@@ -98,67 +87,8 @@ tables and figures; docs/scale-out.md).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Inputs = args
-			sp, err := shard.Parse(shardFlag, os.LookupEnv)
-			if err != nil {
-				return usagef("estimate: --shard: %v", err)
-			}
-			opt.Shard = sp
-			if unit != "" {
-				u, err := units.ParseUnit(unit)
-				if err != nil {
-					return usagef("--unit: %v", err)
-				}
-				opt.Unit = u
-			}
-			if f := opt.Read.Format; f != "" && f != "auto" {
-				if _, err := logs.ParseFormat(f); err != nil {
-					return usagef("estimate: --format: %v", err)
-				}
-			}
-			if err := logs.CheckKey(opt.Read.Key); err != nil {
-				return usagef("estimate: --key: %v", err)
-			}
-			if opt.Top < 1 {
-				return usagef("estimate: --top must be ≥ 1")
-			}
-			if opt.Read.MaxObservations < 1 {
-				return usagef("estimate: --max-observations must be ≥ 1")
-			}
-			if opt.MinChanges < 1 {
-				return usagef("estimate: --min-changes must be ≥ 1")
-			}
-			if opt.ConstTol < 0 {
-				return usagef("estimate: --const-tolerance must be ≥ 0 seconds")
-			}
-			if opt.ConstTol == 0 {
-				opt.ConstTol = -1 // exact equality
-			}
-			if opt.Out == "" {
-				return usagef("estimate: -o OUT is required")
-			}
-			// refuse a wrong -o before reading the logs (exit 2)
-			if err := checkOutput("estimate", opt.Out, crawllog.EstimateMetaFile, "estimate output"); err != nil {
-				return err
-			}
 			opt.Recover = !noRecover
-			c, err := estimates.ParseCurves(curves)
-			if err != nil {
-				return usagef("estimate: %v", err)
-			}
-			opt.Curves = c
-			opt.Version = version
-			if !g.quiet {
-				opt.Log = g.console(cmd).Log()
-			}
-			defer memlimit.Set()()
-			meta, err := crawllog.EstimateLogs(cmd.Context(), opt)
-			if err != nil {
-				return fmt.Errorf("estimate: %w", err)
-			}
-			if !g.quiet {
-				printEstimateSummary(cmd.OutOrStdout(), meta, opt.Out)
-			}
-			return nil
+			return crawllog.Command(cmd.Context(), opt, g.console(cmd))
 		},
 	}
 	f := cmd.Flags()
@@ -170,54 +100,18 @@ tables and figures; docs/scale-out.md).`,
 	f.BoolVar(&opt.Read.Sorted, "sorted", false, "the logs are sorted by URL, across the inputs in the order given (as CDX and CDXJ indexes are): hold one URL at a time instead of grouping in memory")
 	opt.Read.MaxObservations = logs.DefaultMaxObservations
 	f.Var((*countFlag)(&opt.Read.MaxObservations), "max-observations", "captures held in memory at once (logs are grouped by URL)")
-	f.StringVar(&unit, "unit", "h", "time unit of λ, h, x_max and the output: s, min, h, d, w, y")
+	f.StringVar(&opt.UnitText, "unit", "h", "time unit of λ, h, x_max and the output: s, min, h, d, w, y")
 	f.Float64Var(&opt.H, "h", 0, "bin width h of the grid for irregular delays (M6's bins), in units (0: per URL from the delays between captures, never finer than the log's resolution, at most 400 bins, coarsened until at most half of the bins are without a pair of visits; docs/methods.md#observed-grid)")
 	f.Float64Var(&opt.XMax, "x-max", 0, "largest grid point x_max, in units (0: per URL, the 0.99 quantile of the ages, or of the times since the visit before the last change, at most the 0.99 quantile of the spans between two captures)")
 	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of "+strings.Join(estimator.AllMethods, ","))
 	f.Int64Var(&opt.ConstTol, "const-tolerance", estimator.DefaultConstTolerance, "largest spread of the delays, in seconds, still taken as constant (0: exactly equal)")
 	f.IntVar(&opt.MinChanges, "min-changes", crawllog.DefaultMinChanges, "fewest changes seen on which a URL gets a Poisson verdict; fewer: undecided (so that a KS distance of 0.1 can be told from 0 at the 5% level: (1.358/0.1)², docs/methods.md#poisson-verdict)")
 	f.IntVar(&opt.Top, "top", 10, "URLs with the most visits in the tables (the parquet holds every URL)")
-	f.StringVar(&curves, "curves", string(estimates.CurvesCompact), "curves kept in estimates.parquet: compact ("+fmt.Sprint(estimates.Knots)+" knots of each URL's grid) or full (every grid point)")
+	f.StringVar((*string)(&opt.Curves), "curves", string(estimates.CurvesCompact), "curves kept in estimates.parquet: compact ("+fmt.Sprint(estimates.Knots)+" knots of each URL's grid) or full (every grid point)")
 	f.BoolVar(&noRecover, "no-recover", false, "do not recover F_U from M2, M4, M5, M6")
 	f.StringVarP(&opt.Out, "output", "o", "", "output directory (required)")
-	f.StringVar(&shardFlag, "shard", "", "only the URLs of shard `i/N` (0-based): its byte range of uncompressed traces and --sorted CDX/CDXJ, else those whose page id hashes to i (--shard-by); N alone takes i from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX; combine the N outputs with 'revisit merge estimate' (docs/scale-out.md)")
+	f.StringVar(&opt.ShardText, "shard", "", "only the URLs of shard `i/N` (0-based): its byte range of uncompressed traces and --sorted CDX/CDXJ, else those whose page id hashes to i (--shard-by); N alone takes i from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX; combine the N outputs with 'revisit merge estimate' (docs/scale-out.md)")
 	f.StringVar(&opt.ShardBy, "shard-by", crawllog.ShardByAuto, "how --shard chooses its URLs: auto (byte ranges when the inputs allow, else hash) or hash (every shard reads every input)")
 	f.IntVar(&opt.Workers, "workers", 0, "parallel workers estimating URLs (0: all cores); the output is the same for any number")
 	return cmd
-}
-
-// printEstimateSummary prints what estimate read and concluded (a shard
-// that estimated no URL: that, and what it read).
-func printEstimateSummary(w io.Writer, m *crawllog.EstimateMeta, out string) {
-	if m.Estimated == 0 { // a shard: EstimateLogs refuses an estimate of no URL
-		fmt.Fprintf(w, "shard %s estimated none of the %s read (%s in %s): they are other shards', or left out as counted below; 'revisit merge estimate' of every shard's output writes the estimate → %s\n",
-			m.Shard, human.Count(m.URLs, "URL", "URLs"), human.Count(m.Captures, "capture", "captures"), human.Count(int64(len(m.Inputs)), "input", "inputs"), human.Path(out))
-	} else {
-		fmt.Fprintf(w, "estimated %s (%s with constant delays) from %s of %s in %s → %s (%s)\n",
-			human.Count(int64(m.Estimated), "URL", "URLs"), human.Comma(int64(m.Constant)), human.Count(m.Captures, "capture", "captures"),
-			human.Count(m.URLs, "URL", "URLs"), human.Count(int64(len(m.Inputs)), "input", "inputs"), human.Path(out+"/"+estimates.File), human.Count(m.Rows, "row", "rows"))
-	}
-	if m.Bins > 0 {
-		fmt.Fprintf(w, "  grids: %.1f%% of the bins without a pair of visits (%s of %s; per URL in %s)\n", 100*m.EmptyShare,
-			human.Comma(m.EmptyBins), human.Comma(m.Bins), crawllog.URLsFile)
-	}
-	if m.Bad > 0 {
-		fmt.Fprintf(w, "  skipped %s (--skip-bad; per input in %s)\n", human.Count(m.Bad, "bad line", "bad lines"), crawllog.EstimateMetaFile)
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	keys := make([]string, 0, len(m.Skipped))
-	for k := range m.Skipped {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		fmt.Fprintf(tw, "  skipped\t%s\t%s\n", strings.ReplaceAll(k, "_", " "), human.Comma(m.Skipped[k]))
-	}
-	tw.Flush()
-	if m.Estimated == 0 {
-		return
-	}
-	fmt.Fprintf(w, "Poisson verdict (KS between estimated G_U and the poisson-mle exponential ≤ %s, on %s or more changes seen): %s Poisson, %s not Poisson, %s undecided (%s with fewer than %s changes)\n",
-		human.Float(m.Threshold), human.Comma(int64(m.MinChanges)), human.Comma(int64(m.Verdicts[crawllog.VerdictPoisson])), human.Comma(int64(m.Verdicts[crawllog.VerdictNotPoisson])),
-		human.Comma(int64(m.Verdicts[crawllog.VerdictUndecided])), human.Comma(int64(m.FewChanges)), human.Comma(int64(m.MinChanges)))
 }

@@ -105,7 +105,7 @@ atomically, like every output.`,
 					return mergeError(err)
 				}
 				if !g.quiet {
-					printEstimateSummary(cmd.OutOrStdout(), meta, out)
+					meta.WriteSummary(cmd.OutOrStdout(), out)
 				}
 				return nil
 			case "dataset":

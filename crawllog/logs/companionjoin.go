@@ -123,40 +123,31 @@ func (r *reader) prepareCompanion(path, kind string) error {
 	bad0 := r.stats.Bad
 	var last string
 	var n int64
-	for k := 0; ; k++ {
-		if k%4096 == 0 {
-			if err := r.ctx.Err(); err != nil {
-				return err
-			}
-		}
-		e, reason, perr, err := cl.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		if reason != "" {
-			if e := r.fail(e.line, reason, perr); e != nil {
-				return e
-			}
-			continue
-		}
+	unordered := false
+	bad, _, err := r.eachEntry(cl, func(e compEntry) (bool, error) {
 		if n > 0 && e.id == last {
-			if e := r.fail(e.line, "duplicate", fmt.Errorf("URL_ID %q given twice", e.id)); e != nil {
-				return e
-			}
-			continue
+			return true, r.fail(e.line, "duplicate", fmt.Errorf("URL_ID %q given twice", e.id))
 		}
 		if n > 0 && !beforeS(last, e.id) {
-			// out of order: counted again by the sort
-			r.stats.Bad, in.Bad = bad0, nil
-			cl.close()
 			r.logf("%s file %s line %d: URL_ID %q after %q: not in increasing order: sorted by an external merge sort into temporary files (in %s, removed at the end) to be joined with the trace", kind, path, e.line, e.id, last, os.TempDir())
-			return r.sortCompanion(path, kind, in)
+			unordered = true
+			return false, nil
 		}
 		last = strings.Clone(e.id)
 		n++
+		return true, nil
+	})
+	if err == nil {
+		err = bad
+	}
+	if err != nil {
+		return err
+	}
+	if unordered {
+		// counted again by the sort
+		r.stats.Bad, in.Bad = bad0, nil
+		cl.close()
+		return r.sortCompanion(path, kind, in)
 	}
 	if err := r.printWhole(path, cl.dr); err != nil {
 		return err
@@ -169,6 +160,37 @@ func (r *reader) prepareCompanion(path, kind string) error {
 	r.streams = append(r.streams, &compStream{kind: kind, path: path, src: &orderedSrc{cl: cl2}})
 	r.logf("%s file %s: URL_IDs in increasing order: joined with the trace by reading it alongside (not held in memory)", kind, path)
 	return nil
+}
+
+// eachEntry reads cl to its end and calls fn with each entry that parses,
+// in file order, until fn says no more or fails (err), checking every
+// 4096 lines that the reading is not cancelled. A line that does not
+// parse is r.fail's: counted and passed over under SkipBad, else the
+// reading stops there and bad is r.fail's error, at place badSeq.
+func (r *reader) eachEntry(cl *compLines, fn func(e compEntry) (more bool, err error)) (bad error, badSeq int64, err error) {
+	for k := 0; ; k++ {
+		if k%4096 == 0 {
+			if err := r.ctx.Err(); err != nil {
+				return nil, 0, err
+			}
+		}
+		e, reason, perr, err := cl.next()
+		if err == io.EOF {
+			return nil, 0, nil
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		if reason != "" {
+			if err := r.fail(e.line, reason, perr); err != nil {
+				return err, e.seq, nil
+			}
+			continue
+		}
+		if more, err := fn(e); !more || err != nil {
+			return nil, 0, err
+		}
+	}
 }
 
 // orderedSrc reads a companion file in increasing URL_ID order as it is,
@@ -328,31 +350,10 @@ func (r *reader) sortCompanion(path, kind string, in *InputStats) error {
 	if r.opt.fanIn > 1 {
 		srt.fanIn = r.opt.fanIn
 	}
-	var stop error // the first line that does not parse (without SkipBad)
-	var stopSeq int64
-	for n := 0; ; n++ {
-		if n%4096 == 0 {
-			if err := r.ctx.Err(); err != nil {
-				return err
-			}
-		}
-		e, reason, perr, err := cl.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		if reason != "" {
-			if err := r.fail(e.line, reason, perr); err != nil {
-				stop, stopSeq = err, e.seq
-				break
-			}
-			continue
-		}
-		if err := srt.add(e); err != nil {
-			return err
-		}
+	// stop: the first line that does not parse (without SkipBad)
+	stop, stopSeq, err := r.eachEntry(cl, func(e compEntry) (bool, error) { return true, srt.add(e) })
+	if err != nil {
+		return err
 	}
 	if stop == nil {
 		if err := r.printWhole(path, cl.dr); err != nil {

@@ -88,7 +88,7 @@ type Dir struct {
 	lock   *held
 	ctx    context.Context // Commit commits nothing once it is done
 	done   bool
-	known  map[string]recorded   // files whose hash Link took from an input's list, by path
+	known  map[string]recorded   // files whose hash Link took from an input's list or a writer gave (Hashed), by path
 	inputs map[string]*inputList // the lists Link read, by directory (nil: none usable)
 }
 

@@ -118,7 +118,7 @@ func HashFile(p string) (string, error) {
 // read: a file that changes while it is hashed is an error, as nobody but
 // the writer may touch a temporary output), a symlink with its target.
 // The hash of a file in known with its size and stamp there is taken
-// from known (Link), not read.
+// from known (Link, Hashed), not read.
 func record(p, rel string, d fs.DirEntry, known map[string]recorded) (entry, error) {
 	e := entry{Path: rel, Type: entryType(d.Type())}
 	switch e.Type {

@@ -7,10 +7,11 @@ import (
 )
 
 // recorded is a file of the temporary directory whose content is known
-// without reading it (Link): its content hash, and the size and stamp it
-// had when the hash was taken over. record takes the hash only while the
-// file still has that size and stamp, so a change after the link (which
-// sets the status-change time) makes it read the file.
+// without reading it (Link, Hashed): its content hash, and the size and
+// stamp it had when the hash was taken over. record takes the hash only while the
+// file still has that size and stamp, so a change after the link or the
+// writer's close (which sets the status-change time) makes it read the
+// file.
 type recorded struct {
 	size int64
 	s    stamp
@@ -60,6 +61,28 @@ func (d *Dir) Link(src, name string) error {
 		d.known = map[string]recorded{}
 	}
 	d.known[filepath.ToSlash(name)] = recorded{size: after.Size(), s: a, sum: sum}
+	return nil
+}
+
+// Hashed gives Commit the content hash (hex SHA-256, hashName) of name, a
+// file of the temporary directory that its writer hashed as it wrote it
+// and has closed, so that Commit records it instead of reading the file
+// again. The file's size and stamp are taken now: a change after Hashed
+// makes Commit read the file, as after Link. A file whose stamp is unknown
+// (a system without one) is read.
+func (d *Dir) Hashed(name, sum string) error {
+	info, err := os.Lstat(filepath.Join(d.tmp, name))
+	if err != nil {
+		return err
+	}
+	s := fileStamp(info)
+	if !info.Mode().IsRegular() || !s.known() {
+		return nil
+	}
+	if d.known == nil {
+		d.known = map[string]recorded{}
+	}
+	d.known[filepath.ToSlash(name)] = recorded{size: info.Size(), s: s, sum: sum}
 	return nil
 }
 

@@ -26,17 +26,23 @@ func linkInto(t *testing.T, src, final string, between func()) (entry, bool) {
 	if err := d.Commit(); err != nil {
 		t.Fatal(err)
 	}
+	return listed(t, final, "f"), took
+}
+
+// listed is the entry of the output at final for the file name.
+func listed(t *testing.T, final, name string) entry {
+	t.Helper()
 	list, _, ok := readEntries(filepath.Join(final, EntriesFile))
 	if !ok {
 		t.Fatalf("no entry list in %s", final)
 	}
 	for _, e := range list.Entries {
-		if e.Path == "f" {
-			return e, took
+		if e.Path == name {
+			return e
 		}
 	}
-	t.Fatalf("%s lists no f", final)
-	return entry{}, false
+	t.Fatalf("%s lists no %s", final, name)
+	return entry{}
 }
 
 // A file linked from an untouched output of revisit takes its recorded
@@ -102,5 +108,54 @@ func TestLinkTakesRecordedHashOnlyOfUntouchedFile(t *testing.T) {
 	linkInto(t, src, filepath.Join(parent, "o4"), nil)
 	if _, took = linkInto(t, src, filepath.Join(parent, "o5"), nil); took {
 		t.Error("Link took the recorded hash of a file whose status changed after it was recorded")
+	}
+}
+
+// A file whose writer gave its hash (Hashed) is recorded with that hash,
+// not read again: here a hash that is not the content's, which only the
+// writer could have given. A file changed after Hashed (same size) is
+// read, and the list records what it holds. A file that is not there is
+// an error.
+func TestHashedIsRecordedUnlessChanged(t *testing.T) {
+	parent := t.TempDir()
+	const given = "0000000000000000000000000000000000000000000000000000000000000001"
+	commitHashed := func(final string, between func(d *Dir)) entry {
+		t.Helper()
+		d, err := Create(final, "m", "test output")
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, filepath.Join(d.Path(), "m"), MarkerText+" test")
+		write(t, filepath.Join(d.Path(), "f"), "the writer's bytes")
+		if err := d.Hashed("f", given); err != nil {
+			t.Fatal(err)
+		}
+		if between != nil {
+			between(d)
+		}
+		if err := d.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		return listed(t, final, "f")
+	}
+	if e := commitHashed(filepath.Join(parent, "o1"), nil); e.SHA256 != given {
+		t.Errorf("recorded %s, want the hash the writer gave", e.SHA256)
+	}
+	e := commitHashed(filepath.Join(parent, "o2"), func(d *Dir) {
+		time.Sleep(10 * time.Millisecond)
+		write(t, filepath.Join(d.Path(), "f"), "THE WRITER'S BYTES")
+	})
+	p := filepath.Join(parent, "want")
+	write(t, p, "THE WRITER'S BYTES")
+	if sum, err := HashFile(p); err != nil || e.SHA256 != sum {
+		t.Errorf("changed after Hashed: recorded %s, want %s (%v)", e.SHA256, sum, err)
+	}
+	d, err := Create(filepath.Join(parent, "o3"), "m", "test output")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Abort()
+	if err := d.Hashed("missing", given); err == nil {
+		t.Error("Hashed of a missing file: no error")
 	}
 }
