@@ -119,10 +119,15 @@ func (o CommandOptions) parse() (command, error) {
 			return c, err
 		}
 		c.scenario = &sc
-		if (n == 2 && o.Out == "") || (n == 1 && o.Out != "") {
+		if o.Shard != "" {
+			return c, usage.Errorf("analyze: --recommend needs the whole analysis, and a shard (--shard) holds partial statistics only: give --recommend without --shard")
+		}
+		if !((n < 2 && o.Out == "") || (n == 2 && o.Out != "")) {
 			return c, usage.Errorf("--recommend: give REPLAY_DIR alone, or DATASET REPLAY_DIR -o OUT")
 		}
-		return c, nil
+		if n < 2 {
+			return c, nil // no analysis to run
+		}
 	}
 	if n == 0 {
 		return c, usage.Errorf("analyze: missing DATASET")
@@ -181,7 +186,7 @@ func Command(ctx context.Context, o CommandOptions, con console.Console) error {
 	}
 	c.opt.Log = con.Terminal()
 	switch {
-	case c.scenario != nil && (len(o.Inputs) < 2 || o.Out == ""):
+	case c.scenario != nil && len(o.Inputs) < 2:
 		return recommendOnly(con.Out, *c.scenario, o.Inputs, c.opt)
 	case c.scenario != nil:
 		if err := tables.CheckResultsOutput("analyze", o.Out, "analysis"); err != nil {

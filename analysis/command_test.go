@@ -39,7 +39,7 @@ func TestCommandValidate(t *testing.T) {
 	if err := commandDefaults().Validate(); err != nil {
 		t.Fatalf("defaults: %v", err)
 	}
-	for _, c := range []struct {
+	for i, c := range []struct {
 		set  func(*CommandOptions)
 		want string
 	}{
@@ -67,12 +67,16 @@ func TestCommandValidate(t *testing.T) {
 		{func(o *CommandOptions) { o.Recommend, o.OldM3 = true, true }, "recommend: M3 traces come from a constant revisit interval; --old-m3 needs --sampler=constant"},
 		{func(o *CommandOptions) { o.Recommend = true }, "--recommend: give REPLAY_DIR alone, or DATASET REPLAY_DIR -o OUT"},
 		{func(o *CommandOptions) { o.Recommend, o.Inputs, o.Out = true, []string{"ds", "replay"}, "" }, "--recommend: give REPLAY_DIR alone, or DATASET REPLAY_DIR -o OUT"},
+		// -o, --shard and --select-mib are not dropped silently with --recommend.
+		{func(o *CommandOptions) { o.Recommend, o.Inputs = true, nil }, "--recommend: give REPLAY_DIR alone, or DATASET REPLAY_DIR -o OUT"},
+		{func(o *CommandOptions) { o.Recommend, o.Inputs, o.Shard = true, []string{"ds", "replay"}, "0/2" }, "analyze: --recommend needs the whole analysis, and a shard (--shard) holds partial statistics only"},
+		{func(o *CommandOptions) { o.Recommend, o.Inputs, o.SelectMiB = true, []string{"ds", "replay"}, 0 }, "analyze: --select-mib must be at least 1, got 0"},
 	} {
 		o := commandDefaults()
 		c.set(&o)
 		err := o.Validate()
 		if err == nil || !usage.Is(err) || !strings.HasPrefix(err.Error(), c.want) {
-			t.Errorf("%+v: %v, want bad usage %q", o, err, c.want)
+			t.Errorf("case %d: %v, want bad usage %q", i, err, c.want)
 		}
 	}
 	o := commandDefaults()
@@ -83,6 +87,13 @@ func TestCommandValidate(t *testing.T) {
 	}
 	if c.opt.Unit != 86400 || c.shard.String() != "1/3" || c.opt.Extra != -1 || c.opt.Localized.SelectBytes != DefaultSelectBytes {
 		t.Errorf("parsed: unit %g, shard %s, extra %d, select bytes %d", c.opt.Unit, c.shard, c.opt.Extra, c.opt.Localized.SelectBytes)
+	}
+	// --recommend DATASET REPLAY_DIR -o OUT runs the analysis: its
+	// --select-mib is checked and applied as without --recommend.
+	o = commandDefaults()
+	o.Recommend, o.Inputs, o.SelectMiB = true, []string{"ds", "replay"}, 3
+	if c, err = o.parse(); err != nil || c.opt.Localized.SelectBytes != 3<<20 {
+		t.Errorf("--recommend DATASET REPLAY_DIR -o OUT --select-mib 3: select bytes %d (%v), want %d", c.opt.Localized.SelectBytes, err, 3<<20)
 	}
 	// --recommend alone, with a replay, or with DATASET REPLAY -o OUT.
 	for _, in := range [][]string{nil, {"replay"}} {
