@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/revisit-dev/revisit/analysis/nhpp"
+	"github.com/revisit-dev/revisit/analysis/staleness"
 	"github.com/revisit-dev/revisit/internal/usage"
 )
 
@@ -24,9 +26,9 @@ func TestExtraZeroMeansNone(t *testing.T) {
 // by default: valid.
 func commandDefaults() CommandOptions {
 	return CommandOptions{
-		Options: Options{Top: 10, MinUpdates: DefaultScreenUpdates, Band: DefaultBand, MaxLag: DefaultMaxLag, Closest: 5,
-			Extra: DefaultExtra, Seed: 1, Reps: DefaultReps, AggregateMax: 1 << 18, Out: "out",
-			Localized: LocalizedOptions{Theta: 0.1, Staleness: true, Epsilon: 0.1, SelectMax: DefaultSelectMax}},
+		Options: Options{Top: DefaultTop, MinUpdates: DefaultScreenUpdates, Band: DefaultBand, MaxLag: DefaultMaxLag, Closest: DefaultClosest,
+			Extra: DefaultExtra, Seed: 1, Reps: DefaultReps, AggregateMax: DefaultAggregateMax, Out: "out",
+			Localized: LocalizedOptions{Theta: nhpp.DefaultTheta, Staleness: true, Epsilon: staleness.DefaultEpsilon, SelectMax: DefaultSelectMax}},
 		Inputs: []string{"ds"}, SelectMiB: DefaultSelectBytes >> 20, Age: "no", Sampler: "random",
 	}
 }

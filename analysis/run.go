@@ -22,6 +22,14 @@ import (
 	"github.com/revisit-dev/revisit/transform"
 )
 
+// Defaults of Options: the zero value of each field takes them, and
+// revisit analyze's flags start from them.
+const (
+	DefaultTop          = 10      // top-N pages by number of updates
+	DefaultClosest      = 5       // closest-to-Poisson pages given ACF and Hurst tables
+	DefaultAggregateMax = 1 << 18 // intervals sampled for the aggregate tail fits (2¹⁸)
+)
+
 // Options are the knobs of Run; zero values take the documented defaults.
 type Options struct {
 	Dataset string // dataset directory (SPEC §2)
@@ -29,11 +37,11 @@ type Options struct {
 	Out     string // output directory
 
 	Unit       float64 // interval unit in seconds; 0 = hours, or days for date-only sources (transform.DefaultUnit)
-	Top        int     // top-N pages (default 10)
+	Top        int     // top-N pages (default DefaultTop)
 	MinUpdates int     // K of the Poisson screen (default 100)
 	Band       float64 // CoV band |v − 1| ≤ Band (default 0.1)
 	MaxLag     int     // ACF lags 1…MaxLag (default 100)
-	Closest    int     // closest-to-Poisson pages given ACF and Hurst (default 5)
+	Closest    int     // closest-to-Poisson pages given ACF and Hurst (default DefaultClosest)
 	XMax       float64 // errors on [0, XMax] in Unit; 0 = each page on its own replay grid (the replay's x_max of the page)
 	Extra      int     // points inserted per step for step estimates (default DefaultExtra = 9)
 	Seed       uint64  // seed of every Monte-Carlo draw
@@ -41,7 +49,7 @@ type Options struct {
 	Reps       int     // Lilliefors Monte-Carlo replicates (default 999)
 	// AggregateMax bounds the intervals kept for the aggregate tail fits:
 	// a uniform sample of every interval of every page, so each interval
-	// counts once whatever its page (default 2¹⁸): the AggregateMax
+	// counts once whatever its page (default DefaultAggregateMax): the AggregateMax
 	// intervals with the smallest hash of (Seed, page id, interval index)
 	// (bottomK), the same whether the pages are read in one process or
 	// in shards.
@@ -77,14 +85,14 @@ type Options struct {
 
 func (o *Options) defaults() {
 	if o.Top <= 0 {
-		o.Top = 10
+		o.Top = DefaultTop
 	}
 	// The screen's knobs share ScreenOptions' defaults.
 	s := ScreenOptions{MinUpdates: o.MinUpdates, Band: o.Band, MaxLag: o.MaxLag, Reps: o.Reps}
 	s.defaults()
 	o.MinUpdates, o.Band, o.MaxLag, o.Reps = s.MinUpdates, s.Band, s.MaxLag, s.Reps
 	if o.Closest <= 0 {
-		o.Closest = 5
+		o.Closest = DefaultClosest
 	}
 	if o.Extra < 0 {
 		o.Extra = 0
@@ -92,7 +100,7 @@ func (o *Options) defaults() {
 		o.Extra = DefaultExtra
 	}
 	if o.AggregateMax <= 0 {
-		o.AggregateMax = 1 << 18
+		o.AggregateMax = DefaultAggregateMax
 	}
 	if o.Estimates == nil {
 		o.Estimates = ReadReplay

@@ -4,6 +4,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/analysis"
+	"github.com/revisit-dev/revisit/analysis/nhpp"
+	"github.com/revisit-dev/revisit/analysis/staleness"
 )
 
 func newAnalyzeCmd(g *globals) *cobra.Command {
@@ -84,23 +86,23 @@ tables compare the replay's estimates of the selected pages only.`,
 	f := cmd.Flags()
 	f.StringVarP(&opt.Out, "out", "o", "", "output directory")
 	f.StringVar(&opt.UnitText, "unit", "", "interval unit: s, min, h, d, w, y (default: h, or d for date-only sources)")
-	f.IntVar(&opt.Top, "top", 10, "top-N pages by number of updates")
+	f.IntVar(&opt.Top, "top", analysis.DefaultTop, "top-N pages by number of updates")
 	f.IntVar(&opt.MinUpdates, "screen-updates", analysis.DefaultScreenUpdates, "K: pages with at least K updates enter the Poisson screen")
 	addRenamed(f, renamedScreenUpdates)
 	f.Float64Var(&opt.Band, "band", analysis.DefaultBand, "CoV band: candidates have |v − 1| ≤ band")
 	f.IntVar(&opt.MaxLag, "max-lag", analysis.DefaultMaxLag, "ACF lags 1…max-lag")
-	f.IntVar(&opt.Closest, "closest", 5, "closest-to-Poisson pages given ACF and Hurst tables")
+	f.IntVar(&opt.Closest, "closest", analysis.DefaultClosest, "closest-to-Poisson pages given ACF and Hurst tables")
 	f.Float64Var(&opt.XMax, "x-max", 0, "errors on [0, x-max] in --unit (0: each page on its own replay grid, i.e. the replay's x_max of that page)")
 	f.IntVar(&opt.Extra, "extra", analysis.DefaultExtra, "points inserted per step when comparing step estimates (docs/methods.md#errors)")
 	f.Uint64Var(&opt.Seed, "seed", 1, "seed of every Monte-Carlo draw")
 	f.IntVar(&opt.Reps, "reps", analysis.DefaultReps, "Monte-Carlo replicates of the Lilliefors KS test")
 	f.IntVar(&opt.Workers, "workers", 0, "pages analysed in parallel (0: all cores); the results do not depend on it")
-	f.IntVar(&opt.AggregateMax, "aggregate-max", 1<<18, "intervals sampled (uniformly, seeded) for the aggregate tail fits")
+	f.IntVar(&opt.AggregateMax, "aggregate-max", analysis.DefaultAggregateMax, "intervals sampled (uniformly, seeded) for the aggregate tail fits")
 	f.BoolVar(&opt.Localized.NHPP, "nhpp", false, "localized rates (docs/methods.md#nhpp): consistent windows, Weibull/Duane fits, next-update prediction")
-	f.Float64Var(&opt.Localized.Theta, "nhpp-theta", 0.1, "with --nhpp: consistency threshold of the windows")
+	f.Float64Var(&opt.Localized.Theta, "nhpp-theta", nhpp.DefaultTheta, "with --nhpp: consistency threshold of the windows")
 	f.BoolVar(&opt.Localized.Staleness, "staleness", true, "cost of assuming Poisson: exact staleness of a crawler's copy vs the exponential model")
 	f.Float64Var(&opt.Localized.Delta, "stale-delta", 0, "revisit interval Δ for --staleness in --unit (0: each page's E[U])")
-	f.Float64Var(&opt.Localized.Epsilon, "stale-eps", 0.1, "staleness target ε for the Δ each model needs")
+	f.Float64Var(&opt.Localized.Epsilon, "stale-eps", staleness.DefaultEpsilon, "staleness target ε for the Δ each model needs")
 	f.IntVar(&opt.Localized.SelectMax, "select-max", analysis.DefaultSelectMax, "NHPP and staleness run on at most this many pages, the busiest")
 	f.Int64Var(&opt.SelectMiB, "select-mib", analysis.DefaultSelectBytes>>20, "and on at most this many MiB of their update times (8 B each): the busiest pages beyond it are listed in nhpp_skipped/staleness_skipped")
 	f.StringVar(&opt.Shard, "shard", "", shardHelp+"; a shard's OUT holds partial statistics only, and every shard reads the whole REPLAY_DIR (the merged replay)")
