@@ -10,6 +10,7 @@ import (
 
 	"github.com/revisit-dev/revisit/generate/gentest"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/stage"
 	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/series"
@@ -92,10 +93,10 @@ func BenchmarkPass(b *testing.B) {
 	opt.defaults()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		var rows []EstimateRow
-		_, err := pass(context.Background(), counted(each), opt, shard.Spec{}, opt.Unit, NewLillieforsNull(opt.Seed, opt.Reps), &rows,
-			func(string) error { return nil }, func(int64, PageStats, *PageScreen) error { return nil })
-		if err != nil {
+		a := newPass(counted(each), opt, shard.Spec{}, opt.Unit, NewLillieforsNull(opt.Seed, opt.Reps))
+		s := a.stage(func(string, string) error { return nil }, func(int64, PageStats, *PageScreen) error { return nil },
+			func(string, *Partial) error { return nil }, nil)
+		if err := stage.Run(context.Background(), stage.Output{}, s); err != nil {
 			b.Fatal(err)
 		}
 	}

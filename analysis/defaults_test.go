@@ -5,6 +5,17 @@ import (
 	"testing"
 )
 
+// Options' zero values take the Default constants revisit analyze's
+// flags start from: one definition of each.
+func TestOptionsDefaults(t *testing.T) {
+	var o Options
+	o.defaults()
+	if o.Top != DefaultTop || o.Closest != DefaultClosest || o.AggregateMax != DefaultAggregateMax || o.Extra != DefaultExtra {
+		t.Errorf("Options defaults: top %d, closest %d, aggregate-max %d, extra %d; want %d, %d, %d, %d",
+			o.Top, o.Closest, o.AggregateMax, o.Extra, DefaultTop, DefaultClosest, DefaultAggregateMax, DefaultExtra)
+	}
+}
+
 // The screen's defaults hold the reasons their doc comments give.
 func TestScreenDefaultsReasons(t *testing.T) {
 	var o ScreenOptions

@@ -10,5 +10,7 @@
 // optional replay directory (ReadReplay) and puts its tables and figures
 // in a results directory through internal/tables (tables.WriteResults,
 // FileWriter), returning the NHPP and staleness bundles to a caller that
-// writes them apart (Options.LocalizedApart).
+// writes them apart (Options.LocalizedApart). Command is revisit
+// analyze: the command line binds its flags to CommandOptions and calls
+// it.
 package analysis

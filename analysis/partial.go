@@ -423,25 +423,28 @@ func RunShard(ctx context.Context, opt Options, sp shard.Spec) error {
 	// Only the shard's own parts of a dataset in a multiple of N parts.
 	src, unit, note := r.ShardSource(sp, opt.Unit, opt.Select)
 	logf(opt.Log, "analyze: %s", note)
-	return tables.WriteResults(ctx, opt.Out, ShardKind, func(tmp string) error {
-		f, err := os.Create(filepath.Join(tmp, ShardStatFile))
-		if err != nil {
-			return errorf("%w", err)
-		}
-		defer f.Close()
-		bw := bufio.NewWriterSize(f, 1<<16)
-		enc := gob.NewEncoder(bw)
-		var rows []EstimateRow
-		p, err := pass(ctx, src.EachPos, opt, sp, unit, NewLillieforsNull(opt.Seed, opt.Reps), &rows, func(string) error { return nil }, func(pos int64, st PageStats, sc *PageScreen) error {
-			return enc.Encode(posStats{pos, st, sc})
-		})
-		if err != nil {
+	var (
+		f   *os.File
+		bw  *bufio.Writer
+		enc *gob.Encoder
+	)
+	a := newPass(src.EachPos, opt, sp, unit, NewLillieforsNull(opt.Seed, opt.Reps))
+	s := a.stage(func(tmp, _ string) (err error) {
+		if f, err = os.Create(filepath.Join(tmp, ShardStatFile)); err != nil {
 			return err
 		}
+		bw = bufio.NewWriterSize(f, 1<<16)
+		enc = gob.NewEncoder(bw)
+		return nil
+	}, func(pos int64, st PageStats, sc *PageScreen) error {
+		return enc.Encode(posStats{pos, st, sc})
+	}, func(tmp string, p *Partial) error {
 		if err := bw.Flush(); err != nil {
 			return errorf("%w", err)
 		}
-		if err := f.Close(); err != nil {
+		err := f.Close()
+		f = nil
+		if err != nil {
 			return errorf("%w", err)
 		}
 		p.DatasetID = dsID
@@ -451,7 +454,12 @@ func RunShard(ctx context.Context, opt Options, sp shard.Spec) error {
 			p.DatasetFiles = append(p.DatasetFiles, filepath.Base(f))
 		}
 		return writeGob(filepath.Join(tmp, PartialFile), p)
+	}, func() {
+		if f != nil {
+			f.Close()
+		}
 	})
+	return tables.WriteResults(ctx, opt.Out, ShardKind, s.Fill(ctx))
 }
 
 type posStats struct {

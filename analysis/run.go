@@ -14,11 +14,20 @@ import (
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/internal/pool"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/stage"
 	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/model"
 	"github.com/revisit-dev/revisit/replay"
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
+)
+
+// Defaults of Options: the zero value of each field takes them, and
+// revisit analyze's flags start from them.
+const (
+	DefaultTop          = 10      // top-N pages by number of updates
+	DefaultClosest      = 5       // closest-to-Poisson pages given ACF and Hurst tables
+	DefaultAggregateMax = 1 << 18 // intervals sampled for the aggregate tail fits (2¹⁸)
 )
 
 // Options are the knobs of Run; zero values take the documented defaults.
@@ -28,11 +37,11 @@ type Options struct {
 	Out     string // output directory
 
 	Unit       float64 // interval unit in seconds; 0 = hours, or days for date-only sources (transform.DefaultUnit)
-	Top        int     // top-N pages (default 10)
+	Top        int     // top-N pages (default DefaultTop)
 	MinUpdates int     // K of the Poisson screen (default 100)
 	Band       float64 // CoV band |v − 1| ≤ Band (default 0.1)
 	MaxLag     int     // ACF lags 1…MaxLag (default 100)
-	Closest    int     // closest-to-Poisson pages given ACF and Hurst (default 5)
+	Closest    int     // closest-to-Poisson pages given ACF and Hurst (default DefaultClosest)
 	XMax       float64 // errors on [0, XMax] in Unit; 0 = each page on its own replay grid (the replay's x_max of the page)
 	Extra      int     // points inserted per step for step estimates (default DefaultExtra = 9)
 	Seed       uint64  // seed of every Monte-Carlo draw
@@ -40,7 +49,7 @@ type Options struct {
 	Reps       int     // Lilliefors Monte-Carlo replicates (default 999)
 	// AggregateMax bounds the intervals kept for the aggregate tail fits:
 	// a uniform sample of every interval of every page, so each interval
-	// counts once whatever its page (default 2¹⁸): the AggregateMax
+	// counts once whatever its page (default DefaultAggregateMax): the AggregateMax
 	// intervals with the smallest hash of (Seed, page id, interval index)
 	// (bottomK), the same whether the pages are read in one process or
 	// in shards.
@@ -76,14 +85,14 @@ type Options struct {
 
 func (o *Options) defaults() {
 	if o.Top <= 0 {
-		o.Top = 10
+		o.Top = DefaultTop
 	}
 	// The screen's knobs share ScreenOptions' defaults.
 	s := ScreenOptions{MinUpdates: o.MinUpdates, Band: o.Band, MaxLag: o.MaxLag, Reps: o.Reps}
 	s.defaults()
 	o.MinUpdates, o.Band, o.MaxLag, o.Reps = s.MinUpdates, s.Band, s.MaxLag, s.Reps
 	if o.Closest <= 0 {
-		o.Closest = 5
+		o.Closest = DefaultClosest
 	}
 	if o.Extra < 0 {
 		o.Extra = 0
@@ -91,7 +100,7 @@ func (o *Options) defaults() {
 		o.Extra = DefaultExtra
 	}
 	if o.AggregateMax <= 0 {
-		o.AggregateMax = 1 << 18
+		o.AggregateMax = DefaultAggregateMax
 	}
 	if o.Estimates == nil {
 		o.Estimates = ReadReplay
@@ -174,232 +183,297 @@ func Analyze(ctx context.Context, pages PageSource, opt Options) (*Result, error
 	if opt.Out == "" {
 		return nil, errorf("no output directory")
 	}
+	return analyze(ctx, pages, opt)
+}
+
+// analyze computes everything and writes the results into out: one pass
+// over the pages into a Partial (page_stats streamed to out), then
+// finishTables.
+func analyze(ctx context.Context, pages PageSource, opt Options) (*Result, error) {
+	// One Lilliefors null cache for the pass and the closest pages after it.
+	null := NewLillieforsNull(opt.Seed, opt.Reps)
+	a := newPass(counted(pages), opt, shard.Spec{}, opt.Unit, null)
+	var statsW *tables.FileWriter
 	var res *Result
-	err := tables.WriteResults(ctx, opt.Out, "analysis", func(tmp string) error {
-		var err error
-		res, err = analyze(ctx, pages, opt, tmp)
+	s := a.stage(func(tmp, unitName string) (err error) {
+		statsW, err = tables.NewFileWriter(filepath.Join(tmp, "page_stats"), pageStatsColumns(unitName))
 		return err
+	}, func(_ int64, st PageStats, sc *PageScreen) error {
+		return statsW.Append(pageStatsRow(st, sc))
+	}, func(tmp string, p *Partial) (err error) {
+		w := statsW
+		statsW = nil // closed, or aborted by Close
+		if err := w.Close(); err != nil {
+			return errorf("%w", err)
+		}
+		res, err = finishTables(ctx, p, a.rows, a.opt, null, tmp)
+		return err
+	}, func() {
+		if statsW != nil {
+			statsW.Abort()
+		}
 	})
-	if err != nil {
+	if err := tables.WriteResults(ctx, opt.Out, "analysis", s.Fill(ctx)); err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// analyze computes everything and writes the results into out: one pass
-// over the pages into a Partial (page_stats streamed to out), then finishTables.
-func analyze(ctx context.Context, pages PageSource, opt Options, out string) (*Result, error) {
-	var statsW *tables.FileWriter
-	defer func() {
-		if statsW != nil {
-			statsW.Abort()
-		}
-	}()
-	var rows []EstimateRow
-	// One Lilliefors null cache for the pass and the closest pages after it.
-	null := NewLillieforsNull(opt.Seed, opt.Reps)
-	p, err := pass(ctx, counted(pages), opt, shard.Spec{}, opt.Unit, null, &rows, func(unitName string) (err error) {
-		statsW, err = tables.NewFileWriter(filepath.Join(out, "page_stats"), pageStatsColumns(unitName))
-		return err
-	}, func(_ int64, st PageStats, sc *PageScreen) error {
-		return statsW.Append(pageStatsRow(st, sc))
-	})
-	if err != nil {
-		return nil, err
-	}
-	if err := statsW.Close(); err != nil {
-		return nil, errorf("%w", err)
-	}
-	return finishTables(ctx, p, rows, opt, null, out)
+// pass is the analysis's one pass over the pages of shard sp (every page
+// for the zero Spec; pages may hold only the shard's own,
+// dataset.Reader.ShardSource), into the additive partial statistics
+// (Partial), as a stage (internal/stage, the shape of replay and
+// estimate): Open reads the unit (when not given, the default unit of the
+// first page) and the replay rows, if any (all of them: the row order is
+// the order of the error tables); the pages go through the ordered pool,
+// analysed on the workers (analyzePage) and folded into the Partial in
+// dataset order; Finish completes it with the busiest pages, the
+// aggregate sample and the errors of the owned pages' estimates. null
+// caches the Lilliefors null distributions of the screen (see
+// screenOptions).
+type pass struct {
+	pages posSource
+	opt   Options
+	sp    shard.Spec
+	p     *Partial
+	rows  []EstimateRow
+	sopt  ScreenOptions
+
+	replayed   map[int64][]float64 // the replayed pages' intervals (below)
+	resolution map[int64]float64   // and their time resolution, in units
+	unselected map[int64]bool      // replayed pages the selection left out: not compared
+
+	top  *transform.TopKeeper
+	keep *busiestKeeper
+	agg  *bottomK
+
+	workers  int
+	seedHash uint64
+	budget   int64
+	gate     *byteGate
 }
 
-// pass reads the pages of shard sp (every page for the zero Spec; pages
-// may hold only the shard's own, dataset.Reader.ShardSource) once in the
-// unit given (0: the default unit of the first page) and
-// returns the additive partial statistics (Partial). null caches the
-// Lilliefors null distributions of the screen (see screenOptions). The replay rows, if
-// any, are read into *rows (all of them: the row order is the order of
-// the error tables). begin is called with the unit name before the first
-// page; stat with each owned page's dataset position, statistics and
-// screen (nil when the page is not screened).
-func pass(ctx context.Context, pages posSource, opt Options, sp shard.Spec, unit float64, null *LillieforsNull, rows *[]EstimateRow,
-	begin func(unitName string) error, stat func(pos int64, st PageStats, sc *PageScreen) error) (*Partial, error) {
-	p := &Partial{Tool: "revisit", Format: PartialFormat, Shard: sp.String(), I: sp.I, N: sp.N, Opt: partialOptionsOf(&opt), Unit: unit, Bins: survBins{}}
-	var replayed map[int64][]float64  // the replayed pages' intervals (below)
-	resolution := map[int64]float64{} // and their time resolution, in units
-	unselected := map[int64]bool{}    // replayed pages the selection left out: not compared
-	pages = selectPages(&opt, pages, p, func(pg *series.Page) {
-		if _, ok := replayed[pg.ID]; ok {
-			unselected[pg.ID] = true
+func newPass(pages posSource, opt Options, sp shard.Spec, unit float64, null *LillieforsNull) *pass {
+	a := &pass{opt: opt, sp: sp, resolution: map[int64]float64{}, unselected: map[int64]bool{}}
+	a.p = &Partial{Tool: "revisit", Format: PartialFormat, Shard: sp.String(), I: sp.I, N: sp.N, Opt: partialOptionsOf(&a.opt), Unit: unit, Bins: survBins{}}
+	a.pages = selectPages(&a.opt, pages, a.p, func(pg *series.Page) {
+		if _, ok := a.replayed[pg.ID]; ok {
+			a.unselected[pg.ID] = true
 		}
 	})
+	a.top = transform.NewTopKeeper(opt.Top)
+	a.keep = newLocalizedKeeper(&a.opt)
+	a.agg = newBottomK(opt.AggregateMax, opt.Seed)
+	a.sopt = screenOptions(&a.opt, null)
+	a.p.CoVCounts = make([]int64, covBins)
+	a.workers = opt.Workers
+	if a.workers <= 0 {
+		a.workers = runtime.GOMAXPROCS(0)
+	}
+	a.seedHash = shard.Hash(int64(opt.Seed))
+	// A giant page (its analysis estimated above a worker's share of the
+	// budget) waits for the bytes at the gate, so that two or more giants
+	// analysed at once cannot need more than the budget between them.
+	a.budget = opt.budget
+	if a.budget <= 0 {
+		a.budget = pageBudget
+	}
+	a.gate = newByteGate(a.budget)
+	return a
+}
+
+// stage is the pass writing into the temporary directory of its output:
+// begin is called in Open with that directory and the unit name before
+// the first page (it creates the writers), stat with each owned page's
+// dataset position, statistics and screen (nil when the page is not
+// screened) in dataset order, finish in Finish with the completed
+// Partial, and abort, when not nil, releases the writers when the pass
+// failed. The errors of the pages and of begin and stat are the
+// analysis's own (*StageError).
+func (a *pass) stage(begin func(tmp, unitName string) error, stat func(pos int64, st PageStats, sc *PageScreen) error,
+	finish func(tmp string, p *Partial) error, abort func()) stage.Stage[pageJob, *pageResult] {
+	// The pages go through a worker pool: the per-page work (intervals,
+	// statistics, the screen's checks, the aggregate keys and survival
+	// bins) runs on opt.Workers goroutines, and the results are folded
+	// into the Partial in dataset order, so every output is the same, bit
+	// for bit, for any number of workers.
+	return stage.Stage[pageJob, *pageResult]{
+		Pool: pool.Options{Workers: a.workers},
+		Open: func(tmp string) error { return a.open(tmp, begin) },
+		Produce: func(ctx context.Context, send pool.Send[pageJob]) error {
+			err := a.pages(func(pos int64, pg *series.Page) error {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				if !a.sp.Owns(pg.ID) {
+					return nil
+				}
+				return send(pageJob{pos, pg}, pageTokens(len(pg.Updates), a.workers))
+			})
+			return wrapPass(err)
+		},
+		Work: func(_ context.Context, j pageJob) (*pageResult, error) {
+			if w := pageAnalysisBytes(len(j.pg.Updates), a.opt.MinUpdates, a.opt.MaxLag); w > a.budget/int64(a.workers) {
+				defer a.gate.release(a.gate.acquire(w))
+			}
+			return analyzePage(j, a.p.Unit, &a.opt, a.sopt, a.seedHash), nil
+		},
+		Sink: func(r *pageResult) error {
+			if err := stat(r.pos, r.st, r.sc); err != nil {
+				return errorf("%w", err)
+			}
+			a.fold(r)
+			return nil
+		},
+		Finish: func(tmp string) error {
+			if err := a.finish(); err != nil {
+				return err
+			}
+			return finish(tmp, a.p)
+		},
+		Abort: abort,
+	}
+}
+
+// wrapPass is err, an error of reading the pages, as the analysis's own;
+// a cancellation stays as it is.
+func wrapPass(err error) error {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return errorf("%w", err)
+}
+
+// open is the pass's Open: the unit, begin, the replay rows.
+func (a *pass) open(tmp string, begin func(tmp, unitName string) error) error {
+	p := a.p
 	if p.Unit == 0 {
-		err := pages(func(_ int64, pg *series.Page) error {
+		err := a.pages(func(_ int64, pg *series.Page) error {
 			p.Unit = transform.DefaultUnit(pg)
 			return errStop
 		})
 		if err != nil && !errors.Is(err, errStop) {
-			return nil, err
+			return err
 		}
 		if p.Unit == 0 {
 			p.Unit = transform.Hour
 		}
 	}
-	if err := begin(transform.UnitName(p.Unit)); err != nil {
-		return nil, errorf("%w", err)
+	if err := begin(tmp, transform.UnitName(p.Unit)); err != nil {
+		return errorf("%w", err)
 	}
-
-	top := transform.NewTopKeeper(opt.Top)
-	keep := newLocalizedKeeper(&opt)
-	agg := newBottomK(opt.AggregateMax, opt.Seed)
-	sopt := screenOptions(&opt, null)
 	// The replay output is read first: the pass over the pages keeps the
 	// intervals of the replayed ones, from which the error tables take the
 	// exact G_U (PageErrors).
-	if opt.Replay != "" {
+	if a.opt.Replay != "" {
 		var src string
 		var err error
-		*rows, src, err = opt.Estimates(opt.Replay)
+		a.rows, src, err = a.opt.Estimates(a.opt.Replay)
 		if err != nil {
-			return nil, errorf("%w", err)
+			return errorf("%w", err)
 		}
 		p.ReplaySource = src
-		replayed = map[int64][]float64{}
-		for _, r := range *rows {
-			if sp.Owns(r.PageID) {
-				replayed[r.PageID] = nil
+		a.replayed = map[int64][]float64{}
+		for _, r := range a.rows {
+			if a.sp.Owns(r.PageID) {
+				a.replayed[r.PageID] = nil
 			}
 		}
 	}
-	logf(opt.Log, "analyze: reading pages (unit %s)", transform.UnitName(p.Unit))
+	logf(a.opt.Log, "analyze: reading pages (unit %s)", transform.UnitName(p.Unit))
+	return nil
+}
 
-	// The pages go through a worker pool (pool.Ordered): the per-page work
-	// (intervals, statistics, the screen's checks, the aggregate keys and
-	// survival bins) runs on opt.Workers goroutines, and the results are
-	// folded into p in dataset order, so every output is the same, bit
-	// for bit, for any number of workers.
-	p.CoVCounts = make([]int64, covBins)
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+// fold adds one page's result to the Partial.
+func (a *pass) fold(r *pageResult) {
+	p := a.p
+	pg, u := r.pg, r.u
+	if r.sc != nil {
+		p.Screened++
+		p.CoVCounts[covBin(r.st.CoV)]++
+		if r.cand != nil {
+			p.InBand++
+			p.Candidates = append(p.Candidates, PosCandidate{r.pos, *r.cand})
+		}
+		p.offerClosest(r.pos, r.st, u, a.opt.Closest)
 	}
-	seedHash := shard.Hash(int64(opt.Seed))
-	produce := func(ctx context.Context, send pool.Send[pageJob]) error {
-		return pages(func(pos int64, pg *series.Page) error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if !sp.Owns(pg.ID) {
-				return nil
-			}
-			return send(pageJob{pos, pg}, pageTokens(len(pg.Updates), workers))
-		})
+	p.Pages++
+	p.Updates += int64(len(pg.Updates))
+	if len(pg.Updates) > 0 {
+		if p.First == 0 || pg.Updates[0] < p.First {
+			p.First = pg.Updates[0]
+		}
+		p.Last = max(p.Last, pg.Updates[len(pg.Updates)-1])
 	}
-	// A giant page (its analysis estimated above a worker's share of the
-	// budget) waits for the bytes at the gate, so that two or more giants
-	// analysed at once cannot need more than the budget between them.
-	budget := opt.budget
-	if budget <= 0 {
-		budget = pageBudget
+	a.top.Offer(pg)
+	if a.keep != nil {
+		a.keep.Offer(pg)
 	}
-	gate := newByteGate(budget)
-	work := func(_ context.Context, j pageJob) (*pageResult, error) {
-		if w := pageAnalysisBytes(len(j.pg.Updates), opt.MinUpdates, opt.MaxLag); w > budget/int64(workers) {
-			defer gate.release(gate.acquire(w))
-		}
-		return analyzePage(j, p.Unit, &opt, sopt, seedHash), nil
+	if _, ok := a.replayed[pg.ID]; ok {
+		a.replayed[pg.ID] = u
+		a.resolution[pg.ID] = float64(pg.Resolution) / p.Unit
 	}
-	sink := func(r *pageResult) error {
-		if err := stat(r.pos, r.st, r.sc); err != nil {
-			return err
+	if r.sample != nil {
+		for _, h := range r.sample {
+			a.agg.offerKey(h.Key, h.Page, h.I, h.V)
 		}
-		pg, u := r.pg, r.u
-		if r.sc != nil {
-			p.Screened++
-			p.CoVCounts[covBin(r.st.CoV)]++
-			if r.cand != nil {
-				p.InBand++
-				p.Candidates = append(p.Candidates, PosCandidate{r.pos, *r.cand})
-			}
-			p.offerClosest(r.pos, r.st, u, opt.Closest)
+	} else {
+		for i, x := range u {
+			a.agg.offerKey(r.keys[i], pg.ID, i, x)
 		}
-		p.Pages++
-		p.Updates += int64(len(pg.Updates))
-		if len(pg.Updates) > 0 {
-			if p.First == 0 || pg.Updates[0] < p.First {
-				p.First = pg.Updates[0]
-			}
-			p.Last = max(p.Last, pg.Updates[len(pg.Updates)-1])
+	}
+	for i, c := range r.bins {
+		if c > 0 {
+			p.Bins[r.binLo+i] += c
 		}
-		top.Offer(pg)
-		if keep != nil {
-			keep.Offer(pg)
-		}
-		if _, ok := replayed[pg.ID]; ok {
-			replayed[pg.ID] = u
-			resolution[pg.ID] = float64(pg.Resolution) / p.Unit
-		}
-		if r.sample != nil {
-			for _, h := range r.sample {
-				agg.offerKey(h.Key, h.Page, h.I, h.V)
-			}
-		} else {
-			for i, x := range u {
-				agg.offerKey(r.keys[i], pg.ID, i, x)
-			}
-		}
-		for i, c := range r.bins {
-			if c > 0 {
-				p.Bins[r.binLo+i] += c
-			}
-		}
-		p.Intervals += int64(len(u))
+	}
+	p.Intervals += int64(len(u))
+}
+
+// finish completes the Partial after the last page: the busiest pages,
+// the aggregate sample, and the errors of the owned pages' estimates,
+// each with the index of its row.
+func (a *pass) finish() error {
+	p, opt := a.p, &a.opt
+	p.Top = a.top.Pages()
+	if a.keep != nil {
+		a.keep.fill(p)
+	}
+	p.Agg = a.agg.sorted()
+	if opt.Replay == "" {
 		return nil
 	}
-	err := pool.Ordered(ctx, pool.Options{Workers: workers}, produce, work, sink)
+	for id, u := range a.replayed {
+		if u == nil { // not in the dataset (or without intervals): PageErrors says so
+			delete(a.replayed, id)
+		}
+	}
+	var own []EstimateRow
+	var idx []int
+	for i, r := range a.rows {
+		if a.sp.Owns(r.PageID) && !a.unselected[r.PageID] {
+			own = append(own, r)
+			if r.Method != "truth" {
+				idx = append(idx, i)
+			}
+		}
+	}
+	pe, err := PageErrorsFor(opt.Methods, own, opt.XMax, opt.Extra, a.replayed)
 	if err != nil {
-		return nil, errorf("%w", err)
+		return errorf("replay %s: %w", opt.Replay, err)
 	}
-	p.Top = top.Pages()
-	if keep != nil {
-		keep.fill(p)
+	if len(pe) != len(idx) {
+		return errorf("replay %s: %d errors for %d estimates", opt.Replay, len(pe), len(idx))
 	}
-	p.Agg = agg.sorted()
-
-	// Errors of the owned pages' estimates, each with the index of its row.
-	if opt.Replay != "" {
-		for id, u := range replayed {
-			if u == nil { // not in the dataset (or without intervals): PageErrors says so
-				delete(replayed, id)
-			}
+	for i := range pe {
+		// the page's x_max by the replay's rule (the given one, or the
+		// 0.99 quantile of its G_U), as the replay's Source line states it
+		if u := a.replayed[pe[i].PageID]; len(u) > 0 {
+			pe[i].PageXMax = replay.DefaultsOf(u, a.resolution[pe[i].PageID], replay.Choice{XMax: opt.XMax}).XMax
 		}
-		var own []EstimateRow
-		var idx []int
-		for i, r := range *rows {
-			if sp.Owns(r.PageID) && !unselected[r.PageID] {
-				own = append(own, r)
-				if r.Method != "truth" {
-					idx = append(idx, i)
-				}
-			}
-		}
-		pe, err := PageErrorsFor(opt.Methods, own, opt.XMax, opt.Extra, replayed)
-		if err != nil {
-			return nil, errorf("replay %s: %w", opt.Replay, err)
-		}
-		if len(pe) != len(idx) {
-			return nil, errorf("replay %s: %d errors for %d estimates", opt.Replay, len(pe), len(idx))
-		}
-		for i := range pe {
-			// the page's x_max by the replay's rule (the given one, or the
-			// 0.99 quantile of its G_U), as the replay's Source line states it
-			if u := replayed[pe[i].PageID]; len(u) > 0 {
-				pe[i].PageXMax = replay.DefaultsOf(u, resolution[pe[i].PageID], replay.Choice{XMax: opt.XMax}).XMax
-			}
-			p.PageErrors = append(p.PageErrors, PosPageError{idx[i], pe[i]})
-		}
+		p.PageErrors = append(p.PageErrors, PosPageError{idx[i], pe[i]})
 	}
-	return p, nil
+	return nil
 }
 
 // pageJob is a page at dataset row pos, for the pass's workers.

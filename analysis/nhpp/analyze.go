@@ -12,9 +12,13 @@ import (
 	"github.com/revisit-dev/revisit/transform"
 )
 
+// DefaultTheta is the consistency threshold of the windows when none is
+// given (Options.Theta, revisit analyze --nhpp-theta).
+const DefaultTheta = 0.1
+
 // Options configures Analyze.
 type Options struct {
-	// Theta is the consistency threshold of Windows (0 → 0.1).
+	// Theta is the consistency threshold of Windows (0 → DefaultTheta).
 	Theta float64
 	// MinUpdates skips pages with fewer updates (0 → 20).
 	MinUpdates int
@@ -30,7 +34,7 @@ type Options struct {
 
 func (o Options) withDefaults() Options {
 	if o.Theta == 0 {
-		o.Theta = 0.1
+		o.Theta = DefaultTheta
 	}
 	if o.MinUpdates == 0 {
 		o.MinUpdates = 20

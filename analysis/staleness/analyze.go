@@ -13,12 +13,17 @@ import (
 	"github.com/revisit-dev/revisit/transform"
 )
 
+// DefaultEpsilon is the staleness target ε when none is given
+// (Options.Epsilon, revisit analyze --stale-eps).
+const DefaultEpsilon = 0.1
+
 // Options configures Analyze.
 type Options struct {
 	// Delta is the revisit interval in the analysis unit; 0 uses each
 	// page's own mean interval E[U] (λΔ = 1).
 	Delta float64
-	// Epsilon is the staleness target for the Δ each model needs (0 → 0.1).
+	// Epsilon is the staleness target for the Δ each model needs (0 →
+	// DefaultEpsilon).
 	Epsilon float64
 	// MinUpdates skips pages with fewer updates (0 → 10; at least 3).
 	MinUpdates int
@@ -34,7 +39,7 @@ type Options struct {
 
 func (o Options) withDefaults() Options {
 	if o.Epsilon == 0 {
-		o.Epsilon = 0.1
+		o.Epsilon = DefaultEpsilon
 	}
 	if o.MinUpdates == 0 {
 		o.MinUpdates = 10

@@ -36,16 +36,9 @@ func TestAnalyzeBadLocalizedFlags(t *testing.T) {
 	}
 }
 
-// TestExtraZeroMeansNone: --extra 0 asks for no interpolation points, and
-// analysis.Options.Extra = 0 would mean the default 9; the mapping gives
-// −1, which every consumer reads as none (Compare inserts points only
-// for extra > 0), and keeps other values.
-func TestExtraZeroMeansNone(t *testing.T) {
-	for _, c := range []struct{ in, want int }{{0, -1}, {1, 1}, {9, 9}, {20, 20}} {
-		if got := extraOption(c.in); got != c.want {
-			t.Errorf("--extra %d: Options.Extra %d, want %d", c.in, got, c.want)
-		}
-	}
+// TestExtraNegative: --extra below 0 is bad usage (its 0 is mapped by
+// analysis: TestExtraZeroMeansNone there).
+func TestExtraNegative(t *testing.T) {
 	if code := execute([]string{"-q", "analyze", "--extra", "-3", "missing-ds", "-o", filepath.Join(t.TempDir(), "a")}); code != exitUsage {
 		t.Errorf("--extra -3: exit %d, want %d", code, exitUsage)
 	}

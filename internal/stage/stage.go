@@ -68,7 +68,14 @@ type Stage[J, R any] struct {
 // first failed job in send order, a sink's, or the producer's; the
 // context's error after a cancellation), unwrapped.
 func Run[J, R any](ctx context.Context, o Output, s Stage[J, R]) error {
-	return Write(ctx, o, func(tmp string) (err error) {
+	return Write(ctx, o, s.Fill(ctx))
+}
+
+// Fill is s as the fill of Write (or of a writer built on it, such as
+// internal/tables' WriteResults): Open, the ordered pool, Finish, and
+// Abort when any of them failed.
+func (s Stage[J, R]) Fill(ctx context.Context) func(tmp string) error {
+	return func(tmp string) error {
 		finished := false
 		defer func() {
 			if !finished && s.Abort != nil {
@@ -90,5 +97,5 @@ func Run[J, R any](ctx context.Context, o Output, s Stage[J, R]) error {
 		}
 		finished = true
 		return nil
-	})
+	}
 }
