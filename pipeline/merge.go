@@ -27,7 +27,6 @@ type MergeOptions struct {
 	Kind   string
 	Inputs []string // the shard directories or datasets, each once
 	Out    string   // the merged output
-
 }
 
 // Merge is `revisit merge`: it combines the outputs of shards 0…N−1 of
