@@ -11,13 +11,10 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/revisit-dev/revisit/generate"
-	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/console"
 	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/supervise"
@@ -27,47 +24,8 @@ import (
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "dev"
 
-// Exit codes (SPEC §8), one rule for every command, owned by
-// internal/supervise; README.md's table lists them
-// (TestReadmeExitCodeTable).
-const (
-	exitOK       = supervise.ExitOK
-	exitBadInput = supervise.ExitBadInput
-	exitUsage    = supervise.ExitUsage // bad usage, or an output revisit refuses to replace (usage.Refused)
-	exitInternal = supervise.ExitInternal
-	exitSIGHUP   = supervise.ExitSIGHUP
-	exitSIGINT   = supervise.ExitSIGINT
-	exitSIGTERM  = supervise.ExitSIGTERM
-	exitSIGKILL  = supervise.ExitSIGKILL
-	exitSIGQUIT  = supervise.ExitSIGQUIT
-	exitStdout   = supervise.ExitStdout
-)
-
 // usagef is bad usage (usage.Error, exit code 2) rather than bad input.
 func usagef(format string, a ...any) error { return usage.Errorf(format, a...) }
-
-// exitCode is the exit code for err, a command's failure: 2 for bad
-// usage and refused outputs (usage.Error, whichever stage returned it;
-// usage.Refused, generate's ErrNotOurs, an output another
-// revisit process is writing), 3 when revisit could not run, 1 for
-// anything else (bad input). Interruptions are decided before (execute).
-func exitCode(err error) int {
-	var (
-		ie supervise.InternalError
-		ue *usage.Error
-		ar *atomicdir.RefusedError
-	)
-	switch {
-	case err == nil:
-		return exitOK
-	case errors.As(err, &ie):
-		return exitInternal
-	case errors.As(err, &ue), usage.IsRefused(err), errors.As(err, &ar), isCobraUsage(err),
-		errors.Is(err, generate.ErrNotOurs), errors.Is(err, atomicdir.ErrBusy):
-		return exitUsage
-	}
-	return exitBadInput
-}
 
 // globals are the flags every subcommand shares.
 type globals struct {
@@ -139,16 +97,18 @@ func mainCode(args []string) int {
 	}
 	self, err := os.Executable()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "revisit: cannot start the worker process: cannot find this program (%v). Exit code %d.\n", err, exitInternal)
-		return exitInternal
+		fmt.Fprintf(os.Stderr, "revisit: cannot start the worker process: cannot find this program (%v). Exit code %d.\n", err, supervise.ExitInternal)
+		return supervise.ExitInternal
 	}
 	code, ok := supervise.Run(exec.Command(self, args...))
 	if !ok {
-		return exitInternal // supervise.Run said why, in one line
+		return supervise.ExitInternal // supervise.Run said why, in one line
 	}
 	return code
 }
 
+// execute runs the command of args and returns its exit code
+// (supervise.ExitCode), after saying on standard error why it failed.
 func execute(args []string) int {
 	ctx, stop, interrupted := supervise.CancelOnSignal()
 	defer stop()
@@ -159,13 +119,17 @@ func execute(args []string) int {
 	root.SetContext(ctx)
 	root.SetOut(out)
 	cmd, err := root.ExecuteC()
+	path := "revisit"
+	if cmd != nil {
+		path = cmd.CommandPath()
+	}
 	var se *supervise.StdoutError
 	if err == nil || (errors.As(err, &se) && interrupted() == 0) {
 		if out.Err != nil {
-			fmt.Fprintln(os.Stderr, stdoutLine(cmd, out.Err))
-			return exitStdout
+			fmt.Fprintln(os.Stderr, supervise.StdoutLine(path, out.Err))
+			return supervise.ExitStdout
 		}
-		return exitOK
+		return supervise.ExitOK
 	}
 	if s := interrupted(); s != 0 {
 		// The command stopped because of the signal: what it says about
@@ -174,49 +138,26 @@ func execute(args []string) int {
 			fmt.Fprintln(os.Stderr, human.Text("revisit: "+err.Error()))
 		}
 		if os.Getenv(supervise.JobChildEnv) == "" { // ingest --jobs says it once for its children
-			fmt.Fprintln(os.Stderr, interruptedLine(cmd, s))
+			fmt.Fprintln(os.Stderr, supervise.InterruptedLine(path, s, cmd != nil && cmd.Name() == "run"))
 		}
 		return 128 + int(s)
 	}
-	code := exitCode(err)
-	if isCobraUsage(err) && cmd != nil && cmd.HasParent() {
-		// cobra's arity errors do not say whose arguments they count.
-		fmt.Fprintln(os.Stderr, human.Text(fmt.Sprintf("%s: %v (usage: %s)", cmd.CommandPath(), err, cmd.UseLine())))
+	if isCobraUsage(err) {
+		if cmd != nil && cmd.HasParent() {
+			// cobra's arity errors do not say whose arguments they count.
+			fmt.Fprintln(os.Stderr, human.Text(fmt.Sprintf("%s: %v (usage: %s)", path, err, cmd.UseLine())))
+		} else {
+			fmt.Fprintln(os.Stderr, human.Text("revisit: "+err.Error()))
+		}
+		err = &usage.Error{Err: err}
 	} else {
 		fmt.Fprintln(os.Stderr, human.Text("revisit: "+err.Error()))
 	}
-	var ar *atomicdir.RefusedError
-	if code == exitUsage && !usage.IsRefused(err) && !errors.As(err, &ar) && !errors.Is(err, generate.ErrNotOurs) && !errors.Is(err, atomicdir.ErrBusy) {
+	code := supervise.ExitCode(err)
+	if code == supervise.ExitUsage && !supervise.Refusal(err) {
 		fmt.Fprintln(os.Stderr, usageHint(cmd))
 	}
 	return code
-}
-
-// stdoutLine is the one sentence printed (on standard error) when
-// standard output failed under cmd, which otherwise succeeded: the rule
-// for every command.
-func stdoutLine(cmd *cobra.Command, err *supervise.StdoutError) string {
-	path := "revisit"
-	if cmd != nil {
-		path = cmd.CommandPath()
-	}
-	return human.Text(fmt.Sprintf("%s: %v: what it printed there is cut short; the command finished, and every output it writes with -o is complete. Exit code %d.", path, err, exitStdout))
-}
-
-// interruptedLine is the one sentence printed when signal s stopped cmd:
-// which command stopped, and that it wrote nothing (every output is
-// written under a temporary name and put in place only when complete).
-func interruptedLine(cmd *cobra.Command, s syscall.Signal) string {
-	path := "revisit"
-	if cmd != nil {
-		path = cmd.CommandPath()
-	}
-	name := supervise.SignalName(s)
-	what := "nothing was written"
-	if cmd != nil && cmd.Name() == "run" {
-		what = "nothing of the stage it was in was written (the stages it finished are kept)"
-	}
-	return fmt.Sprintf("%s: interrupted by %s; %s: outputs are put in place only when complete. Exit code %d.", path, name, what, 128+int(s))
 }
 
 // usageHint points at the help of the command that failed ('revisit run

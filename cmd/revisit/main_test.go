@@ -5,6 +5,23 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/revisit-dev/revisit/internal/supervise"
+)
+
+// The exit codes (SPEC §8) the tests expect, by their short names:
+// internal/supervise owns them.
+const (
+	exitOK       = supervise.ExitOK
+	exitBadInput = supervise.ExitBadInput
+	exitUsage    = supervise.ExitUsage // bad usage, or an output revisit refuses to replace (usage.Refused)
+	exitInternal = supervise.ExitInternal
+	exitSIGHUP   = supervise.ExitSIGHUP
+	exitSIGINT   = supervise.ExitSIGINT
+	exitSIGTERM  = supervise.ExitSIGTERM
+	exitSIGKILL  = supervise.ExitSIGKILL
+	exitSIGQUIT  = supervise.ExitSIGQUIT
+	exitStdout   = supervise.ExitStdout
 )
 
 // A usage error names the help of the subcommand it came from: after
