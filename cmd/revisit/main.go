@@ -118,6 +118,8 @@ func execute(args []string) int {
 	root.SetArgs(args)
 	root.SetContext(ctx)
 	root.SetOut(out)
+	ran := false // a command's RunE started: an error before it is cobra's own
+	root.PersistentPreRun = func(*cobra.Command, []string) { ran = true }
 	cmd, err := root.ExecuteC()
 	path := "revisit"
 	if cmd != nil {
@@ -142,7 +144,7 @@ func execute(args []string) int {
 		}
 		return 128 + int(s)
 	}
-	if isCobraUsage(err) {
+	if !ran && isCobraUsage(err) {
 		if cmd != nil && cmd.HasParent() {
 			// cobra's arity errors do not say whose arguments they count.
 			fmt.Fprintln(os.Stderr, human.Text(fmt.Sprintf("%s: %v (usage: %s)", path, err, cmd.UseLine())))
@@ -171,7 +173,9 @@ func usageHint(cmd *cobra.Command) string {
 }
 
 // isCobraUsage recognises cobra's own argument errors (unknown command,
-// wrong number of arguments), which it does not type.
+// wrong number of arguments, a bad flag), which it does not type, in an
+// error returned before the command ran: a stage's message may hold the
+// same words (a file name, EINVAL's "invalid argument").
 func isCobraUsage(err error) bool {
 	msg := err.Error()
 	for _, p := range []string{"unknown command", "accepts ", "requires at least", "requires at most", "unknown flag", "unknown shorthand", "invalid argument"} {

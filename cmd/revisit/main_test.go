@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -77,5 +78,20 @@ func TestNoCommandAndArityErrors(t *testing.T) {
 	}
 	if code, _ := stderrOf(t, "--version"); code != exitOK {
 		t.Errorf("revisit --version: exit %d", code)
+	}
+}
+
+// An input whose name holds the words of cobra's argument errors
+// ("invalid argument", "requires at least", an EINVAL's message) is still
+// bad input once the command runs: exit 1, without cobra's usage line or
+// the pointer to --help.
+func TestCobraWordsInInputAreBadInput(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"invalid argument", "requires at least", "unknown command"} {
+		missing := filepath.Join(dir, name)
+		code, msg := stderrOf(t, "report", missing, "-o", filepath.Join(dir, "rep"))
+		if code != exitBadInput || strings.Contains(msg, "--help") || strings.Contains(msg, "(usage:") || !strings.Contains(msg, "no such file") {
+			t.Errorf("report %q: exit %d, stderr %q; want %d naming the missing input", missing, code, msg, exitBadInput)
+		}
 	}
 }
