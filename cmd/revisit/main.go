@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -84,28 +83,7 @@ Stages: ingest → replay → analyze → report; run does all of them.`,
 	return root
 }
 
-func main() { os.Exit(mainCode(os.Args[1:])) }
-
-// mainCode is what main does with its arguments, as an exit code: on Unix
-// it runs revisit again as a supervised child process doing the work (see
-// internal/supervise: exit codes that survive an out-of-memory death) and
-// returns the child's code, mapped; in the child (and where there is no
-// supervisor) it does the work.
-func mainCode(args []string) int {
-	if supervise.Supervised() {
-		return supervise.ChildExit(execute(args))
-	}
-	self, err := os.Executable()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "revisit: cannot start the worker process: cannot find this program (%v). Exit code %d.\n", err, supervise.ExitInternal)
-		return supervise.ExitInternal
-	}
-	code, ok := supervise.Run(exec.Command(self, args...))
-	if !ok {
-		return supervise.ExitInternal // supervise.Run said why, in one line
-	}
-	return code
-}
+func main() { os.Exit(supervise.Main(os.Args[1:], execute)) }
 
 // execute runs the command of args and returns its exit code
 // (supervise.ExitCode), after saying on standard error why it failed.
