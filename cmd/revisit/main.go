@@ -5,9 +5,6 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"os"
 	"strings"
 
@@ -15,7 +12,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/revisit-dev/revisit/internal/console"
-	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/supervise"
 	"github.com/revisit-dev/revisit/internal/usage"
 )
@@ -85,8 +81,8 @@ Stages: ingest → replay → analyze → report; run does all of them.`,
 
 func main() { os.Exit(supervise.Main(os.Args[1:], execute)) }
 
-// execute runs the command of args and returns its exit code
-// (supervise.ExitCode), after saying on standard error why it failed.
+// execute runs the command of args and returns its exit code, after
+// saying on standard error why it failed (supervise.Ending).
 func execute(args []string) int {
 	ctx, stop, interrupted := supervise.CancelOnSignal()
 	defer stop()
@@ -99,55 +95,26 @@ func execute(args []string) int {
 	ran := false // a command's RunE started: an error before it is cobra's own
 	root.PersistentPreRun = func(*cobra.Command, []string) { ran = true }
 	cmd, err := root.ExecuteC()
-	path := "revisit"
+	e := supervise.Ending{Path: commandPath(cmd), Err: err, Stdout: out.Err, Signal: interrupted()}
 	if cmd != nil {
-		path = cmd.CommandPath()
+		e.KeepsStages = cmd.Name() == "run"
 	}
-	var se *supervise.StdoutError
-	if err == nil || (errors.As(err, &se) && interrupted() == 0) {
-		if out.Err != nil {
-			fmt.Fprintln(os.Stderr, supervise.StdoutLine(path, out.Err))
-			return supervise.ExitStdout
-		}
-		return supervise.ExitOK
-	}
-	if s := interrupted(); s != 0 {
-		// The command stopped because of the signal: what it says about
-		// the cancellation ("context canceled") is not news.
-		if !errors.Is(err, context.Canceled) {
-			fmt.Fprintln(os.Stderr, human.Text("revisit: "+err.Error()))
-		}
-		if os.Getenv(supervise.JobChildEnv) == "" { // ingest --jobs says it once for its children
-			fmt.Fprintln(os.Stderr, supervise.InterruptedLine(path, s, cmd != nil && cmd.Name() == "run"))
-		}
-		return 128 + int(s)
-	}
-	if !ran && isCobraUsage(err) {
+	if err != nil && !ran && isCobraUsage(err) {
+		e.ArgsError = true
 		if cmd != nil && cmd.HasParent() {
-			// cobra's arity errors do not say whose arguments they count.
-			fmt.Fprintln(os.Stderr, human.Text(fmt.Sprintf("%s: %v (usage: %s)", path, err, cmd.UseLine())))
-		} else {
-			fmt.Fprintln(os.Stderr, human.Text("revisit: "+err.Error()))
+			e.UsageLine = cmd.UseLine()
 		}
-		err = &usage.Error{Err: err}
-	} else {
-		fmt.Fprintln(os.Stderr, human.Text("revisit: "+err.Error()))
 	}
-	code := supervise.ExitCode(err)
-	if code == supervise.ExitUsage && !supervise.Refusal(err) {
-		fmt.Fprintln(os.Stderr, usageHint(cmd))
-	}
-	return code
+	return e.Exit(os.Stderr)
 }
 
-// usageHint points at the help of the command that failed ('revisit run
-// --help' after a bad flag of run), not at the root's list of commands.
-func usageHint(cmd *cobra.Command) string {
-	path := "revisit"
-	if cmd != nil {
-		path = cmd.CommandPath()
+// commandPath names cmd ("revisit replay"), or the program when cobra
+// found no command.
+func commandPath(cmd *cobra.Command) string {
+	if cmd == nil {
+		return "revisit"
 	}
-	return "Run '" + path + " --help' for usage."
+	return cmd.CommandPath()
 }
 
 // isCobraUsage recognises cobra's own argument errors (unknown command,

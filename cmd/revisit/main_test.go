@@ -42,7 +42,7 @@ func TestUsageHintNamesSubcommand(t *testing.T) {
 		if err == nil {
 			t.Fatalf("revisit %v: no error", c.args)
 		}
-		if got := usageHint(cmd); got != c.want {
+		if got := supervise.UsageHint(commandPath(cmd)); got != c.want {
 			t.Errorf("revisit %v: hint %q, want %q", c.args, got, c.want)
 		}
 	}

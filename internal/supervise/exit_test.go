@@ -1,8 +1,10 @@
 package supervise
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -56,5 +58,40 @@ func TestLines(t *testing.T) {
 	if got, want := InterruptedLine("revisit run", syscall.SIGTERM, true),
 		"revisit run: interrupted by "+SignalName(syscall.SIGTERM)+"; nothing of the stage it was in was written (the stages it finished are kept): outputs are put in place only when complete. Exit code 143."; got != want {
 		t.Errorf("InterruptedLine of run:\n got %q\nwant %q", got, want)
+	}
+}
+
+// Exit says why in the lines of SPEC §8 and returns the code: a closed
+// standard output after success, a signal (the cancellation not
+// repeated), a parser error of a subcommand with its usage line, bad
+// usage with the pointer to --help, a refusal without it, bad input.
+func TestEndingExit(t *testing.T) {
+	t.Setenv(JobChildEnv, "")
+	epipe := &StdoutError{Err: syscall.EPIPE}
+	for _, c := range []struct {
+		name string
+		e    Ending
+		code int
+		want string
+	}{
+		{"success", Ending{Path: "revisit replay"}, ExitOK, ""},
+		{"stdout", Ending{Path: "revisit replay", Stdout: epipe}, ExitStdout, StdoutLine("revisit replay", epipe) + "\n"},
+		{"stdout error returned", Ending{Path: "revisit replay", Err: epipe, Stdout: epipe}, ExitStdout, StdoutLine("revisit replay", epipe) + "\n"},
+		{"interrupted", Ending{Path: "revisit run", Err: context.Canceled, Signal: syscall.SIGINT, KeepsStages: true}, ExitSIGINT,
+			InterruptedLine("revisit run", syscall.SIGINT, true) + "\n"},
+		{"interrupted with a message", Ending{Path: "revisit replay", Err: errors.New("page 3: stopped"), Signal: syscall.SIGTERM}, ExitSIGTERM,
+			"revisit: page 3: stopped\n" + InterruptedLine("revisit replay", syscall.SIGTERM, false) + "\n"},
+		{"arity", Ending{Path: "revisit report", Err: errors.New("requires at least 1 arg(s), only received 0"), ArgsError: true, UsageLine: "revisit report RESULTS_DIR... -o REPORT_DIR [flags]"}, ExitUsage,
+			"revisit report: requires at least 1 arg(s), only received 0 (usage: revisit report RESULTS_DIR... -o REPORT_DIR [flags])\nRun 'revisit report --help' for usage.\n"},
+		{"unknown command", Ending{Path: "revisit", Err: errors.New(`unknown command "rnu" for "revisit"`), ArgsError: true}, ExitUsage,
+			"revisit: unknown command \"rnu\" for \"revisit\"\nRun 'revisit --help' for usage.\n"},
+		{"bad usage", Ending{Path: "revisit replay", Err: usage.Errorf("--top 0: want ≥ 1")}, ExitUsage, "revisit: --top 0: want ≥ 1\nRun 'revisit replay --help' for usage.\n"},
+		{"refused", Ending{Path: "revisit replay", Err: &usage.Refused{Err: errors.New("out: not ours")}}, ExitUsage, "revisit: out: not ours\n"},
+		{"bad input", Ending{Path: "revisit replay", Err: errors.New("page 3: invalid argument\x1b[2J")}, ExitBadInput, "revisit: page 3: invalid argument\\x1b[2J\n"},
+	} {
+		var w strings.Builder
+		if code := c.e.Exit(&w); code != c.code || w.String() != c.want {
+			t.Errorf("%s: exit %d, said %q; want %d, %q", c.name, code, w.String(), c.code, c.want)
+		}
 	}
 }
