@@ -29,7 +29,7 @@ BIN=${BIN:-bin/revisit}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/revisit-bench-analyze.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+. bench/lib.sh
 # timed NAME CMD...: runs CMD RUNS times (N=1 for one run) under
 # /usr/bin/time -v, appending "wall cpu rss_MiB" per run to $tmp/NAME.
 timed() {

@@ -23,7 +23,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/revisit-bench-decoders.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cpus=$(nproc)
 
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+. bench/lib.sh
 # measure FILE CMD...: appends "wall cpu maxrss_kb" of one run to FILE.
 measure() {
   local out=$1; shift

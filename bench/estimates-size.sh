@@ -8,13 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pages=${BENCH_PAGES:-2000}
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-BIN=${BIN:-}
-if [ -z "$BIN" ]; then
-  BIN="$WORK/revisit"
-  go build -o "$BIN" ./cmd/revisit
-fi
+. bench/lib.sh
+bench_work
 "$BIN" generate -q --pages "$pages" --span 1y --format parquet --seed 1 -o "$WORK/corpus"
 TIMEFORMAT='%R'
 for c in full compact; do

@@ -10,11 +10,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pages=${BENCH_PAGES:-100}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/revisit" ./cmd/revisit
-gen=("$tmp/revisit" generate -q --pages "$pages" --span 2y --model 'pareto:2,{lognormal:2,0.5}' --seed 1)
-median() { sort -g | sed -n 2p; }
+. bench/lib.sh
+BIN="" # the code as it is now, always built
+bench_work
+tmp=$WORK
+gen=("$BIN" generate -q --pages "$pages" --span 2y --model 'pareto:2,{lognormal:2,0.5}' --seed 1)
 
 "${gen[@]}" -o "$tmp/warm.xml" # warm-up, and the uncompressed size every run writes
 bytes=$(stat -c %s "$tmp/warm.xml")
@@ -25,7 +25,7 @@ measure() {
   local name=$1; shift
   local walls=() cpus=()
   for i in 1 2 3; do
-    rm -rf "$tmp/out" "$tmp/ds"
+    rm -rf "$tmp"/out* "$tmp/ds" # out.xml, out.xml.gz and their truth out.truth.json
     /usr/bin/time -f "%e %U %S" -o "$tmp/time" "$@"
     read -r e u s < "$tmp/time"
     walls+=("$(echo "$bytes / $e / 1000000" | bc -l)")
@@ -42,8 +42,8 @@ read -r pw pc < <(measure "generate gzip (pgzip)" "${gen[@]}" -o "$tmp/out.xml.g
 read -r kw kc < <(measure "generate gzip (klauspost)" "${gen[@]}" -o "$tmp/out.xml.gz" --gzip-impl gzip)
 "${gen[@]}" -o "$tmp/g.xml.gz"
 zsize=$(stat -c %s "$tmp/g.xml.gz")
-read -r iw ic < <(measure "ingest xml" "$tmp/revisit" -q ingest "$tmp/g.xml" -o "$tmp/ds" --all-namespaces)
-read -r jw jc < <(measure "ingest xml.gz" "$tmp/revisit" -q ingest "$tmp/g.xml.gz" -o "$tmp/ds" --all-namespaces)
+read -r iw ic < <(measure "ingest xml" "$BIN" -q ingest "$tmp/g.xml" -o "$tmp/ds" --all-namespaces)
+read -r jw jc < <(measure "ingest xml.gz" "$BIN" -q ingest "$tmp/g.xml.gz" -o "$tmp/ds" --all-namespaces)
 
 echo "uncompressed XML: $bytes bytes, $pages pages; gzip (pgzip BestSpeed) ratio $(printf '%.2f' "$(echo "$bytes / $zsize" | bc -l)")"
 printf 'median MB/s (wall | cpu): xml %.0f | %.0f, pgzip %.0f | %.0f, klauspost gzip %.0f | %.0f (target ≥ 200 for XML)\n' "$xw" "$xc" "$pw" "$pc" "$kw" "$kc"

@@ -19,7 +19,7 @@ BIN=${BIN:-bin/revisit}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/revisit-bench-ingest.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+. bench/lib.sh
 # seconds of wall time of a command (3 decimals)
 walltime() { local TIMEFORMAT=%R; { time "$@" >/dev/null 2>&1; } 2>&1; }
 # A Go file benchmark run RUNS times, three passes each; prints per run the wall

@@ -21,13 +21,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 pages=${BENCH_PAGES:-100000}
 runs=${RUNS:-3}
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-BIN=${BIN:-}
-if [ -z "$BIN" ]; then
-  BIN="$WORK/revisit"
-  go build -o "$BIN" ./cmd/revisit
-fi
+. bench/lib.sh
+bench_work
 "$BIN" -q generate --pages "$pages" --span 1y --format parquet --model exp:0.05 --seed 1 -o "$WORK/ds"
 bytes=$(du -sb "$WORK/ds" | cut -f1)
 
@@ -36,7 +31,6 @@ wall() {
   /usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F': ' '/Elapsed \(wall clock\)/ {
     n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }'
 }
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 : >"$WORK/read" ; : >"$WORK/merge" ; : >"$WORK/fresh" ; : >"$WORK/replace" ; : >"$WORK/copied"
 "$BIN" -q merge dataset "$WORK/ds" -o "$WORK/m0" # DS linked once

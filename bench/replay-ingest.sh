@@ -33,7 +33,7 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/revisit-bench-replay-ingest.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+. bench/lib.sh
 
 # timed NAME CMD...: runs CMD under /usr/bin/time -v and appends
 # "cpu_s rss_kib" to $tmp/NAME.t (exit 1 with the log's tail on failure).

@@ -18,7 +18,7 @@ trap 'rm -rf "$WORK"' EXIT
 # (a leftover bin/revisit may predate the last change).
 BIN=${BIN:-}
 
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+. bench/lib.sh
 
 echo "M6: fast sweep vs naive pairs (go test -bench, $RUNS runs each, medians)"
 go test -run '^$' -bench 'BenchmarkM6(Fast|Naive)$' -benchtime 1x -count "$RUNS" ./estimator >"$WORK/m6.txt"

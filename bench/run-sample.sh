@@ -17,14 +17,8 @@ if [ ! -f "$IN" ]; then
   echo "run-sample: $IN not found (set REAL to the real-data folder); skipped"
   exit 0
 fi
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-BIN=${BIN:-}
-if [ -z "$BIN" ]; then
-  BIN="$WORK/revisit"
-  go build -o "$BIN" ./cmd/revisit
-fi
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+. bench/lib.sh
+bench_work
 
 "$BIN" -q ingest "$IN" --id 0 --time 2 --title-column 1 -o "$WORK/ds" >/dev/null
 # one: wall s, CPU s, peak KiB of a command, from /usr/bin/time -v

@@ -15,14 +15,8 @@ RUNS=${RUNS:-3}
 urls=${BENCH_URLS:-300000}
 crawls=${BENCH_CRAWLS:-20}
 nimp=${BENCH_IMP:-18000000}
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-BIN=${BIN:-}
-if [ -z "$BIN" ]; then
-  BIN="$WORK/revisit"
-  go build -o "$BIN" ./cmd/revisit
-fi
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+. bench/lib.sh
+bench_work
 
 awk -v n="$urls" -v k="$crawls" 'BEGIN {
   srand(1)

@@ -32,14 +32,8 @@ cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
 urls=${BENCH_URLS:-100000}
 crawls=${BENCH_CRAWLS:-98}
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-BIN=${BIN:-}
-if [ -z "$BIN" ]; then
-  BIN="$WORK/revisit"
-  go build -o "$BIN" ./cmd/revisit
-fi
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+. bench/lib.sh
+bench_work
 
 # Then the two Poisson baselines together with every other default
 # (`estimate --format trace --methods naive,poisson-mle --unit d`:

@@ -34,39 +34,8 @@ while [ $# -gt 0 ]; do
 done
 case $out in /*) ;; *) out=$PWD/$out ;; esac
 
-REAL=${REVISIT_REAL_DATA:-$root/../shared/data/real}
-REAL=$(cd "$REAL" && pwd)
-if [ -z "${WORK:-}" ]; then
-	WORK=$(mktemp -d)
-	trap 'rm -rf "$WORK"' EXIT
-fi
-mkdir -p "$WORK"
-if [ -z "${REVISIT:-}" ]; then
-	REVISIT=$WORK/revisit
-	(cd "$root" && go build -o "$REVISIT" ./cmd/revisit)
-fi
-export REAL
-cd "$WORK"
-
-doc=$WORK/doc.md
-: >"$doc"
-
-# run reads commands (one per line, as shown in the doc: `revisit ...`
-# with $REAL for the real-data root), runs each from $WORK and appends
-# it with its standard output as a console block.
-run() {
-	local line
-	while IFS= read -r line; do
-		[ -n "$line" ] || continue
-		{
-			echo '```console'
-			echo "\$ $line"
-			eval "\"\$REVISIT\" ${line#revisit }"
-			echo '```'
-			echo
-		} >>"$doc"
-	done
-}
+. "$root/scripts/experiments-lib.sh"
+experiments_setup doc.md
 
 # setting NAME PAGES SEEDS: every corpus and dataset of one setting.
 # The real datasets keep every page (--min-updates 1, not ingest's default

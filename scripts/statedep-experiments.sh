@@ -27,47 +27,12 @@ while [ $# -gt 0 ]; do
 done
 case $out in '' | /*) ;; *) out=$PWD/$out ;; esac
 
-REAL=${REVISIT_REAL_DATA:-$root/../shared/data/real}
-REAL=$(cd "$REAL" && pwd)
-if [ -z "${WORK:-}" ]; then
-	WORK=$(mktemp -d)
-	trap 'rm -rf "$WORK"' EXIT
-fi
-mkdir -p "$WORK"
-if [ -z "${REVISIT:-}" ]; then
-	REVISIT=$WORK/revisit
-	(cd "$root" && go build -o "$REVISIT" ./cmd/revisit)
-fi
+. "$root/scripts/experiments-lib.sh"
+experiments_setup statedep.md
 if [ -z "${STATEDEP:-}" ]; then
 	STATEDEP=$WORK/statedep
 	(cd "$root" && go build -o "$STATEDEP" ./scripts/statedep)
 fi
-export REAL
-cd "$WORK"
-
-doc=$WORK/statedep.md
-: >"$doc"
-
-# run reads commands (one per line: `revisit ...` or `statedep ...`, with
-# $REAL for the real-data root), runs each from $WORK and appends it with
-# its standard output as a console block.
-run() {
-	local line bin
-	while IFS= read -r line; do
-		[ -n "$line" ] || continue
-		case $line in
-		statedep\ *) bin=$STATEDEP ;;
-		*) bin=$REVISIT ;;
-		esac
-		{
-			echo '```console'
-			echo "\$ $line"
-			eval "\"\$bin\" ${line#* }"
-			echo '```'
-			echo
-		} >>"$doc"
-	done
-}
 
 cat >>"$doc" <<'DOC'
 ## State-dependent timing (experiment)
