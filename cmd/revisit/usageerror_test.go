@@ -18,7 +18,7 @@ import (
 
 // Bad usage is one type, whichever stage says it: each stage's name for
 // it, wrapped as a command wraps it, is exit code 2 with no per-type list
-// in exitCode to keep up to date, and a plain error stays bad input.
+// in supervise.ExitCode to keep up to date, and a plain error stays bad input.
 func TestEveryUsageErrorExitsTwo(t *testing.T) {
 	msg := errors.New("bad option")
 	for name, err := range map[string]error{
