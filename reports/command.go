@@ -3,7 +3,6 @@ package reports
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
@@ -61,18 +60,4 @@ func Command(ctx context.Context, opt CommandOptions, con console.Console) error
 		con.Logf("report: %d tables, %d figures → %s", len(b.Tables), len(b.Figures), human.Path(filepath.Join(opt.Out, "index.html")))
 	}
 	return nil
-}
-
-// WriteFindings prints the report's headline (Headline: sentences
-// computed from the tables) for the terminal, one sentence per item, its
-// control characters escaped; nothing when there is none.
-func WriteFindings(w io.Writer, b *tables.Bundle) {
-	h := Headline(b)
-	if len(h) == 0 {
-		return
-	}
-	fmt.Fprintln(w, "Findings:")
-	for _, s := range h {
-		fmt.Fprintln(w, human.Text("  - "+s))
-	}
 }
