@@ -420,11 +420,10 @@ func generationOf(name string, s *arrow.Schema, v string, versioned bool) (int, 
 // files without the constant column: "const:Δ" (replay) or "observed
 // const:Δ" (estimate).
 func legacyConstant(spec string) bool {
-	spec = strings.TrimPrefix(spec, "observed ")
-	if s, err := estimator.ParseSampler(spec); err == nil {
+	if s, err := estimator.ParseSamplerSpec(spec); err == nil {
 		return s.Constant()
 	}
-	return strings.HasPrefix(strings.ToLower(spec), "const")
+	return strings.HasPrefix(strings.ToLower(strings.TrimPrefix(spec, estimator.ObservedPrefix)), "const")
 }
 
 // WriteJSON writes v as dir/file, one JSON document and a newline:

@@ -57,3 +57,18 @@ func appendOlderRow(b *array.RecordBuilder, sampler string) {
 	b.Field(ecNote).(*array.StringBuilder).Append("")
 	b.Field(ecVisits).(*array.Int64Builder).Append(1)
 }
+
+// A file without the constant column tells constant samplers from their
+// labels, read as the sampler parser reads them: replay's specs and
+// estimate's observed labels; a label that no longer parses falls back
+// to its name.
+func TestLegacyConstant(t *testing.T) {
+	for label, want := range map[string]bool{
+		"const:0.5": true, "const:0.05x": true, "dist:const:2": true, "exp:2": false, "uniform:1": false,
+		"observed const:3600": true, "observed irregular": false, "const:soon": true, "observed const:?": true,
+	} {
+		if got := legacyConstant(label); got != want {
+			t.Errorf("legacyConstant(%q) = %v, want %v", label, got, want)
+		}
+	}
+}

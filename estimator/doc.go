@@ -46,8 +46,9 @@
 //
 // Beside them: the closed forms the simulations are checked against
 // (theory.go: ExpectG = E[G_U(x+S)], KeptFraction, M1Tail, M3Tail,
-// MeanD3); the crawler's sampling process F_S and its specs (sampler.go:
-// Sampler, ParseSampler); the rule by which errors against the truth are
+// MeanD3); the crawler's sampling process F_S, its specs and the sampler
+// labels of the estimates (sampler.go: Sampler, ParseSampler, SamplerSpec,
+// ParseSamplerSpec); the rule by which errors against the truth are
 // summarised over pages (errors.go: SummarizeErrors; the measures WMRD and
 // KS themselves are series.WMRD and series.KS); the bounds on the work of
 // one crawl and the Guard that enforces them (limits.go).

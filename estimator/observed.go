@@ -3,10 +3,8 @@ package estimator
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/revisit-dev/revisit/series"
 	"github.com/revisit-dev/revisit/transform"
@@ -29,21 +27,19 @@ const DefaultConstTolerance = 1
 // written by replay --write-observations) held in memory: 24 bytes each.
 const MaxObservedVisits = 20_000_000
 
-// The sampler labels of observed captures: ObservedIrregular, or
-// observedPrefix and the const:Δ sampler of constant delays.
+// The sampler labels of observed captures (SamplerSpec): ObservedIrregular,
+// or ObservedPrefix and the const:Δ sampler of constant delays
+// (ObservedConst).
 const (
 	ObservedIrregular = "observed irregular"
-	observedPrefix    = "observed "
+	ObservedPrefix    = "observed "
 )
 
 // CheckSamplerLabel refuses a sampler label (estimates.parquet's sampler
-// column) that no estimating stage writes: a sampler spec (replay), or
-// the label of observed captures (estimate).
+// column) that no estimating stage writes (ParseSamplerSpec): a sampler
+// spec (replay), or the label of observed captures (estimate).
 func CheckSamplerLabel(label string) error {
-	if label == ObservedIrregular {
-		return nil
-	}
-	_, err := ParseSampler(strings.TrimPrefix(label, observedPrefix))
+	_, err := ParseSamplerSpec(label)
 	return err
 }
 
@@ -205,7 +201,7 @@ func EstimateObserved(ctx context.Context, o *series.Observed, cfg ObservedConfi
 	if label == "" {
 		label = ObservedIrregular
 		if info.Constant {
-			label = fmt.Sprintf(observedPrefix+"const:%.6g", info.Delta)
+			label = ObservedConst(info.Delta).String()
 		}
 	}
 	info.Sampler = label

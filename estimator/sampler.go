@@ -158,6 +158,62 @@ func parseSampler(spec string, meanU float64) (Sampler, error) {
 	return out, nil
 }
 
+// SamplerSpec is a sampler label, the text that names a sampler in
+// estimates.parquet's sampler column, in replay.json and in schedule's
+// --sampler: a spec of SamplerSyntax ("exp:2", "const:0.5x") as replay
+// writes it, or the label of estimate's observed captures ("observed
+// const:Δ", ObservedConst, and ObservedIrregular). ParseSamplerSpec reads
+// every form, through ParseSampler (which reads the user's --sampler of
+// replay, simulate, run and schedule's crawler: specs only); String gives
+// the text back as read (without the spaces around a spec), since it
+// labels rows, names observation files and seeds random streams.
+type SamplerSpec struct {
+	// Sampler is the sampling process the text names, for E[U] = 1 unit
+	// when relative (ForMean), with Spec the whole text; for
+	// ObservedIrregular only Spec is set.
+	Sampler
+	// Observed: the label of estimate's observed captures, which
+	// describes a real crawler's delays; it is no spec a virtual crawler
+	// runs (ParseSampler, the parser of the user's --sampler, refuses it).
+	Observed bool
+}
+
+// ParseSamplerSpec reads a sampler spec or an observed-captures label
+// (SamplerSpec): the specs of SamplerSyntax and the labels estimate
+// writes, "observed " followed by such a spec or ObservedIrregular.
+func ParseSamplerSpec(text string) (SamplerSpec, error) {
+	if text == ObservedIrregular {
+		return SamplerSpec{Sampler: Sampler{Spec: text}, Observed: true}, nil
+	}
+	if rest, ok := strings.CutPrefix(text, ObservedPrefix); ok {
+		s, err := ParseSampler(rest)
+		if err != nil {
+			return SamplerSpec{}, err
+		}
+		s.Spec = ObservedPrefix + s.Spec
+		return SamplerSpec{Sampler: s, Observed: true}, nil
+	}
+	s, err := ParseSampler(text)
+	if err != nil {
+		return SamplerSpec{}, err
+	}
+	return SamplerSpec{Sampler: s}, nil
+}
+
+// ObservedConst is the label of observed captures whose delays are a
+// constant Δ units: "observed const:Δ", Δ to 6 significant digits.
+func ObservedConst(delta float64) SamplerSpec {
+	text := fmt.Sprintf(ObservedPrefix+"const:%.6g", delta)
+	s, err := ParseSamplerSpec(text)
+	if err != nil { // Δ not finite and > 0: the label still names the rows
+		return SamplerSpec{Sampler: Sampler{Spec: text}, Observed: true}
+	}
+	return s
+}
+
+// String is the text the spec was read from.
+func (s SamplerSpec) String() string { return s.Spec }
+
 // Constant reports whether the delays are a constant Δ (comparison methods
 // M3, M4, M5 and the Cho/Matloff baselines need it).
 func (s Sampler) Constant() bool { return s.Delta > 0 }

@@ -52,7 +52,7 @@ func (d *driver) newReader(r *decompress.Reader, name, kind string) (source.Read
 			if errors.As(err, &pe) {
 				return nil, err
 			}
-			return nil, &OptionError{Err: err}
+			return nil, optionError(err)
 		}
 		return gr, nil
 	}

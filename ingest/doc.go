@@ -8,7 +8,10 @@
 // once, each in a child process of the revisit program, and joins their
 // datasets (ingest --jobs).
 //
-// It holds no format parsing itself (that is in ingest/mediawiki,
-// ingest/mwhistory, ingest/yelp and ingest/generic) and no terminal output (the caller passes
-// a Progress and prints the Summary).
+// Command is `revisit ingest`: it parses and checks the command line's
+// options (Options.ParseFlags, Check), shows the progress and prints the
+// Summary through a console.Console; Run is ingest as a library, which
+// prints nothing (the caller passes a Progress). The package holds no
+// format parsing itself (that is in ingest/mediawiki, ingest/mwhistory,
+// ingest/yelp and ingest/generic).
 package ingest

@@ -17,8 +17,12 @@ import (
 )
 
 // OptionError is a problem with the options rather than the input:
-// usage.Error (exit code 2 in the CLI).
+// usage.Error (exit code 2 in the CLI). Its message names the stage
+// ("ingest: …"), as the command line prints it.
 type OptionError = usage.Error
+
+// optionError is err as an OptionError.
+func optionError(err error) *OptionError { return &OptionError{Err: fmt.Errorf("ingest: %w", err)} }
 
 // FormatError is an input whose content no reader recognises.
 type FormatError struct {

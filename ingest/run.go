@@ -94,7 +94,9 @@ type driver struct {
 // Run ingests opt.Inputs into the dataset opt.Output. On any error nothing
 // is left at opt.Output (an existing dataset there is kept); bad input is
 // reported as a *source.ParseError, *decompress.CorruptError or
-// *FormatError naming the file, and option problems as *OptionError.
+// *FormatError naming the file, and option problems as *OptionError
+// (Check's, then those of the INPUT:skip=N suffixes and of a generic
+// input's columns, found once it is opened).
 func Run(ctx context.Context, opt Options) (*Summary, error) {
 	start := time.Now()
 	if err := opt.Check(); err != nil {
@@ -119,7 +121,7 @@ func Run(ctx context.Context, opt Options) (*Summary, error) {
 	}
 	specs, err := opt.parseInputs()
 	if err != nil {
-		return nil, &OptionError{Err: err}
+		return nil, optionError(err)
 	}
 	// Every input must exist before anything is written.
 	total := int64(0)

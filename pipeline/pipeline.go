@@ -1,7 +1,8 @@
 // Package pipeline is revisit run as a library: ingest → replay → analyze
 // (with NHPP windows and staleness) → download policies → report, into one
 // output directory, with the defaults of Defaults. The command line only
-// binds its flags to a Config and calls Run.
+// binds its flags to a Config and calls Command, which checks them and
+// prints what Run did.
 package pipeline
 
 import (
@@ -39,6 +40,7 @@ type Config struct {
 	Ingest ingest.Options
 
 	Unit          float64  // seconds per unit; 0: h, or d for date-only sources
+	UnitText      string   // the command line's --unit, which Command parses into Unit
 	Rate, H, XMax float64  // 0: automatic (see Defaults)
 	Samplers      []string // replay sampler specs; nil: from Rate or replay.DefaultSamplers
 	Methods       []string // replay methods ("all")
@@ -74,6 +76,11 @@ type Config struct {
 	// --in-group) in every stage after ingest: replay, analysis, NHPP,
 	// staleness and policies; nil keeps every page.
 	Select *dataset.Selection
+
+	// IngestFlag is the first ingest option given on the command line
+	// (without the dashes), which Command refuses when the input is a
+	// dataset: ingest is then skipped, and the option would be ignored.
+	IngestFlag string
 }
 
 // readIncluded reads the results directories of --include (Config.Include)
@@ -191,7 +198,7 @@ func Run(ctx context.Context, c Config) (res *Result, err error) {
 		if err != nil {
 			var oe *ingest.OptionError
 			if errors.As(err, &oe) {
-				return nil, usagef("run: ingest: %v", oe.Err)
+				return nil, usagef("run: %v", oe.Err) // "ingest: …"
 			}
 			return nil, fmt.Errorf("run: ingest: %w", err)
 		}

@@ -102,6 +102,10 @@ type Options struct {
 	// estimate` on the files gives the same rows.
 	WriteObservations string
 
+	// Flags are the command line's text options, which Command parses
+	// into the options above; Run does not read them.
+	Flags Flags
+
 	Version string                        // tool version recorded in replay.json
 	Log     func(format string, a ...any) // progress lines every 2 s; nil for none
 	// Progress, if set, is called after each page × sampler job is written
@@ -301,11 +305,17 @@ const rowBytesPerPoint = 24 * 8
 // pages are held when Top > 0); page × sampler jobs are spread over the
 // workers and written in a deterministic order.
 func Run(ctx context.Context, opt Options) (*Meta, error) {
-	start := time.Now()
 	smp, methods, err := opt.Validate()
 	if err != nil {
 		return nil, err
 	}
+	return run(ctx, opt, smp, methods)
+}
+
+// run is Run with the options validated: smp and methods are what
+// opt.Validate parsed from opt.Samplers and opt.Methods.
+func run(ctx context.Context, opt Options, smp []estimator.Sampler, methods []string) (*Meta, error) {
+	start := time.Now()
 	logf := opt.Log
 	if logf == nil {
 		logf = func(string, ...any) {}

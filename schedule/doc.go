@@ -9,5 +9,7 @@
 //
 // It is not an estimator and not a crawler: its core works on plain
 // slices (grids, CDF values, rates), and only input.go knows where the
-// estimates come from.
+// estimates come from. Command (command.go) is revisit schedule: its
+// options checked before any work, the input opened, and the plans or
+// their validation printed and written.
 package schedule

@@ -408,7 +408,7 @@ func newCrawler(spec, method string) (*crawler, error) {
 	if c.method == "" {
 		c.method = estimator.ReferenceMethod(false, s.Constant(), false)
 	}
-	if _, err := estimator.ParseMethods([]string{c.method}); err != nil {
+	if c.method, err = oneMethod(c.method); err != nil {
 		return nil, err
 	}
 	if !estimator.Applicable(c.method, s) {

@@ -195,3 +195,42 @@ func TestValidatePageWithoutUpdates(t *testing.T) {
 		t.Fatalf("%v; no estimate %v, on the prior %v", err, v.NoEstimate, v.OnPrior)
 	}
 }
+
+// A method is named as the user likes ("m4" is M4, "gm4" G-M4, as replay
+// and estimate read it): the validation crawler estimates with that
+// method, so that the pages of a lower-case --method get estimates (every
+// page had none, and the verdict went to uniform, the one plan that
+// needs none), a method for constant delays is refused on random ones
+// whatever its case, and "all" or a list is no one crawler's method.
+func TestValidateMethodNames(t *testing.T) {
+	pages, sumRate := poissonPages(12, 60*units.Day, 2)
+	opt := ValidateOptions{
+		Options: Options{Budget: 0.3 * sumRate / 3600, Plans: []string{PlanGU, PlanUniform}},
+		Sampler: "const:0.5", Train: 0.5, Seeds: []uint64{1}, Unit: 3600,
+	}
+	var want *Validation
+	for _, m := range []string{"M4", "m4", "G-M4", "gm4", "g_m4"} {
+		opt.Method = m
+		v, err := Validate(context.Background(), pages, opt)
+		if err != nil {
+			t.Fatalf("%s: %v", m, err)
+		}
+		canon := "M4"
+		if m != "M4" && m != "m4" {
+			canon = "G-M4"
+		}
+		if v.Opt.Method != canon || v.NoEstimate[0] != 0 {
+			t.Errorf("--method %s: crawled with %q, %d pages without an estimate; want %s and 0", m, v.Opt.Method, v.NoEstimate[0], canon)
+		}
+		if m == "M4" {
+			want = v
+		} else if m == "m4" && v.Rows[0].Mean != want.Rows[0].Mean {
+			t.Errorf("gu realised %g with m4, %g with M4", v.Rows[0].Mean, want.Rows[0].Mean)
+		}
+	}
+	for _, c := range []struct{ sampler, method string }{{"exp:1", "m4"}, {"exp:1", "M4"}, {"const:1", "all"}, {"const:1", "M4,M6"}} {
+		if err := CheckCrawler(c.sampler, c.method); err == nil {
+			t.Errorf("sampler %s, method %s: no error", c.sampler, c.method)
+		}
+	}
+}

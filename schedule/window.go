@@ -36,12 +36,6 @@ func parseWindow(s string) (window, error) {
 	return window{frac: f}, nil
 }
 
-// CheckWindow checks a --train-window value (parseWindow).
-func CheckWindow(s string) error {
-	_, err := parseWindow(s)
-	return err
-}
-
 func (w window) String() string {
 	if w.auto {
 		return "auto"

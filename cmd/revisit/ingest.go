@@ -1,36 +1,15 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"os"
-	"strconv"
-	"strings"
-	"sync"
-	"time"
-
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/ingest"
-	"github.com/revisit-dev/revisit/ingest/source"
-	"github.com/revisit-dev/revisit/internal/human"
-	"github.com/revisit-dev/revisit/internal/memlimit"
-	"github.com/revisit-dev/revisit/internal/progress"
 	"github.com/revisit-dev/revisit/pipeline"
 )
 
-// maxBadShown is how many skipped bad records --skip-bad prints.
-const maxBadShown = 10
-
 func newIngestCmd(g *globals) *cobra.Command {
-	var (
-		fl   ingestFlags
-		out  string
-		jobs int
-	)
+	var opt ingest.Options
 	cmd := &cobra.Command{
 		Use:   "ingest [flags] INPUT... -o DATASET_DIR",
 		Short: "Stream dumps and update logs (MediaWiki XML, Yelp JSON, CSV/JSON) into a Parquet dataset",
@@ -137,71 +116,19 @@ out, naming the flag ("1,063 pages below --min-updates 2").`,
   # from a pipe
   curl -s https://…/dump.xml.zst | revisit ingest - -o out`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("ingest: no INPUT given")
-			}
-			if out == "" {
-				return usagef("ingest: -o DATASET_DIR is required")
-			}
 			if err := refuseRenamed(cmd, renamedTitle); err != nil {
 				return err
 			}
-			opt, err := fl.options(cmd)
-			if err != nil {
-				return err
-			}
-			opt.Inputs, opt.Output = args, out
-			opt.Version = version
-			if jobs < 1 {
-				return usagef("ingest: --jobs must be at least 1")
-			}
-			if err := checkIngest(opt); err != nil {
-				return err
-			}
-			if err := checkOutput("ingest", out, dataset.ManifestFile, "dataset"); err != nil {
-				return err // before reading any input
-			}
-			if jobs > 1 && len(args) > 1 {
-				if opt.Parts > 0 {
-					return usagef("ingest: --jobs and --parts exclude each other (each job writes one dataset; they are joined file by file)")
-				}
-				self, err := os.Executable()
-				if err != nil {
-					return fmt.Errorf("ingest --jobs: %w", err)
-				}
-				sum, err := ingest.RunJobs(cmd.Context(), ingest.JobsOptions{Exe: self, Inputs: args, Out: out, Jobs: jobs,
-					Args: childFlags(cmd.Flags(), map[string]bool{"output": true, "jobs": true, "quiet": true})})
-				if err == nil && !g.quiet {
-					fmt.Fprint(cmd.OutOrStdout(), sum.String())
-				}
-				return err
-			}
-			defer memlimit.Set()()
-			disp := progress.New(os.Stderr, "ingest", g.quiet)
-			opt.Progress = disp
-			opt.OnBad = badRecordPrinter(g.quiet)
-			sum, err := ingest.Run(cmd.Context(), opt) // cancelled on Ctrl-C (cancelOnSignal)
-			if err != nil {
-				var oe *ingest.OptionError
-				if errors.As(err, &oe) {
-					return usagef("ingest: %v", oe.Err)
-				}
-				if errors.Is(err, context.Canceled) {
-					return fmt.Errorf("ingest: nothing written to %s: %w", out, err)
-				}
-				return fmt.Errorf("ingest: %w (nothing written to %s)", err, out)
-			}
-			if !g.quiet {
-				fmt.Fprint(cmd.OutOrStdout(), human.Text(sum.String()))
-			}
-			return nil
+			opt.Inputs, opt.Version, opt.Given = args, version, cmd.Flags().Changed
+			opt.JobArgs = childFlags(cmd.Flags(), map[string]bool{"output": true, "jobs": true, "quiet": true})
+			return ingest.Command(cmd.Context(), opt, g.console(cmd))
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&out, "output", "o", "", "dataset directory to write (replaced atomically if it holds a dataset)")
-	f.IntVar(&jobs, "jobs", 1, "read up to K inputs at once, each in its own process (≤ 256 MiB each), then join the datasets; the inputs must hold different pages (the parts of a Wikipedia dump), not Yelp files")
-	f.IntVar(&fl.opt.Parts, "parts", 0, "write the dataset as N part files partitioned by page-id hash, the rule of --shard (docs/scale-out.md; 0: one pages.parquet)")
-	addIngestFlags(f, &fl)
+	f.StringVarP(&opt.Output, "output", "o", "", "dataset directory to write (replaced atomically if it holds a dataset)")
+	f.IntVar(&opt.Jobs, "jobs", 1, "read up to K inputs at once, each in its own process (≤ 256 MiB each), then join the datasets; the inputs must hold different pages (the parts of a Wikipedia dump), not Yelp files")
+	f.IntVar(&opt.Parts, "parts", 0, "write the dataset as N part files partitioned by page-id hash, the rule of --shard (docs/scale-out.md; 0: one pages.parquet)")
+	addIngestFlags(f, &opt)
 	addRenamed(f, renamedTitle)
 	return cmd
 }
@@ -214,28 +141,17 @@ const (
 	titleHelp = "generic log: optional column holding the object's title (its first non-empty value is kept)"
 )
 
-// ingestFlags are ingest's filters, caps and generic-log options, which
-// ingest and run share: defined once (addIngestFlags), read into
-// ingest.Options by options.
-type ingestFlags struct {
-	opt          ingest.Options
-	nsList       string
-	since, until string
-	timeOrigin   string
-	allNS        bool
-	titleCol     string
-}
-
-// addIngestFlags defines the shared ingest flags on f. --min-updates
-// defaults to pipeline.DefaultMinUpdates in both commands, so that
-// 'ingest' then 'analyze' and 'run' keep the same pages.
-func addIngestFlags(f *pflag.FlagSet, fl *ingestFlags) {
-	opt := &fl.opt
-	f.StringVar(&fl.nsList, "namespaces", "0", "MediaWiki namespaces to keep, comma-separated (0 = articles, 1 = talk, …)")
-	f.BoolVar(&fl.allNS, "all-namespaces", false, "keep pages of every namespace")
+// addIngestFlags defines on f ingest's filters, caps and generic-log
+// options, which ingest and run share (ingest.Options.ParseFlags reads
+// their text). --min-updates defaults to pipeline.DefaultMinUpdates in
+// both commands, so that 'ingest' then 'analyze' and 'run' keep the same
+// pages.
+func addIngestFlags(f *pflag.FlagSet, opt *ingest.Options) {
+	f.StringVar(&opt.NamespacesText, "namespaces", "0", "MediaWiki namespaces to keep, comma-separated (0 = articles, 1 = talk, …)")
+	f.BoolVar(&opt.AllNamespaces, "all-namespaces", false, "keep pages of every namespace")
 	f.IntVar(&opt.MinUpdates, "min-updates", pipeline.DefaultMinUpdates, "drop pages with fewer updates at ingest (after the time range and collapsing)")
-	f.StringVar(&fl.since, "since", "", "keep revisions at or after this time (RFC 3339 or YYYY-MM-DD, UTC)")
-	f.StringVar(&fl.until, "until", "", "keep revisions before this time (RFC 3339 or YYYY-MM-DD, UTC)")
+	f.StringVar(&opt.SinceText, "since", "", "keep revisions at or after this time (RFC 3339 or YYYY-MM-DD, UTC)")
+	f.StringVar(&opt.UntilText, "until", "", "keep revisions before this time (RFC 3339 or YYYY-MM-DD, UTC)")
 	f.BoolVar(&opt.NoRedirects, "no-redirects", false, "drop MediaWiki redirect pages")
 	f.BoolVar(&opt.SkipBad, "skip-bad", false, "count and skip bad records instead of failing")
 	f.BoolVar(&opt.BuiltinDecoders, "builtin-decoders", false, "decode xz, .lzma and 7z inputs in-process, not with the system's xz or 7z (the manifest's inputs[].decoder says which ran)")
@@ -245,67 +161,14 @@ func addIngestFlags(f *pflag.FlagSet, fl *ingestFlags) {
 	f.StringVar(&opt.Source, "source", "", "source name of MediaWiki pages (default: the dump's dbname) and of generic logs (default: generic)")
 	f.StringVar(&opt.Generic.Format, "format", "auto", formatHelp)
 	f.StringVar(&opt.Generic.ID, "id", "", idHelp)
-	f.StringVar(&fl.titleCol, "title-column", "", titleHelp)
+	f.StringVar(&opt.Generic.Title, "title-column", "", titleHelp)
 	f.StringVar(&opt.Generic.Time, "time", "", "generic log: column (name or 0-based index) holding the timestamp")
 	f.StringVar(&opt.Generic.Group, "group", "", "generic log: optional column holding the object's group (site)")
 	f.BoolVar(&opt.Generic.IDFromFileName, "id-from-filename", false, "generic log: the whole file is one object named after the file")
 	f.BoolVar(&opt.Generic.IDFromDir, "id-from-dir", false, "with --id-from-filename: name the object after the file's directory")
 	f.StringVar(&opt.Generic.TimeLayout, "time-layout", "auto", "generic log timestamps: auto, rfc3339, date, datetime, epoch, epochms or a Go layout")
-	f.StringVar(&fl.timeOrigin, "time-origin", "", "generic log: numeric times are seconds (epochms: milliseconds) after this time (RFC 3339 or YYYY-MM-DD, UTC): for relative times such as seconds since the first edit; with --time-layout auto any number is then relative")
+	f.StringVar(&opt.TimeOriginText, "time-origin", "", "generic log: numeric times are seconds (epochms: milliseconds) after this time (RFC 3339 or YYYY-MM-DD, UTC): for relative times such as seconds since the first edit; with --time-layout auto any number is then relative")
 	f.IntVar(&opt.Generic.SkipLines, "skip-lines", 0, "generic log: lines to skip before the header (a title line), also when the format is detected; INPUT:skip=N sets it for one input (unless a file is named so)")
-}
-
-// options checks the shared ingest flags of cmd and returns the options
-// they give (without inputs and output); errors are bad usage.
-func (fl *ingestFlags) options(cmd *cobra.Command) (ingest.Options, error) {
-	opt := fl.opt
-	name := cmd.Name()
-	if fl.allNS && cmd.Flags().Changed("namespaces") {
-		return opt, usagef("%s: --namespaces and --all-namespaces exclude each other", name)
-	}
-	opt.AllNamespaces = fl.allNS
-	ns, err := parseNamespaces(fl.nsList)
-	if err != nil {
-		return opt, usagef("%s: --namespaces: %v", name, err)
-	}
-	opt.Namespaces = ns
-	if opt.Since, err = parseWhen(fl.since); err != nil {
-		return opt, usagef("%s: --since: %v", name, err)
-	}
-	if opt.Until, err = parseWhen(fl.until); err != nil {
-		return opt, usagef("%s: --until: %v", name, err)
-	}
-	if opt.Generic.TimeOrigin, err = parseWhen(fl.timeOrigin); err != nil {
-		return opt, usagef("%s: --time-origin: %v", name, err)
-	}
-	switch l := opt.Generic.TimeLayout; {
-	case opt.Generic.TimeOrigin.IsZero(), l == "", l == "auto", l == "epoch", l == "epochms":
-	default:
-		return opt, usagef("%s: --time-origin places numeric times: --time-layout %s is not numeric (want auto, epoch or epochms)", name, l)
-	}
-	opt.Generic.Title = fl.titleCol
-	if err := revisionFilterFlags(cmd, &opt); err != nil {
-		return opt, err
-	}
-	// 0 is the library's "default"; on the command line it is a mistake.
-	if opt.MaxRevisionsPerPage < 1 || opt.MaxLineBytes < 1 {
-		return opt, usagef("%s: --max-revisions-per-page and --max-line-bytes must be at least 1", name)
-	}
-	return opt, nil
-}
-
-// checkIngest refuses, as bad usage and before any input is read, ingest
-// options that cannot work (ingest.Options.Check; opt has its inputs and
-// output).
-func checkIngest(opt ingest.Options) error {
-	if err := opt.Check(); err != nil {
-		var oe *ingest.OptionError
-		if errors.As(err, &oe) {
-			return usagef("ingest: %v", oe.Err)
-		}
-		return err
-	}
-	return nil
 }
 
 // addRevisionFilterFlags adds the revision filters ingest and run share:
@@ -318,85 +181,6 @@ func addRevisionFilterFlags(f *pflag.FlagSet, opt *ingest.Options) {
 	f.BoolVar(&opt.NoBotPattern, "no-bot-pattern", false, "with --drop-bots: only the names of --bot-list are bots")
 	f.StringVar(&opt.BotList, "bot-list", "", "with --drop-bots (implied): `FILE` of bot user names, one per line (# comments)")
 	f.IntVar(&opt.RevertRadius, "revert-radius", ingest.DefaultRevertRadius, "with --drop-reverts: the most revisions an identity revert can undo (mwreverts' radius; a revision's sha1 is compared with the N+1 before it)")
-}
-
-// revisionFilterFlags checks the revision filter flags and reads --bot-list.
-func revisionFilterFlags(cmd *cobra.Command, opt *ingest.Options) error {
-	fl := cmd.Flags()
-	if (fl.Changed("bot-pattern") || fl.Changed("no-bot-pattern")) && !opt.DropBots && opt.BotList == "" {
-		return usagef("%s: --bot-pattern and --no-bot-pattern need --drop-bots", cmd.Name())
-	}
-	if fl.Changed("bot-pattern") && opt.NoBotPattern {
-		return usagef("%s: --bot-pattern and --no-bot-pattern exclude each other", cmd.Name())
-	}
-	if fl.Changed("revert-radius") && !opt.DropReverts {
-		return usagef("%s: --revert-radius needs --drop-reverts", cmd.Name())
-	}
-	if opt.RevertRadius < 1 {
-		return usagef("%s: --revert-radius must be at least 1", cmd.Name())
-	}
-	if opt.BotList != "" {
-		b, err := os.ReadFile(opt.BotList)
-		if err != nil {
-			return usagef("%s: --bot-list: %v", cmd.Name(), err)
-		}
-		opt.DropBots = true
-		opt.BotNames = ingest.ParseBotList(b)
-	}
-	return nil
-}
-
-// parseNamespaces reads "0,1,-2".
-func parseNamespaces(s string) ([]int32, error) {
-	var ns []int32
-	for _, f := range strings.Split(s, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
-		}
-		n, err := strconv.ParseInt(f, 10, 32)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a namespace number", f)
-		}
-		ns = append(ns, int32(n))
-	}
-	if len(ns) == 0 {
-		return nil, errors.New("no namespace given")
-	}
-	return ns, nil
-}
-
-// parseWhen reads a time bound: RFC 3339, or a date meaning its midnight UTC.
-func parseWhen(s string) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
-	}
-	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t.UTC(), nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("%q is not RFC 3339 (2006-01-02T15:04:05Z) or a date (2006-01-02)", s)
-}
-
-// badRecordPrinter shows the first maxBadShown records skipped by
-// --skip-bad on stderr (the summary and the manifest count all of them).
-// Readers may call it from several goroutines.
-func badRecordPrinter(quiet bool) func(*source.ParseError) {
-	var mu sync.Mutex
-	shown := 0
-	return func(e *source.ParseError) {
-		mu.Lock()
-		defer mu.Unlock()
-		shown++
-		if quiet || shown > maxBadShown {
-			return
-		}
-		fmt.Fprintln(os.Stderr, human.Text("revisit: skipped: "+e.Error()))
-		if shown == maxBadShown {
-			fmt.Fprintf(os.Stderr, "revisit: (only the first %d skipped records are shown; the summary counts all)\n", maxBadShown)
-		}
-	}
 }
 
 // childFlags are the flags set on the command line, as arguments that give

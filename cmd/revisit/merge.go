@@ -76,7 +76,7 @@ atomically, like every output.`,
 					return mergeError(err)
 				}
 				if !g.quiet {
-					printReplaySummary(cmd.OutOrStdout(), meta, out)
+					meta.WriteSummary(cmd.OutOrStdout(), out)
 				}
 				return nil
 			case "analysis", "analyze":

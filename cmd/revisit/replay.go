@@ -2,34 +2,21 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"math"
-	"os"
-	"strconv"
 	"strings"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/crawllog/logs"
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
-	"github.com/revisit-dev/revisit/internal/human"
-	"github.com/revisit-dev/revisit/internal/memlimit"
-	"github.com/revisit-dev/revisit/internal/shard"
-	"github.com/revisit-dev/revisit/internal/tables"
-	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/replay"
 )
 
 func newReplayCmd(g *globals) *cobra.Command {
 	var (
 		opt       replay.Options
-		unit      string
 		noRecover bool
-		shardFlag string
-		curves    string
 		sel       selectFlags
 	)
 	cmd := &cobra.Command{
@@ -121,76 +108,16 @@ found.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Dataset = args[0]
-			if unit != "" {
-				u, err := units.ParseUnit(unit)
-				if err != nil {
-					return usagef("--unit: %v", err)
-				}
-				opt.Unit = u
-			}
-			if err := topOrSample(cmd, &opt.Top, &opt.Sample); err != nil {
-				return err
-			}
-			opt.SampleIntervals = analysis.MinEvidenceIntervals
+			opt.Flags.TopGiven, opt.Flags.SampleGiven = cmd.Flags().Changed("top"), cmd.Flags().Changed("sample")
 			opt.Recover = !noRecover
-			opt.Version = version
-			sp, err := shard.Parse(shardFlag, os.LookupEnv)
-			if err != nil {
-				return usagef("replay: --shard: %v", err)
-			}
-			opt.Shard = sp
-			if opt.Curves, err = estimates.ParseCurves(curves); err != nil {
-				return usagef("replay: %v", err)
-			}
-			if opt.MaxVisits < 1 || opt.MaxPairs < 1 || opt.Seeds < 1 {
-				return usagef("replay: --max-visits, --max-pairs and --seeds must be ≥ 1")
-			}
-			if _, _, err := opt.Validate(); err != nil {
-				return usagef("replay: %v", err)
-			}
-			if opt.Select, err = sel.selection("replay"); err != nil {
-				return err
-			}
-			if err := checkOutput("replay", opt.Out, replay.MetaFile, "replay output"); err != nil {
-				return err // before reading the dataset
-			}
-			var bar *progressbar.ProgressBar
-			switch {
-			case g.quiet:
-			case g.console(cmd).ErrIsTerminal():
-				bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(os.Stderr),
-					progressbar.OptionSetDescription("replay"), progressbar.OptionShowCount(),
-					progressbar.OptionShowIts(), progressbar.OptionSetItsString("page×sampler"),
-					progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
-				max := -1
-				opt.Progress = func(done, total int) {
-					if total != max && total > 0 {
-						max = total
-						bar.ChangeMax(total)
-					}
-					bar.Set(done)
-				}
-			default:
-				opt.Log = g.console(cmd).Log()
-			}
-			defer memlimit.Set()()
-			meta, err := replay.Run(cmd.Context(), opt)
-			if bar != nil {
-				bar.Finish()
-			}
-			if err != nil {
-				return fmt.Errorf("replay: %w", err)
-			}
-			if !g.quiet {
-				printReplaySummary(cmd.OutOrStdout(), meta, opt.Out)
-			}
-			return nil
+			opt.Flags.Pages, opt.Flags.Match, opt.Flags.InGroups = sel.pages, sel.match, sel.groups
+			return replay.Command(cmd.Context(), opt, g.console(cmd))
 		},
 	}
 	f := cmd.Flags()
 	f.StringArrayVar(&opt.Samplers, "sampler", nil, "sampling process `SPEC`, repeatable (see above; default "+strings.Join(replay.DefaultSamplers, ", ")+")")
 	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of "+strings.Join(estimator.AllMethods, ","))
-	f.StringVar(&unit, "unit", "", "time unit of λ, h, x_max and the output: s, min, h, d, w, y (default h for 1-second sources, d for date-only ones)")
+	f.StringVar(&opt.Flags.Unit, "unit", "", "time unit of λ, h, x_max and the output: s, min, h, d, w, y (default h for 1-second sources, d for date-only ones)")
 	f.Float64Var(&opt.H, "h", 0, "bin width h of the grid for random delays (M6's bins), in units (0: per page, E[U]/100 but no finer than the source's resolution)")
 	f.Float64Var(&opt.XMax, "x-max", 0, "largest grid point x_max, in units (0: per page, the 0.99 quantile of its G_U)")
 	f.IntVar(&opt.Top, "top", 10, "replay only the N pages with the most updates (0: every page)")
@@ -200,108 +127,18 @@ found.`,
 	f.IntVar(&opt.Seeds, "seeds", 1, "replay every page × sampler with R independent seeds, for 95% intervals of the errors (not --reps; docs/methods.md#seeds)")
 	f.IntVar(&opt.Workers, "workers", 0, "parallel workers (0: all cores)")
 	opt.MaxVisits, opt.MaxPairs = estimator.DefaultMaxVisits, estimator.DefaultMaxPairs
+	opt.SampleIntervals, opt.Version = analysis.MinEvidenceIntervals, version
 	f.Var((*countFlag)(&opt.MaxVisits), "max-visits", maxVisitsHelp)
 	f.Var((*countFlag)(&opt.MaxPairs), "max-pairs", maxPairsHelp)
 	f.BoolVar(&noRecover, "no-recover", false, "do not recover F_U from M2, M4, M5, M6")
 	f.IntVar(&opt.RecoverOpt.K, "deriv-points", 5, "points of the numerical derivative for F_U recovery: 5 or 3")
 	f.IntVar(&opt.RecoverOpt.Extra, "interp", 9, "extra linear-interpolation points per grid step before differentiating (0: the default 9)")
 	f.Float64Var(&opt.RecoverOpt.H, "recover-h", 0, "bin width of the derivative (0: automatic, start of the flat region of E[U](h))")
-	f.StringVar(&curves, "curves", string(estimates.CurvesCompact), "curves kept: compact ("+fmt.Sprint(estimates.Knots)+" knots, errors stored) or full (every grid point)")
+	f.StringVar(&opt.Flags.Curves, "curves", string(estimates.CurvesCompact), "curves kept: compact ("+fmt.Sprint(estimates.Knots)+" knots, errors stored) or full (every grid point)")
 	f.IntVar(&opt.FullCurves, "full-curves", 10, "with --curves compact, the N busiest pages keep their whole curves (for the figures)")
-	f.StringVar(&shardFlag, "shard", "", shardHelp)
+	f.StringVar(&opt.Flags.Shard, "shard", "", shardHelp)
 	f.StringVar(&opt.WriteObservations, "write-observations", "", "also write what each sampler's crawler saw to OUT/observations/ as visit logs in `FORMAT` ("+strings.Join(logs.Formats, ", ")+"); the estimates are then computed from exactly those observations, as 'revisit estimate' does")
 	f.StringVarP(&opt.Out, "output", "o", "", "output directory (required)")
 	addSelectFlags(f, &sel)
 	return cmd
-}
-
-// shardHelp is the help of --shard, shared by replay and analyze.
-const shardHelp = "only the pages of shard `i/N` (page id hash mod N = i, 0-based); N alone takes i from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX; combine the N outputs with 'revisit merge' (docs/scale-out.md)"
-
-// countFlag is a count given as an integer or in float notation (5e8),
-// which must be a whole number that fits an int64.
-// topOrSample applies --top and --sample (run and replay), of which one
-// has a default: the one given replaces the other's default (--top 0:
-// every page); both given is bad usage.
-func topOrSample(cmd *cobra.Command, top, sample *int) error {
-	t, s := cmd.Flags().Changed("top"), cmd.Flags().Changed("sample")
-	switch {
-	case t && s:
-		return usagef("--top %d and --sample %d: give one (the busiest pages, or a random sample)", *top, *sample)
-	case t:
-		*sample = 0
-	case s:
-		*top = 0
-	}
-	return nil
-}
-
-type countFlag int64
-
-func (c *countFlag) String() string { return strconv.FormatInt(int64(*c), 10) }
-func (c *countFlag) Type() string   { return "N" }
-func (c *countFlag) Set(s string) error {
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || v != math.Trunc(v) || !(math.Abs(v) < 1<<63) {
-		return fmt.Errorf("%q is not a whole number (e.g. 500000000 or 5e8)", s)
-	}
-	*c = countFlag(v)
-	return nil
-}
-
-// Help of the work limits, shared by replay and run.
-const (
-	maxVisitsHelp = "leave out a page × sampler expected to need more than N visits (λ·T + 1, about 25 ns each)"
-	maxPairsHelp  = "leave out a page × sampler whose M6 (random delays) expects more than N pairs of visits within x_max (about 1 ns each)"
-)
-
-func indent(s string) string {
-	out := ""
-	for i, c := range s {
-		out += string(c)
-		if c == '\n' && i+1 < len(s) {
-			out += "  "
-		}
-	}
-	return out
-}
-
-// printReplaySummary prints the mean errors per sampler and method.
-func printReplaySummary(w io.Writer, m *replay.Meta, out string) {
-	fmt.Fprintf(w, "replayed %s with %s (unit %s, seed %d) → %s (%s)\n", human.Count(int64(m.Pages), "page", "pages"),
-		human.Count(int64(len(m.Samplers)), "sampler", "samplers"), m.UnitName, m.Seed, human.Path(out+"/"+estimates.File), human.Count(m.Rows, "row", "rows"))
-	if m.Selection != nil {
-		fmt.Fprintf(w, "  %s\n", human.Text(m.Selection.Describe()))
-	}
-	for _, reason := range []string{"min_updates", "fewer_than_2_updates", "not_in_top", replay.SkipFewIntervals, replay.SkipNotInSample} {
-		if n := m.Skipped[reason]; n > 0 {
-			fmt.Fprintf(w, "  skipped %s: %s\n", human.Count(n, "page", "pages"), strings.ReplaceAll(reason, "_", " "))
-		}
-	}
-	if n := m.Skipped[estimator.SkipMaxVisits]; n > 0 {
-		fmt.Fprintf(w, "  left out %s: more than --max-visits %s expected visits\n", human.Count(n, "page × sampler job", "page × sampler jobs"), human.Comma(m.MaxVisits))
-	}
-	if n := m.Skipped[estimator.SkipMaxPairs]; n > 0 {
-		fmt.Fprintf(w, "  left out %s: more than --max-pairs %s expected M6 pairs\n", human.Count(n, "page × sampler job", "page × sampler jobs"), human.Comma(m.MaxPairs))
-	}
-	if n := m.Skipped[estimator.SkipMaxGrid]; n > 0 {
-		fmt.Fprintf(w, "  left out %s: x_max/step more than %s grid points\n", human.Count(n, "page × sampler job", "page × sampler jobs"), human.Float(estimator.MaxGrid))
-	}
-	if m.Choices != nil {
-		fmt.Fprintf(w, "  chosen: %s\n", m.Choices.Describe(m.UnitName))
-	}
-	for _, na := range m.NotApplicable {
-		fmt.Fprintf(w, "  not run: %s\n", na)
-	}
-	t := tables.Table{Title: "Mean WMRD and KS against each page's true G_U (kind G) or F_U (kind F)",
-		Columns: []tables.Column{{Name: "sampler", Kind: tables.String}, {Name: "method", Kind: tables.String}, {Name: "kind", Kind: tables.String},
-			{Name: "pages", Kind: tables.Int}, {Name: "undefined", Kind: tables.Int}, {Name: "mean WMRD", Kind: tables.Float}, {Name: "mean KS", Kind: tables.Float}}}
-	for _, s := range m.Summary {
-		var wm, k any // nil: no page with a defined estimate, printed "—"
-		if s.WMRD != nil {
-			wm, k = *s.WMRD, *s.KS
-		}
-		t.Rows = append(t.Rows, []any{s.Sampler, s.Method, s.Kind, int64(s.Pages), int64(s.Undefined), wm, k})
-	}
-	tables.Fprint(w, t) // a failed write is standard output's, reported at exit (stdoutError)
 }

@@ -1,14 +1,9 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -16,25 +11,13 @@ import (
 	"github.com/revisit-dev/revisit/analysis"
 	"github.com/revisit-dev/revisit/estimator"
 	"github.com/revisit-dev/revisit/ingest"
-	"github.com/revisit-dev/revisit/internal/human"
-	"github.com/revisit-dev/revisit/internal/progress"
-	"github.com/revisit-dev/revisit/internal/units"
 	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay"
 )
 
-// runFlags are the knobs of `revisit run`: a pipeline.Config, the
-// ingest flags shared with 'revisit ingest', and what needs parsing.
-type runFlags struct {
-	cfg    pipeline.Config
-	ingest ingestFlags
-	unit   string
-	sel    selectFlags // the page selection, shared with replay and analyze
-}
-
 func newRunCmd(g *globals) *cobra.Command {
-	rf := runFlags{cfg: pipeline.DefaultConfig()}
-	c := &rf.cfg
+	c := pipeline.DefaultConfig()
+	var selection selectFlags // the page selection, shared with replay and analyze
 	cmd := &cobra.Command{
 		Use:   "run INPUT... -o OUT   (or: run DATASET -o OUT)",
 		Short: "Ingest → replay → analyze → report in one go, with sensible defaults",
@@ -92,45 +75,19 @@ remains ingest's group column of generic logs.`,
   revisit run ds -o out-lists --match '^List of' --top 0`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c.Inputs = args
-			if err := c.Validate(); err != nil {
-				return err
-			}
 			if err := reportTitle(cmd, c.Title); err != nil {
 				return err
 			}
 			if err := topOrSample(cmd, &c.Top, &c.Sample); err != nil {
 				return err
 			}
-			ds, err := pipeline.DatasetInput(args)
-			if err != nil {
-				return err
-			} else if ds != "" {
-				if name := changedIngestFlag(cmd); name != "" {
-					return usagef("run: --%s is an ingest option, but %s is a dataset (ingest is skipped): ingest again with 'revisit ingest --%s …' instead", name, ds, name)
-				}
-			}
-			iopt, err := rf.ingest.options(cmd)
+			sel, err := selection.selection("run")
 			if err != nil {
 				return err
 			}
-			if ds == "" {
-				chk := iopt
-				chk.Inputs, chk.Output = args, filepath.Join(c.Out, "dataset")
-				if err := checkIngest(chk); err != nil {
-					return err
-				}
-			}
-			// Checked here, not after an ingest that may take an hour.
-			if c.Select, err = rf.sel.selection("run"); err != nil {
-				return err
-			}
-			if rf.unit != "" {
-				if c.Unit, err = units.ParseUnit(rf.unit); err != nil {
-					return usagef("run: --unit: %v", err)
-				}
-			}
-			return runPipeline(cmd.Context(), cmd.OutOrStdout(), g, *c, iopt, args) // cancelled on Ctrl-C (cancelOnSignal)
+			c.Inputs, c.Version, c.OnStage, c.Select = args, version, g.onStage, sel
+			c.Ingest.Given, c.IngestFlag = cmd.Flags().Changed, changedIngestFlag(cmd)
+			return pipeline.Command(cmd.Context(), c, g.console(cmd)) // cancelled on Ctrl-C (supervise.CancelOnSignal)
 		},
 	}
 	f := cmd.Flags()
@@ -140,7 +97,7 @@ remains ingest's group column of generic logs.`,
 	f.Float64Var(&c.Rate, "rate", 0, "crawler rate λ per --unit: samplers exp:λ and const:1/λ (0: relative to each page, "+strings.Join(replay.DefaultSamplers, " and ")+")")
 	f.StringArrayVar(&c.Samplers, "sampler", nil, "crawler `SPEC` instead of the defaults, repeatable; a rate or delay ending in x is relative to each page (see revisit replay --help)")
 	f.StringSliceVar(&c.Methods, "methods", c.Methods, "methods: all or a list of "+strings.Join(estimator.AllMethods, ",")+" (as revisit replay)")
-	f.StringVar(&rf.unit, "unit", "", "time unit of λ, h, x_max and the report: s, min, h, d, w, y (default h, or d for date-only sources)")
+	f.StringVar(&c.UnitText, "unit", "", "time unit of λ, h, x_max and the report: s, min, h, d, w, y (default h, or d for date-only sources)")
 	f.Float64Var(&c.H, "h", 0, "bin width h for random delays, in units (0: per page, E[U]/100 but never finer than the source's time resolution)")
 	f.Float64Var(&c.XMax, "x-max", 0, "errors and estimates on [0, x_max], in units (0: per page, the 0.99 quantile of its G_U)")
 	f.Uint64Var(&c.Seed, "seed", c.Seed, "seed of every random draw")
@@ -158,8 +115,8 @@ remains ingest's group column of generic logs.`,
 	f.IntVar(&c.ScreenUpdates, "screen-updates", c.ScreenUpdates, "K: pages with at least K updates enter the Poisson screen (analyze's --screen-updates)")
 	// ingest's filters, caps and generic-log options, defined once for
 	// both commands: anything 'revisit ingest' reads 'revisit run' reads too.
-	addIngestFlags(f, &rf.ingest)
-	addSelectFlags(f, &rf.sel)
+	addIngestFlags(f, &c.Ingest)
+	addSelectFlags(f, &selection)
 	return cmd
 }
 
@@ -181,7 +138,7 @@ func reportTitle(cmd *cobra.Command, title string) error {
 // cmd's command line, or "".
 func changedIngestFlag(cmd *cobra.Command) string {
 	fs := pflag.NewFlagSet("ingest", pflag.ContinueOnError)
-	addIngestFlags(fs, &ingestFlags{})
+	addIngestFlags(fs, &ingest.Options{})
 	name := ""
 	fs.VisitAll(func(f *pflag.Flag) {
 		if name == "" && cmd.Flags().Changed(f.Name) {
@@ -189,28 +146,4 @@ func changedIngestFlag(cmd *cobra.Command) string {
 		}
 	})
 	return name
-}
-
-// runPipeline runs c with the ingest options iopt (pipeline.Run) and
-// prints, unless quiet, the findings and the time taken on stderr, then
-// the report's index.html on stdout.
-func runPipeline(ctx context.Context, stdout io.Writer, g *globals, c pipeline.Config, iopt ingest.Options, inputs []string) error {
-	start := time.Now()
-	c.Inputs, c.Version, c.OnStage = inputs, version, g.onStage
-	c.Ingest = iopt
-	c.Ingest.Progress = progress.New(os.Stderr, "ingest", g.quiet)
-	c.Ingest.OnBad = badRecordPrinter(g.quiet)
-	if !g.quiet {
-		c.Log = human.NewTerminal(os.Stderr)
-	}
-	res, err := pipeline.Run(ctx, c)
-	if err != nil {
-		return err
-	}
-	if !g.quiet {
-		printFindings(os.Stderr, res.Bundle)
-		fmt.Fprintf(os.Stderr, "revisit run: done in %s: %d tables, %d figures\n", time.Since(start).Round(100*time.Millisecond), len(res.Bundle.Tables), len(res.Bundle.Figures))
-		fmt.Fprintln(stdout, human.Path(filepath.Join(res.Report, "index.html")))
-	}
-	return nil
 }

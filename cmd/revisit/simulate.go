@@ -1,22 +1,17 @@
 package main
 
 import (
-	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/revisit-dev/revisit/estimator"
-	"github.com/revisit-dev/revisit/internal/human"
-	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/replay"
 )
 
 func newSimulateCmd(g *globals) *cobra.Command {
 	var (
 		opt       replay.SimOptions
-		ts, out   string
 		noRecover bool
 	)
 	cmd := &cobra.Command{
@@ -50,49 +45,14 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
   revisit simulate --update exp:1 --sampler const:0.5 --T 100,1000,10000 --paths 50 --seed 7`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var err error
-			if opt.Ts, err = replay.ParseTs(ts); err != nil {
-				return usagef("simulate: --T: %v", err)
-			}
 			opt.Recover = !noRecover
-			if opt.Workers < 0 {
-				return usagef("simulate: --workers %d: want 0 (all cores) or more", opt.Workers)
-			}
-			if out != "" { // refuse a wrong -o before the simulation, not after it
-				if err := checkResults("simulate", out, "simulate"); err != nil {
-					return err
-				}
-			}
-			if !g.quiet {
-				opt.Log = g.console(cmd).Log()
-			}
-			res, err := replay.Simulate(cmd.Context(), opt)
-			if err != nil {
-				return fmt.Errorf("simulate: %w", err)
-			}
-			b := res.Bundle()
-			if w := cmd.OutOrStdout(); g.console(cmd).PrintsTables(out) {
-				fmt.Fprintf(w, "simulate: update %s (E[U] = %s), h = %s, x_max = %s, %s per T, %s\n\n",
-					res.Update, human.Float(res.EU), human.Float(res.H), human.Float(res.XMax), human.Count(int64(res.Paths), "path", "paths"), human.Elapsed(res.Elapsed))
-				for _, t := range b.Tables {
-					tables.Fprint(w, t) // a failed write is standard output's, reported at exit (stdoutError)
-				}
-			}
-			if out != "" {
-				if err := tables.WriteBundle(cmd.Context(), b, out, "simulate"); err != nil {
-					return fmt.Errorf("simulate: %w", err)
-				}
-				if !g.quiet {
-					fmt.Fprintf(os.Stderr, "simulate: %d tables and %d figures → %s\n", len(b.Tables), len(b.Figures), human.Path(out))
-				}
-			}
-			return nil
+			return replay.SimulateCommand(cmd.Context(), opt, g.console(cmd))
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&opt.Update, "update", "pareto:3,1", "update interval distribution `SPEC` (exp:R, pareto:A,B, weibull:K,S, lognormal:M,S, uniform:A,B, const:C, mix:…)")
 	f.StringArrayVar(&opt.Samplers, "sampler", []string{"const:1"}, "sampling process `SPEC`, repeatable")
-	f.StringVar(&ts, "T", "1e2..1e5", "window lengths: A..B (powers of ten) or a comma list")
+	f.StringVar(&opt.TsText, "T", "1e2..1e5", "window lengths: A..B (powers of ten) or a comma list")
 	f.IntVar(&opt.Paths, "paths", 20, "independent sample paths per T and sampler")
 	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of "+strings.Join(estimator.AllMethods, ","))
 	f.Uint64Var(&opt.Seed, "seed", 1, "random seed (same seed, same output)")
@@ -100,6 +60,6 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 	f.Float64Var(&opt.XMax, "x-max", 0, "largest grid point (0: the 0.999 quantile of G_U)")
 	f.BoolVar(&noRecover, "no-recover", false, "do not recover F_U from M2, M4, M5, M6")
 	f.IntVar(&opt.Workers, "workers", 0, "parallel workers (0: all cores)")
-	f.StringVarP(&out, "output", "o", "", "also write tables and figures (JSON) under this directory")
+	f.StringVarP(&opt.Out, "output", "o", "", "also write tables and figures (JSON) under this directory")
 	return cmd
 }

@@ -2,8 +2,8 @@
 // calendar dates: the unit names of --unit (ParseUnit, Name, Label), the
 // durations of --span and --cycle (ParseDuration), and the proleptic
 // Gregorian calendar of the readers (IsLeap, DaysIn, DaysFromCivil,
-// ParseISO, ParseStart). It imports nothing of revisit, so that every
-// stage can use it.
+// ParseISO, ParseStart, ParseBound). It imports nothing of revisit, so
+// that every stage can use it.
 package units
 
 import (
@@ -268,10 +268,32 @@ func digits(b []byte) (int64, bool) {
 // (also with an offset, without a zone, or with a space for the T; no
 // zone means UTC).
 func ParseStart(s string) (time.Time, error) {
-	for _, layout := range []string{"2006-01-02", time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t.UTC(), nil
-		}
+	if t, ok := parseTime(s); ok {
+		return t, nil
 	}
 	return time.Time{}, fmt.Errorf("start %q: want a date YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ", s)
+}
+
+// ParseBound reads a time bound (ingest's --since, --until and
+// --time-origin) as ParseStart reads a time: a date means its midnight
+// UTC. "" is no bound, the zero time.
+func ParseBound(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, ok := parseTime(s); ok {
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("%q is not RFC 3339 (2006-01-02T15:04:05Z) or a date (2006-01-02)", s)
+}
+
+// parseTime reads a date or a time of ParseStart's forms, in UTC. The
+// forms exclude each other, so the order of the layouts does not matter.
+func parseTime(s string) (time.Time, bool) {
+	for _, layout := range []string{"2006-01-02", time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), true
+		}
+	}
+	return time.Time{}, false
 }

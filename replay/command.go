@@ -1,0 +1,231 @@
+package replay
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/revisit-dev/revisit/dataset"
+	"github.com/revisit-dev/revisit/estimates"
+	"github.com/revisit-dev/revisit/estimator"
+	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/internal/console"
+	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/internal/memlimit"
+	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/tables"
+	"github.com/revisit-dev/revisit/internal/units"
+	"github.com/revisit-dev/revisit/internal/usage"
+)
+
+// Flags are the options of `revisit replay` that the command line gives
+// as text (Options.Flags), parsed by Command into the other options with
+// the command's messages; Run ignores them.
+type Flags struct {
+	Unit   string // --unit (units.ParseUnit); "" keeps Options.Unit
+	Shard  string // --shard (shard.Parse; N alone reads the job index from the environment)
+	Curves string // --curves (estimates.ParseCurves)
+	// Pages, Match and InGroups are the page selection (--pages, --match,
+	// --in-group), built into Options.Select (dataset.NewSelection).
+	Pages, Match string
+	InGroups     []string
+	// TopGiven and SampleGiven say whether --top and --sample were given
+	// (TopOrSample).
+	TopGiven, SampleGiven bool
+}
+
+// TopOrSample applies --top and --sample, of which the command line gives
+// --top a default: the one given (topGiven, sampleGiven) replaces the
+// other's default, so that --sample N replays a sample and --top 0 every
+// page; both given is bad usage.
+func TopOrSample(top, sample *int, topGiven, sampleGiven bool) error {
+	switch {
+	case topGiven && sampleGiven:
+		return usage.Errorf("--top %d and --sample %d: give one (the busiest pages, or a random sample)", *top, *sample)
+	case topGiven:
+		*sample = 0
+	case sampleGiven:
+		*top = 0
+	}
+	return nil
+}
+
+// parse applies the flags to o and checks the counts the command line
+// gives, which must be ≥ 1 there (Run takes 0 as the default). Every
+// error is bad usage, with the message the command prints.
+func (f *Flags) parse(o *Options) error {
+	if f.Unit != "" {
+		u, err := units.ParseUnit(f.Unit)
+		if err != nil {
+			return usage.Errorf("--unit: %v", err)
+		}
+		o.Unit = u
+	}
+	if err := TopOrSample(&o.Top, &o.Sample, f.TopGiven, f.SampleGiven); err != nil {
+		return err
+	}
+	sp, err := shard.Parse(f.Shard, os.LookupEnv)
+	if err != nil {
+		return usage.Errorf("replay: --shard: %v", err)
+	}
+	o.Shard = sp
+	if o.Curves, err = estimates.ParseCurves(f.Curves); err != nil {
+		return usage.Errorf("replay: %v", err)
+	}
+	if o.MaxVisits < 1 || o.MaxPairs < 1 || o.Seeds < 1 {
+		return usage.Errorf("replay: --max-visits, --max-pairs and --seeds must be ≥ 1")
+	}
+	return nil
+}
+
+// Command is `revisit replay`: it replays the selected pages of the
+// dataset with virtual crawlers that see a page only when they visit it,
+// runs every estimator on what they saw and writes estimates.parquet and
+// replay.json to opt.Out (Run). Bad options and an output directory that
+// revisit did not write are refused before the dataset is read; a
+// progress bar (on a terminal) or log lines go to con.Err, the summary
+// (WriteSummary) to con.Out, neither under con.Quiet.
+func Command(ctx context.Context, opt Options, con console.Console) error {
+	f := &opt.Flags
+	if err := f.parse(&opt); err != nil {
+		return err
+	}
+	smp, methods, err := opt.Validate()
+	if err != nil {
+		return usage.Errorf("replay: %v", err)
+	}
+	if opt.Select, err = dataset.NewSelection(f.Pages, f.Match, f.InGroups); err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
+	if err := atomicdir.CheckOutput("replay", opt.Out, MetaFile, "replay output"); err != nil {
+		return err // before reading the dataset
+	}
+	var bar *progressbar.ProgressBar
+	switch {
+	case con.Quiet:
+	case con.ErrIsTerminal():
+		bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(con.Err),
+			progressbar.OptionSetDescription("replay"), progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(), progressbar.OptionSetItsString("page×sampler"),
+			progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
+		max := -1
+		opt.Progress = func(done, total int) {
+			if total != max && total > 0 {
+				max = total
+				bar.ChangeMax(total)
+			}
+			bar.Set(done)
+		}
+	default:
+		opt.Log = con.Log()
+	}
+	defer memlimit.Set()()
+	meta, err := run(ctx, opt, smp, methods)
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
+	if !con.Quiet {
+		meta.WriteSummary(con.Out, opt.Out)
+	}
+	return nil
+}
+
+// WriteSummary prints what a replay (or a merge of its shards) wrote to
+// out: the pages, samplers and rows, the pages skipped and the page ×
+// sampler jobs left out by reason, the choices of the defaults, the
+// methods not run, and the mean WMRD and KS of every sampler, method and
+// kind against the truth (Meta.Summary). A failed write is w's: the
+// command line reports standard output's once at exit.
+func (m *Meta) WriteSummary(w io.Writer, out string) {
+	fmt.Fprintf(w, "replayed %s with %s (unit %s, seed %d) → %s (%s)\n", human.Count(int64(m.Pages), "page", "pages"),
+		human.Count(int64(len(m.Samplers)), "sampler", "samplers"), m.UnitName, m.Seed, human.Path(out+"/"+estimates.File), human.Count(m.Rows, "row", "rows"))
+	if m.Selection != nil {
+		fmt.Fprintf(w, "  %s\n", human.Text(m.Selection.Describe()))
+	}
+	for _, reason := range []string{"min_updates", "fewer_than_2_updates", "not_in_top", SkipFewIntervals, SkipNotInSample} {
+		if n := m.Skipped[reason]; n > 0 {
+			fmt.Fprintf(w, "  skipped %s: %s\n", human.Count(n, "page", "pages"), strings.ReplaceAll(reason, "_", " "))
+		}
+	}
+	if n := m.Skipped[estimator.SkipMaxVisits]; n > 0 {
+		fmt.Fprintf(w, "  left out %s: more than --max-visits %s expected visits\n", human.Count(n, "page × sampler job", "page × sampler jobs"), human.Comma(m.MaxVisits))
+	}
+	if n := m.Skipped[estimator.SkipMaxPairs]; n > 0 {
+		fmt.Fprintf(w, "  left out %s: more than --max-pairs %s expected M6 pairs\n", human.Count(n, "page × sampler job", "page × sampler jobs"), human.Comma(m.MaxPairs))
+	}
+	if n := m.Skipped[estimator.SkipMaxGrid]; n > 0 {
+		fmt.Fprintf(w, "  left out %s: x_max/step more than %s grid points\n", human.Count(n, "page × sampler job", "page × sampler jobs"), human.Float(estimator.MaxGrid))
+	}
+	if m.Choices != nil {
+		fmt.Fprintf(w, "  chosen: %s\n", m.Choices.Describe(m.UnitName))
+	}
+	for _, na := range m.NotApplicable {
+		fmt.Fprintf(w, "  not run: %s\n", na)
+	}
+	t := tables.Table{Title: "Mean WMRD and KS against each page's true G_U (kind G) or F_U (kind F)",
+		Columns: []tables.Column{{Name: "sampler", Kind: tables.String}, {Name: "method", Kind: tables.String}, {Name: "kind", Kind: tables.String},
+			{Name: "pages", Kind: tables.Int}, {Name: "undefined", Kind: tables.Int}, {Name: "mean WMRD", Kind: tables.Float}, {Name: "mean KS", Kind: tables.Float}}}
+	for _, s := range m.Summary {
+		var wm, k any // nil: no page with a defined estimate, printed "—"
+		if s.WMRD != nil {
+			wm, k = *s.WMRD, *s.KS
+		}
+		t.Rows = append(t.Rows, []any{s.Sampler, s.Method, s.Kind, int64(s.Pages), int64(s.Undefined), wm, k})
+	}
+	tables.Fprint(w, t)
+}
+
+// SimulateCommand is `revisit simulate`: it runs the estimators on
+// synthetic renewal processes over windows of length T with many
+// independent sample paths (Simulate) and prints the convergence tables
+// and the checks against the closed forms on con.Out (WriteTables: always
+// without -o, unless con.Quiet with it); with opt.Out it also writes them,
+// and the figures, as a results directory for `revisit report`. A wrong
+// -o is refused before the simulation.
+func SimulateCommand(ctx context.Context, opt SimOptions, con console.Console) error {
+	if err := opt.Validate(); err != nil {
+		return fmt.Errorf("simulate: %w", err)
+	}
+	if opt.Out != "" { // refuse a wrong -o before the simulation, not after it
+		if err := tables.CheckResultsOutput("simulate", opt.Out, "simulate"); err != nil {
+			return err
+		}
+	}
+	opt.Log = con.Log()
+	res, err := Simulate(ctx, opt)
+	if err != nil {
+		return fmt.Errorf("simulate: %w", err)
+	}
+	b := res.Bundle()
+	if con.PrintsTables(opt.Out) {
+		res.WriteTables(con.Out, b)
+	}
+	if opt.Out != "" {
+		if err := tables.WriteBundle(ctx, b, opt.Out, "simulate"); err != nil {
+			return fmt.Errorf("simulate: %w", err)
+		}
+		if !con.Quiet {
+			fmt.Fprintf(con.Err, "simulate: %d tables and %d figures → %s\n", len(b.Tables), len(b.Figures), human.Path(opt.Out))
+		}
+	}
+	return nil
+}
+
+// WriteTables prints the simulation's header line (the update model, E[U],
+// h, x_max, the paths per T and the time taken) and the tables of b, its
+// Bundle. A failed write is w's: the command line reports standard
+// output's once at exit.
+func (r *SimResult) WriteTables(w io.Writer, b *tables.Bundle) {
+	fmt.Fprintf(w, "simulate: update %s (E[U] = %s), h = %s, x_max = %s, %s per T, %s\n\n",
+		r.Update, human.Float(r.EU), human.Float(r.H), human.Float(r.XMax), human.Count(int64(r.Paths), "path", "paths"), human.Elapsed(r.Elapsed))
+	for _, t := range b.Tables {
+		tables.Fprint(w, t)
+	}
+}
