@@ -6,11 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/revisit-dev/revisit/internal/console"
-	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/internal/usage"
 )
 
@@ -88,28 +86,5 @@ func TestCommand(t *testing.T) {
 	stderr.Reset()
 	if err := Command(context.Background(), opt, console.Console{Out: &stdout, Err: &stderr, Quiet: true}); err != nil || stderr.Len()+stdout.Len() != 0 {
 		t.Errorf("-q: %v, printed %q %q", err, stdout.String(), stderr.String())
-	}
-}
-
-// WriteFindings is "Findings:" and one "  - " line per Headline
-// sentence, escaped for the terminal; nothing without a sentence.
-func TestWriteFindings(t *testing.T) {
-	b := findingsBundle()
-	var w bytes.Buffer
-	WriteFindings(&w, b)
-	h := Headline(b)
-	lines := strings.Split(strings.TrimSuffix(w.String(), "\n"), "\n")
-	if len(h) == 0 || len(lines) != len(h)+1 || lines[0] != "Findings:" {
-		t.Fatalf("%d sentences, printed:\n%s", len(h), w.String())
-	}
-	for i, s := range h {
-		if lines[i+1] != "  - "+s {
-			t.Errorf("line %d: %q, want %q", i+1, lines[i+1], "  - "+s)
-		}
-	}
-	w.Reset()
-	WriteFindings(&w, &tables.Bundle{})
-	if w.Len() != 0 {
-		t.Errorf("no sentences, printed %q", w.String())
 	}
 }

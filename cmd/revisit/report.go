@@ -1,11 +1,8 @@
 package main
 
 import (
-	"io"
-
 	"github.com/spf13/cobra"
 
-	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/reports"
 )
 
@@ -42,6 +39,3 @@ directory is left alone.`,
 	cmd.Flags().StringVar(&opt.Title, "title", "revisit report", "title of the report")
 	return cmd
 }
-
-// printFindings is reports.WriteFindings, for run.
-func printFindings(w io.Writer, b *tables.Bundle) { reports.WriteFindings(w, b) }
