@@ -5,5 +5,6 @@
 // parameters and closed forms.
 //
 // It is not a reader: ingest reads what it writes, and ReadTruth gives the
-// truth back to tests and the demo.
+// truth back to tests and the demo. Command is 'revisit generate': its
+// flags' text checked and parsed (CommandOptions.Validate), then Run.
 package generate

@@ -7,4 +7,8 @@
 //
 // It is not a crawler of single pages (replay's samplers and estimators are)
 // and it does not model download cost beyond one unit per page.
+//
+// Command is 'revisit policies': its flags' text checked and parsed
+// (CommandOptions.Validate), the dataset read, Run, the tables printed
+// (PrintTables) and written for revisit report.
 package policy

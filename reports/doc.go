@@ -16,4 +16,7 @@
 // method, policy or fit family named in a curve is drawn in its fixed
 // style. A figure with fewer than two points is replaced by a sentence
 // saying why (Unplottable).
+//
+// Command is 'revisit report': the results directories read and merged,
+// then Write, and the Findings printed for the terminal (WriteFindings).
 package reports

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/revisit-dev/revisit/internal/atomicdir"
+	"github.com/revisit-dev/revisit/internal/supervise"
 	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay"
 )
@@ -230,10 +231,10 @@ func TestBusyOutputExitCode(t *testing.T) {
 // the fix is the output path, not the command line.
 func TestLateRefusalIsExitTwo(t *testing.T) {
 	late := fmt.Errorf("replay: %w", &atomicdir.RefusedError{Path: "out", What: "replay output", Reason: "it holds entries revisit did not write", Foreign: []string{"NOTES.md"}})
-	if got := exitCode(late); got != exitUsage {
-		t.Fatalf("exitCode(late refusal) = %d, want %d", got, exitUsage)
+	if got := supervise.ExitCode(late); got != exitUsage {
+		t.Fatalf("supervise.ExitCode(late refusal) = %d, want %d", got, exitUsage)
 	}
-	if got := exitCode(fmt.Errorf("run: %w", &pipeline.UsageError{Err: late})); got != exitUsage {
-		t.Fatalf("exitCode(run's refusal) = %d, want %d", got, exitUsage)
+	if got := supervise.ExitCode(fmt.Errorf("run: %w", &pipeline.UsageError{Err: late})); got != exitUsage {
+		t.Fatalf("supervise.ExitCode(run's refusal) = %d, want %d", got, exitUsage)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -13,7 +14,7 @@ import (
 // which flag to write instead, or, where the old value can mean only the
 // new flag's, take it (README: Commands, "Renamed flags" lists them).
 type renamedFlag struct {
-	cmd, old, new string
+	old, new string
 	// meaning is what the old name means in the other commands.
 	meaning string
 	// accept, if set, takes an old value that is unambiguous (it returns
@@ -25,27 +26,24 @@ var (
 	// ingest's --title named the generic log's title column, while run
 	// and report take --title as the report's title: 'run … --title 1'
 	// after 'ingest … --title 1' titled the report "1".
-	renamedTitle = renamedFlag{cmd: "ingest", old: "title", new: "title-column",
+	renamedTitle = renamedFlag{old: "title", new: "title-column",
 		meaning: "the report's title in run and report"}
 	// analyze's --min-updates was the Poisson screen's threshold, while
 	// ingest and run drop the pages below it.
-	renamedScreenUpdates = renamedFlag{cmd: "analyze", old: "min-updates", new: "screen-updates",
+	renamedScreenUpdates = renamedFlag{old: "min-updates", new: "screen-updates",
 		meaning: "the ingest filter in ingest and run (pages with fewer updates are dropped)"}
 	// policies' --group chose how pages form sites, while ingest and run
 	// take --group as a generic log's group column.
-	renamedSites = renamedFlag{cmd: "policies", old: "group", new: "sites",
+	renamedSites = renamedFlag{old: "group", new: "sites",
 		meaning: "a generic log's group column in ingest and run"}
 	// generate's --pages was a number of pages, while replay, analyze and
 	// run take --pages FILE (a list of pages); a whole number can only
 	// be the count.
-	renamedPageCount = renamedFlag{cmd: "generate", old: "pages", new: "page-count",
+	renamedPageCount = renamedFlag{old: "pages", new: "page-count",
 		meaning: "a FILE listing pages in replay, analyze and run",
 		accept: func(cmd *cobra.Command, v string) bool {
 			n, err := strconv.Atoi(v)
-			if err != nil {
-				return false
-			}
-			return cmd.Flags().Set("page-count", strconv.Itoa(n)) == nil
+			return err == nil && cmd.Flags().Set("page-count", strconv.Itoa(n)) == nil
 		}}
 )
 
@@ -74,16 +72,14 @@ func refuseRenamed(cmd *cobra.Command, rs ...renamedFlag) error {
 	return nil
 }
 
+// shellWord is what quoteArg leaves unquoted.
+var shellWord = regexp.MustCompile(`^[A-Za-z0-9_.,:/%-]+$`)
+
 // quoteArg is v as a shell word: quoted when it holds anything but
-// letters, digits and -_.,:/%.
+// letters, digits and -_.,:/% (or nothing).
 func quoteArg(v string) string {
-	for _, c := range v {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == ',' || c == ':' || c == '/' || c == '%') {
-			return strconv.Quote(v)
-		}
+	if shellWord.MatchString(v) {
+		return v
 	}
-	if v == "" {
-		return `""`
-	}
-	return v
+	return strconv.Quote(v)
 }

@@ -85,3 +85,13 @@ func TestRenamedFlagsAccepted(t *testing.T) {
 }
 
 func twoDigits(d int) string { return string([]byte{byte('0' + d/10), byte('0' + d%10)}) }
+
+// quoteArg leaves a plain shell word as it is and quotes anything else.
+func TestQuoteArg(t *testing.T) {
+	for v, want := range map[string]string{"": `""`, "city": "city", "hash:20": "hash:20", "2%": "2%", "a/b-c_d.e,f": "a/b-c_d.e,f",
+		"New York": `"New York"`, "é": `"é"`, "a;rm": `"a;rm"`, "x\x1b": `"x\x1b"`} {
+		if got := quoteArg(v); got != want {
+			t.Errorf("quoteArg(%q) = %s, want %s", v, got, want)
+		}
+	}
+}

@@ -5,21 +5,13 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/revisit-dev/revisit/generate"
-	"github.com/revisit-dev/revisit/internal/atomicdir"
 	"github.com/revisit-dev/revisit/internal/console"
-	"github.com/revisit-dev/revisit/internal/human"
 	"github.com/revisit-dev/revisit/internal/supervise"
 	"github.com/revisit-dev/revisit/internal/usage"
 )
@@ -27,47 +19,8 @@ import (
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "dev"
 
-// Exit codes (SPEC §8), one rule for every command, owned by
-// internal/supervise; README.md's table lists them
-// (TestReadmeExitCodeTable).
-const (
-	exitOK       = supervise.ExitOK
-	exitBadInput = supervise.ExitBadInput
-	exitUsage    = supervise.ExitUsage // bad usage, or an output revisit refuses to replace (usage.Refused)
-	exitInternal = supervise.ExitInternal
-	exitSIGHUP   = supervise.ExitSIGHUP
-	exitSIGINT   = supervise.ExitSIGINT
-	exitSIGTERM  = supervise.ExitSIGTERM
-	exitSIGKILL  = supervise.ExitSIGKILL
-	exitSIGQUIT  = supervise.ExitSIGQUIT
-	exitStdout   = supervise.ExitStdout
-)
-
 // usagef is bad usage (usage.Error, exit code 2) rather than bad input.
 func usagef(format string, a ...any) error { return usage.Errorf(format, a...) }
-
-// exitCode is the exit code for err, a command's failure: 2 for bad
-// usage and refused outputs (usage.Error, whichever stage returned it;
-// usage.Refused, generate's ErrNotOurs, an output another
-// revisit process is writing), 3 when revisit could not run, 1 for
-// anything else (bad input). Interruptions are decided before (execute).
-func exitCode(err error) int {
-	var (
-		ie supervise.InternalError
-		ue *usage.Error
-		ar *atomicdir.RefusedError
-	)
-	switch {
-	case err == nil:
-		return exitOK
-	case errors.As(err, &ie):
-		return exitInternal
-	case errors.As(err, &ue), usage.IsRefused(err), errors.As(err, &ar), isCobraUsage(err),
-		errors.Is(err, generate.ErrNotOurs), errors.Is(err, atomicdir.ErrBusy):
-		return exitUsage
-	}
-	return exitBadInput
-}
 
 // globals are the flags every subcommand shares.
 type globals struct {
@@ -126,29 +79,10 @@ Stages: ingest → replay → analyze → report; run does all of them.`,
 	return root
 }
 
-func main() { os.Exit(mainCode(os.Args[1:])) }
+func main() { os.Exit(supervise.Main(os.Args[1:], execute)) }
 
-// mainCode is what main does with its arguments, as an exit code: on Unix
-// it runs revisit again as a supervised child process doing the work (see
-// internal/supervise: exit codes that survive an out-of-memory death) and
-// returns the child's code, mapped; in the child (and where there is no
-// supervisor) it does the work.
-func mainCode(args []string) int {
-	if supervise.Supervised() {
-		return supervise.ChildExit(execute(args))
-	}
-	self, err := os.Executable()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "revisit: cannot start the worker process: cannot find this program (%v). Exit code %d.\n", err, exitInternal)
-		return exitInternal
-	}
-	code, ok := supervise.Run(exec.Command(self, args...))
-	if !ok {
-		return exitInternal // supervise.Run said why, in one line
-	}
-	return code
-}
-
+// execute runs the command of args and returns its exit code, after
+// saying on standard error why it failed (supervise.Ending).
 func execute(args []string) int {
 	ctx, stop, interrupted := supervise.CancelOnSignal()
 	defer stop()
@@ -158,79 +92,35 @@ func execute(args []string) int {
 	root.SetArgs(args)
 	root.SetContext(ctx)
 	root.SetOut(out)
+	ran := false // a command's RunE started: an error before it is cobra's own
+	root.PersistentPreRun = func(*cobra.Command, []string) { ran = true }
 	cmd, err := root.ExecuteC()
-	var se *supervise.StdoutError
-	if err == nil || (errors.As(err, &se) && interrupted() == 0) {
-		if out.Err != nil {
-			fmt.Fprintln(os.Stderr, stdoutLine(cmd, out.Err))
-			return exitStdout
+	e := supervise.Ending{Path: commandPath(cmd), Err: err, Stdout: out.Err, Signal: interrupted()}
+	if cmd != nil {
+		e.KeepsStages = cmd.Name() == "run"
+	}
+	if err != nil && !ran && isCobraUsage(err) {
+		e.ArgsError = true
+		if cmd != nil && cmd.HasParent() {
+			e.UsageLine = cmd.UseLine()
 		}
-		return exitOK
 	}
-	if s := interrupted(); s != 0 {
-		// The command stopped because of the signal: what it says about
-		// the cancellation ("context canceled") is not news.
-		if !errors.Is(err, context.Canceled) {
-			fmt.Fprintln(os.Stderr, human.Text("revisit: "+err.Error()))
-		}
-		if os.Getenv(supervise.JobChildEnv) == "" { // ingest --jobs says it once for its children
-			fmt.Fprintln(os.Stderr, interruptedLine(cmd, s))
-		}
-		return 128 + int(s)
-	}
-	code := exitCode(err)
-	if isCobraUsage(err) && cmd != nil && cmd.HasParent() {
-		// cobra's arity errors do not say whose arguments they count.
-		fmt.Fprintln(os.Stderr, human.Text(fmt.Sprintf("%s: %v (usage: %s)", cmd.CommandPath(), err, cmd.UseLine())))
-	} else {
-		fmt.Fprintln(os.Stderr, human.Text("revisit: "+err.Error()))
-	}
-	var ar *atomicdir.RefusedError
-	if code == exitUsage && !usage.IsRefused(err) && !errors.As(err, &ar) && !errors.Is(err, generate.ErrNotOurs) && !errors.Is(err, atomicdir.ErrBusy) {
-		fmt.Fprintln(os.Stderr, usageHint(cmd))
-	}
-	return code
+	return e.Exit(os.Stderr)
 }
 
-// stdoutLine is the one sentence printed (on standard error) when
-// standard output failed under cmd, which otherwise succeeded: the rule
-// for every command.
-func stdoutLine(cmd *cobra.Command, err *supervise.StdoutError) string {
-	path := "revisit"
-	if cmd != nil {
-		path = cmd.CommandPath()
+// commandPath names cmd ("revisit replay"), or the program when cobra
+// found no command.
+func commandPath(cmd *cobra.Command) string {
+	if cmd == nil {
+		return "revisit"
 	}
-	return human.Text(fmt.Sprintf("%s: %v: what it printed there is cut short; the command finished, and every output it writes with -o is complete. Exit code %d.", path, err, exitStdout))
-}
-
-// interruptedLine is the one sentence printed when signal s stopped cmd:
-// which command stopped, and that it wrote nothing (every output is
-// written under a temporary name and put in place only when complete).
-func interruptedLine(cmd *cobra.Command, s syscall.Signal) string {
-	path := "revisit"
-	if cmd != nil {
-		path = cmd.CommandPath()
-	}
-	name := supervise.SignalName(s)
-	what := "nothing was written"
-	if cmd != nil && cmd.Name() == "run" {
-		what = "nothing of the stage it was in was written (the stages it finished are kept)"
-	}
-	return fmt.Sprintf("%s: interrupted by %s; %s: outputs are put in place only when complete. Exit code %d.", path, name, what, 128+int(s))
-}
-
-// usageHint points at the help of the command that failed ('revisit run
-// --help' after a bad flag of run), not at the root's list of commands.
-func usageHint(cmd *cobra.Command) string {
-	path := "revisit"
-	if cmd != nil {
-		path = cmd.CommandPath()
-	}
-	return "Run '" + path + " --help' for usage."
+	return cmd.CommandPath()
 }
 
 // isCobraUsage recognises cobra's own argument errors (unknown command,
-// wrong number of arguments), which it does not type.
+// wrong number of arguments, a bad flag), which it does not type, in an
+// error returned before the command ran: a stage's message may hold the
+// same words (a file name, EINVAL's "invalid argument").
 func isCobraUsage(err error) bool {
 	msg := err.Error()
 	for _, p := range []string{"unknown command", "accepts ", "requires at least", "requires at most", "unknown flag", "unknown shorthand", "invalid argument"} {

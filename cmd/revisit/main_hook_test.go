@@ -20,7 +20,7 @@ func TestMain(m *testing.M) {
 		if os.Getenv("REVISIT_TEST_SUPERVISE") == "1" {
 			// as main: this process supervises a child (this binary
 			// again, REVISIT_SUPERVISED set) that does the work
-			os.Exit(mainCode(os.Args[1:]))
+			os.Exit(supervise.Main(os.Args[1:], execute))
 		}
 		os.Exit(supervise.ChildExit(execute(os.Args[1:])))
 	}

@@ -3,8 +3,26 @@ package main
 import (
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/revisit-dev/revisit/internal/supervise"
+)
+
+// The exit codes (SPEC §8) the tests expect, by their short names:
+// internal/supervise owns them.
+const (
+	exitOK       = supervise.ExitOK
+	exitBadInput = supervise.ExitBadInput
+	exitUsage    = supervise.ExitUsage // bad usage, or an output revisit refuses to replace (usage.Refused)
+	exitInternal = supervise.ExitInternal
+	exitSIGHUP   = supervise.ExitSIGHUP
+	exitSIGINT   = supervise.ExitSIGINT
+	exitSIGTERM  = supervise.ExitSIGTERM
+	exitSIGKILL  = supervise.ExitSIGKILL
+	exitSIGQUIT  = supervise.ExitSIGQUIT
+	exitStdout   = supervise.ExitStdout
 )
 
 // A usage error names the help of the subcommand it came from: after
@@ -24,7 +42,7 @@ func TestUsageHintNamesSubcommand(t *testing.T) {
 		if err == nil {
 			t.Fatalf("revisit %v: no error", c.args)
 		}
-		if got := usageHint(cmd); got != c.want {
+		if got := supervise.UsageHint(commandPath(cmd)); got != c.want {
 			t.Errorf("revisit %v: hint %q, want %q", c.args, got, c.want)
 		}
 	}
@@ -60,5 +78,20 @@ func TestNoCommandAndArityErrors(t *testing.T) {
 	}
 	if code, _ := stderrOf(t, "--version"); code != exitOK {
 		t.Errorf("revisit --version: exit %d", code)
+	}
+}
+
+// An input whose name holds the words of cobra's argument errors
+// ("invalid argument", "requires at least", an EINVAL's message) is still
+// bad input once the command runs: exit 1, without cobra's usage line or
+// the pointer to --help.
+func TestCobraWordsInInputAreBadInput(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"invalid argument", "requires at least", "unknown command"} {
+		missing := filepath.Join(dir, name)
+		code, msg := stderrOf(t, "report", missing, "-o", filepath.Join(dir, "rep"))
+		if code != exitBadInput || strings.Contains(msg, "--help") || strings.Contains(msg, "(usage:") || !strings.Contains(msg, "no such file") {
+			t.Errorf("report %q: exit %d, stderr %q; want %d naming the missing input", missing, code, msg, exitBadInput)
+		}
 	}
 }

@@ -1,20 +1,13 @@
 package main
 
 import (
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-
 	"github.com/spf13/cobra"
 
-	"github.com/revisit-dev/revisit/internal/human"
-	"github.com/revisit-dev/revisit/internal/tables"
 	"github.com/revisit-dev/revisit/reports"
 )
 
 func newReportCmd(g *globals) *cobra.Command {
-	var out, title string
+	opt := reports.CommandOptions{Options: reports.Options{Version: version}}
 	cmd := &cobra.Command{
 		Use:   "report RESULTS_DIR... -o REPORT_DIR",
 		Short: "Render results (tables and figures) as HTML, Markdown, CSV, LaTeX and SVG",
@@ -38,59 +31,11 @@ directory is left alone.`,
   xdg-open out/report/index.html`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if out == "" {
-				return usagef("report: -o REPORT_DIR is required")
-			}
-			if err := checkResults("report", out, "report"); err != nil {
-				return err // the marker reports.Write looks for: .revisit-report
-			}
-			var bs []*tables.Bundle
-			for _, dir := range args {
-				st, err := os.Stat(dir)
-				if err != nil {
-					return fmt.Errorf("report: %w", err)
-				}
-				if !st.IsDir() {
-					return fmt.Errorf("report: %s is not a directory (give the results directories analyze, replay or simulate wrote)", dir)
-				}
-				b, err := tables.Read(dir)
-				if err != nil {
-					return fmt.Errorf("report: %w", err)
-				}
-				if len(b.Tables)+len(b.Figures) == 0 {
-					return fmt.Errorf("report: no tables or figures under %s (expected tables/*.json or figures/*.json, as analyze writes)", dir)
-				}
-				bs = append(bs, b)
-			}
-			b := reports.Merge(bs...)
-			opt := reports.Options{Title: title, Inputs: args, Version: version, Context: cmd.Context()}
-			if !g.quiet {
-				opt.Log = g.console(cmd).Log()
-			}
-			if err := reports.Write(b, out, opt); err != nil {
-				return err
-			}
-			if !g.quiet {
-				printFindings(os.Stderr, b)
-				fmt.Fprintf(os.Stderr, "report: %d tables, %d figures → %s\n", len(b.Tables), len(b.Figures), human.Path(filepath.Join(out, "index.html")))
-			}
-			return nil
+			opt.Inputs = args
+			return reports.Command(cmd.Context(), opt, g.console(cmd))
 		},
 	}
-	cmd.Flags().StringVarP(&out, "output", "o", "", "report directory to write (required)")
-	cmd.Flags().StringVar(&title, "title", "revisit report", "title of the report")
+	cmd.Flags().StringVarP(&opt.Out, "output", "o", "", "report directory to write (required)")
+	cmd.Flags().StringVar(&opt.Title, "title", "revisit report", "title of the report")
 	return cmd
-}
-
-// printFindings prints the report's headline (reports.Headline: sentences
-// computed from the tables) for the terminal, one sentence per item.
-func printFindings(w io.Writer, b *tables.Bundle) {
-	h := reports.Headline(b)
-	if len(h) == 0 {
-		return
-	}
-	fmt.Fprintln(w, "Findings:")
-	for _, s := range h {
-		fmt.Fprintln(w, human.Text("  - "+s))
-	}
 }

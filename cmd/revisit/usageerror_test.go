@@ -10,6 +10,7 @@ import (
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/ingest"
 	"github.com/revisit-dev/revisit/internal/shard"
+	"github.com/revisit-dev/revisit/internal/supervise"
 	"github.com/revisit-dev/revisit/internal/usage"
 	"github.com/revisit-dev/revisit/pipeline"
 	"github.com/revisit-dev/revisit/replay"
@@ -17,7 +18,7 @@ import (
 
 // Bad usage is one type, whichever stage says it: each stage's name for
 // it, wrapped as a command wraps it, is exit code 2 with no per-type list
-// in exitCode to keep up to date, and a plain error stays bad input.
+// in supervise.ExitCode to keep up to date, and a plain error stays bad input.
 func TestEveryUsageErrorExitsTwo(t *testing.T) {
 	msg := errors.New("bad option")
 	for name, err := range map[string]error{
@@ -34,14 +35,14 @@ func TestEveryUsageErrorExitsTwo(t *testing.T) {
 		"usagef":                 usagef("bad option"),
 	} {
 		wrapped := fmt.Errorf("stage: %w", err)
-		if code := exitCode(wrapped); code != exitUsage {
+		if code := supervise.ExitCode(wrapped); code != exitUsage {
 			t.Errorf("%s: exit %d, want %d", name, code, exitUsage)
 		}
 		if !usage.Is(wrapped) || wrapped.Error() != "stage: bad option" {
 			t.Errorf("%s: usage.Is %v, message %q", name, usage.Is(wrapped), wrapped)
 		}
 	}
-	if code := exitCode(fmt.Errorf("page 3: %w", msg)); code != exitBadInput {
+	if code := supervise.ExitCode(fmt.Errorf("page 3: %w", msg)); code != exitBadInput {
 		t.Errorf("a plain error: exit %d, want %d", code, exitBadInput)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/schollz/progressbar/v3"
+
 	"github.com/revisit-dev/revisit/internal/human"
 )
 
@@ -94,4 +96,18 @@ func PrintSafe(w io.Writer, print func(io.Writer) error) error {
 		err = werr
 	}
 	return err
+}
+
+// Bar is the progress bar of a stage on Err, with max steps (-1: not yet
+// known) of what its counts (e.g. "pages"), or nil where no bar is drawn:
+// under -q, or when Err is not a terminal (the stage logs lines there
+// instead). The bar clears itself when finished.
+func (c Console) Bar(max int, desc, what string) *progressbar.ProgressBar {
+	if c.Quiet || !c.ErrIsTerminal() {
+		return nil
+	}
+	return progressbar.NewOptions(max, progressbar.OptionSetWriter(c.Err),
+		progressbar.OptionSetDescription(desc), progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(), progressbar.OptionSetItsString(what),
+		progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os"
+	"strings"
 	"testing"
 )
 
@@ -50,5 +52,20 @@ func TestPrintSafe(t *testing.T) {
 	}
 	if (Console{Err: &b}).ErrIsTerminal() {
 		t.Error("a buffer is a terminal")
+	}
+}
+
+// No progress bar is drawn under -q or where standard error is not a
+// terminal (a file, a pipe): the stage logs lines there instead.
+func TestBarOnlyOnATerminal(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "err")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, c := range []Console{{Err: new(strings.Builder)}, {Err: f}, {Err: f, Quiet: true}} {
+		if b := c.Bar(10, "test", "pages"); b != nil {
+			t.Errorf("a bar on %T (quiet %v)", c.Err, c.Quiet)
+		}
 	}
 }

@@ -27,3 +27,15 @@ func TestChildExit(t *testing.T) {
 		}
 	}
 }
+
+// In the supervised child, Main does the work and returns its code as the
+// child's (bad usage as ExitUsageChild, for the parent to map back).
+func TestMainInChild(t *testing.T) {
+	t.Setenv(Env, "1")
+	for code, want := range map[int]int{ExitOK: ExitOK, ExitBadInput: ExitBadInput, ExitUsage: ExitUsageChild} {
+		var got []string
+		if c := Main([]string{"a", "b"}, func(args []string) int { got = args; return code }); c != want || len(got) != 2 {
+			t.Errorf("work returning %d: Main %d (args %v), want %d", code, c, got, want)
+		}
+	}
+}
