@@ -36,10 +36,9 @@ type CommandOptions struct {
 	// Shard is --shard as given (shard.Parse): "" analyses every page,
 	// else Command writes the shard's partial statistics (RunShard).
 	Shard string
-	// Pages, Match and InGroups are the page selection as given
-	// (dataset.NewSelection): --pages, --match, --in-group.
-	Pages, Match string
-	InGroups     []string
+	// Selection is the page selection as given (--pages, --match,
+	// --in-group).
+	Selection dataset.SelectionFlags
 
 	// Recommend prints the method SPEC §5 recommends for the scenario
 	// of Age, Sampler and OldM3 (ParseScenario), with the errors
@@ -175,7 +174,7 @@ func Command(ctx context.Context, o CommandOptions, con console.Console) error {
 	if err != nil {
 		return err
 	}
-	if c.opt.Select, err = dataset.NewSelection(o.Pages, o.Match, o.InGroups); err != nil {
+	if c.opt.Select, err = o.Selection.Build(); err != nil {
 		return fmt.Errorf("analyze: %w", err)
 	}
 	if len(o.Inputs) > 0 {

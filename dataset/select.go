@@ -90,6 +90,19 @@ const MaxUnmatchedListed = 5
 // error naming the file and line.
 type SelectionError = usage.Error
 
+// SelectionFlags are a page selection as the user gives it, on the
+// command line of replay, analyze and run: --pages FILE, --match REGEX,
+// --in-group VALUES. Build makes the Selection.
+type SelectionFlags struct {
+	Pages, Match string
+	InGroups     []string
+}
+
+// Build is NewSelection of f (nil, nil when f selects nothing).
+func (f SelectionFlags) Build() (*Selection, error) {
+	return NewSelection(f.Pages, f.Match, f.InGroups)
+}
+
 // NewSelection builds the selection of --pages pagesFile, --match match
 // and --in-group groups; all empty is no selection (nil, nil).
 func NewSelection(pagesFile, match string, groups []string) (*Selection, error) {

@@ -44,6 +44,11 @@ func Command(ctx context.Context, c Config, con console.Console) error {
 			return err
 		}
 	}
+	if c.Select == nil {
+		if c.Select, err = c.Selection.Build(); err != nil {
+			return fmt.Errorf("run: %w", err)
+		}
+	}
 	if c.UnitText != "" {
 		if c.Unit, err = units.ParseUnit(c.UnitText); err != nil {
 			return usagef("run: --unit: %v", err)

@@ -89,3 +89,25 @@ func TestCommandPrints(t *testing.T) {
 		t.Errorf("-q printed %q, %q", o.String(), e.String())
 	}
 }
+
+// The page selection is built after the run's and ingest's options are
+// checked, as before any work: an unreadable --pages file with a bad
+// flag is bad usage (the flag, exit 2), not the file's error (exit 1);
+// alone, it is the file's error, named.
+func TestCommandSelectionAfterOptions(t *testing.T) {
+	dir := t.TempDir()
+	in := writeLog(t, dir, 2, 3)
+	missing := filepath.Join(dir, "no-such-pages.txt")
+	cfg := commandConfig(in, filepath.Join(dir, "out"))
+	cfg.Selection.Pages = missing
+	cfg.Ingest.SinceText = "soon"
+	var o, e bytes.Buffer
+	if err := Command(context.Background(), cfg, console.Console{Out: &o, Err: &e}); !usage.Is(err) || !strings.Contains(err.Error(), "--since") {
+		t.Errorf("bad --since with an unreadable --pages: %v, want bad usage naming --since", err)
+	}
+	cfg.Ingest.SinceText = ""
+	err := Command(context.Background(), cfg, console.Console{Out: &o, Err: &e})
+	if err == nil || usage.Is(err) || !strings.HasPrefix(err.Error(), "run: ") || !strings.Contains(err.Error(), missing) {
+		t.Errorf("unreadable --pages alone: %v, want bad input naming %s", err, missing)
+	}
+}

@@ -76,6 +76,10 @@ type Config struct {
 	// --in-group) in every stage after ingest: replay, analysis, NHPP,
 	// staleness and policies; nil keeps every page.
 	Select *dataset.Selection
+	// Selection is the page selection as the command line gives it,
+	// built into Select by Command (when Select is nil) after the
+	// ingest options are checked.
+	Selection dataset.SelectionFlags
 
 	// IngestFlag is the first ingest option given on the command line
 	// (without the dashes), which Command refuses when the input is a

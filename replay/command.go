@@ -29,10 +29,9 @@ type Flags struct {
 	Unit   string // --unit (units.ParseUnit); "" keeps Options.Unit
 	Shard  string // --shard (shard.Parse; N alone reads the job index from the environment)
 	Curves string // --curves (estimates.ParseCurves)
-	// Pages, Match and InGroups are the page selection (--pages, --match,
-	// --in-group), built into Options.Select (dataset.NewSelection).
-	Pages, Match string
-	InGroups     []string
+	// Selection is the page selection as given (--pages, --match,
+	// --in-group), built into Options.Select.
+	Selection dataset.SelectionFlags
 	// TopGiven and SampleGiven say whether --top and --sample were given
 	// (TopOrSample).
 	TopGiven, SampleGiven bool
@@ -98,7 +97,7 @@ func Command(ctx context.Context, opt Options, con console.Console) error {
 	if err != nil {
 		return usage.Errorf("replay: %v", err)
 	}
-	if opt.Select, err = dataset.NewSelection(f.Pages, f.Match, f.InGroups); err != nil {
+	if opt.Select, err = f.Selection.Build(); err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}
 	if err := atomicdir.CheckOutput("replay", opt.Out, MetaFile, "replay output"); err != nil {

@@ -86,7 +86,7 @@ func TestCommandRefusesBeforeWork(t *testing.T) {
 		{func(o *Options) { o.Flags.Curves = "most" }, `replay: --curves "most": want compact or full`},
 		{func(o *Options) { o.Seeds = 0 }, "replay: --max-visits, --max-pairs and --seeds must be ≥ 1"},
 		{func(o *Options) { o.H = -1 }, "replay: bin width h must be > 0 (or 0: per page), got -1"},
-		{func(o *Options) { o.Flags.Match = "(" }, "replay: --match"},
+		{func(o *Options) { o.Flags.Selection.Match = "(" }, "replay: --match"},
 	} {
 		o := base
 		c.set(&o)

@@ -11,7 +11,6 @@ import (
 func newAnalyzeCmd(g *globals) *cobra.Command {
 	var (
 		opt analysis.CommandOptions
-		sel selectFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "analyze DATASET [REPLAY_DIR] -o OUT",
@@ -79,7 +78,7 @@ tables compare the replay's estimates of the selected pages only.`,
 					opt.ScenarioFlags = append(opt.ScenarioFlags, name)
 				}
 			}
-			opt.Inputs, opt.Pages, opt.Match, opt.InGroups = args, sel.pages, sel.match, sel.groups
+			opt.Inputs = args
 			return analysis.Command(cmd.Context(), opt, g.console(cmd))
 		},
 	}
@@ -110,6 +109,6 @@ tables compare the replay's estimates of the selected pages only.`,
 	f.StringVar(&opt.Age, "age", "no", "with --recommend: are ages (Last-Modified) observed? yes or no")
 	f.StringVar(&opt.Sampler, "sampler", "random", "with --recommend: revisit delays are constant or random")
 	f.BoolVar(&opt.OldM3, "old-m3", false, "with --recommend: only traces collected with M3 exist (constant delays)")
-	addSelectFlags(f, &sel)
+	addSelectFlags(f, &opt.Selection)
 	return cmd
 }

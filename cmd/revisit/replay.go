@@ -17,7 +17,6 @@ func newReplayCmd(g *globals) *cobra.Command {
 	var (
 		opt       replay.Options
 		noRecover bool
-		sel       selectFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "replay DATASET -o OUT",
@@ -110,7 +109,6 @@ found.`,
 			opt.Dataset = args[0]
 			opt.Flags.TopGiven, opt.Flags.SampleGiven = cmd.Flags().Changed("top"), cmd.Flags().Changed("sample")
 			opt.Recover = !noRecover
-			opt.Flags.Pages, opt.Flags.Match, opt.Flags.InGroups = sel.pages, sel.match, sel.groups
 			return replay.Command(cmd.Context(), opt, g.console(cmd))
 		},
 	}
@@ -139,6 +137,6 @@ found.`,
 	f.StringVar(&opt.Flags.Shard, "shard", "", shardHelp)
 	f.StringVar(&opt.WriteObservations, "write-observations", "", "also write what each sampler's crawler saw to OUT/observations/ as visit logs in `FORMAT` ("+strings.Join(logs.Formats, ", ")+"); the estimates are then computed from exactly those observations, as 'revisit estimate' does")
 	f.StringVarP(&opt.Out, "output", "o", "", "output directory (required)")
-	addSelectFlags(f, &sel)
+	addSelectFlags(f, &opt.Flags.Selection)
 	return cmd
 }

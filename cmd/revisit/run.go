@@ -17,7 +17,6 @@ import (
 
 func newRunCmd(g *globals) *cobra.Command {
 	c := pipeline.DefaultConfig()
-	var selection selectFlags // the page selection, shared with replay and analyze
 	cmd := &cobra.Command{
 		Use:   "run INPUT... -o OUT   (or: run DATASET -o OUT)",
 		Short: "Ingest → replay → analyze → report in one go, with sensible defaults",
@@ -81,11 +80,7 @@ remains ingest's group column of generic logs.`,
 			if err := topOrSample(cmd, &c.Top, &c.Sample); err != nil {
 				return err
 			}
-			sel, err := selection.selection("run")
-			if err != nil {
-				return err
-			}
-			c.Inputs, c.Version, c.OnStage, c.Select = args, version, g.onStage, sel
+			c.Inputs, c.Version, c.OnStage = args, version, g.onStage
 			c.Ingest.Given, c.IngestFlag = cmd.Flags().Changed, changedIngestFlag(cmd)
 			return pipeline.Command(cmd.Context(), c, g.console(cmd)) // cancelled on Ctrl-C (supervise.CancelOnSignal)
 		},
@@ -116,7 +111,7 @@ remains ingest's group column of generic logs.`,
 	// ingest's filters, caps and generic-log options, defined once for
 	// both commands: anything 'revisit ingest' reads 'revisit run' reads too.
 	addIngestFlags(f, &c.Ingest)
-	addSelectFlags(f, &selection)
+	addSelectFlags(f, &c.Selection)
 	return cmd
 }
 

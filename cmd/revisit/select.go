@@ -1,27 +1,19 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/pflag"
 
 	"github.com/revisit-dev/revisit/dataset"
 )
 
-// selectFlags are the page selection of replay, analyze and run
-// (dataset.Selection), defined once by addSelectFlags.
-type selectFlags struct {
-	pages, match string
-	groups       []string
-}
-
-// addSelectFlags defines --pages, --match and --in-group on f. The group
+// addSelectFlags defines --pages, --match and --in-group on f: the page
+// selection of replay, analyze and run. The group
 // flag is not --group: in run that is ingest's group column of generic
 // logs, in policies the grouping of sites.
-func addSelectFlags(f *pflag.FlagSet, sf *selectFlags) {
-	f.StringVar(&sf.pages, "pages", "", "only the pages listed in `FILE`: one page id (digits only) or exact title per line; blank lines and # comments ignored")
-	f.StringVar(&sf.match, "match", "", "only the pages whose title matches `REGEX` (Go regexp syntax, unanchored: use ^…$ for the whole title)")
-	f.StringSliceVar(&sf.groups, "in-group", nil, "only the pages whose group column (namespace, wiki, city, site) is one of `VALUES`, comma-separated")
+func addSelectFlags(f *pflag.FlagSet, sf *dataset.SelectionFlags) {
+	f.StringVar(&sf.Pages, "pages", "", "only the pages listed in `FILE`: one page id (digits only) or exact title per line; blank lines and # comments ignored")
+	f.StringVar(&sf.Match, "match", "", "only the pages whose title matches `REGEX` (Go regexp syntax, unanchored: use ^…$ for the whole title)")
+	f.StringSliceVar(&sf.InGroups, "in-group", nil, "only the pages whose group column (namespace, wiki, city, site) is one of `VALUES`, comma-separated")
 }
 
 // selectHelp is the paragraph of replay's, analyze's and run's help on
@@ -35,14 +27,3 @@ is applied first, before --shard, --min-updates and --top; it is recorded
 (with the pages it kept, and the listed ids and titles no page has) in the
 output and in the report's Source lines, and merge refuses shards selected
 differently.`
-
-// selection builds the selection of the flags (nil: none). A bad regular
-// expression or an empty group is bad usage (exit 2); a page list that
-// cannot be read is bad input (exit 1) naming the file and line.
-func (sf *selectFlags) selection(cmd string) (*dataset.Selection, error) {
-	s, err := dataset.NewSelection(sf.pages, sf.match, sf.groups)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", cmd, err)
-	}
-	return s, nil
-}
