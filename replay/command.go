@@ -7,8 +7,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/schollz/progressbar/v3"
-
 	"github.com/revisit-dev/revisit/dataset"
 	"github.com/revisit-dev/revisit/estimates"
 	"github.com/revisit-dev/revisit/estimator"
@@ -103,14 +101,9 @@ func Command(ctx context.Context, opt Options, con console.Console) error {
 	if err := atomicdir.CheckOutput("replay", opt.Out, MetaFile, "replay output"); err != nil {
 		return err // before reading the dataset
 	}
-	var bar *progressbar.ProgressBar
+	bar := con.Bar(-1, "replay", "page×sampler")
 	switch {
-	case con.Quiet:
-	case con.ErrIsTerminal():
-		bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(con.Err),
-			progressbar.OptionSetDescription("replay"), progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(), progressbar.OptionSetItsString("page×sampler"),
-			progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
+	case bar != nil:
 		max := -1
 		opt.Progress = func(done, total int) {
 			if total != max && total > 0 {
@@ -119,7 +112,7 @@ func Command(ctx context.Context, opt Options, con console.Console) error {
 			}
 			bar.Set(done)
 		}
-	default:
+	case !con.Quiet:
 		opt.Log = con.Log()
 	}
 	defer memlimit.Set()()
