@@ -20,15 +20,33 @@ import (
 	"github.com/revisit-dev/revisit/internal/usage"
 )
 
+// CommandOptions are what `revisit estimate` is given: the EstimateOptions
+// as the command line sets them, every default explicit, and the text of
+// the flags Validate parses into them.
+type CommandOptions struct {
+	EstimateOptions
+
+	// UnitText, when given, is the unit as the user wrote it ("d";
+	// --unit), parsed into Unit.
+	UnitText string
+	// ShardText, when given, is the shard as the user wrote it ("2/7", or
+	// "7" with the index in the job array's environment; --shard), parsed
+	// into Shard.
+	ShardText string
+	// CurvesText is --curves as given (estimates.ParseCurves), parsed
+	// into Curves.
+	CurvesText string
+}
+
 // Validate checks the options as `revisit estimate` gives them, every
 // default explicit (Top, MinChanges and Read.MaxObservations at least 1,
 // ConstTol at least 0 seconds, an output directory), and resolves the
 // command line's text: UnitText into Unit, ShardText into Shard (an index
-// left to the job array is read from the process's environment), Curves
-// to its canonical name. Every error is a *usage.Error, its message the
+// left to the job array is read from the process's environment),
+// CurvesText into Curves. Every error is a *usage.Error, its message the
 // flag's; Validate touches no file. It may be called again on what it
 // resolved.
-func (o *EstimateOptions) Validate() error {
+func (o *CommandOptions) Validate() error {
 	if o.ShardText != "" {
 		sp, err := shard.Parse(o.ShardText, os.LookupEnv)
 		if err != nil {
@@ -66,7 +84,7 @@ func (o *EstimateOptions) Validate() error {
 	if o.Out == "" {
 		return usage.Errorf("estimate: -o OUT is required")
 	}
-	c, err := estimates.ParseCurves(string(o.Curves))
+	c, err := estimates.ParseCurves(o.CurvesText)
 	if err != nil {
 		return usage.Errorf("estimate: %v", err)
 	}
@@ -76,16 +94,17 @@ func (o *EstimateOptions) Validate() error {
 
 // Command is `revisit estimate`: real crawl logs (CDX, CDXJ, Common Crawl
 // JSON, Bing trace, generic) → observations → estimates, no truth (the
-// estimate stage of SPEC's table), written to opt.Out by EstimateLogs.
-// The options are the command line's (Validate): a ConstTol of 0 there is
-// exact equality. It refuses bad options and an output it would not
-// replace before it reads any input (exit code 2), works under the soft
-// memory limit (memlimit.Set), logs on con and prints the summary
-// (EstimateMeta.WriteSummary) unless Quiet.
-func Command(ctx context.Context, opt EstimateOptions, con console.Console) error {
-	if err := opt.Validate(); err != nil {
+// estimate stage of SPEC's table), written to o.Out by EstimateLogs. The
+// options are the command line's (CommandOptions.Validate): a ConstTol of
+// 0 there is exact equality. It refuses bad options and an output it
+// would not replace before it reads any input (exit code 2), works under
+// the soft memory limit (memlimit.Set), logs on con and prints the
+// summary (EstimateMeta.WriteSummary) unless Quiet.
+func Command(ctx context.Context, o CommandOptions, con console.Console) error {
+	if err := o.Validate(); err != nil {
 		return err
 	}
+	opt := o.EstimateOptions
 	if err := atomicdir.CheckOutput("estimate", opt.Out, EstimateMetaFile, "estimate output"); err != nil {
 		return err
 	}

@@ -16,10 +16,10 @@ import (
 	"github.com/revisit-dev/revisit/internal/usage"
 )
 
-// cmdOptions are EstimateOptions as the command line's defaults set them.
-func cmdOptions(out string) EstimateOptions {
-	return EstimateOptions{Out: out, UnitText: "h", Top: 10, MinChanges: DefaultMinChanges, ConstTol: 1,
-		Curves: estimates.CurvesCompact, ShardBy: ShardByAuto, Read: logs.Options{Format: "auto", Key: logs.KeySURT, MaxObservations: logs.DefaultMaxObservations}}
+// cmdOptions are CommandOptions as the command line's defaults set them.
+func cmdOptions(out string) CommandOptions {
+	return CommandOptions{UnitText: "h", CurvesText: string(estimates.CurvesCompact), EstimateOptions: EstimateOptions{Out: out, Top: 10, MinChanges: DefaultMinChanges, ConstTol: 1,
+		ShardBy: ShardByAuto, Read: logs.Options{Format: "auto", Key: logs.KeySURT, MaxObservations: logs.DefaultMaxObservations}}}
 }
 
 // Each bad value is bad usage (exit 2) with the flag's message, the
@@ -29,20 +29,20 @@ func TestEstimateValidate(t *testing.T) {
 	t.Setenv("SLURM_ARRAY_TASK_ID", "")
 	t.Setenv("AWS_BATCH_JOB_ARRAY_INDEX", "")
 	for _, c := range []struct {
-		set  func(o *EstimateOptions)
+		set  func(o *CommandOptions)
 		want string
 	}{
-		{func(o *EstimateOptions) { o.ShardText = "7/7" }, `estimate: --shard: shard "7/7": i must be a whole number in 0…6`},
-		{func(o *EstimateOptions) { o.UnitText = "fortnight" }, `--unit: `},
-		{func(o *EstimateOptions) { o.Read.Format = "bogus" }, `estimate: --format: unknown observation format "bogus" (want ` + strings.Join(logs.Formats, ", ") + `)`},
-		{func(o *EstimateOptions) { o.Read.Key = "bogus" }, `estimate: --key: unknown key "bogus" (want surt or url)`},
-		{func(o *EstimateOptions) { o.Top = 0 }, "estimate: --top must be ≥ 1"},
-		{func(o *EstimateOptions) { o.Read.MaxObservations = 0 }, "estimate: --max-observations must be ≥ 1"},
-		{func(o *EstimateOptions) { o.MinChanges = 0 }, "estimate: --min-changes must be ≥ 1"},
-		{func(o *EstimateOptions) { o.ConstTol = -1 }, "estimate: --const-tolerance must be ≥ 0 seconds"},
-		{func(o *EstimateOptions) { o.Out = "" }, "estimate: -o OUT is required"},
-		{func(o *EstimateOptions) { o.Curves = "some" }, `estimate: --curves "some": want compact or full`},
-		{func(o *EstimateOptions) { o.Top = 0; o.Out = "" }, "estimate: --top must be ≥ 1"},
+		{func(o *CommandOptions) { o.ShardText = "7/7" }, `estimate: --shard: shard "7/7": i must be a whole number in 0…6`},
+		{func(o *CommandOptions) { o.UnitText = "fortnight" }, `--unit: `},
+		{func(o *CommandOptions) { o.Read.Format = "bogus" }, `estimate: --format: unknown observation format "bogus" (want ` + strings.Join(logs.Formats, ", ") + `)`},
+		{func(o *CommandOptions) { o.Read.Key = "bogus" }, `estimate: --key: unknown key "bogus" (want surt or url)`},
+		{func(o *CommandOptions) { o.Top = 0 }, "estimate: --top must be ≥ 1"},
+		{func(o *CommandOptions) { o.Read.MaxObservations = 0 }, "estimate: --max-observations must be ≥ 1"},
+		{func(o *CommandOptions) { o.MinChanges = 0 }, "estimate: --min-changes must be ≥ 1"},
+		{func(o *CommandOptions) { o.ConstTol = -1 }, "estimate: --const-tolerance must be ≥ 0 seconds"},
+		{func(o *CommandOptions) { o.Out = "" }, "estimate: -o OUT is required"},
+		{func(o *CommandOptions) { o.CurvesText = "some" }, `estimate: --curves "some": want compact or full`},
+		{func(o *CommandOptions) { o.Top = 0; o.Out = "" }, "estimate: --top must be ≥ 1"},
 	} {
 		o := cmdOptions("out")
 		c.set(&o)
@@ -62,7 +62,7 @@ func TestEstimateValidateResolves(t *testing.T) {
 	t.Setenv("SLURM_ARRAY_TASK_MIN", "")
 	t.Setenv("SLURM_ARRAY_TASK_ID", "3")
 	o := cmdOptions("out")
-	o.UnitText, o.ShardText, o.Curves = "d", "2/7", "FULL"
+	o.UnitText, o.ShardText, o.CurvesText = "d", "2/7", "FULL"
 	if err := o.Validate(); err != nil {
 		t.Fatal(err)
 	}

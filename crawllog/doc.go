@@ -20,9 +20,9 @@
 //	                       the inputs, the top URLs by visits, the Poisson
 //	                       verdict, G_U and F_U of the 3 URLs drawn
 //
-// `revisit estimate` is Command (command.go): EstimateOptions.Validate
+// `revisit estimate` is Command (command.go): CommandOptions.Validate
 // checks the options as the command line gives them and parses its text
-// (the unit, the shard), the output is refused before any input is read,
+// (the unit, the shard, the curves), the output is refused before any input is read,
 // and EstimateMeta.WriteSummary prints what was read and concluded (also
 // after `revisit merge estimate`).
 //

@@ -70,10 +70,8 @@ type EstimateOptions struct {
 	Out    string
 	Read   logs.Options
 	// Unit is seconds per unit (0: hours); H and XMax in units, 0 per URL
-	// (ObservedDefaults). UnitText, when given, is the unit as the user
-	// wrote it ("d"; --unit), which Validate parses into Unit.
+	// (ObservedDefaults).
 	Unit       float64
-	UnitText   string
 	H, XMax    float64
 	Methods    []string
 	ConstTol   int64 // seconds (0: DefaultConstTolerance)
@@ -96,11 +94,7 @@ type EstimateOptions struct {
 	// Shard estimates only the URLs of one shard (shard.Spec.Owns of
 	// generic.PageID(url)) and writes EstimateShardFile beside the
 	// estimates, for MergeEstimates; the zero Spec estimates every URL.
-	// ShardText, when given, is the shard as the user wrote it ("2/7", or
-	// "7" with the index in the job array's environment; --shard), which
-	// Validate parses into Shard.
-	Shard     shard.Spec
-	ShardText string
+	Shard shard.Spec
 	// ShardBy is how a shard chooses its URLs: ShardByAuto ("" too) reads
 	// only the shard's byte range of the inputs when they allow it
 	// (logs.PlanRanges: uncompressed traces, CDX and CDXJ with --sorted)

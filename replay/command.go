@@ -20,13 +20,16 @@ import (
 	"github.com/revisit-dev/revisit/internal/usage"
 )
 
-// Flags are the options of `revisit replay` that the command line gives
-// as text (Options.Flags), parsed by Command into the other options with
-// the command's messages; Run ignores them.
-type Flags struct {
-	Unit   string // --unit (units.ParseUnit); "" keeps Options.Unit
-	Shard  string // --shard (shard.Parse; N alone reads the job index from the environment)
-	Curves string // --curves (estimates.ParseCurves)
+// CommandOptions are what `revisit replay` is given: the replay's Options
+// as the command line sets them (MaxVisits, MaxPairs and Seeds at least
+// 1) and the text of the flags Command parses into them with the
+// command's messages.
+type CommandOptions struct {
+	Options
+
+	UnitText   string // --unit (units.ParseUnit); "" keeps Options.Unit
+	ShardText  string // --shard (shard.Parse; N alone reads the job index from the environment)
+	CurvesText string // --curves (estimates.ParseCurves)
 	// Selection is the page selection as given (--pages, --match,
 	// --in-group), built into Options.Select.
 	Selection dataset.SelectionFlags
@@ -51,26 +54,27 @@ func TopOrSample(top, sample *int, topGiven, sampleGiven bool) error {
 	return nil
 }
 
-// parse applies the flags to o and checks the counts the command line
-// gives, which must be ≥ 1 there (Run takes 0 as the default). Every
-// error is bad usage, with the message the command prints.
-func (f *Flags) parse(o *Options) error {
-	if f.Unit != "" {
-		u, err := units.ParseUnit(f.Unit)
+// parse applies the command line's text to o.Options and checks the
+// counts the command line gives, which must be ≥ 1 there (Run takes 0 as
+// the default). Every error is bad usage, with the message the command
+// prints.
+func (o *CommandOptions) parse() error {
+	if o.UnitText != "" {
+		u, err := units.ParseUnit(o.UnitText)
 		if err != nil {
 			return usage.Errorf("--unit: %v", err)
 		}
 		o.Unit = u
 	}
-	if err := TopOrSample(&o.Top, &o.Sample, f.TopGiven, f.SampleGiven); err != nil {
+	if err := TopOrSample(&o.Top, &o.Sample, o.TopGiven, o.SampleGiven); err != nil {
 		return err
 	}
-	sp, err := shard.Parse(f.Shard, os.LookupEnv)
+	sp, err := shard.Parse(o.ShardText, os.LookupEnv)
 	if err != nil {
 		return usage.Errorf("replay: --shard: %v", err)
 	}
 	o.Shard = sp
-	if o.Curves, err = estimates.ParseCurves(f.Curves); err != nil {
+	if o.Curves, err = estimates.ParseCurves(o.CurvesText); err != nil {
 		return usage.Errorf("replay: %v", err)
 	}
 	if o.MaxVisits < 1 || o.MaxPairs < 1 || o.Seeds < 1 {
@@ -82,20 +86,20 @@ func (f *Flags) parse(o *Options) error {
 // Command is `revisit replay`: it replays the selected pages of the
 // dataset with virtual crawlers that see a page only when they visit it,
 // runs every estimator on what they saw and writes estimates.parquet and
-// replay.json to opt.Out (Run). Bad options and an output directory that
+// replay.json to o.Out (Run). Bad options and an output directory that
 // revisit did not write are refused before the dataset is read; a
 // progress bar (on a terminal) or log lines go to con.Err, the summary
 // (WriteSummary) to con.Out, neither under con.Quiet.
-func Command(ctx context.Context, opt Options, con console.Console) error {
-	f := &opt.Flags
-	if err := f.parse(&opt); err != nil {
+func Command(ctx context.Context, o CommandOptions, con console.Console) error {
+	if err := o.parse(); err != nil {
 		return err
 	}
+	opt := o.Options
 	smp, methods, err := opt.Validate()
 	if err != nil {
 		return usage.Errorf("replay: %v", err)
 	}
-	if opt.Select, err = f.Selection.Build(); err != nil {
+	if opt.Select, err = o.Selection.Build(); err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}
 	if err := atomicdir.CheckOutput("replay", opt.Out, MetaFile, "replay output"); err != nil {
@@ -174,19 +178,49 @@ func (m *Meta) WriteSummary(w io.Writer, out string) {
 	tables.Fprint(w, t)
 }
 
+// SimCommandOptions are what `revisit simulate` is given: the
+// simulation's SimOptions and the command's own text and output.
+type SimCommandOptions struct {
+	SimOptions
+
+	// TText is --T, which Validate parses into Ts (ParseTs) when Ts is
+	// nil.
+	TText string
+	// Out, if set, is the results directory SimulateCommand writes the
+	// tables and figures to (tables.WriteBundle).
+	Out string
+}
+
+// Validate parses the command line's text options and checks those
+// Simulate does not: every error is bad usage.
+func (o *SimCommandOptions) Validate() error {
+	if o.Ts == nil {
+		ts, err := ParseTs(o.TText)
+		if err != nil {
+			return usage.Errorf("--T: %v", err)
+		}
+		o.Ts = ts
+	}
+	if o.Workers < 0 {
+		return usage.Errorf("--workers %d: want 0 (all cores) or more", o.Workers)
+	}
+	return nil
+}
+
 // SimulateCommand is `revisit simulate`: it runs the estimators on
 // synthetic renewal processes over windows of length T with many
 // independent sample paths (Simulate) and prints the convergence tables
 // and the checks against the closed forms on con.Out (WriteTables: always
-// without -o, unless con.Quiet with it); with opt.Out it also writes them,
+// without -o, unless con.Quiet with it); with o.Out it also writes them,
 // and the figures, as a results directory for `revisit report`. A wrong
 // -o is refused before the simulation.
-func SimulateCommand(ctx context.Context, opt SimOptions, con console.Console) error {
-	if err := opt.Validate(); err != nil {
+func SimulateCommand(ctx context.Context, o SimCommandOptions, con console.Console) error {
+	if err := o.Validate(); err != nil {
 		return fmt.Errorf("simulate: %w", err)
 	}
-	if opt.Out != "" { // refuse a wrong -o before the simulation, not after it
-		if err := tables.CheckResultsOutput("simulate", opt.Out, "simulate"); err != nil {
+	opt := o.SimOptions
+	if o.Out != "" { // refuse a wrong -o before the simulation, not after it
+		if err := tables.CheckResultsOutput("simulate", o.Out, "simulate"); err != nil {
 			return err
 		}
 	}
@@ -196,15 +230,15 @@ func SimulateCommand(ctx context.Context, opt SimOptions, con console.Console) e
 		return fmt.Errorf("simulate: %w", err)
 	}
 	b := res.Bundle()
-	if con.PrintsTables(opt.Out) {
+	if con.PrintsTables(o.Out) {
 		res.WriteTables(con.Out, b)
 	}
-	if opt.Out != "" {
-		if err := tables.WriteBundle(ctx, b, opt.Out, "simulate"); err != nil {
+	if o.Out != "" {
+		if err := tables.WriteBundle(ctx, b, o.Out, "simulate"); err != nil {
 			return fmt.Errorf("simulate: %w", err)
 		}
 		if !con.Quiet {
-			fmt.Fprintf(con.Err, "simulate: %d tables and %d figures → %s\n", len(b.Tables), len(b.Figures), human.Path(opt.Out))
+			fmt.Fprintf(con.Err, "simulate: %d tables and %d figures → %s\n", len(b.Tables), len(b.Figures), human.Path(o.Out))
 		}
 	}
 	return nil

@@ -71,22 +71,22 @@ func TestTopOrSample(t *testing.T) {
 // bad usage.
 func TestCommandRefusesBeforeWork(t *testing.T) {
 	dir := t.TempDir()
-	base := Options{Dataset: filepath.Join(dir, "missing"), Out: filepath.Join(dir, "out"),
-		MaxVisits: estimator.DefaultMaxVisits, MaxPairs: estimator.DefaultMaxPairs, Seeds: 1,
-		Flags: Flags{Curves: "compact"}}
+	base := CommandOptions{Options: Options{Dataset: filepath.Join(dir, "missing"), Out: filepath.Join(dir, "out"),
+		MaxVisits: estimator.DefaultMaxVisits, MaxPairs: estimator.DefaultMaxPairs, Seeds: 1},
+		CurvesText: "compact"}
 	for _, c := range []struct {
-		set  func(o *Options)
+		set  func(o *CommandOptions)
 		want string
 	}{
-		{func(o *Options) { o.Flags.Unit, o.Flags.TopGiven, o.Flags.SampleGiven = "zz", true, true },
+		{func(o *CommandOptions) { o.UnitText, o.TopGiven, o.SampleGiven = "zz", true, true },
 			`--unit: unknown time unit "zz" (want s, min, h, d, w or y)`},
-		{func(o *Options) { o.Top, o.Sample, o.Flags.TopGiven, o.Flags.SampleGiven = 3, 4, true, true },
+		{func(o *CommandOptions) { o.Top, o.Sample, o.TopGiven, o.SampleGiven = 3, 4, true, true },
 			"--top 3 and --sample 4: give one (the busiest pages, or a random sample)"},
-		{func(o *Options) { o.Flags.Shard = "3/3" }, `replay: --shard: shard "3/3": i must be a whole number in 0…2`},
-		{func(o *Options) { o.Flags.Curves = "most" }, `replay: --curves "most": want compact or full`},
-		{func(o *Options) { o.Seeds = 0 }, "replay: --max-visits, --max-pairs and --seeds must be ≥ 1"},
-		{func(o *Options) { o.H = -1 }, "replay: bin width h must be > 0 (or 0: per page), got -1"},
-		{func(o *Options) { o.Flags.Selection.Match = "(" }, "replay: --match"},
+		{func(o *CommandOptions) { o.ShardText = "3/3" }, `replay: --shard: shard "3/3": i must be a whole number in 0…2`},
+		{func(o *CommandOptions) { o.CurvesText = "most" }, `replay: --curves "most": want compact or full`},
+		{func(o *CommandOptions) { o.Seeds = 0 }, "replay: --max-visits, --max-pairs and --seeds must be ≥ 1"},
+		{func(o *CommandOptions) { o.H = -1 }, "replay: bin width h must be > 0 (or 0: per page), got -1"},
+		{func(o *CommandOptions) { o.Selection.Match = "(" }, "replay: --match"},
 	} {
 		o := base
 		c.set(&o)
@@ -103,18 +103,18 @@ func TestCommandRefusesBeforeWork(t *testing.T) {
 
 // Simulate's command line: --T is parsed when no windows are given, and
 // negative workers are refused, as bad usage named for the flag.
-func TestSimOptionsValidate(t *testing.T) {
-	o := SimOptions{TsText: "1e2..1e4"}
+func TestSimCommandOptionsValidate(t *testing.T) {
+	o := SimCommandOptions{TText: "1e2..1e4"}
 	if err := o.Validate(); err != nil || !slices.Equal(o.Ts, []float64{100, 1000, 10000}) {
 		t.Errorf("Ts %v, %v; want 100, 1000, 10000", o.Ts, err)
 	}
 	for _, c := range []struct {
-		o    SimOptions
+		o    SimCommandOptions
 		want string
 	}{
-		{SimOptions{}, `--T: window length "": want a number > 0`},
-		{SimOptions{TsText: "1e3..1e2"}, `--T: window lengths "1e3..1e2": 1000 > 100`},
-		{SimOptions{Ts: []float64{1}, Workers: -1}, "--workers -1: want 0 (all cores) or more"},
+		{SimCommandOptions{}, `--T: window length "": want a number > 0`},
+		{SimCommandOptions{TText: "1e3..1e2"}, `--T: window lengths "1e3..1e2": 1000 > 100`},
+		{SimCommandOptions{SimOptions: SimOptions{Ts: []float64{1}, Workers: -1}}, "--workers -1: want 0 (all cores) or more"},
 	} {
 		if err := c.o.Validate(); !usage.Is(err) || err.Error() != c.want {
 			t.Errorf("error %v, want bad usage %q", err, c.want)
@@ -131,9 +131,9 @@ func TestCommandSpeaks(t *testing.T) {
 	ds, _ := writeDataset(t, 4)
 	for _, quiet := range []bool{false, true} {
 		out := filepath.Join(t.TempDir(), "out")
-		opt := Options{Dataset: ds, Out: out, Samplers: []string{"exp:2"}, Methods: []string{"M2"}, Top: 10,
-			MaxVisits: estimator.DefaultMaxVisits, MaxPairs: estimator.DefaultMaxPairs, Seeds: 1, Workers: 2,
-			Flags: Flags{Curves: "compact"}}
+		opt := CommandOptions{Options: Options{Dataset: ds, Out: out, Samplers: []string{"exp:2"}, Methods: []string{"M2"}, Top: 10,
+			MaxVisits: estimator.DefaultMaxVisits, MaxPairs: estimator.DefaultMaxPairs, Seeds: 1, Workers: 2},
+			CurvesText: "compact"}
 		for range 2 { // the second replaces the first
 			var o, e strings.Builder
 			if err := Command(context.Background(), opt, console.Console{Out: &o, Err: &e, Quiet: quiet}); err != nil {
@@ -159,7 +159,7 @@ func TestCommandSpeaks(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(notOurs, "notes.txt"), []byte("mine"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opt := Options{Dataset: filepath.Join(t.TempDir(), "missing"), Out: notOurs, MaxVisits: 1, MaxPairs: 1, Seeds: 1, Flags: Flags{Curves: "full"}}
+	opt := CommandOptions{Options: Options{Dataset: filepath.Join(t.TempDir(), "missing"), Out: notOurs, MaxVisits: 1, MaxPairs: 1, Seeds: 1}, CurvesText: "full"}
 	if err := Command(context.Background(), opt, console.Console{Out: io.Discard, Err: io.Discard}); !usage.IsRefused(err) {
 		t.Errorf("an output revisit did not write: %v, want it refused", err)
 	}
@@ -173,7 +173,7 @@ func TestSimulateCommandSpeaks(t *testing.T) {
 	for _, c := range []struct {
 		quiet, out, tables, line bool
 	}{{false, false, true, false}, {true, false, true, false}, {false, true, true, true}, {true, true, false, false}} {
-		opt := SimOptions{Update: "exp:1", Samplers: []string{"const:0.5"}, TsText: "100", Paths: 2, Methods: []string{"M2"}, Seed: 1}
+		opt := SimCommandOptions{SimOptions: SimOptions{Update: "exp:1", Samplers: []string{"const:0.5"}, Paths: 2, Methods: []string{"M2"}, Seed: 1}, TText: "100"}
 		if c.out {
 			opt.Out = filepath.Join(t.TempDir(), "sim")
 		}
@@ -195,7 +195,7 @@ func TestSimulateCommandSpeaks(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(notOurs, "notes.txt"), []byte("mine"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opt := SimOptions{Update: "exp:1", Samplers: []string{"const:0.5"}, TsText: "1e9", Paths: 1000, Out: notOurs}
+	opt := SimCommandOptions{SimOptions: SimOptions{Update: "exp:1", Samplers: []string{"const:0.5"}, Paths: 1000}, TText: "1e9", Out: notOurs}
 	if err := SimulateCommand(context.Background(), opt, console.Console{Out: io.Discard, Err: io.Discard}); !usage.IsRefused(err) {
 		t.Errorf("an output revisit did not write: %v, want it refused", err)
 	}

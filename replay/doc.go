@@ -17,7 +17,7 @@
 //     estimator/theory.go.
 //   - Command and SimulateCommand (command.go) are `revisit replay` and
 //     `revisit simulate`: the command line's options checked and parsed
-//     (Flags, SimOptions.Validate), the output refused before any work,
+//     (CommandOptions, SimCommandOptions.Validate), the output refused before any work,
 //     progress and summaries on a console.Console.
 //   - Merge (merge.go) puts the outputs of shards of one replay back into
 //     the unsharded output; the mechanics it shares with crawllog's merge

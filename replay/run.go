@@ -102,10 +102,6 @@ type Options struct {
 	// estimate` on the files gives the same rows.
 	WriteObservations string
 
-	// Flags are the command line's text options, which Command parses
-	// into the options above; Run does not read them.
-	Flags Flags
-
 	Version string                        // tool version recorded in replay.json
 	Log     func(format string, a ...any) // progress lines every 2 s; nil for none
 	// Progress, if set, is called after each page × sampler job is written

@@ -13,7 +13,6 @@ import (
 	"github.com/revisit-dev/revisit/internal/pool"
 	"github.com/revisit-dev/revisit/internal/stage"
 	"github.com/revisit-dev/revisit/internal/tables"
-	"github.com/revisit-dev/revisit/internal/usage"
 	"github.com/revisit-dev/revisit/model"
 )
 
@@ -38,29 +37,6 @@ type SimOptions struct {
 	// exceed them, and fails if a path reaches twice a limit.
 	MaxVisits, MaxPairs int64
 	Log                 func(format string, a ...any)
-
-	// TsText is the command line's --T, which Validate parses into Ts
-	// (ParseTs) when Ts is nil.
-	TsText string
-	// Out, if set, is the results directory SimulateCommand writes the
-	// tables and figures to (tables.WriteBundle).
-	Out string
-}
-
-// Validate parses the command line's text options and checks those
-// Simulate does not: every error is bad usage.
-func (o *SimOptions) Validate() error {
-	if o.Ts == nil {
-		ts, err := ParseTs(o.TsText)
-		if err != nil {
-			return usage.Errorf("--T: %v", err)
-		}
-		o.Ts = ts
-	}
-	if o.Workers < 0 {
-		return usage.Errorf("--workers %d: want 0 (all cores) or more", o.Workers)
-	}
-	return nil
 }
 
 // ParseTs reads window lengths: "1e2..1e7" (every power of ten from the

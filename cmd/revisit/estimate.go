@@ -14,7 +14,7 @@ import (
 
 func newEstimateCmd(g *globals) *cobra.Command {
 	var (
-		opt       = crawllog.EstimateOptions{Version: version}
+		opt       = crawllog.CommandOptions{EstimateOptions: crawllog.EstimateOptions{Version: version}}
 		noRecover bool
 	)
 	cmd := &cobra.Command{
@@ -107,7 +107,7 @@ tables and figures; docs/scale-out.md).`,
 	f.Int64Var(&opt.ConstTol, "const-tolerance", estimator.DefaultConstTolerance, "largest spread of the delays, in seconds, still taken as constant (0: exactly equal)")
 	f.IntVar(&opt.MinChanges, "min-changes", crawllog.DefaultMinChanges, "fewest changes seen on which a URL gets a Poisson verdict; fewer: undecided (so that a KS distance of 0.1 can be told from 0 at the 5% level: (1.358/0.1)², docs/methods.md#poisson-verdict)")
 	f.IntVar(&opt.Top, "top", 10, "URLs with the most visits in the tables (the parquet holds every URL)")
-	f.StringVar((*string)(&opt.Curves), "curves", string(estimates.CurvesCompact), "curves kept in estimates.parquet: compact ("+fmt.Sprint(estimates.Knots)+" knots of each URL's grid) or full (every grid point)")
+	f.StringVar(&opt.CurvesText, "curves", string(estimates.CurvesCompact), "curves kept in estimates.parquet: compact ("+fmt.Sprint(estimates.Knots)+" knots of each URL's grid) or full (every grid point)")
 	f.BoolVar(&noRecover, "no-recover", false, "do not recover F_U from M2, M4, M5, M6")
 	f.StringVarP(&opt.Out, "output", "o", "", "output directory (required)")
 	f.StringVar(&opt.ShardText, "shard", "", "only the URLs of shard `i/N` (0-based): its byte range of uncompressed traces and --sorted CDX/CDXJ, else those whose page id hashes to i (--shard-by); N alone takes i from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX; combine the N outputs with 'revisit merge estimate' (docs/scale-out.md)")

@@ -15,7 +15,7 @@ import (
 
 func newReplayCmd(g *globals) *cobra.Command {
 	var (
-		opt       replay.Options
+		opt       replay.CommandOptions
 		noRecover bool
 	)
 	cmd := &cobra.Command{
@@ -107,7 +107,7 @@ found.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Dataset = args[0]
-			opt.Flags.TopGiven, opt.Flags.SampleGiven = cmd.Flags().Changed("top"), cmd.Flags().Changed("sample")
+			opt.TopGiven, opt.SampleGiven = cmd.Flags().Changed("top"), cmd.Flags().Changed("sample")
 			opt.Recover = !noRecover
 			return replay.Command(cmd.Context(), opt, g.console(cmd))
 		},
@@ -115,7 +115,7 @@ found.`,
 	f := cmd.Flags()
 	f.StringArrayVar(&opt.Samplers, "sampler", nil, "sampling process `SPEC`, repeatable (see above; default "+strings.Join(replay.DefaultSamplers, ", ")+")")
 	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of "+strings.Join(estimator.AllMethods, ","))
-	f.StringVar(&opt.Flags.Unit, "unit", "", "time unit of λ, h, x_max and the output: s, min, h, d, w, y (default h for 1-second sources, d for date-only ones)")
+	f.StringVar(&opt.UnitText, "unit", "", "time unit of λ, h, x_max and the output: s, min, h, d, w, y (default h for 1-second sources, d for date-only ones)")
 	f.Float64Var(&opt.H, "h", 0, "bin width h of the grid for random delays (M6's bins), in units (0: per page, E[U]/100 but no finer than the source's resolution)")
 	f.Float64Var(&opt.XMax, "x-max", 0, "largest grid point x_max, in units (0: per page, the 0.99 quantile of its G_U)")
 	f.IntVar(&opt.Top, "top", 10, "replay only the N pages with the most updates (0: every page)")
@@ -132,11 +132,11 @@ found.`,
 	f.IntVar(&opt.RecoverOpt.K, "deriv-points", 5, "points of the numerical derivative for F_U recovery: 5 or 3")
 	f.IntVar(&opt.RecoverOpt.Extra, "interp", 9, "extra linear-interpolation points per grid step before differentiating (0: the default 9)")
 	f.Float64Var(&opt.RecoverOpt.H, "recover-h", 0, "bin width of the derivative (0: automatic, start of the flat region of E[U](h))")
-	f.StringVar(&opt.Flags.Curves, "curves", string(estimates.CurvesCompact), "curves kept: compact ("+fmt.Sprint(estimates.Knots)+" knots, errors stored) or full (every grid point)")
+	f.StringVar(&opt.CurvesText, "curves", string(estimates.CurvesCompact), "curves kept: compact ("+fmt.Sprint(estimates.Knots)+" knots, errors stored) or full (every grid point)")
 	f.IntVar(&opt.FullCurves, "full-curves", 10, "with --curves compact, the N busiest pages keep their whole curves (for the figures)")
-	f.StringVar(&opt.Flags.Shard, "shard", "", shardHelp)
+	f.StringVar(&opt.ShardText, "shard", "", shardHelp)
 	f.StringVar(&opt.WriteObservations, "write-observations", "", "also write what each sampler's crawler saw to OUT/observations/ as visit logs in `FORMAT` ("+strings.Join(logs.Formats, ", ")+"); the estimates are then computed from exactly those observations, as 'revisit estimate' does")
 	f.StringVarP(&opt.Out, "output", "o", "", "output directory (required)")
-	addSelectFlags(f, &opt.Flags.Selection)
+	addSelectFlags(f, &opt.Selection)
 	return cmd
 }

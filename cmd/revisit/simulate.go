@@ -11,7 +11,7 @@ import (
 
 func newSimulateCmd(g *globals) *cobra.Command {
 	var (
-		opt       replay.SimOptions
+		opt       replay.SimCommandOptions
 		noRecover bool
 	)
 	cmd := &cobra.Command{
@@ -52,7 +52,7 @@ Samplers (--sampler, repeatable; λ per unit of the update model):
 	f := cmd.Flags()
 	f.StringVar(&opt.Update, "update", "pareto:3,1", "update interval distribution `SPEC` (exp:R, pareto:A,B, weibull:K,S, lognormal:M,S, uniform:A,B, const:C, mix:…)")
 	f.StringArrayVar(&opt.Samplers, "sampler", []string{"const:1"}, "sampling process `SPEC`, repeatable")
-	f.StringVar(&opt.TsText, "T", "1e2..1e5", "window lengths: A..B (powers of ten) or a comma list")
+	f.StringVar(&opt.TText, "T", "1e2..1e5", "window lengths: A..B (powers of ten) or a comma list")
 	f.IntVar(&opt.Paths, "paths", 20, "independent sample paths per T and sampler")
 	f.StringSliceVar(&opt.Methods, "methods", []string{"all"}, "methods: all or a list of "+strings.Join(estimator.AllMethods, ","))
 	f.Uint64Var(&opt.Seed, "seed", 1, "random seed (same seed, same output)")
