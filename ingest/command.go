@@ -17,32 +17,64 @@ import (
 	"github.com/revisit-dev/revisit/internal/usage"
 )
 
+// CommandOptions are what `revisit ingest` (and the ingest stage of
+// `revisit run`) is given: ingest's Options as the command line sets
+// them, the text of the flags still to be parsed into them (ParseFlags),
+// and the choices of the command itself. Library callers set Options and
+// call Run.
+type CommandOptions struct {
+	Options
+
+	// The command line's text of --namespaces, --since, --until and
+	// --time-origin, which ParseFlags parses into Namespaces, Since, Until
+	// and Generic.TimeOrigin.
+	NamespacesText, SinceText, UntilText, TimeOriginText string
+	// Given reports whether the command line gave a flag (cobra's
+	// Changed), for ParseFlags' checks of flags that need or exclude
+	// another; nil: none was given.
+	Given func(flag string) bool
+	// Jobs > 1 has Command read several inputs at once (RunJobs), each in
+	// a child process given JobArgs: the command line's flags but -o,
+	// --jobs and -q.
+	Jobs    int
+	JobArgs []string
+}
+
+// Validate refuses, before any input is read, a command line without
+// INPUT or -o, flags that do not parse or cannot work together
+// (ParseFlags, which it runs: the parsed values are left in o.Options),
+// a --jobs below 1 and options Check refuses. Its errors are bad usage.
+// Command checks the output -o names next, then --jobs with --parts.
+func (o *CommandOptions) Validate() error {
+	switch {
+	case len(o.Inputs) == 0:
+		return usage.Errorf("ingest: no INPUT given")
+	case o.Output == "":
+		return usage.Errorf("ingest: -o DATASET_DIR is required")
+	}
+	if err := o.ParseFlags("ingest"); err != nil {
+		return err
+	}
+	if o.Jobs < 1 {
+		return usage.Errorf("ingest: --jobs must be at least 1")
+	}
+	return o.Check()
+}
+
 // Command is `revisit ingest`: it reads opt.Inputs into the dataset
 // opt.Output (SPEC §1–2), with a progress display and the first skipped
 // bad records on con.Err, then prints the summary on con.Out unless
-// con.Quiet. Options that cannot work, and an -o that holds something
-// ingest would not replace, are refused before any input is read (bad
-// usage, *usage.Error or *usage.Refused). With opt.Jobs > 1 and several
-// inputs the inputs are read by child processes of this program
+// con.Quiet. Options that cannot work (Validate), and an -o that holds
+// something ingest would not replace, are refused before any input is
+// read (bad usage, *usage.Error or *usage.Refused). With opt.Jobs > 1 and
+// several inputs the inputs are read by child processes of this program
 // (RunJobs); otherwise in this process, under the memory limit of
 // internal/memlimit. On any failure nothing is written to opt.Output.
-func Command(ctx context.Context, opt Options, con console.Console) error {
+func Command(ctx context.Context, opt CommandOptions, con console.Console) error {
+	if err := opt.Validate(); err != nil {
+		return err
+	}
 	out := opt.Output
-	switch {
-	case len(opt.Inputs) == 0:
-		return usage.Errorf("ingest: no INPUT given")
-	case out == "":
-		return usage.Errorf("ingest: -o DATASET_DIR is required")
-	}
-	if err := opt.ParseFlags("ingest"); err != nil {
-		return err
-	}
-	if opt.Jobs < 1 {
-		return usage.Errorf("ingest: --jobs must be at least 1")
-	}
-	if err := opt.Check(); err != nil {
-		return err
-	}
 	if err := atomicdir.CheckOutput("ingest", out, dataset.ManifestFile, "dataset"); err != nil {
 		return err // before reading any input
 	}
@@ -52,7 +84,7 @@ func Command(ctx context.Context, opt Options, con console.Console) error {
 	defer memlimit.Set()()
 	opt.Progress = progress.New(con.Err, "ingest", con.Quiet)
 	opt.OnBad = BadRecordPrinter(con)
-	sum, err := Run(ctx, opt) // cancelled on Ctrl-C (supervise.CancelOnSignal)
+	sum, err := Run(ctx, opt.Options) // cancelled on Ctrl-C (supervise.CancelOnSignal)
 	if err != nil {
 		var oe *OptionError
 		if errors.As(err, &oe) {
@@ -70,7 +102,7 @@ func Command(ctx context.Context, opt Options, con console.Console) error {
 }
 
 // commandJobs is Command with opt.Jobs child processes (ingest --jobs).
-func commandJobs(ctx context.Context, opt Options, con console.Console) error {
+func commandJobs(ctx context.Context, opt CommandOptions, con console.Console) error {
 	if opt.Parts > 0 {
 		return usage.Errorf("ingest: --jobs and --parts exclude each other (each job writes one dataset; they are joined file by file)")
 	}

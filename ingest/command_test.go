@@ -18,14 +18,14 @@ import (
 	"github.com/revisit-dev/revisit/internal/usage"
 )
 
-// commandLine is Options as the command line's flags leave them when
-// none is given.
-func commandLine() Options {
-	return Options{NamespacesText: "0", MaxRevisionsPerPage: DefaultMaxRevisionsPerPage, MaxLineBytes: DefaultMaxLineBytes,
-		RevertRadius: DefaultRevertRadius, Jobs: 1, Generic: generic.Options{Format: "auto", TimeLayout: "auto"}}
+// commandLine is CommandOptions as the command line's flags leave them
+// when none is given.
+func commandLine() CommandOptions {
+	return CommandOptions{Options: Options{MaxRevisionsPerPage: DefaultMaxRevisionsPerPage, MaxLineBytes: DefaultMaxLineBytes,
+		RevertRadius: DefaultRevertRadius, Generic: generic.Options{Format: "auto", TimeLayout: "auto"}}, NamespacesText: "0", Jobs: 1}
 }
 
-// givenFlags is an Options.Given of the flags named.
+// givenFlags is a CommandOptions.Given of the flags named.
 func givenFlags(names ...string) func(string) bool {
 	return func(f string) bool { return slices.Contains(names, f) }
 }
@@ -35,27 +35,27 @@ func givenFlags(names ...string) func(string) bool {
 func TestParseFlagsRefuses(t *testing.T) {
 	bots := filepath.Join(t.TempDir(), "no-such-bots.txt")
 	for _, c := range []struct {
-		set  func(*Options)
+		set  func(*CommandOptions)
 		want string
 	}{
-		{func(o *Options) { o.AllNamespaces, o.Given = true, givenFlags("namespaces") }, "ingest: --namespaces and --all-namespaces exclude each other"},
-		{func(o *Options) { o.NamespacesText = "0,talk" }, `ingest: --namespaces: "talk" is not a namespace number`},
-		{func(o *Options) { o.NamespacesText, o.Given = " , ", givenFlags("namespaces") }, "ingest: --namespaces: no namespace given"},
-		{func(o *Options) { o.SinceText = "2001/01/01" }, `ingest: --since: "2001/01/01" is not RFC 3339 (2006-01-02T15:04:05Z) or a date (2006-01-02)`},
-		{func(o *Options) { o.UntilText = "x" }, `ingest: --until: "x" is not RFC 3339 (2006-01-02T15:04:05Z) or a date (2006-01-02)`},
-		{func(o *Options) { o.TimeOriginText = "y" }, `ingest: --time-origin: "y" is not RFC 3339 (2006-01-02T15:04:05Z) or a date (2006-01-02)`},
-		{func(o *Options) { o.TimeOriginText, o.Generic.TimeLayout = "2020-01-01", "date" },
+		{func(o *CommandOptions) { o.AllNamespaces, o.Given = true, givenFlags("namespaces") }, "ingest: --namespaces and --all-namespaces exclude each other"},
+		{func(o *CommandOptions) { o.NamespacesText = "0,talk" }, `ingest: --namespaces: "talk" is not a namespace number`},
+		{func(o *CommandOptions) { o.NamespacesText, o.Given = " , ", givenFlags("namespaces") }, "ingest: --namespaces: no namespace given"},
+		{func(o *CommandOptions) { o.SinceText = "2001/01/01" }, `ingest: --since: "2001/01/01" is not RFC 3339 (2006-01-02T15:04:05Z) or a date (2006-01-02)`},
+		{func(o *CommandOptions) { o.UntilText = "x" }, `ingest: --until: "x" is not RFC 3339 (2006-01-02T15:04:05Z) or a date (2006-01-02)`},
+		{func(o *CommandOptions) { o.TimeOriginText = "y" }, `ingest: --time-origin: "y" is not RFC 3339 (2006-01-02T15:04:05Z) or a date (2006-01-02)`},
+		{func(o *CommandOptions) { o.TimeOriginText, o.Generic.TimeLayout = "2020-01-01", "date" },
 			"ingest: --time-origin places numeric times: --time-layout date is not numeric (want auto, epoch or epochms)"},
-		{func(o *Options) { o.BotPattern, o.Given = "x", givenFlags("bot-pattern") }, "ingest: --bot-pattern and --no-bot-pattern need --drop-bots"},
-		{func(o *Options) { o.NoBotPattern, o.Given = true, givenFlags("no-bot-pattern") }, "ingest: --bot-pattern and --no-bot-pattern need --drop-bots"},
-		{func(o *Options) {
+		{func(o *CommandOptions) { o.BotPattern, o.Given = "x", givenFlags("bot-pattern") }, "ingest: --bot-pattern and --no-bot-pattern need --drop-bots"},
+		{func(o *CommandOptions) { o.NoBotPattern, o.Given = true, givenFlags("no-bot-pattern") }, "ingest: --bot-pattern and --no-bot-pattern need --drop-bots"},
+		{func(o *CommandOptions) {
 			o.DropBots, o.NoBotPattern, o.BotPattern, o.Given = true, true, "x", givenFlags("bot-pattern", "no-bot-pattern")
 		}, "ingest: --bot-pattern and --no-bot-pattern exclude each other"},
-		{func(o *Options) { o.RevertRadius, o.Given = 3, givenFlags("revert-radius") }, "ingest: --revert-radius needs --drop-reverts"},
-		{func(o *Options) { o.DropReverts, o.RevertRadius = true, 0 }, "ingest: --revert-radius must be at least 1"},
-		{func(o *Options) { o.BotList = bots }, "ingest: --bot-list: open " + bots + ": no such file or directory"},
-		{func(o *Options) { o.MaxLineBytes = 0 }, "ingest: --max-revisions-per-page and --max-line-bytes must be at least 1"},
-		{func(o *Options) { o.MaxRevisionsPerPage = 0 }, "ingest: --max-revisions-per-page and --max-line-bytes must be at least 1"},
+		{func(o *CommandOptions) { o.RevertRadius, o.Given = 3, givenFlags("revert-radius") }, "ingest: --revert-radius needs --drop-reverts"},
+		{func(o *CommandOptions) { o.DropReverts, o.RevertRadius = true, 0 }, "ingest: --revert-radius must be at least 1"},
+		{func(o *CommandOptions) { o.BotList = bots }, "ingest: --bot-list: open " + bots + ": no such file or directory"},
+		{func(o *CommandOptions) { o.MaxLineBytes = 0 }, "ingest: --max-revisions-per-page and --max-line-bytes must be at least 1"},
+		{func(o *CommandOptions) { o.MaxRevisionsPerPage = 0 }, "ingest: --max-revisions-per-page and --max-line-bytes must be at least 1"},
 	} {
 		o := commandLine()
 		c.set(&o)
@@ -88,7 +88,7 @@ func TestParseFlagsParses(t *testing.T) {
 	if !o.DropBots || !slices.Equal(o.BotNames, []string{"Some_Bot", "Other"}) {
 		t.Errorf("--bot-list: drop bots %v, names %q", o.DropBots, o.BotNames)
 	}
-	lib := Options{Namespaces: []int32{4}, Since: time.Unix(5, 0), MaxRevisionsPerPage: 1, MaxLineBytes: 1, RevertRadius: 1}
+	lib := CommandOptions{Options: Options{Namespaces: []int32{4}, Since: time.Unix(5, 0), MaxRevisionsPerPage: 1, MaxLineBytes: 1, RevertRadius: 1}}
 	if err := lib.ParseFlags("ingest"); err != nil || !slices.Equal(lib.Namespaces, []int32{4}) || !lib.Since.IsZero() {
 		t.Errorf("no text: %v, namespaces %v, since %v (the text's zero bound)", err, lib.Namespaces, lib.Since)
 	}
@@ -117,8 +117,9 @@ func TestBadRecordPrinter(t *testing.T) {
 }
 
 // Command refuses, before reading anything, a command line without input
-// or output, --jobs 0, options Check refuses and an output ingest would
-// not replace; it prints the summary of a run, and nothing under -q.
+// or output, --jobs 0 and options Check refuses (as Validate does), then
+// an output ingest would not replace and --jobs with --parts; it prints
+// the summary of a run, and nothing under -q.
 func TestCommand(t *testing.T) {
 	dir := t.TempDir()
 	in := write(t, dir, "in.xml", xmlHead+xmlPage("A", 1, 3)+xmlPage("B", 2, 1)+"</mediawiki>")
@@ -127,23 +128,28 @@ func TestCommand(t *testing.T) {
 	os.Mkdir(foreign, 0o755)
 	write(t, foreign, "notes.txt", "mine")
 	for _, c := range []struct {
-		set     func(*Options)
+		set     func(*CommandOptions)
 		want    string
 		refused bool
+		late    bool // Command's check after the output's: Validate passes it
 	}{
-		{func(o *Options) { o.Inputs = nil }, "ingest: no INPUT given", false},
-		{func(o *Options) { o.Output = "" }, "ingest: -o DATASET_DIR is required", false},
-		{func(o *Options) { o.MaxLineBytes = 0 }, "ingest: --max-revisions-per-page and --max-line-bytes must be at least 1", false},
-		{func(o *Options) { o.Jobs = 0 }, "ingest: --jobs must be at least 1", false},
-		{func(o *Options) { o.SinceText, o.UntilText = "2002-01-01", "2001-01-01" },
-			"ingest: since 2002-01-01T00:00:00Z is not before until 2001-01-01T00:00:00Z", false},
-		{func(o *Options) { o.Inputs, o.Jobs, o.Parts = []string{nx, nx + "2"}, 2, 2 },
-			"ingest: --jobs and --parts exclude each other (each job writes one dataset; they are joined file by file)", false},
-		{func(o *Options) { o.Output = foreign }, "ingest: ", true},
+		{func(o *CommandOptions) { o.Inputs = nil }, "ingest: no INPUT given", false, false},
+		{func(o *CommandOptions) { o.Output = "" }, "ingest: -o DATASET_DIR is required", false, false},
+		{func(o *CommandOptions) { o.MaxLineBytes = 0 }, "ingest: --max-revisions-per-page and --max-line-bytes must be at least 1", false, false},
+		{func(o *CommandOptions) { o.Jobs = 0 }, "ingest: --jobs must be at least 1", false, false},
+		{func(o *CommandOptions) { o.SinceText, o.UntilText = "2002-01-01", "2001-01-01" },
+			"ingest: since 2002-01-01T00:00:00Z is not before until 2001-01-01T00:00:00Z", false, false},
+		{func(o *CommandOptions) { o.Inputs, o.Jobs, o.Parts = []string{nx, nx + "2"}, 2, 2 },
+			"ingest: --jobs and --parts exclude each other (each job writes one dataset; they are joined file by file)", false, true},
+		{func(o *CommandOptions) { o.Output = foreign }, "ingest: ", true, true},
 	} {
 		o := commandLine()
 		o.Inputs, o.Output = []string{nx}, filepath.Join(dir, "out")
 		c.set(&o)
+		v := o
+		if verr := v.Validate(); c.late != (verr == nil) || (verr != nil && verr.Error() != c.want) {
+			t.Errorf("Validate: %v, want %q (nil for Command's later checks)", verr, c.want)
+		}
 		var out, errw bytes.Buffer
 		err := Command(context.Background(), o, console.Console{Out: &out, Err: &errw})
 		switch {

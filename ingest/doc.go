@@ -9,9 +9,9 @@
 // datasets (ingest --jobs).
 //
 // Command is `revisit ingest`: it parses and checks the command line's
-// options (Options.ParseFlags, Check), shows the progress and prints the
-// Summary through a console.Console; Run is ingest as a library, which
-// prints nothing (the caller passes a Progress). The package holds no
+// CommandOptions (Validate: ParseFlags, Check), shows the progress and
+// prints the Summary through a console.Console; Run is ingest as a
+// library, which takes Options and prints nothing (the caller passes a Progress). The package holds no
 // format parsing itself (that is in ingest/mediawiki, ingest/mwhistory,
 // ingest/yelp and ingest/generic).
 package ingest

@@ -12,13 +12,13 @@ import (
 )
 
 // ParseFlags reads what a command line (revisit ingest, revisit run) gave
-// as text into the options it stands for (NamespacesText, SinceText,
+// as text into the Options it stands for (NamespacesText, SinceText,
 // UntilText, TimeOriginText), reads --bot-list into BotNames, and refuses
 // the flags that cannot work together or whose values a command line
 // cannot mean (0 is the library's default of the caps, a mistake on the
 // command line). Its errors are bad usage (*usage.Error) naming command
 // and the flag; Check's come after, when the inputs and output are known.
-func (o *Options) ParseFlags(command string) error {
+func (o *CommandOptions) ParseFlags(command string) error {
 	given := o.Given
 	if given == nil {
 		given = func(string) bool { return false }

@@ -88,20 +88,6 @@ type Options struct {
 	// FileName is filled in per input.
 	Generic generic.Options
 
-	// The command line's text of --namespaces, --since, --until and
-	// --time-origin, which ParseFlags parses into Namespaces, Since, Until
-	// and Generic.TimeOrigin.
-	NamespacesText, SinceText, UntilText, TimeOriginText string
-	// Given reports whether the command line gave a flag (cobra's
-	// Changed), for ParseFlags' checks of flags that need or exclude
-	// another; nil: none was given.
-	Given func(flag string) bool
-	// Jobs > 1 has Command read several inputs at once (RunJobs), each in
-	// a child process given JobArgs: the command line's flags but -o,
-	// --jobs and -q. Run ignores them and reads every input itself.
-	Jobs    int
-	JobArgs []string
-
 	// Version is the tool version written to the manifest.
 	Version string
 	// Progress, if not nil, is told the total stored bytes and the work done.

@@ -16,8 +16,9 @@ import (
 
 // commandConfig is testConfig as run's command line gives it: the ingest
 // flags at their defaults.
-func commandConfig(in, out string) Config {
-	c := testConfig(in, out)
+func commandConfig(in, out string) CommandOptions {
+	c := CommandOptions{Config: testConfig(in, out)}
+	c.Ingest.Options = c.Config.Ingest
 	c.Ingest.NamespacesText, c.Ingest.RevertRadius = "0", ingest.DefaultRevertRadius
 	c.Ingest.MaxRevisionsPerPage, c.Ingest.MaxLineBytes = ingest.DefaultMaxRevisionsPerPage, ingest.DefaultMaxLineBytes
 	return c
@@ -25,7 +26,8 @@ func commandConfig(in, out string) Config {
 
 // Command refuses, before any work and printing nothing, the run's bad
 // options, an ingest option given with a dataset as input, bad ingest
-// flags and a bad --unit, each in the command line's words.
+// flags and a bad --unit, each in the command line's words; Validate
+// refuses the same.
 func TestCommandRefusesBeforeWork(t *testing.T) {
 	dir := t.TempDir()
 	in := writeLog(t, dir, 2, 3)
@@ -34,22 +36,27 @@ func TestCommandRefusesBeforeWork(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		edit func(*Config)
+		edit func(*CommandOptions)
 		want string
 	}{
-		{func(c *Config) { c.Inputs = nil }, "run: no INPUT given"},
-		{func(c *Config) { c.Seeds = 0 }, "run: --screen-updates, --reps, --seeds and --nhpp-pages must be at least 1"},
-		{func(c *Config) { c.Inputs, c.IngestFlag = []string{ds}, "namespaces" },
+		{func(c *CommandOptions) { c.Inputs = nil }, "run: no INPUT given"},
+		{func(c *CommandOptions) { c.Seeds = 0 }, "run: --screen-updates, --reps, --seeds and --nhpp-pages must be at least 1"},
+		{func(c *CommandOptions) { c.Inputs, c.IngestFlag = []string{ds}, "namespaces" },
 			"run: --namespaces is an ingest option, but " + ds + " is a dataset (ingest is skipped): ingest again with 'revisit ingest --namespaces …' instead"},
-		{func(c *Config) { c.Ingest.SinceText = "soon" }, `run: --since: "soon" is not RFC 3339 (2006-01-02T15:04:05Z) or a date (2006-01-02)`},
-		{func(c *Config) { c.Ingest.MinUpdates = -1 }, "ingest: min updates -1 < 0"},
-		{func(c *Config) { c.UnitText = "fortnight" }, "run: --unit: "},
+		{func(c *CommandOptions) { c.Ingest.SinceText = "soon" }, `run: --since: "soon" is not RFC 3339 (2006-01-02T15:04:05Z) or a date (2006-01-02)`},
+		{func(c *CommandOptions) { c.Ingest.MinUpdates = -1 }, "ingest: min updates -1 < 0"},
+		{func(c *CommandOptions) { c.UnitText = "fortnight" }, "run: --unit: "},
 	} {
 		out := filepath.Join(dir, "out")
 		cfg := commandConfig(in, out)
 		c.edit(&cfg)
+		vcfg := cfg
+		verr := vcfg.Validate()
 		var o, e bytes.Buffer
 		err := Command(context.Background(), cfg, console.Console{Out: &o, Err: &e})
+		if verr == nil || err == nil || verr.Error() != err.Error() {
+			t.Errorf("Validate: %v, Command: %v, want the same refusal", verr, err)
+		}
 		if !usage.Is(err) || !strings.HasPrefix(err.Error(), c.want) || (!strings.HasSuffix(c.want, ": ") && err.Error() != c.want) {
 			t.Errorf("%v, want bad usage %q", err, c.want)
 		}

@@ -40,7 +40,6 @@ type Config struct {
 	Ingest ingest.Options
 
 	Unit          float64  // seconds per unit; 0: h, or d for date-only sources
-	UnitText      string   // the command line's --unit, which Command parses into Unit
 	Rate, H, XMax float64  // 0: automatic (see Defaults)
 	Samplers      []string // replay sampler specs; nil: from Rate or replay.DefaultSamplers
 	Methods       []string // replay methods ("all")
@@ -76,15 +75,6 @@ type Config struct {
 	// --in-group) in every stage after ingest: replay, analysis, NHPP,
 	// staleness and policies; nil keeps every page.
 	Select *dataset.Selection
-	// Selection is the page selection as the command line gives it,
-	// built into Select by Command (when Select is nil) after the
-	// ingest options are checked.
-	Selection dataset.SelectionFlags
-
-	// IngestFlag is the first ingest option given on the command line
-	// (without the dashes), which Command refuses when the input is a
-	// dataset: ingest is then skipped, and the option would be ignored.
-	IngestFlag string
 }
 
 // readIncluded reads the results directories of --include (Config.Include)

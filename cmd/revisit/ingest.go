@@ -9,7 +9,7 @@ import (
 )
 
 func newIngestCmd(g *globals) *cobra.Command {
-	var opt ingest.Options
+	var opt ingest.CommandOptions
 	cmd := &cobra.Command{
 		Use:   "ingest [flags] INPUT... -o DATASET_DIR",
 		Short: "Stream dumps and update logs (MediaWiki XML, Yelp JSON, CSV/JSON) into a Parquet dataset",
@@ -142,11 +142,11 @@ const (
 )
 
 // addIngestFlags defines on f ingest's filters, caps and generic-log
-// options, which ingest and run share (ingest.Options.ParseFlags reads
-// their text). --min-updates defaults to pipeline.DefaultMinUpdates in
-// both commands, so that 'ingest' then 'analyze' and 'run' keep the same
-// pages.
-func addIngestFlags(f *pflag.FlagSet, opt *ingest.Options) {
+// options, which ingest and run share (ingest.CommandOptions.ParseFlags
+// reads their text). --min-updates defaults to pipeline.DefaultMinUpdates
+// in both commands, so that 'ingest' then 'analyze' and 'run' keep the
+// same pages.
+func addIngestFlags(f *pflag.FlagSet, opt *ingest.CommandOptions) {
 	f.StringVar(&opt.NamespacesText, "namespaces", "0", "MediaWiki namespaces to keep, comma-separated (0 = articles, 1 = talk, …)")
 	f.BoolVar(&opt.AllNamespaces, "all-namespaces", false, "keep pages of every namespace")
 	f.IntVar(&opt.MinUpdates, "min-updates", pipeline.DefaultMinUpdates, "drop pages with fewer updates at ingest (after the time range and collapsing)")
@@ -157,7 +157,7 @@ func addIngestFlags(f *pflag.FlagSet, opt *ingest.Options) {
 	f.BoolVar(&opt.BuiltinDecoders, "builtin-decoders", false, "decode xz, .lzma and 7z inputs in-process, not with the system's xz or 7z (the manifest's inputs[].decoder says which ran)")
 	f.Int64Var(&opt.MaxRevisionsPerPage, "max-revisions-per-page", ingest.DefaultMaxRevisionsPerPage, "a page (or Yelp/generic object) with more revisions is bad input (bounds memory: about 50 bytes per revision at the cap)")
 	f.IntVar(&opt.MaxLineBytes, "max-line-bytes", ingest.DefaultMaxLineBytes, "a longer JSON/TSV line, CSV record or jsonkeys file is bad input (bounds memory: a few times the cap)")
-	addRevisionFilterFlags(f, opt)
+	addRevisionFilterFlags(f, &opt.Options)
 	f.StringVar(&opt.Source, "source", "", "source name of MediaWiki pages (default: the dump's dbname) and of generic logs (default: generic)")
 	f.StringVar(&opt.Generic.Format, "format", "auto", formatHelp)
 	f.StringVar(&opt.Generic.ID, "id", "", idHelp)

@@ -16,7 +16,7 @@ import (
 )
 
 func newRunCmd(g *globals) *cobra.Command {
-	c := pipeline.DefaultConfig()
+	c := pipeline.DefaultCommandOptions()
 	cmd := &cobra.Command{
 		Use:   "run INPUT... -o OUT   (or: run DATASET -o OUT)",
 		Short: "Ingest → replay → analyze → report in one go, with sensible defaults",
@@ -133,7 +133,7 @@ func reportTitle(cmd *cobra.Command, title string) error {
 // cmd's command line, or "".
 func changedIngestFlag(cmd *cobra.Command) string {
 	fs := pflag.NewFlagSet("ingest", pflag.ContinueOnError)
-	addIngestFlags(fs, &ingest.Options{})
+	addIngestFlags(fs, &ingest.CommandOptions{})
 	name := ""
 	fs.VisitAll(func(f *pflag.Flag) {
 		if name == "" && cmd.Flags().Changed(f.Name) {
