@@ -83,6 +83,20 @@ func (o *CommandOptions) parse() error {
 	return nil
 }
 
+// Validate refuses, as bad usage with the command's messages, what
+// Command refuses before any work: the command line's text and counts,
+// then the replay's Options (Options.Validate). It applies the text to
+// o.Options.
+func (o *CommandOptions) Validate() error {
+	if err := o.parse(); err != nil {
+		return err
+	}
+	if _, _, err := o.Options.Validate(); err != nil {
+		return usage.Errorf("replay: %v", err)
+	}
+	return nil
+}
+
 // Command is `revisit replay`: it replays the selected pages of the
 // dataset with virtual crawlers that see a page only when they visit it,
 // runs every estimator on what they saw and writes estimates.parquet and

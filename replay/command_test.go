@@ -91,9 +91,14 @@ func TestCommandRefusesBeforeWork(t *testing.T) {
 		o := base
 		c.set(&o)
 		var out, errw strings.Builder
+		v := o // Validate applies the text to its receiver
+		verr := v.Validate()
 		err := Command(context.Background(), o, console.Console{Out: &out, Err: &errw})
 		if !usage.Is(err) || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("error %v, want bad usage %q", err, c.want)
+		}
+		if o.Selection.Match == "" && (verr == nil || verr.Error() != err.Error()) {
+			t.Errorf("Validate: %v, want Command's %v", verr, err)
 		}
 		if out.Len() != 0 || errw.Len() != 0 {
 			t.Errorf("%q: printed %q, %q", c.want, out.String(), errw.String())
