@@ -15,6 +15,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/revisit-dev/revisit/internal/human"
+	"github.com/revisit-dev/revisit/internal/progress"
 )
 
 // Console is the two streams of a command and its -q.
@@ -77,14 +78,7 @@ func (c Console) PrintsTables(out string) bool { return !c.Quiet || out == "" }
 
 // ErrIsTerminal reports whether Err is a terminal (a character device),
 // where a progress bar is drawn instead of log lines.
-func (c Console) ErrIsTerminal() bool {
-	f, ok := c.Err.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
+func (c Console) ErrIsTerminal() bool { return progress.IsTerminal(c.Err) }
 
 // PrintSafe writes what print writes to w with its control characters
 // escaped (human.Text): tables and summaries that hold page titles, file
