@@ -44,12 +44,10 @@ const (
 // indent indents every line of s but the first by two spaces, for a
 // block of syntax quoted in a help text.
 func indent(s string) string {
-	out := ""
-	for i, c := range s {
-		out += string(c)
-		if c == '\n' && i+1 < len(s) {
-			out += "  "
-		}
+	body, last := strings.CutSuffix(s, "\n")
+	body = strings.ReplaceAll(body, "\n", "\n  ")
+	if last {
+		body += "\n"
 	}
-	return out
+	return body
 }
